@@ -1,0 +1,1 @@
+//! The Schocken rules engine (schocken-rules.md).
