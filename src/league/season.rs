@@ -1,0 +1,552 @@
+//! The checked season (league.md §1, §5, §6; interchange.md season file): `Season::from_file` runs
+//! every entry check in file order and stops at the first error; `Season::to_file` exports it back.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+use chrono::{Datelike, NaiveDate};
+
+use super::error::{EntryError, Location};
+use super::file::{FineEntry, NightEntry, PlayerEntry, ResultEntry, RoundEntry, SeasonFile};
+use super::file::{TableEntry, FORMAT};
+use super::rules::SeasonRules;
+
+/// Longest player name, in characters (after trimming).
+pub const MAX_NAME_CHARS: usize = 60;
+/// Most Schock Outs of one player in one round: a Schock Out ends the half, so one per half and one in
+/// the Finale (league.md §1).
+pub const MAX_OUTS_PER_ROUND: u32 = 3;
+/// Most Julen of one player in one round that entry accepts (a sanity bound).
+pub const MAX_JULEN_PER_ROUND: u32 = 10;
+/// Table numbers a night may use (1, and 2 from `split_tables_from` participants).
+pub const MAX_TABLES: u32 = 2;
+
+/// Reason given when more than [`MAX_OUTS_PER_ROUND`] Outs are entered (league.md §1).
+pub const OUTS_LIMIT_REASON: &str =
+    "ein Schock Out beendet die Hälfte; höchstens 3 Outs pro Spieler und Runde";
+/// Reason given for a Jahresbeitrag dated after `last_join_month` September (league.md §5).
+pub const JOIN_DEADLINE_REASON: &str = "Beitritt zur 1. Liga nur bis Ende September";
+
+/// A checked season: all league.md §1, §5, §6 checks passed, rules resolved. Nights are sorted by
+/// date, each night's tables by number and each table's rounds by number; players keep file order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Season {
+    /// The season's year, e.g. 2026.
+    pub year: i32,
+    /// The season's resolved rules (defaults of `year` with the file's overrides).
+    pub rules: SeasonRules,
+    /// The players (names trimmed and unique), in file order.
+    pub players: Vec<Player>,
+    /// The nights, sorted by date (one per date).
+    pub nights: Vec<Night>,
+}
+
+/// A player of the season and his Jahresbeitrag.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Player {
+    /// The player's name (trimmed, 1..=60 characters, unique).
+    pub name: String,
+    /// Payment date of the Jahresbeitrag, `None` when unpaid.
+    pub fee_paid_on: Option<NaiveDate>,
+    /// The Jahresbeitrag in cents following from `fee_paid_on` (league.md §5); 0 when unpaid.
+    pub fee_cents: i64,
+}
+
+/// One checked Spielabend.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Night {
+    /// The night's date (within the season year).
+    pub date: NaiveDate,
+    /// Its tables, sorted by number (1, or 1 and 2).
+    pub tables: Vec<Table>,
+    /// Fines recorded at this night, in file order.
+    pub fines: Vec<Fine>,
+}
+
+/// One checked table of a night.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table {
+    /// Table number, 1 or 2.
+    pub number: u32,
+    /// Its rounds, sorted by number (may be fewer than `rounds_per_night`).
+    pub rounds: Vec<Round>,
+}
+
+/// One checked round: ≥ 2 rows, exactly one of them `lost`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Round {
+    /// Round number, 1..=`rounds_per_night`.
+    pub number: u32,
+    /// One row per player (player names canonical, as in [`Season::players`]).
+    pub results: Vec<ResultEntry>,
+}
+
+/// One checked fine with its amount resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fine {
+    /// The fined player (canonical name).
+    pub player: String,
+    /// A kind of the season's Strafenkatalog.
+    pub kind: String,
+    /// Paid (counts into the pot) or open.
+    pub paid: bool,
+    /// The amount in cents: the override if given, else the catalogue's.
+    pub amount_cents: i64,
+    /// The override from the file (kept for export).
+    pub amount_override: Option<i64>,
+}
+
+/// The Jahresbeitrag in cents for a payment on `paid_on` in season `season_year` (league.md §5):
+/// `fee_base_cents` before `fee_increase_from_month`, then one `fee_monthly_increase_cents` more per
+/// month. Errors (German): date outside the season year, or after `last_join_month`.
+pub fn fee_cents(rules: &SeasonRules, season_year: i32, paid_on: NaiveDate) -> Result<i64, String> {
+    if paid_on.year() != season_year {
+        return Err(format!(
+            "Zahldatum {} liegt nicht in der Saison {season_year}",
+            paid_on.format("%d.%m.%Y")
+        ));
+    }
+    let month = paid_on.month();
+    if month > rules.last_join_month {
+        if rules.last_join_month == 9 {
+            return Err(JOIN_DEADLINE_REASON.to_string());
+        }
+        return Err(format!(
+            "Beitritt zur 1. Liga nur bis Ende des Monats {}",
+            rules.last_join_month
+        ));
+    }
+    let steps = if month >= rules.fee_increase_from_month {
+        i64::from(month - rules.fee_increase_from_month + 1)
+    } else {
+        0
+    };
+    Ok(rules.fee_base_cents + steps * rules.fee_monthly_increase_cents)
+}
+
+/// Counted Outs of one result row before Julen (league.md §2):
+/// `((outs − hand_outs) × out_points + hand_outs × hand_out_points) × (joker_multiplier if joker)`.
+pub fn row_points(rules: &SeasonRules, row: &ResultEntry) -> i64 {
+    let plain = i64::from(row.outs.saturating_sub(row.hand_outs));
+    let base = plain * rules.out_points + i64::from(row.hand_outs) * rules.hand_out_points;
+    match (row.joker, rules.joker_multiplier) {
+        (true, Some(m)) => base * m,
+        _ => base,
+    }
+}
+
+impl Night {
+    /// The distinct players with a row at this night, sorted by name.
+    pub fn participants(&self) -> BTreeSet<&str> {
+        self.rows().map(|(_, _, r)| r.player.as_str()).collect()
+    }
+
+    /// Every result row of the night with its table and round number, in table/round order.
+    pub fn rows(&self) -> impl Iterator<Item = (u32, u32, &ResultEntry)> + '_ {
+        self.tables.iter().flat_map(|t| {
+            t.rounds
+                .iter()
+                .flat_map(move |r| r.results.iter().map(move |row| (t.number, r.number, row)))
+        })
+    }
+}
+
+impl Season {
+    /// Checks a season file completely (league.md §1, §5, §6 and the file's own rules) and returns the
+    /// checked season. The first error in file order is returned as an [`EntryError`] naming night,
+    /// table, round, player and field as applicable; nothing partial is returned.
+    pub fn from_file(file: &SeasonFile) -> Result<Season, EntryError> {
+        let top = |field: &str, msg: String| EntryError::new(Location::default().field(field), msg);
+        if file.format != FORMAT {
+            return Err(top(
+                "format",
+                format!(
+                    "unbekanntes Format \"{}\" (erwartet \"{FORMAT}\")",
+                    file.format
+                ),
+            ));
+        }
+        if !(1900..=9999).contains(&file.season) {
+            return Err(top(
+                "season",
+                format!("Saison {} ist kein gültiges Jahr", file.season),
+            ));
+        }
+        let year = file.season;
+        let rules = SeasonRules::with_overrides(year, &file.rules).map_err(|e| {
+            let field = e
+                .split_once(':')
+                .map(|(f, _)| f.to_string())
+                .unwrap_or_else(|| "rules".to_string());
+            EntryError::new(Location::default().field(&field), e)
+        })?;
+
+        let players = check_players(&rules, year, &file.players)?;
+        let names: HashMap<&str, &str> = players
+            .iter()
+            .map(|p| (p.name.as_str(), p.name.as_str()))
+            .collect();
+
+        let mut nights: Vec<Night> = Vec::with_capacity(file.nights.len());
+        let mut seen_dates: HashSet<NaiveDate> = HashSet::new();
+        for entry in &file.nights {
+            let night = check_night(&rules, year, &names, entry)?;
+            if !seen_dates.insert(night.date) {
+                return Err(EntryError::new(
+                    Location::night(night.date).field("date"),
+                    "an diesem Datum gibt es schon einen Spielabend",
+                ));
+            }
+            nights.push(night);
+        }
+        nights.sort_by_key(|n| n.date);
+        Ok(Season {
+            year,
+            rules,
+            players,
+            nights,
+        })
+    }
+
+    /// Exports the season as a season file: `rules` holds only the overrides of the year's defaults,
+    /// nights are in date order. `Season::from_file(&s.to_file())` gives `s` back.
+    pub fn to_file(&self) -> SeasonFile {
+        SeasonFile {
+            format: FORMAT.to_string(),
+            season: self.year,
+            rules: self.rules.overrides(self.year),
+            players: self
+                .players
+                .iter()
+                .map(|p| PlayerEntry {
+                    name: p.name.clone(),
+                    fee_paid_on: p.fee_paid_on,
+                })
+                .collect(),
+            nights: self
+                .nights
+                .iter()
+                .map(|n| NightEntry {
+                    date: n.date,
+                    tables: n
+                        .tables
+                        .iter()
+                        .map(|t| TableEntry {
+                            number: t.number,
+                            rounds: t
+                                .rounds
+                                .iter()
+                                .map(|r| RoundEntry {
+                                    number: r.number,
+                                    results: r.results.clone(),
+                                })
+                                .collect(),
+                        })
+                        .collect(),
+                    fines: n
+                        .fines
+                        .iter()
+                        .map(|f| FineEntry {
+                            player: f.player.clone(),
+                            kind: f.kind.clone(),
+                            paid: f.paid,
+                            amount_cents: f.amount_override,
+                        })
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
+
+    /// The player named `name` (exact canonical name), if any.
+    pub fn player(&self, name: &str) -> Option<&Player> {
+        self.players.iter().find(|p| p.name == name)
+    }
+
+    /// The night on `date`, if any.
+    pub fn night(&self, date: NaiveDate) -> Option<&Night> {
+        self.nights.iter().find(|n| n.date == date)
+    }
+
+    /// The date of the season's last night, `None` without nights.
+    pub fn last_night(&self) -> Option<NaiveDate> {
+        self.nights.last().map(|n| n.date)
+    }
+}
+
+fn check_players(
+    rules: &SeasonRules,
+    year: i32,
+    entries: &[PlayerEntry],
+) -> Result<Vec<Player>, EntryError> {
+    let mut players: Vec<Player> = Vec::with_capacity(entries.len());
+    let mut seen: HashSet<String> = HashSet::new();
+    for entry in entries {
+        let name = entry.name.trim();
+        let at = Location::default().player(name).field("name");
+        if name.is_empty() {
+            return Err(EntryError::new(at, "Spielername darf nicht leer sein"));
+        }
+        if name.chars().count() > MAX_NAME_CHARS {
+            return Err(EntryError::new(
+                at,
+                format!("Spielername hat mehr als {MAX_NAME_CHARS} Zeichen"),
+            ));
+        }
+        if !seen.insert(name.to_string()) {
+            return Err(EntryError::new(at, "Spielername ist doppelt vergeben"));
+        }
+        let fee = match entry.fee_paid_on {
+            None => 0,
+            Some(date) => fee_cents(rules, year, date).map_err(|why| {
+                EntryError::new(Location::default().player(name).field("fee_paid_on"), why)
+            })?,
+        };
+        players.push(Player {
+            name: name.to_string(),
+            fee_paid_on: entry.fee_paid_on,
+            fee_cents: fee,
+        });
+    }
+    Ok(players)
+}
+
+fn known<'a>(
+    names: &HashMap<&'a str, &'a str>,
+    raw: &str,
+    at: Location,
+) -> Result<&'a str, EntryError> {
+    let name = raw.trim();
+    names.get(name).copied().ok_or_else(|| {
+        EntryError::new(
+            at.player(name).field("player"),
+            format!("unbekannter Spieler \"{name}\""),
+        )
+    })
+}
+
+fn check_night(
+    rules: &SeasonRules,
+    year: i32,
+    names: &HashMap<&str, &str>,
+    entry: &NightEntry,
+) -> Result<Night, EntryError> {
+    let date = entry.date;
+    let at_night = Location::night(date);
+    if date.year() != year {
+        return Err(EntryError::new(
+            at_night.field("date"),
+            format!("der Spielabend liegt nicht in der Saison {year}"),
+        ));
+    }
+    let mut tables: Vec<Table> = Vec::with_capacity(entry.tables.len());
+    // player → table he plays at this night
+    let mut table_of: HashMap<&str, u32> = HashMap::new();
+    // player → (table, round) of his Joker-Runde this night
+    let mut joker_of: HashMap<&str, (u32, u32)> = HashMap::new();
+    for t in &entry.tables {
+        let at_table = at_night.clone().table(t.number);
+        if !(1..=MAX_TABLES).contains(&t.number) {
+            return Err(EntryError::new(
+                at_table.field("number"),
+                format!("Tischnummer muss 1 oder {MAX_TABLES} sein"),
+            ));
+        }
+        if tables.iter().any(|x| x.number == t.number) {
+            return Err(EntryError::new(
+                at_table.field("number"),
+                "Tischnummer an diesem Abend doppelt",
+            ));
+        }
+        let mut rounds: Vec<Round> = Vec::with_capacity(t.rounds.len());
+        for r in &t.rounds {
+            let at_round = at_table.clone().round(r.number);
+            if !(1..=rules.rounds_per_night).contains(&r.number) {
+                return Err(EntryError::new(
+                    at_round.field("number"),
+                    format!(
+                        "Rundennummer muss zwischen 1 und {} liegen",
+                        rules.rounds_per_night
+                    ),
+                ));
+            }
+            if rounds.iter().any(|x| x.number == r.number) {
+                return Err(EntryError::new(
+                    at_round.field("number"),
+                    "Rundennummer an diesem Tisch doppelt",
+                ));
+            }
+            let mut results: Vec<ResultEntry> = Vec::with_capacity(r.results.len());
+            for row in &r.results {
+                let name = known(names, &row.player, at_round.clone())?;
+                let at_row = at_round.clone().player(name);
+                if let Some(&other) = table_of.get(name) {
+                    if other != t.number {
+                        return Err(EntryError::new(
+                            at_row.field("player"),
+                            format!("spielt an diesem Abend schon an Tisch {other}"),
+                        ));
+                    }
+                }
+                if results.iter().any(|x| x.player == name) {
+                    return Err(EntryError::new(
+                        at_row.field("player"),
+                        "hat in dieser Runde schon eine Zeile",
+                    ));
+                }
+                if row.hand_outs > row.outs {
+                    return Err(EntryError::new(
+                        at_row.field("hand_outs"),
+                        format!("mehr Hand-Outs ({}) als Outs ({})", row.hand_outs, row.outs),
+                    ));
+                }
+                if row.outs > MAX_OUTS_PER_ROUND {
+                    return Err(EntryError::new(
+                        at_row.field("outs"),
+                        format!("{} Outs: {OUTS_LIMIT_REASON}", row.outs),
+                    ));
+                }
+                if row.julen > MAX_JULEN_PER_ROUND {
+                    return Err(EntryError::new(
+                        at_row.field("julen"),
+                        format!(
+                            "{} Julen: höchstens {MAX_JULEN_PER_ROUND} Julen pro Spieler und Runde",
+                            row.julen
+                        ),
+                    ));
+                }
+                if row.joker {
+                    if rules.joker_multiplier.is_none() {
+                        return Err(EntryError::new(
+                            at_row.field("joker"),
+                            format!("in der Saison {year} gibt es keine Joker-Runde"),
+                        ));
+                    }
+                    if let Some((jt, jr)) = joker_of.get(name) {
+                        return Err(EntryError::new(
+                            at_row.field("joker"),
+                            format!("hat an diesem Abend schon eine Joker-Runde (Tisch {jt}, Runde {jr})"),
+                        ));
+                    }
+                    joker_of.insert(name, (t.number, r.number));
+                }
+                table_of.insert(name, t.number);
+                results.push(ResultEntry {
+                    player: name.to_string(),
+                    ..row.clone()
+                });
+            }
+            if results.len() < 2 {
+                return Err(EntryError::new(
+                    at_round.clone(),
+                    "eine Runde braucht mindestens 2 Spieler",
+                ));
+            }
+            let losers: Vec<&str> = results
+                .iter()
+                .filter(|x| x.lost)
+                .map(|x| x.player.as_str())
+                .collect();
+            if losers.len() != 1 {
+                let mut at = at_round.clone().field("lost");
+                if let Some(second) = losers.get(1) {
+                    at = at.player(second);
+                }
+                return Err(EntryError::new(
+                    at,
+                    format!(
+                        "genau ein Spieler muss die Runde verlieren (hier {})",
+                        losers.len()
+                    ),
+                ));
+            }
+            rounds.push(Round {
+                number: r.number,
+                results,
+            });
+        }
+        rounds.sort_by_key(|r| r.number);
+        tables.push(Table {
+            number: t.number,
+            rounds,
+        });
+    }
+    tables.sort_by_key(|t| t.number);
+    if tables.len() > 1 {
+        let participants = table_of.len();
+        if participants < rules.split_tables_from as usize {
+            return Err(EntryError::new(
+                at_night.clone().table(2).field("tables"),
+                format!(
+                    "zwei Tische erst ab {} Teilnehmern (hier {participants})",
+                    rules.split_tables_from
+                ),
+            ));
+        }
+    }
+    let mut fines: Vec<Fine> = Vec::with_capacity(entry.fines.len());
+    for f in &entry.fines {
+        let name = known(names, &f.player, at_night.clone())?;
+        let at_fine = at_night.clone().player(name);
+        let Some(&catalogue) = rules.fines.get(&f.kind) else {
+            let why = if rules.fines.is_empty() {
+                format!("die Saison {year} hat keinen Strafenkatalog (erst ab 2012)")
+            } else {
+                let kinds: Vec<&str> = rules.fines.keys().map(String::as_str).collect();
+                format!(
+                    "Strafart \"{}\" steht nicht im Strafenkatalog ({})",
+                    f.kind,
+                    kinds.join(", ")
+                )
+            };
+            return Err(EntryError::new(at_fine.field("kind"), why));
+        };
+        if let Some(a) = f.amount_cents {
+            if a < 0 {
+                return Err(EntryError::new(
+                    at_fine.field("amount_cents"),
+                    "Betrag darf nicht negativ sein",
+                ));
+            }
+        }
+        fines.push(Fine {
+            player: name.to_string(),
+            kind: f.kind.clone(),
+            paid: f.paid,
+            amount_cents: f.amount_cents.unwrap_or(catalogue),
+            amount_override: f.amount_cents,
+        });
+    }
+    Ok(Night {
+        date,
+        tables,
+        fines,
+    })
+}
+
+/// Per-player totals of one night (helper for standings, histories and night summaries).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct NightTotals {
+    pub rounds: u32,
+    pub outs: u32,
+    pub hand_outs: u32,
+    pub julen: u32,
+    pub row_points: i64,
+    pub lost: u32,
+}
+
+impl Night {
+    /// Per-player totals of this night, keyed by player name.
+    pub(crate) fn totals(&self, rules: &SeasonRules) -> BTreeMap<&str, NightTotals> {
+        let mut map: BTreeMap<&str, NightTotals> = BTreeMap::new();
+        for (_, _, row) in self.rows() {
+            let t = map.entry(row.player.as_str()).or_default();
+            t.rounds += 1;
+            t.outs += row.outs;
+            t.hand_outs += row.hand_outs;
+            t.julen += row.julen;
+            t.row_points += row_points(rules, row);
+            t.lost += u32::from(row.lost);
+        }
+        map
+    }
+}

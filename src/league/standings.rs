@@ -1,0 +1,293 @@
+//! The league table (league.md §2–§4, §7; interchange.md standings JSON): counted Outs with Julen
+//! conversion, Teilnahmen, D.Wert as an exact fraction, Liga as of a date, ranks, lost and paid rounds.
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+use std::fmt;
+
+use chrono::NaiveDate;
+use serde::Serialize;
+
+use super::rules::SeasonRules;
+use super::season::Season;
+
+/// A Liga tier (league.md §4). Ordered 1. Liga < 2. Liga < Kreisliga (the display order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Liga {
+    /// Paid players (with 100 rounds by the deadline once it has passed).
+    #[serde(rename = "1. Liga")]
+    First,
+    /// Everyone else with enough rounds.
+    #[serde(rename = "2. Liga")]
+    Second,
+    /// Fewer than `kreisliga_below_rounds` rounds.
+    #[serde(rename = "Kreisliga")]
+    Kreisliga,
+}
+
+impl Liga {
+    /// The German name: "1. Liga", "2. Liga", "Kreisliga".
+    pub fn label(self) -> &'static str {
+        match self {
+            Liga::First => "1. Liga",
+            Liga::Second => "2. Liga",
+            Liga::Kreisliga => "Kreisliga",
+        }
+    }
+}
+
+impl fmt::Display for Liga {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+/// A D.Wert as an exact fraction `num / den` = counted Outs × rounds_per_night / rounds (league.md §3).
+/// `den` > 0. Ordered exactly by integer cross-multiplication.
+#[derive(Debug, Clone, Copy)]
+pub struct DWert {
+    /// counted Outs × rounds_per_night.
+    pub num: i64,
+    /// rounds (> 0).
+    pub den: i64,
+}
+
+impl DWert {
+    /// The D.Wert of `counted_outs` in `rounds` rounds; `None` for 0 rounds (no D.Wert).
+    pub fn new(counted_outs: i64, rounds: u32, rounds_per_night: u32) -> Option<DWert> {
+        (rounds > 0).then(|| DWert {
+            num: counted_outs * i64::from(rounds_per_night),
+            den: i64::from(rounds),
+        })
+    }
+
+    /// The value as a float, computed as `num as f64 / den as f64` (the JSON `d_wert`).
+    pub fn as_f64(self) -> f64 {
+        self.num as f64 / self.den as f64
+    }
+}
+
+impl PartialEq for DWert {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for DWert {}
+impl PartialOrd for DWert {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for DWert {
+    fn cmp(&self, other: &Self) -> Ordering {
+        (i128::from(self.num) * i128::from(other.den))
+            .cmp(&(i128::from(other.num) * i128::from(self.den)))
+    }
+}
+
+/// The league table as of a date (interchange.md standings JSON).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Standings {
+    /// The season's year.
+    pub season: i32,
+    /// The as-of date (the last night's date by default); `None` for a season without nights.
+    pub as_of: Option<NaiveDate>,
+    /// Rows grouped by Liga (1. Liga, 2. Liga, Kreisliga), then by rank, then by name.
+    pub rows: Vec<StandingRow>,
+}
+
+/// One player's line of the table (interchange.md). Counts are rounds or Outs; `d_wert` and
+/// `teilnahmen` are floats for JSON, the exact D.Wert is `d_wert_num / d_wert_den`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StandingRow {
+    /// The player's Liga as of the date.
+    pub liga: Liga,
+    /// Rank within the Liga (shared ranks 1, 2, 2, 4).
+    pub rank: u32,
+    /// The player's name.
+    pub player: String,
+    /// Result rows (rounds played) up to the date.
+    pub rounds: u32,
+    /// rounds / rounds_per_night.
+    pub teilnahmen: f64,
+    /// Schock Outs thrown, of every kind.
+    pub thrown_outs: u32,
+    /// Of those, Hand-Outs.
+    pub hand_outs: u32,
+    /// Julen thrown.
+    pub julen: u32,
+    /// Counted Outs from Julen (floor of the running total ÷ julen_per_out).
+    pub julen_outs: u32,
+    /// Julen not yet converted (0..julen_per_out).
+    pub open_julen: u32,
+    /// Counted Outs: Σ row values (Hand-Out points, Joker) + julen_outs.
+    pub counted_outs: i64,
+    /// counted_outs × rounds_per_night / rounds, as a float.
+    pub d_wert: f64,
+    /// Rounds lost.
+    pub lost_rounds: u32,
+    /// Rounds paid (per night at most `sozialfall_after`).
+    pub paid_rounds: u32,
+    /// Numerator of the exact D.Wert (counted_outs × rounds_per_night).
+    #[serde(skip)]
+    pub d_wert_num: i64,
+    /// Denominator of the exact D.Wert (rounds).
+    #[serde(skip)]
+    pub d_wert_den: i64,
+}
+
+impl StandingRow {
+    /// The exact D.Wert of the row.
+    pub fn d_wert_exact(&self) -> DWert {
+        DWert {
+            num: self.d_wert_num,
+            den: self.d_wert_den.max(1),
+        }
+    }
+}
+
+/// Season totals of one player up to a date (before Liga and rank).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct PlayerTotals {
+    pub rounds: u32,
+    pub rounds_at_deadline: u32,
+    pub thrown_outs: u32,
+    pub hand_outs: u32,
+    pub julen: u32,
+    pub row_points: i64,
+    pub lost_rounds: u32,
+    pub paid_rounds: u32,
+}
+
+impl PlayerTotals {
+    pub fn julen_outs(&self, rules: &SeasonRules) -> u32 {
+        self.julen / rules.julen_per_out
+    }
+    pub fn open_julen(&self, rules: &SeasonRules) -> u32 {
+        self.julen % rules.julen_per_out
+    }
+    pub fn counted_outs(&self, rules: &SeasonRules) -> i64 {
+        self.row_points + i64::from(self.julen_outs(rules))
+    }
+}
+
+/// The 1. Liga deadline of the season as a date (29 February in a common year falls back to 28).
+pub fn deadline(season: &Season) -> NaiveDate {
+    let d = season.rules.first_liga_deadline;
+    d.in_year(season.year)
+        .or_else(|| NaiveDate::from_ymd_opt(season.year, d.month, 28))
+        .unwrap_or(NaiveDate::MAX)
+}
+
+/// Totals of every player with at least one round on nights up to and including `as_of`.
+pub(crate) fn totals_up_to(season: &Season, as_of: NaiveDate) -> BTreeMap<String, PlayerTotals> {
+    let rules = &season.rules;
+    let deadline = deadline(season);
+    let mut map: BTreeMap<String, PlayerTotals> = BTreeMap::new();
+    for night in season.nights.iter().filter(|n| n.date <= as_of) {
+        for (name, t) in night.totals(rules) {
+            let p = map.entry(name.to_string()).or_default();
+            p.rounds += t.rounds;
+            if night.date <= deadline {
+                p.rounds_at_deadline += t.rounds;
+            }
+            p.thrown_outs += t.outs;
+            p.hand_outs += t.hand_outs;
+            p.julen += t.julen;
+            p.row_points += t.row_points;
+            p.lost_rounds += t.lost;
+            p.paid_rounds += t.lost.min(rules.sozialfall_after);
+        }
+    }
+    map
+}
+
+/// The Liga of a player with `totals` as of `as_of` (league.md §4).
+pub(crate) fn liga_of(
+    season: &Season,
+    player: &str,
+    totals: &PlayerTotals,
+    as_of: NaiveDate,
+) -> Liga {
+    let rules = &season.rules;
+    if totals.rounds < rules.kreisliga_below_rounds {
+        return Liga::Kreisliga;
+    }
+    let paid = season
+        .player(player)
+        .and_then(|p| p.fee_paid_on)
+        .is_some_and(|d| d <= as_of);
+    if paid
+        && (as_of <= deadline(season) || totals.rounds_at_deadline >= rules.min_rounds_first_liga)
+    {
+        Liga::First
+    } else {
+        Liga::Second
+    }
+}
+
+/// The league table as of `as_of` (league.md §2–§4, §7): `None` = the date of the season's last night.
+/// Lists every player with at least one round on nights up to that date, grouped by Liga, ranked by
+/// D.Wert (exact) descending then rounds descending; equal players share the rank and are listed by name.
+pub fn standings(season: &Season, as_of: Option<NaiveDate>) -> Standings {
+    let Some(as_of) = as_of.or_else(|| season.last_night()) else {
+        return Standings {
+            season: season.year,
+            as_of: None,
+            rows: Vec::new(),
+        };
+    };
+    let rules = &season.rules;
+    let rpn = rules.rounds_per_night;
+    let mut rows: Vec<StandingRow> = totals_up_to(season, as_of)
+        .into_iter()
+        .filter(|(_, t)| t.rounds > 0)
+        .map(|(name, t)| {
+            let counted = t.counted_outs(rules);
+            let dw = DWert::new(counted, t.rounds, rpn).unwrap_or(DWert { num: 0, den: 1 });
+            StandingRow {
+                liga: liga_of(season, &name, &t, as_of),
+                rank: 0,
+                rounds: t.rounds,
+                teilnahmen: f64::from(t.rounds) / f64::from(rpn),
+                thrown_outs: t.thrown_outs,
+                hand_outs: t.hand_outs,
+                julen: t.julen,
+                julen_outs: t.julen_outs(rules),
+                open_julen: t.open_julen(rules),
+                counted_outs: counted,
+                d_wert: dw.as_f64(),
+                lost_rounds: t.lost_rounds,
+                paid_rounds: t.paid_rounds,
+                d_wert_num: dw.num,
+                d_wert_den: dw.den,
+                player: name,
+            }
+        })
+        .collect();
+    let key = |r: &StandingRow| {
+        (
+            r.liga,
+            std::cmp::Reverse(r.d_wert_exact()),
+            std::cmp::Reverse(r.rounds),
+        )
+    };
+    rows.sort_by(|a, b| key(a).cmp(&key(b)).then_with(|| a.player.cmp(&b.player)));
+    let mut i = 0;
+    while i < rows.len() {
+        if i > 0 && rows[i - 1].liga == rows[i].liga && key(&rows[i - 1]) == key(&rows[i]) {
+            rows[i].rank = rows[i - 1].rank;
+        } else if i > 0 && rows[i - 1].liga == rows[i].liga {
+            let before = rows[..i].iter().filter(|r| r.liga == rows[i].liga).count();
+            rows[i].rank = before as u32 + 1;
+        } else {
+            rows[i].rank = 1;
+        }
+        i += 1;
+    }
+    Standings {
+        season: season.year,
+        as_of: Some(as_of),
+        rows,
+    }
+}
