@@ -5,13 +5,20 @@
 pub mod error;
 pub mod file;
 pub mod format;
+pub mod history;
 pub mod payouts;
 pub mod rules;
 pub mod season;
 pub mod standings;
+#[cfg(test)]
+pub(crate) mod testkit;
 
 pub use error::{EntryError, Location};
 pub use format::{format_cents, format_dwert};
+pub use history::{
+    night_summary, player_history, NightPlayer, NightSummary, PlayerHistory, PlayerNight,
+    RoundLine, TableSummary,
+};
 pub use payouts::{largest_remainder, payouts, ExactShare, LuckyLooser, Payouts, Place};
 pub use season::{fee_cents, row_points, Fine, Night, Player, Round, Season, Table};
 pub use standings::{standings, DWert, Liga, StandingRow, Standings};

@@ -234,3 +234,242 @@ pub fn payouts(season: &Season, carry_in_cents: i64) -> Payouts {
         open_fines_cents: open_fines,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value};
+
+    use super::*;
+    use crate::league::testkit::{season, season_json, NightSpec};
+
+    const JAN: Option<&str> = Some("2026-01-05");
+
+    /// Two January nights of 10 rounds; player i throws `outs[i]` Outs and loses `lost[i]` rounds
+    /// each night (the rest go to the last player); one paid fine per entry of `fines` (own amounts).
+    fn league(
+        players: &[(&str, Option<&str>)],
+        outs: &[u32],
+        lost: &[u32],
+        fines: &[i64],
+        rules: Value,
+    ) -> Season {
+        let names: Vec<&str> = players.iter().map(|p| p.0).collect();
+        let nights: Vec<Value> = ["2026-01-09", "2026-01-16"]
+            .iter()
+            .map(|d| {
+                NightSpec {
+                    date: d,
+                    players: &names,
+                    outs,
+                    lost,
+                    ..NightSpec::default()
+                }
+                .build()
+            })
+            .collect();
+        let mut v = season_json(2026, players, nights);
+        v["rules"] = rules;
+        v["nights"][0]["fines"] = fines
+            .iter()
+            .map(
+                |&c| json!({ "player": names[0], "kind": "late", "paid": true, "amount_cents": c }),
+            )
+            .collect();
+        season(v)
+    }
+
+    fn places(p: &Payouts) -> Vec<(u32, Vec<&str>, f64, Vec<i64>)> {
+        p.places
+            .iter()
+            .map(|x| {
+                let names = x.players.iter().map(String::as_str).collect();
+                (x.place, names, x.percent, x.cents.clone())
+            })
+            .collect()
+    }
+
+    fn invariant(p: &Payouts) {
+        let placed: i64 = p.places.iter().flat_map(|x| &x.cents).sum();
+        let lucky: i64 = p.lucky_looser.cents.iter().sum();
+        assert_eq!(
+            placed + lucky + p.carry_out_cents,
+            p.fees_cents + p.fines_cents + p.carry_in_cents
+        );
+    }
+
+    #[test]
+    fn tie_at_place_2_shares_25_and_20_percent() {
+        let players = [
+            ("Anna", JAN),
+            ("Bea", JAN),
+            ("Cem", JAN),
+            ("Dora", JAN),
+            ("Emil", JAN),
+            ("Fritz", JAN),
+        ];
+        // pot 9000 − 1000 + 2 = 8002: exact 2400,6 | 1800,45 ×2 | 1200,3 | 800,2 → 2 cents to hand out
+        let s = league(&players, &[5, 4, 4, 3, 2, 1], &[], &[2], json!({}));
+        let p = payouts(&s, 0);
+        assert_eq!((p.fees_cents, p.fines_cents, p.pot_cents), (9000, 2, 8002));
+        assert_eq!(p.lucky_looser.players, vec!["Fritz"]);
+        assert_eq!(
+            (p.lucky_looser.paid_rounds, p.lucky_looser.cents.clone()),
+            (6, vec![1000])
+        );
+        assert_eq!(
+            places(&p),
+            vec![
+                (1, vec!["Anna"], 30.0, vec![2401]),
+                (2, vec!["Bea", "Cem"], 22.5, vec![1801, 1800]), // equal remainders: by name
+                (4, vec!["Dora"], 15.0, vec![1200]),
+                (5, vec!["Emil"], 10.0, vec![800]),
+            ]
+        );
+        assert_eq!(p.carry_out_cents, 0);
+        assert_eq!(p.schocker_des_jahres, vec!["Anna"]);
+        invariant(&p);
+    }
+
+    #[test]
+    fn tie_across_place_5_shares_15_10_and_nothing() {
+        let players = [
+            ("Anna", JAN),
+            ("Bea", JAN),
+            ("Cem", JAN),
+            ("Dora", JAN),
+            ("Emil", JAN),
+            ("Fritz", JAN),
+            ("Gert", JAN),
+        ];
+        // pot 10500 − 1000 = 9500; Dora, Emil, Fritz each 9500 × 25 / 300 = 791,67
+        let s = league(&players, &[6, 5, 4, 3, 3, 3, 1], &[], &[], json!({}));
+        let p = payouts(&s, 0);
+        assert_eq!(p.pot_cents, 9500);
+        assert_eq!(
+            places(&p),
+            vec![
+                (1, vec!["Anna"], 30.0, vec![2850]),
+                (2, vec!["Bea"], 25.0, vec![2375]),
+                (3, vec!["Cem"], 20.0, vec![1900]),
+                (
+                    4,
+                    vec!["Dora", "Emil", "Fritz"],
+                    25.0 / 3.0,
+                    vec![792, 792, 791]
+                ),
+            ]
+        );
+        assert_eq!(p.carry_out_cents, 0);
+        invariant(&p);
+    }
+
+    #[test]
+    fn fewer_than_five_in_the_1_liga_carry_the_rest() {
+        // Dora never paid: 2. Liga, but she loses every round and is the Lucky Looser
+        let players = [("Anna", JAN), ("Bea", JAN), ("Cem", JAN), ("Dora", None)];
+        let s = league(&players, &[4, 3, 2, 5], &[], &[], json!({}));
+        let p = payouts(&s, 0);
+        assert_eq!((p.fees_cents, p.pot_cents), (4500, 3500));
+        assert_eq!(p.lucky_looser.players, vec!["Dora"]);
+        assert_eq!(
+            places(&p),
+            vec![
+                (1, vec!["Anna"], 30.0, vec![1050]),
+                (2, vec!["Bea"], 25.0, vec![875]),
+                (3, vec!["Cem"], 20.0, vec![700]),
+            ]
+        );
+        assert_eq!(p.carry_out_cents, 875);
+        invariant(&p);
+        // with 3,33 € carried in: exact 1149,9 + 958,25 + 766,6 = 2874,75 → 2874 handed out
+        let p = payouts(&s, 333);
+        assert_eq!(p.pot_cents, 3833);
+        assert_eq!(
+            p.places.iter().map(|x| x.cents[0]).collect::<Vec<_>>(),
+            vec![1150, 958, 766]
+        );
+        assert_eq!(p.carry_out_cents, 959);
+        invariant(&p);
+    }
+
+    #[test]
+    fn three_way_lucky_looser_tie() {
+        // Anna loses 4 rounds a night but pays only 3 (Sozialfall): tied with Bea and Cem at 6
+        let players = [("Anna", JAN), ("Bea", JAN), ("Cem", JAN), ("Dora", JAN)];
+        // (fee base, lucky cents by name)
+        let cases = [(1500, vec![334, 333, 333]), (125, vec![167, 167, 166])];
+        for (base, cents) in cases {
+            let s = league(
+                &players,
+                &[1, 1, 1, 1],
+                &[4, 3, 3, 0],
+                &[],
+                json!({ "fee_base_cents": base }),
+            );
+            let p = payouts(&s, 0);
+            assert_eq!(p.lucky_looser.players, vec!["Anna", "Bea", "Cem"], "{base}");
+            assert_eq!(p.lucky_looser.paid_rounds, 6, "{base}");
+            assert_eq!(p.lucky_looser.cents, cents, "{base}");
+            invariant(&p);
+        }
+    }
+
+    #[test]
+    fn shared_first_place_makes_two_schocker_des_jahres() {
+        let players = [("Anna", JAN), ("Bea", JAN), ("Cem", JAN)];
+        let s = league(&players, &[3, 3, 1], &[], &[], json!({}));
+        let p = payouts(&s, 0);
+        assert_eq!(p.schocker_des_jahres, vec!["Anna", "Bea"]);
+        // pot 3500: (30 + 25) / 2 = 27,5 % each = 962,5 → 963 to Anna (name), 962 to Bea
+        assert_eq!(
+            places(&p),
+            vec![
+                (1, vec!["Anna", "Bea"], 27.5, vec![963, 962]),
+                (3, vec!["Cem"], 20.0, vec![700]),
+            ]
+        );
+        invariant(&p);
+    }
+
+    #[test]
+    fn a_season_without_rounds_has_no_lucky_looser() {
+        let s = season(season_json(2026, &[("Anna", JAN)], vec![]));
+        let p = payouts(&s, 250);
+        assert!(p.lucky_looser.players.is_empty() && p.lucky_looser.cents.is_empty());
+        assert_eq!((p.pot_cents, p.carry_out_cents), (1750, 1750));
+        assert!(p.places.is_empty() && p.schocker_des_jahres.is_empty());
+        invariant(&p);
+    }
+
+    #[test]
+    fn largest_remainder_table() {
+        let share = |num: i128, den: i128, place: u32, name: &str| ExactShare {
+            num,
+            den,
+            place,
+            name: name.to_string(),
+        };
+        let cases = [
+            // 10 / 3 each: 3,33 → one cent left, to the better place
+            (
+                vec![
+                    share(10, 3, 2, "B"),
+                    share(10, 3, 1, "Z"),
+                    share(10, 3, 2, "A"),
+                ],
+                vec![3, 4, 3],
+            ),
+            // 1,5 + 1,5: Σ 3 exact → both floors 1, one cent to the name first
+            (
+                vec![share(3, 2, 1, "Bea"), share(3, 2, 1, "Anna")],
+                vec![1, 2],
+            ),
+            // Σ 1,8 → floor 1 handed out: only the largest remainder gets one
+            (vec![share(9, 10, 1, "A"), share(9, 10, 2, "B")], vec![1, 0]),
+            (vec![], vec![]),
+        ];
+        for (shares, expected) in cases {
+            assert_eq!(largest_remainder(&shares), expected, "{shares:?}");
+        }
+    }
+}
