@@ -206,3 +206,17 @@ pub fn de2(v: f64) -> String {
 pub fn de_date(d: chrono::NaiveDate) -> String {
     d.format("%d.%m.%Y").to_string()
 }
+
+impl From<crate::service::ServiceError> for AppError {
+    fn from(e: crate::service::ServiceError) -> Self {
+        use crate::service::ServiceError;
+        match e {
+            ServiceError::NoSeason(_) => AppError::NotFound,
+            ServiceError::Refused(m) => AppError::BadRequest(m),
+            ServiceError::Entry(err) => {
+                AppError::Internal(format!("gespeicherte Saison ungültig: {err}"))
+            }
+            ServiceError::Db(err) => AppError::Db(err),
+        }
+    }
+}
