@@ -87,7 +87,6 @@ pub struct NightSummary {
     /// Every participant, by name.
     pub players: Vec<NightPlayer>,
     /// Fines of the night, in entry order.
-    #[serde(skip)]
     pub fines: Vec<Fine>,
     /// Participants who became Sozialfall, by name.
     pub sozialfaelle: Vec<String>,

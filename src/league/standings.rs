@@ -273,17 +273,15 @@ pub fn standings(season: &Season, as_of: Option<NaiveDate>) -> Standings {
         )
     };
     rows.sort_by(|a, b| key(a).cmp(&key(b)).then_with(|| a.player.cmp(&b.player)));
-    let mut i = 0;
-    while i < rows.len() {
-        if i > 0 && rows[i - 1].liga == rows[i].liga && key(&rows[i - 1]) == key(&rows[i]) {
-            rows[i].rank = rows[i - 1].rank;
-        } else if i > 0 && rows[i - 1].liga == rows[i].liga {
-            let before = rows[..i].iter().filter(|r| r.liga == rows[i].liga).count();
-            rows[i].rank = before as u32 + 1;
+    let mut place_in_liga = 0;
+    for i in 0..rows.len() {
+        let same_liga = i > 0 && rows[i - 1].liga == rows[i].liga;
+        place_in_liga = if same_liga { place_in_liga + 1 } else { 1 };
+        rows[i].rank = if same_liga && key(&rows[i - 1]) == key(&rows[i]) {
+            rows[i - 1].rank
         } else {
-            rows[i].rank = 1;
-        }
-        i += 1;
+            place_in_liga
+        };
     }
     Standings {
         season: season.year,
