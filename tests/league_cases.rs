@@ -329,3 +329,64 @@ mod random_seasons {
         }
     }
 }
+
+/// The per-player and per-night views add up to the table, on the sample season (two-table nights).
+#[test]
+fn histories_and_night_summaries_agree_with_the_table() {
+    use schockerliga::league::{night_summary, player_history};
+    let s = season("sample-2026");
+    let table = standings(&s, None);
+    for row in &table.rows {
+        let h = player_history(&s, &row.player).expect("listed player has a history");
+        let counted: i64 = h.nights.iter().map(|n| n.counted_outs).sum();
+        let rounds: usize = h.nights.iter().map(|n| n.rounds.len()).sum();
+        let paid: u32 = h.nights.iter().map(|n| n.paid_rounds).sum();
+        let last = h.nights.last().expect("at least one night");
+        assert_eq!(counted, row.counted_outs, "{}", row.player);
+        assert_eq!(rounds as u32, row.rounds, "{}", row.player);
+        assert_eq!(paid, row.paid_rounds, "{}", row.player);
+        assert_eq!(h.open_julen, row.open_julen, "{}", row.player);
+        assert_eq!(last.d_wert_f64, row.d_wert, "{}", row.player);
+        // Liga and rank as of his last night (others may have played after it)
+        let then = standings(&s, Some(last.date));
+        let then = then
+            .rows
+            .iter()
+            .find(|r| r.player == row.player)
+            .expect("listed then");
+        assert_eq!(
+            (last.liga, last.rank),
+            (then.liga, then.rank),
+            "{}",
+            row.player
+        );
+    }
+    assert!(player_history(&s, "Niemand").is_none());
+
+    let mut counted = std::collections::BTreeMap::<String, i64>::new();
+    let mut two_table_nights = 0;
+    for night in &s.nights {
+        let n = night_summary(&s, night.date).expect("night exists");
+        if n.tables.len() == 2 {
+            two_table_nights += 1;
+            let (a, b) = (&n.tables[0].players, &n.tables[1].players);
+            assert!(a.len() + b.len() >= 10, "{}", night.date);
+            assert!(
+                a.iter().all(|p| !b.contains(p)),
+                "{}: one table per player",
+                night.date
+            );
+        }
+        for p in &n.players {
+            *counted.entry(p.player.clone()).or_default() += p.counted_outs;
+            assert_eq!(p.sozialfall, n.sozialfaelle.contains(&p.player));
+            assert!(p.paid_rounds <= 3 && p.paid_rounds <= p.lost_rounds);
+        }
+    }
+    assert!(two_table_nights > 0);
+    for row in &table.rows {
+        assert_eq!(counted[&row.player], row.counted_outs, "{}", row.player);
+    }
+    let no_night = "2026-01-03".parse().expect("date");
+    assert!(night_summary(&s, no_night).is_none());
+}

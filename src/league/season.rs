@@ -275,6 +275,15 @@ impl Season {
         }
     }
 
+    /// The season with `night` added, or replacing the night of the same date, checked completely
+    /// like [`Season::from_file`] (for entering one night: on error nothing changes).
+    pub fn with_night(&self, night: &NightEntry) -> Result<Season, EntryError> {
+        let mut file = self.to_file();
+        file.nights.retain(|n| n.date != night.date);
+        file.nights.push(night.clone());
+        Season::from_file(&file)
+    }
+
     /// The player named `name` (exact canonical name), if any.
     pub fn player(&self, name: &str) -> Option<&Player> {
         self.players.iter().find(|p| p.name == name)
@@ -877,6 +886,21 @@ mod tests {
         set(&mut v, "/rules", json!({ "out_points": "x" }));
         let e = Season::from_file(&file(v)).expect_err("bad rules");
         assert_eq!(e.location.field.as_deref(), Some("rules"));
+    }
+
+    #[test]
+    fn with_night_adds_or_replaces_and_checks() {
+        let s = Season::from_file(&file(base())).expect("valid");
+        let mut night = file(base()).nights[0].clone();
+        night.date = NaiveDate::from_ymd_opt(2026, 1, 16).expect("date");
+        let two = s.with_night(&night).expect("valid night");
+        assert_eq!(two.nights.len(), 2);
+        let same = two.with_night(&night).expect("replaces");
+        assert_eq!(same, two);
+        night.tables[0].rounds[0].results[0].outs = 4;
+        let e = two.with_night(&night).expect_err("4 Outs");
+        assert_eq!(e.location.night, Some(night.date));
+        assert_eq!(e.location.field.as_deref(), Some("outs"));
     }
 
     #[test]
