@@ -1,3 +1,8 @@
-//! Schockerliga: the league's rules (`league`), the dice game (`rules`), storage (`db`) and the web app (`web`).
+//! Schockerliga: the league's rules (`league`), the dice game (`rules`), storage (`db`), accounts
+//! (`auth`) and the web app (`web`).
+pub mod auth;
+pub mod db;
 pub mod league;
 pub mod rules;
+pub mod service;
+pub mod web;

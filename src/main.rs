@@ -1,1 +1,353 @@
-fn main() {}
+//! The `schockerliga` binary: the web server (default) and the command line of interchange.md.
+//! Exit codes: 0 ok, 1 invalid input or refused (message on stderr), 2 usage (clap).
+
+use std::io::{IsTerminal, Read};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use chrono::NaiveDate;
+use clap::{Parser, Subcommand, ValueEnum};
+use schockerliga::auth::{self, Role};
+use schockerliga::db::{self, Db};
+use schockerliga::league::file::SeasonFile;
+use schockerliga::league::{format_dwert, Liga, Standings};
+use schockerliga::service::{self, ServiceError};
+use schockerliga::web::{build_app, Config};
+
+/// Die Schockerliga: Spielabende, Tabelle, Kasse und Jahresabschluss einer Schocken-Liga.
+#[derive(Parser)]
+#[command(name = "schockerliga", version, about)]
+struct Cli {
+    /// SQLite database file (created with its schema when missing).
+    #[arg(
+        long,
+        global = true,
+        env = "DATABASE_URL",
+        default_value = "schockerliga.db"
+    )]
+    database: String,
+    /// Address of the web server.
+    #[arg(long, global = true, default_value = "127.0.0.1:3000")]
+    listen: SocketAddr,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Start the web server (the default).
+    Serve,
+    /// Load a season file into the database (all or nothing).
+    Import {
+        /// The season file (JSON, schockerliga-season/1).
+        file: PathBuf,
+        /// Replace a season that already has nights.
+        #[arg(long)]
+        replace: bool,
+    },
+    /// Write a season file (to stdout without -o).
+    Export {
+        /// The season's year.
+        season: i32,
+        /// Output file.
+        #[arg(short = 'o', long = "output")]
+        output: Option<PathBuf>,
+    },
+    /// Print the league table.
+    Standings {
+        /// The season's year.
+        season: i32,
+        /// Table as of this date (YYYY-MM-DD); default: the last night.
+        #[arg(long = "as-of")]
+        as_of: Option<NaiveDate>,
+        /// Print JSON (interchange.md) instead of a text table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the year-end payouts.
+    Payouts {
+        /// The season's year.
+        season: i32,
+        /// Print JSON (interchange.md).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Manage accounts.
+    User {
+        #[command(subcommand)]
+        command: UserCommand,
+    },
+    /// Write a consistent copy of the live database (VACUUM INTO).
+    Backup {
+        /// Target file (must not exist).
+        file: PathBuf,
+    },
+}
+
+#[derive(Subcommand)]
+enum UserCommand {
+    /// Create an account; the password is read from stdin or prompted twice on a terminal.
+    Add {
+        /// Login name.
+        name: String,
+        /// The account's role.
+        #[arg(long, value_enum)]
+        role: RoleArg,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum RoleArg {
+    Admin,
+    Secretary,
+}
+
+/// Parses the command line (usage errors exit 2 via clap), runs the command, and exits 1 with the
+/// message on stderr when it fails or is refused.
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("Fehler: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    match runtime.block_on(run(cli)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("Fehler: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// The database path from `--database` / `DATABASE_URL` (a `sqlite://` prefix is accepted).
+fn db_path(arg: &str) -> PathBuf {
+    let s = arg
+        .strip_prefix("sqlite://")
+        .or_else(|| arg.strip_prefix("sqlite:"))
+        .unwrap_or(arg);
+    PathBuf::from(s.split('?').next().unwrap_or(s))
+}
+
+async fn run(cli: Cli) -> anyhow::Result<()> {
+    let path = db_path(&cli.database);
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => serve(&path, cli.listen).await,
+        Command::Import { file, replace } => {
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("{} nicht lesbar", file.display()))?;
+            let parsed: SeasonFile = serde_json::from_str(&text)
+                .with_context(|| format!("{} ist keine gültige Saisondatei", file.display()))?;
+            let db = Db::open(&path).await?;
+            let season = service::import(&db, &parsed, replace)
+                .await
+                .map_err(refused)?;
+            eprintln!(
+                "Saison {} importiert: {} Spieler, {} Spielabende",
+                season.year,
+                season.players.len(),
+                season.nights.len()
+            );
+            Ok(())
+        }
+        Command::Export { season, output } => {
+            let db = Db::open(&path).await?;
+            let file = service::export(&db.read, season).await.map_err(refused)?;
+            let json = serde_json::to_string_pretty(&file)?;
+            match output {
+                Some(out) => std::fs::write(&out, json + "\n")
+                    .with_context(|| format!("{} nicht schreibbar", out.display()))?,
+                None => println!("{json}"),
+            }
+            Ok(())
+        }
+        Command::Standings {
+            season,
+            as_of,
+            json,
+        } => {
+            let db = Db::open(&path).await?;
+            let table = service::standings(&db.read, season, as_of)
+                .await
+                .map_err(refused)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&table)?);
+            } else {
+                print!("{}", standings_text(&table));
+            }
+            Ok(())
+        }
+        Command::Payouts { season, json } => {
+            let db = Db::open(&path).await?;
+            let p = service::payouts(&db.read, season).await.map_err(refused)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&p)?);
+            } else {
+                print!("{}", payouts_text(&p));
+            }
+            Ok(())
+        }
+        Command::User {
+            command: UserCommand::Add { name, role },
+        } => {
+            let role = match role {
+                RoleArg::Admin => Role::Admin,
+                RoleArg::Secretary => Role::Secretary,
+            };
+            let name = name.trim().to_string();
+            if name.is_empty() {
+                anyhow::bail!("Der Name darf nicht leer sein");
+            }
+            let password = read_password()?;
+            if password.chars().count() < 8 {
+                anyhow::bail!("Das Passwort muss mindestens 8 Zeichen lang sein");
+            }
+            let db = Db::open(&path).await?;
+            let hash = auth::hash_password(password).await?;
+            let mut tx = db.begin_write().await?;
+            if db::user::by_username(&db.read, &name).await?.is_some() {
+                anyhow::bail!("Ein Konto \"{name}\" gibt es schon");
+            }
+            db::user::create(&mut tx, &name, &hash, role.as_str()).await?;
+            db::user::clear_setup_token(&mut tx).await?;
+            db::audit::record(
+                &mut tx,
+                "cli",
+                &format!("Konto {name} ({}) angelegt", role.as_str()),
+                None,
+                None,
+            )
+            .await?;
+            tx.commit().await?;
+            eprintln!("Konto {name} ({}) angelegt", role.as_str());
+            Ok(())
+        }
+        Command::Backup { file } => {
+            if file.exists() {
+                anyhow::bail!("{} gibt es schon", file.display());
+            }
+            let db = Db::open(&path).await?;
+            db.backup(&file).await?;
+            eprintln!("Sicherung geschrieben: {}", file.display());
+            Ok(())
+        }
+    }
+}
+
+/// Turns a service error into the program's error (message on stderr, exit 1).
+fn refused(e: ServiceError) -> anyhow::Error {
+    anyhow::anyhow!("{e}")
+}
+
+/// Reads the new password: prompted twice on a terminal, else the first line of stdin.
+fn read_password() -> anyhow::Result<String> {
+    if std::io::stdin().is_terminal() {
+        let first = rpassword::prompt_password("Passwort: ")?;
+        let second = rpassword::prompt_password("Passwort wiederholen: ")?;
+        if first != second {
+            anyhow::bail!("Die beiden Passwörter stimmen nicht überein");
+        }
+        Ok(first)
+    } else {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s)?;
+        Ok(s.lines().next().unwrap_or("").to_string())
+    }
+}
+
+async fn serve(path: &Path, listen: SocketAddr) -> anyhow::Result<()> {
+    let app = build_app(Config::new(path.to_path_buf(), listen)).await?;
+    let listener = tokio::net::TcpListener::bind(listen)
+        .await
+        .with_context(|| format!("{listen} nicht verfügbar"))?;
+    tracing::info!("Schockerliga läuft auf http://{}", listener.local_addr()?);
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await?;
+    Ok(())
+}
+
+/// The table as German text: one block per Liga with rank, name, Teilnahmen, gewertete Outs, D.Wert.
+fn standings_text(s: &Standings) -> String {
+    let mut out = String::new();
+    let as_of = s
+        .as_of
+        .map(|d| d.format("%d.%m.%Y").to_string())
+        .unwrap_or_else(|| "–".to_string());
+    out.push_str(&format!("Tabelle Saison {}, Stand {as_of}\n", s.season));
+    for liga in [Liga::First, Liga::Second, Liga::Kreisliga] {
+        let rows: Vec<_> = s.rows.iter().filter(|r| r.liga == liga).collect();
+        if rows.is_empty() {
+            continue;
+        }
+        out.push_str(&format!("\n{}\n", liga.label()));
+        out.push_str(&format!(
+            "{:>4}  {:<20} {:>11} {:>7} {:>7}\n",
+            "Pl.", "Name", "Teilnahmen", "Outs", "D.Wert"
+        ));
+        for r in rows {
+            out.push_str(&format!(
+                "{:>4}  {:<20} {:>11} {:>7} {:>7}\n",
+                format!("{}.", r.rank),
+                r.player,
+                format!("{:.1}", r.teilnahmen).replace('.', ","),
+                r.counted_outs,
+                format_dwert(r.d_wert_num, r.d_wert_den)
+            ));
+        }
+    }
+    out
+}
+
+/// The payouts as German text.
+fn payouts_text(p: &schockerliga::league::Payouts) -> String {
+    use schockerliga::league::format_cents as eur;
+    let mut out = format!("Jahresabschluss Saison {}\n\n", p.season);
+    out.push_str(&format!("Beiträge:          {:>14}\n", eur(p.fees_cents)));
+    out.push_str(&format!("Strafen (bezahlt): {:>14}\n", eur(p.fines_cents)));
+    out.push_str(&format!(
+        "Übertrag Vorjahr:  {:>14}\n",
+        eur(p.carry_in_cents)
+    ));
+    out.push_str(&format!("Topf:              {:>14}\n\n", eur(p.pot_cents)));
+    for place in &p.places {
+        for (name, cents) in place.players.iter().zip(&place.cents) {
+            out.push_str(&format!(
+                "{:>3}. {:<20} {:>14}\n",
+                place.place,
+                name,
+                eur(*cents)
+            ));
+        }
+    }
+    for (name, cents) in p.lucky_looser.players.iter().zip(&p.lucky_looser.cents) {
+        out.push_str(&format!(
+            "Lucky Looser: {name} ({} bezahlte Runden) {}\n",
+            p.lucky_looser.paid_rounds,
+            eur(*cents)
+        ));
+    }
+    out.push_str(&format!(
+        "Schocker des Jahres: {}\n",
+        p.schocker_des_jahres.join(", ")
+    ));
+    out.push_str(&format!(
+        "Übertrag ins nächste Jahr: {}\n",
+        eur(p.carry_out_cents)
+    ));
+    out.push_str(&format!("Offene Strafen: {}\n", eur(p.open_fines_cents)));
+    out
+}

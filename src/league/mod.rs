@@ -1,4 +1,24 @@
 //! The league model (league.md): pure code, no web or SQL. The season file's shape (`file`), the
-//! season's rule set (`rules`), and the computations built on them.
+//! season's rule set (`rules`), the checked season (`season`), and the computations built on them:
+//! the table (`standings`), the year-end accounts (`payouts`), per-player and per-night views
+//! (`history`) and German number formats (`format`).
+pub mod error;
 pub mod file;
+pub mod format;
+pub mod history;
+pub mod payouts;
 pub mod rules;
+pub mod season;
+pub mod standings;
+#[cfg(test)]
+pub(crate) mod testkit;
+
+pub use error::{EntryError, Location};
+pub use format::{format_cents, format_dwert};
+pub use history::{
+    night_summary, player_history, NightPlayer, NightSummary, PlayerHistory, PlayerNight,
+    RoundLine, TableSummary,
+};
+pub use payouts::{largest_remainder, payouts, ExactShare, LuckyLooser, Payouts, Place};
+pub use season::{fee_cents, row_points, Fine, Night, Player, Round, Season, Table};
+pub use standings::{standings, DWert, Liga, StandingRow, Standings};

@@ -1,0 +1,260 @@
+//! Accounts: argon2id passwords, the session's user, and role guards (`RequireSecretary`,
+//! `RequireAdmin`; an admin may do everything a secretary may).
+
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::Argon2;
+use axum::extract::{FromRequestParts, OptionalFromRequestParts};
+use axum::http::request::Parts;
+use axum::response::{IntoResponse, Redirect, Response};
+use rand::RngCore;
+use tower_sessions::Session;
+
+use crate::db;
+use crate::web::{AppError, AppState};
+
+/// The session key holding the logged-in user's id.
+pub const USER_ID_KEY: &str = "user_id";
+
+/// A role of an account.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// May do everything.
+    Admin,
+    /// Enters seasons, players, nights, rounds, fees and fines.
+    Secretary,
+}
+
+impl Role {
+    /// Parses `admin` or `secretary`.
+    pub fn parse(s: &str) -> Option<Role> {
+        match s {
+            "admin" => Some(Role::Admin),
+            "secretary" => Some(Role::Secretary),
+            _ => None,
+        }
+    }
+
+    /// The stored name: `admin` or `secretary`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Admin => "admin",
+            Role::Secretary => "secretary",
+        }
+    }
+}
+
+/// Errors of password handling.
+#[derive(Debug, thiserror::Error)]
+pub enum PasswordError {
+    /// Hashing failed (argon2 parameters or PHC string).
+    #[error("Passwort-Hash fehlgeschlagen: {0}")]
+    Hash(String),
+    /// The blocking task died.
+    #[error("Passwort-Hash abgebrochen: {0}")]
+    Join(#[from] tokio::task::JoinError),
+}
+
+/// Hashes `password` with argon2id (`Argon2::default()`) on a blocking thread; returns the PHC string.
+pub async fn hash_password(password: String) -> Result<String, PasswordError> {
+    tokio::task::spawn_blocking(move || {
+        let mut bytes = [0u8; 16];
+        rand::rng().fill_bytes(&mut bytes);
+        let salt =
+            SaltString::encode_b64(&bytes).map_err(|e| PasswordError::Hash(e.to_string()))?;
+        Argon2::default()
+            .hash_password(password.as_bytes(), &salt)
+            .map(|h| h.to_string())
+            .map_err(|e| PasswordError::Hash(e.to_string()))
+    })
+    .await?
+}
+
+/// A valid argon2id hash of a random password: verified against when the user is unknown, so
+/// that a wrong name takes as long as a wrong password.
+const DUMMY_HASH: &str =
+    "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$2JQ1L9RuNbiEdyO7gURHtIm5RrRR/k1jU46Kbo+J0fM";
+
+/// Checks `password` against the PHC string `hash` (or the dummy hash when `None`) on a blocking
+/// thread; true only for a real hash that matches.
+pub async fn verify_password(
+    password: String,
+    hash: Option<String>,
+) -> Result<bool, PasswordError> {
+    tokio::task::spawn_blocking(move || {
+        let real = hash.is_some();
+        let hash = hash.unwrap_or_else(|| DUMMY_HASH.to_string());
+        let parsed = PasswordHash::new(&hash).map_err(|e| PasswordError::Hash(e.to_string()))?;
+        let ok = Argon2::default()
+            .verify_password(password.as_bytes(), &parsed)
+            .is_ok();
+        Ok(real && ok)
+    })
+    .await?
+}
+
+/// A random token of 32 bytes as 64 hex digits (setup links).
+pub fn random_token() -> String {
+    let mut bytes = [0u8; 32];
+    rand::rng().fill_bytes(&mut bytes);
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The logged-in user of the request (from the session); extracting it without a login redirects
+/// to `/login`. Use `Option<CurrentUser>` on public pages.
+#[derive(Debug, Clone)]
+pub struct CurrentUser {
+    /// `users.id`.
+    pub id: i64,
+    /// The login name.
+    pub username: String,
+    /// The account's role.
+    pub role: Role,
+}
+
+impl CurrentUser {
+    /// True for a secretary or an admin.
+    pub fn is_secretary(&self) -> bool {
+        matches!(self.role, Role::Admin | Role::Secretary)
+    }
+
+    /// True for an admin.
+    pub fn is_admin(&self) -> bool {
+        self.role == Role::Admin
+    }
+}
+
+/// Why a guarded page refused the request.
+#[derive(Debug)]
+pub enum AuthRejection {
+    /// Not logged in: redirect to the login page.
+    Login,
+    /// Logged in without the needed role.
+    Forbidden,
+    /// Session store or database failed.
+    Internal(AppError),
+}
+
+impl IntoResponse for AuthRejection {
+    fn into_response(self) -> Response {
+        match self {
+            AuthRejection::Login => Redirect::to("/login").into_response(),
+            AuthRejection::Forbidden => AppError::Forbidden.into_response(),
+            AuthRejection::Internal(e) => e.into_response(),
+        }
+    }
+}
+
+/// Loads the session's user; `None` when not logged in or the account is gone or disabled.
+async fn load_user(
+    parts: &mut Parts,
+    state: &AppState,
+) -> Result<Option<CurrentUser>, AuthRejection> {
+    let session = Session::from_request_parts(parts, state)
+        .await
+        .map_err(|(_, msg)| AuthRejection::Internal(AppError::Internal(msg.to_string())))?;
+    let id: Option<i64> = session
+        .get(USER_ID_KEY)
+        .await
+        .map_err(|e| AuthRejection::Internal(AppError::Internal(e.to_string())))?;
+    let Some(id) = id else { return Ok(None) };
+    let user = db::user::by_id(&state.read, id)
+        .await
+        .map_err(|e| AuthRejection::Internal(e.into()))?;
+    Ok(user.filter(|u| !u.disabled).and_then(|u| {
+        Role::parse(&u.role).map(|role| CurrentUser {
+            id: u.id,
+            username: u.username,
+            role,
+        })
+    }))
+}
+
+impl FromRequestParts<AppState> for CurrentUser {
+    type Rejection = AuthRejection;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        load_user(parts, state).await?.ok_or(AuthRejection::Login)
+    }
+}
+
+impl OptionalFromRequestParts<AppState> for CurrentUser {
+    type Rejection = AuthRejection;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Option<Self>, Self::Rejection> {
+        load_user(parts, state).await
+    }
+}
+
+/// A logged-in secretary or admin; others are sent to the login page or refused (403).
+#[derive(Debug, Clone)]
+pub struct RequireSecretary(pub CurrentUser);
+
+impl FromRequestParts<AppState> for RequireSecretary {
+    type Rejection = AuthRejection;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let user = load_user(parts, state).await?.ok_or(AuthRejection::Login)?;
+        if user.is_secretary() {
+            Ok(RequireSecretary(user))
+        } else {
+            Err(AuthRejection::Forbidden)
+        }
+    }
+}
+
+/// A logged-in admin; others are sent to the login page or refused (403).
+#[derive(Debug, Clone)]
+pub struct RequireAdmin(pub CurrentUser);
+
+impl FromRequestParts<AppState> for RequireAdmin {
+    type Rejection = AuthRejection;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let user = load_user(parts, state).await?.ok_or(AuthRejection::Login)?;
+        if user.is_admin() {
+            Ok(RequireAdmin(user))
+        } else {
+            Err(AuthRejection::Forbidden)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_hashed_password_verifies_and_a_wrong_one_does_not() {
+        let hash = hash_password("geheim123".to_string()).await.unwrap();
+        assert!(hash.starts_with("$argon2id$"));
+        assert!(verify_password("geheim123".into(), Some(hash.clone()))
+            .await
+            .unwrap());
+        assert!(!verify_password("falsch".into(), Some(hash)).await.unwrap());
+        assert!(!verify_password("geheim123".into(), None).await.unwrap());
+    }
+
+    #[test]
+    fn roles_parse_only_the_two_names() {
+        for (s, r) in [
+            ("admin", Some(Role::Admin)),
+            ("secretary", Some(Role::Secretary)),
+            ("Admin", None),
+            ("", None),
+        ] {
+            assert_eq!(Role::parse(s), r);
+        }
+    }
+}

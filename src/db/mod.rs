@@ -1,0 +1,102 @@
+//! All SQL of the application (runtime `sqlx::query_as` + `FromRow`), one file per aggregate.
+//! Functions take a pool, a connection or a transaction; read-then-write transactions start with
+//! `BEGIN IMMEDIATE` ([`Db::begin_write`]).
+
+pub mod audit;
+pub mod night;
+pub mod player;
+pub mod season;
+pub mod user;
+
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{Sqlite, SqlitePool, Transaction};
+
+/// A write transaction on the one-connection writer pool.
+pub type WriteTx = Transaction<'static, Sqlite>;
+
+/// Errors of the storage layer.
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    /// The SQLite driver failed (I/O, constraint, busy …).
+    #[error("Datenbankfehler: {0}")]
+    Sqlx(#[from] sqlx::Error),
+    /// Applying the embedded migrations failed.
+    #[error("Migration der Datenbank fehlgeschlagen: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A stored value does not fit the model (e.g. a negative count, a bad rules object).
+    #[error("Ungültige gespeicherte Daten: {0}")]
+    Corrupt(String),
+}
+
+/// The database handles: one writer connection (SQLite has one writer), a few readers, and a small
+/// pool for the session store.
+#[derive(Clone, Debug)]
+pub struct Db {
+    /// The writer pool: exactly 1 connection.
+    pub write: SqlitePool,
+    /// The read pool: a few read-only connections.
+    pub read: SqlitePool,
+    /// The session store's pool (its writes are tiny single statements).
+    pub sessions: SqlitePool,
+}
+
+/// The connect options every pool shares: create the file, WAL, `synchronous=FULL`, foreign keys.
+fn options(path: &Path) -> Result<SqliteConnectOptions, DbError> {
+    let url = format!("sqlite://{}", path.display());
+    Ok(SqliteConnectOptions::from_str(&url)?
+        .filename(path)
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        .synchronous(SqliteSynchronous::Full)
+        .foreign_keys(true)
+        .busy_timeout(Duration::from_secs(5)))
+}
+
+impl Db {
+    /// Opens (creating if missing) the database file at `path` and applies the embedded migrations.
+    pub async fn open(path: &Path) -> Result<Db, DbError> {
+        let opts = options(path)?;
+        let write = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(opts.clone())
+            .await?;
+        sqlx::migrate!().run(&write).await?;
+        let read = SqlitePoolOptions::new()
+            .max_connections(4)
+            .connect_with(opts.clone().read_only(true))
+            .await?;
+        let sessions = SqlitePoolOptions::new()
+            .max_connections(2)
+            .connect_with(opts)
+            .await?;
+        Ok(Db {
+            write,
+            read,
+            sessions,
+        })
+    }
+
+    /// Starts a read-then-write transaction on the writer (`BEGIN IMMEDIATE`).
+    pub async fn begin_write(&self) -> Result<WriteTx, DbError> {
+        Ok(self.write.begin_with("BEGIN IMMEDIATE").await?)
+    }
+
+    /// Writes a consistent copy of the live database to `target` (`VACUUM INTO`); the target must
+    /// not exist yet.
+    pub async fn backup(&self, target: &Path) -> Result<(), DbError> {
+        sqlx::query("vacuum into ?")
+            .bind(target.to_string_lossy().into_owned())
+            .execute(&self.write)
+            .await?;
+        Ok(())
+    }
+}
+
+/// Converts a stored integer count to `u32`, or reports corrupt data.
+pub(crate) fn to_u32(v: i64, what: &str) -> Result<u32, DbError> {
+    u32::try_from(v).map_err(|_| DbError::Corrupt(format!("{what} = {v}")))
+}

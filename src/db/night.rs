@@ -1,0 +1,265 @@
+//! Nights (Spielabende): the participants and their draw to tables (league.md §9), rounds with their
+//! results (§1), and fines (§6).
+
+use chrono::NaiveDate;
+use sqlx::{FromRow, SqliteConnection, SqlitePool};
+
+use super::DbError;
+use crate::league::file::ResultEntry;
+
+/// One row of `nights`.
+#[derive(Debug, Clone, FromRow)]
+pub struct Night {
+    /// `nights.id`.
+    pub id: i64,
+    /// The season's year.
+    pub season: i64,
+    /// The night's date.
+    pub date: NaiveDate,
+}
+
+/// A night in a season's list, with counts.
+#[derive(Debug, Clone, FromRow)]
+pub struct NightListRow {
+    /// `nights.id`.
+    pub id: i64,
+    /// The night's date.
+    pub date: NaiveDate,
+    /// Number of participants.
+    pub participants: i64,
+    /// Number of rounds entered (all tables).
+    pub rounds: i64,
+}
+
+/// A participant of a night and the table he was drawn to.
+#[derive(Debug, Clone, FromRow)]
+pub struct Participant {
+    /// `players.id`.
+    pub player_id: i64,
+    /// The player's name.
+    pub name: String,
+    /// Table 1 or 2.
+    pub table_no: i64,
+    /// Seat order of the draw within the table.
+    pub seat: i64,
+}
+
+/// A fine as booked.
+#[derive(Debug, Clone, FromRow)]
+pub struct Fine {
+    /// `fines.id`.
+    pub id: i64,
+    /// The fined player's name.
+    pub player: String,
+    /// A kind of the season's catalogue.
+    pub kind: String,
+    /// The booked amount in cents.
+    pub amount_cents: i64,
+    /// Paid (true) or open.
+    pub paid: bool,
+}
+
+/// The nights of season `year`, newest first.
+pub async fn list(pool: &SqlitePool, year: i32) -> Result<Vec<NightListRow>, DbError> {
+    Ok(sqlx::query_as(
+        "select n.id, n.date,
+                (select count(*) from night_participants p where p.night_id = n.id) as participants,
+                (select count(*) from rounds r where r.night_id = n.id) as rounds
+         from nights n where n.season = ? order by n.date desc",
+    )
+    .bind(year)
+    .fetch_all(pool)
+    .await?)
+}
+
+/// The night with `id`.
+pub async fn get(conn: &mut SqliteConnection, id: i64) -> Result<Option<Night>, DbError> {
+    Ok(
+        sqlx::query_as("select id, season, date from nights where id = ?")
+            .bind(id)
+            .fetch_optional(conn)
+            .await?,
+    )
+}
+
+/// The night on `date`.
+pub async fn by_date(
+    conn: &mut SqliteConnection,
+    date: NaiveDate,
+) -> Result<Option<Night>, DbError> {
+    Ok(
+        sqlx::query_as("select id, season, date from nights where date = ?")
+            .bind(date)
+            .fetch_optional(conn)
+            .await?,
+    )
+}
+
+/// Creates a night of season `year` on `date`; returns its id.
+pub async fn create(
+    conn: &mut SqliteConnection,
+    year: i32,
+    date: NaiveDate,
+) -> Result<i64, DbError> {
+    let (id,): (i64,) =
+        sqlx::query_as("insert into nights (season, date) values (?, ?) returning id")
+            .bind(year)
+            .bind(date)
+            .fetch_one(conn)
+            .await?;
+    Ok(id)
+}
+
+/// The participants of night `id`, by table and seat.
+pub async fn participants(
+    conn: &mut SqliteConnection,
+    id: i64,
+) -> Result<Vec<Participant>, DbError> {
+    Ok(sqlx::query_as(
+        "select np.player_id, p.name, np.table_no, np.seat from night_participants np
+         join players p on p.id = np.player_id where np.night_id = ? order by np.table_no, np.seat",
+    )
+    .bind(id)
+    .fetch_all(conn)
+    .await?)
+}
+
+/// Replaces the participants of night `id` by `seats` = (player id, table 1|2, seat).
+pub async fn set_participants(
+    conn: &mut SqliteConnection,
+    id: i64,
+    seats: &[(i64, u32, u32)],
+) -> Result<(), DbError> {
+    sqlx::query("delete from night_participants where night_id = ?")
+        .bind(id)
+        .execute(&mut *conn)
+        .await?;
+    for (player, table, seat) in seats {
+        sqlx::query(
+            "insert into night_participants (night_id, player_id, table_no, seat) values (?, ?, ?, ?)",
+        )
+        .bind(id)
+        .bind(player)
+        .bind(table)
+        .bind(seat)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
+}
+
+/// Number of rounds entered at night `id`.
+pub async fn round_count(conn: &mut SqliteConnection, id: i64) -> Result<i64, DbError> {
+    let (n,): (i64,) = sqlx::query_as("select count(*) from rounds where night_id = ?")
+        .bind(id)
+        .fetch_one(conn)
+        .await?;
+    Ok(n)
+}
+
+/// The round numbers already entered at table `table` of night `id`, ascending.
+pub async fn round_numbers(
+    conn: &mut SqliteConnection,
+    id: i64,
+    table: u32,
+) -> Result<Vec<u32>, DbError> {
+    let rows: Vec<(i64,)> = sqlx::query_as(
+        "select number from rounds where night_id = ? and table_no = ? order by number",
+    )
+    .bind(id)
+    .bind(table)
+    .fetch_all(conn)
+    .await?;
+    Ok(rows.into_iter().map(|(n,)| n as u32).collect())
+}
+
+/// Stores round `number` at `table` of night `id` with `results` (player id, result), replacing
+/// a round stored under the same number.
+pub async fn put_round(
+    conn: &mut SqliteConnection,
+    id: i64,
+    table: u32,
+    number: u32,
+    results: &[(i64, ResultEntry)],
+) -> Result<(), DbError> {
+    sqlx::query("delete from rounds where night_id = ? and table_no = ? and number = ?")
+        .bind(id)
+        .bind(table)
+        .bind(number)
+        .execute(&mut *conn)
+        .await?;
+    let (round_id,): (i64,) = sqlx::query_as(
+        "insert into rounds (night_id, table_no, number) values (?, ?, ?) returning id",
+    )
+    .bind(id)
+    .bind(table)
+    .bind(number)
+    .fetch_one(&mut *conn)
+    .await?;
+    for (pos, (player, r)) in results.iter().enumerate() {
+        sqlx::query(
+            "insert into results (round_id, player_id, position, outs, hand_outs, julen, joker, lost)
+             values (?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(round_id)
+        .bind(player)
+        .bind(pos as i64)
+        .bind(r.outs)
+        .bind(r.hand_outs)
+        .bind(r.julen)
+        .bind(r.joker)
+        .bind(r.lost)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
+}
+
+/// The fines booked at night `id`, in booking order.
+pub async fn fines(conn: &mut SqliteConnection, id: i64) -> Result<Vec<Fine>, DbError> {
+    Ok(sqlx::query_as(
+        "select f.id, p.name as player, f.kind, f.amount_cents, f.paid from fines f
+         join players p on p.id = f.player_id where f.night_id = ? order by f.id",
+    )
+    .bind(id)
+    .fetch_all(conn)
+    .await?)
+}
+
+/// Books a fine of `amount_cents` of `kind` for player `player` at night `id`.
+pub async fn add_fine(
+    conn: &mut SqliteConnection,
+    id: i64,
+    player: i64,
+    kind: &str,
+    amount_cents: i64,
+    paid: bool,
+) -> Result<(), DbError> {
+    sqlx::query(
+        "insert into fines (night_id, player_id, kind, amount_cents, paid) values (?, ?, ?, ?, ?)",
+    )
+    .bind(id)
+    .bind(player)
+    .bind(kind)
+    .bind(amount_cents)
+    .bind(paid)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Marks fine `fine` of night `id` as paid or open.
+pub async fn set_fine_paid(
+    conn: &mut SqliteConnection,
+    id: i64,
+    fine: i64,
+    paid: bool,
+) -> Result<(), DbError> {
+    sqlx::query("update fines set paid = ? where id = ? and night_id = ?")
+        .bind(paid)
+        .bind(fine)
+        .bind(id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}

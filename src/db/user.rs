@@ -1,0 +1,104 @@
+//! Accounts (roles `admin`, `secretary`) and the one-time setup token.
+
+use sqlx::{FromRow, SqliteConnection, SqlitePool};
+
+use super::DbError;
+
+/// One account.
+#[derive(Debug, Clone, FromRow)]
+pub struct User {
+    /// `users.id`.
+    pub id: i64,
+    /// The unique login name.
+    pub username: String,
+    /// The argon2id PHC string.
+    pub password_hash: String,
+    /// `admin` or `secretary`.
+    pub role: String,
+    /// A disabled account cannot log in.
+    pub disabled: bool,
+}
+
+/// Number of accounts.
+pub async fn count(pool: &SqlitePool) -> Result<i64, DbError> {
+    let (n,): (i64,) = sqlx::query_as("select count(*) from users")
+        .fetch_one(pool)
+        .await?;
+    Ok(n)
+}
+
+/// The account called `username`.
+pub async fn by_username(pool: &SqlitePool, username: &str) -> Result<Option<User>, DbError> {
+    Ok(sqlx::query_as(
+        "select id, username, password_hash, role, disabled from users where username = ?",
+    )
+    .bind(username)
+    .fetch_optional(pool)
+    .await?)
+}
+
+/// The account with `id`.
+pub async fn by_id(pool: &SqlitePool, id: i64) -> Result<Option<User>, DbError> {
+    Ok(
+        sqlx::query_as(
+            "select id, username, password_hash, role, disabled from users where id = ?",
+        )
+        .bind(id)
+        .fetch_optional(pool)
+        .await?,
+    )
+}
+
+/// Creates an account; returns its id. A taken name is a unique-constraint error.
+pub async fn create(
+    conn: &mut SqliteConnection,
+    username: &str,
+    password_hash: &str,
+    role: &str,
+) -> Result<i64, DbError> {
+    let (id,): (i64,) = sqlx::query_as(
+        "insert into users (username, password_hash, role) values (?, ?, ?) returning id",
+    )
+    .bind(username)
+    .bind(password_hash)
+    .bind(role)
+    .fetch_one(conn)
+    .await?;
+    Ok(id)
+}
+
+/// The current setup token, if any.
+pub async fn setup_token(pool: &SqlitePool) -> Result<Option<String>, DbError> {
+    let row: Option<(String,)> = sqlx::query_as("select token from setup_token limit 1")
+        .fetch_optional(pool)
+        .await?;
+    Ok(row.map(|(t,)| t))
+}
+
+/// Replaces the setup token by `token`.
+pub async fn set_setup_token(pool: &SqlitePool, token: &str) -> Result<(), DbError> {
+    let mut tx = pool.begin().await?;
+    sqlx::query("delete from setup_token")
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("insert into setup_token (token) values (?)")
+        .bind(token)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Removes the setup token (the first admin exists).
+pub async fn clear_setup_token(conn: &mut SqliteConnection) -> Result<(), DbError> {
+    sqlx::query("delete from setup_token").execute(conn).await?;
+    Ok(())
+}
+
+/// Number of accounts, inside a transaction.
+pub async fn count_conn(conn: &mut SqliteConnection) -> Result<i64, DbError> {
+    let (n,): (i64,) = sqlx::query_as("select count(*) from users")
+        .fetch_one(conn)
+        .await?;
+    Ok(n)
+}

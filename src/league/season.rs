@@ -1,0 +1,977 @@
+//! The checked season (league.md §1, §5, §6; interchange.md season file): `Season::from_file` runs
+//! every entry check in file order and stops at the first error; `Season::to_file` exports it back.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+use chrono::{Datelike, NaiveDate};
+
+use super::error::{EntryError, Location};
+use super::file::{FineEntry, NightEntry, PlayerEntry, ResultEntry, RoundEntry, SeasonFile};
+use super::file::{TableEntry, FORMAT};
+use super::rules::SeasonRules;
+
+/// Longest player name, in characters (after trimming).
+pub const MAX_NAME_CHARS: usize = 60;
+/// Most Schock Outs of one player in one round: a Schock Out ends the half, so one per half and one in
+/// the Finale (league.md §1).
+pub const MAX_OUTS_PER_ROUND: u32 = 3;
+/// Most Julen of one player in one round that entry accepts (a sanity bound).
+pub const MAX_JULEN_PER_ROUND: u32 = 10;
+/// Table numbers a night may use (1, and 2 from `split_tables_from` participants).
+pub const MAX_TABLES: u32 = 2;
+
+/// Reason given when more than [`MAX_OUTS_PER_ROUND`] Outs are entered (league.md §1).
+pub const OUTS_LIMIT_REASON: &str =
+    "ein Schock Out beendet die Hälfte; höchstens 3 Outs pro Spieler und Runde";
+/// Reason given for a Jahresbeitrag dated after `last_join_month` September (league.md §5).
+pub const JOIN_DEADLINE_REASON: &str = "Beitritt zur 1. Liga nur bis Ende September";
+
+/// A checked season: all league.md §1, §5, §6 checks passed, rules resolved. Nights are sorted by
+/// date, each night's tables by number and each table's rounds by number; players keep file order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Season {
+    /// The season's year, e.g. 2026.
+    pub year: i32,
+    /// The season's resolved rules (defaults of `year` with the file's overrides).
+    pub rules: SeasonRules,
+    /// The players (names trimmed and unique), in file order.
+    pub players: Vec<Player>,
+    /// The nights, sorted by date (one per date).
+    pub nights: Vec<Night>,
+}
+
+/// A player of the season and his Jahresbeitrag.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Player {
+    /// The player's name (trimmed, 1..=60 characters, unique).
+    pub name: String,
+    /// Payment date of the Jahresbeitrag, `None` when unpaid.
+    pub fee_paid_on: Option<NaiveDate>,
+    /// The Jahresbeitrag in cents following from `fee_paid_on` (league.md §5); 0 when unpaid.
+    pub fee_cents: i64,
+}
+
+/// One checked Spielabend.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Night {
+    /// The night's date (within the season year).
+    pub date: NaiveDate,
+    /// Its tables, sorted by number (1, or 1 and 2).
+    pub tables: Vec<Table>,
+    /// Fines recorded at this night, in file order.
+    pub fines: Vec<Fine>,
+}
+
+/// One checked table of a night.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table {
+    /// Table number, 1 or 2.
+    pub number: u32,
+    /// Its rounds, sorted by number (may be fewer than `rounds_per_night`).
+    pub rounds: Vec<Round>,
+}
+
+/// One checked round: ≥ 2 rows, exactly one of them `lost`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Round {
+    /// Round number, 1..=`rounds_per_night`.
+    pub number: u32,
+    /// One row per player (player names canonical, as in [`Season::players`]).
+    pub results: Vec<ResultEntry>,
+}
+
+/// One checked fine with its amount resolved.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Fine {
+    /// The fined player (canonical name).
+    pub player: String,
+    /// A kind of the season's Strafenkatalog.
+    pub kind: String,
+    /// Paid (counts into the pot) or open.
+    pub paid: bool,
+    /// The amount in cents: the override if given, else the catalogue's.
+    pub amount_cents: i64,
+    /// The override from the file (kept for export).
+    pub amount_override: Option<i64>,
+}
+
+/// The Jahresbeitrag in cents for a payment on `paid_on` in season `season_year` (league.md §5):
+/// `fee_base_cents` before `fee_increase_from_month`, then one `fee_monthly_increase_cents` more per
+/// month. Errors (German): date outside the season year, or after `last_join_month`.
+pub fn fee_cents(rules: &SeasonRules, season_year: i32, paid_on: NaiveDate) -> Result<i64, String> {
+    if paid_on.year() != season_year {
+        return Err(format!(
+            "Zahldatum {} liegt nicht in der Saison {season_year}",
+            paid_on.format("%d.%m.%Y")
+        ));
+    }
+    let month = paid_on.month();
+    if month > rules.last_join_month {
+        if rules.last_join_month == 9 {
+            return Err(JOIN_DEADLINE_REASON.to_string());
+        }
+        return Err(format!(
+            "Beitritt zur 1. Liga nur bis Ende {}",
+            month_name(rules.last_join_month)
+        ));
+    }
+    let steps = if month >= rules.fee_increase_from_month {
+        i64::from(month - rules.fee_increase_from_month + 1)
+    } else {
+        0
+    };
+    Ok(rules.fee_base_cents + steps * rules.fee_monthly_increase_cents)
+}
+
+/// The German name of month `m` (1..=12), e.g. 9 → "September".
+pub fn month_name(m: u32) -> &'static str {
+    const NAMES: [&str; 12] = [
+        "Januar",
+        "Februar",
+        "März",
+        "April",
+        "Mai",
+        "Juni",
+        "Juli",
+        "August",
+        "September",
+        "Oktober",
+        "November",
+        "Dezember",
+    ];
+    NAMES
+        .get(m.wrapping_sub(1) as usize)
+        .copied()
+        .unwrap_or("?")
+}
+
+/// Counted Outs of one result row before Julen (league.md §2):
+/// `((outs − hand_outs) × out_points + hand_outs × hand_out_points) × (joker_multiplier if joker)`.
+pub fn row_points(rules: &SeasonRules, row: &ResultEntry) -> i64 {
+    let plain = i64::from(row.outs.saturating_sub(row.hand_outs));
+    let base = plain * rules.out_points + i64::from(row.hand_outs) * rules.hand_out_points;
+    match (row.joker, rules.joker_multiplier) {
+        (true, Some(m)) => base * m,
+        _ => base,
+    }
+}
+
+impl Night {
+    /// The distinct players with a row at this night, sorted by name.
+    pub fn participants(&self) -> BTreeSet<&str> {
+        self.rows().map(|(_, _, r)| r.player.as_str()).collect()
+    }
+
+    /// Every result row of the night with its table and round number, in table/round order.
+    pub fn rows(&self) -> impl Iterator<Item = (u32, u32, &ResultEntry)> + '_ {
+        self.tables.iter().flat_map(|t| {
+            t.rounds
+                .iter()
+                .flat_map(move |r| r.results.iter().map(move |row| (t.number, r.number, row)))
+        })
+    }
+}
+
+impl Season {
+    /// Checks a season file completely (league.md §1, §5, §6 and the file's own rules) and returns the
+    /// checked season. The first error in file order is returned as an [`EntryError`] naming night,
+    /// table, round, player and field as applicable; nothing partial is returned.
+    pub fn from_file(file: &SeasonFile) -> Result<Season, EntryError> {
+        let top = |field: &str, msg: String| EntryError::new(Location::default().field(field), msg);
+        if file.format != FORMAT {
+            return Err(top(
+                "format",
+                format!(
+                    "unbekanntes Format \"{}\" (erwartet \"{FORMAT}\")",
+                    file.format
+                ),
+            ));
+        }
+        if !(1900..=9999).contains(&file.season) {
+            return Err(top(
+                "season",
+                format!("Saison {} ist kein gültiges Jahr", file.season),
+            ));
+        }
+        let year = file.season;
+        let rules = SeasonRules::with_overrides(year, &file.rules).map_err(|e| {
+            let (field, why) = e.split_once(": ").unwrap_or(("rules", e.as_str()));
+            EntryError::new(Location::default().field(field), why)
+        })?;
+
+        let players = check_players(&rules, year, &file.players)?;
+        let names: HashMap<&str, &str> = players
+            .iter()
+            .map(|p| (p.name.as_str(), p.name.as_str()))
+            .collect();
+
+        let mut nights: Vec<Night> = Vec::with_capacity(file.nights.len());
+        let mut seen_dates: HashSet<NaiveDate> = HashSet::new();
+        for entry in &file.nights {
+            if entry.date.year() == year && !seen_dates.insert(entry.date) {
+                return Err(EntryError::new(
+                    Location::night(entry.date).field("date"),
+                    "an diesem Datum gibt es schon einen Spielabend",
+                ));
+            }
+            nights.push(check_night(&rules, year, &names, entry)?);
+        }
+        nights.sort_by_key(|n| n.date);
+        Ok(Season {
+            year,
+            rules,
+            players,
+            nights,
+        })
+    }
+
+    /// Exports the season as a season file: `rules` holds only the overrides of the year's defaults,
+    /// nights are in date order. `Season::from_file(&s.to_file())` gives `s` back.
+    pub fn to_file(&self) -> SeasonFile {
+        SeasonFile {
+            format: FORMAT.to_string(),
+            season: self.year,
+            rules: self.rules.overrides(self.year),
+            players: self
+                .players
+                .iter()
+                .map(|p| PlayerEntry {
+                    name: p.name.clone(),
+                    fee_paid_on: p.fee_paid_on,
+                })
+                .collect(),
+            nights: self
+                .nights
+                .iter()
+                .map(|n| NightEntry {
+                    date: n.date,
+                    tables: n
+                        .tables
+                        .iter()
+                        .map(|t| TableEntry {
+                            number: t.number,
+                            rounds: t
+                                .rounds
+                                .iter()
+                                .map(|r| RoundEntry {
+                                    number: r.number,
+                                    results: r.results.clone(),
+                                })
+                                .collect(),
+                        })
+                        .collect(),
+                    fines: n
+                        .fines
+                        .iter()
+                        .map(|f| FineEntry {
+                            player: f.player.clone(),
+                            kind: f.kind.clone(),
+                            paid: f.paid,
+                            amount_cents: f.amount_override,
+                        })
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
+
+    /// The season with `night` added, or replacing the night of the same date, checked completely
+    /// like [`Season::from_file`] (for entering one night: on error nothing changes).
+    pub fn with_night(&self, night: &NightEntry) -> Result<Season, EntryError> {
+        let mut file = self.to_file();
+        file.nights.retain(|n| n.date != night.date);
+        file.nights.push(night.clone());
+        Season::from_file(&file)
+    }
+
+    /// The player named `name` (exact canonical name), if any.
+    pub fn player(&self, name: &str) -> Option<&Player> {
+        self.players.iter().find(|p| p.name == name)
+    }
+
+    /// The night on `date`, if any.
+    pub fn night(&self, date: NaiveDate) -> Option<&Night> {
+        self.nights.iter().find(|n| n.date == date)
+    }
+
+    /// The date of the season's last night, `None` without nights.
+    pub fn last_night(&self) -> Option<NaiveDate> {
+        self.nights.last().map(|n| n.date)
+    }
+}
+
+fn check_players(
+    rules: &SeasonRules,
+    year: i32,
+    entries: &[PlayerEntry],
+) -> Result<Vec<Player>, EntryError> {
+    let mut players: Vec<Player> = Vec::with_capacity(entries.len());
+    let mut seen: HashSet<String> = HashSet::new();
+    for (i, entry) in entries.iter().enumerate() {
+        let name = entry.name.trim();
+        if name.is_empty() {
+            return Err(EntryError::new(
+                Location::default().field("name"),
+                format!(
+                    "Spielername darf nicht leer sein ({}. Spieler der Liste)",
+                    i + 1
+                ),
+            ));
+        }
+        let at = Location::default().player(name).field("name");
+        if name.chars().count() > MAX_NAME_CHARS {
+            return Err(EntryError::new(
+                at,
+                format!("Spielername hat mehr als {MAX_NAME_CHARS} Zeichen"),
+            ));
+        }
+        if !seen.insert(name.to_string()) {
+            return Err(EntryError::new(at, "Spielername ist doppelt vergeben"));
+        }
+        let fee = match entry.fee_paid_on {
+            None => 0,
+            Some(date) => fee_cents(rules, year, date).map_err(|why| {
+                EntryError::new(Location::default().player(name).field("fee_paid_on"), why)
+            })?,
+        };
+        players.push(Player {
+            name: name.to_string(),
+            fee_paid_on: entry.fee_paid_on,
+            fee_cents: fee,
+        });
+    }
+    Ok(players)
+}
+
+fn known<'a>(
+    names: &HashMap<&'a str, &'a str>,
+    raw: &str,
+    at: Location,
+) -> Result<&'a str, EntryError> {
+    let name = raw.trim();
+    names.get(name).copied().ok_or_else(|| {
+        EntryError::new(
+            at.player(name).field("player"),
+            format!("unbekannter Spieler \"{name}\""),
+        )
+    })
+}
+
+fn check_night(
+    rules: &SeasonRules,
+    year: i32,
+    names: &HashMap<&str, &str>,
+    entry: &NightEntry,
+) -> Result<Night, EntryError> {
+    let date = entry.date;
+    let at_night = Location::night(date);
+    if date.year() != year {
+        return Err(EntryError::new(
+            at_night.field("date"),
+            format!("der Spielabend liegt nicht in der Saison {year}"),
+        ));
+    }
+    let mut tables: Vec<Table> = Vec::with_capacity(entry.tables.len());
+    // player → table he plays at this night
+    let mut table_of: HashMap<&str, u32> = HashMap::new();
+    // player → (table, round) of his Joker-Runde this night
+    let mut joker_of: HashMap<&str, (u32, u32)> = HashMap::new();
+    for t in &entry.tables {
+        let at_table = at_night.clone().table(t.number);
+        if !(1..=MAX_TABLES).contains(&t.number) {
+            return Err(EntryError::new(
+                at_table.field("number"),
+                format!("Tischnummer muss 1 oder {MAX_TABLES} sein"),
+            ));
+        }
+        if tables.iter().any(|x| x.number == t.number) {
+            return Err(EntryError::new(
+                at_table.field("number"),
+                "Tischnummer an diesem Abend doppelt",
+            ));
+        }
+        let mut rounds: Vec<Round> = Vec::with_capacity(t.rounds.len());
+        for r in &t.rounds {
+            let at_round = at_table.clone().round(r.number);
+            if !(1..=rules.rounds_per_night).contains(&r.number) {
+                return Err(EntryError::new(
+                    at_round.field("number"),
+                    format!(
+                        "Rundennummer muss zwischen 1 und {} liegen",
+                        rules.rounds_per_night
+                    ),
+                ));
+            }
+            if rounds.iter().any(|x| x.number == r.number) {
+                return Err(EntryError::new(
+                    at_round.field("number"),
+                    "Rundennummer an diesem Tisch doppelt",
+                ));
+            }
+            let mut results: Vec<ResultEntry> = Vec::with_capacity(r.results.len());
+            for row in &r.results {
+                let name = known(names, &row.player, at_round.clone())?;
+                let at_row = at_round.clone().player(name);
+                if let Some(&other) = table_of.get(name) {
+                    if other != t.number {
+                        return Err(EntryError::new(
+                            at_row.field("player"),
+                            format!("spielt an diesem Abend schon an Tisch {other}"),
+                        ));
+                    }
+                }
+                if results.iter().any(|x| x.player == name) {
+                    return Err(EntryError::new(
+                        at_row.field("player"),
+                        "hat in dieser Runde schon eine Zeile",
+                    ));
+                }
+                if row.outs > MAX_OUTS_PER_ROUND {
+                    return Err(EntryError::new(
+                        at_row.field("outs"),
+                        format!("{} Outs: {OUTS_LIMIT_REASON}", row.outs),
+                    ));
+                }
+                if row.hand_outs > row.outs {
+                    return Err(EntryError::new(
+                        at_row.field("hand_outs"),
+                        format!("mehr Hand-Outs ({}) als Outs ({})", row.hand_outs, row.outs),
+                    ));
+                }
+                if row.julen > MAX_JULEN_PER_ROUND {
+                    return Err(EntryError::new(
+                        at_row.field("julen"),
+                        format!(
+                            "{} Julen: höchstens {MAX_JULEN_PER_ROUND} Julen pro Spieler und Runde",
+                            row.julen
+                        ),
+                    ));
+                }
+                if row.joker {
+                    if rules.joker_multiplier.is_none() {
+                        return Err(EntryError::new(
+                            at_row.field("joker"),
+                            format!("in der Saison {year} gibt es keine Joker-Runde"),
+                        ));
+                    }
+                    if let Some((jt, jr)) = joker_of.get(name) {
+                        return Err(EntryError::new(
+                            at_row.field("joker"),
+                            format!("hat an diesem Abend schon eine Joker-Runde (Tisch {jt}, Runde {jr})"),
+                        ));
+                    }
+                    joker_of.insert(name, (t.number, r.number));
+                }
+                table_of.insert(name, t.number);
+                results.push(ResultEntry {
+                    player: name.to_string(),
+                    ..row.clone()
+                });
+            }
+            if results.len() < 2 {
+                return Err(EntryError::new(
+                    at_round.clone(),
+                    "eine Runde braucht mindestens 2 Spieler",
+                ));
+            }
+            let losers: Vec<&str> = results
+                .iter()
+                .filter(|x| x.lost)
+                .map(|x| x.player.as_str())
+                .collect();
+            if losers.len() != 1 {
+                let mut at = at_round.clone().field("lost");
+                if let Some(second) = losers.get(1) {
+                    at = at.player(second);
+                }
+                return Err(EntryError::new(
+                    at,
+                    format!(
+                        "genau ein Spieler muss die Runde verlieren (hier {})",
+                        losers.len()
+                    ),
+                ));
+            }
+            rounds.push(Round {
+                number: r.number,
+                results,
+            });
+        }
+        rounds.sort_by_key(|r| r.number);
+        tables.push(Table {
+            number: t.number,
+            rounds,
+        });
+    }
+    tables.sort_by_key(|t| t.number);
+    if tables.len() > 1 {
+        let participants = table_of.len();
+        if participants < rules.split_tables_from as usize {
+            return Err(EntryError::new(
+                at_night.clone().table(2).field("tables"),
+                format!(
+                    "zwei Tische erst ab {} Teilnehmern (hier {participants})",
+                    rules.split_tables_from
+                ),
+            ));
+        }
+    }
+    let mut fines: Vec<Fine> = Vec::with_capacity(entry.fines.len());
+    for f in &entry.fines {
+        let name = known(names, &f.player, at_night.clone())?;
+        let at_fine = at_night.clone().player(name);
+        let Some(&catalogue) = rules.fines.get(&f.kind) else {
+            let why = if rules.fines.is_empty() {
+                format!("die Saison {year} hat keinen Strafenkatalog (erst ab 2012)")
+            } else {
+                let kinds: Vec<&str> = rules.fines.keys().map(String::as_str).collect();
+                format!(
+                    "Strafart \"{}\" steht nicht im Strafenkatalog ({})",
+                    f.kind,
+                    kinds.join(", ")
+                )
+            };
+            return Err(EntryError::new(at_fine.field("kind"), why));
+        };
+        if let Some(a) = f.amount_cents {
+            if a < 0 {
+                return Err(EntryError::new(
+                    at_fine.field("amount_cents"),
+                    "Betrag darf nicht negativ sein",
+                ));
+            }
+        }
+        fines.push(Fine {
+            player: name.to_string(),
+            kind: f.kind.clone(),
+            paid: f.paid,
+            amount_cents: f.amount_cents.unwrap_or(catalogue),
+            amount_override: f.amount_cents,
+        });
+    }
+    Ok(Night {
+        date,
+        tables,
+        fines,
+    })
+}
+
+/// Per-player totals of one night (helper for standings, histories and night summaries).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct NightTotals {
+    pub rounds: u32,
+    pub outs: u32,
+    pub hand_outs: u32,
+    pub julen: u32,
+    pub row_points: i64,
+    pub lost: u32,
+}
+
+impl Night {
+    /// Per-player totals of this night, keyed by player name.
+    pub(crate) fn totals(&self, rules: &SeasonRules) -> BTreeMap<&str, NightTotals> {
+        let mut map: BTreeMap<&str, NightTotals> = BTreeMap::new();
+        for (_, _, row) in self.rows() {
+            let t = map.entry(row.player.as_str()).or_default();
+            t.rounds += 1;
+            t.outs += row.outs;
+            t.hand_outs += row.hand_outs;
+            t.julen += row.julen;
+            t.row_points += row_points(rules, row);
+            t.lost += u32::from(row.lost);
+        }
+        map
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value};
+
+    use super::*;
+    use crate::league::testkit::{file, row};
+
+    /// A valid 2026 season: one night, one table, two rounds, one fine.
+    fn base() -> Value {
+        json!({
+            "format": "schockerliga-season/1", "season": 2026, "rules": {},
+            "players": [ { "name": "Anna", "fee_paid_on": "2026-02-06" },
+                         { "name": "Bernd", "fee_paid_on": null },
+                         { "name": "Carla", "fee_paid_on": null } ],
+            "nights": [ { "date": "2026-01-09",
+                "tables": [ { "number": 1, "rounds": [
+                    { "number": 1, "results": [ row("Anna", 1, 1, 0, false, false),
+                                                row("Bernd", 0, 0, 1, false, true),
+                                                row("Carla", 0, 0, 0, false, false) ] },
+                    { "number": 2, "results": [ row("Anna", 0, 0, 0, false, true),
+                                                row("Bernd", 0, 0, 0, false, false),
+                                                row("Carla", 2, 0, 0, true, false) ] } ] } ],
+                "fines": [ { "player": "Bernd", "kind": "late", "paid": true } ] } ]
+        })
+    }
+
+    /// Sets the value at `pointer`; the last step may be a new key of an object.
+    fn set(v: &mut Value, pointer: &str, new: Value) {
+        let (parent, key) = pointer.rsplit_once('/').expect("pointer with a slash");
+        match v.pointer_mut(parent) {
+            Some(Value::Object(m)) => {
+                m.insert(key.to_string(), new);
+            }
+            Some(Value::Array(a)) => {
+                let i: usize = key.parse().expect("array index");
+                a[i] = new;
+            }
+            _ => panic!("no {parent} in the test file"),
+        }
+    }
+
+    fn push(v: &mut Value, pointer: &str, new: Value) {
+        v.pointer_mut(pointer)
+            .and_then(Value::as_array_mut)
+            .unwrap_or_else(|| panic!("no array {pointer} in the test file"))
+            .push(new);
+    }
+
+    const R1: &str = "/nights/0/tables/0/rounds/0";
+    const ROW0: &str = "/nights/0/tables/0/rounds/0/results/0";
+
+    /// Ten players Anna, P2..P10 for two-table nights.
+    fn ten_players(v: &mut Value) {
+        for i in 2..=10 {
+            push(
+                v,
+                "/players",
+                json!({ "name": format!("P{i}"), "fee_paid_on": null }),
+            );
+        }
+    }
+
+    fn two_tables(v: &mut Value, names_at_2: &[&str]) {
+        let results: Vec<Value> = names_at_2
+            .iter()
+            .enumerate()
+            .map(|(i, n)| row(n, 0, 0, 0, false, i == 0))
+            .collect();
+        push(
+            v,
+            "/nights/0/tables",
+            json!({ "number": 2, "rounds": [ { "number": 1, "results": results } ] }),
+        );
+    }
+
+    #[test]
+    fn the_base_file_is_accepted() {
+        let s = Season::from_file(&file(base())).expect("valid");
+        assert_eq!(s.players.len(), 3);
+        assert_eq!(s.players[0].fee_cents, 1500);
+        assert_eq!(s.nights[0].fines[0].amount_cents, 100);
+    }
+
+    #[test]
+    fn accepted_edge_cases() {
+        type Edit = fn(&mut Value);
+        let cases: [(&str, Edit); 7] = [
+            ("3 Outs, all Hand-Outs", |v| {
+                set(v, &format!("{ROW0}/outs"), json!(3));
+                set(v, &format!("{ROW0}/hand_outs"), json!(3));
+            }),
+            ("10 Julen", |v| set(v, &format!("{ROW0}/julen"), json!(10))),
+            ("fee on 30 September", |v| {
+                set(v, "/players/0/fee_paid_on", json!("2026-09-30"))
+            }),
+            ("round 10", |v| set(v, &format!("{R1}/number"), json!(10))),
+            ("fine with own amount 0", |v| {
+                set(v, "/nights/0/fines/0/amount_cents", json!(0))
+            }),
+            ("name trimmed", |v| {
+                set(v, "/players/0/name", json!("  Anna "));
+            }),
+            ("two tables from 10 participants", |v| {
+                ten_players(v);
+                two_tables(v, &["P2", "P3", "P4", "P5", "P6", "P7", "P8"]);
+            }),
+        ];
+        for (what, edit) in cases {
+            let mut v = base();
+            edit(&mut v);
+            if let Err(e) = Season::from_file(&file(v)) {
+                panic!("{what}: refused: {e}");
+            }
+        }
+    }
+
+    /// One case per check: the edit breaks the base file, the error's Display must be exactly this.
+    #[test]
+    fn every_check_refuses_with_a_located_message() {
+        type Edit = fn(&mut Value);
+        let at = "Abend 09.01.2026, Tisch 1, Runde 1";
+        let cases: Vec<(Edit, String)> = vec![
+            (
+                |v| set(v, "/format", json!("schockerliga-season/2")),
+                "Feld format: unbekanntes Format \"schockerliga-season/2\" (erwartet \"schockerliga-season/1\")".into(),
+            ),
+            (
+                |v| set(v, "/rules", json!({ "rounds_per_night": 0 })),
+                "Feld rules.rounds_per_night: muss zwischen 1 und 100 liegen".into(),
+            ),
+            (
+                |v| set(v, "/players/1/name", json!("   ")),
+                "Feld name: Spielername darf nicht leer sein (2. Spieler der Liste)".into(),
+            ),
+            (
+                |v| set(v, "/players/1/name", json!(" Anna")),
+                "Spieler Anna, Feld name: Spielername ist doppelt vergeben".into(),
+            ),
+            (
+                |v| set(v, "/players/1/name", json!("x".repeat(61))),
+                format!("Spieler {}, Feld name: Spielername hat mehr als 60 Zeichen", "x".repeat(61)),
+            ),
+            (
+                |v| set(v, "/players/0/fee_paid_on", json!("2025-12-30")),
+                "Spieler Anna, Feld fee_paid_on: Zahldatum 30.12.2025 liegt nicht in der Saison 2026".into(),
+            ),
+            (
+                |v| set(v, "/players/0/fee_paid_on", json!("2026-10-01")),
+                "Spieler Anna, Feld fee_paid_on: Beitritt zur 1. Liga nur bis Ende September".into(),
+            ),
+            (
+                |v| set(v, "/nights/0/date", json!("2027-01-08")),
+                "Abend 08.01.2027, Feld date: der Spielabend liegt nicht in der Saison 2026".into(),
+            ),
+            (
+                |v| {
+                    let night = v["nights"][0].clone();
+                    push(v, "/nights", night);
+                },
+                "Abend 09.01.2026, Feld date: an diesem Datum gibt es schon einen Spielabend".into(),
+            ),
+            (
+                |v| set(v, "/nights/0/tables/0/number", json!(3)),
+                "Abend 09.01.2026, Tisch 3, Feld number: Tischnummer muss 1 oder 2 sein".into(),
+            ),
+            (
+                |v| {
+                    ten_players(v);
+                    let t = v["nights"][0]["tables"][0].clone();
+                    push(v, "/nights/0/tables", t);
+                },
+                "Abend 09.01.2026, Tisch 1, Feld number: Tischnummer an diesem Abend doppelt".into(),
+            ),
+            (
+                |v| {
+                    ten_players(v);
+                    two_tables(v, &["P2", "P3", "P4", "P5", "P6"]);
+                },
+                "Abend 09.01.2026, Tisch 2, Feld tables: zwei Tische erst ab 10 Teilnehmern (hier 8)".into(),
+            ),
+            (
+                |v| two_tables(v, &["Carla", "Bernd"]),
+                "Abend 09.01.2026, Tisch 2, Runde 1, Spieler Carla, Feld player: spielt an diesem Abend schon an Tisch 1".into(),
+            ),
+            (
+                |v| set(v, &format!("{ROW0}/player"), json!("Zora")),
+                format!("{at}, Spieler Zora, Feld player: unbekannter Spieler \"Zora\""),
+            ),
+            (
+                |v| set(v, &format!("{ROW0}/player"), json!("Carla")),
+                format!("{at}, Spieler Carla, Feld player: hat in dieser Runde schon eine Zeile"),
+            ),
+            (
+                |v| set(v, &format!("{R1}/results"), json!([row("Bernd", 0, 0, 0, false, true)])),
+                format!("{at}: eine Runde braucht mindestens 2 Spieler"),
+            ),
+            (
+                |v| set(v, &format!("{R1}/results/1/lost"), json!(false)),
+                format!("{at}, Feld lost: genau ein Spieler muss die Runde verlieren (hier 0)"),
+            ),
+            (
+                |v| set(v, &format!("{R1}/results/2/lost"), json!(true)),
+                format!("{at}, Spieler Carla, Feld lost: genau ein Spieler muss die Runde verlieren (hier 2)"),
+            ),
+            (
+                |v| set(v, &format!("{R1}/number"), json!(0)),
+                "Abend 09.01.2026, Tisch 1, Runde 0, Feld number: Rundennummer muss zwischen 1 und 10 liegen".into(),
+            ),
+            (
+                |v| set(v, &format!("{R1}/number"), json!(11)),
+                "Abend 09.01.2026, Tisch 1, Runde 11, Feld number: Rundennummer muss zwischen 1 und 10 liegen".into(),
+            ),
+            (
+                |v| set(v, &format!("{R1}/number"), json!(2)),
+                "Abend 09.01.2026, Tisch 1, Runde 2, Feld number: Rundennummer an diesem Tisch doppelt".into(),
+            ),
+            (
+                |v| set(v, &format!("{ROW0}/hand_outs"), json!(2)),
+                format!("{at}, Spieler Anna, Feld hand_outs: mehr Hand-Outs (2) als Outs (1)"),
+            ),
+            (
+                |v| set(v, &format!("{ROW0}/outs"), json!(4)),
+                format!("{at}, Spieler Anna, Feld outs: 4 Outs: ein Schock Out beendet die Hälfte; höchstens 3 Outs pro Spieler und Runde"),
+            ),
+            (
+                |v| set(v, &format!("{ROW0}/julen"), json!(11)),
+                format!("{at}, Spieler Anna, Feld julen: 11 Julen: höchstens 10 Julen pro Spieler und Runde"),
+            ),
+            (
+                |v| set(v, &format!("{R1}/results/2/joker"), json!(true)),
+                "Abend 09.01.2026, Tisch 1, Runde 2, Spieler Carla, Feld joker: hat an diesem Abend schon eine Joker-Runde (Tisch 1, Runde 1)".into(),
+            ),
+            (
+                |v| {
+                    set(v, "/season", json!(2010));
+                    set(v, "/players/0/fee_paid_on", json!(null));
+                    set(v, "/nights/0/date", json!("2010-01-08"));
+                    set(v, "/nights/0/fines", json!([]));
+                },
+                "Abend 08.01.2010, Tisch 1, Runde 2, Spieler Carla, Feld joker: in der Saison 2010 gibt es keine Joker-Runde".into(),
+            ),
+            (
+                |v| {
+                    set(v, "/season", json!(2011));
+                    set(v, "/players/0/fee_paid_on", json!(null));
+                    set(v, "/nights/0/date", json!("2011-01-07"));
+                },
+                "Abend 07.01.2011, Spieler Bernd, Feld kind: die Saison 2011 hat keinen Strafenkatalog (erst ab 2012)".into(),
+            ),
+            (
+                |v| set(v, "/nights/0/fines/0/kind", json!("rude")),
+                "Abend 09.01.2026, Spieler Bernd, Feld kind: Strafart \"rude\" steht nicht im Strafenkatalog (late, sleepy)".into(),
+            ),
+            (
+                |v| set(v, "/nights/0/fines/0/player", json!("Zora")),
+                "Abend 09.01.2026, Spieler Zora, Feld player: unbekannter Spieler \"Zora\"".into(),
+            ),
+            (
+                |v| set(v, "/nights/0/fines/0/amount_cents", json!(-1)),
+                "Abend 09.01.2026, Spieler Bernd, Feld amount_cents: Betrag darf nicht negativ sein".into(),
+            ),
+        ];
+        for (i, (edit, expected)) in cases.into_iter().enumerate() {
+            let mut v = base();
+            edit(&mut v);
+            match Season::from_file(&file(v)) {
+                Ok(_) => panic!("case {i} accepted, expected: {expected}"),
+                Err(e) => assert_eq!(e.to_string(), expected, "case {i}"),
+            }
+        }
+    }
+
+    #[test]
+    fn the_first_error_in_file_order_wins() {
+        let mut v = base();
+        set(
+            &mut v,
+            "/nights/0/tables/0/rounds/1/results/0/outs",
+            json!(5),
+        );
+        set(&mut v, &format!("{ROW0}/hand_outs"), json!(4));
+        let e = Season::from_file(&file(v)).expect_err("two errors");
+        assert_eq!(e.location.round, Some(1));
+        assert_eq!(e.location.field.as_deref(), Some("hand_outs"));
+        // within a row: outs comes before hand_outs
+        let mut v = base();
+        set(&mut v, &format!("{ROW0}/outs"), json!(4));
+        set(&mut v, &format!("{ROW0}/hand_outs"), json!(5));
+        let e = Season::from_file(&file(v)).expect_err("two errors");
+        assert_eq!(e.location.field.as_deref(), Some("outs"));
+        // a duplicate date is reported before errors inside the duplicate night
+        let mut v = base();
+        let mut night = v["nights"][0].clone();
+        night["tables"][0]["number"] = json!(7);
+        push(&mut v, "/nights", night);
+        let e = Season::from_file(&file(v)).expect_err("two errors");
+        assert_eq!(e.location.field.as_deref(), Some("date"));
+        // a rules error names the rules field
+        let mut v = base();
+        set(&mut v, "/rules", json!({ "out_points": "x" }));
+        let e = Season::from_file(&file(v)).expect_err("bad rules");
+        assert_eq!(e.location.field.as_deref(), Some("rules"));
+    }
+
+    #[test]
+    fn with_night_adds_or_replaces_and_checks() {
+        let s = Season::from_file(&file(base())).expect("valid");
+        let mut night = file(base()).nights[0].clone();
+        night.date = NaiveDate::from_ymd_opt(2026, 1, 16).expect("date");
+        let two = s.with_night(&night).expect("valid night");
+        assert_eq!(two.nights.len(), 2);
+        let same = two.with_night(&night).expect("replaces");
+        assert_eq!(same, two);
+        night.tables[0].rounds[0].results[0].outs = 4;
+        let e = two.with_night(&night).expect_err("4 Outs");
+        assert_eq!(e.location.night, Some(night.date));
+        assert_eq!(e.location.field.as_deref(), Some("outs"));
+    }
+
+    #[test]
+    fn fees_follow_the_month() {
+        let rules = SeasonRules::defaults_for(2026);
+        let d = |m, day| NaiveDate::from_ymd_opt(2026, m, day).expect("date");
+        let cases = [
+            (d(1, 1), Ok(1500)),
+            (d(3, 31), Ok(1500)),
+            (d(4, 1), Ok(1600)),
+            (d(5, 15), Ok(1700)),
+            (d(6, 30), Ok(1800)),
+            (d(7, 1), Ok(1900)),
+            (d(8, 31), Ok(2000)),
+            (d(9, 30), Ok(2100)),
+            (d(10, 1), Err(JOIN_DEADLINE_REASON.to_string())),
+            (d(12, 31), Err(JOIN_DEADLINE_REASON.to_string())),
+        ];
+        for (date, expected) in cases {
+            assert_eq!(fee_cents(&rules, 2026, date), expected, "{date}");
+        }
+        // other rules: base 10 €, +2 € from June, joining until July
+        let mut other = rules.clone();
+        other.fee_base_cents = 1000;
+        other.fee_monthly_increase_cents = 200;
+        other.fee_increase_from_month = 6;
+        other.last_join_month = 7;
+        let cases = [
+            (d(5, 31), Ok(1000)),
+            (d(6, 1), Ok(1200)),
+            (d(7, 31), Ok(1400)),
+            (
+                d(8, 1),
+                Err("Beitritt zur 1. Liga nur bis Ende Juli".to_string()),
+            ),
+        ];
+        for (date, expected) in cases {
+            assert_eq!(fee_cents(&other, 2026, date), expected, "{date}");
+        }
+        assert!(fee_cents(&rules, 2027, d(2, 1)).is_err());
+    }
+
+    #[test]
+    fn row_points_with_hand_outs_and_joker() {
+        // (year, outs, hand_outs, joker, points)
+        let cases = [
+            (2026, 1, 0, false, 1),
+            (2026, 1, 1, false, 2),
+            (2026, 3, 1, false, 4),
+            (2026, 1, 0, true, 2),
+            (2026, 1, 1, true, 4),
+            (2026, 3, 3, true, 12),
+            (2026, 0, 0, true, 0),
+            (2006, 2, 2, false, 2), // before 2007 a Hand-Out counts 1
+            (2010, 2, 1, false, 3), // Hand-Out doubling, no Joker yet
+        ];
+        for (year, outs, hand_outs, joker, points) in cases {
+            let rules = SeasonRules::defaults_for(year);
+            let r = ResultEntry {
+                player: "Anna".into(),
+                outs,
+                hand_outs,
+                julen: 0,
+                joker,
+                lost: false,
+            };
+            assert_eq!(
+                row_points(&rules, &r),
+                points,
+                "{year} {outs} {hand_outs} {joker}"
+            );
+        }
+    }
+}

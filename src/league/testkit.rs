@@ -1,0 +1,107 @@
+//! Test helpers: small season files built from JSON and compact night builders.
+
+use serde_json::{json, Value};
+
+use super::file::SeasonFile;
+use super::season::Season;
+
+/// A season file from a JSON value (panics on a shape error: tests only).
+pub fn file(v: Value) -> SeasonFile {
+    serde_json::from_value(v).expect("test season file has the right shape")
+}
+
+/// A checked season from a JSON value (panics when refused: tests only).
+pub fn season(v: Value) -> Season {
+    Season::from_file(&file(v)).unwrap_or_else(|e| panic!("test season refused: {e}"))
+}
+
+/// One result row.
+pub fn row(player: &str, outs: u32, hand_outs: u32, julen: u32, joker: bool, lost: bool) -> Value {
+    json!({ "player": player, "outs": outs, "hand_outs": hand_outs, "julen": julen,
+            "joker": joker, "lost": lost })
+}
+
+/// A night at one table with `rounds` rounds of `players`; `outs[i]`, `hand[i]`, `julen[i]` of
+/// player i are spread over the rounds (at most 3 Outs, one Hand-Out per round, Julen all in round 1);
+/// `joker[i]` = round number of player i's Joker-Runde (0 = none); `lost[i]` = rounds player i loses
+/// (the first `lost[0]` rounds go to player 0, the next to player 1, …; the rest to the last player).
+pub struct NightSpec<'a> {
+    pub date: &'a str,
+    pub rounds: u32,
+    pub players: &'a [&'a str],
+    pub outs: &'a [u32],
+    pub hand: &'a [u32],
+    pub julen: &'a [u32],
+    pub joker: &'a [u32],
+    pub lost: &'a [u32],
+}
+
+impl Default for NightSpec<'_> {
+    fn default() -> Self {
+        NightSpec {
+            date: "2026-01-09",
+            rounds: 10,
+            players: &["Anna", "Bernd"],
+            outs: &[],
+            hand: &[],
+            julen: &[],
+            joker: &[],
+            lost: &[],
+        }
+    }
+}
+
+impl NightSpec<'_> {
+    /// The night as season-file JSON.
+    pub fn build(&self) -> Value {
+        let n = self.players.len();
+        let get = |v: &[u32], i: usize| v.get(i).copied().unwrap_or(0);
+        let mut outs_left: Vec<u32> = (0..n).map(|i| get(self.outs, i)).collect();
+        let mut hand_left: Vec<u32> = (0..n).map(|i| get(self.hand, i)).collect();
+        let mut loser_plan: Vec<usize> = Vec::new();
+        for i in 0..n {
+            loser_plan.extend(std::iter::repeat_n(i, get(self.lost, i) as usize));
+        }
+        let mut rounds = Vec::new();
+        for r in 1..=self.rounds {
+            let loser = loser_plan.get(r as usize - 1).copied().unwrap_or(n - 1);
+            let results: Vec<Value> = (0..n)
+                .map(|i| {
+                    let outs = outs_left[i].min(3);
+                    outs_left[i] -= outs;
+                    let hand = hand_left[i].min(1).min(outs);
+                    hand_left[i] -= hand;
+                    let julen = if r == 1 { get(self.julen, i) } else { 0 };
+                    row(
+                        self.players[i],
+                        outs,
+                        hand,
+                        julen,
+                        get(self.joker, i) == r,
+                        i == loser,
+                    )
+                })
+                .collect();
+            rounds.push(json!({ "number": r, "results": results }));
+        }
+        assert!(
+            outs_left.iter().all(|&o| o == 0),
+            "too many Outs for the rounds"
+        );
+        assert!(
+            hand_left.iter().all(|&o| o == 0),
+            "too many Hand-Outs for the rounds"
+        );
+        json!({ "date": self.date, "tables": [ { "number": 1, "rounds": rounds } ], "fines": [] })
+    }
+}
+
+/// A season file of `year` with `players` (name, fee date) and `nights`.
+pub fn season_json(year: i32, players: &[(&str, Option<&str>)], nights: Vec<Value>) -> Value {
+    let players: Vec<Value> = players
+        .iter()
+        .map(|(n, f)| json!({ "name": n, "fee_paid_on": f }))
+        .collect();
+    json!({ "format": "schockerliga-season/1", "season": year, "rules": {},
+            "players": players, "nights": nights })
+}

@@ -1,0 +1,263 @@
+//! The `RuleSet`: every variant of schocken-rules.md §3 and §8 as a named field, with the presets
+//! `schockerliga` (default), `wikipedia_standard` and `blog_rules`.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::RuleError;
+
+/// How Straßen rank among themselves (schocken-rules.md §3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StreetOrder {
+    /// 4-5-6 > 3-4-5 > 2-3-4 > 1-2-3 (league default).
+    Ascending,
+    /// All Straßen are equal; ties fall back to position (or Würfe).
+    AllEqual,
+}
+
+/// The rules of one game of Schocken (schocken-rules.md §1–§8). Field names are those of the JSON
+/// `rules` object of the Wurfrunde request (interchange.md); `Default` is the league's rule set.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RuleSet {
+    /// Deckel per half and Finale (13); a part ends when one player holds all of them.
+    pub stock: u8,
+    /// Most Würfe a Vorleger may use (3); 1..=3.
+    pub max_throws: u8,
+    /// 4-2-1 from the hand is a Jule (second highest, 7 Deckel); off: a Hausnummer 421.
+    pub jule: bool,
+    /// A General (n-n-n) counts only from the hand; an assembled one is a Hausnummer.
+    pub general_from_hand_only: bool,
+    /// A Straße counts only from the hand; an assembled one is a Hausnummer.
+    pub street_from_hand_only: bool,
+    /// Order of the Straßen among themselves.
+    pub street_order: StreetOrder,
+    /// Of two Schock Outs the later one is higher (league default); off: the earlier, as for any tie.
+    pub schock_out_later_wins: bool,
+    /// Among equal results the one with fewer Würfe is higher; equal Würfe fall back to position.
+    pub fewer_throws_wins: bool,
+    /// A Hand-Out is higher than any assembled Schock Out, whatever the position.
+    pub hand_out_beats_assembled: bool,
+    /// Every General is higher than Schock 2 (Niederrhein); Deckel still follow the highest result.
+    pub general_beats_schock_doof: bool,
+    /// Two (three) sixes of one Wurf may be turned into one (two) 1s set aside (§4).
+    pub turn_sixes: bool,
+    /// A die once set aside never goes back into the cup (§5).
+    pub kept_dice_stay: bool,
+    /// Only 1s may be set aside (§5).
+    pub only_ones_aside: bool,
+    /// The Vorleger may announce "blind": the Deckel of the Wurfrunde count double.
+    pub blind: bool,
+    /// 2-2-1 from the hand is a "Neuner": 9 Deckel, ranked right below the Schock Out (above a Jule).
+    pub neuner: bool,
+}
+
+/// The names of the presets accepted by [`RuleSet::preset`] and [`RuleSet::from_json`].
+pub const PRESET_NAMES: [&str; 3] = ["schockerliga", "wikipedia_standard", "blog_rules"];
+
+impl Default for RuleSet {
+    fn default() -> Self {
+        Self::schockerliga()
+    }
+}
+
+impl RuleSet {
+    /// The league's rules (club rules text): Jule on, General and Straße only from the hand, Straßen
+    /// ascending, the later of two Schock Outs wins, turning sixes, set-aside dice stay.
+    pub fn schockerliga() -> Self {
+        RuleSet {
+            stock: 13,
+            max_throws: 3,
+            jule: true,
+            general_from_hand_only: true,
+            street_from_hand_only: true,
+            street_order: StreetOrder::Ascending,
+            schock_out_later_wins: true,
+            fewer_throws_wins: false,
+            hand_out_beats_assembled: false,
+            general_beats_schock_doof: false,
+            turn_sixes: true,
+            kept_dice_stay: true,
+            only_ones_aside: false,
+            blind: false,
+            neuner: false,
+        }
+    }
+
+    /// The Wikipedia text: no Jule, Straßen ascending, General and Straße only from the hand; a tie
+    /// is lost by the later thrower, Schock Outs included (the "later Out wins" exception is the club's).
+    pub fn wikipedia_standard() -> Self {
+        RuleSet {
+            jule: false,
+            schock_out_later_wins: false,
+            ..Self::schockerliga()
+        }
+    }
+
+    /// The blog's rules: no Jule, fewer Würfe win a tie (then the earlier thrower), General and Straße
+    /// may be assembled; no "later Out wins" exception.
+    pub fn blog_rules() -> Self {
+        RuleSet {
+            jule: false,
+            fewer_throws_wins: true,
+            general_from_hand_only: false,
+            street_from_hand_only: false,
+            schock_out_later_wins: false,
+            ..Self::schockerliga()
+        }
+    }
+
+    /// The preset called `name` (one of [`PRESET_NAMES`]), or `None`.
+    pub fn preset(name: &str) -> Option<Self> {
+        match name {
+            "schockerliga" => Some(Self::schockerliga()),
+            "wikipedia_standard" => Some(Self::wikipedia_standard()),
+            "blog_rules" => Some(Self::blog_rules()),
+            _ => None,
+        }
+    }
+
+    /// Reads the `rules` of a request: a preset name string, or an object of RuleSet fields with an
+    /// optional `"preset"` base (default `schockerliga`); `null` means the default. Errors: unknown
+    /// preset, unknown field, a value of the wrong type or out of range.
+    pub fn from_json(value: &Value) -> Result<Self, RuleError> {
+        let rules = match value {
+            Value::Null => Self::default(),
+            Value::String(name) => Self::named(name)?,
+            Value::Object(map) => {
+                let base = match map.get("preset") {
+                    None => Self::default(),
+                    Some(Value::String(name)) => Self::named(name)?,
+                    Some(other) => {
+                        return Err(RuleError::InvalidRules(format!(
+                            "„preset“ muss ein Name sein, nicht {other}"
+                        )))
+                    }
+                };
+                let mut merged = match serde_json::to_value(&base) {
+                    Ok(Value::Object(m)) => m,
+                    _ => return Err(RuleError::InvalidRules("interner Fehler".into())),
+                };
+                for (key, v) in map {
+                    if key == "preset" {
+                        continue;
+                    }
+                    if !merged.contains_key(key) {
+                        return Err(RuleError::UnknownRule(key.clone()));
+                    }
+                    let probe = serde_json::json!({ key.clone(): v.clone() });
+                    if let Err(e) = serde_json::from_value::<RuleSet>(probe) {
+                        return Err(RuleError::InvalidRules(format!("„{key}“: {e}")));
+                    }
+                    merged.insert(key.clone(), v.clone());
+                }
+                serde_json::from_value::<RuleSet>(Value::Object(merged))
+                    .map_err(|e| RuleError::InvalidRules(e.to_string()))?
+            }
+            other => {
+                return Err(RuleError::InvalidRules(format!(
+                    "Regeln müssen ein Name oder ein Objekt sein, nicht {other}"
+                )))
+            }
+        };
+        rules.validate()?;
+        Ok(rules)
+    }
+
+    /// Checks the ranges: `stock` 1..=255 Deckel, `max_throws` 1..=3.
+    pub fn validate(&self) -> Result<(), RuleError> {
+        if self.stock == 0 {
+            return Err(RuleError::InvalidRules(
+                "„stock“ muss mindestens 1 Deckel sein".into(),
+            ));
+        }
+        if !(1..=3).contains(&self.max_throws) {
+            return Err(RuleError::InvalidRules(format!(
+                "„max_throws“ muss zwischen 1 und 3 liegen, nicht {}",
+                self.max_throws
+            )));
+        }
+        Ok(())
+    }
+
+    fn named(name: &str) -> Result<Self, RuleError> {
+        Self::preset(name).ok_or_else(|| RuleError::UnknownPreset(name.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn presets_by_name_and_object() {
+        let cases: Vec<(Value, RuleSet)> = vec![
+            (json!("schockerliga"), RuleSet::schockerliga()),
+            (json!(null), RuleSet::schockerliga()),
+            (json!("wikipedia_standard"), RuleSet::wikipedia_standard()),
+            (json!("blog_rules"), RuleSet::blog_rules()),
+            (json!({}), RuleSet::schockerliga()),
+            (json!({"preset": "blog_rules"}), RuleSet::blog_rules()),
+            (
+                json!({"preset": "blog_rules", "jule": true}),
+                RuleSet {
+                    jule: true,
+                    ..RuleSet::blog_rules()
+                },
+            ),
+            (
+                json!({"street_order": "all_equal", "blind": true}),
+                RuleSet {
+                    street_order: StreetOrder::AllEqual,
+                    blind: true,
+                    ..RuleSet::schockerliga()
+                },
+            ),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(RuleSet::from_json(&input).unwrap(), expected, "{input}");
+        }
+    }
+
+    #[test]
+    fn preset_differences_are_the_documented_ones() {
+        let w = RuleSet::wikipedia_standard();
+        assert!(!w.jule && w.general_from_hand_only && w.street_from_hand_only);
+        assert_eq!(w.street_order, StreetOrder::Ascending);
+        let b = RuleSet::blog_rules();
+        assert!(!b.jule && b.fewer_throws_wins);
+        assert!(!b.general_from_hand_only && !b.street_from_hand_only);
+        assert_eq!(RuleSet::default(), RuleSet::schockerliga());
+        assert!(RuleSet::default().jule && RuleSet::default().schock_out_later_wins);
+    }
+
+    #[test]
+    fn bad_rules_are_refused_with_a_message() {
+        let cases: Vec<(Value, &str)> = vec![
+            (json!("hessen"), "hessen"),
+            (json!({"preset": "hessen"}), "hessen"),
+            (json!({"jule": true, "julen": 3}), "julen"),
+            (json!({"jule": "ja"}), "jule"),
+            (json!({"street_order": "descending"}), "street_order"),
+            (json!({"max_throws": 4}), "max_throws"),
+            (json!({"stock": 0}), "stock"),
+            (json!(3), "Objekt"),
+            (json!({"preset": 1}), "preset"),
+        ];
+        for (input, needle) in cases {
+            let err = RuleSet::from_json(&input).unwrap_err().to_string();
+            assert!(err.contains(needle), "{input}: {err}");
+        }
+    }
+
+    #[test]
+    fn serde_round_trip() {
+        for name in PRESET_NAMES {
+            let r = RuleSet::preset(name).unwrap();
+            let v = serde_json::to_value(&r).unwrap();
+            assert_eq!(RuleSet::from_json(&v).unwrap(), r);
+        }
+    }
+}

@@ -1,0 +1,729 @@
+//! A Runde at one table (schocken-rules.md §7): Hälfte 1, Hälfte 2 and, when two different players
+//! lost them, the Finale; the live-scoring state machine behind the secretary's Schockbesteck page.
+
+use serde::{Deserialize, Serialize};
+
+use super::classify::Class;
+use super::error::RuleError;
+use super::ruleset::RuleSet;
+use super::wurfrunde::{evaluate_throws, DeckelState, ThrowInput, Transfer, WurfrundeResponse};
+
+/// A part of a Runde.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Part {
+    /// Hälfte 1, all players.
+    Half1,
+    /// Hälfte 2, all players.
+    Half2,
+    /// The Finale of the two half losers.
+    Finale,
+}
+
+impl Part {
+    /// The German name ("Hälfte 1", "Hälfte 2", "Finale").
+    pub fn german(self) -> &'static str {
+        match self {
+            Part::Half1 => "Hälfte 1",
+            Part::Half2 => "Hälfte 2",
+            Part::Finale => "Finale",
+        }
+    }
+}
+
+/// One applied Wurfrunde as entered: the throws in throwing order and the Vorleger's "blind".
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AppliedWurfrunde {
+    /// Throws in throwing order, from the Vorleger.
+    pub throws: Vec<ThrowInput>,
+    /// The Vorleger announced "blind".
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub blind: bool,
+}
+
+/// What a Runde is stored as: the players in seat order, the rules and the applied Wurfrunden. The
+/// state is always rebuilt from it (see [`RundeState::replay`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RundeRecord {
+    /// Player names in seat order.
+    pub players: Vec<String>,
+    /// The rules of the Runde.
+    pub rules: RuleSet,
+    /// The applied Wurfrunden, in order.
+    pub wurfrunden: Vec<AppliedWurfrunde>,
+}
+
+/// A player's figures for the league (league.md §1): Schock Outs thrown, Hand-Outs among them,
+/// Julen (from the hand), and whether he lost the Runde.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerTally {
+    /// The player's name.
+    pub player: String,
+    /// Schock Outs thrown in this Runde, of every kind.
+    pub outs: u32,
+    /// Of those, Hand-Outs.
+    pub hand_outs: u32,
+    /// Julen thrown (a Jule is always from the hand).
+    pub julen: u32,
+    /// He lost the Runde (false while it is not finished).
+    pub lost: bool,
+    /// He played the Finale.
+    pub played_finale: bool,
+}
+
+/// The result of applying one Wurfrunde: the evaluation (with `ends_half` = this Wurfrunde ended
+/// its part), where the Deckel came from, the part it belonged to, who lost that part, who dropped
+/// out, the next Vorleger and the Runde's loser once finished.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WurfrundeOutcome {
+    /// Results, order, H, L, Deckel; `ends_half` true when this Wurfrunde ended its part.
+    pub evaluation: WurfrundeResponse,
+    /// Where L's Deckel came from.
+    pub transfer: Transfer,
+    /// The part this Wurfrunde was played in.
+    pub part: Part,
+    /// It was the part's Auswürfeln (one Wurf each).
+    pub auswuerfeln: bool,
+    /// The part's loser, when it ended.
+    pub part_loser: Option<String>,
+    /// Players who dropped out of the part with this Wurfrunde (stock empty, no Deckel).
+    pub newly_out: Vec<String>,
+    /// The Vorleger of the next Wurfrunde (None when the Runde is finished).
+    pub next_vorleger: Option<String>,
+    /// The Runde's loser, when this Wurfrunde finished the Runde.
+    pub runde_loser: Option<String>,
+}
+
+/// The live state of one Runde at a table (§6, §7). Build it with [`RundeState::new`], feed it
+/// Wurfrunden with [`RundeState::apply`]; serialises as its [`RundeRecord`] and is rebuilt from it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "RundeRecord", into = "RundeRecord")]
+pub struct RundeState {
+    players: Vec<String>,
+    rules: RuleSet,
+    applied: Vec<AppliedWurfrunde>,
+    /// None once finished.
+    part: Option<Part>,
+    /// Seats playing the current part, in seat order.
+    participants: Vec<usize>,
+    deckel: DeckelState,
+    vorleger: usize,
+    auswuerfeln: bool,
+    half_losers: Vec<usize>,
+    finale_players: Vec<usize>,
+    loser: Option<usize>,
+    outs: Vec<u32>,
+    hand_outs: Vec<u32>,
+    julen: Vec<u32>,
+}
+
+impl RundeState {
+    /// A new Runde: Hälfte 1 begins with the Auswürfeln, the first named player throwing first.
+    /// Errors: fewer than two players, an empty or repeated name, invalid rules.
+    pub fn new(players_in_seat_order: Vec<String>, rules: RuleSet) -> Result<Self, RuleError> {
+        rules.validate()?;
+        let n = players_in_seat_order.len();
+        if n < 2 {
+            return Err(RuleError::Wurfrunde(
+                "eine Runde braucht mindestens zwei Spieler".into(),
+            ));
+        }
+        for (i, p) in players_in_seat_order.iter().enumerate() {
+            if p.trim().is_empty() {
+                return Err(RuleError::Wurfrunde(format!(
+                    "Spieler an Platz {} hat keinen Namen",
+                    i + 1
+                )));
+            }
+            if players_in_seat_order[..i].contains(p) {
+                return Err(RuleError::Wurfrunde(format!(
+                    "Spieler {p} sitzt zweimal am Tisch"
+                )));
+            }
+        }
+        let total = rules.stock;
+        Ok(RundeState {
+            players: players_in_seat_order,
+            rules,
+            applied: Vec::new(),
+            part: Some(Part::Half1),
+            participants: (0..n).collect(),
+            deckel: DeckelState::new(n, total),
+            vorleger: 0,
+            auswuerfeln: true,
+            half_losers: Vec::new(),
+            finale_players: Vec::new(),
+            loser: None,
+            outs: vec![0; n],
+            hand_outs: vec![0; n],
+            julen: vec![0; n],
+        })
+    }
+
+    /// Rebuilds a Runde by applying `wurfrunden` in order; the error of the first one that fails.
+    pub fn replay(
+        players_in_seat_order: Vec<String>,
+        rules: RuleSet,
+        wurfrunden: &[AppliedWurfrunde],
+    ) -> Result<Self, RuleError> {
+        let mut s = Self::new(players_in_seat_order, rules)?;
+        for (i, w) in wurfrunden.iter().enumerate() {
+            s.apply_blind(w.throws.clone(), w.blind)
+                .map_err(|e| RuleError::Wurfrunde(format!("Wurfrunde {}: {e}", i + 1)))?;
+        }
+        Ok(s)
+    }
+
+    /// Removes the last applied Wurfrunde by replaying all but it, and returns it for correction.
+    pub fn undo_last(&mut self) -> Result<Option<AppliedWurfrunde>, RuleError> {
+        let mut all = self.applied.clone();
+        let last = all.pop();
+        if last.is_some() {
+            *self = Self::replay(self.players.clone(), self.rules.clone(), &all)?;
+        }
+        Ok(last)
+    }
+
+    /// The stored form: players, rules, applied Wurfrunden.
+    pub fn record(&self) -> RundeRecord {
+        RundeRecord {
+            players: self.players.clone(),
+            rules: self.rules.clone(),
+            wurfrunden: self.applied.clone(),
+        }
+    }
+
+    /// Applies the next Wurfrunde (not blind). See [`RundeState::apply_blind`].
+    pub fn apply(&mut self, throws: Vec<ThrowInput>) -> Result<WurfrundeOutcome, RuleError> {
+        self.apply_blind(throws, false)
+    }
+
+    /// Applies the next Wurfrunde: `throws` must be exactly the players still in the current part, in
+    /// seat order from the current Vorleger (Auswürfeln: one Wurf each). Moves the Deckel (§6), ends the
+    /// part when one player holds all, starts the next part (§7). On `Err` nothing changes.
+    pub fn apply_blind(
+        &mut self,
+        throws: Vec<ThrowInput>,
+        blind: bool,
+    ) -> Result<WurfrundeOutcome, RuleError> {
+        let part = self
+            .part
+            .ok_or_else(|| RuleError::Wurfrunde("die Runde ist schon beendet".into()))?;
+        let expected = self.throwing_order();
+        for (i, &seat) in expected.iter().enumerate() {
+            let want = &self.players[seat];
+            match throws.get(i) {
+                Some(t) if &t.player == want => {}
+                Some(t) => {
+                    let why = if self.players.contains(&t.player) {
+                        format!(
+                            "{} ({}, Vorleger {})",
+                            t.player,
+                            self.seat_status(&t.player),
+                            self.players[self.vorleger]
+                        )
+                    } else {
+                        format!("{} (nicht am Tisch)", t.player)
+                    };
+                    return Err(RuleError::Wurfrunde(format!(
+                        "als {}. wirft {want}, nicht {why}",
+                        i + 1
+                    )));
+                }
+                None => {
+                    return Err(RuleError::Wurfrunde(format!(
+                        "es fehlt der Wurf von {want} (als {}.)",
+                        i + 1
+                    )))
+                }
+            }
+        }
+        if let Some(extra) = throws.get(expected.len()) {
+            return Err(RuleError::Wurfrunde(format!(
+                "{} wirft in dieser Wurfrunde nicht mit",
+                extra.player
+            )));
+        }
+        let e = evaluate_throws(&throws, &self.rules, self.auswuerfeln, blind)?;
+
+        // Accept: from here on nothing fails.
+        let auswuerfeln = self.auswuerfeln;
+        let h = expected[e.highest];
+        let l = expected[e.lowest];
+        for (i, (r, c)) in e.results.iter().enumerate() {
+            let seat = expected[i];
+            match c {
+                Class::SchockOut => {
+                    self.outs[seat] += 1;
+                    if r.from_hand {
+                        self.hand_outs[seat] += 1;
+                    }
+                }
+                Class::Jule => self.julen[seat] += 1,
+                _ => {}
+            }
+        }
+        let was_out: Vec<bool> = (0..self.players.len())
+            .map(|s| self.deckel.is_out(s))
+            .collect();
+        let transfer = self.deckel.apply(h, l, e.deckel);
+        let newly_out: Vec<String> = self
+            .participants
+            .iter()
+            .filter(|&&s| self.deckel.is_out(s) && !was_out[s])
+            .map(|&s| self.players[s].clone())
+            .collect();
+        self.applied.push(AppliedWurfrunde { throws, blind });
+        self.auswuerfeln = false;
+        self.vorleger = l;
+        let part_loser = self.deckel.loser();
+        if let Some(loser) = part_loser {
+            self.end_part(part, loser);
+        }
+        let names: Vec<&str> = expected.iter().map(|&s| self.players[s].as_str()).collect();
+        let evaluation = WurfrundeResponse::from_evaluated(&names, &e, part_loser.is_some());
+        Ok(WurfrundeOutcome {
+            evaluation,
+            transfer,
+            part,
+            auswuerfeln,
+            part_loser: part_loser.map(|s| self.players[s].clone()),
+            newly_out,
+            next_vorleger: self.part.map(|_| self.players[self.vorleger].clone()),
+            runde_loser: self.loser.map(|s| self.players[s].clone()),
+        })
+    }
+
+    fn seat_status(&self, player: &str) -> &'static str {
+        let Some(seat) = self.players.iter().position(|p| p == player) else {
+            return "nicht am Tisch";
+        };
+        if !self.participants.contains(&seat) {
+            "spielt diesen Teil nicht"
+        } else if self.deckel.is_out(seat) {
+            "ausgeschieden"
+        } else {
+            "nicht an der Reihe"
+        }
+    }
+
+    fn end_part(&mut self, part: Part, loser: usize) {
+        let n = self.players.len();
+        let next = match part {
+            Part::Half1 => {
+                self.half_losers.push(loser);
+                Some(Part::Half2)
+            }
+            Part::Half2 => {
+                self.half_losers.push(loser);
+                if self.half_losers.first() == Some(&loser) {
+                    self.loser = Some(loser);
+                    None
+                } else {
+                    Some(Part::Finale)
+                }
+            }
+            Part::Finale => {
+                self.loser = Some(loser);
+                None
+            }
+        };
+        self.part = next;
+        self.deckel = DeckelState::new(n, self.rules.stock);
+        self.vorleger = loser;
+        self.auswuerfeln = next.is_some();
+        self.participants = match next {
+            Some(Part::Finale) => {
+                let mut f = self.half_losers.clone();
+                f.sort_unstable();
+                self.finale_players = f.clone();
+                f
+            }
+            Some(_) => (0..n).collect(),
+            None => Vec::new(),
+        };
+    }
+
+    fn throwing_order(&self) -> Vec<usize> {
+        let active: Vec<usize> = self
+            .participants
+            .iter()
+            .copied()
+            .filter(|&s| !self.deckel.is_out(s))
+            .collect();
+        let start = active.iter().position(|&s| s == self.vorleger).unwrap_or(0);
+        active[start..]
+            .iter()
+            .chain(active[..start].iter())
+            .copied()
+            .collect()
+    }
+
+    /// Players in seat order.
+    pub fn players(&self) -> &[String] {
+        &self.players
+    }
+
+    /// The rules of this Runde.
+    pub fn rules(&self) -> &RuleSet {
+        &self.rules
+    }
+
+    /// The Wurfrunden applied so far, in order.
+    pub fn wurfrunden(&self) -> &[AppliedWurfrunde] {
+        &self.applied
+    }
+
+    /// Who throws next, in order (Vorleger first); empty once finished.
+    pub fn next_throwers(&self) -> Vec<&str> {
+        if self.part.is_none() {
+            return Vec::new();
+        }
+        self.throwing_order()
+            .into_iter()
+            .map(|s| self.players[s].as_str())
+            .collect()
+    }
+
+    /// The Vorleger of the next Wurfrunde; None once finished.
+    pub fn vorleger(&self) -> Option<&str> {
+        self.part.map(|_| self.players[self.vorleger].as_str())
+    }
+
+    /// The next Wurfrunde is a part's Auswürfeln (one Wurf each).
+    pub fn is_auswuerfeln(&self) -> bool {
+        self.part.is_some() && self.auswuerfeln
+    }
+
+    /// The current part; None once finished.
+    pub fn part(&self) -> Option<Part> {
+        self.part
+    }
+
+    /// Deckel held per player in the current part, in seat order (all 0 once finished).
+    pub fn deckel(&self) -> Vec<(&str, u8)> {
+        self.players
+            .iter()
+            .zip(&self.deckel.held)
+            .map(|(p, &d)| (p.as_str(), d))
+            .collect()
+    }
+
+    /// Deckel still in the stock of the current part.
+    pub fn stock(&self) -> u8 {
+        self.deckel.stock
+    }
+
+    /// Players of the current part who are out (stock empty, no Deckel), in seat order.
+    pub fn out_players(&self) -> Vec<&str> {
+        self.participants
+            .iter()
+            .filter(|&&s| self.deckel.is_out(s))
+            .map(|&s| self.players[s].as_str())
+            .collect()
+    }
+
+    /// Players of the current part (all for a half, the two finalists for the Finale), in seat order.
+    pub fn part_players(&self) -> Vec<&str> {
+        self.participants
+            .iter()
+            .map(|&s| self.players[s].as_str())
+            .collect()
+    }
+
+    /// Losers of Hälfte 1 and Hälfte 2 so far.
+    pub fn half_losers(&self) -> Vec<&str> {
+        self.half_losers
+            .iter()
+            .map(|&s| self.players[s].as_str())
+            .collect()
+    }
+
+    /// The Runde is over (one loser).
+    pub fn is_finished(&self) -> bool {
+        self.loser.is_some()
+    }
+
+    /// The Runde's loser (lost both halves, or the Finale).
+    pub fn loser(&self) -> Option<&str> {
+        self.loser.map(|s| self.players[s].as_str())
+    }
+
+    /// Per-player tallies for the league, in seat order (league.md §1).
+    pub fn tallies(&self) -> Vec<PlayerTally> {
+        (0..self.players.len())
+            .map(|s| PlayerTally {
+                player: self.players[s].clone(),
+                outs: self.outs[s],
+                hand_outs: self.hand_outs[s],
+                julen: self.julen[s],
+                lost: self.loser == Some(s),
+                played_finale: self.finale_players.contains(&s),
+            })
+            .collect()
+    }
+}
+
+impl TryFrom<RundeRecord> for RundeState {
+    type Error = RuleError;
+    fn try_from(r: RundeRecord) -> Result<Self, Self::Error> {
+        RundeState::replay(r.players, r.rules, &r.wurfrunden)
+    }
+}
+
+impl From<RundeState> for RundeRecord {
+    fn from(s: RundeState) -> Self {
+        s.record()
+    }
+}
+
+/// The most Schock Outs one player can throw in one Runde (league.md §1): every Schock Out ends
+/// the part it is thrown in, under every RuleSet, so one per part: 2 without his Finale
+/// (`Some(false)`), 3 with it (`Some(true)`), 3 when unknown (`None`).
+pub fn max_outs_per_round(rules: &RuleSet, played_finale: Option<bool>) -> u32 {
+    // No variant lets a Schock Out leave the half running; the rules are taken so that one would
+    // change this limit here.
+    let _ = rules;
+    match played_finale {
+        Some(false) => 2,
+        Some(true) | None => 3,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(p: &str, dice: [u8; 3], wuerfe: u8) -> ThrowInput {
+        ThrowInput::from_dice(p, dice, wuerfe, wuerfe == 1)
+    }
+
+    fn names(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn max_outs_table() {
+        let r = RuleSet::default();
+        for (finale, want) in [(Some(false), 2), (Some(true), 3), (None, 3)] {
+            assert_eq!(max_outs_per_round(&r, finale), want);
+        }
+    }
+
+    #[test]
+    fn new_refuses_bad_tables() {
+        let r = RuleSet::default();
+        assert!(RundeState::new(names(&["A"]), r.clone()).is_err());
+        assert!(RundeState::new(names(&["A", "A"]), r.clone()).is_err());
+        assert!(RundeState::new(names(&["A", " "]), r).is_err());
+    }
+
+    #[test]
+    fn a_runde_where_one_player_loses_both_halves_by_schock_out() {
+        let mut s = RundeState::new(names(&["A", "B", "C"]), RuleSet::default()).unwrap();
+        assert!(s.is_auswuerfeln());
+        assert_eq!(s.next_throwers(), vec!["A", "B", "C"]);
+        // Auswürfeln with a Schock Out: B loses Hälfte 1 at once.
+        let o = s
+            .apply(vec![
+                t("A", [1, 1, 1], 1),
+                t("B", [2, 2, 1], 1),
+                t("C", [6, 5, 3], 1),
+            ])
+            .unwrap();
+        assert_eq!(o.part, Part::Half1);
+        assert!(o.auswuerfeln && o.evaluation.ends_half);
+        assert_eq!(o.part_loser.as_deref(), Some("B"));
+        assert_eq!(s.part(), Some(Part::Half2));
+        assert_eq!(s.half_losers(), vec!["B"]);
+        assert_eq!(s.next_throwers(), vec!["B", "C", "A"]);
+        assert_eq!(s.stock(), 13);
+        // Hälfte 2: Auswürfeln, then a normal Wurfrunde with 3 Würfe.
+        let o = s
+            .apply(vec![
+                t("B", [6, 4, 2], 1),
+                t("C", [5, 4, 2], 1),
+                t("A", [1, 1, 3], 1),
+            ])
+            .unwrap();
+        assert_eq!(o.evaluation.lowest, "C");
+        assert_eq!(o.transfer, Transfer::Stock(3));
+        assert_eq!(s.stock(), 10);
+        assert_eq!(s.vorleger(), Some("C"));
+        // more Würfe in the Auswürfeln are gone; now C sets 2 Würfe
+        let err = s
+            .apply(vec![
+                t("A", [1, 1, 1], 1),
+                t("B", [2, 2, 1], 1),
+                t("C", [6, 5, 3], 1),
+            ])
+            .unwrap_err();
+        assert!(err.to_string().contains("als 1. wirft C"), "{err}");
+        let err = s
+            .apply(vec![
+                t("C", [6, 4, 2], 2),
+                t("A", [5, 4, 2], 3),
+                t("B", [1, 1, 1], 1),
+            ])
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "Spieler A, Wurf 3: mehr Würfe als der Vorleger (2)"
+        );
+        let o = s
+            .apply(vec![
+                t("C", [6, 4, 2], 2),
+                t("A", [1, 1, 1], 2),
+                t("B", [3, 2, 2], 1),
+            ])
+            .unwrap();
+        assert_eq!(o.part_loser.as_deref(), Some("B"));
+        assert_eq!(o.runde_loser.as_deref(), Some("B"));
+        assert!(s.is_finished());
+        assert_eq!(s.loser(), Some("B"));
+        assert_eq!(s.part(), None);
+        let tallies = s.tallies();
+        assert_eq!(
+            tallies
+                .iter()
+                .map(|x| (x.player.as_str(), x.outs, x.hand_outs, x.julen, x.lost))
+                .collect::<Vec<_>>(),
+            vec![
+                ("A", 2, 1, 0, false),
+                ("B", 0, 0, 0, true),
+                ("C", 0, 0, 0, false)
+            ]
+        );
+        assert!(s.apply(vec![]).unwrap_err().to_string().contains("beendet"));
+    }
+
+    #[test]
+    fn finale_players_out_and_deckel_from_h() {
+        let mut s = RundeState::new(names(&["A", "B", "C"]), RuleSet::default()).unwrap();
+        // Hälfte 1 lost by A (Schock Out), Hälfte 2 by C: Finale A vs C, begun by C.
+        s.apply(vec![
+            t("A", [2, 2, 1], 1),
+            t("B", [1, 1, 1], 1),
+            t("C", [6, 5, 3], 1),
+        ])
+        .unwrap();
+        s.apply(vec![
+            t("A", [4, 2, 1], 1),
+            t("B", [1, 1, 1], 1),
+            t("C", [6, 5, 3], 1),
+        ])
+        .unwrap();
+        assert_eq!(s.part(), Some(Part::Finale));
+        assert_eq!(s.half_losers(), vec!["A", "C"]);
+        assert_eq!(s.part_players(), vec!["A", "C"]);
+        assert_eq!(s.next_throwers(), vec!["C", "A"]);
+        assert!(s.is_auswuerfeln());
+        let err = s
+            .apply(vec![t("C", [2, 2, 1], 1), t("B", [1, 1, 1], 1)])
+            .unwrap_err();
+        assert!(
+            err.to_string().contains("spielt diesen Teil nicht"),
+            "{err}"
+        );
+        // Finale: Jule (7) from the stock to C, then Schock 6 (6) empties the stock onto C (6 of 6).
+        s.apply(vec![t("C", [2, 2, 1], 1), t("A", [4, 2, 1], 1)])
+            .unwrap();
+        assert_eq!(s.deckel(), vec![("A", 0), ("B", 0), ("C", 7)]);
+        let o = s
+            .apply(vec![t("C", [3, 2, 2], 1), t("A", [1, 1, 6], 1)])
+            .unwrap();
+        assert_eq!(o.transfer, Transfer::Stock(6));
+        // Stock empty, A has no Deckel: A is out, C holds all 13 and loses the Finale and the Runde.
+        assert_eq!(o.part_loser.as_deref(), Some("C"));
+        assert_eq!(o.runde_loser.as_deref(), Some("C"));
+        assert_eq!(s.loser(), Some("C"));
+        let tallies = s.tallies();
+        assert!(tallies[0].played_finale && !tallies[1].played_finale && tallies[2].played_finale);
+        assert_eq!(tallies[0].julen, 2);
+        assert_eq!(tallies[1].outs, 2);
+        assert_eq!(tallies[1].hand_outs, 2);
+    }
+
+    #[test]
+    fn players_without_deckel_drop_out_and_h_pays_from_his_own() {
+        let mut s = RundeState::new(names(&["A", "B", "C"]), RuleSet::default()).unwrap();
+        // Auswürfeln: General 6 from the hand → C takes 3 (stock 10)
+        s.apply(vec![
+            t("A", [6, 6, 6], 1),
+            t("B", [5, 4, 2], 1),
+            t("C", [3, 2, 2], 1),
+        ])
+        .unwrap();
+        // C begins; Jule (7) from B → A takes 7 (stock 3)
+        s.apply(vec![
+            t("C", [6, 4, 2], 1),
+            t("A", [3, 2, 2], 1),
+            t("B", [4, 2, 1], 1),
+        ])
+        .unwrap();
+        // A begins; Schock 5 by C → B takes the last 3 from the stock; nobody is out (all hold Deckel)
+        let o = s
+            .apply(vec![
+                t("A", [6, 4, 2], 1),
+                t("B", [3, 2, 2], 1),
+                t("C", [1, 1, 5], 1),
+            ])
+            .unwrap();
+        assert_eq!(o.transfer, Transfer::Stock(3));
+        assert!(o.newly_out.is_empty());
+        assert_eq!(s.deckel(), vec![("A", 7), ("B", 3), ("C", 3)]);
+        // B begins; Schock 4 by C → A takes min(4, C's 3) = 3 from C; C is out
+        let o = s
+            .apply(vec![
+                t("B", [6, 4, 2], 1),
+                t("C", [1, 1, 4], 1),
+                t("A", [3, 2, 2], 1),
+            ])
+            .unwrap();
+        assert_eq!(o.transfer, Transfer::Player(3));
+        assert_eq!(o.newly_out, vec!["C".to_string()]);
+        assert_eq!(s.out_players(), vec!["C"]);
+        assert_eq!(s.next_throwers(), vec!["A", "B"]);
+        // A begins; B's Straße (2) from A: A 8→... no: H=B, L=A takes 2 from B
+        let o = s
+            .apply(vec![t("A", [6, 4, 2], 1), t("B", [4, 5, 6], 1)])
+            .unwrap();
+        assert_eq!(o.evaluation.lowest, "A");
+        assert_eq!(o.transfer, Transfer::Player(2));
+        assert_eq!(s.deckel(), vec![("A", 12), ("B", 1), ("C", 0)]);
+        let o = s
+            .apply(vec![t("A", [6, 4, 2], 1), t("B", [6, 5, 2], 1)])
+            .unwrap();
+        assert!(o.evaluation.ends_half);
+        assert_eq!(o.newly_out, vec!["B".to_string()]);
+        assert_eq!(o.part_loser.as_deref(), Some("A"));
+        assert_eq!(s.part(), Some(Part::Half2));
+    }
+
+    #[test]
+    fn replay_undo_and_serde() {
+        let mut s = RundeState::new(names(&["A", "B"]), RuleSet::default()).unwrap();
+        s.apply(vec![t("A", [6, 6, 6], 1), t("B", [5, 4, 2], 1)])
+            .unwrap();
+        let before = s.clone();
+        s.apply(vec![t("B", [6, 4, 2], 3), t("A", [1, 1, 4], 2)])
+            .unwrap();
+        assert_eq!(s.deckel(), vec![("A", 0), ("B", 7)]);
+        let json = serde_json::to_string(&s).unwrap();
+        let back: RundeState = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, s);
+        let last = s.undo_last().unwrap().unwrap();
+        assert_eq!(s, before);
+        assert_eq!(last.throws[0].player, "B");
+        // a stored record that no longer replays is refused with the Wurfrunde number
+        let mut rec = before.record();
+        rec.wurfrunden.push(AppliedWurfrunde {
+            throws: vec![t("A", [6, 4, 2], 1), t("B", [1, 1, 4], 1)],
+            blind: false,
+        });
+        let err = serde_json::from_value::<RundeState>(serde_json::to_value(&rec).unwrap())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("Wurfrunde 2"), "{err}");
+    }
+}

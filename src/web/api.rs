@@ -1,0 +1,121 @@
+//! The read-only JSON API (interchange.md): standings and payouts of a season. Errors are JSON
+//! `{"error": "<German message>"}`: 404 for an unknown season, 400 for a bad date.
+
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use chrono::NaiveDate;
+use serde::Deserialize;
+use serde_json::json;
+
+use super::AppState;
+use crate::league::{Payouts, Standings};
+use crate::service::{self, ServiceError};
+
+/// The routes of this feature.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/seasons/{season}/standings", get(standings))
+        .route("/api/v1/seasons/{season}/payouts", get(payouts))
+}
+
+/// An API error: status and German message, answered as JSON.
+#[derive(Debug)]
+pub struct ApiError(StatusCode, String);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(json!({ "error": self.1 }))).into_response()
+    }
+}
+
+impl From<ServiceError> for ApiError {
+    fn from(e: ServiceError) -> Self {
+        match e {
+            ServiceError::NoSeason(_) => ApiError(StatusCode::NOT_FOUND, e.to_string()),
+            ServiceError::Entry(_) | ServiceError::Refused(_) => {
+                ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string())
+            }
+            ServiceError::Db(err) => {
+                tracing::error!(error = %err, "api request failed");
+                ApiError(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "Ein interner Fehler ist aufgetreten.".to_string(),
+                )
+            }
+        }
+    }
+}
+
+/// Parses the season path segment; anything but a year is an unknown season (404).
+fn season_year(s: &str) -> Result<i32, ApiError> {
+    s.parse()
+        .map_err(|_| ApiError(StatusCode::NOT_FOUND, format!("Saison {s} gibt es nicht")))
+}
+
+/// The standings query: `as_of` as `YYYY-MM-DD`.
+#[derive(Deserialize)]
+pub struct StandingsQuery {
+    /// The as-of date; absent = the season's last night.
+    pub as_of: Option<String>,
+}
+
+/// Parses an optional ISO date; a bad one is a 400.
+fn parse_date(s: Option<&str>) -> Result<Option<NaiveDate>, ApiError> {
+    s.filter(|s| !s.is_empty())
+        .map(|s| {
+            NaiveDate::parse_from_str(s, "%Y-%m-%d").map_err(|_| {
+                ApiError(
+                    StatusCode::BAD_REQUEST,
+                    format!("as_of: \"{s}\" ist kein Datum im Format JJJJ-MM-TT"),
+                )
+            })
+        })
+        .transpose()
+}
+
+async fn standings(
+    State(state): State<AppState>,
+    Path(season): Path<String>,
+    Query(q): Query<StandingsQuery>,
+) -> Result<Json<Standings>, ApiError> {
+    let year = season_year(&season)?;
+    let as_of = parse_date(q.as_of.as_deref())?;
+    Ok(Json(service::standings(&state.read, year, as_of).await?))
+}
+
+async fn payouts(
+    State(state): State<AppState>,
+    Path(season): Path<String>,
+) -> Result<Json<Payouts>, ApiError> {
+    let year = season_year(&season)?;
+    Ok(Json(service::payouts(&state.read, year).await?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_parse_iso_or_fail_with_400() {
+        let cases = [
+            (None, Some(None)),
+            (Some(""), Some(None)),
+            (
+                Some("2026-03-01"),
+                Some(NaiveDate::from_ymd_opt(2026, 3, 1)),
+            ),
+            (Some("01.03.2026"), None),
+            (Some("2026-02-30"), None),
+        ];
+        for (input, expected) in cases {
+            match (parse_date(input), expected) {
+                (Ok(got), Some(want)) => assert_eq!(got, want, "{input:?}"),
+                (Err(ApiError(status, _)), None) => assert_eq!(status, StatusCode::BAD_REQUEST),
+                (got, want) => panic!("{input:?}: {got:?} vs {want:?}"),
+            }
+        }
+    }
+}

@@ -1,0 +1,216 @@
+//! Login, logout and the one-time setup of the first admin (`/setup?token=…`).
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::{Form, Router};
+use serde::Deserialize;
+use tower_sessions::Session;
+
+use super::{AppError, AppState};
+use crate::auth::{self, CurrentUser, Role, USER_ID_KEY};
+use crate::db;
+
+/// The routes of this feature.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/login", get(login_form).post(login))
+        .route("/logout", post(logout))
+        .route("/setup", get(setup_form).post(setup))
+}
+
+/// The login form, with an error after a failed attempt.
+#[derive(Template, WebTemplate)]
+#[template(path = "login.html")]
+struct LoginPage {
+    user: Option<CurrentUser>,
+    username: String,
+    error: Option<String>,
+}
+
+/// The login form's fields.
+#[derive(Deserialize)]
+pub struct LoginForm {
+    /// The login name.
+    pub username: String,
+    /// The password.
+    pub password: String,
+}
+
+async fn login_form(user: Option<CurrentUser>) -> LoginPage {
+    LoginPage {
+        user,
+        username: String::new(),
+        error: None,
+    }
+}
+
+fn session_error(e: tower_sessions::session::Error) -> AppError {
+    AppError::Internal(format!("Sitzung: {e}"))
+}
+
+async fn login(
+    State(state): State<AppState>,
+    session: Session,
+    Form(form): Form<LoginForm>,
+) -> Result<Response, AppError> {
+    let user = db::user::by_username(&state.read, form.username.trim()).await?;
+    let hash = user.as_ref().map(|u| u.password_hash.clone());
+    let ok = auth::verify_password(form.password, hash).await?;
+    match user {
+        Some(u) if ok && !u.disabled => {
+            session.cycle_id().await.map_err(session_error)?;
+            session
+                .insert(USER_ID_KEY, u.id)
+                .await
+                .map_err(session_error)?;
+            Ok(Redirect::to("/verwaltung").into_response())
+        }
+        _ => Ok((
+            StatusCode::UNAUTHORIZED,
+            LoginPage {
+                user: None,
+                username: form.username,
+                error: Some("Name oder Passwort falsch.".to_string()),
+            },
+        )
+            .into_response()),
+    }
+}
+
+async fn logout(session: Session) -> Result<Redirect, AppError> {
+    session.flush().await.map_err(session_error)?;
+    Ok(Redirect::to("/"))
+}
+
+/// The query of the setup link.
+#[derive(Deserialize)]
+pub struct SetupQuery {
+    /// The one-time token printed at start.
+    #[serde(default)]
+    pub token: String,
+}
+
+/// The setup form (first admin).
+#[derive(Template, WebTemplate)]
+#[template(path = "setup.html")]
+struct SetupPage {
+    user: Option<CurrentUser>,
+    token: String,
+    username: String,
+    error: Option<String>,
+}
+
+/// The setup form's fields.
+#[derive(Deserialize)]
+pub struct SetupForm {
+    /// The one-time token.
+    pub token: String,
+    /// The first admin's login name.
+    pub username: String,
+    /// The password.
+    pub password: String,
+    /// The password again.
+    pub password2: String,
+}
+
+/// True when `token` is the stored setup token (compared in constant time over its length).
+async fn token_valid(state: &AppState, token: &str) -> Result<bool, AppError> {
+    let Some(stored) = db::user::setup_token(&state.read).await? else {
+        return Ok(false);
+    };
+    let (a, b) = (stored.as_bytes(), token.as_bytes());
+    Ok(a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0)
+}
+
+async fn setup_form(
+    State(state): State<AppState>,
+    Query(q): Query<SetupQuery>,
+) -> Result<SetupPage, AppError> {
+    if !token_valid(&state, &q.token).await? {
+        return Err(AppError::NotFound);
+    }
+    Ok(SetupPage {
+        user: None,
+        token: q.token,
+        username: String::new(),
+        error: None,
+    })
+}
+
+/// Checks the setup form's fields; the error is German.
+fn check_new_account(username: &str, password: &str, password2: &str) -> Result<(), String> {
+    if username.is_empty() || username.chars().count() > 50 {
+        return Err("Der Name muss 1 bis 50 Zeichen lang sein.".to_string());
+    }
+    if password.chars().count() < 8 {
+        return Err("Das Passwort muss mindestens 8 Zeichen lang sein.".to_string());
+    }
+    if password != password2 {
+        return Err("Die beiden Passwörter stimmen nicht überein.".to_string());
+    }
+    Ok(())
+}
+
+async fn setup(
+    State(state): State<AppState>,
+    session: Session,
+    Form(form): Form<SetupForm>,
+) -> Result<Response, AppError> {
+    if !token_valid(&state, &form.token).await? {
+        return Err(AppError::NotFound);
+    }
+    let username = form.username.trim().to_string();
+    if let Err(e) = check_new_account(&username, &form.password, &form.password2) {
+        return Ok((
+            StatusCode::UNPROCESSABLE_ENTITY,
+            SetupPage {
+                user: None,
+                token: form.token,
+                username: form.username,
+                error: Some(e),
+            },
+        )
+            .into_response());
+    }
+    let hash = auth::hash_password(form.password).await?;
+    let mut tx = state.begin_write().await?;
+    if db::user::count_conn(&mut tx).await? > 0 {
+        return Err(AppError::NotFound);
+    }
+    let id = db::user::create(&mut tx, &username, &hash, Role::Admin.as_str()).await?;
+    db::user::clear_setup_token(&mut tx).await?;
+    db::audit::record(&mut tx, &username, "setup: erster Admin", None, None).await?;
+    tx.commit().await?;
+    session.cycle_id().await.map_err(session_error)?;
+    session
+        .insert(USER_ID_KEY, id)
+        .await
+        .map_err(session_error)?;
+    Ok(Redirect::to("/verwaltung").into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_new_account;
+
+    #[test]
+    fn new_accounts_need_a_name_a_long_password_and_the_same_twice() {
+        let cases = [
+            ("anna", "geheim123", "geheim123", true),
+            ("", "geheim123", "geheim123", false),
+            ("anna", "kurz", "kurz", false),
+            ("anna", "geheim123", "geheim124", false),
+        ];
+        for (name, p1, p2, ok) in cases {
+            assert_eq!(
+                check_new_account(name, p1, p2).is_ok(),
+                ok,
+                "{name} {p1} {p2}"
+            );
+        }
+    }
+}

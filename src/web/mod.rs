@@ -1,0 +1,222 @@
+//! The web application: shared state, the error type, and the router that merges one router per
+//! feature (`auth`, `public`, `api`, `season`, `night`; later features add their own file and one
+//! `.merge(...)` line in [`router`]).
+
+pub mod api;
+pub mod auth;
+pub mod night;
+pub mod public;
+pub mod season;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Router;
+use sqlx::SqlitePool;
+use tower_http::services::ServeDir;
+use tower_http::trace::TraceLayer;
+use tower_sessions::cookie::SameSite;
+use tower_sessions::{Expiry, SessionManagerLayer};
+use tower_sessions_sqlx_store::SqliteStore;
+
+use crate::auth::CurrentUser;
+use crate::db::{Db, DbError, WriteTx};
+
+/// What the server needs to start.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The SQLite database file (created with its schema when missing).
+    pub database: PathBuf,
+    /// The address the server listens on (also used in the printed setup link).
+    pub listen: SocketAddr,
+    /// Mark the session cookie `Secure` (only when served over TLS).
+    pub secure_cookies: bool,
+    /// Directory of the static files (`static/`).
+    pub static_dir: PathBuf,
+}
+
+impl Config {
+    /// The defaults of interchange.md: `schockerliga.db`, `127.0.0.1:3000`, no TLS.
+    pub fn new(database: PathBuf, listen: SocketAddr) -> Config {
+        Config {
+            database,
+            listen,
+            secure_cookies: false,
+            static_dir: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/static")),
+        }
+    }
+}
+
+/// The state every handler shares: the writer pool (1 connection) and the read pool.
+#[derive(Clone, Debug)]
+pub struct AppState {
+    /// The writer pool: use [`AppState::begin_write`] for read-then-write transactions.
+    pub write: SqlitePool,
+    /// The read pool for pages.
+    pub read: SqlitePool,
+    /// The address the server listens on.
+    pub listen: SocketAddr,
+}
+
+impl AppState {
+    /// Starts a `BEGIN IMMEDIATE` transaction on the writer.
+    pub async fn begin_write(&self) -> Result<WriteTx, AppError> {
+        Ok(self
+            .write
+            .begin_with("BEGIN IMMEDIATE")
+            .await
+            .map_err(DbError::from)?)
+    }
+}
+
+/// Errors of handlers. The response hides internals: details are logged, the user sees a short
+/// German message.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// No such season, night, player … (404).
+    #[error("Nicht gefunden")]
+    NotFound,
+    /// Logged in, but the role does not allow this (403).
+    #[error("Keine Berechtigung")]
+    Forbidden,
+    /// A request that cannot be served as sent (400), with the German reason.
+    #[error("{0}")]
+    BadRequest(String),
+    /// The database failed (500).
+    #[error(transparent)]
+    Db(#[from] DbError),
+    /// Anything else that failed inside (500).
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl From<sqlx::Error> for AppError {
+    fn from(e: sqlx::Error) -> Self {
+        AppError::Db(DbError::Sqlx(e))
+    }
+}
+
+impl From<crate::auth::PasswordError> for AppError {
+    fn from(e: crate::auth::PasswordError) -> Self {
+        AppError::Internal(e.to_string())
+    }
+}
+
+/// The error page.
+#[derive(Template, WebTemplate)]
+#[template(path = "error.html")]
+struct ErrorPage {
+    user: Option<CurrentUser>,
+    title: String,
+    message: String,
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let (status, message) = match &self {
+            AppError::NotFound => (
+                StatusCode::NOT_FOUND,
+                "Diese Seite gibt es nicht.".to_string(),
+            ),
+            AppError::Forbidden => (
+                StatusCode::FORBIDDEN,
+                "Dafür fehlt die Berechtigung.".to_string(),
+            ),
+            AppError::BadRequest(m) => (StatusCode::BAD_REQUEST, m.clone()),
+            AppError::Db(_) | AppError::Internal(_) => {
+                tracing::error!(error = %self, "request failed");
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "Ein interner Fehler ist aufgetreten.".to_string(),
+                )
+            }
+        };
+        let page = ErrorPage {
+            user: None,
+            title: status.canonical_reason().unwrap_or("Fehler").to_string(),
+            message,
+        };
+        (status, page).into_response()
+    }
+}
+
+/// The application's routes: every feature's `router()` merged, plus `/static`.
+pub fn router(state: AppState, static_dir: PathBuf) -> Router {
+    Router::new()
+        .merge(public::router())
+        .merge(auth::router())
+        .merge(api::router())
+        .merge(season::router())
+        .merge(night::router())
+        .nest_service("/static", ServeDir::new(static_dir))
+        .with_state(state)
+}
+
+/// Opens the database (creating it with its schema), prints the one-time setup link when no
+/// account exists, and builds the whole application with sessions and tracing.
+pub async fn build_app(config: Config) -> anyhow::Result<Router> {
+    let db = Db::open(&config.database).await?;
+    announce_setup(&db, config.listen).await?;
+    let store = SqliteStore::new(db.sessions.clone());
+    store.migrate().await?;
+    let sessions = SessionManagerLayer::new(store)
+        .with_secure(config.secure_cookies)
+        .with_http_only(true)
+        .with_same_site(SameSite::Lax)
+        .with_expiry(Expiry::OnInactivity(time::Duration::days(14)));
+    let state = AppState {
+        write: db.write.clone(),
+        read: db.read.clone(),
+        listen: config.listen,
+    };
+    Ok(router(state, config.static_dir)
+        .layer(sessions)
+        .layer(TraceLayer::new_for_http()))
+}
+
+/// When no account exists: creates (or reuses) the setup token and logs the setup link.
+async fn announce_setup(db: &Db, listen: SocketAddr) -> anyhow::Result<()> {
+    if crate::db::user::count(&db.write).await? > 0 {
+        return Ok(());
+    }
+    let token = match crate::db::user::setup_token(&db.write).await? {
+        Some(t) => t,
+        None => {
+            let t = crate::auth::random_token();
+            crate::db::user::set_setup_token(&db.write, &t).await?;
+            t
+        }
+    };
+    tracing::warn!(
+        "Noch kein Konto: ersten Admin anlegen unter http://{listen}/setup?token={token}"
+    );
+    Ok(())
+}
+
+/// German number format with two decimals: 6.0 → "6,00", -1234.5 → "-1234,50".
+pub fn de2(v: f64) -> String {
+    format!("{v:.2}").replace('.', ",")
+}
+
+/// German date format: 2026-01-09 → "09.01.2026".
+pub fn de_date(d: chrono::NaiveDate) -> String {
+    d.format("%d.%m.%Y").to_string()
+}
+
+impl From<crate::service::ServiceError> for AppError {
+    fn from(e: crate::service::ServiceError) -> Self {
+        use crate::service::ServiceError;
+        match e {
+            ServiceError::NoSeason(_) => AppError::NotFound,
+            ServiceError::Refused(m) => AppError::BadRequest(m),
+            ServiceError::Entry(err) => {
+                AppError::Internal(format!("gespeicherte Saison ungültig: {err}"))
+            }
+            ServiceError::Db(err) => AppError::Db(err),
+        }
+    }
+}

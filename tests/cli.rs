@@ -1,0 +1,252 @@
+//! The command line from outside: the real binary with `--database` in a temporary directory.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_schockerliga");
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Runs the binary with `args` and `--database db` (appended after the subcommand: global).
+fn run(db: &Path, args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .arg("--database")
+        .arg(db)
+        .env_remove("DATABASE_URL")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn json_of(out: &Output) -> Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn imported_fixtures_give_exactly_their_standings_and_payouts() {
+    for name in ["sample-2026", "small-2026"] {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("liga.db");
+        let season = fixture(&format!("{name}.season.json"));
+        let out = run(&db, &["import", season.to_str().unwrap()]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+
+        let standings = json_of(&run(&db, &["standings", "2026", "--json"]));
+        assert_eq!(
+            standings,
+            read_json(&fixture(&format!("{name}.standings.json"))),
+            "{name}"
+        );
+        let payouts = json_of(&run(&db, &["payouts", "2026", "--json"]));
+        assert_eq!(
+            payouts,
+            read_json(&fixture(&format!("{name}.payouts.json"))),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn an_exported_season_reimports_to_the_same_standings() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let season = fixture("sample-2026.season.json");
+    assert!(run(&db, &["import", season.to_str().unwrap()])
+        .status
+        .success());
+    let before = json_of(&run(&db, &["standings", "2026", "--json"]));
+
+    let exported = dir.path().join("export.json");
+    let out = run(&db, &["export", "2026", "-o", exported.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Without -o the same file goes to stdout.
+    assert_eq!(
+        json_of(&run(&db, &["export", "2026"])),
+        read_json(&exported)
+    );
+
+    let refused = run(&db, &["import", exported.to_str().unwrap()]);
+    assert_eq!(
+        refused.status.code(),
+        Some(1),
+        "a season with nights needs --replace"
+    );
+    let out = run(&db, &["import", exported.to_str().unwrap(), "--replace"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(json_of(&run(&db, &["standings", "2026", "--json"])), before);
+
+    // The export equals the fixture (rules, players, nights, fines) up to field order.
+    let mut original = read_json(&season);
+    let mut again = read_json(&exported);
+    for v in [&mut original, &mut again] {
+        for n in v["nights"].as_array_mut().unwrap() {
+            if n["fines"].as_array().is_some_and(|f| f.is_empty()) {
+                n.as_object_mut().unwrap().remove("fines");
+            }
+        }
+    }
+    assert_eq!(again, original);
+}
+
+#[test]
+fn a_broken_import_exits_1_names_the_place_and_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let good = fixture("small-2026.season.json");
+    assert!(run(&db, &["import", good.to_str().unwrap()])
+        .status
+        .success());
+    let before = json_of(&run(&db, &["standings", "2026", "--json"]));
+    let before_export = json_of(&run(&db, &["export", "2026"]));
+
+    // A round with two `lost` rows in the last night.
+    let mut broken = read_json(&good);
+    let night = broken["nights"].as_array_mut().unwrap().last_mut().unwrap();
+    let date = night["date"].as_str().unwrap().to_string();
+    let round = &mut night["tables"][0]["rounds"][9];
+    let results = round["results"].as_array_mut().unwrap();
+    let second = results.iter().position(|r| r["lost"] == false).unwrap();
+    results[second]["lost"] = Value::Bool(true);
+    let player = results[second]["player"].as_str().unwrap().to_string();
+    let path = dir.path().join("broken.json");
+    std::fs::write(&path, broken.to_string()).unwrap();
+
+    let out = run(&db, &["import", path.to_str().unwrap(), "--replace"]);
+    assert_eq!(out.status.code(), Some(1));
+    let msg = String::from_utf8_lossy(&out.stderr);
+    let (y, m, d) = (&date[0..4], &date[5..7], &date[8..10]);
+    for part in [format!("{d}.{m}.{y}"), "Tisch 1".into(), "Runde 10".into()] {
+        assert!(msg.contains(&part), "{msg:?} lacks {part:?}");
+    }
+    assert!(
+        msg.contains(&player) || msg.contains("lost"),
+        "{msg:?} names neither player nor field"
+    );
+
+    assert_eq!(json_of(&run(&db, &["standings", "2026", "--json"])), before);
+    assert_eq!(json_of(&run(&db, &["export", "2026"])), before_export);
+}
+
+#[test]
+fn bad_input_and_unknown_seasons_exit_1_and_usage_errors_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let not_json = dir.path().join("x.json");
+    std::fs::write(&not_json, "{ nope").unwrap();
+    let cases: [(&[&str], i32); 6] = [
+        (&["import", not_json.to_str().unwrap()], 1),
+        (&["import", "/does/not/exist.json"], 1),
+        (&["standings", "1999", "--json"], 1),
+        (&["payouts", "1999"], 1),
+        (&["frobnicate"], 2),
+        (&["standings", "2026", "--as-of", "30.11.2026"], 2),
+    ];
+    for (args, code) in cases {
+        let out = run(&db, args);
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!out.stderr.is_empty(), "{args:?}: no message");
+    }
+}
+
+#[test]
+fn global_options_work_before_the_subcommand_and_as_of_limits_the_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let season = fixture("small-2026.season.json");
+    let out = Command::new(BIN)
+        .arg("--database")
+        .arg(&db)
+        .args(["import", season.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let early = json_of(&run(
+        &db,
+        &["standings", "2026", "--as-of", "2026-01-31", "--json"],
+    ));
+    assert_eq!(early["as_of"], "2026-01-31");
+    let full = json_of(&run(&db, &["standings", "2026", "--json"]));
+    let rounds = |v: &Value| {
+        v["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["rounds"].as_u64().unwrap())
+            .sum::<u64>()
+    };
+    assert!(rounds(&early) < rounds(&full));
+    let text = run(&db, &["standings", "2026"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("1. Liga") && text.contains("D.Wert"),
+        "{text}"
+    );
+}
+
+#[test]
+fn user_add_reads_the_password_from_stdin_and_backup_copies_the_database() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let mut child = Command::new(BIN)
+        .args(["user", "add", "anna", "--role", "secretary", "--database"])
+        .arg(&db)
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"geheim123\n")
+        .unwrap();
+    assert!(child.wait_with_output().unwrap().status.success());
+    let out = run(&db, &["user", "add", "x", "--role", "boss"]);
+    assert_eq!(out.status.code(), Some(2));
+
+    let copy = dir.path().join("copy.db");
+    assert!(run(&db, &["backup", copy.to_str().unwrap()])
+        .status
+        .success());
+    assert!(copy.exists());
+    assert_eq!(
+        run(&db, &["backup", copy.to_str().unwrap()]).status.code(),
+        Some(1),
+        "no overwrite"
+    );
+}
