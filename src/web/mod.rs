@@ -3,7 +3,9 @@
 //! `.merge(...)` line in [`router`]).
 
 pub mod api;
+pub mod assets;
 pub mod auth;
+pub mod entry;
 pub mod night;
 pub mod public;
 pub mod season;
@@ -17,7 +19,6 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use sqlx::SqlitePool;
-use tower_http::services::ServeDir;
 use tower_http::trace::TraceLayer;
 use tower_sessions::cookie::SameSite;
 use tower_sessions::{Expiry, SessionManagerLayer};
@@ -35,8 +36,6 @@ pub struct Config {
     pub listen: SocketAddr,
     /// Mark the session cookie `Secure` (only when served over TLS).
     pub secure_cookies: bool,
-    /// Directory of the static files (`static/`).
-    pub static_dir: PathBuf,
 }
 
 impl Config {
@@ -46,7 +45,6 @@ impl Config {
             database,
             listen,
             secure_cookies: false,
-            static_dir: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/static")),
         }
     }
 }
@@ -144,15 +142,15 @@ impl IntoResponse for AppError {
     }
 }
 
-/// The application's routes: every feature's `router()` merged, plus `/static`.
-pub fn router(state: AppState, static_dir: PathBuf) -> Router {
+/// The application's routes: every feature's `router()` merged, with the shared state.
+pub fn router(state: AppState) -> Router {
     Router::new()
+        .merge(assets::router())
         .merge(public::router())
         .merge(auth::router())
         .merge(api::router())
         .merge(season::router())
         .merge(night::router())
-        .nest_service("/static", ServeDir::new(static_dir))
         .with_state(state)
 }
 
@@ -173,7 +171,7 @@ pub async fn build_app(config: Config) -> anyhow::Result<Router> {
         read: db.read.clone(),
         listen: config.listen,
     };
-    Ok(router(state, config.static_dir)
+    Ok(router(state)
         .layer(sessions)
         .layer(TraceLayer::new_for_http()))
 }
