@@ -267,11 +267,13 @@ fn read_password() -> anyhow::Result<String> {
 }
 
 async fn serve(path: &Path, listen: SocketAddr) -> anyhow::Result<()> {
-    let app = build_app(Config::new(path.to_path_buf(), listen)).await?;
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .with_context(|| format!("{listen} nicht verfügbar"))?;
-    tracing::info!("Schockerliga läuft auf http://{}", listener.local_addr()?);
+    // The bound address (port 0 picks a free one) goes into the printed setup link.
+    let bound = listener.local_addr()?;
+    let app = build_app(Config::new(path.to_path_buf(), bound)).await?;
+    tracing::info!("Schockerliga läuft auf http://{bound}");
     axum::serve(listener, app)
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;

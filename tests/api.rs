@@ -39,6 +39,8 @@ struct Answer {
     status: StatusCode,
     location: Option<String>,
     cookie: Option<String>,
+    /// The whole `Set-Cookie` header with its attributes.
+    cookie_header: Option<String>,
     body: String,
 }
 
@@ -49,15 +51,19 @@ async fn send(app: &Router, req: Request<Body>) -> Answer {
         .headers()
         .get(header::LOCATION)
         .map(|v| v.to_str().unwrap().to_string());
-    let cookie = res
+    let cookie_header = res
         .headers()
         .get(header::SET_COOKIE)
-        .map(|v| v.to_str().unwrap().split(';').next().unwrap().to_string());
+        .map(|v| v.to_str().unwrap().to_string());
+    let cookie = cookie_header
+        .as_ref()
+        .map(|v| v.split(';').next().unwrap().to_string());
     let body = res.into_body().collect().await.unwrap().to_bytes();
     Answer {
         status,
         location,
         cookie,
+        cookie_header,
         body: String::from_utf8_lossy(&body).into_owned(),
     }
 }
@@ -260,6 +266,12 @@ async fn a_secretary_runs_an_evening_from_setup_to_the_public_table() {
     )
     .await;
     assert_eq!(login.status, StatusCode::SEE_OTHER);
+    let attributes = login.cookie_header.clone().expect("session cookie");
+    assert!(
+        attributes.contains("HttpOnly") && attributes.contains("SameSite=Lax"),
+        "{attributes}"
+    );
+    assert_ne!(login.cookie, setup.cookie, "a new session id at login");
     let cookie = login.cookie.expect("session cookie");
     let c = Some(cookie.as_str());
     assert_eq!(get(&app, "/verwaltung", c).await.status, StatusCode::OK);
@@ -433,6 +445,72 @@ async fn a_secretary_runs_an_evening_from_setup_to_the_public_table() {
         "nothing stored"
     );
     drop(conn);
+
+    // Rename a player: the table follows; a taken name is refused.
+    let renamed = post(
+        &app,
+        &format!(
+            "/verwaltung/saison/2026/spieler/{}/name",
+            table1[0].player_id
+        ),
+        c,
+        &[("name", "Zacharias".into())],
+    )
+    .await;
+    assert_eq!(renamed.status, StatusCode::SEE_OTHER, "{}", renamed.body);
+    assert!(get(&app, "/", None).await.body.contains("Zacharias"));
+    let taken = post(
+        &app,
+        &format!(
+            "/verwaltung/saison/2026/spieler/{}/name",
+            table1[1].player_id
+        ),
+        c,
+        &[("name", "Zacharias".into())],
+    )
+    .await;
+    assert_eq!(taken.status, StatusCode::UNPROCESSABLE_ENTITY);
+
+    // A fine from the catalogue, open: counted as outstanding, not in the pot.
+    let fine = post(
+        &app,
+        "/verwaltung/abend/2026-01-09/strafe",
+        c,
+        &[
+            ("player", table1[2].player_id.to_string()),
+            ("kind", "late".into()),
+        ],
+    )
+    .await;
+    assert_eq!(fine.status, StatusCode::SEE_OTHER, "{}", fine.body);
+    let unknown = post(
+        &app,
+        "/verwaltung/abend/2026-01-09/strafe",
+        c,
+        &[
+            ("player", table1[2].player_id.to_string()),
+            ("kind", "rude".into()),
+        ],
+    )
+    .await;
+    assert_eq!(unknown.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let payouts: Value =
+        serde_json::from_str(&get(&app, "/api/v1/seasons/2026/payouts", None).await.body).unwrap();
+    assert_eq!(
+        (
+            payouts["fines_cents"].as_i64(),
+            payouts["open_fines_cents"].as_i64()
+        ),
+        (Some(0), Some(100))
+    );
+    assert_eq!(payouts["fees_cents"].as_i64(), Some(1600));
+
+    // Every change left an audit row.
+    let (audits,): (i64,) = sqlx::query_as("select count(*) from audit_log")
+        .fetch_one(&db.read)
+        .await
+        .unwrap();
+    assert!(audits >= 16, "{audits} audit rows");
 
     // Logout destroys the session.
     let out = post(&app, "/logout", c, &[]).await;

@@ -21,6 +21,7 @@ use axum::Router;
 use sqlx::SqlitePool;
 use tower_http::trace::TraceLayer;
 use tower_sessions::cookie::SameSite;
+use tower_sessions::session_store::ExpiredDeletion;
 use tower_sessions::{Expiry, SessionManagerLayer};
 use tower_sessions_sqlx_store::SqliteStore;
 
@@ -161,6 +162,17 @@ pub async fn build_app(config: Config) -> anyhow::Result<Router> {
     announce_setup(&db, config.listen).await?;
     let store = SqliteStore::new(db.sessions.clone());
     store.migrate().await?;
+    // Expired sessions are deleted hourly.
+    let sweeper = store.clone();
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(std::time::Duration::from_secs(3600));
+        loop {
+            every.tick().await;
+            if let Err(e) = sweeper.delete_expired().await {
+                tracing::warn!(error = %e, "abgelaufene Sitzungen nicht gelöscht");
+            }
+        }
+    });
     let sessions = SessionManagerLayer::new(store)
         .with_secure(config.secure_cookies)
         .with_http_only(true)
