@@ -161,8 +161,10 @@ async fn the_json_api_gives_exactly_the_fixtures() {
 #[tokio::test]
 async fn public_pages_show_the_imported_season_in_german_format() {
     let (app, db, _dir) = spawn_app().await;
-    let file: SeasonFile =
-        serde_json::from_value(read_json(&fixture("small-2026.season.json"))).unwrap();
+    // A name with markup must come out escaped.
+    let text = std::fs::read_to_string(fixture("small-2026.season.json")).unwrap();
+    let text = text.replace("\"Anna\"", "\"Anna <b>&</b>\"");
+    let file: SeasonFile = serde_json::from_str(&text).unwrap();
     schockerliga::service::import(&db, &file, false)
         .await
         .unwrap();
@@ -171,6 +173,13 @@ async fn public_pages_show_the_imported_season_in_german_format() {
 
     let home = get(&app, "/", None).await;
     assert_eq!(home.status, StatusCode::OK);
+    assert!(
+        home.body.contains("Anna &#60;b&#62;&#38;&#60;/b&#62;")
+            || home.body.contains("Anna &lt;b&gt;&amp;&lt;/b&gt;"),
+        "escaped name"
+    );
+    assert!(!home.body.contains("<b>&</b>"));
+    assert!(!home.body.contains("<script"), "no inline script");
     for part in [
         "1. Liga",
         "2. Liga",
@@ -185,12 +194,12 @@ async fn public_pages_show_the_imported_season_in_german_format() {
     let players = db::player::of_season_pool(&db.read, 2026).await.unwrap();
     let page = get(
         &app,
-        &format!("/saison/2026/spieler/{}", players[0].id),
+        &format!("/saison/2026/spieler/{}", players[1].id),
         None,
     )
     .await;
     assert_eq!(page.status, StatusCode::OK);
-    assert!(page.body.contains(&players[0].name));
+    assert!(page.body.contains(&players[1].name));
 
     let nights = get(&app, "/saison/2026/abende", None).await;
     assert!(nights.body.contains("25.12.2026"));
@@ -204,6 +213,10 @@ async fn public_pages_show_the_imported_season_in_german_format() {
     assert_eq!(
         get(&app, "/verwaltung", None).await.status,
         StatusCode::SEE_OTHER
+    );
+    assert_eq!(
+        get(&app, "/gibt/es/nicht", None).await.status,
+        StatusCode::NOT_FOUND
     );
 }
 

@@ -152,7 +152,35 @@ pub fn router(state: AppState) -> Router {
         .merge(api::router())
         .merge(season::router())
         .merge(night::router())
+        .fallback(not_found)
         .with_state(state)
+}
+
+/// Unknown paths: the 404 error page.
+async fn not_found() -> AppError {
+    AppError::NotFound
+}
+
+/// Security headers on every response: no inline script or style (all in `static/`), no framing.
+fn security_headers(router: Router) -> Router {
+    use axum::http::{header, HeaderValue};
+    use tower_http::set_header::SetResponseHeaderLayer;
+    router
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(
+                "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+                 form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+            ),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("same-origin"),
+        ))
 }
 
 /// Opens the database (creating it with its schema), prints the one-time setup link when no
@@ -183,7 +211,7 @@ pub async fn build_app(config: Config) -> anyhow::Result<Router> {
         read: db.read.clone(),
         listen: config.listen,
     };
-    Ok(router(state)
+    Ok(security_headers(router(state))
         .layer(sessions)
         .layer(TraceLayer::new_for_http()))
 }
