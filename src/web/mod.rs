@@ -15,6 +15,7 @@ use std::path::PathBuf;
 
 use askama::Template;
 use askama_web::WebTemplate;
+use axum::extract::FromRef;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Router;
@@ -69,6 +70,27 @@ impl AppState {
             .begin_with("BEGIN IMMEDIATE")
             .await
             .map_err(DbError::from)?)
+    }
+}
+
+/// The read pool alone, for handlers that only read: `State(ReadPool(pool)): State<ReadPool>`.
+#[derive(Clone, Debug)]
+pub struct ReadPool(pub SqlitePool);
+
+impl FromRef<AppState> for ReadPool {
+    fn from_ref(state: &AppState) -> Self {
+        ReadPool(state.read.clone())
+    }
+}
+
+/// The writer pool alone (1 connection): `State(WritePool(pool)): State<WritePool>`; begin
+/// read-then-write transactions with `pool.begin_with("BEGIN IMMEDIATE")`.
+#[derive(Clone, Debug)]
+pub struct WritePool(pub SqlitePool);
+
+impl FromRef<AppState> for WritePool {
+    fn from_ref(state: &AppState) -> Self {
+        WritePool(state.write.clone())
     }
 }
 
