@@ -86,7 +86,8 @@ impl fmt::Display for Location {
 }
 
 /// A refused input. Display = German message
-/// "Abend 09.01.2026, Tisch 1, Runde 3, Spieler Anna, Feld outs: <why>" (just "<why>" without location).
+/// `"Abend 09.01.2026, Tisch 1, Runde 3, Spieler Anna, Feld outs: <why>"` (just `"<why>"` without a
+/// location).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{}", render(location, message))]
 pub struct EntryError {

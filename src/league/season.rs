@@ -41,7 +41,7 @@ pub struct Season {
 }
 
 /// A player of the season and his Jahresbeitrag.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Player {
     /// The player's name (trimmed, 1..=60 characters, unique).
     pub name: String,
@@ -52,7 +52,7 @@ pub struct Player {
 }
 
 /// One checked Spielabend.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Night {
     /// The night's date (within the season year).
     pub date: NaiveDate,
@@ -63,7 +63,7 @@ pub struct Night {
 }
 
 /// One checked table of a night.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Table {
     /// Table number, 1 or 2.
     pub number: u32,
@@ -72,7 +72,7 @@ pub struct Table {
 }
 
 /// One checked round: ≥ 2 rows, exactly one of them `lost`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Round {
     /// Round number, 1..=`rounds_per_night`.
     pub number: u32,
@@ -81,7 +81,7 @@ pub struct Round {
 }
 
 /// One checked fine with its amount resolved.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Fine {
     /// The fined player (canonical name).
     pub player: String,
@@ -111,8 +111,8 @@ pub fn fee_cents(rules: &SeasonRules, season_year: i32, paid_on: NaiveDate) -> R
             return Err(JOIN_DEADLINE_REASON.to_string());
         }
         return Err(format!(
-            "Beitritt zur 1. Liga nur bis Ende des Monats {}",
-            rules.last_join_month
+            "Beitritt zur 1. Liga nur bis Ende {}",
+            month_name(rules.last_join_month)
         ));
     }
     let steps = if month >= rules.fee_increase_from_month {
@@ -121,6 +121,28 @@ pub fn fee_cents(rules: &SeasonRules, season_year: i32, paid_on: NaiveDate) -> R
         0
     };
     Ok(rules.fee_base_cents + steps * rules.fee_monthly_increase_cents)
+}
+
+/// The German name of month `m` (1..=12), e.g. 9 → "September".
+pub fn month_name(m: u32) -> &'static str {
+    const NAMES: [&str; 12] = [
+        "Januar",
+        "Februar",
+        "März",
+        "April",
+        "Mai",
+        "Juni",
+        "Juli",
+        "August",
+        "September",
+        "Oktober",
+        "November",
+        "Dezember",
+    ];
+    NAMES
+        .get(m.wrapping_sub(1) as usize)
+        .copied()
+        .unwrap_or("?")
 }
 
 /// Counted Outs of one result row before Julen (league.md §2):
@@ -173,11 +195,8 @@ impl Season {
         }
         let year = file.season;
         let rules = SeasonRules::with_overrides(year, &file.rules).map_err(|e| {
-            let field = e
-                .split_once(':')
-                .map(|(f, _)| f.to_string())
-                .unwrap_or_else(|| "rules".to_string());
-            EntryError::new(Location::default().field(&field), e)
+            let (field, why) = e.split_once(": ").unwrap_or(("rules", e.as_str()));
+            EntryError::new(Location::default().field(field), why)
         })?;
 
         let players = check_players(&rules, year, &file.players)?;
@@ -189,14 +208,13 @@ impl Season {
         let mut nights: Vec<Night> = Vec::with_capacity(file.nights.len());
         let mut seen_dates: HashSet<NaiveDate> = HashSet::new();
         for entry in &file.nights {
-            let night = check_night(&rules, year, &names, entry)?;
-            if !seen_dates.insert(night.date) {
+            if entry.date.year() == year && !seen_dates.insert(entry.date) {
                 return Err(EntryError::new(
-                    Location::night(night.date).field("date"),
+                    Location::night(entry.date).field("date"),
                     "an diesem Datum gibt es schon einen Spielabend",
                 ));
             }
-            nights.push(night);
+            nights.push(check_night(&rules, year, &names, entry)?);
         }
         nights.sort_by_key(|n| n.date);
         Ok(Season {
@@ -255,6 +273,15 @@ impl Season {
                 })
                 .collect(),
         }
+    }
+
+    /// The season with `night` added, or replacing the night of the same date, checked completely
+    /// like [`Season::from_file`] (for entering one night: on error nothing changes).
+    pub fn with_night(&self, night: &NightEntry) -> Result<Season, EntryError> {
+        let mut file = self.to_file();
+        file.nights.retain(|n| n.date != night.date);
+        file.nights.push(night.clone());
+        Season::from_file(&file)
     }
 
     /// The player named `name` (exact canonical name), if any.
@@ -399,16 +426,16 @@ fn check_night(
                         "hat in dieser Runde schon eine Zeile",
                     ));
                 }
-                if row.hand_outs > row.outs {
-                    return Err(EntryError::new(
-                        at_row.field("hand_outs"),
-                        format!("mehr Hand-Outs ({}) als Outs ({})", row.hand_outs, row.outs),
-                    ));
-                }
                 if row.outs > MAX_OUTS_PER_ROUND {
                     return Err(EntryError::new(
                         at_row.field("outs"),
                         format!("{} Outs: {OUTS_LIMIT_REASON}", row.outs),
+                    ));
+                }
+                if row.hand_outs > row.outs {
+                    return Err(EntryError::new(
+                        at_row.field("hand_outs"),
+                        format!("mehr Hand-Outs ({}) als Outs ({})", row.hand_outs, row.outs),
                     ));
                 }
                 if row.julen > MAX_JULEN_PER_ROUND {
@@ -685,7 +712,7 @@ mod tests {
             ),
             (
                 |v| set(v, "/rules", json!({ "rounds_per_night": 0 })),
-                "Feld rules.rounds_per_night: rules.rounds_per_night: muss zwischen 1 und 100 liegen".into(),
+                "Feld rules.rounds_per_night: muss zwischen 1 und 100 liegen".into(),
             ),
             (
                 |v| set(v, "/players/1/name", json!("   ")),
@@ -841,6 +868,39 @@ mod tests {
         let e = Season::from_file(&file(v)).expect_err("two errors");
         assert_eq!(e.location.round, Some(1));
         assert_eq!(e.location.field.as_deref(), Some("hand_outs"));
+        // within a row: outs comes before hand_outs
+        let mut v = base();
+        set(&mut v, &format!("{ROW0}/outs"), json!(4));
+        set(&mut v, &format!("{ROW0}/hand_outs"), json!(5));
+        let e = Season::from_file(&file(v)).expect_err("two errors");
+        assert_eq!(e.location.field.as_deref(), Some("outs"));
+        // a duplicate date is reported before errors inside the duplicate night
+        let mut v = base();
+        let mut night = v["nights"][0].clone();
+        night["tables"][0]["number"] = json!(7);
+        push(&mut v, "/nights", night);
+        let e = Season::from_file(&file(v)).expect_err("two errors");
+        assert_eq!(e.location.field.as_deref(), Some("date"));
+        // a rules error names the rules field
+        let mut v = base();
+        set(&mut v, "/rules", json!({ "out_points": "x" }));
+        let e = Season::from_file(&file(v)).expect_err("bad rules");
+        assert_eq!(e.location.field.as_deref(), Some("rules"));
+    }
+
+    #[test]
+    fn with_night_adds_or_replaces_and_checks() {
+        let s = Season::from_file(&file(base())).expect("valid");
+        let mut night = file(base()).nights[0].clone();
+        night.date = NaiveDate::from_ymd_opt(2026, 1, 16).expect("date");
+        let two = s.with_night(&night).expect("valid night");
+        assert_eq!(two.nights.len(), 2);
+        let same = two.with_night(&night).expect("replaces");
+        assert_eq!(same, two);
+        night.tables[0].rounds[0].results[0].outs = 4;
+        let e = two.with_night(&night).expect_err("4 Outs");
+        assert_eq!(e.location.night, Some(night.date));
+        assert_eq!(e.location.field.as_deref(), Some("outs"));
     }
 
     #[test]
@@ -861,6 +921,24 @@ mod tests {
         ];
         for (date, expected) in cases {
             assert_eq!(fee_cents(&rules, 2026, date), expected, "{date}");
+        }
+        // other rules: base 10 €, +2 € from June, joining until July
+        let mut other = rules.clone();
+        other.fee_base_cents = 1000;
+        other.fee_monthly_increase_cents = 200;
+        other.fee_increase_from_month = 6;
+        other.last_join_month = 7;
+        let cases = [
+            (d(5, 31), Ok(1000)),
+            (d(6, 1), Ok(1200)),
+            (d(7, 31), Ok(1400)),
+            (
+                d(8, 1),
+                Err("Beitritt zur 1. Liga nur bis Ende Juli".to_string()),
+            ),
+        ];
+        for (date, expected) in cases {
+            assert_eq!(fee_cents(&other, 2026, date), expected, "{date}");
         }
         assert!(fee_cents(&rules, 2027, d(2, 1)).is_err());
     }

@@ -6,13 +6,13 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use chrono::NaiveDate;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::rules::SeasonRules;
 use super::season::Season;
 
 /// A Liga tier (league.md §4). Ordered 1. Liga < 2. Liga < Kreisliga (the display order).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Liga {
     /// Paid players (with 100 rounds by the deadline once it has passed).
     #[serde(rename = "1. Liga")]
@@ -273,17 +273,15 @@ pub fn standings(season: &Season, as_of: Option<NaiveDate>) -> Standings {
         )
     };
     rows.sort_by(|a, b| key(a).cmp(&key(b)).then_with(|| a.player.cmp(&b.player)));
-    let mut i = 0;
-    while i < rows.len() {
-        if i > 0 && rows[i - 1].liga == rows[i].liga && key(&rows[i - 1]) == key(&rows[i]) {
-            rows[i].rank = rows[i - 1].rank;
-        } else if i > 0 && rows[i - 1].liga == rows[i].liga {
-            let before = rows[..i].iter().filter(|r| r.liga == rows[i].liga).count();
-            rows[i].rank = before as u32 + 1;
+    let mut place_in_liga = 0;
+    for i in 0..rows.len() {
+        let same_liga = i > 0 && rows[i - 1].liga == rows[i].liga;
+        place_in_liga = if same_liga { place_in_liga + 1 } else { 1 };
+        rows[i].rank = if same_liga && key(&rows[i - 1]) == key(&rows[i]) {
+            rows[i - 1].rank
         } else {
-            rows[i].rank = 1;
-        }
-        i += 1;
+            place_in_liga
+        };
     }
     Standings {
         season: season.year,
@@ -648,6 +646,20 @@ mod tests {
             let x = DWert { num: a, den: b };
             let y = DWert { num: c, den: d };
             assert_eq!(x.cmp(&y), expected, "{a}/{b} vs {c}/{d}");
+        }
+    }
+
+    #[test]
+    fn liga_names_in_json_and_display() {
+        for (liga, name) in [
+            (Liga::First, "1. Liga"),
+            (Liga::Second, "2. Liga"),
+            (Liga::Kreisliga, "Kreisliga"),
+        ] {
+            let json = serde_json::to_string(&liga).expect("serializes");
+            assert_eq!(json, format!("\"{name}\""));
+            assert_eq!(serde_json::from_str::<Liga>(&json).expect("parses"), liga);
+            assert_eq!(liga.to_string(), name);
         }
     }
 
