@@ -31,6 +31,9 @@ struct Cli {
     /// Address of the web server.
     #[arg(long, global = true, default_value = "127.0.0.1:3000")]
     listen: SocketAddr,
+    /// Mark the session cookie `Secure` (when served over TLS, e.g. behind a reverse proxy).
+    #[arg(long, global = true)]
+    secure_cookies: bool,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -143,7 +146,7 @@ fn db_path(arg: &str) -> PathBuf {
 async fn run(cli: Cli) -> anyhow::Result<()> {
     let path = db_path(&cli.database);
     match cli.command.unwrap_or(Command::Serve) {
-        Command::Serve => serve(&path, cli.listen).await,
+        Command::Serve => serve(&path, cli.listen, cli.secure_cookies).await,
         Command::Import { file, replace } => {
             let text = std::fs::read_to_string(&file)
                 .with_context(|| format!("{} nicht lesbar", file.display()))?;
@@ -266,13 +269,15 @@ fn read_password() -> anyhow::Result<String> {
     }
 }
 
-async fn serve(path: &Path, listen: SocketAddr) -> anyhow::Result<()> {
+async fn serve(path: &Path, listen: SocketAddr, secure_cookies: bool) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .with_context(|| format!("{listen} nicht verfügbar"))?;
     // The bound address (port 0 picks a free one) goes into the printed setup link.
     let bound = listener.local_addr()?;
-    let app = build_app(Config::new(path.to_path_buf(), bound)).await?;
+    let mut config = Config::new(path.to_path_buf(), bound);
+    config.secure_cookies = secure_cookies;
+    let app = build_app(config).await?;
     tracing::info!("Schockerliga läuft auf http://{bound}");
     axum::serve(listener, app)
         .with_graceful_shutdown(async {
