@@ -358,3 +358,22 @@ fn payouts_text(p: &schockerliga::league::Payouts) -> String {
     out.push_str(&format!("Offene Strafen: {}\n", eur(p.open_fines_cents)));
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::db_path;
+    use std::path::PathBuf;
+
+    #[test]
+    fn database_urls_and_paths_name_the_same_file() {
+        let cases = [
+            ("schockerliga.db", "schockerliga.db"),
+            ("/var/lib/liga.db", "/var/lib/liga.db"),
+            ("sqlite://liga.db", "liga.db"),
+            ("sqlite:liga.db?mode=rwc", "liga.db"),
+        ];
+        for (arg, path) in cases {
+            assert_eq!(db_path(arg), PathBuf::from(path), "{arg}");
+        }
+    }
+}
