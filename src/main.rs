@@ -31,6 +31,9 @@ struct Cli {
     /// Address of the web server.
     #[arg(long, global = true, default_value = "127.0.0.1:3000")]
     listen: SocketAddr,
+    /// Mark the session cookie `Secure` (when served over TLS, e.g. behind a reverse proxy).
+    #[arg(long, global = true)]
+    secure_cookies: bool,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -143,7 +146,7 @@ fn db_path(arg: &str) -> PathBuf {
 async fn run(cli: Cli) -> anyhow::Result<()> {
     let path = db_path(&cli.database);
     match cli.command.unwrap_or(Command::Serve) {
-        Command::Serve => serve(&path, cli.listen).await,
+        Command::Serve => serve(&path, cli.listen, cli.secure_cookies).await,
         Command::Import { file, replace } => {
             let text = std::fs::read_to_string(&file)
                 .with_context(|| format!("{} nicht lesbar", file.display()))?;
@@ -266,12 +269,16 @@ fn read_password() -> anyhow::Result<String> {
     }
 }
 
-async fn serve(path: &Path, listen: SocketAddr) -> anyhow::Result<()> {
-    let app = build_app(Config::new(path.to_path_buf(), listen)).await?;
+async fn serve(path: &Path, listen: SocketAddr, secure_cookies: bool) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .with_context(|| format!("{listen} nicht verfügbar"))?;
-    tracing::info!("Schockerliga läuft auf http://{}", listener.local_addr()?);
+    // The bound address (port 0 picks a free one) goes into the printed setup link.
+    let bound = listener.local_addr()?;
+    let mut config = Config::new(path.to_path_buf(), bound);
+    config.secure_cookies = secure_cookies;
+    let app = build_app(config).await?;
+    tracing::info!("Schockerliga läuft auf http://{bound}");
     axum::serve(listener, app)
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;
@@ -350,4 +357,23 @@ fn payouts_text(p: &schockerliga::league::Payouts) -> String {
     ));
     out.push_str(&format!("Offene Strafen: {}\n", eur(p.open_fines_cents)));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::db_path;
+    use std::path::PathBuf;
+
+    #[test]
+    fn database_urls_and_paths_name_the_same_file() {
+        let cases = [
+            ("schockerliga.db", "schockerliga.db"),
+            ("/var/lib/liga.db", "/var/lib/liga.db"),
+            ("sqlite://liga.db", "liga.db"),
+            ("sqlite:liga.db?mode=rwc", "liga.db"),
+        ];
+        for (arg, path) in cases {
+            assert_eq!(db_path(arg), PathBuf::from(path), "{arg}");
+        }
+    }
 }

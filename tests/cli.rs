@@ -250,3 +250,55 @@ fn user_add_reads_the_password_from_stdin_and_backup_copies_the_database() {
         "no overwrite"
     );
 }
+
+#[test]
+fn a_first_start_in_a_fresh_directory_serves_and_prints_a_working_setup_link() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(BIN)
+        .args(["--listen", "127.0.0.1:0"])
+        .current_dir(dir.path())
+        .env_remove("DATABASE_URL")
+        .env("NO_COLOR", "1")
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    // Read the log on a thread that keeps draining it, so the server never writes to a closed pipe.
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if let Some(at) = line.find("http://") {
+                let url = line[at..]
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("")
+                    .to_string();
+                if url.contains("/setup?token=") {
+                    let _ = tx.send(url);
+                }
+            }
+        }
+    });
+    let link = rx.recv_timeout(std::time::Duration::from_secs(30)).ok();
+    let link = link.expect("setup link printed");
+    let rest = link.trim_start_matches("http://");
+    let (host, path) = rest.split_at(rest.find('/').unwrap());
+    let path = path.trim_end_matches(|c: char| !c.is_ascii_hexdigit());
+    let mut stream = std::net::TcpStream::connect(host).unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains("Ersten Admin anlegen"));
+    assert!(
+        dir.path().join("schockerliga.db").exists(),
+        "database created in the working directory"
+    );
+}

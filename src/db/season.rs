@@ -153,20 +153,10 @@ pub async fn load_file_conn(
     .fetch_all(&mut *conn)
     .await?;
 
-    // Tables that exist at a night (from the draw), so a drawn table without rounds still shows.
-    let drawn: Vec<(i64, i64)> = sqlx::query_as(
-        "select distinct np.night_id, np.table_no from night_participants np
-         join nights n on n.id = np.night_id where n.season = ? order by 1, 2",
-    )
-    .bind(year)
-    .fetch_all(&mut *conn)
-    .await?;
-
-    // night id -> table no -> round no -> results
+    // night id -> table no -> round no -> results. Only tables with rounds appear: the season
+    // file knows a night's participants only from its result rows (a drawn table without rounds
+    // would fail the two-tables check).
     let mut grid: BTreeMap<i64, BTreeMap<i64, BTreeMap<i64, Vec<ResultEntry>>>> = BTreeMap::new();
-    for (night, table) in drawn {
-        grid.entry(night).or_default().entry(table).or_default();
-    }
     for r in results {
         grid.entry(r.night_id)
             .or_default()

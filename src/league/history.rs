@@ -5,7 +5,7 @@
 use chrono::NaiveDate;
 use serde::Serialize;
 
-use super::season::{row_points, Fine, Season};
+use super::season::{row_points, Fine, Round, Season};
 use super::standings::{liga_of, standings, totals_up_to, DWert, Liga};
 
 /// A player's season, night by night (only nights he played).
@@ -99,8 +99,8 @@ pub struct TableSummary {
     pub number: u32,
     /// Its players, by name.
     pub players: Vec<String>,
-    /// Rounds recorded at it.
-    pub rounds: u32,
+    /// Its rounds with every player's row, by round number.
+    pub rounds: Vec<Round>,
 }
 
 /// One participant of a night.
@@ -239,7 +239,7 @@ pub fn night_summary(season: &Season, date: NaiveDate) -> Option<NightSummary> {
             TableSummary {
                 number: t.number,
                 players,
-                rounds: t.rounds.len() as u32,
+                rounds: t.rounds.clone(),
             }
         })
         .collect();

@@ -41,7 +41,7 @@ pub struct Season {
 }
 
 /// A player of the season and his Jahresbeitrag.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Player {
     /// The player's name (trimmed, 1..=60 characters, unique).
     pub name: String,
@@ -52,7 +52,7 @@ pub struct Player {
 }
 
 /// One checked Spielabend.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Night {
     /// The night's date (within the season year).
     pub date: NaiveDate,
@@ -63,7 +63,7 @@ pub struct Night {
 }
 
 /// One checked table of a night.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Table {
     /// Table number, 1 or 2.
     pub number: u32,
@@ -72,7 +72,7 @@ pub struct Table {
 }
 
 /// One checked round: ≥ 2 rows, exactly one of them `lost`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Round {
     /// Round number, 1..=`rounds_per_night`.
     pub number: u32,

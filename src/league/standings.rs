@@ -6,13 +6,13 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use chrono::NaiveDate;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::rules::SeasonRules;
 use super::season::Season;
 
 /// A Liga tier (league.md §4). Ordered 1. Liga < 2. Liga < Kreisliga (the display order).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Liga {
     /// Paid players (with 100 rounds by the deadline once it has passed).
     #[serde(rename = "1. Liga")]
@@ -646,6 +646,20 @@ mod tests {
             let x = DWert { num: a, den: b };
             let y = DWert { num: c, den: d };
             assert_eq!(x.cmp(&y), expected, "{a}/{b} vs {c}/{d}");
+        }
+    }
+
+    #[test]
+    fn liga_names_in_json_and_display() {
+        for (liga, name) in [
+            (Liga::First, "1. Liga"),
+            (Liga::Second, "2. Liga"),
+            (Liga::Kreisliga, "Kreisliga"),
+        ] {
+            let json = serde_json::to_string(&liga).expect("serializes");
+            assert_eq!(json, format!("\"{name}\""));
+            assert_eq!(serde_json::from_str::<Liga>(&json).expect("parses"), liga);
+            assert_eq!(liga.to_string(), name);
         }
     }
 

@@ -3,7 +3,9 @@
 //! `.merge(...)` line in [`router`]).
 
 pub mod api;
+pub mod assets;
 pub mod auth;
+pub mod entry;
 pub mod night;
 pub mod public;
 pub mod season;
@@ -13,13 +15,14 @@ use std::path::PathBuf;
 
 use askama::Template;
 use askama_web::WebTemplate;
+use axum::extract::FromRef;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use sqlx::SqlitePool;
-use tower_http::services::ServeDir;
 use tower_http::trace::TraceLayer;
 use tower_sessions::cookie::SameSite;
+use tower_sessions::session_store::ExpiredDeletion;
 use tower_sessions::{Expiry, SessionManagerLayer};
 use tower_sessions_sqlx_store::SqliteStore;
 
@@ -35,8 +38,6 @@ pub struct Config {
     pub listen: SocketAddr,
     /// Mark the session cookie `Secure` (only when served over TLS).
     pub secure_cookies: bool,
-    /// Directory of the static files (`static/`).
-    pub static_dir: PathBuf,
 }
 
 impl Config {
@@ -46,7 +47,6 @@ impl Config {
             database,
             listen,
             secure_cookies: false,
-            static_dir: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/static")),
         }
     }
 }
@@ -70,6 +70,27 @@ impl AppState {
             .begin_with("BEGIN IMMEDIATE")
             .await
             .map_err(DbError::from)?)
+    }
+}
+
+/// The read pool alone, for handlers that only read: `State(ReadPool(pool)): State<ReadPool>`.
+#[derive(Clone, Debug)]
+pub struct ReadPool(pub SqlitePool);
+
+impl FromRef<AppState> for ReadPool {
+    fn from_ref(state: &AppState) -> Self {
+        ReadPool(state.read.clone())
+    }
+}
+
+/// The writer pool alone (1 connection): `State(WritePool(pool)): State<WritePool>`; begin
+/// read-then-write transactions with `pool.begin_with("BEGIN IMMEDIATE")`.
+#[derive(Clone, Debug)]
+pub struct WritePool(pub SqlitePool);
+
+impl FromRef<AppState> for WritePool {
+    fn from_ref(state: &AppState) -> Self {
+        WritePool(state.write.clone())
     }
 }
 
@@ -144,16 +165,44 @@ impl IntoResponse for AppError {
     }
 }
 
-/// The application's routes: every feature's `router()` merged, plus `/static`.
-pub fn router(state: AppState, static_dir: PathBuf) -> Router {
+/// The application's routes: every feature's `router()` merged, with the shared state.
+pub fn router(state: AppState) -> Router {
     Router::new()
+        .merge(assets::router())
         .merge(public::router())
         .merge(auth::router())
         .merge(api::router())
         .merge(season::router())
         .merge(night::router())
-        .nest_service("/static", ServeDir::new(static_dir))
+        .fallback(not_found)
         .with_state(state)
+}
+
+/// Unknown paths: the 404 error page.
+async fn not_found() -> AppError {
+    AppError::NotFound
+}
+
+/// Security headers on every response: no inline script or style (all in `static/`), no framing.
+fn security_headers(router: Router) -> Router {
+    use axum::http::{header, HeaderValue};
+    use tower_http::set_header::SetResponseHeaderLayer;
+    router
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(
+                "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+                 form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+            ),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("same-origin"),
+        ))
 }
 
 /// Opens the database (creating it with its schema), prints the one-time setup link when no
@@ -163,6 +212,17 @@ pub async fn build_app(config: Config) -> anyhow::Result<Router> {
     announce_setup(&db, config.listen).await?;
     let store = SqliteStore::new(db.sessions.clone());
     store.migrate().await?;
+    // Expired sessions are deleted hourly.
+    let sweeper = store.clone();
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(std::time::Duration::from_secs(3600));
+        loop {
+            every.tick().await;
+            if let Err(e) = sweeper.delete_expired().await {
+                tracing::warn!(error = %e, "abgelaufene Sitzungen nicht gelöscht");
+            }
+        }
+    });
     let sessions = SessionManagerLayer::new(store)
         .with_secure(config.secure_cookies)
         .with_http_only(true)
@@ -173,7 +233,7 @@ pub async fn build_app(config: Config) -> anyhow::Result<Router> {
         read: db.read.clone(),
         listen: config.listen,
     };
-    Ok(router(state, config.static_dir)
+    Ok(security_headers(router(state))
         .layer(sessions)
         .layer(TraceLayer::new_for_http()))
 }
@@ -218,5 +278,25 @@ impl From<crate::service::ServiceError> for AppError {
             }
             ServiceError::Db(err) => AppError::Db(err),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn german_numbers_and_dates() {
+        let numbers = [
+            (6.0, "6,00"),
+            (28.3, "28,30"),
+            (0.05, "0,05"),
+            (-1.5, "-1,50"),
+        ];
+        for (v, s) in numbers {
+            assert_eq!(de2(v), s);
+        }
+        let d = chrono::NaiveDate::from_ymd_opt(2026, 1, 9).unwrap();
+        assert_eq!(de_date(d), "09.01.2026");
     }
 }

@@ -1,10 +1,740 @@
-//! Feature routes (filled in below).
+//! Secretary pages for one night (issue item 3, league.md §1, §6, §9): tick who is present and
+//! draw the tables by lot, enter a round's results for one table in one form, record fines.
+//! Every submission is one checked transaction; a rejected form keeps what was typed.
 
-use axum::Router;
+use std::collections::{BTreeMap, BTreeSet};
 
-use super::AppState;
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::{Form, Router};
+use chrono::NaiveDate;
+use rand::seq::SliceRandom;
+use rand::Rng;
+use serde::Deserialize;
+use serde_json::json;
+
+use super::entry::check_change;
+use super::{de_date, AppError, AppState};
+use crate::auth::{CurrentUser, RequireSecretary};
+use crate::db::{self, night::Night};
+use crate::league::file::{FineEntry, ResultEntry, RoundEntry, TableEntry};
+use crate::league::rules::SeasonRules;
+use crate::league::{self};
 
 /// The routes of this feature.
 pub fn router() -> Router<AppState> {
     Router::new()
+        .route("/verwaltung/abend/{date}", get(night_page))
+        .route(
+            "/verwaltung/abend/{date}/teilnehmer",
+            post(save_participants),
+        )
+        .route("/verwaltung/abend/{date}/runde", post(save_round))
+        .route("/verwaltung/abend/{date}/strafe", post(add_fine))
+        .route(
+            "/verwaltung/abend/{date}/strafe/{fine}/bezahlt",
+            post(toggle_fine),
+        )
+}
+
+/// The draw of league.md §9: with at least `split_from` participants they are shuffled with `rng`
+/// (a CSPRNG in production) and split into table 1 (the larger half) and table 2, sizes differing
+/// by at most one; fewer play at table 1 in the given order. Returns (player id, table, seat).
+pub fn draw<R: Rng + ?Sized>(ids: &[i64], split_from: u32, rng: &mut R) -> Vec<(i64, u32, u32)> {
+    let mut ids = ids.to_vec();
+    if ids.len() < split_from as usize {
+        return ids
+            .into_iter()
+            .enumerate()
+            .map(|(seat, id)| (id, 1, seat as u32))
+            .collect();
+    }
+    ids.shuffle(rng);
+    let first = ids.len().div_ceil(2);
+    ids.into_iter()
+        .enumerate()
+        .map(|(i, id)| {
+            if i < first {
+                (id, 1, i as u32)
+            } else {
+                (id, 2, (i - first) as u32)
+            }
+        })
+        .collect()
+}
+
+/// A season player in the presence form.
+pub struct PresentLine {
+    /// `players.id`.
+    pub id: i64,
+    /// Name.
+    pub name: String,
+    /// Ticked as present.
+    pub checked: bool,
+}
+
+/// One player's row of the round form (values as typed).
+#[derive(Clone)]
+pub struct EntryRow {
+    /// `players.id`.
+    pub id: i64,
+    /// Name.
+    pub name: String,
+    /// Played this round.
+    pub played: bool,
+    /// Outs as typed.
+    pub outs: String,
+    /// Hand-Outs as typed.
+    pub hand_outs: String,
+    /// Julen as typed.
+    pub julen: String,
+    /// Joker-Runde.
+    pub joker: bool,
+    /// Chosen as the loser.
+    pub lost: bool,
+}
+
+/// The round form of one table.
+pub struct TableForm {
+    /// Table number.
+    pub number: u32,
+    /// Round numbers already entered at it.
+    pub entered: Vec<u32>,
+    /// Round number field as typed (default: the next free one).
+    pub round_input: String,
+    /// Its players' rows.
+    pub rows: Vec<EntryRow>,
+    /// The error of this form, if it was rejected.
+    pub error: Option<String>,
+}
+
+/// A fine line.
+pub struct FineLine {
+    /// `fines.id`.
+    pub id: i64,
+    /// Name.
+    pub player: String,
+    /// Kind.
+    pub kind: String,
+    /// Booked amount, German euros.
+    pub amount: String,
+    /// Paid.
+    pub paid: bool,
+}
+
+/// A kind of the Strafenkatalog for the select.
+pub struct KindLine {
+    /// The kind.
+    pub kind: String,
+    /// Its amount, German euros.
+    pub amount: String,
+}
+
+/// The night's admin page.
+#[derive(Template, WebTemplate)]
+#[template(path = "admin_night.html")]
+struct NightAdminPage {
+    user: Option<CurrentUser>,
+    year: i32,
+    date: String,
+    iso: String,
+    split_from: u32,
+    has_rounds: bool,
+    present: Vec<PresentLine>,
+    tables: Vec<TableForm>,
+    joker_allowed: bool,
+    fines: Vec<FineLine>,
+    kinds: Vec<KindLine>,
+    fine_players: Vec<PresentLine>,
+    error: Option<String>,
+    error_at: String,
+}
+
+/// What a rejected form typed.
+#[derive(Default)]
+struct Typed {
+    error: Option<String>,
+    error_at: String,
+    present: Option<BTreeSet<i64>>,
+    round: Option<(u32, String, Vec<EntryRow>)>,
+}
+
+/// The night on ISO `date` or 404.
+async fn night_of(state: &AppState, date: &str) -> Result<Night, AppError> {
+    let date = NaiveDate::parse_from_str(date, "%Y-%m-%d").map_err(|_| AppError::NotFound)?;
+    let mut conn = state.read.acquire().await?;
+    db::night::by_date(&mut conn, date)
+        .await?
+        .ok_or(AppError::NotFound)
+}
+
+/// The season's resolved rules.
+async fn rules_of(conn: &mut sqlx::SqliteConnection, year: i32) -> Result<SeasonRules, AppError> {
+    let row = db::season::get(conn, year)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    SeasonRules::with_overrides(year, &row.overrides()?).map_err(AppError::Internal)
+}
+
+async fn render(
+    state: &AppState,
+    user: CurrentUser,
+    night: &Night,
+    typed: Typed,
+) -> Result<NightAdminPage, AppError> {
+    let year = night.season as i32;
+    let mut conn = state.read.acquire().await?;
+    let rules = rules_of(&mut conn, year).await?;
+    let players = db::player::of_season(&mut conn, year).await?;
+    let drawn = db::night::participants(&mut conn, night.id).await?;
+    let fines = db::night::fines(&mut conn, night.id).await?;
+    let file = db::season::load_file_conn(&mut conn, year)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    drop(conn);
+    let entry = file.nights.iter().find(|n| n.date == night.date);
+    let has_rounds = entry.is_some_and(|n| n.tables.iter().any(|t| !t.rounds.is_empty()));
+    let ticked: BTreeSet<i64> = typed
+        .present
+        .clone()
+        .unwrap_or_else(|| drawn.iter().map(|p| p.player_id).collect());
+    let present = players
+        .iter()
+        .map(|p| PresentLine {
+            id: p.id,
+            name: p.name.clone(),
+            checked: ticked.contains(&p.id),
+        })
+        .collect();
+    let mut by_table: BTreeMap<u32, Vec<&db::night::Participant>> = BTreeMap::new();
+    for p in &drawn {
+        by_table.entry(p.table_no as u32).or_default().push(p);
+    }
+    let tables = by_table
+        .into_iter()
+        .map(|(number, seats)| {
+            let entered: Vec<u32> = entry
+                .and_then(|n| n.tables.iter().find(|t| t.number == number))
+                .map(|t| t.rounds.iter().map(|r| r.number).collect())
+                .unwrap_or_default();
+            let next = (1..=rules.rounds_per_night)
+                .find(|n| !entered.contains(n))
+                .unwrap_or(rules.rounds_per_night);
+            match &typed.round {
+                Some((t, round_input, rows)) if *t == number => TableForm {
+                    number,
+                    entered,
+                    round_input: round_input.clone(),
+                    rows: rows.clone(),
+                    error: typed.error.clone(),
+                },
+                _ => TableForm {
+                    number,
+                    entered,
+                    round_input: next.to_string(),
+                    rows: seats
+                        .iter()
+                        .map(|p| EntryRow {
+                            id: p.player_id,
+                            name: p.name.clone(),
+                            played: true,
+                            outs: "0".into(),
+                            hand_outs: "0".into(),
+                            julen: "0".into(),
+                            joker: false,
+                            lost: false,
+                        })
+                        .collect(),
+                    error: None,
+                },
+            }
+        })
+        .collect();
+    let round_error = typed.round.is_some();
+    Ok(NightAdminPage {
+        user: Some(user),
+        year,
+        date: de_date(night.date),
+        iso: night.date.to_string(),
+        split_from: rules.split_tables_from,
+        has_rounds,
+        present,
+        tables,
+        joker_allowed: rules.joker_multiplier.is_some(),
+        fines: fines
+            .into_iter()
+            .map(|f| FineLine {
+                id: f.id,
+                player: f.player,
+                kind: f.kind,
+                amount: league::format_cents(f.amount_cents),
+                paid: f.paid,
+            })
+            .collect(),
+        kinds: rules
+            .fines
+            .iter()
+            .map(|(k, c)| KindLine {
+                kind: k.clone(),
+                amount: league::format_cents(*c),
+            })
+            .collect(),
+        fine_players: players
+            .iter()
+            .map(|p| PresentLine {
+                id: p.id,
+                name: p.name.clone(),
+                checked: false,
+            })
+            .collect(),
+        error: if round_error { None } else { typed.error },
+        error_at: typed.error_at,
+    })
+}
+
+async fn night_page(
+    State(state): State<AppState>,
+    RequireSecretary(user): RequireSecretary,
+    Path(date): Path<String>,
+) -> Result<NightAdminPage, AppError> {
+    let night = night_of(&state, &date).await?;
+    render(&state, user, &night, Typed::default()).await
+}
+
+async fn rejected(
+    state: &AppState,
+    user: CurrentUser,
+    night: &Night,
+    typed: Typed,
+) -> Result<Response, AppError> {
+    let page = render(state, user, night, typed).await?;
+    Ok((StatusCode::UNPROCESSABLE_ENTITY, page).into_response())
+}
+
+/// Player ids of a form's repeated field `name`.
+fn ids_of(fields: &[(String, String)], name: &str) -> BTreeSet<i64> {
+    fields
+        .iter()
+        .filter(|(k, _)| k == name)
+        .filter_map(|(_, v)| v.parse().ok())
+        .collect()
+}
+
+async fn save_participants(
+    State(state): State<AppState>,
+    RequireSecretary(user): RequireSecretary,
+    Path(date): Path<String>,
+    Form(fields): Form<Vec<(String, String)>>,
+) -> Result<Response, AppError> {
+    let night = night_of(&state, &date).await?;
+    let year = night.season as i32;
+    let ticked = ids_of(&fields, "present");
+    let mut tx = state.begin_write().await?;
+    let rules = rules_of(&mut tx, year).await?;
+    let season_ids: BTreeSet<i64> = db::player::of_season(&mut tx, year)
+        .await?
+        .into_iter()
+        .map(|p| p.id)
+        .collect();
+    let error = if db::night::round_count(&mut tx, night.id).await? > 0 {
+        Some(
+            "An diesem Abend sind schon Runden eingetragen: Teilnehmer und Auslosung stehen fest."
+                .to_string(),
+        )
+    } else if !ticked.is_subset(&season_ids) {
+        Some("Nur Spieler der Saison können teilnehmen.".to_string())
+    } else if ticked.len() < 2 {
+        Some("Mindestens 2 Teilnehmer ankreuzen.".to_string())
+    } else {
+        None
+    };
+    if let Some(error) = error {
+        drop(tx);
+        let typed = Typed {
+            error: Some(error),
+            error_at: "teilnehmer".into(),
+            present: Some(ticked),
+            ..Typed::default()
+        };
+        return rejected(&state, user, &night, typed).await;
+    }
+    let before: Vec<_> = db::night::participants(&mut tx, night.id)
+        .await?
+        .into_iter()
+        .map(|p| json!([p.name, p.table_no]))
+        .collect();
+    let ids: Vec<i64> = ticked.into_iter().collect();
+    let seats = draw(&ids, rules.split_tables_from, &mut rand::rng());
+    db::night::set_participants(&mut tx, night.id, &seats).await?;
+    let after: Vec<_> = db::night::participants(&mut tx, night.id)
+        .await?
+        .into_iter()
+        .map(|p| json!([p.name, p.table_no]))
+        .collect();
+    db::audit::record(
+        &mut tx,
+        &user.username,
+        &format!("Teilnehmer und Auslosung {}", night.date),
+        Some(&json!(before)),
+        Some(&json!(after)),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Redirect::to(&format!("/verwaltung/abend/{}#tische", night.date)).into_response())
+}
+
+/// Parses a count field; the error names the round, player and field.
+fn count(value: &str, at: &str, field: &str) -> Result<u32, String> {
+    let v = value.trim();
+    if v.is_empty() {
+        return Ok(0);
+    }
+    v.parse()
+        .map_err(|_| format!("{at}, Feld {field}: „{v}“ ist keine Zahl ≥ 0"))
+}
+
+/// The round form as typed: table, round number field, rows of the table's players.
+fn typed_rows(
+    fields: &[(String, String)],
+    seats: &[db::night::Participant],
+) -> (String, Vec<EntryRow>) {
+    let get = |key: String| {
+        fields
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v.clone())
+    };
+    let lost: Option<i64> = get("lost".into()).and_then(|v| v.parse().ok());
+    let rows = seats
+        .iter()
+        .map(|p| EntryRow {
+            id: p.player_id,
+            name: p.name.clone(),
+            played: get(format!("played_{}", p.player_id)).is_some(),
+            outs: get(format!("outs_{}", p.player_id)).unwrap_or_default(),
+            hand_outs: get(format!("hand_outs_{}", p.player_id)).unwrap_or_default(),
+            julen: get(format!("julen_{}", p.player_id)).unwrap_or_default(),
+            joker: get(format!("joker_{}", p.player_id)).is_some(),
+            lost: lost == Some(p.player_id),
+        })
+        .collect();
+    (get("number".into()).unwrap_or_default(), rows)
+}
+
+/// Turns typed rows into result entries (player id, row) of round `number`; German errors name
+/// the round, player and field.
+fn parse_round(
+    date: NaiveDate,
+    table: u32,
+    number: &str,
+    rows: &[EntryRow],
+) -> Result<(u32, Vec<(i64, ResultEntry)>), String> {
+    let at = format!("Abend {}, Tisch {table}", de_date(date));
+    let number: u32 = number
+        .trim()
+        .parse()
+        .map_err(|_| format!("{at}: Rundennummer „{}“ ist keine Zahl", number.trim()))?;
+    let mut out = Vec::new();
+    for r in rows.iter().filter(|r| r.played) {
+        let at = format!("{at}, Runde {number}, Spieler {}", r.name);
+        out.push((
+            r.id,
+            ResultEntry {
+                player: r.name.clone(),
+                outs: count(&r.outs, &at, "outs")?,
+                hand_outs: count(&r.hand_outs, &at, "hand_outs")?,
+                julen: count(&r.julen, &at, "julen")?,
+                joker: r.joker,
+                lost: r.lost,
+            },
+        ));
+    }
+    if let Some(r) = rows.iter().find(|r| r.lost && !r.played) {
+        return Err(format!(
+            "{at}, Runde {number}, Spieler {}: der Verlierer muss die Runde mitgespielt haben",
+            r.name
+        ));
+    }
+    Ok((number, out))
+}
+
+async fn save_round(
+    State(state): State<AppState>,
+    RequireSecretary(user): RequireSecretary,
+    Path(date): Path<String>,
+    Form(fields): Form<Vec<(String, String)>>,
+) -> Result<Response, AppError> {
+    let night = night_of(&state, &date).await?;
+    let year = night.season as i32;
+    let table: u32 = fields
+        .iter()
+        .find(|(k, _)| k == "table")
+        .and_then(|(_, v)| v.parse().ok())
+        .ok_or_else(|| AppError::BadRequest("Tisch fehlt".into()))?;
+    let mut tx = state.begin_write().await?;
+    let seats: Vec<_> = db::night::participants(&mut tx, night.id)
+        .await?
+        .into_iter()
+        .filter(|p| p.table_no as u32 == table)
+        .collect();
+    if seats.is_empty() {
+        return Err(AppError::BadRequest(format!(
+            "Tisch {table} gibt es an diesem Abend nicht"
+        )));
+    }
+    let (number_input, rows) = typed_rows(&fields, &seats);
+    let parsed = parse_round(night.date, table, &number_input, &rows);
+    let mut before = None;
+    let checked = match parsed {
+        Err(e) => Err(e),
+        Ok((number, results)) => {
+            let entries: Vec<ResultEntry> = results.iter().map(|(_, r)| r.clone()).collect();
+            let date = night.date;
+            let round = check_change(&mut tx, year, |file| {
+                let n = file
+                    .nights
+                    .iter_mut()
+                    .find(|n| n.date == date)
+                    .ok_or("Spielabend fehlt in der Saison")?;
+                if !n.tables.iter().any(|t| t.number == table) {
+                    n.tables.push(TableEntry {
+                        number: table,
+                        rounds: Vec::new(),
+                    });
+                }
+                if let Some(t) = n.tables.iter_mut().find(|t| t.number == table) {
+                    if let Some(old) = t.rounds.iter().position(|r| r.number == number) {
+                        before = Some(t.rounds.remove(old));
+                    }
+                    t.rounds.push(RoundEntry {
+                        number,
+                        results: entries,
+                    });
+                }
+                Ok(())
+            })
+            .await?;
+            round.map(|_| (number, results))
+        }
+    };
+    let (number, results) = match checked {
+        Ok(v) => v,
+        Err(error) => {
+            drop(tx);
+            let typed = Typed {
+                error: Some(error),
+                error_at: format!("tisch-{table}"),
+                round: Some((table, number_input, rows)),
+                ..Typed::default()
+            };
+            return rejected(&state, user, &night, typed).await;
+        }
+    };
+    db::night::put_round(&mut tx, night.id, table, number, &results).await?;
+    let after: Vec<&ResultEntry> = results.iter().map(|(_, r)| r).collect();
+    db::audit::record(
+        &mut tx,
+        &user.username,
+        &format!("Runde {number}, Tisch {table}, Abend {}", night.date),
+        before.map(|b| json!(b.results)).as_ref(),
+        Some(&json!(after)),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Redirect::to(&format!("/verwaltung/abend/{}#tisch-{table}", night.date)).into_response())
+}
+
+/// The fine form.
+#[derive(Deserialize)]
+pub struct FineForm {
+    /// `players.id` of the fined player.
+    pub player: i64,
+    /// A kind of the season's catalogue.
+    pub kind: String,
+    /// Present when paid at once.
+    pub paid: Option<String>,
+}
+
+async fn add_fine(
+    State(state): State<AppState>,
+    RequireSecretary(user): RequireSecretary,
+    Path(date): Path<String>,
+    Form(form): Form<FineForm>,
+) -> Result<Response, AppError> {
+    let night = night_of(&state, &date).await?;
+    let year = night.season as i32;
+    let paid = form.paid.is_some();
+    let mut tx = state.begin_write().await?;
+    let (_, name) = db::player::by_id(&mut tx, form.player)
+        .await?
+        .ok_or_else(|| AppError::BadRequest("unbekannter Spieler".into()))?;
+    let nd = night.date;
+    let checked = check_change(&mut tx, year, |file| {
+        let n = file
+            .nights
+            .iter_mut()
+            .find(|n| n.date == nd)
+            .ok_or("Spielabend fehlt in der Saison")?;
+        n.fines.push(FineEntry {
+            player: name.clone(),
+            kind: form.kind.clone(),
+            paid,
+            amount_cents: None,
+        });
+        Ok(())
+    })
+    .await?;
+    let season = match checked {
+        Ok((_, s)) => s,
+        Err(error) => {
+            drop(tx);
+            let typed = Typed {
+                error: Some(error),
+                error_at: "strafen".into(),
+                ..Typed::default()
+            };
+            return rejected(&state, user, &night, typed).await;
+        }
+    };
+    let amount = season
+        .rules
+        .fines
+        .get(&form.kind)
+        .copied()
+        .ok_or_else(|| AppError::BadRequest("unbekannte Strafe".into()))?;
+    db::night::add_fine(&mut tx, night.id, form.player, &form.kind, amount, paid).await?;
+    let after = json!({ "date": night.date, "player": name, "kind": form.kind, "amount_cents": amount, "paid": paid });
+    db::audit::record(
+        &mut tx,
+        &user.username,
+        "Strafe gebucht",
+        None,
+        Some(&after),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Redirect::to(&format!("/verwaltung/abend/{}#strafen", night.date)).into_response())
+}
+
+/// The paid/open toggle of a fine.
+#[derive(Deserialize)]
+pub struct PaidForm {
+    /// "1" = paid, "0" = open.
+    pub paid: String,
+}
+
+async fn toggle_fine(
+    State(state): State<AppState>,
+    RequireSecretary(user): RequireSecretary,
+    Path((date, fine)): Path<(String, i64)>,
+    Form(form): Form<PaidForm>,
+) -> Result<Response, AppError> {
+    let night = night_of(&state, &date).await?;
+    let paid = form.paid == "1";
+    let mut tx = state.begin_write().await?;
+    let before = db::night::fines(&mut tx, night.id)
+        .await?
+        .into_iter()
+        .find(|f| f.id == fine)
+        .ok_or(AppError::NotFound)?;
+    db::night::set_fine_paid(&mut tx, night.id, fine, paid).await?;
+    let describe = |paid: bool| json!({ "fine_id": fine, "player": before.player, "kind": before.kind, "paid": paid });
+    db::audit::record(
+        &mut tx,
+        &user.username,
+        "Strafe bezahlt/offen",
+        Some(&describe(before.paid)),
+        Some(&describe(paid)),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Redirect::to(&format!("/verwaltung/abend/{}#strafen", night.date)).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn the_draw_splits_from_ten_into_halves_differing_by_at_most_one() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        // (participants, split_from, expected sizes of table 1 and 2)
+        let cases = [
+            (2, 10, (2, 0)),
+            (9, 10, (9, 0)),
+            (10, 10, (5, 5)),
+            (11, 10, (6, 5)),
+            (15, 10, (8, 7)),
+            (4, 4, (2, 2)),
+        ];
+        for (n, split, (t1, t2)) in cases {
+            let ids: Vec<i64> = (1..=n).collect();
+            let seats = draw(&ids, split, &mut rng);
+            let on = |t: u32| seats.iter().filter(|s| s.1 == t).count();
+            assert_eq!((on(1), on(2)), (t1, t2), "{n} from {split}");
+            let mut all: Vec<i64> = seats.iter().map(|s| s.0).collect();
+            all.sort_unstable();
+            assert_eq!(all, ids, "everyone seated once");
+        }
+    }
+
+    #[test]
+    fn the_draw_is_not_always_the_same() {
+        let ids: Vec<i64> = (1..=12).collect();
+        let draws: BTreeSet<Vec<(i64, u32, u32)>> =
+            (0..5).map(|_| draw(&ids, 10, &mut rand::rng())).collect();
+        assert!(draws.len() > 1);
+    }
+
+    #[test]
+    fn round_forms_parse_counts_and_name_the_bad_field() {
+        let d = NaiveDate::from_ymd_opt(2026, 1, 9).unwrap();
+        let row = |id, name: &str, outs: &str, played, lost| EntryRow {
+            id,
+            name: name.into(),
+            played,
+            outs: outs.into(),
+            hand_outs: "0".into(),
+            julen: "".into(),
+            joker: false,
+            lost,
+        };
+        let ok = parse_round(
+            d,
+            1,
+            "3",
+            &[
+                row(1, "Anna", "2", true, false),
+                row(2, "Bernd", "0", true, true),
+                row(3, "Carla", "x", false, false),
+            ],
+        )
+        .unwrap();
+        assert_eq!(ok.0, 3);
+        assert_eq!(ok.1.len(), 2, "Carla did not play");
+        assert_eq!((ok.1[0].1.outs, ok.1[1].1.lost), (2, true));
+
+        let cases = [
+            (
+                "3",
+                vec![row(1, "Anna", "zwei", true, false)],
+                "Abend 09.01.2026, Tisch 1, Runde 3, Spieler Anna, Feld outs",
+            ),
+            (
+                "drei",
+                vec![row(1, "Anna", "1", true, false)],
+                "Rundennummer",
+            ),
+            ("3", vec![row(1, "Anna", "1", false, true)], "Verlierer"),
+        ];
+        for (number, rows, part) in cases {
+            let e = parse_round(d, 1, number, &rows).unwrap_err();
+            assert!(e.contains(part), "{e}");
+        }
+    }
 }
