@@ -263,3 +263,22 @@ pub async fn set_fine_paid(
         .await?;
     Ok(())
 }
+
+/// How many players were marked present at each night of season `year` (the draw), by date; nights
+/// without a presence list are absent. Feeds the two-table check of `Season::from_file_with_presence`.
+pub async fn presence_counts(
+    conn: &mut SqliteConnection,
+    year: i32,
+) -> Result<std::collections::BTreeMap<NaiveDate, usize>, DbError> {
+    let rows: Vec<(NaiveDate, i64)> = sqlx::query_as(
+        "select n.date, count(*) from night_participants np join nights n on n.id = np.night_id
+         where n.season = ? group by n.id",
+    )
+    .bind(year)
+    .fetch_all(conn)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(d, c)| (d, usize::try_from(c).unwrap_or(0)))
+        .collect())
+}

@@ -177,6 +177,17 @@ impl Season {
     /// checked season. The first error in file order is returned as an [`EntryError`] naming night,
     /// table, round, player and field as applicable; nothing partial is returned.
     pub fn from_file(file: &SeasonFile) -> Result<Season, EntryError> {
+        Season::from_file_with_presence(file, &BTreeMap::new())
+    }
+
+    /// [`Season::from_file`] for a season being entered: `presence` gives, per night date, how many
+    /// players the secretary marked present (the draw). The two-table rule (league.md §9) then counts
+    /// those, not only the players who already have a result row, so a late arrival who has not played
+    /// yet does not make table 2's first round look like a night of fewer than `split_tables_from`.
+    pub fn from_file_with_presence(
+        file: &SeasonFile,
+        presence: &BTreeMap<NaiveDate, usize>,
+    ) -> Result<Season, EntryError> {
         let top = |field: &str, msg: String| EntryError::new(Location::default().field(field), msg);
         if file.format != FORMAT {
             return Err(top(
@@ -214,7 +225,13 @@ impl Season {
                     "an diesem Datum gibt es schon einen Spielabend",
                 ));
             }
-            nights.push(check_night(&rules, year, &names, entry)?);
+            nights.push(check_night(
+                &rules,
+                year,
+                &names,
+                entry,
+                presence.get(&entry.date).copied().unwrap_or(0),
+            )?);
         }
         nights.sort_by_key(|n| n.date);
         Ok(Season {
@@ -362,6 +379,7 @@ fn check_night(
     year: i32,
     names: &HashMap<&str, &str>,
     entry: &NightEntry,
+    present: usize,
 ) -> Result<Night, EntryError> {
     let date = entry.date;
     let at_night = Location::night(date);
@@ -505,7 +523,7 @@ fn check_night(
     }
     tables.sort_by_key(|t| t.number);
     if tables.len() > 1 {
-        let participants = table_of.len();
+        let participants = table_of.len().max(present);
         if participants < rules.split_tables_from as usize {
             return Err(EntryError::new(
                 at_night.clone().table(2).field("tables"),
@@ -657,6 +675,34 @@ mod tests {
             "/nights/0/tables",
             json!({ "number": 2, "rounds": [ { "number": 1, "results": results } ] }),
         );
+    }
+
+    #[test]
+    fn two_tables_count_the_drawn_participants_when_known() {
+        // 10 drawn, but one of them has not played yet: 9 players with a row.
+        let mut v = base();
+        ten_players(&mut v);
+        two_tables(&mut v, &["P2", "P3", "P4", "P5", "P6", "P7"]);
+        let f = file(v);
+        let date = f.nights[0].date;
+        let cases = [
+            (None, false),
+            (Some(9), false),
+            (Some(10), true),
+            (Some(11), true),
+        ];
+        for (present, ok) in cases {
+            let presence: BTreeMap<NaiveDate, usize> =
+                present.map(|p| (date, p)).into_iter().collect();
+            let got = Season::from_file_with_presence(&f, &presence);
+            assert_eq!(got.is_ok(), ok, "present {present:?}: {got:?}");
+            if let Err(e) = got {
+                assert!(
+                    e.to_string().contains("zwei Tische erst ab 10 Teilnehmern"),
+                    "{e}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -21,7 +21,8 @@ pub async fn check_change(
     if let Err(why) = change(&mut file) {
         return Ok(Err(why));
     }
-    Ok(Season::from_file(&file)
+    let presence = db::night::presence_counts(tx, year).await?;
+    Ok(Season::from_file_with_presence(&file, &presence)
         .map(|s| (file, s))
         .map_err(|e: EntryError| e.to_string()))
 }
