@@ -271,7 +271,7 @@ impl DeckelState {
                 let k = n.min(self.stock);
                 self.stock -= k;
                 if let Some(l) = self.held.get_mut(lowest) {
-                    *l += k;
+                    *l = l.saturating_add(k);
                 }
                 Transfer::Stock(k)
             }
@@ -282,7 +282,7 @@ impl DeckelState {
                         *h -= k;
                     }
                     if let Some(l) = self.held.get_mut(lowest) {
-                        *l += k;
+                        *l = l.saturating_add(k);
                     }
                 }
                 Transfer::Player(k)
