@@ -131,10 +131,16 @@ pub enum RuleError {
 impl RuleError {
     /// Wraps a JSON (de)serialisation error with its position.
     pub fn json(e: &serde_json::Error) -> Self {
+        let full = e.to_string();
+        // serde_json appends " at line L column C"; the position is given separately.
+        let message = match full.rfind(" at line ") {
+            Some(i) => full[..i].to_string(),
+            None => full,
+        };
         RuleError::Json {
             line: e.line(),
             column: e.column(),
-            message: e.to_string(),
+            message,
         }
     }
 }
@@ -177,5 +183,16 @@ mod tests {
         for (err, msg) in cases {
             assert_eq!(err.to_string(), msg);
         }
+    }
+
+    #[test]
+    fn json_errors_name_the_position_once() {
+        let e = serde_json::from_str::<Vec<u8>>("[1,\n 2,\n x]").unwrap_err();
+        let msg = RuleError::json(&e).to_string();
+        assert!(
+            msg.starts_with("ungültige Anfrage (Zeile 3, Spalte 2): "),
+            "{msg}"
+        );
+        assert!(!msg.contains("at line"), "{msg}");
     }
 }

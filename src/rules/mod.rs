@@ -3,6 +3,8 @@
 //! (`sequence`, §4–§5), one Wurfrunde and the stateless JSON contract (`wurfrunde`, §6,
 //! interchange.md), a whole Runde (`runde`, §7) and the `RuleSet` with its presets (`ruleset`, §8).
 
+#![warn(missing_docs)]
+
 pub mod classify;
 pub mod dice;
 pub mod error;

@@ -701,6 +701,58 @@ mod tests {
     }
 
     #[test]
+    fn auswuerfeln_is_one_wurf_each_then_the_vorleger_sets_the_limit() {
+        let mut s = RundeState::new(names(&["A", "B"]), RuleSet::default()).unwrap();
+        let err = s
+            .apply(vec![t("A", [1, 1, 4], 2), t("B", [5, 4, 2], 1)])
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "Spieler A, Wurf 2: beim Auswürfeln hat jeder genau einen Wurf"
+        );
+        assert!(
+            s.wurfrunden().is_empty(),
+            "a refused Wurfrunde changes nothing"
+        );
+        s.apply(vec![t("A", [1, 1, 4], 1), t("B", [5, 4, 2], 1)])
+            .unwrap();
+        assert!(!s.is_auswuerfeln());
+        // B (L) is Vorleger and may use up to 3 Würfe; A then at most B's 3
+        s.apply(vec![t("B", [5, 4, 2], 3), t("A", [6, 4, 2], 3)])
+            .unwrap();
+        assert_eq!(s.vorleger(), Some("B"));
+        assert_eq!(s.deckel(), vec![("A", 0), ("B", 5)]);
+        let err = s
+            .apply(vec![t("B", [5, 4, 2], 4), t("A", [6, 4, 2], 1)])
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "Spieler B, Wurf 4: mehr als 3 Würfe sind nicht erlaubt"
+        );
+    }
+
+    #[test]
+    fn blind_doubles_only_when_the_rules_allow_it() {
+        let mut s = RundeState::new(names(&["A", "B"]), RuleSet::default()).unwrap();
+        s.apply(vec![t("A", [1, 1, 4], 1), t("B", [5, 4, 2], 1)])
+            .unwrap();
+        let throws = vec![t("B", [1, 1, 5], 1), t("A", [6, 4, 2], 1)];
+        assert!(s.apply_blind(throws.clone(), true).is_err());
+        let blind_rules = RuleSet {
+            blind: true,
+            ..RuleSet::default()
+        };
+        let mut s = RundeState::new(names(&["A", "B"]), blind_rules).unwrap();
+        s.apply(vec![t("A", [1, 1, 4], 1), t("B", [5, 4, 2], 1)])
+            .unwrap();
+        let o = s.apply_blind(throws, true).unwrap();
+        assert_eq!(o.transfer, Transfer::Stock(9), "4 + min(10, 9 left)");
+        assert_eq!(s.stock(), 0);
+        let back: RundeState = serde_json::from_value(serde_json::to_value(&s).unwrap()).unwrap();
+        assert_eq!(back, s, "blind survives the record");
+    }
+
+    #[test]
     fn replay_undo_and_serde() {
         let mut s = RundeState::new(names(&["A", "B"]), RuleSet::default()).unwrap();
         s.apply(vec![t("A", [6, 6, 6], 1), t("B", [5, 4, 2], 1)])

@@ -271,7 +271,7 @@ impl DeckelState {
                 let k = n.min(self.stock);
                 self.stock -= k;
                 if let Some(l) = self.held.get_mut(lowest) {
-                    *l += k;
+                    *l = l.saturating_add(k);
                 }
                 Transfer::Stock(k)
             }
@@ -282,7 +282,7 @@ impl DeckelState {
                         *h -= k;
                     }
                     if let Some(l) = self.held.get_mut(lowest) {
-                        *l += k;
+                        *l = l.saturating_add(k);
                     }
                 }
                 Transfer::Player(k)
@@ -555,6 +555,83 @@ mod tests {
         for (body, needle) in cases {
             let e = evaluate_wurfrunde_json(body).unwrap_err().to_string();
             assert!(e.contains(needle), "{}: {e}", String::from_utf8_lossy(body));
+        }
+    }
+
+    fn seq(rolls: &[(&[i64], &[i64])]) -> Vec<WurfInput> {
+        rolls
+            .iter()
+            .map(|(roll, keep)| WurfInput {
+                roll: roll.to_vec(),
+                keep: keep.to_vec(),
+                turn: 0,
+                take_back: vec![],
+            })
+            .collect()
+    }
+
+    #[test]
+    fn claims_the_sequence_does_not_support_are_refused() {
+        let r = RuleSet::schockerliga();
+        let v = Allowance::Vorleger(3);
+        // (sequence, claimed from_hand, claimed class, Ok(class) or Err(message))
+        type Case = (
+            Vec<WurfInput>,
+            Option<bool>,
+            Option<ClassKind>,
+            Result<Class, &'static str>,
+        );
+        let cases: Vec<Case> = vec![
+            // Hand-Out claimed, assembled Out thrown
+            (
+                seq(&[(&[1, 1, 3], &[1, 1]), (&[1], &[])]),
+                Some(true),
+                Some(ClassKind::SchockOut),
+                Err("Spieler X, Wurf 2: als „aus der Hand“ angegeben, aber die Würfe ergeben das Gegenteil"),
+            ),
+            (
+                seq(&[(&[2, 3, 5], &[]), (&[1, 1, 1], &[])]),
+                Some(true),
+                Some(ClassKind::SchockOut),
+                Ok(Class::SchockOut),
+            ),
+            // assembled General and Straße
+            (
+                seq(&[(&[5, 5, 2], &[5, 5]), (&[5], &[])]),
+                None,
+                Some(ClassKind::General),
+                Err("Spieler X, Wurf 2: als General angegeben, aber das Ergebnis ist 555"),
+            ),
+            (
+                seq(&[(&[4, 5, 1], &[4, 5]), (&[6], &[])]),
+                None,
+                Some(ClassKind::Strasse),
+                Err("Spieler X, Wurf 2: als Straße angegeben, aber das Ergebnis ist 654"),
+            ),
+            (
+                seq(&[(&[4, 2, 1], &[])]),
+                None,
+                Some(ClassKind::Jule),
+                Ok(Class::Jule),
+            ),
+            (
+                seq(&[(&[4, 2, 1], &[])]),
+                Some(false),
+                None,
+                Err("Spieler X, Wurf 1: als „nicht aus der Hand“ angegeben, aber die Würfe ergeben das Gegenteil"),
+            ),
+        ];
+        for (sequence, from_hand, class, want) in cases {
+            let input = ThrowInput {
+                from_hand,
+                class,
+                ..ThrowInput::from_sequence("X", sequence)
+            };
+            let got = input
+                .resolve(v, &r)
+                .map(|(_, c)| c)
+                .map_err(|e| e.to_string());
+            assert_eq!(got, want.map_err(|m| m.to_string()), "{input:?}");
         }
     }
 

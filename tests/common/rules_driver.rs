@@ -55,9 +55,7 @@ pub fn play_turn(
         }
         if turn > 0 {
             turned = true;
-            for _ in 0..turn {
-                aside.push(1);
-            }
+            aside.resize(aside.len() + usize::try_from(turn).unwrap_or(0), 1);
         }
         aside.extend_from_slice(&keep);
         w.turn = turn;
