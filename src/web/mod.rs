@@ -7,6 +7,7 @@ pub mod auth;
 pub mod night;
 pub mod public;
 pub mod season;
+pub mod wurfrunde;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -152,6 +153,7 @@ pub fn router(state: AppState, static_dir: PathBuf) -> Router {
         .merge(api::router())
         .merge(season::router())
         .merge(night::router())
+        .merge(wurfrunde::router())
         .nest_service("/static", ServeDir::new(static_dir))
         .with_state(state)
 }
