@@ -4,6 +4,7 @@
 
 pub mod api;
 pub mod auth;
+pub mod besteck;
 pub mod night;
 pub mod public;
 pub mod season;
@@ -154,6 +155,7 @@ pub fn router(state: AppState, static_dir: PathBuf) -> Router {
         .merge(season::router())
         .merge(night::router())
         .merge(wurfrunde::router())
+        .merge(besteck::router())
         .nest_service("/static", ServeDir::new(static_dir))
         .with_state(state)
 }
