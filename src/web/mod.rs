@@ -4,10 +4,12 @@
 
 pub mod api;
 pub mod auth;
-pub mod besteck;
 pub mod night;
 pub mod public;
 pub mod season;
+
+// The rules engine from outside (Wurfrunde API) and live scoring (Schockbesteck).
+pub mod besteck;
 pub mod wurfrunde;
 
 use std::net::SocketAddr;
@@ -151,11 +153,11 @@ pub fn router(state: AppState, static_dir: PathBuf) -> Router {
     Router::new()
         .merge(public::router())
         .merge(auth::router())
+        .merge(besteck::router())
+        .merge(wurfrunde::router())
         .merge(api::router())
         .merge(season::router())
         .merge(night::router())
-        .merge(wurfrunde::router())
-        .merge(besteck::router())
         .nest_service("/static", ServeDir::new(static_dir))
         .with_state(state)
 }
