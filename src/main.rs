@@ -248,7 +248,8 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             } else {
                 std::fs::read(&file).with_context(|| format!("{file} nicht lesbar"))?
             };
-            let response = schockerliga::rules::evaluate_wurfrunde_json(&body)?;
+            let request = schockerliga::rules::parse_wurfrunde_request(&body)?;
+            let response = schockerliga::rules::evaluate_wurfrunde(&request)?;
             println!("{}", serde_json::to_string_pretty(&response)?);
             Ok(())
         }

@@ -8,38 +8,33 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::AppState;
-use crate::rules::{evaluate_wurfrunde_json, RuleError};
+use crate::rules::{evaluate_wurfrunde, parse_wurfrunde_request, RuleError, WurfrundeResponse};
 
 /// The routes of this feature.
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/v1/wurfrunde", post(evaluate))
 }
 
-/// Request bytes in, `(status, JSON body)` out: 200 with the response of interchange.md, 400 with
-/// `{"error"}` when the bytes are not JSON at all, 422 with `{"error"}` for any request the engine
-/// refuses (wrong shape, unknown preset, a throw that breaks a rule).
-pub fn answer(body: &[u8]) -> (StatusCode, Value) {
+/// Request bytes in; out the response of interchange.md (fields in its order), or the status and
+/// German message of a refusal: 400 when the bytes are not JSON at all, 422 for any request the
+/// engine refuses (wrong shape, unknown preset, a throw that breaks a rule).
+pub fn answer(body: &[u8]) -> Result<WurfrundeResponse, (StatusCode, String)> {
     if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(body) {
-        return (
-            StatusCode::BAD_REQUEST,
-            json!({ "error": RuleError::json(&e).to_string() }),
-        );
+        return Err((StatusCode::BAD_REQUEST, RuleError::json(&e).to_string()));
     }
-    match evaluate_wurfrunde_json(body) {
-        Ok(v) => (StatusCode::OK, v),
-        Err(e) => (
-            StatusCode::UNPROCESSABLE_ENTITY,
-            json!({ "error": e.to_string() }),
-        ),
-    }
+    let unprocessable = |e: RuleError| (StatusCode::UNPROCESSABLE_ENTITY, e.to_string());
+    let request = parse_wurfrunde_request(body).map_err(unprocessable)?;
+    evaluate_wurfrunde(&request).map_err(unprocessable)
 }
 
 async fn evaluate(body: Bytes) -> Response {
-    let (status, value) = answer(&body);
-    (status, Json(value)).into_response()
+    match answer(&body) {
+        Ok(response) => Json(response).into_response(),
+        Err((status, message)) => (status, Json(json!({ "error": message }))).into_response(),
+    }
 }
 
 #[cfg(test)]
@@ -67,9 +62,12 @@ mod tests {
             ),
         ];
         for (body, status, needle) in cases {
-            let (s, v) = answer(body);
+            let (s, text) = match answer(body) {
+                Ok(r) => (StatusCode::OK, serde_json::to_string(&r).unwrap()),
+                Err(refusal) => refusal,
+            };
             assert_eq!(s, status, "{}", String::from_utf8_lossy(body));
-            assert!(v.to_string().contains(needle), "{v}");
+            assert!(text.contains(needle), "{text}");
         }
     }
 }
