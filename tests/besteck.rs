@@ -250,6 +250,9 @@ async fn a_whole_runde_through_the_schockbesteck() {
     assert_eq!(r.location.as_deref(), Some("/login"));
 
     let cookie = login(&app1).await;
+    // the night page links a logged-in secretary to the Schockbesteck
+    let night = get(&app1, &cookie, "/abend/2026-01-09").await.body;
+    assert!(night.contains("href=\"/verwaltung/besteck/2026-01-09\""), "{night}");
 
     // The night's overview lists table 1 with its four players and the round links.
     let r = get(&app1, &cookie, "/verwaltung/besteck/2026-01-09").await;
