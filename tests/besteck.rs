@@ -252,7 +252,10 @@ async fn a_whole_runde_through_the_schockbesteck() {
     let cookie = login(&app1).await;
     // the night page links a logged-in secretary to the Schockbesteck
     let night = get(&app1, &cookie, "/abend/2026-01-09").await.body;
-    assert!(night.contains("href=\"/verwaltung/besteck/2026-01-09\""), "{night}");
+    assert!(
+        night.contains("href=\"/verwaltung/besteck/2026-01-09\""),
+        "{night}"
+    );
 
     // The night's overview lists table 1 with its four players and the round links.
     let r = get(&app1, &cookie, "/verwaltung/besteck/2026-01-09").await;
@@ -465,7 +468,8 @@ async fn a_whole_runde_through_the_schockbesteck() {
         assert_eq!(data_after(&page, &anchor, "hand-outs"), Some(hand), "{p}");
         assert_eq!(data_after(&page, &anchor, "julen"), Some(julen), "{p}");
     }
-    assert!(page.contains("name=\"verloren\" value=\"Bernd\" checked"));
+    let id = player_ids(&path).await;
+    assert!(page.contains(&format!("name=\"lost\" value=\"{}\" checked", id["Bernd"])));
 
     // The same throws through the engine directly give the same tallies.
     let mut engine = RundeState::new(
@@ -501,7 +505,7 @@ async fn a_whole_runde_through_the_schockbesteck() {
         &app2,
         &cookie,
         &format!("{PAGE}/bestaetigen"),
-        &[("seq", "7"), ("joker", "Carla")],
+        &[("seq", "7"), (&format!("joker_{}", id["Carla"]), "1")],
     )
     .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
@@ -513,7 +517,10 @@ async fn a_whole_runde_through_the_schockbesteck() {
         r.body
     );
     assert!(
-        r.body.contains("value=\"Carla\" checked"),
+        r.body.contains(&format!(
+            "name=\"joker_{}\" value=\"1\" checked",
+            id["Carla"]
+        )),
         "the typed Joker is kept"
     );
     let stored = db::season::load_file(&sqlx_pool(&path).await, 2026)
@@ -529,11 +536,11 @@ async fn a_whole_runde_through_the_schockbesteck() {
         &format!("{PAGE}/bestaetigen"),
         &[
             ("seq", "7"),
-            ("joker", "Anna"),
-            ("outs0", "3"),
-            ("hand_outs1", "1"),
-            ("julen2", "0"),
-            ("verloren", "Anna"),
+            (&format!("joker_{}", id["Anna"]), "1"),
+            (&format!("outs_{}", id["Anna"]), "3"),
+            (&format!("hand_outs_{}", id["Bernd"]), "1"),
+            (&format!("julen_{}", id["Carla"]), "0"),
+            ("lost", &id["Anna"].to_string()),
         ],
     )
     .await;
@@ -644,6 +651,18 @@ async fn a_runde_can_be_discarded() {
         .await
         .body
         .contains("Runde beginnen"));
+}
+
+/// Player ids by name, as stored.
+async fn player_ids(path: &std::path::Path) -> std::collections::HashMap<String, i64> {
+    let pool = sqlx_pool(path).await;
+    let mut conn = pool.acquire().await.unwrap();
+    let mut ids = std::collections::HashMap::new();
+    for name in ["Anna", "Bernd", "Carla", "Dirk"] {
+        let (id, _) = db::player::by_name(&mut conn, name).await.unwrap().unwrap();
+        ids.insert(name.to_string(), id);
+    }
+    ids
 }
 
 async fn sqlx_pool(path: &std::path::Path) -> sqlx::SqlitePool {

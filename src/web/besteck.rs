@@ -8,6 +8,8 @@
 //! with the tallies recomputed from the throws, never from the posted numbers. Every page and POST
 //! needs a secretary (or admin) login. Plain server-rendered forms, no script.
 
+use std::collections::HashMap;
+
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::{Path, Query, State};
@@ -176,6 +178,9 @@ struct Ctx {
     round: u32,
     rounds_per_night: u32,
     table_players: Vec<String>,
+    /// Player ids of the Runde's players, by name.
+    ids: HashMap<String, i64>,
+    joker_allowed: bool,
     entered: Vec<u32>,
     runde: Option<RundeState>,
 }
@@ -235,6 +240,13 @@ async fn load(
         ),
         None => None,
     };
+    let mut ids = HashMap::new();
+    for name in runde.iter().flat_map(|r| r.players()) {
+        let (id, _) = db::player::by_name(&mut *conn, name)
+            .await?
+            .ok_or_else(|| AppError::Internal(format!("Spieler {name} fehlt")))?;
+        ids.insert(name.clone(), id);
+    }
     Ok(Ctx {
         night_id: night.id,
         season,
@@ -243,6 +255,8 @@ async fn load(
         round,
         rounds_per_night: rules.rounds_per_night,
         table_players,
+        ids,
+        joker_allowed: rules.joker_multiplier.is_some(),
         entered,
         runde,
     })
@@ -317,10 +331,11 @@ pub struct WuerfeOption {
     pub selected: bool,
 }
 
-/// One row of the prefilled result form.
+/// One row of the prefilled result form (the fields of the round-entry form: `played_{id}`,
+/// `outs_{id}`, `hand_outs_{id}`, `julen_{id}`, `joker_{id}`, radio `lost` = id).
 pub struct ConfirmRow {
-    /// Row index.
-    pub i: usize,
+    /// The player's id (field suffix).
+    pub id: i64,
     /// The player's name.
     pub player: String,
     /// Schock Outs thrown.
@@ -365,6 +380,7 @@ pub struct RundePage {
     blind_allowed: bool,
     entry: Vec<EntryRow>,
     confirm: Vec<ConfirmRow>,
+    joker_allowed: bool,
     next_round: Option<u32>,
 }
 
@@ -468,13 +484,16 @@ fn entry_rows(runde: &RundeState, typed: &[TypedThrow]) -> Vec<EntryRow> {
 }
 
 /// The prefilled result rows of a finished Runde, in seat order; `jokers` are the ticked names.
-fn confirm_rows(runde: &RundeState, jokers: &[&str]) -> Vec<ConfirmRow> {
+fn confirm_rows(
+    runde: &RundeState,
+    ids: &HashMap<String, i64>,
+    jokers: &[&str],
+) -> Vec<ConfirmRow> {
     runde
         .tallies()
         .into_iter()
-        .enumerate()
-        .map(|(i, t)| ConfirmRow {
-            i,
+        .map(|t| ConfirmRow {
+            id: ids.get(&t.player).copied().unwrap_or_default(),
             joker: jokers.contains(&t.player.as_str()),
             player: t.player,
             outs: t.outs,
@@ -521,6 +540,7 @@ fn render(user: CurrentUser, ctx: &Ctx, extra: Extra<'_>) -> RundePage {
         blind_allowed: false,
         entry: Vec::new(),
         confirm: Vec::new(),
+        joker_allowed: ctx.joker_allowed,
         next_round: (ctx.round < ctx.rounds_per_night).then_some(ctx.round + 1),
     };
     let Some(runde) = &ctx.runde else {
@@ -577,7 +597,7 @@ fn render(user: CurrentUser, ctx: &Ctx, extra: Extra<'_>) -> RundePage {
     page.auswuerfeln = runde.is_auswuerfeln();
     page.blind_allowed = runde.rules().blind && !runde.is_auswuerfeln();
     if runde.is_finished() {
-        page.confirm = confirm_rows(runde, extra.jokers);
+        page.confirm = confirm_rows(runde, &ctx.ids, extra.jokers);
     } else {
         page.entry = entry_rows(runde, extra.typed);
     }
@@ -844,7 +864,12 @@ async fn confirm(
 ) -> Result<Response, AppError> {
     let mut tx = state.begin_write().await?;
     let ctx = load(&mut tx, parse_date(&date)?, table, round).await?;
-    let jokers = fields(&form, "joker");
+    let jokers: Vec<&str> = ctx
+        .ids
+        .iter()
+        .filter(|(_, id)| field(&form, &format!("joker_{id}")).is_some())
+        .map(|(name, _)| name.as_str())
+        .collect();
     let fail = |ctx: &Ctx, msg: String| {
         rejected(
             user.clone(),
@@ -890,9 +915,7 @@ async fn confirm(
     }
     let mut rows = Vec::with_capacity(results.len());
     for r in results {
-        let (id, _) = db::player::by_name(&mut tx, &r.player)
-            .await?
-            .ok_or_else(|| AppError::Internal(format!("Spieler {} fehlt", r.player)))?;
+        let id = ctx.ids.get(&r.player).copied().ok_or(AppError::NotFound)?;
         rows.push((id, r));
     }
     db::night::put_round(&mut tx, ctx.night_id, table, round, &rows).await?;
