@@ -87,6 +87,11 @@ enum Command {
         /// Target file (must not exist).
         file: PathBuf,
     },
+    /// Evaluate one Wurfrunde (request JSON of interchange.md) and print the response JSON.
+    Wurfrunde {
+        /// The request file, or `-` for stdin.
+        file: String,
+    },
 }
 
 #[derive(Subcommand)]
@@ -234,6 +239,21 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             .await?;
             tx.commit().await?;
             eprintln!("Konto {name} ({}) angelegt", role.as_str());
+            Ok(())
+        }
+        Command::Wurfrunde { file } => {
+            let body = if file == "-" {
+                let mut buf = Vec::new();
+                std::io::stdin()
+                    .read_to_end(&mut buf)
+                    .context("stdin nicht lesbar")?;
+                buf
+            } else {
+                std::fs::read(&file).with_context(|| format!("{file} nicht lesbar"))?
+            };
+            let request = schockerliga::rules::parse_wurfrunde_request(&body)?;
+            let response = schockerliga::rules::evaluate_wurfrunde(&request)?;
+            println!("{}", serde_json::to_string_pretty(&response)?);
             Ok(())
         }
         Command::Backup { file } => {

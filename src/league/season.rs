@@ -12,17 +12,26 @@ use super::rules::SeasonRules;
 
 /// Longest player name, in characters (after trimming).
 pub const MAX_NAME_CHARS: usize = 60;
-/// Most Schock Outs of one player in one round: a Schock Out ends the half, so one per half and one in
-/// the Finale (league.md §1).
-pub const MAX_OUTS_PER_ROUND: u32 = 3;
+/// Most Schock Outs of one player in one round when the parts he played are not entered (league.md
+/// §1): a Schock Out ends the half, so one per half and one in the Finale. The number comes from the
+/// rules engine (`rules::max_outs_per_round` under the league's RuleSet, parts unknown); the league
+/// keeps no copy of it.
+pub fn max_outs_per_round() -> u32 {
+    crate::rules::max_outs_per_round(&crate::rules::RuleSet::schockerliga(), None)
+}
 /// Most Julen of one player in one round that entry accepts (a sanity bound).
 pub const MAX_JULEN_PER_ROUND: u32 = 10;
 /// Table numbers a night may use (1, and 2 from `split_tables_from` participants).
 pub const MAX_TABLES: u32 = 2;
 
-/// Reason given when more than [`MAX_OUTS_PER_ROUND`] Outs are entered (league.md §1).
-pub const OUTS_LIMIT_REASON: &str =
-    "ein Schock Out beendet die Hälfte; höchstens 3 Outs pro Spieler und Runde";
+/// Reason given when more than [`max_outs_per_round`] Outs are entered (league.md §1), e.g. "ein
+/// Schock Out beendet die Hälfte; höchstens 3 Outs pro Spieler und Runde".
+pub fn outs_limit_reason() -> String {
+    format!(
+        "ein Schock Out beendet die Hälfte; höchstens {} Outs pro Spieler und Runde",
+        max_outs_per_round()
+    )
+}
 /// Reason given for a Jahresbeitrag dated after `last_join_month` September (league.md §5).
 pub const JOIN_DEADLINE_REASON: &str = "Beitritt zur 1. Liga nur bis Ende September";
 
@@ -394,6 +403,7 @@ fn check_night(
     let mut table_of: HashMap<&str, u32> = HashMap::new();
     // player → (table, round) of his Joker-Runde this night
     let mut joker_of: HashMap<&str, (u32, u32)> = HashMap::new();
+    let max_outs = max_outs_per_round();
     for t in &entry.tables {
         let at_table = at_night.clone().table(t.number);
         if !(1..=MAX_TABLES).contains(&t.number) {
@@ -444,10 +454,10 @@ fn check_night(
                         "hat in dieser Runde schon eine Zeile",
                     ));
                 }
-                if row.outs > MAX_OUTS_PER_ROUND {
+                if row.outs > max_outs {
                     return Err(EntryError::new(
                         at_row.field("outs"),
-                        format!("{} Outs: {OUTS_LIMIT_REASON}", row.outs),
+                        format!("{} Outs: {}", row.outs, outs_limit_reason()),
                     ));
                 }
                 if row.hand_outs > row.outs {
@@ -947,6 +957,29 @@ mod tests {
         let e = two.with_night(&night).expect_err("4 Outs");
         assert_eq!(e.location.night, Some(night.date));
         assert_eq!(e.location.field.as_deref(), Some("outs"));
+    }
+
+    #[test]
+    fn the_outs_limit_is_the_engines() {
+        // The league takes the limit of the rules engine with the parts unknown (league.md §1).
+        let engine = crate::rules::max_outs_per_round(&crate::rules::RuleSet::default(), None);
+        assert_eq!(max_outs_per_round(), engine);
+        assert_eq!(engine, 3);
+        // (outs, accepted): the limit itself is accepted, one more is refused with the limit named
+        for (outs, ok) in [(engine, true), (engine + 1, false)] {
+            let mut v = base();
+            set(&mut v, &format!("{ROW0}/outs"), json!(outs));
+            match Season::from_file(&file(v)) {
+                Ok(_) => assert!(ok, "{outs} accepted"),
+                Err(e) => {
+                    assert!(!ok, "{outs}: {e}");
+                    assert!(
+                        e.to_string().contains(&format!("höchstens {engine} Outs")),
+                        "{e}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -10,6 +10,10 @@ pub mod night;
 pub mod public;
 pub mod season;
 
+// The rules engine from outside (Wurfrunde API) and live scoring (Schockbesteck).
+pub mod besteck;
+pub mod wurfrunde;
+
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
@@ -171,6 +175,8 @@ pub fn router(state: AppState) -> Router {
         .merge(assets::router())
         .merge(public::router())
         .merge(auth::router())
+        .merge(besteck::router())
+        .merge(wurfrunde::router())
         .merge(api::router())
         .merge(season::router())
         .merge(night::router())

@@ -1,0 +1,73 @@
+//! `POST /api/v1/wurfrunde` (interchange.md "Rules engine from outside"): one Wurfrunde evaluated by
+//! the pure engine, public, no state changed. JSON in, JSON out; errors are JSON
+//! `{"error": "<German message>"}`: 400 for bytes that are not JSON, 422 for a request the rules
+//! refuse (the message names the player, the Wurf and the rule).
+
+use axum::body::Bytes;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::{Json, Router};
+use serde_json::json;
+
+use super::AppState;
+use crate::rules::{evaluate_wurfrunde, parse_wurfrunde_request, RuleError, WurfrundeResponse};
+
+/// The routes of this feature.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/v1/wurfrunde", post(evaluate))
+}
+
+/// Request bytes in; out the response of interchange.md (fields in its order), or the status and
+/// German message of a refusal: 400 when the bytes are not JSON at all, 422 for any request the
+/// engine refuses (wrong shape, unknown preset, a throw that breaks a rule).
+pub fn answer(body: &[u8]) -> Result<WurfrundeResponse, (StatusCode, String)> {
+    if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(body) {
+        return Err((StatusCode::BAD_REQUEST, RuleError::json(&e).to_string()));
+    }
+    let unprocessable = |e: RuleError| (StatusCode::UNPROCESSABLE_ENTITY, e.to_string());
+    let request = parse_wurfrunde_request(body).map_err(unprocessable)?;
+    evaluate_wurfrunde(&request).map_err(unprocessable)
+}
+
+async fn evaluate(body: Bytes) -> Response {
+    match answer(&body) {
+        Ok(response) => Json(response).into_response(),
+        Err((status, message)) => (status, Json(json!({ "error": message }))).into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statuses_by_kind_of_input() {
+        let ok = br#"{"throws":[{"player":"A","dice":[1,1,4],"wuerfe":1},
+                                {"player":"B","dice":[6,5,3],"wuerfe":1}]}"#;
+        // (body, status, text the answer contains)
+        let cases: Vec<(&[u8], StatusCode, &str)> = vec![
+            (ok, StatusCode::OK, "\"highest\":\"A\""),
+            (b"{\"throws\": [", StatusCode::BAD_REQUEST, "Zeile 1"),
+            (b"", StatusCode::BAD_REQUEST, "ungültige Anfrage"),
+            (
+                b"{\"throws\": 3}",
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "ungültige Anfrage",
+            ),
+            (
+                br#"{"throws":[{"player":"A","dice":[1,1,9],"wuerfe":1},{"player":"B","dice":[6,5,3],"wuerfe":1}]}"#,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "Spieler A, Wurf 1: Augenzahl 9",
+            ),
+        ];
+        for (body, status, needle) in cases {
+            let (s, text) = match answer(body) {
+                Ok(r) => (StatusCode::OK, serde_json::to_string(&r).unwrap()),
+                Err(refusal) => refusal,
+            };
+            assert_eq!(s, status, "{}", String::from_utf8_lossy(body));
+            assert!(text.contains(needle), "{text}");
+        }
+    }
+}

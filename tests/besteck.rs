@@ -1,0 +1,670 @@
+//! The Schockbesteck through the whole app (router test): a secretary logs in, starts round 2 at
+//! table 1, enters a whole Runde Wurfrunde by Wurfrunde (Hälfte 1, Hälfte 2, Finale), sees Deckel
+//! and stock, corrects a Wurfrunde, survives a rebuilt app on the same database file, and confirms
+//! the round, which is stored with the tallies of the throws (not the posted numbers).
+
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use schockerliga::db::{self, Db};
+use schockerliga::league::file::{ResultEntry, SeasonFile};
+use schockerliga::rules::{RuleSet, RundeState, ThrowInput};
+use schockerliga::web::{build_app, Config};
+use tower::ServiceExt;
+
+const SEASON: &str = r#"{
+  "format": "schockerliga-season/1", "season": 2026, "rules": {},
+  "players": [ { "name": "Anna", "fee_paid_on": "2026-01-09" }, { "name": "Bernd" },
+               { "name": "Carla" }, { "name": "Dirk" } ],
+  "nights": [ { "date": "2026-01-09", "tables": [ { "number": 1, "rounds": [
+      { "number": 1, "results": [
+        { "player": "Anna",  "outs": 0, "hand_outs": 0, "julen": 0 },
+        { "player": "Bernd", "outs": 1, "hand_outs": 0, "julen": 0, "lost": true },
+        { "player": "Carla", "outs": 0, "hand_outs": 0, "julen": 0, "joker": true },
+        { "player": "Dirk",  "outs": 0, "hand_outs": 0, "julen": 0 } ] } ] } ] } ]
+}"#;
+
+const PAGE: &str = "/verwaltung/besteck/2026-01-09/1/2";
+
+/// A fresh database with the season above and a secretary `schrift` / `geheim-und-lang`.
+async fn prepared_db(dir: &tempfile::TempDir) -> std::path::PathBuf {
+    let path = dir.path().join("liga.db");
+    let db = Db::open(&path).await.unwrap();
+    let file: SeasonFile = serde_json::from_str(SEASON).unwrap();
+    schockerliga::service::import(&db, &file, false)
+        .await
+        .unwrap();
+    let hash = schockerliga::auth::hash_password("geheim-und-lang".into())
+        .await
+        .unwrap();
+    let mut tx = db.begin_write().await.unwrap();
+    db::user::create(&mut tx, "schrift", &hash, "secretary")
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    db.write.close().await;
+    db.read.close().await;
+    db.sessions.close().await;
+    path
+}
+
+async fn app(path: &std::path::Path) -> Router {
+    build_app(Config::new(
+        path.to_path_buf(),
+        "127.0.0.1:0".parse().unwrap(),
+    ))
+    .await
+    .unwrap()
+}
+
+/// A response: status, Location header, body text.
+struct Resp {
+    status: StatusCode,
+    location: Option<String>,
+    body: String,
+}
+
+async fn send(app: &Router, req: Request<Body>) -> Resp {
+    let resp = app.clone().oneshot(req).await.unwrap();
+    let status = resp.status();
+    let location = resp
+        .headers()
+        .get(header::LOCATION)
+        .map(|v| v.to_str().unwrap().to_string());
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    Resp {
+        status,
+        location,
+        body: String::from_utf8(bytes.to_vec()).unwrap(),
+    }
+}
+
+fn encode(pairs: &[(&str, &str)]) -> String {
+    let enc = |s: &str| -> String {
+        s.bytes()
+            .map(|b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => {
+                    (b as char).to_string()
+                }
+                _ => format!("%{b:02X}"),
+            })
+            .collect()
+    };
+    pairs
+        .iter()
+        .map(|(k, v)| format!("{}={}", enc(k), enc(v)))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+async fn get(app: &Router, cookie: &str, uri: &str) -> Resp {
+    send(
+        app,
+        Request::get(uri)
+            .header(header::COOKIE, cookie)
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await
+}
+
+async fn post(app: &Router, cookie: &str, uri: &str, pairs: &[(&str, &str)]) -> Resp {
+    send(
+        app,
+        Request::post(uri)
+            .header(header::COOKIE, cookie)
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .body(Body::from(encode(pairs)))
+            .unwrap(),
+    )
+    .await
+}
+
+/// Logs in and returns the session cookie (`name=value`).
+async fn login(app: &Router) -> String {
+    let resp = app
+        .clone()
+        .oneshot(
+            Request::post("/login")
+                .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+                .body(Body::from(encode(&[
+                    ("username", "schrift"),
+                    ("password", "geheim-und-lang"),
+                ])))
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+    let cookie = resp.headers().get(header::SET_COOKIE).unwrap();
+    cookie
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+/// The number in `data-{attr}="N"` inside the first tag that contains `anchor`.
+fn data_after(body: &str, anchor: &str, attr: &str) -> Option<u32> {
+    let start = body.find(anchor)?;
+    let tag = &body[start..start + body[start..].find('>')?];
+    let key = format!("data-{attr}=\"");
+    let rest = &tag[tag.find(&key)? + key.len()..];
+    rest[..rest.find('"')?].parse().ok()
+}
+
+/// Deckel per player (in `names` order) and the stock as the page shows them.
+fn deckel_and_stock(body: &str, names: &[&str]) -> (Vec<u32>, Option<u32>) {
+    let deckel = names
+        .iter()
+        .map(|n| {
+            data_after(body, &format!("data-player=\"{n}\""), "deckel")
+                .unwrap_or_else(|| panic!("no Deckel of {n} in {body}"))
+        })
+        .collect();
+    (deckel, data_after(body, "id=\"stock\"", "stock"))
+}
+
+/// One Wurfrunde as form fields: (player, dice, Würfe, aus der Hand) per row, plus `seq`.
+fn wurfrunde_form(seq: usize, rows: &[(&str, &str, u8, bool)]) -> Vec<(String, String)> {
+    let mut f = vec![("seq".to_string(), seq.to_string())];
+    for (i, (p, dice, n, hand)) in rows.iter().enumerate() {
+        f.push((format!("p{i}"), p.to_string()));
+        f.push((format!("w{i}"), dice.to_string()));
+        f.push((format!("n{i}"), n.to_string()));
+        if *hand {
+            f.push((format!("h{i}"), "1".to_string()));
+        }
+    }
+    f
+}
+
+async fn post_wurfrunde(
+    app: &Router,
+    cookie: &str,
+    seq: usize,
+    rows: &[(&str, &str, u8, bool)],
+) -> Resp {
+    let f = wurfrunde_form(seq, rows);
+    let pairs: Vec<(&str, &str)> = f.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    post(app, cookie, &format!("{PAGE}/wurfrunde"), &pairs).await
+}
+
+/// The throws of the whole Runde as played (the corrected version), for an independent replay.
+type Row = (&'static str, &'static str, u8, bool);
+const RUNDE: [&[Row]; 7] = [
+    // Hälfte 1, Auswürfeln: Anna's Hand-Out, Bernd's 2-2-1 is lowest and takes all
+    &[
+        ("Anna", "111", 1, false),
+        ("Bernd", "221", 1, false),
+        ("Carla", "653", 1, false),
+    ],
+    // Hälfte 2, Auswürfeln from Bernd: Schock 3 by Anna, Carla takes 3
+    &[
+        ("Bernd", "642", 1, false),
+        ("Carla", "542", 1, false),
+        ("Anna", "113", 1, false),
+    ],
+    // Carla's Jule: Bernd takes 7 (stock 3)
+    &[
+        ("Carla", "421", 1, false),
+        ("Anna", "655", 1, false),
+        ("Bernd", "532", 1, false),
+    ],
+    // Bernd's Schock 4 in 2 Würfe: Anna takes the last 3
+    &[
+        ("Bernd", "114", 2, false),
+        ("Carla", "643", 1, false),
+        ("Anna", "631", 2, false),
+    ],
+    // Anna's assembled Schock Out: Carla's assembled 2-2-2 (Hausnummer 222) takes all
+    &[
+        ("Anna", "111", 3, false),
+        ("Bernd", "665", 2, false),
+        ("Carla", "222", 3, false),
+    ],
+    // Finale Bernd against Carla, Auswürfeln from Carla: Bernd's 655 costs Carla 1
+    &[("Carla", "653", 1, false), ("Bernd", "655", 1, false)],
+    // Carla's Hand-Out: Bernd takes all, loses the Finale and the Runde
+    &[("Carla", "111", 1, false), ("Bernd", "532", 1, false)],
+];
+
+const NAMES: [&str; 3] = ["Anna", "Bernd", "Carla"];
+
+#[tokio::test]
+async fn a_whole_runde_through_the_schockbesteck() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = prepared_db(&dir).await;
+    let app1 = app(&path).await;
+
+    // Without login every page and action sends to the login page and changes nothing.
+    for uri in ["start", "wurfrunde", "zurueck", "verwerfen", "bestaetigen"] {
+        let r = post(&app1, "", &format!("{PAGE}/{uri}"), &[("seq", "0")]).await;
+        assert_eq!(r.status, StatusCode::SEE_OTHER, "{uri}");
+        assert_eq!(r.location.as_deref(), Some("/login"), "{uri}");
+    }
+    let r = get(&app1, "", PAGE).await;
+    assert_eq!(r.location.as_deref(), Some("/login"));
+
+    let cookie = login(&app1).await;
+    // the night page links a logged-in secretary to the Schockbesteck
+    let night = get(&app1, &cookie, "/abend/2026-01-09").await.body;
+    assert!(
+        night.contains("href=\"/verwaltung/besteck/2026-01-09\""),
+        "{night}"
+    );
+
+    // The night's overview lists table 1 with its four players and the round links.
+    let r = get(&app1, &cookie, "/verwaltung/besteck/2026-01-09").await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(r.body.contains("Anna, Bernd, Carla, Dirk"), "{}", r.body);
+    assert!(r.body.contains("Runde 1</a> (eingetragen)"), "{}", r.body);
+    assert!(r.body.contains(&format!("href=\"{PAGE}\"")));
+    // unknown table / round number beyond the night: 404
+    assert_eq!(
+        get(&app1, &cookie, "/verwaltung/besteck/2026-01-09/2/1")
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        get(&app1, &cookie, "/verwaltung/besteck/2026-01-09/1/11")
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+
+    // Start: the start form offers the table's players; Dirk sits this round out.
+    let r = get(&app1, &cookie, PAGE).await;
+    assert!(r.body.contains("Runde beginnen"));
+    assert!(r.body.contains("value=\"Dirk\""));
+    let r = post(
+        &app1,
+        &cookie,
+        &format!("{PAGE}/start"),
+        &[
+            ("spieler", "Anna"),
+            ("spieler", "Bernd"),
+            ("vorleger", "Dirk"),
+        ],
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.body.contains("Der Vorleger muss mitspielen."));
+    let r = post(
+        &app1,
+        &cookie,
+        &format!("{PAGE}/start"),
+        &[
+            ("spieler", "Anna"),
+            ("spieler", "Bernd"),
+            ("spieler", "Carla"),
+            ("vorleger", "Anna"),
+        ],
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    assert_eq!(r.location.as_deref(), Some(PAGE));
+    let r = get(&app1, &cookie, PAGE).await;
+    assert!(r.body.contains("Hälfte 1 – Auswürfeln"), "{}", r.body);
+    assert_eq!(deckel_and_stock(&r.body, &NAMES), (vec![0, 0, 0], Some(13)));
+    assert!(!r.body.contains("data-player=\"Dirk\""));
+
+    // Wurfrunden 1–3, with the page after each: (Deckel of Anna, Bernd, Carla; stock; text shown)
+    let expected: [(Vec<u32>, Option<u32>, &str); 3] = [
+        (
+            vec![0, 0, 0],
+            Some(13),
+            "Bernd nimmt alle 13 Deckel (Schock Out von Anna). <strong>Bernd hat Hälfte 1 verloren.</strong>",
+        ),
+        (vec![0, 0, 3], Some(10), "Carla nimmt 3 Deckel aus dem Stock."),
+        (vec![0, 7, 3], Some(3), "Bernd nimmt 7 Deckel aus dem Stock."),
+    ];
+    for (seq, (deckel, stock, text)) in expected.into_iter().enumerate() {
+        let r = post_wurfrunde(&app1, &cookie, seq, RUNDE[seq]).await;
+        assert_eq!(r.status, StatusCode::SEE_OTHER, "{seq}: {}", r.body);
+        let page = get(&app1, &cookie, PAGE).await.body;
+        assert_eq!(deckel_and_stock(&page, &NAMES), (deckel, stock), "{seq}");
+        assert!(page.contains(text), "{seq}: {page}");
+    }
+    let page = get(&app1, &cookie, PAGE).await.body;
+    assert!(page.contains("Hälfte 1 verloren: Bernd"));
+    assert!(page.contains("Carla: Jule"), "{page}");
+
+    // A rebuilt app on the same file (a server restart) shows the same Runde; the session survives.
+    drop(app1);
+    let app2 = app(&path).await;
+    let page = get(&app2, &cookie, PAGE).await.body;
+    assert_eq!(
+        deckel_and_stock(&page, &NAMES),
+        (vec![0, 7, 3], Some(3)),
+        "{page}"
+    );
+    assert!(page.contains("Wurfrunde 4</h2>"), "{page}");
+
+    // A rule broken: 3 Würfe after the Vorleger's 2 → 422, the message, the typed dice kept.
+    let r = post_wurfrunde(
+        &app2,
+        &cookie,
+        3,
+        &[
+            ("Bernd", "114", 2, false),
+            ("Carla", "643", 1, false),
+            ("Anna", "631", 3, false),
+        ],
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        r.body
+            .contains("Spieler Anna, Wurf 3: mehr Würfe als der Vorleger (2)"),
+        "{}",
+        r.body
+    );
+    assert!(r.body.contains("name=\"w2\" value=\"631\""));
+    // dice that are not three digits, and a thrower out of turn
+    let r = post_wurfrunde(
+        &app2,
+        &cookie,
+        3,
+        &[
+            ("Bernd", "14", 2, false),
+            ("Carla", "643", 1, false),
+            ("Anna", "631", 2, false),
+        ],
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        r.body.contains("Spieler Bernd: 2 Augenzahlen"),
+        "{}",
+        r.body
+    );
+    let r = post_wurfrunde(
+        &app2,
+        &cookie,
+        3,
+        &[("Anna", "631", 1, false), ("Bernd", "114", 1, false)],
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        r.body.contains("als 1. wirft Bernd, nicht Anna"),
+        "{}",
+        r.body
+    );
+    let page = get(&app2, &cookie, PAGE).await.body;
+    assert_eq!(deckel_and_stock(&page, &NAMES), (vec![0, 7, 3], Some(3)));
+
+    // A typo: Carla 5-3-2 instead of 6-4-3 makes her take the last 3 …
+    let typo = [
+        ("Bernd", "114", 2, false),
+        ("Carla", "532", 1, false),
+        ("Anna", "631", 2, false),
+    ];
+    let r = post_wurfrunde(&app2, &cookie, 3, &typo).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER);
+    // … a second tap of the same form is stale and changes nothing …
+    let r = post_wurfrunde(&app2, &cookie, 3, &typo).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.body.contains("nicht mehr aktuell"), "{}", r.body);
+    let page = get(&app2, &cookie, PAGE).await.body;
+    assert_eq!(deckel_and_stock(&page, &NAMES), (vec![0, 7, 6], Some(0)));
+    // … so the last Wurfrunde is taken back: the state before it, its throws in the form.
+    let r = post(&app2, &cookie, &format!("{PAGE}/zurueck"), &[("seq", "3")]).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "stale seq");
+    let r = post(&app2, &cookie, &format!("{PAGE}/zurueck"), &[("seq", "4")]).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    assert!(r.body.contains("Wurfrunde 4 ist zurückgenommen"));
+    assert!(r.body.contains("name=\"w1\" value=\"532\""), "{}", r.body);
+    assert!(
+        r.body.contains("<option value=\"2\" selected>"),
+        "{}",
+        r.body
+    );
+    assert_eq!(deckel_and_stock(&r.body, &NAMES), (vec![0, 7, 3], Some(3)));
+    let page = get(&app2, &cookie, PAGE).await.body;
+    assert_eq!(deckel_and_stock(&page, &NAMES), (vec![0, 7, 3], Some(3)));
+
+    // The rest of the Runde, corrected.
+    let expected: [(Vec<u32>, Option<u32>, &str); 4] = [
+        (vec![3, 7, 3], Some(0), "Anna nimmt 3 Deckel aus dem Stock."),
+        (vec![0, 0, 0], Some(13), "Carla hat Hälfte 2 verloren."),
+        (
+            vec![0, 0, 1],
+            Some(12),
+            "Carla nimmt 1 Deckel aus dem Stock.",
+        ),
+        (vec![0, 0, 0], None, "Bernd hat Finale verloren."),
+    ];
+    for (k, (deckel, stock, text)) in expected.into_iter().enumerate() {
+        let seq = 3 + k;
+        let r = post_wurfrunde(&app2, &cookie, seq, RUNDE[seq]).await;
+        assert_eq!(r.status, StatusCode::SEE_OTHER, "{seq}: {}", r.body);
+        let page = get(&app2, &cookie, PAGE).await.body;
+        assert_eq!(deckel_and_stock(&page, &NAMES), (deckel, stock), "{seq}");
+        assert!(page.contains(text), "{seq}: {page}");
+        if seq == 4 {
+            assert!(page.contains("Finale: Bernd gegen Carla"), "{page}");
+            assert!(page.contains("spielt das Finale nicht"));
+            assert!(page.contains("Finale – Auswürfeln"));
+        }
+    }
+
+    // The finished Runde: its loser, and the result form filled from the throws.
+    let page = get(&app2, &cookie, PAGE).await.body;
+    assert!(
+        page.contains("Die Runde verliert <strong>Bernd</strong>"),
+        "{page}"
+    );
+    assert!(page.contains("Ergebnis von Runde 2 speichern"));
+    // (player, outs, hand_outs, julen) as prefilled
+    for (p, outs, hand, julen) in [("Anna", 2, 1, 0), ("Bernd", 0, 0, 0), ("Carla", 1, 1, 1)] {
+        let anchor = format!("<tr data-player=\"{p}\" data-outs");
+        assert_eq!(data_after(&page, &anchor, "outs"), Some(outs), "{p}");
+        assert_eq!(data_after(&page, &anchor, "hand-outs"), Some(hand), "{p}");
+        assert_eq!(data_after(&page, &anchor, "julen"), Some(julen), "{p}");
+    }
+    let id = player_ids(&path).await;
+    assert!(page.contains(&format!("name=\"lost\" value=\"{}\" checked", id["Bernd"])));
+
+    // The same throws through the engine directly give the same tallies.
+    let mut engine = RundeState::new(
+        NAMES.iter().map(|s| s.to_string()).collect(),
+        RuleSet::default(),
+    )
+    .unwrap();
+    for rows in RUNDE {
+        let throws = rows
+            .iter()
+            .map(|(p, d, n, hand)| {
+                let dice: Vec<u8> = d.bytes().map(|b| b - b'0').collect();
+                ThrowInput::from_dice(p, [dice[0], dice[1], dice[2]], *n, *n == 1 || *hand)
+            })
+            .collect();
+        engine.apply(throws).unwrap();
+    }
+    let from_engine: Vec<ResultEntry> = engine
+        .tallies()
+        .into_iter()
+        .map(|t| ResultEntry {
+            joker: t.player == "Anna",
+            player: t.player,
+            outs: t.outs,
+            hand_outs: t.hand_outs,
+            julen: t.julen,
+            lost: t.lost,
+        })
+        .collect();
+
+    // Confirming with a second Joker for Carla is refused by the league's checks; nothing stored.
+    let r = post(
+        &app2,
+        &cookie,
+        &format!("{PAGE}/bestaetigen"),
+        &[("seq", "7"), (&format!("joker_{}", id["Carla"]), "1")],
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        r.body.contains(
+            "Abend 09.01.2026, Tisch 1, Runde 2, Spieler Carla, Feld joker: hat an diesem Abend schon eine Joker-Runde (Tisch 1, Runde 1)"
+        ),
+        "{}",
+        r.body
+    );
+    assert!(
+        r.body.contains(&format!(
+            "name=\"joker_{}\" value=\"1\" checked",
+            id["Carla"]
+        )),
+        "the typed Joker is kept"
+    );
+    let stored = db::season::load_file(&sqlx_pool(&path).await, 2026)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(stored.nights[0].tables[0].rounds.len(), 1);
+
+    // Confirm with Anna's Joker; tampered numbers and loser are ignored.
+    let r = post(
+        &app2,
+        &cookie,
+        &format!("{PAGE}/bestaetigen"),
+        &[
+            ("seq", "7"),
+            (&format!("joker_{}", id["Anna"]), "1"),
+            (&format!("outs_{}", id["Anna"]), "3"),
+            (&format!("hand_outs_{}", id["Bernd"]), "1"),
+            (&format!("julen_{}", id["Carla"]), "0"),
+            ("lost", &id["Anna"].to_string()),
+        ],
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    assert_eq!(
+        r.location.as_deref(),
+        Some("/verwaltung/besteck/2026-01-09/1/3?gespeichert=2")
+    );
+    let stored = db::season::load_file(&sqlx_pool(&path).await, 2026)
+        .await
+        .unwrap()
+        .unwrap();
+    let rounds = &stored.nights[0].tables[0].rounds;
+    assert_eq!(rounds.len(), 2);
+    assert_eq!(rounds[1].number, 2);
+    let want = vec![
+        ResultEntry {
+            player: "Anna".into(),
+            outs: 2,
+            hand_outs: 1,
+            julen: 0,
+            joker: true,
+            lost: false,
+        },
+        ResultEntry {
+            player: "Bernd".into(),
+            outs: 0,
+            hand_outs: 0,
+            julen: 0,
+            joker: false,
+            lost: true,
+        },
+        ResultEntry {
+            player: "Carla".into(),
+            outs: 1,
+            hand_outs: 1,
+            julen: 1,
+            joker: false,
+            lost: false,
+        },
+    ];
+    assert_eq!(rounds[1].results, want);
+    assert_eq!(rounds[1].results, from_engine);
+
+    // The Runde in progress is gone: round 2 offers a new start and says it is entered.
+    let r = get(
+        &app2,
+        &cookie,
+        "/verwaltung/besteck/2026-01-09/1/3?gespeichert=2",
+    )
+    .await;
+    assert!(r.body.contains("Runde 2 ist gespeichert."), "{}", r.body);
+    let page = get(&app2, &cookie, PAGE).await.body;
+    assert!(page.contains("Runde beginnen"));
+    assert!(page.contains("Runde 2 ist an diesem Tisch schon eingetragen"));
+    // and the public night page shows it
+    let public = get(&app2, "", "/abend/2026-01-09").await.body;
+    assert!(public.contains("Runde 2"), "{public}");
+}
+
+#[tokio::test]
+async fn a_runde_can_be_discarded() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = prepared_db(&dir).await;
+    let app = app(&path).await;
+    let cookie = login(&app).await;
+    let page = "/verwaltung/besteck/2026-01-09/1/5";
+    let r = post(
+        &app,
+        &cookie,
+        &format!("{page}/start"),
+        &[
+            ("spieler", "Dirk"),
+            ("spieler", "Bernd"),
+            ("vorleger", "Dirk"),
+        ],
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER);
+    let body = get(&app, &cookie, page).await.body;
+    // seat order of the table from the Vorleger: Dirk, then Bernd
+    let (d, b) = (
+        body.find("name=\"p0\" value=\"Dirk\""),
+        body.find("name=\"p1\" value=\"Bernd\""),
+    );
+    assert!(d.is_some() && b.is_some(), "{body}");
+    // starting twice is refused
+    let r = post(
+        &app,
+        &cookie,
+        &format!("{page}/start"),
+        &[
+            ("spieler", "Dirk"),
+            ("spieler", "Bernd"),
+            ("vorleger", "Dirk"),
+        ],
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.body.contains("Runde 5 läuft schon."));
+    let overview = get(&app, &cookie, "/verwaltung/besteck/2026-01-09")
+        .await
+        .body;
+    assert!(overview.contains("Runde 5</a> (läuft)"), "{overview}");
+    let r = post(&app, &cookie, &format!("{page}/verwerfen"), &[]).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER);
+    assert!(get(&app, &cookie, page)
+        .await
+        .body
+        .contains("Runde beginnen"));
+}
+
+/// Player ids by name, as stored.
+async fn player_ids(path: &std::path::Path) -> std::collections::HashMap<String, i64> {
+    let pool = sqlx_pool(path).await;
+    let mut conn = pool.acquire().await.unwrap();
+    let mut ids = std::collections::HashMap::new();
+    for name in ["Anna", "Bernd", "Carla", "Dirk"] {
+        let (id, _) = db::player::by_name(&mut conn, name).await.unwrap().unwrap();
+        ids.insert(name.to_string(), id);
+    }
+    ids
+}
+
+async fn sqlx_pool(path: &std::path::Path) -> sqlx::SqlitePool {
+    Db::open(path).await.unwrap().read
+}
