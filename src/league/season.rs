@@ -9,15 +9,16 @@ use super::error::{EntryError, Location};
 use super::file::{FineEntry, NightEntry, PlayerEntry, ResultEntry, RoundEntry, SeasonFile};
 use super::file::{TableEntry, FORMAT};
 use super::rules::SeasonRules;
+use crate::rules::RuleSet;
 
 /// Longest player name, in characters (after trimming).
 pub const MAX_NAME_CHARS: usize = 60;
 /// Most Schock Outs of one player in one round when the parts he played are not entered (league.md
 /// §1): a Schock Out ends the half, so one per half and one in the Finale. The number comes from the
-/// rules engine (`rules::max_outs_per_round` under the league's RuleSet, parts unknown); the league
-/// keeps no copy of it.
-pub fn max_outs_per_round() -> u32 {
-    crate::rules::max_outs_per_round(&crate::rules::RuleSet::schockerliga(), None)
+/// rules engine (`rules::max_outs_per_round` under the season's dice RuleSet, parts unknown); the
+/// league keeps no copy of it.
+pub fn max_outs_per_round(game: &RuleSet) -> u32 {
+    crate::rules::max_outs_per_round(game, None)
 }
 /// Most Julen of one player in one round that entry accepts (a sanity bound).
 pub const MAX_JULEN_PER_ROUND: u32 = 10;
@@ -26,10 +27,10 @@ pub const MAX_TABLES: u32 = 2;
 
 /// Reason given when more than [`max_outs_per_round`] Outs are entered (league.md §1), e.g. "ein
 /// Schock Out beendet die Hälfte; höchstens 3 Outs pro Spieler und Runde".
-pub fn outs_limit_reason() -> String {
+pub fn outs_limit_reason(game: &RuleSet) -> String {
     format!(
         "ein Schock Out beendet die Hälfte; höchstens {} Outs pro Spieler und Runde",
-        max_outs_per_round()
+        max_outs_per_round(game)
     )
 }
 /// Reason given for a Jahresbeitrag dated after `last_join_month` September (league.md §5).
@@ -43,6 +44,8 @@ pub struct Season {
     pub year: i32,
     /// The season's resolved rules (defaults of `year` with the file's overrides).
     pub rules: SeasonRules,
+    /// The dice game's RuleSet, resolved from `rules.game` (schocken-rules.md).
+    pub game: RuleSet,
     /// The players (names trimmed and unique), in file order.
     pub players: Vec<Player>,
     /// The nights, sorted by date (one per date).
@@ -218,6 +221,12 @@ impl Season {
             let (field, why) = e.split_once(": ").unwrap_or(("rules", e.as_str()));
             EntryError::new(Location::default().field(field), why)
         })?;
+        let game = RuleSet::from_json(&rules.game).map_err(|e| {
+            EntryError::new(
+                Location::default().field("rules.game"),
+                format!("kein gültiges Regelwerk für das Würfelspiel: {e}"),
+            )
+        })?;
 
         let players = check_players(&rules, year, &file.players)?;
         let names: HashMap<&str, &str> = players
@@ -236,6 +245,7 @@ impl Season {
             }
             nights.push(check_night(
                 &rules,
+                &game,
                 year,
                 &names,
                 entry,
@@ -246,6 +256,7 @@ impl Season {
         Ok(Season {
             year,
             rules,
+            game,
             players,
             nights,
         })
@@ -385,6 +396,7 @@ fn known<'a>(
 
 fn check_night(
     rules: &SeasonRules,
+    game: &RuleSet,
     year: i32,
     names: &HashMap<&str, &str>,
     entry: &NightEntry,
@@ -403,7 +415,7 @@ fn check_night(
     let mut table_of: HashMap<&str, u32> = HashMap::new();
     // player → (table, round) of his Joker-Runde this night
     let mut joker_of: HashMap<&str, (u32, u32)> = HashMap::new();
-    let max_outs = max_outs_per_round();
+    let max_outs = max_outs_per_round(game);
     for t in &entry.tables {
         let at_table = at_night.clone().table(t.number);
         if !(1..=MAX_TABLES).contains(&t.number) {
@@ -457,7 +469,7 @@ fn check_night(
                 if row.outs > max_outs {
                     return Err(EntryError::new(
                         at_row.field("outs"),
-                        format!("{} Outs: {}", row.outs, outs_limit_reason()),
+                        format!("{} Outs: {}", row.outs, outs_limit_reason(game)),
                     ));
                 }
                 if row.hand_outs > row.outs {
@@ -963,7 +975,7 @@ mod tests {
     fn the_outs_limit_is_the_engines() {
         // The league takes the limit of the rules engine with the parts unknown (league.md §1).
         let engine = crate::rules::max_outs_per_round(&crate::rules::RuleSet::default(), None);
-        assert_eq!(max_outs_per_round(), engine);
+        assert_eq!(max_outs_per_round(&RuleSet::default()), engine);
         assert_eq!(engine, 3);
         // (outs, accepted): the limit itself is accepted, one more is refused with the limit named
         for (outs, ok) in [(engine, true), (engine + 1, false)] {

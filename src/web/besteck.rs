@@ -181,6 +181,8 @@ struct Ctx {
     /// Player ids of the Runde's players, by name.
     ids: HashMap<String, i64>,
     joker_allowed: bool,
+    /// The season's dice RuleSet (`rules.game`), under which a new Runde is played.
+    game: RuleSet,
     entered: Vec<u32>,
     runde: Option<RundeState>,
 }
@@ -223,6 +225,8 @@ async fn load(
     if !(1..=rules.rounds_per_night).contains(&round) {
         return Err(AppError::NotFound);
     }
+    let game = RuleSet::from_json(&rules.game)
+        .map_err(|e| AppError::Internal(format!("Regelwerk der Saison {season}: {e}")))?;
     let table_players: Vec<String> = db::night::participants(&mut *conn, night.id)
         .await?
         .into_iter()
@@ -257,6 +261,7 @@ async fn load(
         table_players,
         ids,
         joker_allowed: rules.joker_multiplier.is_some(),
+        game,
         entered,
         runde,
     })
@@ -694,7 +699,7 @@ async fn start(
         ));
     }
     let players = seat_order(&ctx.table_players, &ticked, vorleger);
-    let runde = match RundeState::new(players, RuleSet::default()) {
+    let runde = match RundeState::new(players, ctx.game.clone()) {
         Ok(r) => r,
         Err(e) => {
             return Ok(rejected(
