@@ -2,6 +2,8 @@
 //! and the pages: import a season file (all or nothing), load a checked season, its standings and
 //! payouts.
 
+pub mod money;
+
 use chrono::NaiveDate;
 
 use crate::db::{self, Db, DbError};
@@ -87,8 +89,8 @@ pub async fn standings(
     Ok(league::standings(&season, as_of))
 }
 
-/// The year-end payouts of season `year` (league.md §7–§8), with its stored carry-in.
+/// The year-end payouts of season `year` (league.md §7–§8), with the carry-in chained from the
+/// earlier seasons in the database ([`money::chained`]).
 pub async fn payouts(pool: &sqlx::SqlitePool, year: i32) -> Result<Payouts, ServiceError> {
-    let (season, carry_in) = load_season(pool, year).await?;
-    Ok(league::payouts(&season, carry_in))
+    Ok(money::chained(pool, year).await?.payouts)
 }

@@ -4,6 +4,7 @@
 
 pub mod api;
 pub mod auth;
+pub mod money;
 pub mod night;
 pub mod public;
 pub mod season;
@@ -152,6 +153,7 @@ pub fn router(state: AppState, static_dir: PathBuf) -> Router {
         .merge(api::router())
         .merge(season::router())
         .merge(night::router())
+        .merge(money::router())
         .nest_service("/static", ServeDir::new(static_dir))
         .with_state(state)
 }
