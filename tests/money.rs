@@ -557,3 +557,135 @@ async fn a_jahresbeitrag_dated_in_october_is_refused_and_nothing_is_stored() {
     file.players[0].fee_paid_on = "2026-09-30".parse().ok();
     service::import(&db, &file, false).await.unwrap();
 }
+
+/// A season of 2026 from JSON parts: `nights` = (date, players present); 10 rounds each, the last
+/// present player loses every round.
+fn small_season(players: &[(&str, Option<&str>)], nights: &[(&str, Vec<&str>)]) -> SeasonFile {
+    let players: Vec<Value> = players
+        .iter()
+        .map(|(n, f)| serde_json::json!({ "name": n, "fee_paid_on": f }))
+        .collect();
+    let nights: Vec<Value> = nights
+        .iter()
+        .map(|(date, who)| {
+            let rounds: Vec<Value> = (1..=10)
+                .map(|r| {
+                    let results: Vec<Value> = who
+                        .iter()
+                        .enumerate()
+                        .map(|(i, p)| {
+                            serde_json::json!({ "player": p, "outs": u32::from(i == 0), "hand_outs": 0,
+                                                "julen": 0, "lost": i + 1 == who.len() })
+                        })
+                        .collect();
+                    serde_json::json!({ "number": r, "results": results })
+                })
+                .collect();
+            serde_json::json!({ "date": date, "tables": [ { "number": 1, "rounds": rounds } ] })
+        })
+        .collect();
+    serde_json::from_value(serde_json::json!({
+        "format": "schockerliga-season/1", "season": 2026, "players": players, "nights": nights
+    }))
+    .unwrap()
+}
+
+#[tokio::test]
+async fn a_paid_player_short_of_100_rounds_drops_to_the_2_liga_after_30_november() {
+    let mut nights: Vec<(String, Vec<&str>)> = (1..=10)
+        .map(|m| {
+            let who = if m <= 9 {
+                vec!["Anna", "Bernd", "Carla"]
+            } else {
+                vec!["Bernd", "Carla"]
+            };
+            (format!("2026-{m:02}-06"), who)
+        })
+        .collect();
+    nights.push(("2026-12-04".into(), vec!["Anna", "Bernd", "Carla"]));
+    let nights: Vec<(&str, Vec<&str>)> = nights
+        .iter()
+        .map(|(d, w)| (d.as_str(), w.clone()))
+        .collect();
+    let file = small_season(
+        &[
+            ("Anna", Some("2026-02-01")),
+            ("Bernd", Some("2026-01-02")),
+            ("Carla", None),
+        ],
+        &nights,
+    );
+    let a = app(&[file]).await;
+    let liga_of = |v: &Value, who: &str| {
+        v["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["player"] == who)
+            .map(|r| {
+                (
+                    r["liga"].as_str().unwrap().to_string(),
+                    r["rounds"].as_u64().unwrap(),
+                )
+            })
+            .unwrap()
+    };
+    // (as of, player, Liga, rounds)
+    let cases = [
+        ("2026-11-30", "Anna", "1. Liga", 90),
+        ("2026-11-30", "Bernd", "1. Liga", 100),
+        ("2026-12-04", "Anna", "2. Liga", 100), // 100 now, but only 90 by 30 November
+        ("2026-12-04", "Bernd", "1. Liga", 110),
+        ("2026-12-04", "Carla", "2. Liga", 110), // never paid
+    ];
+    for (as_of, who, liga, rounds) in cases {
+        let r = a
+            .get(&format!("/api/v1/seasons/2026/standings?as_of={as_of}"))
+            .await;
+        assert_eq!(r.status, StatusCode::OK);
+        assert_eq!(
+            liga_of(&r.json(), who),
+            (liga.to_string(), rounds),
+            "{who} as of {as_of}"
+        );
+    }
+    // the year-end payouts follow the table after the last night: Anna gets no place
+    let p = a.payouts(2026).await;
+    assert_eq!(p["places"].as_array().unwrap().len(), 1);
+    assert_eq!(p["places"][0]["players"][0], "Bernd");
+    assert_eq!(p["schocker_des_jahres"][0], "Bernd");
+    invariant(&p);
+}
+
+#[tokio::test]
+async fn the_payout_rules_are_visible_before_the_first_night() {
+    let a = app(&[small_season(&[("Anna", Some("2026-01-02"))], &[])]).await;
+    let page = a.get("/saison/2026/abschluss").await;
+    assert_eq!(page.status, StatusCode::OK);
+    let text = page.text();
+    for part in [
+        "Noch kein Spielabend",
+        "Platz 1: 30 %, Platz 2: 25 %, Platz 3: 20 %, Platz 4: 15 %, Platz 5: 10 %",
+        "Januar 15,00 €",
+        "April 16,00 €",
+        "September 21,00 €",
+        "Zuspätkommer 1,00 €, Schock-Schlafmütze 0,50 €",
+        "10,00 €",
+        r#"id="fees">15,00 €"#,
+    ] {
+        assert!(text.contains(part), "rules lack {part:?}");
+    }
+    let table = a.get("/saison/2026").await.text();
+    for link in [
+        "/saison/2026/kasse",
+        "/saison/2026/abschluss",
+        "/saison/2026/tabelle.csv",
+    ] {
+        assert!(table.contains(link), "table page lacks {link}");
+    }
+    assert!(a
+        .get("/saison/2026/abende")
+        .await
+        .text()
+        .contains("/saison/2026/abende.csv"));
+}

@@ -262,17 +262,13 @@ pub struct FeeGroup {
 
 /// The season's payout rules (league.md §5, §6, §8, §10), formatted.
 pub struct RulesView {
-    /// Fee when paid January to the month before the increase.
-    pub fee_base: String,
-    /// Monthly increase.
-    pub fee_increase: String,
-    /// First month of the increase (German month name).
-    pub fee_increase_from: &'static str,
+    /// The Jahresbeitrag by payment month, January to the last join month: ("Januar", "15,00 €").
+    pub fee_by_month: Vec<(&'static str, String)>,
     /// Last month a fee is accepted.
     pub last_join: &'static str,
     /// Lucky Looser amount.
     pub lucky: String,
-    /// Paid places: ("1.", "30 %").
+    /// Paid places: ("1", "30 %").
     pub places: Vec<(String, String)>,
     /// Σ percent of the places.
     pub places_total: u32,
@@ -386,16 +382,20 @@ fn payee_row(l: &ShareLine, rules_percent: &[u32]) -> PayeeRow {
 fn rules_view(season: &Season) -> RulesView {
     let r = &season.rules;
     RulesView {
-        fee_base: format_cents(r.fee_base_cents),
-        fee_increase: format_cents(r.fee_monthly_increase_cents),
-        fee_increase_from: crate::league::season::month_name(r.fee_increase_from_month),
+        fee_by_month: (1..=r.last_join_month)
+            .filter_map(|m| {
+                let day = NaiveDate::from_ymd_opt(season.year, m, 1)?;
+                let cents = crate::league::fee_cents(r, season.year, day).ok()?;
+                Some((crate::league::season::month_name(m), format_cents(cents)))
+            })
+            .collect(),
         last_join: crate::league::season::month_name(r.last_join_month),
         lucky: format_cents(r.lucky_looser_cents),
         places: r
             .payout_percent
             .iter()
             .enumerate()
-            .map(|(i, p)| (format!("{}.", i + 1), format!("{p} %")))
+            .map(|(i, p)| ((i + 1).to_string(), format!("{p} %")))
             .collect(),
         places_total: r.payout_percent.iter().sum(),
         fines: r
