@@ -535,7 +535,9 @@ mod tests {
         let s = season(v);
         let p = payouts(&s, 0);
         let lines = place_lines(&s.rules, &p);
-        let got: Vec<(u32, &str, u32, u32, String, i64, i64, i64)> = lines
+        // (place, player, covered %, split, exact, floor, extra, cents)
+        type Line<'a> = (u32, &'a str, u32, u32, String, i64, i64, i64);
+        let got: Vec<Line> = lines
             .iter()
             .map(|l| {
                 (
