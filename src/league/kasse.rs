@@ -618,4 +618,131 @@ mod tests {
             assert_eq!(fine_label(kind), label);
         }
     }
+
+    mod random {
+        use proptest::prelude::*;
+        use serde_json::{json, Value};
+
+        use super::super::*;
+        use crate::league::testkit::{season, NightSpec};
+
+        /// (fee month per player, nights as (month, outs per player, lost rounds per player),
+        /// fines as (player, late, paid, night index)).
+        type SeasonGen = (
+            Vec<Option<u32>>,
+            Vec<(u32, Vec<u32>, Vec<u32>)>,
+            Vec<(usize, bool, bool, usize)>,
+        );
+
+        const NAMES: [&str; 6] = ["Anna", "Bea", "Cem", "Dora", "Emil", "Fritz"];
+
+        fn season_gen() -> impl Strategy<Value = SeasonGen> {
+            (
+                proptest::collection::vec(proptest::option::weighted(0.7, 1u32..=9), 6),
+                proptest::collection::vec(
+                    (
+                        1u32..=12,
+                        proptest::collection::vec(0u32..=12, 6),
+                        proptest::collection::vec(0u32..=4, 6),
+                    ),
+                    0..5,
+                ),
+                proptest::collection::vec(
+                    (0usize..6, any::<bool>(), any::<bool>(), 0usize..5),
+                    0..6,
+                ),
+            )
+        }
+
+        fn build(year: i32, g: &SeasonGen) -> Season {
+            let (fees, nights, fines) = g;
+            let players: Vec<Value> = NAMES
+                .iter()
+                .zip(fees)
+                .map(|(n, m)| {
+                    json!({ "name": n, "fee_paid_on": m.map(|m| format!("{year}-{m:02}-05")) })
+                })
+                .collect();
+            let mut night_json: Vec<Value> = nights
+                .iter()
+                .enumerate()
+                .map(|(i, (month, outs, lost))| {
+                    NightSpec {
+                        date: &format!("{year}-{month:02}-{:02}", 10 + i),
+                        players: &NAMES,
+                        outs,
+                        lost,
+                        ..NightSpec::default()
+                    }
+                    .build()
+                })
+                .collect();
+            for &(p, late, paid, n) in fines {
+                if let Some(night) = night_json.get_mut(n) {
+                    night["fines"].as_array_mut().expect("fines array").push(
+                        json!({ "player": NAMES[p], "kind": if late { "late" } else { "sleepy" },
+                                       "paid": paid }),
+                    );
+                }
+            }
+            season(
+                json!({ "format": "schockerliga-season/1", "season": year, "rules": {},
+                           "players": players, "nights": night_json }),
+            )
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+            /// Across chained seasons nothing is lost: each carry-in is the previous carry-out,
+            /// the Kasse adds up to the payouts' fees and fines, the pot never shrinks from night to
+            /// night, and the share lines add up (floor + at most one extra cent).
+            #[test]
+            fn kasse_and_chain_account_for_every_cent(
+                gens in proptest::collection::vec(season_gen(), 1..4),
+            ) {
+                let seasons: Vec<Season> = gens
+                    .iter()
+                    .enumerate()
+                    .map(|(i, g)| build(2020 + i as i32, g))
+                    .collect();
+                let chained = chain(&seasons);
+                let (mut paid_out, mut paid_in, mut carry) = (0i64, 0i64, 0i64);
+                for (s, p) in seasons.iter().zip(&chained) {
+                    prop_assert_eq!(p.carry_in_cents, carry);
+                    carry = p.carry_out_cents;
+                    prop_assert!(p.carry_out_cents >= 0);
+
+                    let k = kasse(s, p.carry_in_cents);
+                    prop_assert_eq!(k.total.fee_cents, p.fees_cents);
+                    prop_assert_eq!(k.total.fines_paid_cents, p.fines_cents);
+                    prop_assert_eq!(k.total.fines_open_cents, p.open_fines_cents);
+                    for w in k.steps.windows(2) {
+                        prop_assert!(w[0].pot_cents <= w[1].pot_cents, "{:?}", w);
+                    }
+                    let all_fees_by_last_night = s.players.iter().all(|pl| {
+                        pl.fee_paid_on.is_none() || pl.fee_paid_on <= s.last_night()
+                    });
+                    if let (Some(last), true) = (k.steps.last(), all_fees_by_last_night) {
+                        prop_assert_eq!(last.pot_cents, p.pot_cents);
+                    }
+
+                    let lines = place_lines(&s.rules, p);
+                    let placed: i64 = p.places.iter().flat_map(|x| &x.cents).sum();
+                    prop_assert_eq!(lines.iter().map(|l| l.cents).sum::<i64>(), placed);
+                    for l in lines.iter().chain(&lucky_lines(p)) {
+                        prop_assert!(l.extra_cents == 0 || l.extra_cents == 1, "{:?}", l);
+                        prop_assert_eq!(l.floor_cents + l.extra_cents, l.cents);
+                        let rest = l.exact_num - i128::from(l.floor_cents) * l.exact_den;
+                        prop_assert!((0..l.exact_den).contains(&rest), "{:?}", l);
+                    }
+                    let lucky: i64 = p.lucky_looser.cents.iter().sum();
+                    paid_out += placed + lucky;
+                    paid_in += p.fees_cents + p.fines_cents;
+                }
+                // telescoped over the chain: everything paid in is paid out or still carried
+                prop_assert_eq!(paid_out + carry, paid_in);
+            }
+        }
+    }
 }
