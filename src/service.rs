@@ -58,7 +58,8 @@ pub async fn import(db: &Db, file: &SeasonFile, replace: bool) -> Result<Season,
 }
 
 /// Season `year` as stored, checked: `(season, carry_in_cents)`. A stored season that no longer
-/// passes the checks is reported as an entry error.
+/// passes the checks is reported as an entry error. The carry-in here is the stored column, which
+/// payouts do not use: their carry-in is chained from the previous season ([`money::chained`]).
 pub async fn load_season(
     pool: &sqlx::SqlitePool,
     year: i32,

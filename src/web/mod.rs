@@ -4,10 +4,12 @@
 
 pub mod api;
 pub mod auth;
-pub mod money;
 pub mod night;
 pub mod public;
 pub mod season;
+
+/// Kasse, Jahresabschluss, CSV exports and the Strafenkatalog (issue 3).
+pub mod money;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -151,9 +153,9 @@ pub fn router(state: AppState, static_dir: PathBuf) -> Router {
         .merge(public::router())
         .merge(auth::router())
         .merge(api::router())
+        .merge(money::router())
         .merge(season::router())
         .merge(night::router())
-        .merge(money::router())
         .nest_service("/static", ServeDir::new(static_dir))
         .with_state(state)
 }
