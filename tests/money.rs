@@ -689,3 +689,56 @@ async fn the_payout_rules_are_visible_before_the_first_night() {
         .text()
         .contains("/saison/2026/abende.csv"));
 }
+
+#[tokio::test]
+async fn a_database_trigger_refusal_is_shown_not_a_500() {
+    // as a closed night refuses changes to its fines (SQLite RAISE(ABORT, …))
+    let a = app(&[season_file("small-2026", None)]).await;
+    sqlx::query(
+        "create trigger no_fines before update on fines begin
+         select raise(abort, 'Spielabend ist abgeschlossen: Änderung nur als Korrektur'); end",
+    )
+    .execute(&a.db.write)
+    .await
+    .unwrap();
+    sqlx::query(
+        "create trigger no_new_fines before insert on fines begin
+         select raise(abort, 'Spielabend ist abgeschlossen: Änderung nur als Korrektur'); end",
+    )
+    .execute(&a.db.write)
+    .await
+    .unwrap();
+    let cookie = a.secretary().await;
+    let before = a.payouts(2026).await;
+    let fines = schockerliga::db::money::fines_of_season(&a.db.read, 2026)
+        .await
+        .unwrap();
+    let open = fines.iter().find(|f| !f.paid).unwrap();
+    let r = a
+        .post(
+            &format!("/verwaltung/strafe/{}/bezahlt", open.id),
+            "",
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    assert!(
+        r.text().contains("Spielabend ist abgeschlossen"),
+        "{}",
+        r.text()
+    );
+    let r = a
+        .post(
+            "/verwaltung/saison/2026/strafe",
+            &format!("date={}&player=Dirk&kind=late", open.date),
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        r.text().contains("Spielabend ist abgeschlossen"),
+        "{}",
+        r.text()
+    );
+    assert_eq!(a.payouts(2026).await, before);
+}

@@ -17,7 +17,7 @@ use serde::Deserialize;
 
 use super::{de_date, AppError, AppState};
 use crate::auth::{CurrentUser, RequireSecretary};
-use crate::db;
+use crate::db::{self, DbError};
 use crate::league::kasse::{
     fine_label, format_exact_cents, kasse, lucky_lines, parse_euros, place_lines, ShareLine,
 };
@@ -880,8 +880,25 @@ async fn refused(
     Ok((StatusCode::UNPROCESSABLE_ENTITY, page).into_response())
 }
 
-/// A refusal to show on the form (German); storage failures stay errors.
+/// The German message of a database trigger's refusal (SQLite `RAISE(ABORT, …)`, extended code
+/// 1811 = SQLITE_CONSTRAINT_TRIGGER), e.g. a change to a closed night; `None` for other errors.
+fn trigger_refusal(e: &ServiceError) -> Option<String> {
+    match e {
+        ServiceError::Db(DbError::Sqlx(sqlx::Error::Database(d)))
+            if d.code().as_deref() == Some("1811") =>
+        {
+            Some(d.message().to_string())
+        }
+        _ => None,
+    }
+}
+
+/// A refusal to show on the form (German): a league check, a refused operation or a database
+/// trigger's refusal; storage failures stay errors.
 fn refusal(e: ServiceError) -> Result<String, AppError> {
+    if let Some(m) = trigger_refusal(&e) {
+        return Ok(m);
+    }
     match e {
         ServiceError::Entry(err) => Ok(err.to_string()),
         ServiceError::Refused(m) => Ok(m),
@@ -1039,7 +1056,11 @@ async fn mark(
 ) -> Result<Redirect, AppError> {
     let mut tx = state.begin_write().await?;
     let fine = ledger::set_fine_paid(&mut tx, id, paid, &user.username)
-        .await?
+        .await
+        .map_err(|e| match trigger_refusal(&e) {
+            Some(m) => AppError::BadRequest(m),
+            None => e.into(),
+        })?
         .ok_or(AppError::NotFound)?;
     tx.commit().await?;
     Ok(Redirect::to(&if back == "kasse" {
