@@ -5,7 +5,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use std::net::SocketAddr;
+
 use axum::body::Body;
+use axum::extract::ConnectInfo;
 use axum::http::{header, Request, StatusCode};
 use axum::Router;
 use http_body_util::BodyExt;
@@ -90,7 +93,10 @@ impl Reply {
 }
 
 impl TestApp {
-    async fn send(&self, req: Request<Body>) -> Reply {
+    /// Sends `req` through the app as from a client at 10.0.0.1 (for per-address limits).
+    async fn send(&self, mut req: Request<Body>) -> Reply {
+        req.extensions_mut()
+            .insert(ConnectInfo(SocketAddr::from(([10, 0, 0, 1], 40000))));
         let res = self.router.clone().oneshot(req).await.unwrap();
         let status = res.status();
         let headers = res.headers().clone();
@@ -103,8 +109,8 @@ impl TestApp {
     }
 
     async fn get(&self, uri: &str) -> Reply {
-        self.send(Request::get(uri).body(Body::empty()).unwrap())
-            .await
+        let req = Request::get(uri).header(header::HOST, "127.0.0.1:3000");
+        self.send(req.body(Body::empty()).unwrap()).await
     }
 
     /// A same-origin form POST with the session `cookie` (if any).
