@@ -2,6 +2,8 @@
 //! and the pages: import a season file (all or nothing), load a checked season, its standings and
 //! payouts.
 
+pub mod money;
+
 use chrono::NaiveDate;
 
 use crate::db::{self, Db, DbError};
@@ -56,7 +58,8 @@ pub async fn import(db: &Db, file: &SeasonFile, replace: bool) -> Result<Season,
 }
 
 /// Season `year` as stored, checked: `(season, carry_in_cents)`. A stored season that no longer
-/// passes the checks is reported as an entry error.
+/// passes the checks is reported as an entry error. The carry-in here is the stored column, which
+/// payouts do not use: their carry-in is chained from the previous season ([`money::chained`]).
 pub async fn load_season(
     pool: &sqlx::SqlitePool,
     year: i32,
@@ -87,8 +90,8 @@ pub async fn standings(
     Ok(league::standings(&season, as_of))
 }
 
-/// The year-end payouts of season `year` (league.md §7–§8), with its stored carry-in.
+/// The year-end payouts of season `year` (league.md §7–§8), with the carry-in chained from the
+/// earlier seasons in the database ([`money::chained`]).
 pub async fn payouts(pool: &sqlx::SqlitePool, year: i32) -> Result<Payouts, ServiceError> {
-    let (season, carry_in) = load_season(pool, year).await?;
-    Ok(league::payouts(&season, carry_in))
+    Ok(money::chained(pool, year).await?.payouts)
 }

@@ -4,6 +4,7 @@
 
 pub mod audit;
 pub mod besteck;
+pub mod money;
 pub mod night;
 pub mod player;
 pub mod season;

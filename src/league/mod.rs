@@ -1,11 +1,12 @@
 //! The league model (league.md): pure code, no web or SQL. The season file's shape (`file`), the
 //! season's rule set (`rules`), the checked season (`season`), and the computations built on them:
 //! the table (`standings`), the year-end accounts (`payouts`), per-player and per-night views
-//! (`history`) and German number formats (`format`).
+//! (`history`), the treasurer's Kasse and Jahresabschluss (`kasse`) and German number formats (`format`).
 pub mod error;
 pub mod file;
 pub mod format;
 pub mod history;
+pub mod kasse;
 pub mod payouts;
 pub mod rules;
 pub mod season;

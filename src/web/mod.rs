@@ -12,6 +12,8 @@ pub mod season;
 
 // The rules engine from outside (Wurfrunde API) and live scoring (Schockbesteck).
 pub mod besteck;
+/// Kasse, Jahresabschluss, CSV exports and the Strafenkatalog (issue 3).
+pub mod money;
 pub mod wurfrunde;
 
 use std::net::SocketAddr;
@@ -178,6 +180,7 @@ pub fn router(state: AppState) -> Router {
         .merge(besteck::router())
         .merge(wurfrunde::router())
         .merge(api::router())
+        .merge(money::router())
         .merge(season::router())
         .merge(night::router())
         .fallback(not_found)

@@ -1,0 +1,1144 @@
+//! The money pages (league.md §5, §6, §8; issue 3): the public Kasse and Jahresabschluss of a
+//! season (with the carry chain across seasons and a print stylesheet), CSV exports of the table,
+//! the Kasse and the nights, and the secretary's Strafenkatalog page (edit kinds and amounts, book
+//! fines, mark them paid or open).
+
+use std::collections::BTreeMap;
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::extract::{Path, Query, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::{Form, Router};
+use chrono::{Datelike, NaiveDate};
+use serde::Deserialize;
+
+use super::{de_date, AppError, AppState};
+use crate::auth::{CurrentUser, RequireSecretary};
+use crate::db::{self, DbError};
+use crate::league::kasse::{
+    fine_label, format_exact_cents, kasse, lucky_lines, parse_euros, place_lines, ShareLine,
+};
+use crate::league::{format_cents, format_dwert, night_summary, standings, Liga, Season};
+use crate::service::{self, money as ledger, ServiceError};
+
+/// The print and money stylesheet (`static/money.css`), embedded.
+const MONEY_CSS: &str = include_str!("../../static/money.css");
+
+/// The routes of this feature.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/kasse", get(kasse_current))
+        .route("/saison/{year}/kasse", get(kasse_page))
+        .route("/saison/{year}/abschluss", get(abschluss_page))
+        .route("/saison/{year}/tabelle.csv", get(table_csv))
+        .route("/saison/{year}/kasse.csv", get(kasse_csv))
+        .route("/saison/{year}/abende.csv", get(nights_csv))
+        .route("/money.css", get(money_css))
+        .route(
+            "/verwaltung/saison/{year}/strafen",
+            get(strafen_page).post(set_kind),
+        )
+        .route(
+            "/verwaltung/saison/{year}/strafen/loeschen",
+            post(remove_kind),
+        )
+        .route("/verwaltung/saison/{year}/strafe", post(book_fine))
+        .route("/verwaltung/strafe/{id}/bezahlt", post(mark_paid))
+        .route("/verwaltung/strafe/{id}/offen", post(mark_open))
+}
+
+async fn money_css() -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, "text/css; charset=utf-8"),
+            (header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        MONEY_CSS,
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// Kasse
+
+/// One player's line of the Kasse, formatted.
+pub struct KasseRow {
+    /// Name.
+    pub player: String,
+    /// Payment date of the Jahresbeitrag, German, or "–".
+    pub fee_date: String,
+    /// The fee, German euros ("–" when unpaid).
+    pub fee: String,
+    /// Paid fines: count and sum.
+    pub fines_paid: String,
+    /// Open fines: count and sum ("–" when none).
+    pub fines_open: String,
+    /// Fee + paid fines.
+    pub paid: String,
+}
+
+/// A booked fine, formatted, with its id for the paid/open buttons.
+pub struct FineRow {
+    /// `fines.id`.
+    pub id: i64,
+    /// The night, German date.
+    pub date: String,
+    /// Link to the night.
+    pub href: String,
+    /// The player.
+    pub player: String,
+    /// The kind's German label.
+    pub kind: String,
+    /// The booked amount.
+    pub amount: String,
+    /// Paid or open.
+    pub paid: bool,
+}
+
+/// The pot after one night, formatted.
+pub struct PotRow {
+    /// The night, German date.
+    pub date: String,
+    /// Σ fees so far.
+    pub fees: String,
+    /// Σ paid fines so far.
+    pub fines: String,
+    /// Lucky Looser amount set aside.
+    pub lucky: String,
+    /// The pot after the night.
+    pub pot: String,
+}
+
+/// The Kasse page.
+#[derive(Template, WebTemplate)]
+#[template(path = "money/kasse.html")]
+struct KassePage {
+    user: Option<CurrentUser>,
+    year: i32,
+    as_of: String,
+    previous: Option<i32>,
+    carry_in: String,
+    fees: String,
+    fines_paid: String,
+    fines_open: String,
+    lucky: String,
+    pot: String,
+    rows: Vec<KasseRow>,
+    total: KasseRow,
+    open_fines: Vec<FineRow>,
+    steps: Vec<PotRow>,
+    secretary: bool,
+}
+
+async fn kasse_current(State(state): State<AppState>) -> Result<Redirect, AppError> {
+    match db::season::current_year(&state.read).await? {
+        Some(year) => Ok(Redirect::to(&format!("/saison/{year}/kasse"))),
+        None => Ok(Redirect::to("/")),
+    }
+}
+
+/// "n × 1,50 €"-style count and sum, or "–" for none.
+fn count_sum(n: u32, cents: i64) -> String {
+    if n == 0 {
+        "–".to_string()
+    } else {
+        format!("{n} · {}", format_cents(cents))
+    }
+}
+
+/// The booked fines of season `year`, formatted.
+async fn fine_rows(state: &AppState, year: i32) -> Result<Vec<FineRow>, AppError> {
+    Ok(db::money::fines_of_season(&state.read, year)
+        .await?
+        .into_iter()
+        .map(|f| FineRow {
+            id: f.id,
+            date: de_date(f.date),
+            href: format!("/abend/{}", f.date),
+            player: f.player,
+            kind: fine_label(&f.kind).to_string(),
+            amount: format_cents(f.amount_cents),
+            paid: f.paid,
+        })
+        .collect())
+}
+
+async fn kasse_page(
+    State(state): State<AppState>,
+    user: Option<CurrentUser>,
+    Path(year): Path<i32>,
+) -> Result<KassePage, AppError> {
+    let chained = ledger::chained(&state.read, year).await?;
+    let p = &chained.payouts;
+    let k = kasse(&chained.season, p.carry_in_cents);
+    let row = |l: &crate::league::kasse::KasseLine| KasseRow {
+        player: l.player.clone(),
+        fee_date: l.fee_paid_on.map(de_date).unwrap_or_else(|| "–".into()),
+        fee: if l.fee_paid_on.is_some() || l.fee_cents > 0 {
+            format_cents(l.fee_cents)
+        } else {
+            "–".into()
+        },
+        fines_paid: count_sum(l.fines_paid, l.fines_paid_cents),
+        fines_open: count_sum(l.fines_open, l.fines_open_cents),
+        paid: format_cents(l.paid_cents()),
+    };
+    let mut total = row(&k.total);
+    total.fee = format_cents(k.total.fee_cents);
+    total.fee_date = String::new();
+    let open_fines = fine_rows(&state, year)
+        .await?
+        .into_iter()
+        .filter(|f| !f.paid)
+        .collect();
+    Ok(KassePage {
+        secretary: user.as_ref().is_some_and(CurrentUser::is_secretary),
+        user,
+        year,
+        as_of: chained
+            .season
+            .last_night()
+            .map(|d| format!("Stand nach dem Abend vom {}", de_date(d)))
+            .unwrap_or_else(|| "Noch kein Spielabend".into()),
+        previous: chained.previous.as_ref().map(|x| x.season),
+        carry_in: format_cents(p.carry_in_cents),
+        fees: format_cents(p.fees_cents),
+        fines_paid: format_cents(p.fines_cents),
+        fines_open: format_cents(p.open_fines_cents),
+        lucky: format_cents(p.lucky_looser.cents.iter().sum()),
+        pot: format_cents(p.pot_cents),
+        rows: k.lines.iter().map(row).collect(),
+        total,
+        open_fines,
+        steps: k
+            .steps
+            .iter()
+            .rev()
+            .map(|s| PotRow {
+                date: de_date(s.date),
+                fees: format_cents(s.fees_cents),
+                fines: format_cents(s.fines_cents),
+                lucky: format_cents(s.lucky_cents),
+                pot: format_cents(s.pot_cents),
+            })
+            .collect(),
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Jahresabschluss
+
+/// One payee line of the Jahresabschluss, formatted.
+pub struct PayeeRow {
+    /// "1." or "2. (geteilt)"; the Lucky Looser lines say "LL".
+    pub place: String,
+    /// The payee.
+    pub player: String,
+    /// His percentage, e.g. "22,5 %", with the calculation "(25 % + 20 %) ÷ 2".
+    pub percent: String,
+    /// How the percentage came about, e.g. "(25 + 20) ÷ 2"; empty without a tie.
+    pub how: String,
+    /// The exact share.
+    pub exact: String,
+    /// Its floor.
+    pub floor: String,
+    /// "+ 1 ct" or "".
+    pub extra: String,
+    /// What he receives.
+    pub amount: String,
+}
+
+/// Fees grouped by amount: "12 × 15,00 € = 180,00 €".
+pub struct FeeGroup {
+    /// Number of fees of this amount.
+    pub count: usize,
+    /// The amount.
+    pub amount: String,
+    /// count × amount.
+    pub sum: String,
+}
+
+/// The season's payout rules (league.md §5, §6, §8, §10), formatted.
+pub struct RulesView {
+    /// The Jahresbeitrag by payment month, January to the last join month: ("Januar", "15,00 €").
+    pub fee_by_month: Vec<(&'static str, String)>,
+    /// Last month a fee is accepted.
+    pub last_join: &'static str,
+    /// Lucky Looser amount.
+    pub lucky: String,
+    /// Paid places: ("1", "30 %").
+    pub places: Vec<(String, String)>,
+    /// Σ percent of the places.
+    pub places_total: u32,
+    /// The Strafenkatalog: (label, amount).
+    pub fines: Vec<(String, String)>,
+    /// Sozialfall after this many paid rounds per night.
+    pub sozialfall_after: u32,
+}
+
+/// The Jahresabschluss page.
+#[derive(Template, WebTemplate)]
+#[template(path = "money/abschluss.html")]
+struct AbschlussPage {
+    user: Option<CurrentUser>,
+    year: i32,
+    status: String,
+    rules: RulesView,
+    fee_groups: Vec<FeeGroup>,
+    fee_count: usize,
+    fees: String,
+    fines_count: usize,
+    fines: String,
+    open_fines: Vec<FineRow>,
+    open_fines_sum: String,
+    previous: Option<i32>,
+    carry_in: String,
+    lucky_players: String,
+    lucky_paid_rounds: u32,
+    lucky_rule: String,
+    lucky_rows: Vec<PayeeRow>,
+    pot: String,
+    pot_formula: String,
+    payees: Vec<PayeeRow>,
+    places_sum: String,
+    carry_out: String,
+    carry_out_formula: String,
+    next_year: Option<i32>,
+    check_left: String,
+    check_right: String,
+    check_ok: bool,
+    schocker: String,
+}
+
+/// German percent `num / den` with up to two decimals and "…" when it does not end: 45/2 →
+/// "22,5 %", 25/3 → "8,33… %", 30/1 → "30 %".
+pub fn format_percent(num: u32, den: u32) -> String {
+    if den == 0 {
+        return "–".to_string();
+    }
+    let hundredths = u64::from(num) * 100 / u64::from(den);
+    let inexact = u64::from(num) * 100 % u64::from(den) != 0;
+    let mut s = (hundredths / 100).to_string();
+    let frac = hundredths % 100;
+    if frac != 0 || inexact {
+        let mut f = format!("{frac:02}");
+        if !inexact {
+            f = f.trim_end_matches('0').to_string();
+        }
+        s = format!("{s},{f}");
+    }
+    format!("{s}{} %", if inexact { "…" } else { "" })
+}
+
+fn payee_row(l: &ShareLine, rules_percent: &[u32]) -> PayeeRow {
+    let (place, percent, how) = if l.place == 0 {
+        (
+            "Lucky Looser".to_string(),
+            String::new(),
+            if l.split > 1 {
+                format!("÷ {}", l.split)
+            } else {
+                String::new()
+            },
+        )
+    } else {
+        let covered: Vec<String> = (l.place..l.place + l.split)
+            .map(|q| {
+                rules_percent
+                    .get(q as usize - 1)
+                    .copied()
+                    .unwrap_or(0)
+                    .to_string()
+            })
+            .collect();
+        (
+            format!("{}.", l.place),
+            format_percent(l.covered_percent, l.split),
+            if l.split > 1 {
+                format!("({}) ÷ {}", covered.join(" + "), l.split)
+            } else {
+                String::new()
+            },
+        )
+    };
+    PayeeRow {
+        place,
+        player: l.player.clone(),
+        percent,
+        how,
+        exact: format_exact_cents(l.exact_num, l.exact_den),
+        floor: format_cents(l.floor_cents),
+        extra: if l.extra_cents > 0 {
+            format!("+ {} ct", l.extra_cents)
+        } else {
+            String::new()
+        },
+        amount: format_cents(l.cents),
+    }
+}
+
+fn rules_view(season: &Season) -> RulesView {
+    let r = &season.rules;
+    RulesView {
+        fee_by_month: (1..=r.last_join_month)
+            .filter_map(|m| {
+                let day = NaiveDate::from_ymd_opt(season.year, m, 1)?;
+                let cents = crate::league::fee_cents(r, season.year, day).ok()?;
+                Some((crate::league::season::month_name(m), format_cents(cents)))
+            })
+            .collect(),
+        last_join: crate::league::season::month_name(r.last_join_month),
+        lucky: format_cents(r.lucky_looser_cents),
+        places: r
+            .payout_percent
+            .iter()
+            .enumerate()
+            .map(|(i, p)| ((i + 1).to_string(), format!("{p} %")))
+            .collect(),
+        places_total: r.payout_percent.iter().sum(),
+        fines: r
+            .fines
+            .iter()
+            .map(|(k, c)| (fine_label(k).to_string(), format_cents(*c)))
+            .collect(),
+        sozialfall_after: r.sozialfall_after,
+    }
+}
+
+async fn abschluss_page(
+    State(state): State<AppState>,
+    user: Option<CurrentUser>,
+    Path(year): Path<i32>,
+) -> Result<AbschlussPage, AppError> {
+    let chained = ledger::chained(&state.read, year).await?;
+    let (season, p) = (&chained.season, &chained.payouts);
+    let today = chrono::Local::now().date_naive();
+    let status = match season.last_night() {
+        None => "Noch kein Spielabend: die Regeln unten gelten für diese Saison.".to_string(),
+        Some(d) if today.year() <= year => format!(
+            "Vorläufig: Stand nach dem Abend vom {}. Endgültig nach dem letzten Abend der Saison.",
+            de_date(d)
+        ),
+        Some(d) => format!("Endgültig: nach dem letzten Abend vom {}.", de_date(d)),
+    };
+    let mut groups: BTreeMap<i64, usize> = BTreeMap::new();
+    for pl in season.players.iter().filter(|pl| pl.fee_paid_on.is_some()) {
+        *groups.entry(pl.fee_cents).or_default() += 1;
+    }
+    let fee_count = groups.values().sum();
+    let fee_groups = groups
+        .iter()
+        .map(|(&amount, &count)| FeeGroup {
+            count,
+            amount: format_cents(amount),
+            sum: format_cents(amount * count as i64),
+        })
+        .collect();
+    let fines_count = season
+        .nights
+        .iter()
+        .flat_map(|n| &n.fines)
+        .filter(|f| f.paid)
+        .count();
+    let open_fines: Vec<FineRow> = fine_rows(&state, year)
+        .await?
+        .into_iter()
+        .filter(|f| !f.paid)
+        .collect();
+    let lucky: i64 = p.lucky_looser.cents.iter().sum();
+    let lucky_rule = if p.lucky_looser.players.is_empty() {
+        "Noch keine Runde verloren: kein Lucky Looser.".to_string()
+    } else {
+        format!(
+            "min({} Lucky-Looser-Betrag, {} Beiträge) = {}",
+            format_cents(season.rules.lucky_looser_cents),
+            format_cents(p.fees_cents),
+            format_cents(lucky)
+        )
+    };
+    let placed: i64 = p.places.iter().flat_map(|x| &x.cents).sum();
+    let left = placed + lucky + p.carry_out_cents;
+    let right = p.fees_cents + p.fines_cents + p.carry_in_cents;
+    Ok(AbschlussPage {
+        user,
+        year,
+        status,
+        rules: rules_view(season),
+        fee_groups,
+        fee_count,
+        fees: format_cents(p.fees_cents),
+        fines_count,
+        fines: format_cents(p.fines_cents),
+        open_fines_sum: format_cents(p.open_fines_cents),
+        open_fines,
+        previous: chained.previous.as_ref().map(|x| x.season),
+        carry_in: format_cents(p.carry_in_cents),
+        lucky_players: p.lucky_looser.players.join(", "),
+        lucky_paid_rounds: p.lucky_looser.paid_rounds,
+        lucky_rule,
+        lucky_rows: lucky_lines(p)
+            .iter()
+            .map(|l| payee_row(l, &season.rules.payout_percent))
+            .collect(),
+        pot: format_cents(p.pot_cents),
+        pot_formula: format!(
+            "{} Beiträge − {} Lucky Looser + {} Strafen + {} Übertrag = {}",
+            format_cents(p.fees_cents),
+            format_cents(lucky),
+            format_cents(p.fines_cents),
+            format_cents(p.carry_in_cents),
+            format_cents(p.pot_cents)
+        ),
+        payees: place_lines(&season.rules, p)
+            .iter()
+            .map(|l| payee_row(l, &season.rules.payout_percent))
+            .collect(),
+        places_sum: format_cents(placed),
+        carry_out: format_cents(p.carry_out_cents),
+        carry_out_formula: format!(
+            "{} Topf − {} Plätze = {}",
+            format_cents(p.pot_cents),
+            format_cents(placed),
+            format_cents(p.carry_out_cents)
+        ),
+        next_year: chained.next_year,
+        check_left: format!(
+            "{} Plätze + {} Lucky Looser + {} Übertrag = {}",
+            format_cents(placed),
+            format_cents(lucky),
+            format_cents(p.carry_out_cents),
+            format_cents(left)
+        ),
+        check_right: format!(
+            "{} Beiträge + {} Strafen + {} Übertrag aus dem Vorjahr = {}",
+            format_cents(p.fees_cents),
+            format_cents(p.fines_cents),
+            format_cents(p.carry_in_cents),
+            format_cents(right)
+        ),
+        check_ok: left == right,
+        schocker: p.schocker_des_jahres.join(", "),
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// CSV
+
+/// Cents as a spreadsheet number with a decimal comma, no thousands separator, no sign of the
+/// currency: 123450 → "1234,50", -5 → "-0,05".
+pub fn csv_cents(cents: i64) -> String {
+    let abs = cents.unsigned_abs();
+    format!(
+        "{}{},{:02}",
+        if cents < 0 { "-" } else { "" },
+        abs / 100,
+        abs % 100
+    )
+}
+
+/// A text cell made safe for spreadsheets: a leading `=`, `+`, `-`, `@`, tab or CR (which a
+/// spreadsheet would run as a formula) gets a `'` in front.
+pub fn csv_text(s: &str) -> String {
+    match s.chars().next() {
+        Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{s}"),
+        _ => s.to_string(),
+    }
+}
+
+/// The file name of an export: `schockerliga-2026-tabelle-2026-11-29.csv`.
+pub fn csv_filename(year: i32, what: &str, today: NaiveDate) -> String {
+    format!("schockerliga-{year}-{what}-{today}.csv")
+}
+
+/// `rows` as a CSV file for a German spreadsheet: UTF-8 with BOM, `;` separator, CRLF line ends.
+pub fn csv_bytes(rows: &[Vec<String>]) -> Result<Vec<u8>, AppError> {
+    let mut w = csv::WriterBuilder::new()
+        .delimiter(b';')
+        .terminator(csv::Terminator::CRLF)
+        .from_writer(Vec::from("\u{feff}".as_bytes()));
+    for r in rows {
+        w.write_record(r)
+            .map_err(|e| AppError::Internal(format!("CSV: {e}")))?;
+    }
+    w.into_inner()
+        .map_err(|e| AppError::Internal(format!("CSV: {e}")))
+}
+
+/// An attachment response of `rows` named [`csv_filename`] with today's date.
+fn csv_response(year: i32, what: &str, rows: &[Vec<String>]) -> Result<Response, AppError> {
+    let name = csv_filename(year, what, chrono::Local::now().date_naive());
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}\""),
+            ),
+        ],
+        csv_bytes(rows)?,
+    )
+        .into_response())
+}
+
+fn strings<const N: usize>(cells: [&str; N]) -> Vec<String> {
+    cells.iter().map(|s| s.to_string()).collect()
+}
+
+/// The CSV query: an optional as-of date for the table.
+#[derive(Deserialize)]
+pub struct CsvQuery {
+    /// `YYYY-MM-DD`; absent = the last night.
+    pub as_of: Option<String>,
+}
+
+async fn table_csv(
+    State(state): State<AppState>,
+    Path(year): Path<i32>,
+    Query(q): Query<CsvQuery>,
+) -> Result<Response, AppError> {
+    let as_of =
+        match q.as_of.as_deref().filter(|s| !s.is_empty()) {
+            Some(s) => Some(NaiveDate::parse_from_str(s, "%Y-%m-%d").map_err(|_| {
+                AppError::BadRequest(format!("\"{s}\" ist kein Datum (JJJJ-MM-TT)"))
+            })?),
+            None => None,
+        };
+    let (season, _) = service::load_season(&state.read, year).await?;
+    let table = standings(&season, as_of);
+    let mut rows = vec![strings([
+        "Liga",
+        "Platz",
+        "Name",
+        "Runden",
+        "Teilnahmen",
+        "Schock Outs",
+        "Hand-Outs",
+        "Julen",
+        "Julen-Outs",
+        "offene Julen",
+        "gewertete Outs",
+        "D.Wert",
+        "verlorene Runden",
+        "bezahlte Runden",
+    ])];
+    for liga in [Liga::First, Liga::Second, Liga::Kreisliga] {
+        for r in table.rows.iter().filter(|r| r.liga == liga) {
+            rows.push(vec![
+                liga.label().to_string(),
+                r.rank.to_string(),
+                csv_text(&r.player),
+                r.rounds.to_string(),
+                super::de2(r.teilnahmen),
+                r.thrown_outs.to_string(),
+                r.hand_outs.to_string(),
+                r.julen.to_string(),
+                r.julen_outs.to_string(),
+                r.open_julen.to_string(),
+                r.counted_outs.to_string(),
+                format_dwert(r.d_wert_num, r.d_wert_den),
+                r.lost_rounds.to_string(),
+                r.paid_rounds.to_string(),
+            ]);
+        }
+    }
+    csv_response(year, "tabelle", &rows)
+}
+
+async fn kasse_csv(
+    State(state): State<AppState>,
+    Path(year): Path<i32>,
+) -> Result<Response, AppError> {
+    let chained = ledger::chained(&state.read, year).await?;
+    let k = kasse(&chained.season, chained.payouts.carry_in_cents);
+    let mut rows = vec![strings([
+        "Name",
+        "Beitrag bezahlt am",
+        "Beitrag (EUR)",
+        "Strafen bezahlt (Anzahl)",
+        "Strafen bezahlt (EUR)",
+        "Strafen offen (Anzahl)",
+        "Strafen offen (EUR)",
+        "eingezahlt (EUR)",
+    ])];
+    for l in k.lines.iter().chain(std::iter::once(&k.total)) {
+        rows.push(vec![
+            csv_text(&l.player),
+            l.fee_paid_on.map(de_date).unwrap_or_default(),
+            csv_cents(l.fee_cents),
+            l.fines_paid.to_string(),
+            csv_cents(l.fines_paid_cents),
+            l.fines_open.to_string(),
+            csv_cents(l.fines_open_cents),
+            csv_cents(l.paid_cents()),
+        ]);
+    }
+    csv_response(year, "kasse", &rows)
+}
+
+async fn nights_csv(
+    State(state): State<AppState>,
+    Path(year): Path<i32>,
+) -> Result<Response, AppError> {
+    let (season, _) = service::load_season(&state.read, year).await?;
+    let mut rows = vec![strings([
+        "Datum",
+        "Tisch",
+        "Name",
+        "Runden",
+        "Schock Outs",
+        "Hand-Outs",
+        "Julen",
+        "Julen-Outs",
+        "gewertete Outs",
+        "Joker-Runde",
+        "verlorene Runden",
+        "bezahlte Runden",
+        "Sozialfall",
+        "Strafen bezahlt (EUR)",
+        "Strafen offen (EUR)",
+    ])];
+    for night in &season.nights {
+        let Some(summary) = night_summary(&season, night.date) else {
+            continue;
+        };
+        let fines_of = |player: &str, paid: bool| {
+            csv_cents(
+                night
+                    .fines
+                    .iter()
+                    .filter(|f| f.player == player && f.paid == paid)
+                    .map(|f| f.amount_cents)
+                    .sum(),
+            )
+        };
+        for p in &summary.players {
+            rows.push(vec![
+                de_date(night.date),
+                p.table.to_string(),
+                csv_text(&p.player),
+                p.rounds.to_string(),
+                p.outs.to_string(),
+                p.hand_outs.to_string(),
+                p.julen.to_string(),
+                p.julen_outs.to_string(),
+                p.counted_outs.to_string(),
+                p.joker_round.map(|r| r.to_string()).unwrap_or_default(),
+                p.lost_rounds.to_string(),
+                p.paid_rounds.to_string(),
+                if p.sozialfall { "ja" } else { "" }.to_string(),
+                fines_of(&p.player, true),
+                fines_of(&p.player, false),
+            ]);
+        }
+        // fined players who did not play that night
+        let mut others: Vec<&str> = night
+            .fines
+            .iter()
+            .map(|f| f.player.as_str())
+            .filter(|n| summary.players.iter().all(|p| p.player != *n))
+            .collect();
+        others.sort_unstable();
+        others.dedup();
+        for name in others {
+            let mut row = vec![de_date(night.date), String::new(), csv_text(name)];
+            row.extend(std::iter::repeat_n("0".to_string(), 6));
+            row.extend([String::new(), "0".into(), "0".into(), String::new()]);
+            row.push(fines_of(name, true));
+            row.push(fines_of(name, false));
+            rows.push(row);
+        }
+    }
+    csv_response(year, "abende", &rows)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Strafenkatalog and fines (secretary)
+
+/// One kind of the catalogue, formatted.
+pub struct KindRow {
+    /// The kind as stored (form value).
+    pub kind: String,
+    /// Its German label.
+    pub label: String,
+    /// Current amount, German euros.
+    pub amount: String,
+    /// The amount as typed in the form ("1,00").
+    pub amount_input: String,
+    /// Number of fines of this kind booked in the season.
+    pub booked: usize,
+}
+
+/// What the secretary typed, kept on a refused submission.
+#[derive(Default)]
+pub struct Typed {
+    /// New kind's name.
+    pub kind: String,
+    /// New kind's amount.
+    pub amount: String,
+    /// Booking: night date (ISO).
+    pub date: String,
+    /// Booking: player.
+    pub player: String,
+    /// Booking: kind.
+    pub fine_kind: String,
+    /// Booking: paid.
+    pub paid: bool,
+}
+
+/// The secretary's Strafenkatalog page.
+#[derive(Template, WebTemplate)]
+#[template(path = "money/strafen.html")]
+struct StrafenPage {
+    user: Option<CurrentUser>,
+    year: i32,
+    kinds: Vec<KindRow>,
+    nights: Vec<(String, String)>,
+    players: Vec<String>,
+    fines: Vec<FineRow>,
+    typed: Typed,
+    error: Option<String>,
+    ok: Option<String>,
+}
+
+async fn render_strafen(
+    state: &AppState,
+    user: CurrentUser,
+    year: i32,
+    typed: Typed,
+    error: Option<String>,
+    ok: Option<String>,
+) -> Result<StrafenPage, AppError> {
+    let (season, _) = service::load_season(&state.read, year).await?;
+    let booked = |kind: &str| {
+        season
+            .nights
+            .iter()
+            .flat_map(|n| &n.fines)
+            .filter(|f| f.kind == kind)
+            .count()
+    };
+    let mut players: Vec<String> = season.players.iter().map(|p| p.name.clone()).collect();
+    players.sort();
+    Ok(StrafenPage {
+        user: Some(user),
+        year,
+        kinds: season
+            .rules
+            .fines
+            .iter()
+            .map(|(k, &c)| KindRow {
+                kind: k.clone(),
+                label: fine_label(k).to_string(),
+                amount: format_cents(c),
+                amount_input: csv_cents(c),
+                booked: booked(k),
+            })
+            .collect(),
+        nights: season
+            .nights
+            .iter()
+            .rev()
+            .map(|n| (n.date.to_string(), de_date(n.date)))
+            .collect(),
+        players,
+        fines: fine_rows(state, year).await?.into_iter().rev().collect(),
+        typed,
+        error,
+        ok,
+    })
+}
+
+async fn strafen_page(
+    State(state): State<AppState>,
+    RequireSecretary(user): RequireSecretary,
+    Path(year): Path<i32>,
+) -> Result<StrafenPage, AppError> {
+    render_strafen(&state, user, year, Typed::default(), None, None).await
+}
+
+/// The form that adds a kind or changes its amount.
+#[derive(Deserialize)]
+pub struct KindForm {
+    /// The kind (new or existing).
+    pub kind: String,
+    /// The amount in euros as typed ("1,50").
+    #[serde(default)]
+    pub amount: String,
+}
+
+/// Renders the page again after a refused submission: 422, the reason, and what was typed.
+async fn refused(
+    state: &AppState,
+    user: CurrentUser,
+    year: i32,
+    typed: Typed,
+    why: String,
+) -> Result<Response, AppError> {
+    let page = render_strafen(state, user, year, typed, Some(why), None).await?;
+    Ok((StatusCode::UNPROCESSABLE_ENTITY, page).into_response())
+}
+
+/// The German message of a database trigger's refusal (SQLite `RAISE(ABORT, …)`, extended code
+/// 1811 = SQLITE_CONSTRAINT_TRIGGER), e.g. a change to a closed night; `None` for other errors.
+fn trigger_refusal(e: &ServiceError) -> Option<String> {
+    match e {
+        ServiceError::Db(DbError::Sqlx(sqlx::Error::Database(d)))
+            if d.code().as_deref() == Some("1811") =>
+        {
+            Some(d.message().to_string())
+        }
+        _ => None,
+    }
+}
+
+/// A refusal to show on the form (German): a league check, a refused operation or a database
+/// trigger's refusal; storage failures stay errors.
+fn refusal(e: ServiceError) -> Result<String, AppError> {
+    if let Some(m) = trigger_refusal(&e) {
+        return Ok(m);
+    }
+    match e {
+        ServiceError::Entry(err) => Ok(err.to_string()),
+        ServiceError::Refused(m) => Ok(m),
+        other => Err(other.into()),
+    }
+}
+
+async fn set_kind(
+    State(state): State<AppState>,
+    RequireSecretary(user): RequireSecretary,
+    Path(year): Path<i32>,
+    Form(form): Form<KindForm>,
+) -> Result<Response, AppError> {
+    let typed = Typed {
+        kind: form.kind.clone(),
+        amount: form.amount.clone(),
+        ..Typed::default()
+    };
+    let kind = form.kind.trim();
+    if kind.is_empty() {
+        return refused(&state, user, year, typed, "Name der Strafart fehlt".into()).await;
+    }
+    let cents = match parse_euros(&form.amount) {
+        Ok(c) => c,
+        Err(why) => return refused(&state, user, year, typed, format!("{kind}: {why}")).await,
+    };
+    let mut tx = state.begin_write().await?;
+    match ledger::set_fine_kind(&mut tx, year, kind, Some(cents), &user.username).await {
+        Ok(()) => {
+            tx.commit().await?;
+            let ok = format!(
+                "{}: jetzt {}. Schon gebuchte Strafen behalten ihren Betrag.",
+                fine_label(kind),
+                format_cents(cents)
+            );
+            Ok(
+                render_strafen(&state, user, year, Typed::default(), None, Some(ok))
+                    .await?
+                    .into_response(),
+            )
+        }
+        Err(e) => {
+            drop(tx);
+            let why = refusal(e)?;
+            refused(&state, user, year, typed, why).await
+        }
+    }
+}
+
+async fn remove_kind(
+    State(state): State<AppState>,
+    RequireSecretary(user): RequireSecretary,
+    Path(year): Path<i32>,
+    Form(form): Form<KindForm>,
+) -> Result<Response, AppError> {
+    let mut tx = state.begin_write().await?;
+    match ledger::set_fine_kind(&mut tx, year, &form.kind, None, &user.username).await {
+        Ok(()) => {
+            tx.commit().await?;
+            let ok = format!("{} gelöscht.", fine_label(form.kind.trim()));
+            Ok(
+                render_strafen(&state, user, year, Typed::default(), None, Some(ok))
+                    .await?
+                    .into_response(),
+            )
+        }
+        Err(e) => {
+            drop(tx);
+            let why = refusal(e)?;
+            refused(&state, user, year, Typed::default(), why).await
+        }
+    }
+}
+
+/// The form that books a fine.
+#[derive(Deserialize)]
+pub struct FineForm {
+    /// The night's date, `YYYY-MM-DD`.
+    pub date: String,
+    /// The player's name.
+    pub player: String,
+    /// A kind of the catalogue.
+    pub kind: String,
+    /// Present ("on") when paid at once.
+    pub paid: Option<String>,
+}
+
+async fn book_fine(
+    State(state): State<AppState>,
+    RequireSecretary(user): RequireSecretary,
+    Path(year): Path<i32>,
+    Form(form): Form<FineForm>,
+) -> Result<Response, AppError> {
+    let paid = form.paid.is_some();
+    let typed = Typed {
+        date: form.date.clone(),
+        player: form.player.clone(),
+        fine_kind: form.kind.clone(),
+        paid,
+        ..Typed::default()
+    };
+    let Ok(date) = NaiveDate::parse_from_str(form.date.trim(), "%Y-%m-%d") else {
+        let why = format!("\"{}\" ist kein Datum (JJJJ-MM-TT)", form.date);
+        return refused(&state, user, year, typed, why).await;
+    };
+    let mut tx = state.begin_write().await?;
+    let booked = ledger::book_fine(
+        &mut tx,
+        year,
+        date,
+        &form.player,
+        &form.kind,
+        paid,
+        &user.username,
+    )
+    .await;
+    match booked {
+        Ok(_) => {
+            tx.commit().await?;
+            let ok = format!(
+                "Strafe gebucht: {}, {} am {} ({}).",
+                form.player.trim(),
+                fine_label(form.kind.trim()),
+                de_date(date),
+                if paid { "bezahlt" } else { "offen" }
+            );
+            Ok(
+                render_strafen(&state, user, year, Typed::default(), None, Some(ok))
+                    .await?
+                    .into_response(),
+            )
+        }
+        Err(e) => {
+            drop(tx);
+            let why = refusal(e)?;
+            refused(&state, user, year, typed, why).await
+        }
+    }
+}
+
+/// Where to go after marking a fine: `back=kasse` returns to the Kasse, else the fines page.
+#[derive(Deserialize)]
+pub struct BackForm {
+    /// `kasse` or absent.
+    #[serde(default)]
+    pub back: String,
+}
+
+async fn mark(
+    state: AppState,
+    user: CurrentUser,
+    id: i64,
+    paid: bool,
+    back: &str,
+) -> Result<Redirect, AppError> {
+    let mut tx = state.begin_write().await?;
+    let fine = ledger::set_fine_paid(&mut tx, id, paid, &user.username)
+        .await
+        .map_err(|e| match trigger_refusal(&e) {
+            Some(m) => AppError::BadRequest(m),
+            None => e.into(),
+        })?
+        .ok_or(AppError::NotFound)?;
+    tx.commit().await?;
+    Ok(Redirect::to(&if back == "kasse" {
+        format!("/saison/{}/kasse", fine.season)
+    } else {
+        format!("/verwaltung/saison/{}/strafen", fine.season)
+    }))
+}
+
+async fn mark_paid(
+    State(state): State<AppState>,
+    RequireSecretary(user): RequireSecretary,
+    Path(id): Path<i64>,
+    Form(form): Form<BackForm>,
+) -> Result<Redirect, AppError> {
+    mark(state, user, id, true, &form.back).await
+}
+
+async fn mark_open(
+    State(state): State<AppState>,
+    RequireSecretary(user): RequireSecretary,
+    Path(id): Path<i64>,
+    Form(form): Form<BackForm>,
+) -> Result<Redirect, AppError> {
+    mark(state, user, id, false, &form.back).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentages_in_german() {
+        let cases = [
+            (30, 1, "30 %"),
+            (45, 2, "22,5 %"),
+            (25, 3, "8,33… %"),
+            (55, 2, "27,5 %"),
+            (1, 4, "0,25 %"),
+            (0, 1, "0 %"),
+            (1, 0, "–"),
+        ];
+        for (num, den, expected) in cases {
+            assert_eq!(format_percent(num, den), expected, "{num}/{den}");
+        }
+    }
+
+    #[test]
+    fn csv_cells_for_a_german_spreadsheet() {
+        for (cents, expected) in [(123450, "1234,50"), (5, "0,05"), (0, "0,00"), (-5, "-0,05")] {
+            assert_eq!(csv_cents(cents), expected);
+        }
+        for (text, expected) in [
+            ("Anna", "Anna"),
+            ("=HYPERLINK(1)", "'=HYPERLINK(1)"),
+            ("-1", "'-1"),
+            ("@x", "'@x"),
+            ("", ""),
+        ] {
+            assert_eq!(csv_text(text), expected);
+        }
+        let day = NaiveDate::from_ymd_opt(2026, 11, 29).expect("date");
+        assert_eq!(
+            csv_filename(2026, "tabelle", day),
+            "schockerliga-2026-tabelle-2026-11-29.csv"
+        );
+    }
+
+    #[test]
+    fn csv_bytes_start_with_a_bom_and_quote_only_what_needs_it() {
+        let rows = vec![
+            vec!["Name".to_string(), "Betrag".to_string()],
+            vec!["Jürgen; der Zweite".to_string(), "1,50".to_string()],
+        ];
+        let bytes = csv_bytes(&rows).expect("csv");
+        assert_eq!(
+            bytes,
+            "\u{feff}Name;Betrag\r\n\"Jürgen; der Zweite\";1,50\r\n".as_bytes()
+        );
+    }
+}
