@@ -31,6 +31,9 @@ struct Cli {
     /// Address of the web server.
     #[arg(long, global = true, default_value = "127.0.0.1:3000")]
     listen: SocketAddr,
+    /// Mark the session cookie `Secure` (on when served behind TLS; off for a plain-http LAN).
+    #[arg(long, global = true, env = "SCHOCKERLIGA_SECURE_COOKIES")]
+    secure_cookies: bool,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -143,7 +146,7 @@ fn db_path(arg: &str) -> PathBuf {
 async fn run(cli: Cli) -> anyhow::Result<()> {
     let path = db_path(&cli.database);
     match cli.command.unwrap_or(Command::Serve) {
-        Command::Serve => serve(&path, cli.listen).await,
+        Command::Serve => serve(&path, cli.listen, cli.secure_cookies).await,
         Command::Import { file, replace } => {
             let text = std::fs::read_to_string(&file)
                 .with_context(|| format!("{} nicht lesbar", file.display()))?;
@@ -266,17 +269,22 @@ fn read_password() -> anyhow::Result<String> {
     }
 }
 
-async fn serve(path: &Path, listen: SocketAddr) -> anyhow::Result<()> {
-    let app = build_app(Config::new(path.to_path_buf(), listen)).await?;
+async fn serve(path: &Path, listen: SocketAddr, secure_cookies: bool) -> anyhow::Result<()> {
+    let mut config = Config::new(path.to_path_buf(), listen);
+    config.secure_cookies = secure_cookies;
+    let app = build_app(config).await?;
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .with_context(|| format!("{listen} nicht verfügbar"))?;
     tracing::info!("Schockerliga läuft auf http://{}", listener.local_addr()?);
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await?;
     Ok(())
 }
 

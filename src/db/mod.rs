@@ -3,6 +3,7 @@
 //! `BEGIN IMMEDIATE` ([`Db::begin_write`]).
 
 pub mod audit;
+pub mod closing;
 pub mod night;
 pub mod player;
 pub mod season;

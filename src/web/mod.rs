@@ -2,11 +2,13 @@
 //! feature (`auth`, `public`, `api`, `season`, `night`; later features add their own file and one
 //! `.merge(...)` line in [`router`]).
 
+pub mod admin;
 pub mod api;
 pub mod auth;
 pub mod night;
 pub mod public;
 pub mod season;
+pub mod security;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -152,12 +154,16 @@ pub fn router(state: AppState, static_dir: PathBuf) -> Router {
         .merge(api::router())
         .merge(season::router())
         .merge(night::router())
+        .merge(admin::router())
         .nest_service("/static", ServeDir::new(static_dir))
         .with_state(state)
 }
 
 /// Opens the database (creating it with its schema), prints the one-time setup link when no
-/// account exists, and builds the whole application with sessions and tracing.
+/// account exists, and builds the whole application with sessions (SameSite=Strict, HttpOnly,
+/// `Secure` per config, idle expiry), the protections of [`security::protect`] and tracing.
+/// Serve it with `into_make_service_with_connect_info::<SocketAddr>()` so that the login limits
+/// see client addresses.
 pub async fn build_app(config: Config) -> anyhow::Result<Router> {
     let db = Db::open(&config.database).await?;
     announce_setup(&db, config.listen).await?;
@@ -166,16 +172,17 @@ pub async fn build_app(config: Config) -> anyhow::Result<Router> {
     let sessions = SessionManagerLayer::new(store)
         .with_secure(config.secure_cookies)
         .with_http_only(true)
-        .with_same_site(SameSite::Lax)
-        .with_expiry(Expiry::OnInactivity(time::Duration::days(14)));
+        .with_same_site(SameSite::Strict)
+        .with_expiry(Expiry::OnInactivity(crate::auth::SESSION_IDLE));
     let state = AppState {
         write: db.write.clone(),
         read: db.read.clone(),
         listen: config.listen,
     };
-    Ok(router(state, config.static_dir)
-        .layer(sessions)
-        .layer(TraceLayer::new_for_http()))
+    Ok(
+        security::protect(router(state, config.static_dir).layer(sessions))
+            .layer(TraceLayer::new_for_http()),
+    )
 }
 
 /// When no account exists: creates (or reuses) the setup token and logs the setup link.
