@@ -197,6 +197,12 @@ pub(super) fn check_new_account(
     if username.is_empty() || username.chars().count() > 50 {
         return Err("Der Name muss 1 bis 50 Zeichen lang sein.".to_string());
     }
+    if username.chars().any(char::is_control) {
+        return Err("Der Name darf keine Steuerzeichen enthalten.".to_string());
+    }
+    if password.chars().count() > 200 {
+        return Err("Das Passwort darf höchstens 200 Zeichen lang sein.".to_string());
+    }
     if password.chars().count() < 8 {
         return Err("Das Passwort muss mindestens 8 Zeichen lang sein.".to_string());
     }
@@ -253,6 +259,9 @@ mod tests {
             ("", "geheim123", "geheim123", false),
             ("anna", "kurz", "kurz", false),
             ("anna", "geheim123", "geheim124", false),
+            ("an\u{0}na", "geheim123", "geheim123", false),
+            ("anna\n", "geheim123", "geheim123", false),
+            ("<b>anna</b>", "geheim123", "geheim123", true),
         ];
         for (name, p1, p2, ok) in cases {
             assert_eq!(
