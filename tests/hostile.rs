@@ -34,7 +34,9 @@ async fn hostile_form_posts_get_4xx_and_change_nothing() {
     let pw = "password=geheim123&password2=geheim123";
     let huge = vec![b'a'; 50 * 1024 * 1024];
     let add = "/verwaltung/konten";
-    let cases: Vec<(&str, &str, Vec<u8>, Option<&str>, &[u16])> = vec![
+    // (what, uri, body, cookie, accepted statuses)
+    type Case<'a> = (&'a str, &'a str, Vec<u8>, Option<&'a str>, &'a [u16]);
+    let cases: Vec<Case> = vec![
         // Login: wrong types, missing fields, huge and invalid input.
         ("login empty", "/login", b"".to_vec(), None, &[422]),
         (

@@ -177,7 +177,8 @@ mod tests {
     #[test]
     fn cross_site_writes_are_recognised_by_fetch_metadata_or_origin() {
         let host = ("host", "liga.example:3000");
-        let cases: &[(Method, &[(&str, &str)], bool)] = &[
+        type Case<'a> = (Method, &'a [(&'a str, &'a str)], bool);
+        let cases: &[Case] = &[
             (
                 Method::GET,
                 &[host, ("sec-fetch-site", "cross-site")],
