@@ -601,3 +601,85 @@ async fn a_closed_night_changes_only_through_an_audited_correction() {
         .await
         .unwrap();
 }
+
+#[tokio::test]
+async fn every_change_to_results_players_fees_and_fines_is_audited_with_who_before_and_after() {
+    let t = test_app(true, false).await;
+    let count = |pool: sqlx::SqlitePool| async move {
+        let (n,): (i64,) = sqlx::query_as("select count(*) from audit_log")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        n
+    };
+    let start = count(t.db.read.clone()).await;
+    let (night,): (i64,) = sqlx::query_as("select id from nights where date = '2026-01-02'")
+        .fetch_one(&t.db.read)
+        .await
+        .unwrap();
+    let mut tx = t.db.begin_write_as("schrift").await.unwrap();
+    let changes = [
+        "update results set outs = outs + 1 where round_id = (select min(id) from rounds where night_id = ?1) and player_id = (select min(player_id) from results where round_id = (select min(id) from rounds where night_id = ?1))",
+        "insert into fines (night_id, player_id, kind, amount_cents, paid) values (?1, (select min(id) from players), 'late', 100, 0)",
+        "update fines set paid = 1 where night_id = ?1 and kind = 'late' and amount_cents = 100 and paid = 0",
+        "update season_players set fee_cents = 4711 where season = 2026 and player_id = (select min(id) from players) and ?1 > 0",
+        "update players set name = 'Umbenannt' where id = (select min(id) from players) and ?1 > 0",
+    ];
+    for sql in changes {
+        let done = sqlx::query(sql)
+            .bind(night)
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        assert_eq!(done.rows_affected(), 1, "{sql}");
+    }
+    tx.commit().await.unwrap();
+    let rows: Vec<(String, String, Option<String>, Option<String>)> = sqlx::query_as(
+        "select user, action, before_json, after_json from audit_log where id > ? order by id",
+    )
+    .bind(start)
+    .fetch_all(&t.db.read)
+    .await
+    .unwrap();
+    let actions: Vec<&str> = rows.iter().map(|r| r.1.as_str()).collect();
+    assert_eq!(
+        actions,
+        [
+            "Ergebnis geändert",
+            "Strafe eingetragen",
+            "Strafe geändert",
+            "Jahresbeitrag/Saisonspieler geändert",
+            "Spieler geändert"
+        ]
+    );
+    for (user, action, before, after) in &rows {
+        assert_eq!(user, "schrift", "{action}");
+        assert!(after.is_some(), "{action}");
+        if action.ends_with("geändert") {
+            assert_ne!(before, after, "{action}");
+        }
+    }
+    assert!(
+        rows[0]
+            .2
+            .as_deref()
+            .unwrap()
+            .contains("\"night\":\"2026-01-02\""),
+        "{:?}",
+        rows[0]
+    );
+    assert!(rows[4].3.as_deref().unwrap().contains("Umbenannt"));
+    // An import writes one summary row, not one per result, and leaves no author behind.
+    let before_import = count(t.db.read.clone()).await;
+    let text = std::fs::read_to_string(fixture("small-2026.season.json")).unwrap();
+    let file = serde_json::from_str(&text).unwrap();
+    schockerliga::service::import(&t.db, &file, true)
+        .await
+        .unwrap();
+    assert_eq!(count(t.db.read.clone()).await, before_import + 1);
+    let (actors,): (i64,) = sqlx::query_as("select count(*) from audit_actor")
+        .fetch_one(&t.db.read)
+        .await
+        .unwrap();
+    assert_eq!(actors, 0);
+}

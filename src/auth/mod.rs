@@ -27,6 +27,12 @@ pub const SESSION_IDLE: time::Duration = time::Duration::hours(3);
 /// A session ends this long after its login, used or not: 16 hours (one Spielabend and its night).
 pub const SESSION_ABSOLUTE_SECS: i64 = 16 * 3600;
 
+/// True when a session that logged in at `login_at` (Unix seconds; `None` = unknown) is past its
+/// absolute lifetime at `now`, or claims a login in the future.
+pub fn session_expired(login_at: Option<i64>, now: i64) -> bool {
+    login_at.is_none_or(|t| t > now || now.saturating_sub(t) > SESSION_ABSOLUTE_SECS)
+}
+
 /// Starts the logged-in session of user `id`: a new session id (against fixation), the user and
 /// the login time.
 pub async fn start_session(
@@ -189,8 +195,7 @@ async fn load_user(
         .get(LOGIN_AT_KEY)
         .await
         .map_err(|e| AuthRejection::Internal(AppError::Internal(e.to_string())))?;
-    let now = chrono::Utc::now().timestamp();
-    if login_at.is_none_or(|t| now.saturating_sub(t) > SESSION_ABSOLUTE_SECS) {
+    if session_expired(login_at, chrono::Utc::now().timestamp()) {
         session
             .flush()
             .await
@@ -284,6 +289,22 @@ mod tests {
             .unwrap());
         assert!(!verify_password("falsch".into(), Some(hash)).await.unwrap());
         assert!(!verify_password("geheim123".into(), None).await.unwrap());
+    }
+
+    #[test]
+    fn sessions_end_after_their_absolute_lifetime() {
+        let now = 1_800_000_000;
+        let cases = [
+            (None, true),
+            (Some(now), false),
+            (Some(now - SESSION_ABSOLUTE_SECS), false),
+            (Some(now - SESSION_ABSOLUTE_SECS - 1), true),
+            (Some(now + 60), true),
+            (Some(i64::MIN), true),
+        ];
+        for (login_at, want) in cases {
+            assert_eq!(session_expired(login_at, now), want, "{login_at:?}");
+        }
     }
 
     #[test]

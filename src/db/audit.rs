@@ -67,3 +67,21 @@ pub async fn count(pool: &sqlx::SqlitePool) -> Result<i64, DbError> {
         .await?;
     Ok(n)
 }
+
+/// Names `user` as the author of the row-level audit entries the database writes for the rest of
+/// the current transaction (results, players, fees, fines); `bulk` turns them off for a bulk write
+/// that records its own summary row. Call right after `BEGIN IMMEDIATE`.
+pub async fn set_actor(conn: &mut SqliteConnection, user: &str, bulk: bool) -> Result<(), DbError> {
+    sqlx::query("insert or replace into audit_actor (id, user, bulk) values (1, ?, ?)")
+        .bind(user)
+        .bind(bulk)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Forgets the author set by [`set_actor`] (row-level entries then show `?`).
+pub async fn clear_actor(conn: &mut SqliteConnection) -> Result<(), DbError> {
+    sqlx::query("delete from audit_actor").execute(conn).await?;
+    Ok(())
+}
