@@ -233,7 +233,12 @@ async fn a_server_killed_during_a_burst_of_submissions_keeps_every_acknowledged_
             }
         }));
     }
-    std::thread::sleep(Duration::from_millis(1500));
+    // Kill once a few submissions went through, while the workers have more in flight.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while acked.lock().unwrap().len() < 6 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(70));
     server.kill();
     stop.store(true, Ordering::Relaxed);
     for w in workers {

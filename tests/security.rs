@@ -521,7 +521,13 @@ async fn a_closed_night_changes_only_through_an_audited_correction() {
     ];
     for sql in &refused {
         let err = sqlx::query(sql).bind(night).execute(&t.db.write).await;
-        assert!(err.is_err(), "{sql} was allowed on a closed night");
+        let Err(err) = err else {
+            panic!("{sql} was allowed on a closed night")
+        };
+        // A handler that forgets the correction gets a clear 409, not a 500.
+        let resp =
+            axum::response::IntoResponse::into_response(schockerliga::web::AppError::from(err));
+        assert_eq!(resp.status(), StatusCode::CONFLICT, "{sql}");
     }
     assert_eq!(snapshot(&t.db.write).await, before);
 
@@ -682,4 +688,56 @@ async fn every_change_to_results_players_fees_and_fines_is_audited_with_who_befo
         .await
         .unwrap();
     assert_eq!(actors, 0);
+}
+
+#[tokio::test]
+async fn past_100_failures_an_account_takes_only_known_addresses_and_is_never_locked() {
+    let t = test_app(false, false).await;
+    let known = [10, 3, 0, 1];
+    // The club's own address logged in before.
+    let resp = send_from(
+        &t.app,
+        form(
+            "/login",
+            &format!("username={SECRETARY}&password={PASSWORD}"),
+            None,
+        ),
+        known,
+    )
+    .await;
+    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+    // An attacker spreads 100 wrong passwords over many addresses (under the burst limit each).
+    let wrong = format!("username={SECRETARY}&password=falsch123");
+    for i in 0..100u8 {
+        let resp = send_from(&t.app, form("/login", &wrong, None), [10, 4, i / 8, i % 8]).await;
+        assert_eq!(resp.status(), StatusCode::UNAUTHORIZED, "failure {i}");
+    }
+    let right = format!("username={SECRETARY}&password={PASSWORD}");
+    let resp = send_from(&t.app, form("/login", &right, None), [10, 5, 0, 1]).await;
+    assert_eq!(
+        resp.status(),
+        StatusCode::TOO_MANY_REQUESTS,
+        "unknown address"
+    );
+    let resp = send_from(&t.app, form("/login", &right, None), known).await;
+    assert_eq!(
+        resp.status(),
+        StatusCode::SEE_OTHER,
+        "a known address still gets in"
+    );
+    let resp = send_from(
+        &t.app,
+        form(
+            "/login",
+            &format!("username={ADMIN}&password={PASSWORD}"),
+            None,
+        ),
+        [10, 5, 0, 1],
+    )
+    .await;
+    assert_eq!(
+        resp.status(),
+        StatusCode::SEE_OTHER,
+        "other accounts are not affected"
+    );
 }

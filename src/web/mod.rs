@@ -144,6 +144,12 @@ impl IntoResponse for AppError {
                 "Dafür fehlt die Berechtigung.".to_string(),
             ),
             AppError::BadRequest(m) => (StatusCode::BAD_REQUEST, m.clone()),
+            AppError::Db(e) if is_closed_night(e) => (
+                StatusCode::CONFLICT,
+                "Der Spielabend ist abgeschlossen: Änderungen nur als Korrektur \
+                 (Häkchen „Korrektur“ und Grund)."
+                    .to_string(),
+            ),
             AppError::Db(_) | AppError::Internal(_) => {
                 tracing::error!(error = %self, "request failed");
                 (
@@ -159,6 +165,12 @@ impl IntoResponse for AppError {
         };
         (status, page).into_response()
     }
+}
+
+/// True when `e` is the refusal of the closed-night triggers
+/// (`migrations/20261129153000_closed_nights.sql`).
+fn is_closed_night(e: &DbError) -> bool {
+    matches!(e, DbError::Sqlx(sqlx::Error::Database(d)) if d.message().contains("Spielabend ist abgeschlossen"))
 }
 
 /// The application's routes: every feature's `router()` merged, plus `/static`.
