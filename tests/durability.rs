@@ -27,10 +27,17 @@ struct Server {
 impl Server {
     /// Starts `schockerliga serve` on a free loopback port and waits for its address.
     fn start(db: &Path) -> Server {
+        Server::start_with(db, &[])
+    }
+
+    /// [`Server::start`] with extra environment variables.
+    fn start_with(db: &Path, env: &[(&str, &str)]) -> Server {
         let mut child = Command::new(BIN)
             .args(["serve", "--listen", "127.0.0.1:0", "--database"])
             .arg(db)
             .env_remove("DATABASE_URL")
+            .env_remove("SCHOCKERLIGA_SECURE_COOKIES")
+            .envs(env.iter().copied())
             .env("NO_COLOR", "1")
             .env("RUST_LOG", "info")
             .stdin(Stdio::null())
@@ -308,6 +315,27 @@ async fn four_clients_writing_for_ten_seconds_see_no_error_and_lose_nothing() {
             (acked, reads)
         }));
     }
+    // A backup taken while the four write is consistent.
+    std::thread::sleep(Duration::from_secs(5));
+    let backup = dir.path().join("sicherung.db");
+    let out = Command::new(BIN)
+        .arg("backup")
+        .arg(&backup)
+        .arg("--database")
+        .arg(&db_path)
+        .env_remove("DATABASE_URL")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let copy = Db::open(&backup).await.unwrap();
+    integrity_ok(&copy).await;
+    let in_copy = usernames(&copy).await.len();
+    assert!(in_copy > 1, "the backup holds the accounts written so far");
+
     let mut acked = 0;
     let mut reads = 0;
     for c in clients {
@@ -325,9 +353,37 @@ async fn four_clients_writing_for_ten_seconds_see_no_error_and_lose_nothing() {
             .fetch_one(&db.read)
             .await
             .unwrap();
-    eprintln!("concurrency: {acked} writes acknowledged, {stored} stored, {reads} reads");
+    eprintln!(
+        "concurrency: {acked} writes acknowledged, {stored} stored, {reads} reads; \
+         backup after 5 s held {in_copy} accounts"
+    );
     assert!(acked >= 8, "{acked}");
     assert_eq!(stored as u64, acked);
     assert_eq!(audited as u64, acked);
     server.kill();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_secure_flag_is_set_from_the_environment() {
+    let dir = tempfile::tempdir().unwrap();
+    let db_path = dir.path().join("liga.db");
+    add_admin(&db_path);
+    for (env, secure) in [(None, false), (Some("true"), true), (Some("false"), false)] {
+        let vars: Vec<(&str, &str)> = env
+            .map(|v| vec![("SCHOCKERLIGA_SECURE_COOKIES", v)])
+            .unwrap_or_default();
+        let server = Server::start_with(&db_path, &vars);
+        let r = raw(
+            server.addr,
+            "POST",
+            "/login",
+            None,
+            Some(&format!("username=admin&password={PASSWORD}")),
+        )
+        .unwrap();
+        let cookie = r.header("set-cookie").unwrap().to_string();
+        assert_eq!(cookie.contains("Secure"), secure, "{env:?}: {cookie}");
+        assert!(r.header("content-security-policy").is_some());
+        server.kill();
+    }
 }
