@@ -196,6 +196,7 @@ pub async fn build_app(config: Config) -> anyhow::Result<Router> {
     announce_setup(&db, config.listen).await?;
     let store = SqliteStore::new(db.sessions.clone());
     store.migrate().await?;
+    spawn_session_cleanup(store.clone());
     let sessions = SessionManagerLayer::new(store)
         .with_secure(config.secure_cookies)
         .with_http_only(true)
@@ -210,6 +211,21 @@ pub async fn build_app(config: Config) -> anyhow::Result<Router> {
         security::protect(router(state, config.static_dir).layer(sessions))
             .layer(TraceLayer::new_for_http()),
     )
+}
+
+/// Deletes expired session records once an hour (expired sessions are refused anyway; this keeps
+/// the table small).
+fn spawn_session_cleanup(store: SqliteStore) {
+    use tower_sessions::ExpiredDeletion;
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(std::time::Duration::from_secs(3600));
+        loop {
+            tick.tick().await;
+            if let Err(e) = store.delete_expired().await {
+                tracing::warn!(error = %e, "abgelaufene Sitzungen nicht gelöscht");
+            }
+        }
+    });
 }
 
 /// When no account exists: creates (or reuses) the setup token and logs the setup link.
