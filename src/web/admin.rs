@@ -321,7 +321,8 @@ async fn close_night(
 }
 
 /// The fields a form that changes a night carries for a closed night: the "Korrektur" tick box
-/// (`korrektur=on`) and its reason (`korrektur_grund`). Add them with `#[serde(flatten)]`.
+/// (`korrektur=on`) and its reason (`korrektur_grund`). Add them to the form struct with
+/// `#[serde(flatten)]` and to the template with `{% include "admin/korrektur.html" %}`.
 #[derive(Debug, Default, Clone, Deserialize)]
 pub struct KorrekturFields {
     /// Present (any value) when the box "Korrektur" is ticked.
