@@ -2,7 +2,8 @@
 //! check (Origin / Sec-Fetch-Site), security headers on every response, the request body limit, and
 //! the per-address burst limit of `POST /login`.
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Body;
@@ -62,7 +63,8 @@ fn is_safe(method: &Method) -> bool {
 /// `Sec-Fetch-Site` is not `same-origin`/`none`, or (without that header) whose `Origin` is not
 /// this host. Requests with neither header (command-line clients, old browsers) pass; the
 /// SameSite=Strict session cookie covers those browsers.
-pub fn is_cross_site(method: &Method, headers: &HeaderMap) -> bool {
+/// `authority` is the request URI's authority (HTTP/2 sends no `Host` header).
+pub fn is_cross_site(method: &Method, headers: &HeaderMap, authority: Option<&str>) -> bool {
     if is_safe(method) {
         return false;
     }
@@ -72,7 +74,11 @@ pub fn is_cross_site(method: &Method, headers: &HeaderMap) -> bool {
     let Some(origin) = headers.get(header::ORIGIN) else {
         return false;
     };
-    let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()) else {
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .or(authority);
+    let Some(host) = host else {
         return true;
     };
     let Ok(origin) = origin.to_str() else {
@@ -86,7 +92,8 @@ pub fn is_cross_site(method: &Method, headers: &HeaderMap) -> bool {
 
 /// Middleware: answers 403 to a cross-site write ([`is_cross_site`]) before any handler runs.
 async fn refuse_cross_site(req: Request, next: Next) -> Response {
-    if is_cross_site(req.method(), req.headers()) {
+    let authority = req.uri().authority().map(|a| a.as_str().to_string());
+    if is_cross_site(req.method(), req.headers(), authority.as_deref()) {
         tracing::warn!(method = %req.method(), uri = %req.uri(), "cross-site request refused");
         return (
             StatusCode::FORBIDDEN,
@@ -111,8 +118,20 @@ impl KeyExtractor for PeerAddr {
         Ok(req
             .extensions()
             .get::<ConnectInfo<SocketAddr>>()
-            .map(|ConnectInfo(a)| a.ip())
+            .map(|ConnectInfo(a)| bucket(a.ip()))
             .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED)))
+    }
+}
+
+/// The rate-limit bucket of a client address: IPv4 as is, IPv6 by its /64 prefix (one client
+/// usually owns a whole /64, so single addresses would neither limit nor bound memory).
+pub fn bucket(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => {
+            let s = v6.segments();
+            IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+        }
     }
 }
 
@@ -132,6 +151,20 @@ pub fn login_rate_limit(
         .burst_size(LOGIN_BURST)
         .methods(vec![Method::POST])
         .finish()?;
+    // Forget idle addresses every minute (memory bound), when a runtime is there to run it.
+    if let Ok(rt) = tokio::runtime::Handle::try_current() {
+        let limiter = Arc::downgrade(config.limiter());
+        rt.spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(60));
+            loop {
+                tick.tick().await;
+                let Some(limiter) = limiter.upgrade() else {
+                    break;
+                };
+                limiter.retain_recent();
+            }
+        });
+    }
     Some(GovernorLayer::new(config).error_handler(|e| {
         let status = match e {
             GovernorError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
@@ -172,6 +205,25 @@ mod tests {
             );
         }
         h
+    }
+
+    #[test]
+    fn without_a_host_header_the_uri_authority_is_the_host() {
+        let h = headers(&[("origin", "http://liga.example")]);
+        assert!(!is_cross_site(&Method::POST, &h, Some("liga.example")));
+        assert!(is_cross_site(&Method::POST, &h, Some("andere.example")));
+        assert!(is_cross_site(&Method::POST, &h, None));
+    }
+
+    #[test]
+    fn ipv6_clients_share_a_bucket_per_64_prefix() {
+        let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().unwrap();
+        let b: IpAddr = "2001:db8:1:2:ffff::9".parse().unwrap();
+        let c: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        let v4: IpAddr = "192.168.1.7".parse().unwrap();
+        assert_eq!(bucket(a), bucket(b));
+        assert_ne!(bucket(a), bucket(c));
+        assert_eq!(bucket(v4), v4);
     }
 
     #[test]
