@@ -287,7 +287,7 @@ mod tests {
         ];
         for (method, pairs, want) in cases {
             assert_eq!(
-                is_cross_site(method, &headers(pairs)),
+                is_cross_site(method, &headers(pairs), None),
                 *want,
                 "{method} {pairs:?}"
             );
