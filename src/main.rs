@@ -31,8 +31,8 @@ struct Cli {
     /// Address of the web server.
     #[arg(long, global = true, default_value = "127.0.0.1:3000")]
     listen: SocketAddr,
-    /// Mark the session cookie `Secure` (when served over TLS, e.g. behind a reverse proxy).
-    #[arg(long, global = true)]
+    /// Mark the session cookie `Secure` (on when served behind TLS; off for a plain-http LAN).
+    #[arg(long, global = true, env = "SCHOCKERLIGA_SECURE_COOKIES")]
     secure_cookies: bool,
     #[command(subcommand)]
     command: Option<Command>,
@@ -301,11 +301,14 @@ async fn serve(path: &Path, listen: SocketAddr, secure_cookies: bool) -> anyhow:
     config.secure_cookies = secure_cookies;
     let app = build_app(config).await?;
     tracing::info!("Schockerliga läuft auf http://{bound}");
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await?;
     Ok(())
 }
 

@@ -35,10 +35,23 @@ impl From<sqlx::Error> for ServiceError {
 
 /// Imports `file` in one transaction: checks it completely (`Season::from_file`), refuses a season
 /// that already has nights unless `replace`, then replaces the season's data. Nothing is written on
-/// any error. Returns the checked season.
+/// any error. Returns the checked season. The audit log names the user `cli`; see [`import_as`].
 pub async fn import(db: &Db, file: &SeasonFile, replace: bool) -> Result<Season, ServiceError> {
+    import_as(db, file, replace, "cli").await
+}
+
+/// [`import`] by `user` (login name): the same transaction also writes an audit row with the
+/// season's counts before and after.
+pub async fn import_as(
+    db: &Db,
+    file: &SeasonFile,
+    replace: bool,
+    user: &str,
+) -> Result<Season, ServiceError> {
     let season = Season::from_file(file)?;
     let mut tx = db.begin_write().await?;
+    // One summary row instead of one per result.
+    db::audit::set_actor(&mut tx, user, true).await?;
     let nights = db::season::night_count(&mut tx, season.year).await?;
     if nights > 0 && !replace {
         return Err(ServiceError::Refused(format!(
@@ -53,6 +66,19 @@ pub async fn import(db: &Db, file: &SeasonFile, replace: bool) -> Result<Season,
         league::fee_cents(&rules, year, d).ok()
     })
     .await?;
+    db::audit::record(
+        &mut tx,
+        user,
+        &format!("Saison {year} importiert"),
+        Some(&serde_json::json!({ "season": year, "nights": nights })),
+        Some(&serde_json::json!({
+            "season": year,
+            "players": season.players.len(),
+            "nights": season.nights.len(),
+        })),
+    )
+    .await?;
+    db::audit::clear_actor(&mut tx).await?;
     tx.commit().await?;
     Ok(season)
 }

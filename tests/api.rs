@@ -281,7 +281,7 @@ async fn a_secretary_runs_an_evening_from_setup_to_the_public_table() {
     assert_eq!(login.status, StatusCode::SEE_OTHER);
     let attributes = login.cookie_header.clone().expect("session cookie");
     assert!(
-        attributes.contains("HttpOnly") && attributes.contains("SameSite=Lax"),
+        attributes.contains("HttpOnly") && attributes.contains("SameSite=Strict"),
         "{attributes}"
     );
     assert_ne!(login.cookie, setup.cookie, "a new session id at login");

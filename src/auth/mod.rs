@@ -12,8 +12,40 @@ use tower_sessions::Session;
 use crate::db;
 use crate::web::{AppError, AppState};
 
+pub mod throttle;
+
 /// The session key holding the logged-in user's id.
 pub const USER_ID_KEY: &str = "user_id";
+
+/// The session key holding the login time (Unix seconds) for the absolute lifetime.
+pub const LOGIN_AT_KEY: &str = "login_at";
+
+/// A session ends after this much inactivity (the cookie's and the store's expiry): 3 hours, longer
+/// than the pause between two rounds of a Spielabend.
+pub const SESSION_IDLE: time::Duration = time::Duration::hours(3);
+
+/// A session ends this long after its login, used or not: 16 hours (one Spielabend and its night).
+pub const SESSION_ABSOLUTE_SECS: i64 = 16 * 3600;
+
+/// True when a session that logged in at `login_at` (Unix seconds; `None` = unknown) is past its
+/// absolute lifetime at `now`, or claims a login in the future.
+pub fn session_expired(login_at: Option<i64>, now: i64) -> bool {
+    login_at.is_none_or(|t| t > now || now.saturating_sub(t) > SESSION_ABSOLUTE_SECS)
+}
+
+/// Starts the logged-in session of user `id`: a new session id (against fixation), the user and
+/// the login time.
+pub async fn start_session(
+    session: &Session,
+    id: i64,
+) -> Result<(), tower_sessions::session::Error> {
+    session.cycle_id().await?;
+    session.insert(USER_ID_KEY, id).await?;
+    session
+        .insert(LOGIN_AT_KEY, chrono::Utc::now().timestamp())
+        .await?;
+    Ok(())
+}
 
 /// A role of an account.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -144,7 +176,9 @@ impl IntoResponse for AuthRejection {
     }
 }
 
-/// Loads the session's user; `None` when not logged in or the account is gone or disabled.
+/// Loads the session's user; `None` when not logged in, past the absolute lifetime (the session is
+/// then destroyed), or the account is gone or disabled (checked on every request, so disabling an
+/// account ends its sessions at once).
 async fn load_user(
     parts: &mut Parts,
     state: &AppState,
@@ -157,6 +191,17 @@ async fn load_user(
         .await
         .map_err(|e| AuthRejection::Internal(AppError::Internal(e.to_string())))?;
     let Some(id) = id else { return Ok(None) };
+    let login_at: Option<i64> = session
+        .get(LOGIN_AT_KEY)
+        .await
+        .map_err(|e| AuthRejection::Internal(AppError::Internal(e.to_string())))?;
+    if session_expired(login_at, chrono::Utc::now().timestamp()) {
+        session
+            .flush()
+            .await
+            .map_err(|e| AuthRejection::Internal(AppError::Internal(e.to_string())))?;
+        return Ok(None);
+    }
     let user = db::user::by_id(&state.read, id)
         .await
         .map_err(|e| AuthRejection::Internal(e.into()))?;
@@ -244,6 +289,22 @@ mod tests {
             .unwrap());
         assert!(!verify_password("falsch".into(), Some(hash)).await.unwrap());
         assert!(!verify_password("geheim123".into(), None).await.unwrap());
+    }
+
+    #[test]
+    fn sessions_end_after_their_absolute_lifetime() {
+        let now = 1_800_000_000;
+        let cases = [
+            (None, true),
+            (Some(now), false),
+            (Some(now - SESSION_ABSOLUTE_SECS), false),
+            (Some(now - SESSION_ABSOLUTE_SECS - 1), true),
+            (Some(now + 60), true),
+            (Some(i64::MIN), true),
+        ];
+        for (login_at, want) in cases {
+            assert_eq!(session_expired(login_at, now), want, "{login_at:?}");
+        }
     }
 
     #[test]

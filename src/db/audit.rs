@@ -26,3 +26,62 @@ pub async fn record(
     .await?;
     Ok(())
 }
+
+/// One row of the audit log.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Entry {
+    /// `audit_log.id` (increasing).
+    pub id: i64,
+    /// When (RFC 3339, UTC).
+    pub at: String,
+    /// Who (login name, or `cli`).
+    pub user: String,
+    /// What, in German.
+    pub action: String,
+    /// The data before the change, as JSON text.
+    pub before_json: Option<String>,
+    /// The data after the change, as JSON text.
+    pub after_json: Option<String>,
+}
+
+/// The newest `limit` audit rows with an id below `before` (all when `None`), newest first.
+pub async fn recent(
+    pool: &sqlx::SqlitePool,
+    before: Option<i64>,
+    limit: i64,
+) -> Result<Vec<Entry>, DbError> {
+    Ok(sqlx::query_as(
+        "select id, at, user, action, before_json, after_json from audit_log
+         where id < ? order by id desc limit ?",
+    )
+    .bind(before.unwrap_or(i64::MAX))
+    .bind(limit)
+    .fetch_all(pool)
+    .await?)
+}
+
+/// Number of audit rows.
+pub async fn count(pool: &sqlx::SqlitePool) -> Result<i64, DbError> {
+    let (n,): (i64,) = sqlx::query_as("select count(*) from audit_log")
+        .fetch_one(pool)
+        .await?;
+    Ok(n)
+}
+
+/// Names `user` as the author of the row-level audit entries the database writes for the rest of
+/// the current transaction (results, players, fees, fines); `bulk` turns them off for a bulk write
+/// that records its own summary row. Call right after `BEGIN IMMEDIATE`.
+pub async fn set_actor(conn: &mut SqliteConnection, user: &str, bulk: bool) -> Result<(), DbError> {
+    sqlx::query("insert or replace into audit_actor (id, user, bulk) values (1, ?, ?)")
+        .bind(user)
+        .bind(bulk)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Forgets the author set by [`set_actor`] (row-level entries then show `?`).
+pub async fn clear_actor(conn: &mut SqliteConnection) -> Result<(), DbError> {
+    sqlx::query("delete from audit_actor").execute(conn).await?;
+    Ok(())
+}

@@ -4,6 +4,7 @@
 
 pub mod audit;
 pub mod besteck;
+pub mod closing;
 pub mod money;
 pub mod night;
 pub mod player;
@@ -82,9 +83,19 @@ impl Db {
         })
     }
 
-    /// Starts a read-then-write transaction on the writer (`BEGIN IMMEDIATE`).
+    /// Starts a read-then-write transaction on the writer (`BEGIN IMMEDIATE`); the database's
+    /// row-level audit entries of this transaction name no author (`?`), see [`Db::begin_write_as`].
     pub async fn begin_write(&self) -> Result<WriteTx, DbError> {
-        Ok(self.write.begin_with("BEGIN IMMEDIATE").await?)
+        let mut tx = self.write.begin_with("BEGIN IMMEDIATE").await?;
+        audit::clear_actor(&mut tx).await?;
+        Ok(tx)
+    }
+
+    /// [`Db::begin_write`] whose row-level audit entries name `user`.
+    pub async fn begin_write_as(&self, user: &str) -> Result<WriteTx, DbError> {
+        let mut tx = self.write.begin_with("BEGIN IMMEDIATE").await?;
+        audit::set_actor(&mut tx, user, false).await?;
+        Ok(tx)
     }
 
     /// Writes a consistent copy of the live database to `target` (`VACUUM INTO`); the target must

@@ -102,3 +102,61 @@ pub async fn count_conn(conn: &mut SqliteConnection) -> Result<i64, DbError> {
         .await?;
     Ok(n)
 }
+
+/// All accounts by name.
+pub async fn list(pool: &SqlitePool) -> Result<Vec<User>, DbError> {
+    Ok(sqlx::query_as(
+        "select id, username, password_hash, role, disabled from users order by username",
+    )
+    .fetch_all(pool)
+    .await?)
+}
+
+/// The account with `id`, inside a transaction.
+pub async fn by_id_conn(conn: &mut SqliteConnection, id: i64) -> Result<Option<User>, DbError> {
+    Ok(
+        sqlx::query_as(
+            "select id, username, password_hash, role, disabled from users where id = ?",
+        )
+        .bind(id)
+        .fetch_optional(conn)
+        .await?,
+    )
+}
+
+/// The account called `username`, inside a transaction.
+pub async fn by_username_conn(
+    conn: &mut SqliteConnection,
+    username: &str,
+) -> Result<Option<User>, DbError> {
+    Ok(sqlx::query_as(
+        "select id, username, password_hash, role, disabled from users where username = ?",
+    )
+    .bind(username)
+    .fetch_optional(conn)
+    .await?)
+}
+
+/// Disables (`true`) or enables account `id`; a disabled account's sessions end at their next
+/// request (the current-user extractor checks the flag).
+pub async fn set_disabled(
+    conn: &mut SqliteConnection,
+    id: i64,
+    disabled: bool,
+) -> Result<(), DbError> {
+    sqlx::query("update users set disabled = ? where id = ?")
+        .bind(disabled)
+        .bind(id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Number of enabled admins, inside a transaction (the last one cannot be disabled).
+pub async fn enabled_admins(conn: &mut SqliteConnection) -> Result<i64, DbError> {
+    let (n,): (i64,) =
+        sqlx::query_as("select count(*) from users where role = 'admin' and disabled = 0")
+            .fetch_one(conn)
+            .await?;
+    Ok(n)
+}

@@ -1,6 +1,7 @@
 //! The read-only JSON API (interchange.md): standings and payouts of a season. Errors are JSON
 //! `{"error": "<German message>"}`: 404 for an unknown season, 400 for a bad date.
 
+use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -76,11 +77,18 @@ fn parse_date(s: Option<&str>) -> Result<Option<NaiveDate>, ApiError> {
         .transpose()
 }
 
+/// A rejected path or query (invalid UTF-8, a repeated parameter) as a JSON 400.
+fn bad_request(e: impl std::fmt::Display) -> ApiError {
+    ApiError(StatusCode::BAD_REQUEST, format!("Ungültige Anfrage: {e}"))
+}
+
 async fn standings(
     State(state): State<AppState>,
-    Path(season): Path<String>,
-    Query(q): Query<StandingsQuery>,
+    season: Result<Path<String>, PathRejection>,
+    q: Result<Query<StandingsQuery>, QueryRejection>,
 ) -> Result<Json<Standings>, ApiError> {
+    let Path(season) = season.map_err(bad_request)?;
+    let Query(q) = q.map_err(bad_request)?;
     let year = season_year(&season)?;
     let as_of = parse_date(q.as_of.as_deref())?;
     Ok(Json(service::standings(&state.read, year, as_of).await?))
@@ -88,8 +96,9 @@ async fn standings(
 
 async fn payouts(
     State(state): State<AppState>,
-    Path(season): Path<String>,
+    season: Result<Path<String>, PathRejection>,
 ) -> Result<Json<Payouts>, ApiError> {
+    let Path(season) = season.map_err(bad_request)?;
     let year = season_year(&season)?;
     Ok(Json(service::payouts(&state.read, year).await?))
 }

@@ -1,25 +1,40 @@
 //! Login, logout and the one-time setup of the first admin (`/setup?token=…`).
 
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Instant;
+
 use askama::Template;
 use askama_web::WebTemplate;
-use axum::extract::{Query, State};
+use axum::extract::{ConnectInfo, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
-use axum::routing::{get, post};
-use axum::{Form, Router};
+use axum::routing::{get, post, MethodRouter};
+use axum::{Extension, Form, Router};
 use serde::Deserialize;
 use tower_sessions::Session;
 
 use super::{AppError, AppState};
-use crate::auth::{self, CurrentUser, Role, USER_ID_KEY};
+use crate::auth::throttle::LoginThrottle;
+use crate::auth::{self, CurrentUser, Role};
 use crate::db;
 
-/// The routes of this feature.
+/// The routes of this feature. `POST /login` is rate-limited per client address
+/// ([`super::security::login_rate_limit`]) and per account ([`LoginThrottle`], one per router).
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/login", get(login_form).post(login))
+        .route("/login", with_login_limit(get(login_form).post(login)))
         .route("/logout", post(logout))
         .route("/setup", get(setup_form).post(setup))
+        .layer(Extension(Arc::new(LoginThrottle::new())))
+}
+
+/// `routes` with the per-address burst limit of [`super::security::login_rate_limit`].
+fn with_login_limit(routes: MethodRouter<AppState>) -> MethodRouter<AppState> {
+    match super::security::login_rate_limit() {
+        Some(limit) => routes.layer(limit),
+        None => routes,
+    }
 }
 
 /// The login form, with an error after a failed attempt.
@@ -52,32 +67,64 @@ fn session_error(e: tower_sessions::session::Error) -> AppError {
     AppError::Internal(format!("Sitzung: {e}"))
 }
 
+/// The longest login name or password looked at; longer input fails like a wrong password
+/// (argon2 would otherwise hash megabytes).
+const MAX_CREDENTIAL_CHARS: usize = 200;
+
 async fn login(
     State(state): State<AppState>,
+    Extension(throttle): Extension<Arc<LoginThrottle>>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
     session: Session,
     Form(form): Form<LoginForm>,
 ) -> Result<Response, AppError> {
-    let user = db::user::by_username(&state.read, form.username.trim()).await?;
+    let ip = peer.map(|Extension(ConnectInfo(addr))| addr.ip());
+    let name = form.username.trim().to_string();
+    let name = name.as_str();
+    if !throttle.allowed(name, ip, Instant::now()) {
+        return Ok((
+            StatusCode::TOO_MANY_REQUESTS,
+            LoginPage {
+                user: None,
+                username: form.username,
+                error: Some(
+                    "Zu viele Fehlversuche für diesen Namen. Bitte später erneut versuchen."
+                        .to_string(),
+                ),
+            },
+        )
+            .into_response());
+    }
+    let sane = name.chars().count() <= MAX_CREDENTIAL_CHARS
+        && form.password.chars().count() <= MAX_CREDENTIAL_CHARS;
+    let user = if sane {
+        db::user::by_username(&state.read, name).await?
+    } else {
+        None
+    };
     let hash = user.as_ref().map(|u| u.password_hash.clone());
-    let ok = auth::verify_password(form.password, hash).await?;
+    let password = if sane { form.password } else { String::new() };
+    let ok = auth::verify_password(password, hash).await?;
     match user {
         Some(u) if ok && !u.disabled => {
-            session.cycle_id().await.map_err(session_error)?;
-            session
-                .insert(USER_ID_KEY, u.id)
+            throttle.succeeded(name, ip);
+            auth::start_session(&session, u.id)
                 .await
                 .map_err(session_error)?;
             Ok(Redirect::to("/verwaltung").into_response())
         }
-        _ => Ok((
-            StatusCode::UNAUTHORIZED,
-            LoginPage {
-                user: None,
-                username: form.username,
-                error: Some("Name oder Passwort falsch.".to_string()),
-            },
-        )
-            .into_response()),
+        _ => {
+            throttle.failed(name, Instant::now());
+            Ok((
+                StatusCode::UNAUTHORIZED,
+                LoginPage {
+                    user: None,
+                    username: form.username,
+                    error: Some("Name oder Passwort falsch.".to_string()),
+                },
+            )
+                .into_response())
+        }
     }
 }
 
@@ -142,9 +189,19 @@ async fn setup_form(
 }
 
 /// Checks the setup form's fields; the error is German.
-fn check_new_account(username: &str, password: &str, password2: &str) -> Result<(), String> {
+pub(super) fn check_new_account(
+    username: &str,
+    password: &str,
+    password2: &str,
+) -> Result<(), String> {
     if username.is_empty() || username.chars().count() > 50 {
         return Err("Der Name muss 1 bis 50 Zeichen lang sein.".to_string());
+    }
+    if username.chars().any(char::is_control) {
+        return Err("Der Name darf keine Steuerzeichen enthalten.".to_string());
+    }
+    if password.chars().count() > 200 {
+        return Err("Das Passwort darf höchstens 200 Zeichen lang sein.".to_string());
     }
     if password.chars().count() < 8 {
         return Err("Das Passwort muss mindestens 8 Zeichen lang sein.".to_string());
@@ -185,9 +242,7 @@ async fn setup(
     db::user::clear_setup_token(&mut tx).await?;
     db::audit::record(&mut tx, &username, "setup: erster Admin", None, None).await?;
     tx.commit().await?;
-    session.cycle_id().await.map_err(session_error)?;
-    session
-        .insert(USER_ID_KEY, id)
+    auth::start_session(&session, id)
         .await
         .map_err(session_error)?;
     Ok(Redirect::to("/verwaltung").into_response())
@@ -204,6 +259,9 @@ mod tests {
             ("", "geheim123", "geheim123", false),
             ("anna", "kurz", "kurz", false),
             ("anna", "geheim123", "geheim124", false),
+            ("an\u{0}na", "geheim123", "geheim123", false),
+            ("anna\n", "geheim123", "geheim123", false),
+            ("<b>anna</b>", "geheim123", "geheim123", true),
         ];
         for (name, p1, p2, ok) in cases {
             assert_eq!(

@@ -2,6 +2,7 @@
 //! feature (`auth`, `public`, `api`, `season`, `night`; later features add their own file and one
 //! `.merge(...)` line in [`router`]).
 
+pub mod admin;
 pub mod api;
 pub mod assets;
 pub mod auth;
@@ -9,6 +10,7 @@ pub mod entry;
 pub mod night;
 pub mod public;
 pub mod season;
+pub mod security;
 
 // The rules engine from outside (Wurfrunde API) and live scoring (Schockbesteck).
 pub mod besteck;
@@ -69,13 +71,28 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// Starts a `BEGIN IMMEDIATE` transaction on the writer.
+    /// Starts a `BEGIN IMMEDIATE` transaction on the writer; the database's row-level audit
+    /// entries of this transaction name no author (`?`): prefer [`AppState::begin_write_as`].
     pub async fn begin_write(&self) -> Result<WriteTx, AppError> {
-        Ok(self
+        let mut tx = self
             .write
             .begin_with("BEGIN IMMEDIATE")
             .await
-            .map_err(DbError::from)?)
+            .map_err(DbError::from)?;
+        crate::db::audit::clear_actor(&mut tx).await?;
+        Ok(tx)
+    }
+
+    /// [`AppState::begin_write`] whose row-level audit entries (results, players, fees, fines)
+    /// name `user` as the author.
+    pub async fn begin_write_as(&self, user: &CurrentUser) -> Result<WriteTx, AppError> {
+        let mut tx = self
+            .write
+            .begin_with("BEGIN IMMEDIATE")
+            .await
+            .map_err(DbError::from)?;
+        crate::db::audit::set_actor(&mut tx, &user.username, false).await?;
+        Ok(tx)
     }
 }
 
@@ -154,6 +171,12 @@ impl IntoResponse for AppError {
                 "Dafür fehlt die Berechtigung.".to_string(),
             ),
             AppError::BadRequest(m) => (StatusCode::BAD_REQUEST, m.clone()),
+            AppError::Db(e) if is_closed_night(e) => (
+                StatusCode::CONFLICT,
+                "Der Spielabend ist abgeschlossen: Änderungen nur als Korrektur \
+                 (Häkchen „Korrektur“ und Grund)."
+                    .to_string(),
+            ),
             AppError::Db(_) | AppError::Internal(_) => {
                 tracing::error!(error = %self, "request failed");
                 (
@@ -171,6 +194,12 @@ impl IntoResponse for AppError {
     }
 }
 
+/// True when `e` is the refusal of the closed-night triggers
+/// (`migrations/20261129153000_closed_nights.sql`).
+fn is_closed_night(e: &DbError) -> bool {
+    matches!(e, DbError::Sqlx(sqlx::Error::Database(d)) if d.message().contains("Spielabend ist abgeschlossen"))
+}
+
 /// The application's routes: every feature's `router()` merged, with the shared state.
 pub fn router(state: AppState) -> Router {
     Router::new()
@@ -183,6 +212,7 @@ pub fn router(state: AppState) -> Router {
         .merge(money::router())
         .merge(season::router())
         .merge(night::router())
+        .merge(admin::router())
         .fallback(not_found)
         .with_state(state)
 }
@@ -192,59 +222,28 @@ async fn not_found() -> AppError {
     AppError::NotFound
 }
 
-/// Security headers on every response: no inline script or style (all in `static/`), no framing.
-fn security_headers(router: Router) -> Router {
-    use axum::http::{header, HeaderValue};
-    use tower_http::set_header::SetResponseHeaderLayer;
-    router
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(
-                "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
-                 form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-            ),
-        ))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::X_CONTENT_TYPE_OPTIONS,
-            HeaderValue::from_static("nosniff"),
-        ))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::REFERRER_POLICY,
-            HeaderValue::from_static("same-origin"),
-        ))
-}
-
 /// Opens the database (creating it with its schema), prints the one-time setup link when no
-/// account exists, and builds the whole application with sessions and tracing.
+/// account exists, and builds the whole application with sessions (SameSite=Strict, HttpOnly,
+/// `Secure` per config, idle expiry), the protections of [`security::protect`] and tracing.
+/// Serve it with `into_make_service_with_connect_info::<SocketAddr>()` so that the login limits
+/// see client addresses.
 pub async fn build_app(config: Config) -> anyhow::Result<Router> {
     let db = Db::open(&config.database).await?;
     announce_setup(&db, config.listen).await?;
     let store = SqliteStore::new(db.sessions.clone());
     store.migrate().await?;
-    // Expired sessions are deleted hourly.
-    let sweeper = store.clone();
-    tokio::spawn(async move {
-        let mut every = tokio::time::interval(std::time::Duration::from_secs(3600));
-        loop {
-            every.tick().await;
-            if let Err(e) = sweeper.delete_expired().await {
-                tracing::warn!(error = %e, "abgelaufene Sitzungen nicht gelöscht");
-            }
-        }
-    });
+    spawn_session_cleanup(store.clone());
     let sessions = SessionManagerLayer::new(store)
         .with_secure(config.secure_cookies)
         .with_http_only(true)
-        .with_same_site(SameSite::Lax)
-        .with_expiry(Expiry::OnInactivity(time::Duration::days(14)));
+        .with_same_site(SameSite::Strict)
+        .with_expiry(Expiry::OnInactivity(crate::auth::SESSION_IDLE));
     let state = AppState {
         write: db.write.clone(),
         read: db.read.clone(),
         listen: config.listen,
     };
-    Ok(security_headers(router(state))
-        .layer(sessions)
-        .layer(TraceLayer::new_for_http()))
+    Ok(security::protect(router(state).layer(sessions)).layer(TraceLayer::new_for_http()))
 }
 
 /// When no account exists: creates (or reuses) the setup token and logs the setup link.
@@ -308,4 +307,18 @@ mod tests {
         let d = chrono::NaiveDate::from_ymd_opt(2026, 1, 9).unwrap();
         assert_eq!(de_date(d), "09.01.2026");
     }
+}
+
+/// Deletes expired session records once an hour (expired sessions are refused anyway; this keeps
+/// the table small).
+fn spawn_session_cleanup(store: SqliteStore) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(std::time::Duration::from_secs(3600));
+        loop {
+            tick.tick().await;
+            if let Err(e) = store.delete_expired().await {
+                tracing::warn!(error = %e, "abgelaufene Sitzungen nicht gelöscht");
+            }
+        }
+    });
 }

@@ -1,0 +1,78 @@
+//! Closing a Spielabend and correcting a closed one (migration `20261129153000_closed_nights`):
+//! the database refuses changes to a closed night's participants, rounds, results and fines unless
+//! a correction is active for it in the same transaction.
+
+use sqlx::{FromRow, SqliteConnection, SqlitePool};
+
+use super::DbError;
+
+/// True when night `night_id` is closed; `None` when there is no such night.
+pub async fn is_closed(
+    conn: &mut SqliteConnection,
+    night_id: i64,
+) -> Result<Option<bool>, DbError> {
+    let row: Option<(bool,)> = sqlx::query_as("select closed != 0 from nights where id = ?")
+        .bind(night_id)
+        .fetch_optional(conn)
+        .await?;
+    Ok(row.map(|(c,)| c))
+}
+
+/// Closes night `night_id` (idempotent); returns true when it was open before.
+pub async fn close(conn: &mut SqliteConnection, night_id: i64) -> Result<bool, DbError> {
+    let done = sqlx::query("update nights set closed = 1 where id = ? and closed = 0")
+        .bind(night_id)
+        .execute(conn)
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Opens a correction of night `night_id` by `user` for `reason`; returns its id. Call inside the
+/// write transaction of the change, and [`end_correction`] before committing.
+pub async fn begin_correction(
+    conn: &mut SqliteConnection,
+    night_id: i64,
+    user: &str,
+    reason: &str,
+) -> Result<i64, DbError> {
+    let (id,): (i64,) = sqlx::query_as(
+        "insert into night_corrections (night_id, at, user, reason) values (?, ?, ?, ?) returning id",
+    )
+    .bind(night_id)
+    .bind(chrono::Utc::now().to_rfc3339())
+    .bind(user)
+    .bind(reason)
+    .fetch_one(conn)
+    .await?;
+    Ok(id)
+}
+
+/// Ends correction `id`: the night is locked again.
+pub async fn end_correction(conn: &mut SqliteConnection, id: i64) -> Result<(), DbError> {
+    sqlx::query("update night_corrections set active = 0 where id = ?")
+        .bind(id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// One correction of a night, for display.
+#[derive(Debug, Clone, FromRow)]
+pub struct Correction {
+    /// When (RFC 3339, UTC).
+    pub at: String,
+    /// Who.
+    pub user: String,
+    /// Why (as typed).
+    pub reason: String,
+}
+
+/// The corrections of night `night_id`, oldest first.
+pub async fn corrections(pool: &SqlitePool, night_id: i64) -> Result<Vec<Correction>, DbError> {
+    Ok(sqlx::query_as(
+        "select at, user, reason from night_corrections where night_id = ? order by id",
+    )
+    .bind(night_id)
+    .fetch_all(pool)
+    .await?)
+}

@@ -1,0 +1,685 @@
+//! Hostile and malformed input: every form, the season-file import and the JSON API get a clear 4xx
+//! (or a refused import) and change nothing (database snapshot before and after); names with markup
+//! are shown escaped; proptests feed arbitrary bytes and mutated files to the season-file parser
+//! and the Wurfrunde request parser without a panic.
+
+mod common;
+
+use axum::body::Body;
+use axum::http::StatusCode;
+use common::*;
+use proptest::prelude::*;
+use schockerliga::league::file::SeasonFile;
+use schockerliga::league::Season;
+use schockerliga::rules::wurfrunde::evaluate_wurfrunde_json;
+use serde_json::Value;
+
+/// A form post with raw body bytes.
+fn form_bytes(uri: &str, body: Vec<u8>, cookie: Option<&str>) -> axum::http::Request<Body> {
+    let mut r = form(uri, "", cookie);
+    *r.body_mut() = Body::from(body);
+    r
+}
+
+fn long(n: usize) -> String {
+    "x".repeat(n)
+}
+
+#[tokio::test]
+async fn hostile_form_posts_get_4xx_and_change_nothing() {
+    let t = test_app(true, false).await;
+    let admin = login(&t.app, ADMIN, None).await;
+    let secretary = login(&t.app, SECRETARY, None).await;
+    let before = snapshot(&t.db.write).await;
+    let pw = "password=geheim123&password2=geheim123";
+    let huge = vec![b'a'; 50 * 1024 * 1024];
+    let add = "/verwaltung/konten";
+    // (what, uri, body, cookie, accepted statuses)
+    type Case<'a> = (&'a str, &'a str, Vec<u8>, Option<&'a str>, &'a [u16]);
+    let cases: Vec<Case> = vec![
+        // Login: wrong types, missing fields, huge and invalid input.
+        ("login empty", "/login", b"".to_vec(), None, &[422]),
+        (
+            "login no password",
+            "/login",
+            b"username=admin".to_vec(),
+            None,
+            &[422],
+        ),
+        (
+            "login unknown",
+            "/login",
+            b"username=niemand&password=x".to_vec(),
+            None,
+            &[401],
+        ),
+        (
+            "login markup",
+            "/login",
+            b"username=%3Cscript%3E&password=%3C%2Fscript%3E".to_vec(),
+            None,
+            &[401],
+        ),
+        (
+            "login long name",
+            "/login",
+            format!("username={}&password=x", long(100_000)).into_bytes(),
+            None,
+            &[401],
+        ),
+        (
+            "login long password",
+            "/login",
+            format!("username=admin&password={}", long(1_000_000)).into_bytes(),
+            None,
+            &[401],
+        ),
+        (
+            "login invalid utf-8",
+            "/login",
+            b"username=\xff\xfe&password=\xc3".to_vec(),
+            None,
+            &[400, 401, 422],
+        ),
+        ("login 50 MB", "/login", huge.clone(), None, &[413]),
+        (
+            "login nul",
+            "/login",
+            b"username=admin%00&password=geheim123".to_vec(),
+            None,
+            &[401],
+        ),
+        // Setup without or with a wrong token.
+        (
+            "setup no token",
+            "/setup",
+            format!("username=x&{pw}").into_bytes(),
+            None,
+            &[404, 422],
+        ),
+        (
+            "setup wrong token",
+            "/setup",
+            format!("token=abc&username=x&{pw}").into_bytes(),
+            None,
+            &[404],
+        ),
+        // Adding accounts.
+        (
+            "add missing role",
+            add,
+            format!("username=neu&{pw}").into_bytes(),
+            Some(&admin),
+            &[422],
+        ),
+        (
+            "add unknown role",
+            add,
+            format!("username=neu&{pw}&role=root").into_bytes(),
+            Some(&admin),
+            &[422],
+        ),
+        (
+            "add role as number",
+            add,
+            format!("username=neu&{pw}&role=1").into_bytes(),
+            Some(&admin),
+            &[422],
+        ),
+        (
+            "add empty name",
+            add,
+            format!("username=++&{pw}&role=admin").into_bytes(),
+            Some(&admin),
+            &[422],
+        ),
+        (
+            "add long name",
+            add,
+            format!("username={}&{pw}&role=admin", long(10_000)).into_bytes(),
+            Some(&admin),
+            &[422],
+        ),
+        (
+            "add control char",
+            add,
+            format!("username=a%07b&{pw}&role=admin").into_bytes(),
+            Some(&admin),
+            &[422],
+        ),
+        (
+            "add short password",
+            add,
+            b"username=neu&password=kurz&password2=kurz&role=admin".to_vec(),
+            Some(&admin),
+            &[422],
+        ),
+        (
+            "add different passwords",
+            add,
+            b"username=neu&password=geheim123&password2=geheim124&role=admin".to_vec(),
+            Some(&admin),
+            &[422],
+        ),
+        (
+            "add duplicate",
+            add,
+            format!("username={SECRETARY}&{pw}&role=admin").into_bytes(),
+            Some(&admin),
+            &[422],
+        ),
+        (
+            "add duplicate field",
+            add,
+            format!("username=a&username=b&{pw}&role=admin").into_bytes(),
+            Some(&admin),
+            &[422],
+        ),
+        (
+            "add invalid utf-8",
+            add,
+            format!("username=\u{0}&{pw}&role=admin")
+                .into_bytes()
+                .into_iter()
+                .chain(b"\xff".iter().copied())
+                .collect(),
+            Some(&admin),
+            &[400, 422],
+        ),
+        ("add 50 MB", add, huge.clone(), Some(&admin), &[413]),
+        (
+            "add as secretary",
+            add,
+            format!("username=neu&{pw}&role=admin").into_bytes(),
+            Some(&secretary),
+            &[403],
+        ),
+        // Disabling: bad ids.
+        (
+            "disable text id",
+            "/verwaltung/konten/abc/sperren",
+            vec![],
+            Some(&admin),
+            &[400],
+        ),
+        (
+            "disable huge id",
+            "/verwaltung/konten/99999999999999999999999/sperren",
+            vec![],
+            Some(&admin),
+            &[400],
+        ),
+        (
+            "disable negative id",
+            "/verwaltung/konten/-1/sperren",
+            vec![],
+            Some(&admin),
+            &[404],
+        ),
+        (
+            "disable unknown id",
+            "/verwaltung/konten/4711/entsperren",
+            vec![],
+            Some(&admin),
+            &[404],
+        ),
+        (
+            "disable markup id",
+            "/verwaltung/konten/%3Cb%3E/sperren",
+            vec![],
+            Some(&admin),
+            &[400],
+        ),
+        // Closing a night: bad dates.
+        (
+            "close bad date",
+            "/verwaltung/abend/2026-13-01/abschliessen",
+            vec![],
+            Some(&secretary),
+            &[404],
+        ),
+        (
+            "close no night",
+            "/verwaltung/abend/2026-01-03/abschliessen",
+            vec![],
+            Some(&secretary),
+            &[404],
+        ),
+        (
+            "close markup",
+            "/verwaltung/abend/%3Cscript%3E/abschliessen",
+            vec![],
+            Some(&secretary),
+            &[404],
+        ),
+        (
+            "close long",
+            &Box::leak(format!("/verwaltung/abend/{}/abschliessen", long(5000)).into_boxed_str())[..],
+            vec![],
+            Some(&secretary),
+            &[404],
+        ),
+    ];
+    let mut peer = 0u8;
+    for (what, uri, body, cookie, want) in cases {
+        peer = peer.wrapping_add(1);
+        let resp = send_from(&t.app, form_bytes(uri, body, cookie), [10, 1, 0, peer]).await;
+        let status = resp.status().as_u16();
+        assert!(want.contains(&status), "{what}: {status}, want {want:?}");
+        let body = text(resp).await;
+        assert!(
+            !body.contains("<script>"),
+            "{what}: markup echoed unescaped"
+        );
+    }
+    // A form without content type and a JSON body where a form is expected.
+    for (ct, body) in [
+        (None, "username=a"),
+        (Some("application/json"), "{\"username\":\"a\"}"),
+    ] {
+        let mut b = req("POST", add).header("cookie", &admin);
+        if let Some(ct) = ct {
+            b = b.header("content-type", ct);
+        }
+        let resp = send(&t.app, b.body(Body::from(body)).unwrap()).await;
+        assert!(resp.status().is_client_error(), "{ct:?}: {}", resp.status());
+    }
+    assert_eq!(snapshot(&t.db.write).await, before, "nothing changed");
+}
+
+#[tokio::test]
+async fn hostile_api_requests_get_4xx_json_and_change_nothing() {
+    let t = test_app(true, false).await;
+    let before = snapshot(&t.db.write).await;
+    let cases: &[(&str, u16)] = &[
+        ("/api/v1/seasons/abc/standings", 404),
+        ("/api/v1/seasons/%FF%FE/standings", 400),
+        ("/api/v1/seasons/%FF%FE/payouts", 400),
+        ("/api/v1/seasons/-1/standings", 404),
+        ("/api/v1/seasons/99999999999999999999/standings", 404),
+        ("/api/v1/seasons/1999/payouts", 404),
+        ("/api/v1/seasons/%3Cscript%3E/payouts", 404),
+        ("/api/v1/seasons/2026/standings?as_of=gestern", 400),
+        ("/api/v1/seasons/2026/standings?as_of=2026-02-30", 400),
+        (
+            "/api/v1/seasons/2026/standings?as_of=%3Cscript%3Ealert(1)%3C/script%3E",
+            400,
+        ),
+        ("/api/v1/seasons/2026/standings?as_of=2026-1-1x", 400),
+        (
+            "/api/v1/seasons/2026/standings?as_of=2026-01-01&as_of=2026-02-01",
+            400,
+        ),
+    ];
+    for (uri, want) in cases {
+        let resp = send(&t.app, get(uri, None)).await;
+        assert_eq!(resp.status().as_u16(), *want, "{uri}");
+        let ct = resp
+            .headers()
+            .get("content-type")
+            .map(|v| v.to_str().unwrap().to_string());
+        let body = text(resp).await;
+        if *want == 400 || uri.ends_with("payouts") || uri.contains("1999") {
+            assert_eq!(ct.as_deref(), Some("application/json"), "{uri}");
+            let v: Value = serde_json::from_str(&body).unwrap();
+            assert!(v["error"].is_string(), "{uri}: {body}");
+        }
+    }
+    // Writes to the read-only API are not routes.
+    let mut r = form("/api/v1/seasons/2026/standings", "", None);
+    *r.body_mut() = Body::from("{\"season\": 2026");
+    let resp = send(&t.app, r).await;
+    assert_eq!(resp.status(), StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(snapshot(&t.db.write).await, before);
+}
+
+/// The small fixture as a JSON value.
+fn small_season() -> Value {
+    serde_json::from_str(&std::fs::read_to_string(fixture("small-2026.season.json")).unwrap())
+        .unwrap()
+}
+
+/// Imports `bytes` as the command line does (parse, then `service::import`); Err = refused.
+async fn import_bytes(
+    db: &schockerliga::db::Db,
+    bytes: &[u8],
+    replace: bool,
+) -> Result<(), String> {
+    let file: SeasonFile = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
+    schockerliga::service::import(db, &file, replace)
+        .await
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
+#[tokio::test]
+async fn hostile_season_files_are_refused_whole_and_change_nothing() {
+    let t = test_app(true, false).await;
+    let before = snapshot(&t.db.write).await;
+    let base = small_season();
+    let edit = |f: &dyn Fn(&mut Value)| {
+        let mut v = base.clone();
+        f(&mut v);
+        serde_json::to_vec(&v).unwrap()
+    };
+    let r0 = "/nights/0/tables/0/rounds/0/results/0";
+    let set = |ptr: &str, val: Value| {
+        let ptr = ptr.to_string();
+        edit(&move |v: &mut Value| *v.pointer_mut(&ptr).unwrap() = val.clone())
+    };
+    let full = serde_json::to_vec(&base).unwrap();
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        (
+            "wrong type outs",
+            set(&format!("{r0}/outs"), Value::from("drei")),
+        ),
+        ("negative outs", set(&format!("{r0}/outs"), Value::from(-1))),
+        (
+            "huge outs",
+            set(&format!("{r0}/outs"), Value::from(u64::MAX)),
+        ),
+        ("float outs", set(&format!("{r0}/outs"), Value::from(1.5))),
+        (
+            "huge julen",
+            set(&format!("{r0}/julen"), Value::from(1_000_000_000u64)),
+        ),
+        (
+            "unknown player",
+            set(&format!("{r0}/player"), Value::from("Niemand")),
+        ),
+        (
+            "markup unknown player",
+            set(
+                &format!("{r0}/player"),
+                Value::from("<script>alert(1)</script>"),
+            ),
+        ),
+        (
+            "joker as string",
+            set(&format!("{r0}/joker"), Value::from("ja")),
+        ),
+        ("bad date", set("/nights/0/date", Value::from("2026-02-30"))),
+        (
+            "date as number",
+            set("/nights/0/date", Value::from(20260102)),
+        ),
+        ("wrong season type", set("/season", Value::from("2026"))),
+        ("huge season", set("/season", Value::from(i64::MAX))),
+        (
+            "wrong format",
+            set("/format", Value::from("schockerliga-season/99")),
+        ),
+        ("rules wrong type", set("/rules", Value::from("alle"))),
+        (
+            "long player name",
+            set(&format!("{r0}/player"), Value::from(long(100_000))),
+        ),
+        (
+            "duplicate player",
+            edit(&|v| {
+                let p = v["players"][0].clone();
+                v["players"].as_array_mut().unwrap().push(p);
+            }),
+        ),
+        (
+            "duplicate night",
+            edit(&|v| {
+                let n = v["nights"][0].clone();
+                v["nights"].as_array_mut().unwrap().push(n);
+            }),
+        ),
+        (
+            "duplicate result",
+            edit(&|v| {
+                let results = v
+                    .pointer_mut("/nights/0/tables/0/rounds/0/results")
+                    .unwrap();
+                let r = results[0].clone();
+                results.as_array_mut().unwrap().push(r);
+            }),
+        ),
+        (
+            "negative fine",
+            edit(&|v| {
+                v["nights"][0]["fines"] = serde_json::json!([{"player": "X", "kind": "late", "paid": true, "amount_cents": -500}]);
+            }),
+        ),
+        ("truncated", full[..full.len() / 2].to_vec()),
+        ("invalid utf-8", {
+            let mut b = full.clone();
+            let at = b.windows(6).position(|w| w == b"\"name\"").unwrap() + 9;
+            b[at] = 0xff;
+            b
+        }),
+        ("empty", vec![]),
+        ("null", b"null".to_vec()),
+        ("array", b"[]".to_vec()),
+        ("deep nesting", "[".repeat(100_000).into_bytes()),
+    ];
+    for (what, bytes) in cases {
+        // Into an existing season: refused whole, even with --replace.
+        let got = import_bytes(&t.db, &bytes, true).await;
+        assert!(got.is_err(), "{what} was imported");
+        assert!(!got.unwrap_err().is_empty(), "{what}: no message");
+        assert_eq!(snapshot(&t.db.write).await, before, "{what} changed data");
+    }
+}
+
+#[tokio::test]
+async fn names_with_markup_are_shown_escaped() {
+    let t = test_app(false, false).await;
+    let admin = login(&t.app, ADMIN, None).await;
+    let evil = "<img src=x onerror=alert(1)>";
+    let mut season = small_season();
+    let old = season["players"][0]["name"].as_str().unwrap().to_string();
+    // Rename the first player everywhere in the file.
+    let renamed = serde_json::to_string(&season)
+        .unwrap()
+        .replace(&format!("\"{old}\""), &serde_json::to_string(evil).unwrap());
+    season = serde_json::from_str(&renamed).unwrap();
+    import_bytes(&t.db, &serde_json::to_vec(&season).unwrap(), false)
+        .await
+        .unwrap();
+    let resp = send(
+        &t.app,
+        form(
+            "/verwaltung/konten",
+            "username=%3Cscript%3Ealert(1)%3C%2Fscript%3E&password=geheim123&password2=geheim123&role=secretary",
+            Some(&admin),
+        ),
+    )
+    .await;
+    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+    let pages = [
+        "/",
+        "/saison/2026",
+        "/abend/2026-01-02",
+        "/verwaltung/konten",
+        "/verwaltung/protokoll",
+    ];
+    let mut escaped = 0;
+    for uri in pages {
+        let resp = send(&t.app, get(uri, Some(&admin))).await;
+        assert_eq!(resp.status(), StatusCode::OK, "{uri}");
+        let body = text(resp).await;
+        assert!(
+            !body.contains(evil) && !body.contains("<script>alert"),
+            "{uri} shows raw markup"
+        );
+        let shown = [
+            "&lt;img src=x",
+            "&#60;img src=x",
+            "&lt;script&gt;",
+            "&#60;script&#62;",
+        ];
+        if shown.iter().any(|s| body.contains(s)) {
+            escaped += 1;
+        }
+    }
+    assert_eq!(escaped, 5, "escaped names shown on {escaped} pages");
+}
+
+/// Numeric leaves of the small fixture (JSON pointers), for mutation.
+fn numeric_pointers(v: &Value, at: String, out: &mut Vec<String>) {
+    match v {
+        Value::Number(_) | Value::Bool(_) => out.push(at),
+        Value::Array(a) => a
+            .iter()
+            .enumerate()
+            .for_each(|(i, x)| numeric_pointers(x, format!("{at}/{i}"), out)),
+        Value::Object(o) => o
+            .iter()
+            .for_each(|(k, x)| numeric_pointers(x, format!("{at}/{k}"), out)),
+        _ => {}
+    }
+}
+
+/// Parses and checks season-file bytes; must never panic.
+fn check_season(bytes: &[u8]) -> bool {
+    match serde_json::from_slice::<SeasonFile>(bytes) {
+        Ok(file) => Season::from_file(&file).is_ok(),
+        Err(_) => false,
+    }
+}
+
+fn hostile_number() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        any::<i64>().prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        (-3i64..300).prop_map(Value::from),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(Value::from),
+        any::<bool>().prop_map(Value::from),
+        ".{0,20}".prop_map(Value::from),
+        Just(Value::Null),
+    ]
+}
+
+fn wurf_value() -> impl Strategy<Value = Value> {
+    let die = prop_oneof![
+        (0i64..8).prop_map(Value::from),
+        any::<i64>().prop_map(Value::from)
+    ];
+    let throw_dice = (
+        "[A-D<>&]{0,3}",
+        proptest::collection::vec(die.clone(), 0..5),
+        prop_oneof![
+            (0i64..5).prop_map(Value::from),
+            any::<i64>().prop_map(Value::from)
+        ],
+        proptest::option::of(any::<bool>()),
+    )
+        .prop_map(|(player, dice, wuerfe, from_hand)| {
+            let mut t = serde_json::json!({ "player": player, "dice": dice, "wuerfe": wuerfe });
+            if let Some(h) = from_hand {
+                t["from_hand"] = Value::from(h);
+            }
+            t
+        });
+    let wurf = (
+        proptest::collection::vec(die.clone(), 0..4),
+        proptest::collection::vec(die, 0..4),
+        proptest::option::of(-1i64..4),
+    )
+        .prop_map(|(roll, keep, turn)| {
+            let mut w = serde_json::json!({ "roll": roll, "keep": keep });
+            if let Some(t) = turn {
+                w["turn"] = Value::from(t);
+            }
+            w
+        });
+    let throw_seq = ("[A-D]{1,2}", proptest::collection::vec(wurf, 0..5))
+        .prop_map(|(player, seq)| serde_json::json!({ "player": player, "sequence": seq }));
+    let rules = prop_oneof![
+        Just(Value::from("schockerliga")),
+        Just(Value::from("wikipedia_standard")),
+        Just(Value::from("blog_rules")),
+        ".{0,12}".prop_map(Value::from),
+        Just(serde_json::json!({ "preset": "schockerliga" })),
+        Just(serde_json::json!({ "preset": "nichts" })),
+    ];
+    (
+        rules,
+        proptest::collection::vec(prop_oneof![throw_dice, throw_seq], 0..6),
+    )
+        .prop_map(|(rules, throws)| serde_json::json!({ "rules": rules, "throws": throws }))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn season_parser_survives_arbitrary_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..2048)) {
+        let _ = check_season(&bytes);
+    }
+
+    #[test]
+    fn season_parser_survives_arbitrary_strings(s in ".{0,512}") {
+        let _ = check_season(s.as_bytes());
+    }
+
+    #[test]
+    fn wurfrunde_parser_survives_arbitrary_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..1024)) {
+        let _ = evaluate_wurfrunde_json(&bytes);
+    }
+
+    #[test]
+    fn wurfrunde_parser_survives_arbitrary_requests(req in wurf_value()) {
+        let bytes = serde_json::to_vec(&req).unwrap();
+        let _ = evaluate_wurfrunde_json(&bytes);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn season_checks_survive_hostile_values_in_a_real_file(
+        picks in proptest::collection::vec((any::<prop::sample::Index>(), hostile_number()), 1..4)
+    ) {
+        let mut v = small_season();
+        let mut ptrs = Vec::new();
+        numeric_pointers(&v, String::new(), &mut ptrs);
+        for (idx, val) in picks {
+            let p = idx.get(&ptrs);
+            if let Some(slot) = v.pointer_mut(p) {
+                *slot = val;
+            }
+        }
+        let _ = check_season(&serde_json::to_vec(&v).unwrap());
+    }
+
+    #[test]
+    fn season_parser_survives_byte_flips_in_a_real_file(
+        flips in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..6),
+        cut in proptest::option::of(any::<prop::sample::Index>()),
+    ) {
+        let mut bytes = std::fs::read(fixture("small-2026.season.json")).unwrap();
+        for (idx, b) in flips {
+            let i = idx.index(bytes.len());
+            bytes[i] = b;
+        }
+        if let Some(c) = cut {
+            bytes.truncate(c.index(bytes.len()));
+        }
+        let _ = check_season(&bytes);
+    }
+
+    #[test]
+    fn wurfrunde_parser_survives_byte_flips_in_fixture_requests(
+        case in any::<prop::sample::Index>(),
+        flips in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..4),
+    ) {
+        let all: Value = serde_json::from_str(
+            &std::fs::read_to_string(fixture("wurfrunde.json")).unwrap(),
+        ).unwrap();
+        let cases = all.as_array().unwrap();
+        let mut bytes = serde_json::to_vec(&case.get(cases)["request"]).unwrap();
+        for (idx, b) in flips {
+            let i = idx.index(bytes.len());
+            bytes[i] = b;
+        }
+        let _ = evaluate_wurfrunde_json(&bytes);
+    }
+}

@@ -1,0 +1,743 @@
+//! Access, CSRF, sessions, login throttling, security headers and closed nights, through the
+//! router (`oneshot`) on a temporary database.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::time::Instant;
+
+use axum::http::StatusCode;
+use common::*;
+use schockerliga::web::security::CSP;
+
+/// A route of the table: method and path as written in `src/web/*.rs`.
+type RouteKey = (String, String);
+
+/// Every `.route("path", …)` in `src/web/*.rs` with the methods named in its method router.
+fn route_table() -> BTreeSet<RouteKey> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/web");
+    let mut out = BTreeSet::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("rs") {
+            continue;
+        }
+        let src = std::fs::read_to_string(&path).unwrap();
+        let mut rest = src.as_str();
+        while let Some(at) = rest.find(".route(") {
+            rest = &rest[at + ".route(".len()..];
+            let Some(q1) = rest.find('"') else { break };
+            let Some(q2) = rest[q1 + 1..].find('"') else {
+                break;
+            };
+            let route = rest[q1 + 1..q1 + 1 + q2].to_string();
+            // The call's text up to its closing parenthesis.
+            let mut depth = 1;
+            let mut end = rest.len();
+            for (i, c) in rest.char_indices() {
+                match c {
+                    '(' => depth += 1,
+                    ')' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            end = i;
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let call = &rest[..end];
+            let mut found = false;
+            for m in ["get", "post", "put", "delete", "patch"] {
+                let pat = format!("{m}(");
+                let hit = call.match_indices(&pat).any(|(i, _)| {
+                    i == 0 || !call[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_')
+                });
+                if hit {
+                    out.insert((m.to_uppercase(), route.clone()));
+                    found = true;
+                }
+            }
+            assert!(
+                found,
+                "no method found for route {route} in {}",
+                path.display()
+            );
+        }
+    }
+    out
+}
+
+/// Writes anyone may send (each guarded by its own check: password, setup token, no state).
+const PUBLIC_WRITES: &[(&str, &str)] = &[
+    ("POST", "/login"),
+    ("POST", "/logout"),
+    ("POST", "/setup"),
+    ("POST", "/api/v1/wurfrunde"),
+];
+
+/// Routes only an admin may use.
+const ADMIN_ONLY: &[(&str, &str)] = &[
+    ("GET", "/verwaltung/konten"),
+    ("POST", "/verwaltung/konten"),
+    ("POST", "/verwaltung/konten/{id}/sperren"),
+    ("POST", "/verwaltung/konten/{id}/entsperren"),
+    ("GET", "/verwaltung/protokoll"),
+];
+
+/// A concrete URI for a route pattern: `{date}` a night of the fixture, years 2026, ids 2.
+fn concrete(route: &str) -> String {
+    route
+        .split('/')
+        .map(|seg| match seg {
+            "{date}" => "2026-01-02".to_string(),
+            "{year}" | "{season}" => "2026".to_string(),
+            s if s.starts_with('{') => "2".to_string(),
+            s => s.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn is_write(method: &str) -> bool {
+    method != "GET"
+}
+
+#[tokio::test]
+async fn the_route_table_is_read_and_every_listed_route_exists() {
+    let table = route_table();
+    assert!(table.len() >= 10, "{table:?}");
+    for (m, r) in ADMIN_ONLY {
+        assert!(
+            table.contains(&(m.to_string(), r.to_string())),
+            "{m} {r} not in the route table"
+        );
+    }
+    assert!(table.contains(&("POST".to_string(), "/login".to_string())));
+}
+
+#[tokio::test]
+async fn no_write_answers_an_anonymous_request_and_no_admin_route_a_secretary() {
+    let t = test_app(true, false).await;
+    let before = snapshot(&t.db.write).await;
+    let table = route_table();
+    let mut checked = 0;
+    for (method, route) in &table {
+        let public = PUBLIC_WRITES.iter().any(|(m, r)| m == method && r == route);
+        let admin_area = route.starts_with("/verwaltung");
+        if public || (!is_write(method) && !admin_area) {
+            continue;
+        }
+        let uri = concrete(route);
+        let r = if is_write(method) {
+            let mut r = form(&uri, "", None);
+            *r.method_mut() = method.parse().unwrap();
+            r
+        } else {
+            get(&uri, None)
+        };
+        let resp = send(&t.app, r).await;
+        assert!(
+            is_login_redirect(&resp)
+                || matches!(
+                    resp.status(),
+                    StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN
+                ),
+            "anonymous {method} {uri} answered {}",
+            resp.status()
+        );
+        checked += 1;
+    }
+    assert!(checked >= 5, "only {checked} routes checked");
+
+    let secretary = login(&t.app, SECRETARY, None).await;
+    let admin_routes: Vec<_> = table
+        .iter()
+        .filter(|(m, r)| ADMIN_ONLY.iter().any(|(am, ar)| am == m && ar == r))
+        .collect();
+    assert_eq!(admin_routes.len(), ADMIN_ONLY.len());
+    for (method, route) in admin_routes {
+        let uri = concrete(route);
+        let r = if is_write(method) {
+            form(
+                &uri,
+                "username=x&password=geheim123&password2=geheim123&role=admin",
+                Some(&secretary),
+            )
+        } else {
+            get(&uri, Some(&secretary))
+        };
+        let resp = send(&t.app, r).await;
+        assert_eq!(
+            resp.status(),
+            StatusCode::FORBIDDEN,
+            "secretary {method} {uri}"
+        );
+    }
+    assert_eq!(snapshot(&t.db.write).await, before, "nothing changed");
+}
+
+#[tokio::test]
+async fn no_get_route_changes_data_even_for_an_admin() {
+    let t = test_app(true, false).await;
+    let admin = login(&t.app, ADMIN, None).await;
+    let before = snapshot(&t.db.write).await;
+    for (method, route) in route_table() {
+        if method == "GET" {
+            let resp = send(&t.app, get(&concrete(&route), Some(&admin))).await;
+            assert!(
+                resp.status().is_success()
+                    || resp.status().is_redirection()
+                    || resp.status() == StatusCode::NOT_FOUND
+                    || resp.status() == StatusCode::BAD_REQUEST,
+                "GET {route}: {}",
+                resp.status()
+            );
+        }
+    }
+    assert_eq!(snapshot(&t.db.write).await, before);
+}
+
+#[tokio::test]
+async fn an_admin_adds_and_disables_an_account_and_its_session_ends() {
+    let t = test_app(false, false).await;
+    let admin = login(&t.app, ADMIN, None).await;
+    let resp = send(
+        &t.app,
+        form(
+            "/verwaltung/konten",
+            "username=neu&password=geheim123&password2=geheim123&role=secretary",
+            Some(&admin),
+        ),
+    )
+    .await;
+    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+    let page = text(send(&t.app, get("/verwaltung/konten", Some(&admin))).await).await;
+    assert!(page.contains("neu"), "{page}");
+
+    let secretary = login(&t.app, SECRETARY, None).await;
+    let resp = send(&t.app, get("/verwaltung/protokoll", Some(&admin))).await;
+    assert_eq!(resp.status(), StatusCode::OK);
+    let (id,): (i64,) = sqlx::query_as("select id from users where username = ?")
+        .bind(SECRETARY)
+        .fetch_one(&t.db.read)
+        .await
+        .unwrap();
+    let resp = send(
+        &t.app,
+        form(
+            &format!("/verwaltung/konten/{id}/sperren"),
+            "",
+            Some(&admin),
+        ),
+    )
+    .await;
+    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+    let resp = send(
+        &t.app,
+        form(
+            "/verwaltung/abend/2026-01-02/abschliessen",
+            "",
+            Some(&secretary),
+        ),
+    )
+    .await;
+    assert!(
+        is_login_redirect(&resp),
+        "a disabled account's session is dead: {}",
+        resp.status()
+    );
+    let audit = text(send(&t.app, get("/verwaltung/protokoll", Some(&admin))).await).await;
+    assert!(audit.contains("Konto schrift gesperrt"), "{audit}");
+    assert!(audit.contains("Konto neu angelegt"), "{audit}");
+
+    // An admin cannot disable himself.
+    let (me,): (i64,) = sqlx::query_as("select id from users where username = ?")
+        .bind(ADMIN)
+        .fetch_one(&t.db.read)
+        .await
+        .unwrap();
+    let resp = send(
+        &t.app,
+        form(
+            &format!("/verwaltung/konten/{me}/sperren"),
+            "",
+            Some(&admin),
+        ),
+    )
+    .await;
+    assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn cross_site_posts_are_refused_with_403_and_change_nothing() {
+    let t = test_app(false, false).await;
+    let admin = login(&t.app, ADMIN, None).await;
+    let before = snapshot(&t.db.write).await;
+    let body = "username=boese&password=geheim123&password2=geheim123&role=admin";
+    let attacks: &[&[(&str, &str)]] = &[
+        &[("origin", "http://evil.example")],
+        &[("sec-fetch-site", "cross-site")],
+        &[
+            ("sec-fetch-site", "same-site"),
+            ("origin", "http://sub.liga.test"),
+        ],
+        &[("origin", "null")],
+    ];
+    for headers in attacks {
+        for uri in ["/verwaltung/konten", "/login", "/logout"] {
+            let mut b = req("POST", uri)
+                .header("content-type", "application/x-www-form-urlencoded")
+                .header("cookie", &admin);
+            for (k, v) in *headers {
+                b = b.header(*k, *v);
+            }
+            let resp = send(&t.app, b.body(axum::body::Body::from(body)).unwrap()).await;
+            assert_eq!(resp.status(), StatusCode::FORBIDDEN, "{uri} {headers:?}");
+        }
+    }
+    assert_eq!(snapshot(&t.db.write).await, before);
+    // The session survived the forged logout, and a same-origin post works.
+    let resp = send(&t.app, form("/verwaltung/konten", body, Some(&admin))).await;
+    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+}
+
+#[tokio::test]
+async fn the_session_id_changes_at_login_and_dies_at_logout() {
+    let t = test_app(false, false).await;
+    let first = login(&t.app, ADMIN, None).await;
+    let second = login(&t.app, SECRETARY, Some(&first)).await;
+    assert_ne!(first, second, "login renews the session id");
+    let resp = send(&t.app, get("/verwaltung/protokoll", Some(&first))).await;
+    assert!(is_login_redirect(&resp), "the pre-login id is dead");
+
+    let resp = send(&t.app, form("/logout", "", Some(&second))).await;
+    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+    let resp = send(
+        &t.app,
+        form(
+            "/verwaltung/abend/2026-01-02/abschliessen",
+            "",
+            Some(&second),
+        ),
+    )
+    .await;
+    assert!(
+        is_login_redirect(&resp),
+        "the old cookie is dead after logout"
+    );
+    let (n,): (i64,) = sqlx::query_as("select count(*) from tower_sessions")
+        .fetch_one(&t.db.read)
+        .await
+        .unwrap();
+    assert_eq!(n, 0, "no session record is left");
+}
+
+#[tokio::test]
+async fn the_session_cookie_is_httponly_strict_expiring_and_secure_when_configured() {
+    for secure in [false, true] {
+        let t = test_app(false, secure).await;
+        let resp = send(
+            &t.app,
+            form(
+                "/login",
+                &format!("username={ADMIN}&password={PASSWORD}"),
+                None,
+            ),
+        )
+        .await;
+        let cookie = resp
+            .headers()
+            .get("set-cookie")
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string();
+        assert!(cookie.contains("HttpOnly"), "{cookie}");
+        assert!(cookie.contains("SameSite=Strict"), "{cookie}");
+        assert!(
+            cookie.contains("Max-Age=10800") || cookie.contains("Expires"),
+            "{cookie}"
+        );
+        assert_eq!(cookie.contains("Secure"), secure, "{cookie}");
+    }
+}
+
+#[tokio::test]
+async fn a_burst_of_logins_from_one_address_gets_429_and_others_are_not_affected() {
+    let t = test_app(false, false).await;
+    let wrong = format!("username={ADMIN}&password=falsch123");
+    let mut statuses = Vec::new();
+    for _ in 0..12 {
+        let resp = send_from(&t.app, form("/login", &wrong, None), [10, 9, 9, 9]).await;
+        statuses.push(resp.status().as_u16());
+    }
+    assert_eq!(&statuses[..10], &[401; 10], "{statuses:?}");
+    assert_eq!(&statuses[10..], &[429, 429], "{statuses:?}");
+    let resp = send_from(&t.app, form("/login", &wrong, None), [10, 8, 8, 8]).await;
+    assert_eq!(resp.status(), StatusCode::UNAUTHORIZED, "another address");
+    let resp = send_from(&t.app, get("/login", None), [10, 9, 9, 9]).await;
+    assert_eq!(
+        resp.status(),
+        StatusCode::OK,
+        "the form itself is not limited"
+    );
+}
+
+#[tokio::test]
+async fn an_unknown_name_and_a_wrong_password_look_the_same() {
+    let t = test_app(false, false).await;
+    let mut times = Vec::new();
+    let mut bodies = Vec::new();
+    for (i, user) in ["niemand", ADMIN, "niemand", ADMIN].iter().enumerate() {
+        let start = Instant::now();
+        let resp = send_from(
+            &t.app,
+            form(
+                "/login",
+                &format!("username={user}&password=falsch123"),
+                None,
+            ),
+            [10, 7, 0, i as u8],
+        )
+        .await;
+        times.push(start.elapsed());
+        assert_eq!(resp.status(), StatusCode::UNAUTHORIZED);
+        bodies.push(text(resp).await.replace(user, "NAME"));
+    }
+    assert_eq!(bodies[0], bodies[1]);
+    let unknown = times[0] + times[2];
+    let wrong = times[1] + times[3];
+    // Both verify an argon2 hash: generous bound, a factor of 3 either way.
+    assert!(unknown * 3 > wrong && wrong * 3 > unknown, "{times:?}");
+}
+
+#[tokio::test]
+async fn security_headers_are_on_pages_errors_static_files_and_refusals() {
+    let t = test_app(true, false).await;
+    let admin = login(&t.app, ADMIN, None).await;
+    let big = "x".repeat(schockerliga::web::security::MAX_BODY_BYTES + 1);
+    let cases = vec![
+        ("page", get("/", None), 200),
+        ("login page", get("/login", None), 200),
+        ("admin page", get("/verwaltung/konten", Some(&admin)), 200),
+        ("404", get("/gibt-es-nicht", None), 404),
+        ("404 page", get("/abend/1999-01-01", None), 404),
+        ("static", get("/static/style.css", None), 200),
+        ("missing static", get("/static/nichts.css", None), 404),
+        (
+            "login error",
+            form("/login", "username=a&password=b", None),
+            401,
+        ),
+        (
+            "cross-site",
+            {
+                let mut r = form("/logout", "", None);
+                r.headers_mut()
+                    .insert("sec-fetch-site", "cross-site".parse().unwrap());
+                r
+            },
+            403,
+        ),
+        ("too large", form("/login", &big, None), 413),
+    ];
+    for (what, r, status) in cases {
+        let resp = send(&t.app, r).await;
+        assert_eq!(resp.status().as_u16(), status, "{what}");
+        let h = resp.headers();
+        assert_eq!(h.get("content-security-policy").unwrap(), CSP, "{what}");
+        assert_eq!(
+            h.get("x-content-type-options").unwrap(),
+            "nosniff",
+            "{what}"
+        );
+        assert_eq!(h.get("referrer-policy").unwrap(), "same-origin", "{what}");
+    }
+}
+
+#[test]
+fn no_template_uses_inline_script_style_or_handlers() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
+    let mut stack = vec![dir];
+    let mut seen = 0;
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+                continue;
+            }
+            let s = std::fs::read_to_string(&p).unwrap().to_lowercase();
+            seen += 1;
+            for bad in [
+                "<script",
+                "style=",
+                "<style",
+                "javascript:",
+                " onclick=",
+                " onload=",
+                " onsubmit=",
+                " onchange=",
+            ] {
+                assert!(!s.contains(bad), "{} contains {bad}", p.display());
+            }
+        }
+    }
+    assert!(seen >= 5);
+}
+
+#[tokio::test]
+async fn a_closed_night_changes_only_through_an_audited_correction() {
+    use schockerliga::auth::{CurrentUser, Role};
+    use schockerliga::web::admin::{finish_change, open_for_change, KorrekturFields};
+
+    let t = test_app(true, false).await;
+    let secretary = login(&t.app, SECRETARY, None).await;
+    let resp = send(
+        &t.app,
+        form(
+            "/verwaltung/abend/2026-01-02/abschliessen",
+            "",
+            Some(&secretary),
+        ),
+    )
+    .await;
+    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+    let (night,): (i64,) = sqlx::query_as("select id from nights where date = '2026-01-02'")
+        .fetch_one(&t.db.read)
+        .await
+        .unwrap();
+    let add_fine = "insert into fines (night_id, player_id, kind, amount_cents, paid)
+                    values (?, (select min(id) from players), 'late', 100, 0)";
+    let before = snapshot(&t.db.write).await;
+    // Directly in the database: every kind of change is refused.
+    let refused = [
+        add_fine.to_string(),
+        "delete from results where round_id in (select id from rounds where night_id = ?)".into(),
+        "update rounds set number = number + 100 where night_id = ?".into(),
+        "delete from night_participants where night_id = ?".into(),
+    ];
+    for sql in &refused {
+        let err = sqlx::query(sql).bind(night).execute(&t.db.write).await;
+        let Err(err) = err else {
+            panic!("{sql} was allowed on a closed night")
+        };
+        // A handler that forgets the correction gets a clear 409, not a 500.
+        let resp =
+            axum::response::IntoResponse::into_response(schockerliga::web::AppError::from(err));
+        assert_eq!(resp.status(), StatusCode::CONFLICT, "{sql}");
+    }
+    assert_eq!(snapshot(&t.db.write).await, before);
+
+    let user = CurrentUser {
+        id: 2,
+        username: SECRETARY.into(),
+        role: Role::Secretary,
+    };
+    let cases = [
+        (KorrekturFields::default(), false),
+        (
+            KorrekturFields {
+                korrektur: Some("on".into()),
+                korrektur_grund: "  ".into(),
+            },
+            false,
+        ),
+        (
+            KorrekturFields {
+                korrektur: None,
+                korrektur_grund: "Tippfehler".into(),
+            },
+            false,
+        ),
+        (
+            KorrekturFields {
+                korrektur: Some("on".into()),
+                korrektur_grund: "Strafe vergessen".into(),
+            },
+            true,
+        ),
+    ];
+    for (fields, ok) in cases {
+        let mut tx = t.db.begin_write().await.unwrap();
+        match open_for_change(&mut tx, night, &user, &fields).await {
+            Ok(correction) => {
+                assert!(ok, "{fields:?}");
+                assert!(correction.is_some());
+                sqlx::query(add_fine)
+                    .bind(night)
+                    .execute(&mut *tx)
+                    .await
+                    .unwrap();
+                finish_change(&mut tx, correction).await.unwrap();
+                tx.commit().await.unwrap();
+            }
+            Err(_) => assert!(!ok, "{fields:?}"),
+        }
+    }
+    // Locked again after the correction.
+    assert!(sqlx::query(add_fine)
+        .bind(night)
+        .execute(&t.db.write)
+        .await
+        .is_err());
+    let (fines, audits): (i64, i64) = sqlx::query_as(
+        "select (select count(*) from fines where night_id = ?),
+                (select count(*) from audit_log where action like 'Korrektur%Strafe vergessen')",
+    )
+    .bind(night)
+    .fetch_one(&t.db.read)
+    .await
+    .unwrap();
+    let (fines_before,): (i64,) = sqlx::query_as("select count(*) from fines where night_id = ?")
+        .bind(night)
+        .fetch_one(&t.db.read)
+        .await
+        .unwrap();
+    assert_eq!(fines, fines_before);
+    assert_eq!(audits, 1);
+    assert!(before.contains("abgeschlossen"), "closing was audited");
+
+    // Replacing the whole season (explicit admin import) still works.
+    let text = std::fs::read_to_string(fixture("small-2026.season.json")).unwrap();
+    let file = serde_json::from_str(&text).unwrap();
+    schockerliga::service::import(&t.db, &file, true)
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn every_change_to_results_players_fees_and_fines_is_audited_with_who_before_and_after() {
+    let t = test_app(true, false).await;
+    let count = |pool: sqlx::SqlitePool| async move {
+        let (n,): (i64,) = sqlx::query_as("select count(*) from audit_log")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        n
+    };
+    let start = count(t.db.read.clone()).await;
+    let (night,): (i64,) = sqlx::query_as("select id from nights where date = '2026-01-02'")
+        .fetch_one(&t.db.read)
+        .await
+        .unwrap();
+    let mut tx = t.db.begin_write_as("schrift").await.unwrap();
+    let changes = [
+        "update results set outs = outs + 1 where round_id = (select min(id) from rounds where night_id = ?1) and player_id = (select min(player_id) from results where round_id = (select min(id) from rounds where night_id = ?1))",
+        "insert into fines (night_id, player_id, kind, amount_cents, paid) values (?1, (select min(id) from players), 'late', 100, 0)",
+        "update fines set paid = 1 where night_id = ?1 and kind = 'late' and amount_cents = 100 and paid = 0",
+        "update season_players set fee_cents = 4711 where season = 2026 and player_id = (select min(id) from players) and ?1 > 0",
+        "update players set name = 'Umbenannt' where id = (select min(id) from players) and ?1 > 0",
+    ];
+    for sql in changes {
+        let done = sqlx::query(sql)
+            .bind(night)
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        assert_eq!(done.rows_affected(), 1, "{sql}");
+    }
+    tx.commit().await.unwrap();
+    let rows: Vec<(String, String, Option<String>, Option<String>)> = sqlx::query_as(
+        "select user, action, before_json, after_json from audit_log where id > ? order by id",
+    )
+    .bind(start)
+    .fetch_all(&t.db.read)
+    .await
+    .unwrap();
+    let actions: Vec<&str> = rows.iter().map(|r| r.1.as_str()).collect();
+    assert_eq!(
+        actions,
+        [
+            "Ergebnis geändert",
+            "Strafe eingetragen",
+            "Strafe geändert",
+            "Jahresbeitrag/Saisonspieler geändert",
+            "Spieler geändert"
+        ]
+    );
+    for (user, action, before, after) in &rows {
+        assert_eq!(user, "schrift", "{action}");
+        assert!(after.is_some(), "{action}");
+        if action.ends_with("geändert") {
+            assert_ne!(before, after, "{action}");
+        }
+    }
+    assert!(
+        rows[0]
+            .2
+            .as_deref()
+            .unwrap()
+            .contains("\"night\":\"2026-01-02\""),
+        "{:?}",
+        rows[0]
+    );
+    assert!(rows[4].3.as_deref().unwrap().contains("Umbenannt"));
+    // An import writes one summary row, not one per result, and leaves no author behind.
+    let before_import = count(t.db.read.clone()).await;
+    let text = std::fs::read_to_string(fixture("small-2026.season.json")).unwrap();
+    let file = serde_json::from_str(&text).unwrap();
+    schockerliga::service::import(&t.db, &file, true)
+        .await
+        .unwrap();
+    assert_eq!(count(t.db.read.clone()).await, before_import + 1);
+    let (actors,): (i64,) = sqlx::query_as("select count(*) from audit_actor")
+        .fetch_one(&t.db.read)
+        .await
+        .unwrap();
+    assert_eq!(actors, 0);
+}
+
+#[tokio::test]
+async fn past_100_failures_an_account_takes_only_known_addresses_and_is_never_locked() {
+    let t = test_app(false, false).await;
+    let known = [10, 3, 0, 1];
+    // The club's own address logged in before.
+    let resp = send_from(
+        &t.app,
+        form(
+            "/login",
+            &format!("username={SECRETARY}&password={PASSWORD}"),
+            None,
+        ),
+        known,
+    )
+    .await;
+    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+    // An attacker spreads 100 wrong passwords over many addresses (under the burst limit each).
+    let wrong = format!("username={SECRETARY}&password=falsch123");
+    for i in 0..100u8 {
+        let resp = send_from(&t.app, form("/login", &wrong, None), [10, 4, i / 8, i % 8]).await;
+        assert_eq!(resp.status(), StatusCode::UNAUTHORIZED, "failure {i}");
+    }
+    let right = format!("username={SECRETARY}&password={PASSWORD}");
+    let resp = send_from(&t.app, form("/login", &right, None), [10, 5, 0, 1]).await;
+    assert_eq!(
+        resp.status(),
+        StatusCode::TOO_MANY_REQUESTS,
+        "unknown address"
+    );
+    let resp = send_from(&t.app, form("/login", &right, None), known).await;
+    assert_eq!(
+        resp.status(),
+        StatusCode::SEE_OTHER,
+        "a known address still gets in"
+    );
+    let resp = send_from(
+        &t.app,
+        form(
+            "/login",
+            &format!("username={ADMIN}&password={PASSWORD}"),
+            None,
+        ),
+        [10, 5, 0, 1],
+    )
+    .await;
+    assert_eq!(
+        resp.status(),
+        StatusCode::SEE_OTHER,
+        "other accounts are not affected"
+    );
+}
