@@ -15,7 +15,7 @@ use serde_json::{json, Map, Value};
 
 use super::entry::check_change;
 use super::{de_date, AppError, AppState};
-use crate::auth::{CurrentUser, RequireSecretary};
+use crate::auth::{CurrentUser, RequireAdmin, RequireSecretary};
 use crate::db;
 use crate::league::file::{PlayerEntry, SeasonFile, FORMAT};
 use crate::league::rules::SeasonRules;
@@ -37,6 +37,7 @@ pub fn router() -> Router<AppState> {
             post(record_fee),
         )
         .route("/verwaltung/saison/{year}/abend", post(create_night))
+        .route("/verwaltung/saison/{year}/loeschen", post(delete_season))
 }
 
 /// One rule of a season, for display: field name and JSON value.
@@ -232,6 +233,8 @@ struct SeasonPage {
     nights: Vec<NightLine>,
     new_player: String,
     new_night: String,
+    /// An admin looks at a season without nights: the delete form is shown.
+    can_delete: bool,
     error: Option<String>,
     /// Which form the error belongs to (anchor), e.g. "spieler-3".
     error_at: String,
@@ -281,7 +284,7 @@ async fn render_season(
         })
         .collect();
     drop(conn);
-    let nights = db::night::list(&state.read, year)
+    let nights: Vec<NightLine> = db::night::list(&state.read, year)
         .await?
         .into_iter()
         .map(|n| NightLine {
@@ -292,6 +295,7 @@ async fn render_season(
         })
         .collect();
     Ok(SeasonPage {
+        can_delete: user.is_admin() && nights.is_empty(),
         user: Some(user),
         year,
         rules: rule_lines(&rules),
@@ -576,6 +580,67 @@ async fn create_night(
     .await?;
     tx.commit().await?;
     Ok(Redirect::to(&format!("/verwaltung/abend/{date}")).into_response())
+}
+
+/// The delete-season form: the confirm box must be ticked.
+#[derive(Deserialize)]
+pub struct DeleteSeasonForm {
+    /// Present when "Saison wirklich löschen" is ticked.
+    pub confirm: Option<String>,
+}
+
+/// Deletes a season without nights (an admin only, confirm box ticked, audited with the season's
+/// rules and player list); a season with nights is refused (422).
+async fn delete_season(
+    State(state): State<AppState>,
+    RequireAdmin(user): RequireAdmin,
+    Path(year): Path<i32>,
+    Form(form): Form<DeleteSeasonForm>,
+) -> Result<Response, AppError> {
+    let mut tx = state.begin_write().await?;
+    let row = db::season::get(&mut tx, year)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    let error = if form.confirm.is_none() {
+        Some(format!(
+            "Zum Löschen der Saison {year} „Saison wirklich löschen“ ankreuzen."
+        ))
+    } else if db::season::night_count(&mut tx, year).await? > 0 {
+        Some(format!(
+            "Die Saison {year} hat Spielabende und kann nicht gelöscht werden."
+        ))
+    } else {
+        None
+    };
+    if let Some(error) = error {
+        drop(tx);
+        let typed = Typed {
+            error: Some(error),
+            error_at: "loeschen".into(),
+            ..Typed::default()
+        };
+        return rejected(&state, user, year, typed).await;
+    }
+    let players: Vec<String> = db::player::of_season(&mut tx, year)
+        .await?
+        .into_iter()
+        .map(|p| p.name)
+        .collect();
+    let before =
+        json!({ "season": year, "rules": Value::Object(row.overrides()?), "players": players });
+    if !db::season::delete_empty(&mut tx, year).await? {
+        return Err(AppError::Internal(format!("Saison {year} nicht gelöscht")));
+    }
+    db::audit::record(
+        &mut tx,
+        &user.username,
+        "Saison gelöscht",
+        Some(&before),
+        None,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Redirect::to("/verwaltung").into_response())
 }
 
 #[cfg(test)]

@@ -1,0 +1,293 @@
+//! What a first real user found in the secretary's entry and the public pages: each test drives
+//! the real router (or the binary) the way a club secretary would and fails on the old behaviour.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::http::{header, Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use schockerliga::db::{self, Db};
+use schockerliga::league::file::SeasonFile;
+use schockerliga::service;
+use schockerliga::web::{build_app, Config};
+use tower::ServiceExt;
+
+const NAMES: [&str; 10] = [
+    "Anna", "Bernd", "Carla", "Dieter", "Elke", "Frank", "Gabi", "Hans", "Ilse", "Jörg",
+];
+
+struct TestApp {
+    router: Router,
+    db: Db,
+    path: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+struct Reply {
+    status: StatusCode,
+    location: String,
+    body: String,
+}
+
+/// Percent-encodes a form value.
+fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+fn fixture(name: &str) -> SeasonFile {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name);
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Season 2026 with the ten `NAMES` and one empty night on 09.01.2026.
+fn ten_players() -> SeasonFile {
+    let players: Vec<_> = NAMES
+        .iter()
+        .map(|n| serde_json::json!({ "name": n }))
+        .collect();
+    serde_json::from_value(serde_json::json!({
+        "format": "schockerliga-season/1",
+        "season": 2026,
+        "players": players,
+        "nights": [{ "date": "2026-01-09" }],
+    }))
+    .unwrap()
+}
+
+async fn app(seasons: &[SeasonFile]) -> TestApp {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("liga.db");
+    let db = Db::open(&path).await.unwrap();
+    for s in seasons {
+        service::import(&db, s, false).await.unwrap();
+    }
+    let router = build_app(Config::new(path.clone(), "127.0.0.1:3000".parse().unwrap()))
+        .await
+        .unwrap();
+    TestApp {
+        router,
+        db,
+        path,
+        _dir: dir,
+    }
+}
+
+impl TestApp {
+    async fn send(&self, mut req: Request<Body>) -> Reply {
+        req.extensions_mut()
+            .insert(ConnectInfo(SocketAddr::from(([10, 0, 0, 1], 40000))));
+        let res = self.router.clone().oneshot(req).await.unwrap();
+        let status = res.status();
+        let location = res
+            .headers()
+            .get(header::LOCATION)
+            .map(|v| v.to_str().unwrap().to_string())
+            .unwrap_or_default();
+        let cookie = res
+            .headers()
+            .get(header::SET_COOKIE)
+            .map(|v| v.to_str().unwrap().split(';').next().unwrap().to_string());
+        let body = res.into_body().collect().await.unwrap().to_bytes();
+        Reply {
+            status,
+            location: cookie
+                .map(|c| format!("{location}\n{c}"))
+                .unwrap_or(location),
+            body: String::from_utf8_lossy(&body).into_owned(),
+        }
+    }
+
+    async fn get(&self, uri: &str, cookie: Option<&str>) -> Reply {
+        let mut req = Request::get(uri).header(header::HOST, "127.0.0.1:3000");
+        if let Some(c) = cookie {
+            req = req.header(header::COOKIE, c);
+        }
+        self.send(req.body(Body::empty()).unwrap()).await
+    }
+
+    async fn post(&self, uri: &str, cookie: Option<&str>, fields: &[(String, String)]) -> Reply {
+        let body = fields
+            .iter()
+            .map(|(k, v)| format!("{}={}", enc(k), enc(v)))
+            .collect::<Vec<_>>()
+            .join("&");
+        let mut req = Request::post(uri)
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .header(header::HOST, "127.0.0.1:3000")
+            .header(header::ORIGIN, "http://127.0.0.1:3000")
+            .header("sec-fetch-site", "same-origin");
+        if let Some(c) = cookie {
+            req = req.header(header::COOKIE, c);
+        }
+        self.send(req.body(Body::from(body)).unwrap()).await
+    }
+
+    /// Creates an account with `role` and logs in; returns the session cookie.
+    async fn login(&self, username: &str, role: &str) -> String {
+        let hash = schockerliga::auth::hash_password("geheim123".into())
+            .await
+            .unwrap();
+        let mut tx = self.db.begin_write().await.unwrap();
+        db::user::create(&mut tx, username, &hash, role)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        let r = self
+            .post(
+                "/login",
+                None,
+                &[
+                    ("username".into(), username.into()),
+                    ("password".into(), "geheim123".into()),
+                ],
+            )
+            .await;
+        assert!(r.status.is_redirection(), "login: {}", r.status);
+        r.location.split('\n').nth(1).unwrap().to_string()
+    }
+
+    /// Player ids of season 2026 by name.
+    async fn ids(&self) -> HashMap<String, i64> {
+        db::player::of_season_pool(&self.db.read, 2026)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|p| (p.name, p.id))
+            .collect()
+    }
+
+    /// Seats the first five `NAMES` at table 1 and the other five at table 2 of 09.01.2026.
+    async fn seat_two_tables(&self) -> HashMap<String, i64> {
+        let ids = self.ids().await;
+        let seats: Vec<(i64, u32, u32)> = NAMES
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (ids[*n], if i < 5 { 1 } else { 2 }, (i % 5) as u32))
+            .collect();
+        let mut tx = self.db.begin_write().await.unwrap();
+        let night = db::night::by_date(&mut tx, "2026-01-09".parse().unwrap())
+            .await
+            .unwrap()
+            .unwrap();
+        db::night::set_participants(&mut tx, night.id, &seats)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        ids
+    }
+
+    async fn round_count(&self) -> i64 {
+        let mut conn = self.db.read.acquire().await.unwrap();
+        let night = db::night::by_date(&mut conn, "2026-01-09".parse().unwrap())
+            .await
+            .unwrap()
+            .unwrap();
+        db::night::round_count(&mut conn, night.id).await.unwrap()
+    }
+
+    async fn audit_count(&self) -> i64 {
+        let (n,): (i64,) = sqlx::query_as("select count(*) from audit_log")
+            .fetch_one(&self.db.read)
+            .await
+            .unwrap();
+        n
+    }
+}
+
+/// The round form of table 1 (Anna … Elke) for round `number`: everyone plays, Anna throws two
+/// Outs, `loser` loses.
+fn round_form(ids: &HashMap<String, i64>, number: u32, loser: &str) -> Vec<(String, String)> {
+    let mut f = vec![
+        ("table".to_string(), "1".to_string()),
+        ("number".to_string(), number.to_string()),
+    ];
+    for name in &NAMES[..5] {
+        let id = ids[*name];
+        f.push((format!("played_{id}"), "1".into()));
+        f.push((
+            format!("outs_{id}"),
+            if *name == "Anna" { "2" } else { "0" }.into(),
+        ));
+        f.push((format!("hand_outs_{id}"), "0".into()));
+        f.push((format!("julen_{id}"), "0".into()));
+    }
+    f.push(("lost".into(), ids[loser].to_string()));
+    f
+}
+
+const ROUND: &str = "/verwaltung/abend/2026-01-09/runde";
+
+#[tokio::test]
+async fn the_home_page_shows_the_newest_season_with_nights_and_an_empty_one_can_be_deleted() {
+    let t = app(&[fixture("small-2026.season.json")]).await;
+    let admin = t.login("chef", "admin").await;
+    let sec = t.login("schrift", "secretary").await;
+    let made = t
+        .post(
+            "/verwaltung/saison",
+            Some(&sec),
+            &[
+                ("year".into(), "2027".into()),
+                ("rules".into(), "{}".into()),
+            ],
+        )
+        .await;
+    assert_eq!(made.status, StatusCode::SEE_OTHER, "{}", made.body);
+
+    // 2027 is newer but has no night: the phones still show 2026.
+    let home = t.get("/", None).await;
+    assert_eq!(home.status, StatusCode::OK);
+    assert!(home.body.contains("Tabelle 2026"), "{}", home.body);
+    let nights = t.get("/abende", None).await;
+    assert_eq!(nights.location, "/saison/2026/abende");
+
+    // Deleting: only an admin, only with the box ticked, only a season without nights.
+    let del = "/verwaltung/saison/2027/loeschen";
+    let confirm = [("confirm".to_string(), "1".to_string())];
+    assert_eq!(
+        t.post(del, Some(&sec), &confirm).await.status,
+        StatusCode::FORBIDDEN
+    );
+    let unticked = t.post(del, Some(&admin), &[]).await;
+    assert_eq!(unticked.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(unticked.body.contains("ankreuzen"), "{}", unticked.body);
+    let with_nights = t
+        .post("/verwaltung/saison/2026/loeschen", Some(&admin), &confirm)
+        .await;
+    assert_eq!(with_nights.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        with_nights.body.contains("Spielabende"),
+        "{}",
+        with_nights.body
+    );
+    let audits = t.audit_count().await;
+    let gone = t.post(del, Some(&admin), &confirm).await;
+    assert_eq!(gone.status, StatusCode::SEE_OTHER, "{}", gone.body);
+    assert_eq!(db::season::years(&t.db.read).await.unwrap(), vec![2026]);
+    assert_eq!(t.audit_count().await, audits + 1, "deletion audited");
+
+    // Only empty seasons: the newest one is shown.
+    let empty = app(&[]).await;
+    let sec = empty.login("schrift", "secretary").await;
+    for year in ["2026", "2027"] {
+        empty
+            .post(
+                "/verwaltung/saison",
+                Some(&sec),
+                &[("year".into(), year.into()), ("rules".into(), "{}".into())],
+            )
+            .await;
+    }
+    assert!(empty.get("/", None).await.body.contains("Tabelle 2027"));
+}
