@@ -16,9 +16,12 @@ use schockerliga::service;
 use schockerliga::web::{build_app, Config};
 use tower::ServiceExt;
 
+/// The ten players drawn on 09.01.2026: the first five at table 1, the others at table 2.
 const NAMES: [&str; 10] = [
-    "Anna", "Bernd", "Carla", "Dieter", "Elke", "Frank", "Gabi", "Hans", "Ilse", "Jörg",
+    "Anna", "Bernd", "Carla", "Elke", "Ilse", "Dieter", "Frank", "Gabi", "Hans", "Jörg",
 ];
+/// A player of the season who is not there on 09.01.2026.
+const ABSENT: &str = "Kurt";
 
 struct TestApp {
     router: Router,
@@ -290,4 +293,35 @@ async fn the_home_page_shows_the_newest_season_with_nights_and_an_empty_one_can_
             .await;
     }
     assert!(empty.get("/", None).await.body.contains("Tabelle 2027"));
+}
+
+#[tokio::test]
+async fn a_round_with_two_losers_is_refused_and_keeps_what_was_typed() {
+    let t = app(&[ten_players()]).await;
+    let sec = t.login("schrift", "secretary").await;
+    let ids = t.seat_two_tables().await;
+    let mut two = round_form(&ids, 1, "Bernd");
+    two.push(("lost".into(), ids["Carla"].to_string()));
+    let r = t.post(ROUND, Some(&sec), &two).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+    assert!(
+        r.body
+            .contains("Abend 09.01.2026, Tisch 1, Runde 1: nur ein Spieler"),
+        "{}",
+        r.body
+    );
+    assert!(r.body.contains("Bernd, Carla"), "both losers named");
+    assert!(
+        r.body.contains(&format!(
+            "name=\"outs_{}\" min=\"0\" max=\"3\" value=\"2\"",
+            ids["Anna"]
+        )),
+        "typed value kept"
+    );
+    assert_eq!(t.round_count().await, 0, "nothing stored");
+    let one = t
+        .post(ROUND, Some(&sec), &round_form(&ids, 1, "Bernd"))
+        .await;
+    assert_eq!(one.status, StatusCode::SEE_OTHER, "{}", one.body);
+    assert_eq!(t.round_count().await, 1);
 }

@@ -408,7 +408,7 @@ fn typed_rows(
             .find(|(k, _)| *k == key)
             .map(|(_, v)| v.clone())
     };
-    let lost: Option<i64> = get("lost".into()).and_then(|v| v.parse().ok());
+    let lost: BTreeSet<i64> = ids_of(fields, "lost");
     let rows = seats
         .iter()
         .map(|p| EntryRow {
@@ -419,10 +419,44 @@ fn typed_rows(
             hand_outs: get(format!("hand_outs_{}", p.player_id)).unwrap_or_default(),
             julen: get(format!("julen_{}", p.player_id)).unwrap_or_default(),
             joker: get(format!("joker_{}", p.player_id)).is_some(),
-            lost: lost == Some(p.player_id),
+            lost: lost.contains(&p.player_id),
         })
         .collect();
     (get("number".into()).unwrap_or_default(), rows)
+}
+
+/// Refuses a round form with more than one `lost` value (a radio button cannot send two, a
+/// hand-made or replayed request can): the German error names night, table, round and losers.
+fn one_loser(
+    fields: &[(String, String)],
+    date: NaiveDate,
+    table: u32,
+    number: &str,
+    rows: &[EntryRow],
+) -> Result<(), String> {
+    let lost: Vec<&str> = fields
+        .iter()
+        .filter(|(k, _)| k == "lost")
+        .map(|(_, v)| v.as_str())
+        .collect();
+    if lost.len() <= 1 {
+        return Ok(());
+    }
+    let names: Vec<String> = lost
+        .iter()
+        .map(|v| {
+            rows.iter()
+                .find(|r| r.id.to_string() == *v)
+                .map(|r| r.name.clone())
+                .unwrap_or_else(|| format!("„{v}“"))
+        })
+        .collect();
+    Err(format!(
+        "Abend {}, Tisch {table}, Runde {}: nur ein Spieler kann die Runde verlieren (angekreuzt: {})",
+        de_date(date),
+        number.trim(),
+        names.join(", ")
+    ))
 }
 
 /// Turns typed rows into result entries (player id, row) of round `number`; German errors name
@@ -487,7 +521,8 @@ async fn save_round(
         )));
     }
     let (number_input, rows) = typed_rows(&fields, &seats);
-    let parsed = parse_round(night.date, table, &number_input, &rows);
+    let parsed = one_loser(&fields, night.date, table, &number_input, &rows)
+        .and_then(|()| parse_round(night.date, table, &number_input, &rows));
     let mut before = None;
     let checked = match parsed {
         Err(e) => Err(e),
