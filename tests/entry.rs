@@ -53,10 +53,11 @@ fn fixture(name: &str) -> SeasonFile {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-/// Season 2026 with the ten `NAMES` and one empty night on 09.01.2026.
+/// Season 2026 with the ten `NAMES`, `ABSENT` and one empty night on 09.01.2026.
 fn ten_players() -> SeasonFile {
     let players: Vec<_> = NAMES
         .iter()
+        .chain([ABSENT].iter())
         .map(|n| serde_json::json!({ "name": n }))
         .collect();
     serde_json::from_value(serde_json::json!({
@@ -324,4 +325,44 @@ async fn a_round_with_two_losers_is_refused_and_keeps_what_was_typed() {
         .await;
     assert_eq!(one.status, StatusCode::SEE_OTHER, "{}", one.body);
     assert_eq!(t.round_count().await, 1);
+}
+
+#[tokio::test]
+async fn a_row_for_a_player_of_the_other_table_or_absent_is_refused() {
+    let t = app(&[ten_players()]).await;
+    let sec = t.login("schrift", "secretary").await;
+    let mut ids = t.seat_two_tables().await;
+    ids.extend(t.ids().await);
+    let cases = [
+        ("Dieter", "Dieter ist an Tisch 2 ausgelost"),
+        (ABSENT, "Kurt ist an diesem Abend nicht ausgelost"),
+    ];
+    for (name, message) in cases {
+        let id = ids[name];
+        let mut f = round_form(&ids, 1, "Bernd");
+        f.extend([
+            (format!("played_{id}"), "1".to_string()),
+            (format!("outs_{id}"), "1".to_string()),
+        ]);
+        let r = t.post(ROUND, Some(&sec), &f).await;
+        assert_eq!(
+            r.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{name}: {}",
+            r.body
+        );
+        assert!(r.body.contains(message), "{name}: {}", r.body);
+        assert!(r.body.contains("Abend 09.01.2026, Tisch 1, Runde 1"));
+        assert_eq!(t.round_count().await, 0, "nothing stored");
+    }
+    // The other table's player chosen as loser is refused too.
+    let r = t
+        .post(ROUND, Some(&sec), &round_form(&ids, 1, "Frank"))
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        r.body.contains("Frank ist an Tisch 2 ausgelost"),
+        "{}",
+        r.body
+    );
 }

@@ -425,6 +425,25 @@ fn typed_rows(
     (get("number".into()).unwrap_or_default(), rows)
 }
 
+/// The player ids a round form names (in `played_`, `outs_`, `hand_outs_`, `julen_`, `joker_`
+/// keys or as `lost`) who are not seated in `seats` (the form's table), ascending.
+fn foreign_ids(fields: &[(String, String)], seats: &[db::night::Participant]) -> BTreeSet<i64> {
+    const PREFIXES: [&str; 5] = ["played_", "outs_", "hand_outs_", "julen_", "joker_"];
+    fields
+        .iter()
+        .filter_map(|(k, v)| {
+            if k == "lost" {
+                return v.parse().ok();
+            }
+            PREFIXES
+                .iter()
+                .find_map(|p| k.strip_prefix(p))
+                .and_then(|id| id.parse().ok())
+        })
+        .filter(|id| !seats.iter().any(|p| p.player_id == *id))
+        .collect()
+}
+
 /// Refuses a round form with more than one `lost` value (a radio button cannot send two, a
 /// hand-made or replayed request can): the German error names night, table, round and losers.
 fn one_loser(
@@ -510,10 +529,11 @@ async fn save_round(
         .and_then(|(_, v)| v.parse().ok())
         .ok_or_else(|| AppError::BadRequest("Tisch fehlt".into()))?;
     let mut tx = state.begin_write().await?;
-    let seats: Vec<_> = db::night::participants(&mut tx, night.id)
-        .await?
-        .into_iter()
+    let drawn = db::night::participants(&mut tx, night.id).await?;
+    let seats: Vec<_> = drawn
+        .iter()
         .filter(|p| p.table_no as u32 == table)
+        .cloned()
         .collect();
     if seats.is_empty() {
         return Err(AppError::BadRequest(format!(
@@ -521,7 +541,27 @@ async fn save_round(
         )));
     }
     let (number_input, rows) = typed_rows(&fields, &seats);
+    let mut foreign = Vec::new();
+    for id in foreign_ids(&fields, &seats) {
+        let name = match drawn.iter().find(|p| p.player_id == id) {
+            Some(p) => format!("{} ist an Tisch {} ausgelost", p.name, p.table_no),
+            None => match db::player::by_id(&mut tx, id).await? {
+                Some((_, name)) => format!("{name} ist an diesem Abend nicht ausgelost"),
+                None => format!("Spieler Nr. {id} gibt es nicht"),
+            },
+        };
+        foreign.push(name);
+    }
     let parsed = one_loser(&fields, night.date, table, &number_input, &rows)
+        .and_then(|()| match foreign.is_empty() {
+            true => Ok(()),
+            false => Err(format!(
+                "Abend {}, Tisch {table}, Runde {}: {}; hier nur Spieler von Tisch {table} eintragen",
+                de_date(night.date),
+                number_input.trim(),
+                foreign.join("; ")
+            )),
+        })
         .and_then(|()| parse_round(night.date, table, &number_input, &rows));
     let mut before = None;
     let checked = match parsed {
