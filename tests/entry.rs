@@ -366,3 +366,83 @@ async fn a_row_for_a_player_of_the_other_table_or_absent_is_refused() {
         r.body
     );
 }
+
+/// The loser of round `number` at table 1 of 09.01.2026 as stored.
+async fn stored_loser(t: &TestApp, number: u32) -> Option<String> {
+    let file = db::season::load_file(&t.db.read, 2026)
+        .await
+        .unwrap()
+        .unwrap();
+    file.nights[0]
+        .tables
+        .iter()
+        .find(|t| t.number == 1)?
+        .rounds
+        .iter()
+        .find(|r| r.number == number)?
+        .results
+        .iter()
+        .find(|r| r.lost)
+        .map(|r| r.player.clone())
+}
+
+#[tokio::test]
+async fn an_entered_round_is_shown_and_replaced_only_when_the_box_is_ticked() {
+    let t = app(&[ten_players()]).await;
+    let sec = t.login("schrift", "secretary").await;
+    let ids = t.seat_two_tables().await;
+    let first = t
+        .post(ROUND, Some(&sec), &round_form(&ids, 1, "Bernd"))
+        .await;
+    assert_eq!(first.status, StatusCode::SEE_OTHER, "{}", first.body);
+
+    // The secretary's page shows what round 1 holds.
+    let page = t.get("/verwaltung/abend/2026-01-09", Some(&sec)).await;
+    assert!(
+        page.body
+            .contains("Runde 1 · verloren: Bernd · Outs: Anna 2, Bernd 0"),
+        "{}",
+        page.body
+    );
+
+    // Typing 1 again without the box: refused, typed values kept, round 1 unchanged.
+    let again = t
+        .post(ROUND, Some(&sec), &round_form(&ids, 1, "Carla"))
+        .await;
+    assert_eq!(
+        again.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        again.body
+    );
+    assert!(
+        again
+            .body
+            .contains("Abend 09.01.2026, Tisch 1, Runde 1 ist schon eingetragen"),
+        "{}",
+        again.body
+    );
+    assert!(again.body.contains("„Runde ersetzen“ ankreuzen"));
+    assert!(
+        again
+            .body
+            .contains(&format!("name=\"lost\" value=\"{}\" checked", ids["Carla"])),
+        "typed loser kept"
+    );
+    assert_eq!(stored_loser(&t, 1).await.as_deref(), Some("Bernd"));
+
+    // With the box: replaced, and the audit row keeps before and after.
+    let mut replace = round_form(&ids, 1, "Carla");
+    replace.push(("replace".into(), "1".into()));
+    let done = t.post(ROUND, Some(&sec), &replace).await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
+    assert_eq!(stored_loser(&t, 1).await.as_deref(), Some("Carla"));
+    assert_eq!(t.round_count().await, 1);
+    let (before, after): (Option<String>, Option<String>) =
+        sqlx::query_as("select before_json, after_json from audit_log order by id desc limit 1")
+            .fetch_one(&t.db.read)
+            .await
+            .unwrap();
+    assert!(before.unwrap().contains("Bernd"));
+    assert!(after.unwrap().contains("Carla"));
+}

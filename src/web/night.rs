@@ -98,12 +98,76 @@ pub struct EntryRow {
     pub lost: bool,
 }
 
+/// A round already entered at a table, compact for the secretary's page.
+pub struct EnteredRound {
+    /// Round number.
+    pub number: u32,
+    /// The loser's name.
+    pub loser: String,
+    /// Every row as "Name Outs" with Hand-Outs, Julen and Joker when set, comma-separated:
+    /// "Anna 2 (1 Hand-Out), Bernd 0".
+    pub outs: String,
+}
+
+impl EnteredRound {
+    /// The compact view of `round`.
+    pub fn of(round: &RoundEntry) -> EnteredRound {
+        let outs = round
+            .results
+            .iter()
+            .map(|r| {
+                let mut extra = Vec::new();
+                if r.hand_outs > 0 {
+                    extra.push(format!("{} Hand-Out{}", r.hand_outs, plural(r.hand_outs)));
+                }
+                if r.julen > 0 {
+                    extra.push(format!(
+                        "{} Jule{}",
+                        r.julen,
+                        if r.julen == 1 { "" } else { "n" }
+                    ));
+                }
+                if r.joker {
+                    extra.push("Joker".to_string());
+                }
+                match extra.is_empty() {
+                    true => format!("{} {}", r.player, r.outs),
+                    false => format!("{} {} ({})", r.player, r.outs, extra.join(", ")),
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        EnteredRound {
+            number: round.number,
+            loser: round
+                .results
+                .iter()
+                .find(|r| r.lost)
+                .map(|r| r.player.clone())
+                .unwrap_or_else(|| "–".to_string()),
+            outs,
+        }
+    }
+}
+
+fn plural(n: u32) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
 /// The round form of one table.
 pub struct TableForm {
     /// Table number.
     pub number: u32,
     /// Round numbers already entered at it.
     pub entered: Vec<u32>,
+    /// The rounds entered at it, by number.
+    pub rounds: Vec<EnteredRound>,
+    /// "Runde ersetzen" ticked (only after a rejection).
+    pub replace: bool,
     /// Round number field as typed (default: the next free one).
     pub round_input: String,
     /// Its players' rows.
@@ -160,7 +224,8 @@ struct Typed {
     error: Option<String>,
     error_at: String,
     present: Option<BTreeSet<i64>>,
-    round: Option<(u32, String, Vec<EntryRow>)>,
+    /// Table, round number field, rows and the "Runde ersetzen" box as typed.
+    round: Option<(u32, String, Vec<EntryRow>, bool)>,
 }
 
 /// The night on ISO `date` or 404.
@@ -217,17 +282,21 @@ async fn render(
     let tables = by_table
         .into_iter()
         .map(|(number, seats)| {
-            let entered: Vec<u32> = entry
+            let mut rounds: Vec<EnteredRound> = entry
                 .and_then(|n| n.tables.iter().find(|t| t.number == number))
-                .map(|t| t.rounds.iter().map(|r| r.number).collect())
+                .map(|t| t.rounds.iter().map(EnteredRound::of).collect())
                 .unwrap_or_default();
+            rounds.sort_by_key(|r| r.number);
+            let entered: Vec<u32> = rounds.iter().map(|r| r.number).collect();
             let next = (1..=rules.rounds_per_night)
                 .find(|n| !entered.contains(n))
                 .unwrap_or(rules.rounds_per_night);
             match &typed.round {
-                Some((t, round_input, rows)) if *t == number => TableForm {
+                Some((t, round_input, rows, replace)) if *t == number => TableForm {
                     number,
                     entered,
+                    rounds,
+                    replace: *replace,
                     round_input: round_input.clone(),
                     rows: rows.clone(),
                     error: typed.error.clone(),
@@ -235,6 +304,8 @@ async fn render(
                 _ => TableForm {
                     number,
                     entered,
+                    rounds,
+                    replace: false,
                     round_input: next.to_string(),
                     rows: seats
                         .iter()
@@ -541,6 +612,7 @@ async fn save_round(
         )));
     }
     let (number_input, rows) = typed_rows(&fields, &seats);
+    let replace = fields.iter().any(|(k, _)| k == "replace");
     let mut foreign = Vec::new();
     for id in foreign_ids(&fields, &seats) {
         let name = match drawn.iter().find(|p| p.player_id == id) {
@@ -583,6 +655,17 @@ async fn save_round(
                 }
                 if let Some(t) = n.tables.iter_mut().find(|t| t.number == table) {
                     if let Some(old) = t.rounds.iter().position(|r| r.number == number) {
+                        if !replace {
+                            let shown = EnteredRound::of(&t.rounds[old]);
+                            return Err(format!(
+                                "Abend {}, Tisch {table}, Runde {number} ist schon eingetragen \
+                                 (verloren: {}; Outs: {}). Zum Überschreiben „Runde ersetzen“ \
+                                 ankreuzen, sonst eine andere Rundennummer eingeben.",
+                                de_date(date),
+                                shown.loser,
+                                shown.outs
+                            ));
+                        }
                         before = Some(t.rounds.remove(old));
                     }
                     t.rounds.push(RoundEntry {
@@ -603,7 +686,7 @@ async fn save_round(
             let typed = Typed {
                 error: Some(error),
                 error_at: format!("tisch-{table}"),
-                round: Some((table, number_input, rows)),
+                round: Some((table, number_input, rows, replace)),
                 ..Typed::default()
             };
             return rejected(&state, user, &night, typed).await;
