@@ -446,3 +446,53 @@ async fn an_entered_round_is_shown_and_replaced_only_when_the_box_is_ticked() {
     assert!(before.unwrap().contains("Bernd"));
     assert!(after.unwrap().contains("Carla"));
 }
+
+#[tokio::test]
+async fn an_empty_fee_date_deletes_a_fee_only_with_the_box_ticked() {
+    let t = app(&[ten_players()]).await;
+    let sec = t.login("schrift", "secretary").await;
+    let ids = t.ids().await;
+    let uri = format!("/verwaltung/saison/2026/spieler/{}/beitrag", ids["Anna"]);
+    let fee = async || {
+        db::player::of_season_pool(&t.db.read, 2026)
+            .await
+            .unwrap()
+            .into_iter()
+            .find(|p| p.name == "Anna")
+            .unwrap()
+            .fee_cents
+    };
+    let paid = t
+        .post(&uri, Some(&sec), &[("paid_on".into(), "2026-04-10".into())])
+        .await;
+    assert_eq!(paid.status, StatusCode::SEE_OTHER, "{}", paid.body);
+    assert_eq!(fee().await, Some(1600));
+
+    let empty = t
+        .post(&uri, Some(&sec), &[("paid_on".into(), "".into())])
+        .await;
+    assert_eq!(
+        empty.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        empty.body
+    );
+    assert!(
+        empty.body.contains("„Beitrag löschen“ ankreuzen"),
+        "{}",
+        empty.body
+    );
+    assert_eq!(fee().await, Some(1600), "nothing deleted");
+
+    let audits = t.audit_count().await;
+    let deleted = t
+        .post(
+            &uri,
+            Some(&sec),
+            &[("paid_on".into(), "".into()), ("delete".into(), "1".into())],
+        )
+        .await;
+    assert_eq!(deleted.status, StatusCode::SEE_OTHER, "{}", deleted.body);
+    assert_eq!(fee().await, None);
+    assert_eq!(t.audit_count().await, audits + 1, "deletion audited");
+}

@@ -442,11 +442,15 @@ async fn rename_player(
     Ok(Redirect::to(&format!("/verwaltung/saison/{year}#spieler-{id}")).into_response())
 }
 
-/// The fee form: the payment date (`YYYY-MM-DD`), empty = no fee.
+/// The fee form: the payment date (`YYYY-MM-DD`); an empty date is refused unless `delete` is
+/// ticked, which removes a recorded fee.
 #[derive(Deserialize)]
 pub struct FeeForm {
     /// Payment date of the Jahresbeitrag.
+    #[serde(default)]
     pub paid_on: String,
+    /// Present when "Beitrag löschen" is ticked.
+    pub delete: Option<String>,
 }
 
 async fn record_fee(
@@ -456,8 +460,13 @@ async fn record_fee(
     Form(form): Form<FeeForm>,
 ) -> Result<Response, AppError> {
     let text = form.paid_on.trim();
-    let date = if text.is_empty() {
+    let date = if form.delete.is_some() {
         Ok(None)
+    } else if text.is_empty() {
+        Err(
+            "Beitragsdatum fehlt. Zum Löschen des Jahresbeitrags „Beitrag löschen“ ankreuzen."
+                .to_string(),
+        )
     } else {
         NaiveDate::parse_from_str(text, "%Y-%m-%d")
             .map(Some)
@@ -512,7 +521,11 @@ async fn record_fee(
     db::audit::record(
         &mut tx,
         &user.username,
-        "Jahresbeitrag",
+        if fee.is_some() {
+            "Jahresbeitrag"
+        } else {
+            "Jahresbeitrag gelöscht"
+        },
         before.as_ref(),
         Some(&after),
     )
