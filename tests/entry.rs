@@ -496,3 +496,43 @@ async fn an_empty_fee_date_deletes_a_fee_only_with_the_box_ticked() {
     assert_eq!(fee().await, None);
     assert_eq!(t.audit_count().await, audits + 1, "deletion audited");
 }
+
+#[tokio::test]
+async fn values_for_a_player_not_ticked_are_refused_not_discarded() {
+    let t = app(&[ten_players()]).await;
+    let sec = t.login("schrift", "secretary").await;
+    let ids = t.seat_two_tables().await;
+    let ilse = ids["Ilse"];
+    let typed = [
+        (format!("outs_{ilse}"), "1"),
+        (format!("hand_outs_{ilse}"), "1"),
+        (format!("julen_{ilse}"), "2"),
+        (format!("joker_{ilse}"), "1"),
+    ];
+    for (key, value) in typed {
+        let mut f: Vec<(String, String)> = round_form(&ids, 1, "Bernd")
+            .into_iter()
+            .filter(|(k, _)| *k != format!("played_{ilse}") && !k.ends_with(&format!("_{ilse}")))
+            .collect();
+        f.push((key.clone(), value.to_string()));
+        let r = t.post(ROUND, Some(&sec), &f).await;
+        assert_eq!(
+            r.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{key}: {}",
+            r.body
+        );
+        assert!(
+            r.body
+                .contains("Werte für Ilse eingetragen, aber Ilse ist nicht angekreuzt"),
+            "{key}: {}",
+            r.body
+        );
+        assert_eq!(t.round_count().await, 0, "nothing stored");
+    }
+    // Unticked with zeros (the form's default) is fine: Ilse did not play.
+    let mut zeros = round_form(&ids, 1, "Bernd");
+    zeros.retain(|(k, _)| *k != format!("played_{ilse}"));
+    let ok = t.post(ROUND, Some(&sec), &zeros).await;
+    assert_eq!(ok.status, StatusCode::SEE_OTHER, "{}", ok.body);
+}

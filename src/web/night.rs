@@ -549,6 +549,12 @@ fn one_loser(
     ))
 }
 
+/// Whether a row has anything but empty or 0 in Outs, Hand-Outs, Julen, or Joker ticked.
+fn has_values(r: &EntryRow) -> bool {
+    let set = |v: &str| !matches!(v.trim(), "" | "0");
+    r.joker || set(&r.outs) || set(&r.hand_outs) || set(&r.julen)
+}
+
 /// Turns typed rows into result entries (player id, row) of round `number`; German errors name
 /// the round, player and field.
 fn parse_round(
@@ -562,6 +568,22 @@ fn parse_round(
         .trim()
         .parse()
         .map_err(|_| format!("{at}: Rundennummer „{}“ ist keine Zahl", number.trim()))?;
+    let unticked: Vec<String> = rows
+        .iter()
+        .filter(|r| !r.played && has_values(r))
+        .map(|r| {
+            format!(
+                "Werte für {} eingetragen, aber {} ist nicht angekreuzt",
+                r.name, r.name
+            )
+        })
+        .collect();
+    if !unticked.is_empty() {
+        return Err(format!(
+            "{at}, Runde {number}: {} (ankreuzen, wer mitgespielt hat, oder die Werte löschen)",
+            unticked.join("; ")
+        ));
+    }
     let mut out = Vec::new();
     for r in rows.iter().filter(|r| r.played) {
         let at = format!("{at}, Runde {number}, Spieler {}", r.name);
@@ -869,7 +891,7 @@ mod tests {
             &[
                 row(1, "Anna", "2", true, false),
                 row(2, "Bernd", "0", true, true),
-                row(3, "Carla", "x", false, false),
+                row(3, "Carla", "0", false, false),
             ],
         )
         .unwrap();
@@ -888,7 +910,15 @@ mod tests {
                 vec![row(1, "Anna", "1", true, false)],
                 "Rundennummer",
             ),
-            ("3", vec![row(1, "Anna", "1", false, true)], "Verlierer"),
+            ("3", vec![row(1, "Anna", "0", false, true)], "Verlierer"),
+            (
+                "3",
+                vec![
+                    row(1, "Anna", "1", true, true),
+                    row(9, "Ilse", "2", false, false),
+                ],
+                "Runde 3: Werte für Ilse eingetragen, aber Ilse ist nicht angekreuzt",
+            ),
         ];
         for (number, rows, part) in cases {
             let e = parse_round(d, 1, number, &rows).unwrap_err();
