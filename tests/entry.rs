@@ -536,3 +536,87 @@ async fn values_for_a_player_not_ticked_are_refused_not_discarded() {
     let ok = t.post(ROUND, Some(&sec), &zeros).await;
     assert_eq!(ok.status, StatusCode::SEE_OTHER, "{}", ok.body);
 }
+
+#[tokio::test]
+async fn messages_use_german_field_labels_and_fine_kinds() {
+    let t = app(&[ten_players()]).await;
+    let sec = t.login("schrift", "secretary").await;
+    let ids = t.seat_two_tables().await;
+
+    // A league rule broken in the round form: "Feld Outs", not "Feld outs".
+    let mut four = round_form(&ids, 1, "Bernd");
+    for f in four.iter_mut() {
+        if f.0 == format!("outs_{}", ids["Anna"]) {
+            f.1 = "4".into();
+        }
+    }
+    let r = t.post(ROUND, Some(&sec), &four).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        r.body.contains("Spieler Anna, Feld Outs: 4 Outs"),
+        "{}",
+        r.body
+    );
+
+    // A fee date after September: "Feld Beitragsdatum".
+    let late = t
+        .post(
+            &format!("/verwaltung/saison/2026/spieler/{}/beitrag", ids["Bernd"]),
+            Some(&sec),
+            &[("paid_on".into(), "2026-10-01".into())],
+        )
+        .await;
+    assert_eq!(late.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        late.body.contains("Spieler Bernd, Feld Beitragsdatum: "),
+        "{}",
+        late.body
+    );
+    assert!(!late.body.contains("fee_paid_on"));
+
+    // An empty name: no "(11. Spieler der Liste)" in a form.
+    let empty = t
+        .post(
+            "/verwaltung/saison/2026/spieler",
+            Some(&sec),
+            &[("name".into(), "  ".into())],
+        )
+        .await;
+    assert_eq!(empty.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(empty
+        .body
+        .contains("Feld Name: Spielername darf nicht leer sein"));
+    assert!(!empty.body.contains("Spieler der Liste"), "{}", empty.body);
+
+    // Fine kinds by their German names in the form and on the public night page.
+    let page = t.get("/verwaltung/abend/2026-01-09", Some(&sec)).await;
+    assert!(
+        page.body.contains(">Zuspätkommer (1,00 €)</option>"),
+        "{}",
+        page.body
+    );
+    assert!(!page.body.contains(">late ("));
+    let fine = t
+        .post(
+            "/verwaltung/abend/2026-01-09/strafe",
+            Some(&sec),
+            &[
+                ("player".into(), ids["Carla"].to_string()),
+                ("kind".into(), "late".into()),
+            ],
+        )
+        .await;
+    assert_eq!(fine.status, StatusCode::SEE_OTHER, "{}", fine.body);
+    let admin_page = t.get("/verwaltung/abend/2026-01-09", Some(&sec)).await;
+    assert!(
+        admin_page.body.contains("<td>Zuspätkommer</td>"),
+        "{}",
+        admin_page.body
+    );
+    let public = t.get("/abend/2026-01-09", None).await;
+    assert!(
+        public.body.contains("Carla: Zuspätkommer 1,00 €"),
+        "{}",
+        public.body
+    );
+}

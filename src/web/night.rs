@@ -22,6 +22,7 @@ use super::{de_date, AppError, AppState};
 use crate::auth::{CurrentUser, RequireSecretary};
 use crate::db::{self, night::Night};
 use crate::league::file::{FineEntry, ResultEntry, RoundEntry, TableEntry};
+use crate::league::kasse::fine_label;
 use crate::league::rules::SeasonRules;
 use crate::league::{self};
 
@@ -182,7 +183,7 @@ pub struct FineLine {
     pub id: i64,
     /// Name.
     pub player: String,
-    /// Kind.
+    /// Kind, German label ("Zuspätkommer").
     pub kind: String,
     /// Booked amount, German euros.
     pub amount: String,
@@ -192,8 +193,10 @@ pub struct FineLine {
 
 /// A kind of the Strafenkatalog for the select.
 pub struct KindLine {
-    /// The kind.
+    /// The kind (the form's value, e.g. `late`).
     pub kind: String,
+    /// Its German label ("Zuspätkommer").
+    pub label: String,
     /// Its amount, German euros.
     pub amount: String,
 }
@@ -341,7 +344,7 @@ async fn render(
             .map(|f| FineLine {
                 id: f.id,
                 player: f.player,
-                kind: f.kind,
+                kind: fine_label(&f.kind).to_string(),
                 amount: league::format_cents(f.amount_cents),
                 paid: f.paid,
             })
@@ -351,6 +354,7 @@ async fn render(
             .iter()
             .map(|(k, c)| KindLine {
                 kind: k.clone(),
+                label: fine_label(k).to_string(),
                 amount: league::format_cents(*c),
             })
             .collect(),
@@ -458,7 +462,7 @@ async fn save_participants(
     Ok(Redirect::to(&format!("/verwaltung/abend/{}#tische", night.date)).into_response())
 }
 
-/// Parses a count field; the error names the round, player and field.
+/// Parses a count field; the error names the round, player and field (its German label).
 fn count(value: &str, at: &str, field: &str) -> Result<u32, String> {
     let v = value.trim();
     if v.is_empty() {
@@ -591,9 +595,9 @@ fn parse_round(
             r.id,
             ResultEntry {
                 player: r.name.clone(),
-                outs: count(&r.outs, &at, "outs")?,
-                hand_outs: count(&r.hand_outs, &at, "hand_outs")?,
-                julen: count(&r.julen, &at, "julen")?,
+                outs: count(&r.outs, &at, "Outs")?,
+                hand_outs: count(&r.hand_outs, &at, "Hand-Outs")?,
+                julen: count(&r.julen, &at, "Julen")?,
                 joker: r.joker,
                 lost: r.lost,
             },
@@ -903,7 +907,7 @@ mod tests {
             (
                 "3",
                 vec![row(1, "Anna", "zwei", true, false)],
-                "Abend 09.01.2026, Tisch 1, Runde 3, Spieler Anna, Feld outs",
+                "Abend 09.01.2026, Tisch 1, Runde 3, Spieler Anna, Feld Outs",
             ),
             (
                 "drei",

@@ -328,6 +328,10 @@ async fn rejected(
     Ok((StatusCode::UNPROCESSABLE_ENTITY, page).into_response())
 }
 
+/// The form's message for an empty name (the season file's "(n. Spieler der Liste)" means nothing
+/// in a form).
+const EMPTY_NAME: &str = "Feld Name: Spielername darf nicht leer sein";
+
 /// The add-player form.
 #[derive(Deserialize)]
 pub struct NameForm {
@@ -343,14 +347,19 @@ async fn add_player(
 ) -> Result<Response, AppError> {
     let name = form.name.trim().to_string();
     let mut tx = state.begin_write().await?;
-    let checked = check_change(&mut tx, year, |file| {
-        file.players.push(PlayerEntry {
-            name: name.clone(),
-            fee_paid_on: None,
-        });
-        Ok(())
-    })
-    .await?;
+    let checked = match name.is_empty() {
+        true => Err(EMPTY_NAME.to_string()),
+        false => {
+            check_change(&mut tx, year, |file| {
+                file.players.push(PlayerEntry {
+                    name: name.clone(),
+                    fee_paid_on: None,
+                });
+                Ok(())
+            })
+            .await?
+        }
+    };
     if let Err(error) = checked {
         drop(tx);
         let typed = Typed {
@@ -404,6 +413,7 @@ async fn rename_player(
         .await?
         .ok_or(AppError::NotFound)?;
     let taken = match db::player::by_name(&mut tx, &name).await? {
+        _ if name.is_empty() => Some(EMPTY_NAME.to_string()),
         Some((other, _)) if other != id => Some(format!(
             "Den Namen „{name}“ trägt schon ein anderer Spieler der Liga."
         )),
