@@ -620,3 +620,54 @@ async fn messages_use_german_field_labels_and_fine_kinds() {
         public.body
     );
 }
+
+/// The cells (`<th` or `<td`) of `row` that a 360 px screen shows (not marked `wide`).
+fn narrow_cells(row: &str, tag: &str) -> usize {
+    row.split(tag)
+        .skip(1)
+        .filter(|c| c.starts_with('>') || c.starts_with(' '))
+        .filter(|c| !c.split('>').next().unwrap_or("").contains("wide"))
+        .count()
+}
+
+#[tokio::test]
+async fn the_public_night_page_fits_a_360_px_phone() {
+    let t = app(&[fixture("small-2026.season.json")]).await;
+    let page = t.get("/abend/2026-12-25", None).await;
+    assert_eq!(page.status, StatusCode::OK);
+    let tables: Vec<&str> = page.body.split("<table").skip(1).collect();
+    assert!(tables.len() >= 2, "participants and rounds");
+    for table in tables {
+        let head = table.split("</thead>").next().unwrap();
+        assert!(
+            table.split('>').next().unwrap().contains("fit"),
+            "every table fits: {head}"
+        );
+        let shown = narrow_cells(head, "<th");
+        assert!(shown <= 5, "{shown} columns at 360 px: {head}");
+        let body = table.split("</thead>").nth(1).unwrap();
+        for row in body.split("<tr>").skip(1) {
+            assert_eq!(
+                narrow_cells(row, "<td"),
+                shown,
+                "cells follow the header: {row}"
+            );
+        }
+    }
+    let teilnehmer = page.body.split("<h2>Teilnehmer</h2>").nth(1).unwrap();
+    let head = teilnehmer.split("</thead>").next().unwrap();
+    assert_eq!(
+        narrow_cells(head, "<th"),
+        4,
+        "Name, Runden, gew., bez.: {head}"
+    );
+    assert!(
+        !page.body.contains("gibt die Runde"),
+        "long words out of the round tables"
+    );
+    let css = t.get("/static/style.css", None).await.body;
+    assert!(
+        css.contains("table.fit td"),
+        "long names break in fitted tables"
+    );
+}
