@@ -671,3 +671,45 @@ async fn the_public_night_page_fits_a_360_px_phone() {
         "long names break in fitted tables"
     );
 }
+
+#[tokio::test]
+async fn the_command_line_table_shows_teilnahmen_with_two_decimals_like_the_web() {
+    let t = app(&[fixture("small-2026.season.json")]).await;
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_schockerliga"))
+        .args(["standings", "2026", "--database"])
+        .arg(&t.path)
+        .env_remove("DATABASE_URL")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let web = t.get("/saison/2026", None).await.body;
+    let expected: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/small-2026.standings.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    for row in expected["rows"].as_array().unwrap() {
+        let player = row["player"].as_str().unwrap();
+        let teilnahmen = schockerliga::web::de2(row["teilnahmen"].as_f64().unwrap());
+        let line = text
+            .lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(player))
+            .unwrap_or_else(|| panic!("{player} missing:\n{text}"));
+        assert_eq!(
+            line.split_whitespace().nth(2),
+            Some(teilnahmen.as_str()),
+            "{line}"
+        );
+        assert!(
+            web.contains(&format!("<td class=\"num\">{teilnahmen}</td>")),
+            "web shows {teilnahmen} for {player}"
+        );
+    }
+}
