@@ -335,7 +335,7 @@ fn standings_text(s: &Standings) -> String {
                 "{:>4}  {:<20} {:>11} {:>7} {:>7}\n",
                 format!("{}.", r.rank),
                 r.player,
-                format!("{:.1}", r.teilnahmen).replace('.', ","),
+                schockerliga::web::de2(r.teilnahmen),
                 r.counted_outs,
                 format_dwert(r.d_wert_num, r.d_wert_den)
             ));

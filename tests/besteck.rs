@@ -511,7 +511,7 @@ async fn a_whole_runde_through_the_schockbesteck() {
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(
         r.body.contains(
-            "Abend 09.01.2026, Tisch 1, Runde 2, Spieler Carla, Feld joker: hat an diesem Abend schon eine Joker-Runde (Tisch 1, Runde 1)"
+            "Abend 09.01.2026, Tisch 1, Runde 2, Spieler Carla, Feld Joker: hat an diesem Abend schon eine Joker-Runde (Tisch 1, Runde 1)"
         ),
         "{}",
         r.body

@@ -553,7 +553,7 @@ async fn a_jahresbeitrag_dated_in_october_is_refused_and_nothing_is_stored() {
     let err = service::import(&db, &file, false).await.unwrap_err();
     assert!(
         err.to_string()
-            .ends_with("Feld fee_paid_on: Beitritt zur 1. Liga nur bis Ende September"),
+            .ends_with("Feld Beitragsdatum: Beitritt zur 1. Liga nur bis Ende September"),
         "{err}"
     );
     assert!(schockerliga::db::season::years(&db.read)

@@ -38,9 +38,37 @@ pub async fn years(pool: &SqlitePool) -> Result<Vec<i32>, DbError> {
     Ok(rows.into_iter().map(|(y,)| y as i32).collect())
 }
 
-/// The newest season's year ("the current season"), if any.
+/// The current season's year: the newest season with at least one night, else the newest season
+/// (a season created early to book fees, or mistyped, must not empty the public table); `None`
+/// without seasons.
 pub async fn current_year(pool: &SqlitePool) -> Result<Option<i32>, DbError> {
-    Ok(years(pool).await?.first().copied())
+    let played: Option<(i64,)> = sqlx::query_as(
+        "select s.year from seasons s where exists (select 1 from nights n where n.season = s.year)
+         order by s.year desc limit 1",
+    )
+    .fetch_optional(pool)
+    .await?;
+    match played {
+        Some((y,)) => Ok(Some(y as i32)),
+        None => Ok(years(pool).await?.first().copied()),
+    }
+}
+
+/// Deletes season `year` and its player list when it has no night; returns whether it was
+/// deleted (`false`: it has nights or does not exist). Players stay in the league.
+pub async fn delete_empty(conn: &mut SqliteConnection, year: i32) -> Result<bool, DbError> {
+    if night_count(conn, year).await? > 0 {
+        return Ok(false);
+    }
+    sqlx::query("delete from season_players where season = ?")
+        .bind(year)
+        .execute(&mut *conn)
+        .await?;
+    let done = sqlx::query("delete from seasons where year = ?")
+        .bind(year)
+        .execute(&mut *conn)
+        .await?;
+    Ok(done.rows_affected() > 0)
 }
 
 /// The season row of `year`, if it exists.

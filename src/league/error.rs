@@ -62,7 +62,31 @@ impl Location {
     }
 }
 
-/// German rendering: "Abend 09.01.2026, Tisch 1, Runde 3, Spieler Anna, Feld outs" (known parts only).
+/// The German label of season-file field `field` for messages: `outs` → "Outs", `hand_outs` →
+/// "Hand-Outs", `fee_paid_on` → "Beitragsdatum", … (`number` is "Tischnummer" when `round_known`
+/// is false and `table_known` true, else "Rundennummer"); unknown fields stay as they are.
+pub fn field_label(field: &str, table_known: bool, round_known: bool) -> &str {
+    match field {
+        "outs" => "Outs",
+        "hand_outs" => "Hand-Outs",
+        "julen" => "Julen",
+        "joker" => "Joker",
+        "lost" => "verloren",
+        "number" if table_known && !round_known => "Tischnummer",
+        "number" => "Rundennummer",
+        "fee_paid_on" => "Beitragsdatum",
+        "date" => "Datum",
+        "kind" => "Strafart",
+        "name" => "Name",
+        "tables" => "Tische",
+        "amount_cents" => "Betrag",
+        "player" => "Spieler",
+        other => other,
+    }
+}
+
+/// German rendering: "Abend 09.01.2026, Tisch 1, Runde 3, Spieler Anna, Feld Outs" (known parts
+/// only; fields by their German label, see [`field_label`]).
 impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts: Vec<String> = Vec::new();
@@ -79,14 +103,15 @@ impl fmt::Display for Location {
             parts.push(format!("Spieler {p}"));
         }
         if let Some(field) = &self.field {
-            parts.push(format!("Feld {field}"));
+            let label = field_label(field, self.table.is_some(), self.round.is_some());
+            parts.push(format!("Feld {label}"));
         }
         f.write_str(&parts.join(", "))
     }
 }
 
 /// A refused input. Display = German message
-/// `"Abend 09.01.2026, Tisch 1, Runde 3, Spieler Anna, Feld outs: <why>"` (just `"<why>"` without a
+/// `"Abend 09.01.2026, Tisch 1, Runde 3, Spieler Anna, Feld Outs: <why>"` (just `"<why>"` without a
 /// location).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{}", render(location, message))]
@@ -129,11 +154,27 @@ mod tests {
                     .round(3)
                     .player("Anna")
                     .field("outs"),
-                "Abend 09.01.2026, Tisch 1, Runde 3, Spieler Anna, Feld outs: kaputt",
+                "Abend 09.01.2026, Tisch 1, Runde 3, Spieler Anna, Feld Outs: kaputt",
             ),
             (
                 Location::night(d).field("date"),
-                "Abend 09.01.2026, Feld date: kaputt",
+                "Abend 09.01.2026, Feld Datum: kaputt",
+            ),
+            (
+                Location::default().player("Anna").field("fee_paid_on"),
+                "Spieler Anna, Feld Beitragsdatum: kaputt",
+            ),
+            (
+                Location::night(d).table(3).field("number"),
+                "Abend 09.01.2026, Tisch 3, Feld Tischnummer: kaputt",
+            ),
+            (
+                Location::night(d).table(1).round(0).field("number"),
+                "Abend 09.01.2026, Tisch 1, Runde 0, Feld Rundennummer: kaputt",
+            ),
+            (
+                Location::default().field("rules.rounds_per_night"),
+                "Feld rules.rounds_per_night: kaputt",
             ),
             (Location::default(), "kaputt"),
         ];

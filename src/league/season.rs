@@ -784,38 +784,38 @@ mod tests {
             ),
             (
                 |v| set(v, "/players/1/name", json!("   ")),
-                "Feld name: Spielername darf nicht leer sein (2. Spieler der Liste)".into(),
+                "Feld Name: Spielername darf nicht leer sein (2. Spieler der Liste)".into(),
             ),
             (
                 |v| set(v, "/players/1/name", json!(" Anna")),
-                "Spieler Anna, Feld name: Spielername ist doppelt vergeben".into(),
+                "Spieler Anna, Feld Name: Spielername ist doppelt vergeben".into(),
             ),
             (
                 |v| set(v, "/players/1/name", json!("x".repeat(61))),
-                format!("Spieler {}, Feld name: Spielername hat mehr als 60 Zeichen", "x".repeat(61)),
+                format!("Spieler {}, Feld Name: Spielername hat mehr als 60 Zeichen", "x".repeat(61)),
             ),
             (
                 |v| set(v, "/players/0/fee_paid_on", json!("2025-12-30")),
-                "Spieler Anna, Feld fee_paid_on: Zahldatum 30.12.2025 liegt nicht in der Saison 2026".into(),
+                "Spieler Anna, Feld Beitragsdatum: Zahldatum 30.12.2025 liegt nicht in der Saison 2026".into(),
             ),
             (
                 |v| set(v, "/players/0/fee_paid_on", json!("2026-10-01")),
-                "Spieler Anna, Feld fee_paid_on: Beitritt zur 1. Liga nur bis Ende September".into(),
+                "Spieler Anna, Feld Beitragsdatum: Beitritt zur 1. Liga nur bis Ende September".into(),
             ),
             (
                 |v| set(v, "/nights/0/date", json!("2027-01-08")),
-                "Abend 08.01.2027, Feld date: der Spielabend liegt nicht in der Saison 2026".into(),
+                "Abend 08.01.2027, Feld Datum: der Spielabend liegt nicht in der Saison 2026".into(),
             ),
             (
                 |v| {
                     let night = v["nights"][0].clone();
                     push(v, "/nights", night);
                 },
-                "Abend 09.01.2026, Feld date: an diesem Datum gibt es schon einen Spielabend".into(),
+                "Abend 09.01.2026, Feld Datum: an diesem Datum gibt es schon einen Spielabend".into(),
             ),
             (
                 |v| set(v, "/nights/0/tables/0/number", json!(3)),
-                "Abend 09.01.2026, Tisch 3, Feld number: Tischnummer muss 1 oder 2 sein".into(),
+                "Abend 09.01.2026, Tisch 3, Feld Tischnummer: Tischnummer muss 1 oder 2 sein".into(),
             ),
             (
                 |v| {
@@ -823,26 +823,26 @@ mod tests {
                     let t = v["nights"][0]["tables"][0].clone();
                     push(v, "/nights/0/tables", t);
                 },
-                "Abend 09.01.2026, Tisch 1, Feld number: Tischnummer an diesem Abend doppelt".into(),
+                "Abend 09.01.2026, Tisch 1, Feld Tischnummer: Tischnummer an diesem Abend doppelt".into(),
             ),
             (
                 |v| {
                     ten_players(v);
                     two_tables(v, &["P2", "P3", "P4", "P5", "P6"]);
                 },
-                "Abend 09.01.2026, Tisch 2, Feld tables: zwei Tische erst ab 10 Teilnehmern (hier 8)".into(),
+                "Abend 09.01.2026, Tisch 2, Feld Tische: zwei Tische erst ab 10 Teilnehmern (hier 8)".into(),
             ),
             (
                 |v| two_tables(v, &["Carla", "Bernd"]),
-                "Abend 09.01.2026, Tisch 2, Runde 1, Spieler Carla, Feld player: spielt an diesem Abend schon an Tisch 1".into(),
+                "Abend 09.01.2026, Tisch 2, Runde 1, Spieler Carla, Feld Spieler: spielt an diesem Abend schon an Tisch 1".into(),
             ),
             (
                 |v| set(v, &format!("{ROW0}/player"), json!("Zora")),
-                format!("{at}, Spieler Zora, Feld player: unbekannter Spieler \"Zora\""),
+                format!("{at}, Spieler Zora, Feld Spieler: unbekannter Spieler \"Zora\""),
             ),
             (
                 |v| set(v, &format!("{ROW0}/player"), json!("Carla")),
-                format!("{at}, Spieler Carla, Feld player: hat in dieser Runde schon eine Zeile"),
+                format!("{at}, Spieler Carla, Feld Spieler: hat in dieser Runde schon eine Zeile"),
             ),
             (
                 |v| set(v, &format!("{R1}/results"), json!([row("Bernd", 0, 0, 0, false, true)])),
@@ -850,39 +850,39 @@ mod tests {
             ),
             (
                 |v| set(v, &format!("{R1}/results/1/lost"), json!(false)),
-                format!("{at}, Feld lost: genau ein Spieler muss die Runde verlieren (hier 0)"),
+                format!("{at}, Feld verloren: genau ein Spieler muss die Runde verlieren (hier 0)"),
             ),
             (
                 |v| set(v, &format!("{R1}/results/2/lost"), json!(true)),
-                format!("{at}, Spieler Carla, Feld lost: genau ein Spieler muss die Runde verlieren (hier 2)"),
+                format!("{at}, Spieler Carla, Feld verloren: genau ein Spieler muss die Runde verlieren (hier 2)"),
             ),
             (
                 |v| set(v, &format!("{R1}/number"), json!(0)),
-                "Abend 09.01.2026, Tisch 1, Runde 0, Feld number: Rundennummer muss zwischen 1 und 10 liegen".into(),
+                "Abend 09.01.2026, Tisch 1, Runde 0, Feld Rundennummer: Rundennummer muss zwischen 1 und 10 liegen".into(),
             ),
             (
                 |v| set(v, &format!("{R1}/number"), json!(11)),
-                "Abend 09.01.2026, Tisch 1, Runde 11, Feld number: Rundennummer muss zwischen 1 und 10 liegen".into(),
+                "Abend 09.01.2026, Tisch 1, Runde 11, Feld Rundennummer: Rundennummer muss zwischen 1 und 10 liegen".into(),
             ),
             (
                 |v| set(v, &format!("{R1}/number"), json!(2)),
-                "Abend 09.01.2026, Tisch 1, Runde 2, Feld number: Rundennummer an diesem Tisch doppelt".into(),
+                "Abend 09.01.2026, Tisch 1, Runde 2, Feld Rundennummer: Rundennummer an diesem Tisch doppelt".into(),
             ),
             (
                 |v| set(v, &format!("{ROW0}/hand_outs"), json!(2)),
-                format!("{at}, Spieler Anna, Feld hand_outs: mehr Hand-Outs (2) als Outs (1)"),
+                format!("{at}, Spieler Anna, Feld Hand-Outs: mehr Hand-Outs (2) als Outs (1)"),
             ),
             (
                 |v| set(v, &format!("{ROW0}/outs"), json!(4)),
-                format!("{at}, Spieler Anna, Feld outs: 4 Outs: ein Schock Out beendet die Hälfte; höchstens 3 Outs pro Spieler und Runde"),
+                format!("{at}, Spieler Anna, Feld Outs: 4 Outs: ein Schock Out beendet die Hälfte; höchstens 3 Outs pro Spieler und Runde"),
             ),
             (
                 |v| set(v, &format!("{ROW0}/julen"), json!(11)),
-                format!("{at}, Spieler Anna, Feld julen: 11 Julen: höchstens 10 Julen pro Spieler und Runde"),
+                format!("{at}, Spieler Anna, Feld Julen: 11 Julen: höchstens 10 Julen pro Spieler und Runde"),
             ),
             (
                 |v| set(v, &format!("{R1}/results/2/joker"), json!(true)),
-                "Abend 09.01.2026, Tisch 1, Runde 2, Spieler Carla, Feld joker: hat an diesem Abend schon eine Joker-Runde (Tisch 1, Runde 1)".into(),
+                "Abend 09.01.2026, Tisch 1, Runde 2, Spieler Carla, Feld Joker: hat an diesem Abend schon eine Joker-Runde (Tisch 1, Runde 1)".into(),
             ),
             (
                 |v| {
@@ -891,7 +891,7 @@ mod tests {
                     set(v, "/nights/0/date", json!("2010-01-08"));
                     set(v, "/nights/0/fines", json!([]));
                 },
-                "Abend 08.01.2010, Tisch 1, Runde 2, Spieler Carla, Feld joker: in der Saison 2010 gibt es keine Joker-Runde".into(),
+                "Abend 08.01.2010, Tisch 1, Runde 2, Spieler Carla, Feld Joker: in der Saison 2010 gibt es keine Joker-Runde".into(),
             ),
             (
                 |v| {
@@ -899,19 +899,19 @@ mod tests {
                     set(v, "/players/0/fee_paid_on", json!(null));
                     set(v, "/nights/0/date", json!("2011-01-07"));
                 },
-                "Abend 07.01.2011, Spieler Bernd, Feld kind: die Saison 2011 hat keinen Strafenkatalog (erst ab 2012)".into(),
+                "Abend 07.01.2011, Spieler Bernd, Feld Strafart: die Saison 2011 hat keinen Strafenkatalog (erst ab 2012)".into(),
             ),
             (
                 |v| set(v, "/nights/0/fines/0/kind", json!("rude")),
-                "Abend 09.01.2026, Spieler Bernd, Feld kind: Strafart \"rude\" steht nicht im Strafenkatalog (late, sleepy)".into(),
+                "Abend 09.01.2026, Spieler Bernd, Feld Strafart: Strafart \"rude\" steht nicht im Strafenkatalog (late, sleepy)".into(),
             ),
             (
                 |v| set(v, "/nights/0/fines/0/player", json!("Zora")),
-                "Abend 09.01.2026, Spieler Zora, Feld player: unbekannter Spieler \"Zora\"".into(),
+                "Abend 09.01.2026, Spieler Zora, Feld Spieler: unbekannter Spieler \"Zora\"".into(),
             ),
             (
                 |v| set(v, "/nights/0/fines/0/amount_cents", json!(-1)),
-                "Abend 09.01.2026, Spieler Bernd, Feld amount_cents: Betrag darf nicht negativ sein".into(),
+                "Abend 09.01.2026, Spieler Bernd, Feld Betrag: Betrag darf nicht negativ sein".into(),
             ),
         ];
         for (i, (edit, expected)) in cases.into_iter().enumerate() {

@@ -22,6 +22,7 @@ use super::{de_date, AppError, AppState};
 use crate::auth::{CurrentUser, RequireSecretary};
 use crate::db::{self, night::Night};
 use crate::league::file::{FineEntry, ResultEntry, RoundEntry, TableEntry};
+use crate::league::kasse::fine_label;
 use crate::league::rules::SeasonRules;
 use crate::league::{self};
 
@@ -98,12 +99,76 @@ pub struct EntryRow {
     pub lost: bool,
 }
 
+/// A round already entered at a table, compact for the secretary's page.
+pub struct EnteredRound {
+    /// Round number.
+    pub number: u32,
+    /// The loser's name.
+    pub loser: String,
+    /// Every row as "Name Outs" with Hand-Outs, Julen and Joker when set, comma-separated:
+    /// "Anna 2 (1 Hand-Out), Bernd 0".
+    pub outs: String,
+}
+
+impl EnteredRound {
+    /// The compact view of `round`.
+    pub fn of(round: &RoundEntry) -> EnteredRound {
+        let outs = round
+            .results
+            .iter()
+            .map(|r| {
+                let mut extra = Vec::new();
+                if r.hand_outs > 0 {
+                    extra.push(format!("{} Hand-Out{}", r.hand_outs, plural(r.hand_outs)));
+                }
+                if r.julen > 0 {
+                    extra.push(format!(
+                        "{} Jule{}",
+                        r.julen,
+                        if r.julen == 1 { "" } else { "n" }
+                    ));
+                }
+                if r.joker {
+                    extra.push("Joker".to_string());
+                }
+                match extra.is_empty() {
+                    true => format!("{} {}", r.player, r.outs),
+                    false => format!("{} {} ({})", r.player, r.outs, extra.join(", ")),
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        EnteredRound {
+            number: round.number,
+            loser: round
+                .results
+                .iter()
+                .find(|r| r.lost)
+                .map(|r| r.player.clone())
+                .unwrap_or_else(|| "–".to_string()),
+            outs,
+        }
+    }
+}
+
+fn plural(n: u32) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
 /// The round form of one table.
 pub struct TableForm {
     /// Table number.
     pub number: u32,
     /// Round numbers already entered at it.
     pub entered: Vec<u32>,
+    /// The rounds entered at it, by number.
+    pub rounds: Vec<EnteredRound>,
+    /// "Runde ersetzen" ticked (only after a rejection).
+    pub replace: bool,
     /// Round number field as typed (default: the next free one).
     pub round_input: String,
     /// Its players' rows.
@@ -118,7 +183,7 @@ pub struct FineLine {
     pub id: i64,
     /// Name.
     pub player: String,
-    /// Kind.
+    /// Kind, German label ("Zuspätkommer").
     pub kind: String,
     /// Booked amount, German euros.
     pub amount: String,
@@ -128,8 +193,10 @@ pub struct FineLine {
 
 /// A kind of the Strafenkatalog for the select.
 pub struct KindLine {
-    /// The kind.
+    /// The kind (the form's value, e.g. `late`).
     pub kind: String,
+    /// Its German label ("Zuspätkommer").
+    pub label: String,
     /// Its amount, German euros.
     pub amount: String,
 }
@@ -160,7 +227,8 @@ struct Typed {
     error: Option<String>,
     error_at: String,
     present: Option<BTreeSet<i64>>,
-    round: Option<(u32, String, Vec<EntryRow>)>,
+    /// Table, round number field, rows and the "Runde ersetzen" box as typed.
+    round: Option<(u32, String, Vec<EntryRow>, bool)>,
 }
 
 /// The night on ISO `date` or 404.
@@ -217,17 +285,21 @@ async fn render(
     let tables = by_table
         .into_iter()
         .map(|(number, seats)| {
-            let entered: Vec<u32> = entry
+            let mut rounds: Vec<EnteredRound> = entry
                 .and_then(|n| n.tables.iter().find(|t| t.number == number))
-                .map(|t| t.rounds.iter().map(|r| r.number).collect())
+                .map(|t| t.rounds.iter().map(EnteredRound::of).collect())
                 .unwrap_or_default();
+            rounds.sort_by_key(|r| r.number);
+            let entered: Vec<u32> = rounds.iter().map(|r| r.number).collect();
             let next = (1..=rules.rounds_per_night)
                 .find(|n| !entered.contains(n))
                 .unwrap_or(rules.rounds_per_night);
             match &typed.round {
-                Some((t, round_input, rows)) if *t == number => TableForm {
+                Some((t, round_input, rows, replace)) if *t == number => TableForm {
                     number,
                     entered,
+                    rounds,
+                    replace: *replace,
                     round_input: round_input.clone(),
                     rows: rows.clone(),
                     error: typed.error.clone(),
@@ -235,6 +307,8 @@ async fn render(
                 _ => TableForm {
                     number,
                     entered,
+                    rounds,
+                    replace: false,
                     round_input: next.to_string(),
                     rows: seats
                         .iter()
@@ -270,7 +344,7 @@ async fn render(
             .map(|f| FineLine {
                 id: f.id,
                 player: f.player,
-                kind: f.kind,
+                kind: fine_label(&f.kind).to_string(),
                 amount: league::format_cents(f.amount_cents),
                 paid: f.paid,
             })
@@ -280,6 +354,7 @@ async fn render(
             .iter()
             .map(|(k, c)| KindLine {
                 kind: k.clone(),
+                label: fine_label(k).to_string(),
                 amount: league::format_cents(*c),
             })
             .collect(),
@@ -387,7 +462,7 @@ async fn save_participants(
     Ok(Redirect::to(&format!("/verwaltung/abend/{}#tische", night.date)).into_response())
 }
 
-/// Parses a count field; the error names the round, player and field.
+/// Parses a count field; the error names the round, player and field (its German label).
 fn count(value: &str, at: &str, field: &str) -> Result<u32, String> {
     let v = value.trim();
     if v.is_empty() {
@@ -408,7 +483,7 @@ fn typed_rows(
             .find(|(k, _)| *k == key)
             .map(|(_, v)| v.clone())
     };
-    let lost: Option<i64> = get("lost".into()).and_then(|v| v.parse().ok());
+    let lost: BTreeSet<i64> = ids_of(fields, "lost");
     let rows = seats
         .iter()
         .map(|p| EntryRow {
@@ -419,10 +494,69 @@ fn typed_rows(
             hand_outs: get(format!("hand_outs_{}", p.player_id)).unwrap_or_default(),
             julen: get(format!("julen_{}", p.player_id)).unwrap_or_default(),
             joker: get(format!("joker_{}", p.player_id)).is_some(),
-            lost: lost == Some(p.player_id),
+            lost: lost.contains(&p.player_id),
         })
         .collect();
     (get("number".into()).unwrap_or_default(), rows)
+}
+
+/// The player ids a round form names (in `played_`, `outs_`, `hand_outs_`, `julen_`, `joker_`
+/// keys or as `lost`) who are not seated in `seats` (the form's table), ascending.
+fn foreign_ids(fields: &[(String, String)], seats: &[db::night::Participant]) -> BTreeSet<i64> {
+    const PREFIXES: [&str; 5] = ["played_", "outs_", "hand_outs_", "julen_", "joker_"];
+    fields
+        .iter()
+        .filter_map(|(k, v)| {
+            if k == "lost" {
+                return v.parse().ok();
+            }
+            PREFIXES
+                .iter()
+                .find_map(|p| k.strip_prefix(p))
+                .and_then(|id| id.parse().ok())
+        })
+        .filter(|id| !seats.iter().any(|p| p.player_id == *id))
+        .collect()
+}
+
+/// Refuses a round form with more than one `lost` value (a radio button cannot send two, a
+/// hand-made or replayed request can): the German error names night, table, round and losers.
+fn one_loser(
+    fields: &[(String, String)],
+    date: NaiveDate,
+    table: u32,
+    number: &str,
+    rows: &[EntryRow],
+) -> Result<(), String> {
+    let lost: Vec<&str> = fields
+        .iter()
+        .filter(|(k, _)| k == "lost")
+        .map(|(_, v)| v.as_str())
+        .collect();
+    if lost.len() <= 1 {
+        return Ok(());
+    }
+    let names: Vec<String> = lost
+        .iter()
+        .map(|v| {
+            rows.iter()
+                .find(|r| r.id.to_string() == *v)
+                .map(|r| r.name.clone())
+                .unwrap_or_else(|| format!("„{v}“"))
+        })
+        .collect();
+    Err(format!(
+        "Abend {}, Tisch {table}, Runde {}: nur ein Spieler kann die Runde verlieren (angekreuzt: {})",
+        de_date(date),
+        number.trim(),
+        names.join(", ")
+    ))
+}
+
+/// Whether a row has anything but empty or 0 in Outs, Hand-Outs, Julen, or Joker ticked.
+fn has_values(r: &EntryRow) -> bool {
+    let set = |v: &str| !matches!(v.trim(), "" | "0");
+    r.joker || set(&r.outs) || set(&r.hand_outs) || set(&r.julen)
 }
 
 /// Turns typed rows into result entries (player id, row) of round `number`; German errors name
@@ -438,6 +572,22 @@ fn parse_round(
         .trim()
         .parse()
         .map_err(|_| format!("{at}: Rundennummer „{}“ ist keine Zahl", number.trim()))?;
+    let unticked: Vec<String> = rows
+        .iter()
+        .filter(|r| !r.played && has_values(r))
+        .map(|r| {
+            format!(
+                "Werte für {} eingetragen, aber {} ist nicht angekreuzt",
+                r.name, r.name
+            )
+        })
+        .collect();
+    if !unticked.is_empty() {
+        return Err(format!(
+            "{at}, Runde {number}: {} (ankreuzen, wer mitgespielt hat, oder die Werte löschen)",
+            unticked.join("; ")
+        ));
+    }
     let mut out = Vec::new();
     for r in rows.iter().filter(|r| r.played) {
         let at = format!("{at}, Runde {number}, Spieler {}", r.name);
@@ -445,9 +595,9 @@ fn parse_round(
             r.id,
             ResultEntry {
                 player: r.name.clone(),
-                outs: count(&r.outs, &at, "outs")?,
-                hand_outs: count(&r.hand_outs, &at, "hand_outs")?,
-                julen: count(&r.julen, &at, "julen")?,
+                outs: count(&r.outs, &at, "Outs")?,
+                hand_outs: count(&r.hand_outs, &at, "Hand-Outs")?,
+                julen: count(&r.julen, &at, "Julen")?,
                 joker: r.joker,
                 lost: r.lost,
             },
@@ -476,10 +626,11 @@ async fn save_round(
         .and_then(|(_, v)| v.parse().ok())
         .ok_or_else(|| AppError::BadRequest("Tisch fehlt".into()))?;
     let mut tx = state.begin_write().await?;
-    let seats: Vec<_> = db::night::participants(&mut tx, night.id)
-        .await?
-        .into_iter()
+    let drawn = db::night::participants(&mut tx, night.id).await?;
+    let seats: Vec<_> = drawn
+        .iter()
         .filter(|p| p.table_no as u32 == table)
+        .cloned()
         .collect();
     if seats.is_empty() {
         return Err(AppError::BadRequest(format!(
@@ -487,7 +638,29 @@ async fn save_round(
         )));
     }
     let (number_input, rows) = typed_rows(&fields, &seats);
-    let parsed = parse_round(night.date, table, &number_input, &rows);
+    let replace = fields.iter().any(|(k, _)| k == "replace");
+    let mut foreign = Vec::new();
+    for id in foreign_ids(&fields, &seats) {
+        let name = match drawn.iter().find(|p| p.player_id == id) {
+            Some(p) => format!("{} ist an Tisch {} ausgelost", p.name, p.table_no),
+            None => match db::player::by_id(&mut tx, id).await? {
+                Some((_, name)) => format!("{name} ist an diesem Abend nicht ausgelost"),
+                None => format!("Spieler Nr. {id} gibt es nicht"),
+            },
+        };
+        foreign.push(name);
+    }
+    let parsed = one_loser(&fields, night.date, table, &number_input, &rows)
+        .and_then(|()| match foreign.is_empty() {
+            true => Ok(()),
+            false => Err(format!(
+                "Abend {}, Tisch {table}, Runde {}: {}; hier nur Spieler von Tisch {table} eintragen",
+                de_date(night.date),
+                number_input.trim(),
+                foreign.join("; ")
+            )),
+        })
+        .and_then(|()| parse_round(night.date, table, &number_input, &rows));
     let mut before = None;
     let checked = match parsed {
         Err(e) => Err(e),
@@ -508,6 +681,17 @@ async fn save_round(
                 }
                 if let Some(t) = n.tables.iter_mut().find(|t| t.number == table) {
                     if let Some(old) = t.rounds.iter().position(|r| r.number == number) {
+                        if !replace {
+                            let shown = EnteredRound::of(&t.rounds[old]);
+                            return Err(format!(
+                                "Abend {}, Tisch {table}, Runde {number} ist schon eingetragen \
+                                 (verloren: {}; Outs: {}). Zum Überschreiben „Runde ersetzen“ \
+                                 ankreuzen, sonst eine andere Rundennummer eingeben.",
+                                de_date(date),
+                                shown.loser,
+                                shown.outs
+                            ));
+                        }
                         before = Some(t.rounds.remove(old));
                     }
                     t.rounds.push(RoundEntry {
@@ -528,7 +712,7 @@ async fn save_round(
             let typed = Typed {
                 error: Some(error),
                 error_at: format!("tisch-{table}"),
-                round: Some((table, number_input, rows)),
+                round: Some((table, number_input, rows, replace)),
                 ..Typed::default()
             };
             return rejected(&state, user, &night, typed).await;
@@ -711,7 +895,7 @@ mod tests {
             &[
                 row(1, "Anna", "2", true, false),
                 row(2, "Bernd", "0", true, true),
-                row(3, "Carla", "x", false, false),
+                row(3, "Carla", "0", false, false),
             ],
         )
         .unwrap();
@@ -723,14 +907,22 @@ mod tests {
             (
                 "3",
                 vec![row(1, "Anna", "zwei", true, false)],
-                "Abend 09.01.2026, Tisch 1, Runde 3, Spieler Anna, Feld outs",
+                "Abend 09.01.2026, Tisch 1, Runde 3, Spieler Anna, Feld Outs",
             ),
             (
                 "drei",
                 vec![row(1, "Anna", "1", true, false)],
                 "Rundennummer",
             ),
-            ("3", vec![row(1, "Anna", "1", false, true)], "Verlierer"),
+            ("3", vec![row(1, "Anna", "0", false, true)], "Verlierer"),
+            (
+                "3",
+                vec![
+                    row(1, "Anna", "1", true, true),
+                    row(9, "Ilse", "2", false, false),
+                ],
+                "Runde 3: Werte für Ilse eingetragen, aber Ilse ist nicht angekreuzt",
+            ),
         ];
         for (number, rows, part) in cases {
             let e = parse_round(d, 1, number, &rows).unwrap_err();

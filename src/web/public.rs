@@ -403,7 +403,7 @@ pub struct NightPlayerView {
 pub struct FineView {
     /// Name.
     pub player: String,
-    /// Kind.
+    /// Kind, German label ("Zuspätkommer").
     pub kind: String,
     /// Amount, German euros.
     pub amount: String,
@@ -515,7 +515,7 @@ async fn night(
                 .iter()
                 .map(|f| FineView {
                     player: f.player.clone(),
-                    kind: f.kind.clone(),
+                    kind: crate::league::kasse::fine_label(&f.kind).to_string(),
                     amount: league::format_cents(f.amount_cents),
                     paid: f.paid,
                 })

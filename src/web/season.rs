@@ -15,7 +15,7 @@ use serde_json::{json, Map, Value};
 
 use super::entry::check_change;
 use super::{de_date, AppError, AppState};
-use crate::auth::{CurrentUser, RequireSecretary};
+use crate::auth::{CurrentUser, RequireAdmin, RequireSecretary};
 use crate::db;
 use crate::league::file::{PlayerEntry, SeasonFile, FORMAT};
 use crate::league::rules::SeasonRules;
@@ -37,6 +37,7 @@ pub fn router() -> Router<AppState> {
             post(record_fee),
         )
         .route("/verwaltung/saison/{year}/abend", post(create_night))
+        .route("/verwaltung/saison/{year}/loeschen", post(delete_season))
 }
 
 /// One rule of a season, for display: field name and JSON value.
@@ -232,6 +233,8 @@ struct SeasonPage {
     nights: Vec<NightLine>,
     new_player: String,
     new_night: String,
+    /// An admin looks at a season without nights: the delete form is shown.
+    can_delete: bool,
     error: Option<String>,
     /// Which form the error belongs to (anchor), e.g. "spieler-3".
     error_at: String,
@@ -281,7 +284,7 @@ async fn render_season(
         })
         .collect();
     drop(conn);
-    let nights = db::night::list(&state.read, year)
+    let nights: Vec<NightLine> = db::night::list(&state.read, year)
         .await?
         .into_iter()
         .map(|n| NightLine {
@@ -292,6 +295,7 @@ async fn render_season(
         })
         .collect();
     Ok(SeasonPage {
+        can_delete: user.is_admin() && nights.is_empty(),
         user: Some(user),
         year,
         rules: rule_lines(&rules),
@@ -324,6 +328,10 @@ async fn rejected(
     Ok((StatusCode::UNPROCESSABLE_ENTITY, page).into_response())
 }
 
+/// The form's message for an empty name (the season file's "(n. Spieler der Liste)" means nothing
+/// in a form).
+const EMPTY_NAME: &str = "Feld Name: Spielername darf nicht leer sein";
+
 /// The add-player form.
 #[derive(Deserialize)]
 pub struct NameForm {
@@ -339,14 +347,19 @@ async fn add_player(
 ) -> Result<Response, AppError> {
     let name = form.name.trim().to_string();
     let mut tx = state.begin_write().await?;
-    let checked = check_change(&mut tx, year, |file| {
-        file.players.push(PlayerEntry {
-            name: name.clone(),
-            fee_paid_on: None,
-        });
-        Ok(())
-    })
-    .await?;
+    let checked = match name.is_empty() {
+        true => Err(EMPTY_NAME.to_string()),
+        false => {
+            check_change(&mut tx, year, |file| {
+                file.players.push(PlayerEntry {
+                    name: name.clone(),
+                    fee_paid_on: None,
+                });
+                Ok(())
+            })
+            .await?
+        }
+    };
     if let Err(error) = checked {
         drop(tx);
         let typed = Typed {
@@ -400,6 +413,7 @@ async fn rename_player(
         .await?
         .ok_or(AppError::NotFound)?;
     let taken = match db::player::by_name(&mut tx, &name).await? {
+        _ if name.is_empty() => Some(EMPTY_NAME.to_string()),
         Some((other, _)) if other != id => Some(format!(
             "Den Namen „{name}“ trägt schon ein anderer Spieler der Liga."
         )),
@@ -438,11 +452,15 @@ async fn rename_player(
     Ok(Redirect::to(&format!("/verwaltung/saison/{year}#spieler-{id}")).into_response())
 }
 
-/// The fee form: the payment date (`YYYY-MM-DD`), empty = no fee.
+/// The fee form: the payment date (`YYYY-MM-DD`); an empty date is refused unless `delete` is
+/// ticked, which removes a recorded fee.
 #[derive(Deserialize)]
 pub struct FeeForm {
     /// Payment date of the Jahresbeitrag.
+    #[serde(default)]
     pub paid_on: String,
+    /// Present when "Beitrag löschen" is ticked.
+    pub delete: Option<String>,
 }
 
 async fn record_fee(
@@ -452,8 +470,13 @@ async fn record_fee(
     Form(form): Form<FeeForm>,
 ) -> Result<Response, AppError> {
     let text = form.paid_on.trim();
-    let date = if text.is_empty() {
+    let date = if form.delete.is_some() {
         Ok(None)
+    } else if text.is_empty() {
+        Err(
+            "Beitragsdatum fehlt. Zum Löschen des Jahresbeitrags „Beitrag löschen“ ankreuzen."
+                .to_string(),
+        )
     } else {
         NaiveDate::parse_from_str(text, "%Y-%m-%d")
             .map(Some)
@@ -508,7 +531,11 @@ async fn record_fee(
     db::audit::record(
         &mut tx,
         &user.username,
-        "Jahresbeitrag",
+        if fee.is_some() {
+            "Jahresbeitrag"
+        } else {
+            "Jahresbeitrag gelöscht"
+        },
         before.as_ref(),
         Some(&after),
     )
@@ -576,6 +603,67 @@ async fn create_night(
     .await?;
     tx.commit().await?;
     Ok(Redirect::to(&format!("/verwaltung/abend/{date}")).into_response())
+}
+
+/// The delete-season form: the confirm box must be ticked.
+#[derive(Deserialize)]
+pub struct DeleteSeasonForm {
+    /// Present when "Saison wirklich löschen" is ticked.
+    pub confirm: Option<String>,
+}
+
+/// Deletes a season without nights (an admin only, confirm box ticked, audited with the season's
+/// rules and player list); a season with nights is refused (422).
+async fn delete_season(
+    State(state): State<AppState>,
+    RequireAdmin(user): RequireAdmin,
+    Path(year): Path<i32>,
+    Form(form): Form<DeleteSeasonForm>,
+) -> Result<Response, AppError> {
+    let mut tx = state.begin_write().await?;
+    let row = db::season::get(&mut tx, year)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    let error = if form.confirm.is_none() {
+        Some(format!(
+            "Zum Löschen der Saison {year} „Saison wirklich löschen“ ankreuzen."
+        ))
+    } else if db::season::night_count(&mut tx, year).await? > 0 {
+        Some(format!(
+            "Die Saison {year} hat Spielabende und kann nicht gelöscht werden."
+        ))
+    } else {
+        None
+    };
+    if let Some(error) = error {
+        drop(tx);
+        let typed = Typed {
+            error: Some(error),
+            error_at: "loeschen".into(),
+            ..Typed::default()
+        };
+        return rejected(&state, user, year, typed).await;
+    }
+    let players: Vec<String> = db::player::of_season(&mut tx, year)
+        .await?
+        .into_iter()
+        .map(|p| p.name)
+        .collect();
+    let before =
+        json!({ "season": year, "rules": Value::Object(row.overrides()?), "players": players });
+    if !db::season::delete_empty(&mut tx, year).await? {
+        return Err(AppError::Internal(format!("Saison {year} nicht gelöscht")));
+    }
+    db::audit::record(
+        &mut tx,
+        &user.username,
+        "Saison gelöscht",
+        Some(&before),
+        None,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Redirect::to("/verwaltung").into_response())
 }
 
 #[cfg(test)]

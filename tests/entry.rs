@@ -1,0 +1,715 @@
+//! What a first real user found in the secretary's entry and the public pages: each test drives
+//! the real router (or the binary) the way a club secretary would and fails on the old behaviour.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::http::{header, Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use schockerliga::db::{self, Db};
+use schockerliga::league::file::SeasonFile;
+use schockerliga::service;
+use schockerliga::web::{build_app, Config};
+use tower::ServiceExt;
+
+/// The ten players drawn on 09.01.2026: the first five at table 1, the others at table 2.
+const NAMES: [&str; 10] = [
+    "Anna", "Bernd", "Carla", "Elke", "Ilse", "Dieter", "Frank", "Gabi", "Hans", "Jörg",
+];
+/// A player of the season who is not there on 09.01.2026.
+const ABSENT: &str = "Kurt";
+
+struct TestApp {
+    router: Router,
+    db: Db,
+    path: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+struct Reply {
+    status: StatusCode,
+    location: String,
+    body: String,
+}
+
+/// Percent-encodes a form value.
+fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+fn fixture(name: &str) -> SeasonFile {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name);
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Season 2026 with the ten `NAMES`, `ABSENT` and one empty night on 09.01.2026.
+fn ten_players() -> SeasonFile {
+    let players: Vec<_> = NAMES
+        .iter()
+        .chain([ABSENT].iter())
+        .map(|n| serde_json::json!({ "name": n }))
+        .collect();
+    serde_json::from_value(serde_json::json!({
+        "format": "schockerliga-season/1",
+        "season": 2026,
+        "players": players,
+        "nights": [{ "date": "2026-01-09" }],
+    }))
+    .unwrap()
+}
+
+async fn app(seasons: &[SeasonFile]) -> TestApp {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("liga.db");
+    let db = Db::open(&path).await.unwrap();
+    for s in seasons {
+        service::import(&db, s, false).await.unwrap();
+    }
+    let router = build_app(Config::new(path.clone(), "127.0.0.1:3000".parse().unwrap()))
+        .await
+        .unwrap();
+    TestApp {
+        router,
+        db,
+        path,
+        _dir: dir,
+    }
+}
+
+impl TestApp {
+    async fn send(&self, mut req: Request<Body>) -> Reply {
+        req.extensions_mut()
+            .insert(ConnectInfo(SocketAddr::from(([10, 0, 0, 1], 40000))));
+        let res = self.router.clone().oneshot(req).await.unwrap();
+        let status = res.status();
+        let location = res
+            .headers()
+            .get(header::LOCATION)
+            .map(|v| v.to_str().unwrap().to_string())
+            .unwrap_or_default();
+        let cookie = res
+            .headers()
+            .get(header::SET_COOKIE)
+            .map(|v| v.to_str().unwrap().split(';').next().unwrap().to_string());
+        let body = res.into_body().collect().await.unwrap().to_bytes();
+        Reply {
+            status,
+            location: cookie
+                .map(|c| format!("{location}\n{c}"))
+                .unwrap_or(location),
+            body: String::from_utf8_lossy(&body).into_owned(),
+        }
+    }
+
+    async fn get(&self, uri: &str, cookie: Option<&str>) -> Reply {
+        let mut req = Request::get(uri).header(header::HOST, "127.0.0.1:3000");
+        if let Some(c) = cookie {
+            req = req.header(header::COOKIE, c);
+        }
+        self.send(req.body(Body::empty()).unwrap()).await
+    }
+
+    async fn post(&self, uri: &str, cookie: Option<&str>, fields: &[(String, String)]) -> Reply {
+        let body = fields
+            .iter()
+            .map(|(k, v)| format!("{}={}", enc(k), enc(v)))
+            .collect::<Vec<_>>()
+            .join("&");
+        let mut req = Request::post(uri)
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .header(header::HOST, "127.0.0.1:3000")
+            .header(header::ORIGIN, "http://127.0.0.1:3000")
+            .header("sec-fetch-site", "same-origin");
+        if let Some(c) = cookie {
+            req = req.header(header::COOKIE, c);
+        }
+        self.send(req.body(Body::from(body)).unwrap()).await
+    }
+
+    /// Creates an account with `role` and logs in; returns the session cookie.
+    async fn login(&self, username: &str, role: &str) -> String {
+        let hash = schockerliga::auth::hash_password("geheim123".into())
+            .await
+            .unwrap();
+        let mut tx = self.db.begin_write().await.unwrap();
+        db::user::create(&mut tx, username, &hash, role)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        let r = self
+            .post(
+                "/login",
+                None,
+                &[
+                    ("username".into(), username.into()),
+                    ("password".into(), "geheim123".into()),
+                ],
+            )
+            .await;
+        assert!(r.status.is_redirection(), "login: {}", r.status);
+        r.location.split('\n').nth(1).unwrap().to_string()
+    }
+
+    /// Player ids of season 2026 by name.
+    async fn ids(&self) -> HashMap<String, i64> {
+        db::player::of_season_pool(&self.db.read, 2026)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|p| (p.name, p.id))
+            .collect()
+    }
+
+    /// Seats the first five `NAMES` at table 1 and the other five at table 2 of 09.01.2026.
+    async fn seat_two_tables(&self) -> HashMap<String, i64> {
+        let ids = self.ids().await;
+        let seats: Vec<(i64, u32, u32)> = NAMES
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (ids[*n], if i < 5 { 1 } else { 2 }, (i % 5) as u32))
+            .collect();
+        let mut tx = self.db.begin_write().await.unwrap();
+        let night = db::night::by_date(&mut tx, "2026-01-09".parse().unwrap())
+            .await
+            .unwrap()
+            .unwrap();
+        db::night::set_participants(&mut tx, night.id, &seats)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        ids
+    }
+
+    async fn round_count(&self) -> i64 {
+        let mut conn = self.db.read.acquire().await.unwrap();
+        let night = db::night::by_date(&mut conn, "2026-01-09".parse().unwrap())
+            .await
+            .unwrap()
+            .unwrap();
+        db::night::round_count(&mut conn, night.id).await.unwrap()
+    }
+
+    async fn audit_count(&self) -> i64 {
+        let (n,): (i64,) = sqlx::query_as("select count(*) from audit_log")
+            .fetch_one(&self.db.read)
+            .await
+            .unwrap();
+        n
+    }
+}
+
+/// The round form of table 1 (Anna … Elke) for round `number`: everyone plays, Anna throws two
+/// Outs, `loser` loses.
+fn round_form(ids: &HashMap<String, i64>, number: u32, loser: &str) -> Vec<(String, String)> {
+    let mut f = vec![
+        ("table".to_string(), "1".to_string()),
+        ("number".to_string(), number.to_string()),
+    ];
+    for name in &NAMES[..5] {
+        let id = ids[*name];
+        f.push((format!("played_{id}"), "1".into()));
+        f.push((
+            format!("outs_{id}"),
+            if *name == "Anna" { "2" } else { "0" }.into(),
+        ));
+        f.push((format!("hand_outs_{id}"), "0".into()));
+        f.push((format!("julen_{id}"), "0".into()));
+    }
+    f.push(("lost".into(), ids[loser].to_string()));
+    f
+}
+
+const ROUND: &str = "/verwaltung/abend/2026-01-09/runde";
+
+#[tokio::test]
+async fn the_home_page_shows_the_newest_season_with_nights_and_an_empty_one_can_be_deleted() {
+    let t = app(&[fixture("small-2026.season.json")]).await;
+    let admin = t.login("chef", "admin").await;
+    let sec = t.login("schrift", "secretary").await;
+    let made = t
+        .post(
+            "/verwaltung/saison",
+            Some(&sec),
+            &[
+                ("year".into(), "2027".into()),
+                ("rules".into(), "{}".into()),
+            ],
+        )
+        .await;
+    assert_eq!(made.status, StatusCode::SEE_OTHER, "{}", made.body);
+
+    // 2027 is newer but has no night: the phones still show 2026.
+    let home = t.get("/", None).await;
+    assert_eq!(home.status, StatusCode::OK);
+    assert!(home.body.contains("Tabelle 2026"), "{}", home.body);
+    let nights = t.get("/abende", None).await;
+    assert_eq!(nights.location, "/saison/2026/abende");
+
+    // Deleting: only an admin, only with the box ticked, only a season without nights.
+    let del = "/verwaltung/saison/2027/loeschen";
+    let confirm = [("confirm".to_string(), "1".to_string())];
+    assert_eq!(
+        t.post(del, Some(&sec), &confirm).await.status,
+        StatusCode::FORBIDDEN
+    );
+    let unticked = t.post(del, Some(&admin), &[]).await;
+    assert_eq!(unticked.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(unticked.body.contains("ankreuzen"), "{}", unticked.body);
+    let with_nights = t
+        .post("/verwaltung/saison/2026/loeschen", Some(&admin), &confirm)
+        .await;
+    assert_eq!(with_nights.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        with_nights.body.contains("Spielabende"),
+        "{}",
+        with_nights.body
+    );
+    let audits = t.audit_count().await;
+    let gone = t.post(del, Some(&admin), &confirm).await;
+    assert_eq!(gone.status, StatusCode::SEE_OTHER, "{}", gone.body);
+    assert_eq!(db::season::years(&t.db.read).await.unwrap(), vec![2026]);
+    assert!(t.audit_count().await > audits, "deletion audited");
+
+    // Only empty seasons: the newest one is shown.
+    let empty = app(&[]).await;
+    let sec = empty.login("schrift", "secretary").await;
+    for year in ["2026", "2027"] {
+        empty
+            .post(
+                "/verwaltung/saison",
+                Some(&sec),
+                &[("year".into(), year.into()), ("rules".into(), "{}".into())],
+            )
+            .await;
+    }
+    assert!(empty.get("/", None).await.body.contains("Tabelle 2027"));
+}
+
+#[tokio::test]
+async fn a_round_with_two_losers_is_refused_and_keeps_what_was_typed() {
+    let t = app(&[ten_players()]).await;
+    let sec = t.login("schrift", "secretary").await;
+    let ids = t.seat_two_tables().await;
+    let mut two = round_form(&ids, 1, "Bernd");
+    two.push(("lost".into(), ids["Carla"].to_string()));
+    let r = t.post(ROUND, Some(&sec), &two).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+    assert!(
+        r.body
+            .contains("Abend 09.01.2026, Tisch 1, Runde 1: nur ein Spieler"),
+        "{}",
+        r.body
+    );
+    assert!(r.body.contains("Bernd, Carla"), "both losers named");
+    assert!(
+        r.body.contains(&format!(
+            "name=\"outs_{}\" min=\"0\" max=\"3\" value=\"2\"",
+            ids["Anna"]
+        )),
+        "typed value kept"
+    );
+    assert_eq!(t.round_count().await, 0, "nothing stored");
+    let one = t
+        .post(ROUND, Some(&sec), &round_form(&ids, 1, "Bernd"))
+        .await;
+    assert_eq!(one.status, StatusCode::SEE_OTHER, "{}", one.body);
+    assert_eq!(t.round_count().await, 1);
+}
+
+#[tokio::test]
+async fn a_row_for_a_player_of_the_other_table_or_absent_is_refused() {
+    let t = app(&[ten_players()]).await;
+    let sec = t.login("schrift", "secretary").await;
+    let mut ids = t.seat_two_tables().await;
+    ids.extend(t.ids().await);
+    let cases = [
+        ("Dieter", "Dieter ist an Tisch 2 ausgelost"),
+        (ABSENT, "Kurt ist an diesem Abend nicht ausgelost"),
+    ];
+    for (name, message) in cases {
+        let id = ids[name];
+        let mut f = round_form(&ids, 1, "Bernd");
+        f.extend([
+            (format!("played_{id}"), "1".to_string()),
+            (format!("outs_{id}"), "1".to_string()),
+        ]);
+        let r = t.post(ROUND, Some(&sec), &f).await;
+        assert_eq!(
+            r.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{name}: {}",
+            r.body
+        );
+        assert!(r.body.contains(message), "{name}: {}", r.body);
+        assert!(r.body.contains("Abend 09.01.2026, Tisch 1, Runde 1"));
+        assert_eq!(t.round_count().await, 0, "nothing stored");
+    }
+    // The other table's player chosen as loser is refused too.
+    let r = t
+        .post(ROUND, Some(&sec), &round_form(&ids, 1, "Frank"))
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        r.body.contains("Frank ist an Tisch 2 ausgelost"),
+        "{}",
+        r.body
+    );
+}
+
+/// The loser of round `number` at table 1 of 09.01.2026 as stored.
+async fn stored_loser(t: &TestApp, number: u32) -> Option<String> {
+    let file = db::season::load_file(&t.db.read, 2026)
+        .await
+        .unwrap()
+        .unwrap();
+    file.nights[0]
+        .tables
+        .iter()
+        .find(|t| t.number == 1)?
+        .rounds
+        .iter()
+        .find(|r| r.number == number)?
+        .results
+        .iter()
+        .find(|r| r.lost)
+        .map(|r| r.player.clone())
+}
+
+#[tokio::test]
+async fn an_entered_round_is_shown_and_replaced_only_when_the_box_is_ticked() {
+    let t = app(&[ten_players()]).await;
+    let sec = t.login("schrift", "secretary").await;
+    let ids = t.seat_two_tables().await;
+    let first = t
+        .post(ROUND, Some(&sec), &round_form(&ids, 1, "Bernd"))
+        .await;
+    assert_eq!(first.status, StatusCode::SEE_OTHER, "{}", first.body);
+
+    // The secretary's page shows what round 1 holds.
+    let page = t.get("/verwaltung/abend/2026-01-09", Some(&sec)).await;
+    assert!(
+        page.body
+            .contains("Runde 1 · verloren: Bernd · Outs: Anna 2, Bernd 0"),
+        "{}",
+        page.body
+    );
+
+    // Typing 1 again without the box: refused, typed values kept, round 1 unchanged.
+    let again = t
+        .post(ROUND, Some(&sec), &round_form(&ids, 1, "Carla"))
+        .await;
+    assert_eq!(
+        again.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        again.body
+    );
+    assert!(
+        again
+            .body
+            .contains("Abend 09.01.2026, Tisch 1, Runde 1 ist schon eingetragen"),
+        "{}",
+        again.body
+    );
+    assert!(again.body.contains("„Runde ersetzen“ ankreuzen"));
+    assert!(
+        again
+            .body
+            .contains(&format!("name=\"lost\" value=\"{}\" checked", ids["Carla"])),
+        "typed loser kept"
+    );
+    assert_eq!(stored_loser(&t, 1).await.as_deref(), Some("Bernd"));
+
+    // With the box: replaced, and the audit row keeps before and after.
+    let mut replace = round_form(&ids, 1, "Carla");
+    replace.push(("replace".into(), "1".into()));
+    let done = t.post(ROUND, Some(&sec), &replace).await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
+    assert_eq!(stored_loser(&t, 1).await.as_deref(), Some("Carla"));
+    assert_eq!(t.round_count().await, 1);
+    let (before, after): (Option<String>, Option<String>) =
+        sqlx::query_as("select before_json, after_json from audit_log order by id desc limit 1")
+            .fetch_one(&t.db.read)
+            .await
+            .unwrap();
+    assert!(before.unwrap().contains("Bernd"));
+    assert!(after.unwrap().contains("Carla"));
+}
+
+#[tokio::test]
+async fn an_empty_fee_date_deletes_a_fee_only_with_the_box_ticked() {
+    let t = app(&[ten_players()]).await;
+    let sec = t.login("schrift", "secretary").await;
+    let ids = t.ids().await;
+    let uri = format!("/verwaltung/saison/2026/spieler/{}/beitrag", ids["Anna"]);
+    let fee = async || {
+        db::player::of_season_pool(&t.db.read, 2026)
+            .await
+            .unwrap()
+            .into_iter()
+            .find(|p| p.name == "Anna")
+            .unwrap()
+            .fee_cents
+    };
+    let paid = t
+        .post(&uri, Some(&sec), &[("paid_on".into(), "2026-04-10".into())])
+        .await;
+    assert_eq!(paid.status, StatusCode::SEE_OTHER, "{}", paid.body);
+    assert_eq!(fee().await, Some(1600));
+
+    let empty = t
+        .post(&uri, Some(&sec), &[("paid_on".into(), "".into())])
+        .await;
+    assert_eq!(
+        empty.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        empty.body
+    );
+    assert!(
+        empty.body.contains("„Beitrag löschen“ ankreuzen"),
+        "{}",
+        empty.body
+    );
+    assert_eq!(fee().await, Some(1600), "nothing deleted");
+
+    let audits = t.audit_count().await;
+    let deleted = t
+        .post(
+            &uri,
+            Some(&sec),
+            &[("paid_on".into(), "".into()), ("delete".into(), "1".into())],
+        )
+        .await;
+    assert_eq!(deleted.status, StatusCode::SEE_OTHER, "{}", deleted.body);
+    assert_eq!(fee().await, None);
+    assert!(t.audit_count().await > audits, "deletion audited");
+}
+
+#[tokio::test]
+async fn values_for_a_player_not_ticked_are_refused_not_discarded() {
+    let t = app(&[ten_players()]).await;
+    let sec = t.login("schrift", "secretary").await;
+    let ids = t.seat_two_tables().await;
+    let ilse = ids["Ilse"];
+    let typed = [
+        (format!("outs_{ilse}"), "1"),
+        (format!("hand_outs_{ilse}"), "1"),
+        (format!("julen_{ilse}"), "2"),
+        (format!("joker_{ilse}"), "1"),
+    ];
+    for (key, value) in typed {
+        let mut f: Vec<(String, String)> = round_form(&ids, 1, "Bernd")
+            .into_iter()
+            .filter(|(k, _)| *k != format!("played_{ilse}") && !k.ends_with(&format!("_{ilse}")))
+            .collect();
+        f.push((key.clone(), value.to_string()));
+        let r = t.post(ROUND, Some(&sec), &f).await;
+        assert_eq!(
+            r.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{key}: {}",
+            r.body
+        );
+        assert!(
+            r.body
+                .contains("Werte für Ilse eingetragen, aber Ilse ist nicht angekreuzt"),
+            "{key}: {}",
+            r.body
+        );
+        assert_eq!(t.round_count().await, 0, "nothing stored");
+    }
+    // Unticked with zeros (the form's default) is fine: Ilse did not play.
+    let mut zeros = round_form(&ids, 1, "Bernd");
+    zeros.retain(|(k, _)| *k != format!("played_{ilse}"));
+    let ok = t.post(ROUND, Some(&sec), &zeros).await;
+    assert_eq!(ok.status, StatusCode::SEE_OTHER, "{}", ok.body);
+}
+
+#[tokio::test]
+async fn messages_use_german_field_labels_and_fine_kinds() {
+    let t = app(&[ten_players()]).await;
+    let sec = t.login("schrift", "secretary").await;
+    let ids = t.seat_two_tables().await;
+
+    // A league rule broken in the round form: "Feld Outs", not "Feld outs".
+    let mut four = round_form(&ids, 1, "Bernd");
+    for f in four.iter_mut() {
+        if f.0 == format!("outs_{}", ids["Anna"]) {
+            f.1 = "4".into();
+        }
+    }
+    let r = t.post(ROUND, Some(&sec), &four).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        r.body.contains("Spieler Anna, Feld Outs: 4 Outs"),
+        "{}",
+        r.body
+    );
+
+    // A fee date after September: "Feld Beitragsdatum".
+    let late = t
+        .post(
+            &format!("/verwaltung/saison/2026/spieler/{}/beitrag", ids["Bernd"]),
+            Some(&sec),
+            &[("paid_on".into(), "2026-10-01".into())],
+        )
+        .await;
+    assert_eq!(late.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        late.body.contains("Spieler Bernd, Feld Beitragsdatum: "),
+        "{}",
+        late.body
+    );
+    assert!(!late.body.contains("fee_paid_on"));
+
+    // An empty name: no "(11. Spieler der Liste)" in a form.
+    let empty = t
+        .post(
+            "/verwaltung/saison/2026/spieler",
+            Some(&sec),
+            &[("name".into(), "  ".into())],
+        )
+        .await;
+    assert_eq!(empty.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(empty
+        .body
+        .contains("Feld Name: Spielername darf nicht leer sein"));
+    assert!(!empty.body.contains("Spieler der Liste"), "{}", empty.body);
+
+    // Fine kinds by their German names in the form and on the public night page.
+    let page = t.get("/verwaltung/abend/2026-01-09", Some(&sec)).await;
+    assert!(
+        page.body.contains(">Zuspätkommer (1,00 €)</option>"),
+        "{}",
+        page.body
+    );
+    assert!(!page.body.contains(">late ("));
+    let fine = t
+        .post(
+            "/verwaltung/abend/2026-01-09/strafe",
+            Some(&sec),
+            &[
+                ("player".into(), ids["Carla"].to_string()),
+                ("kind".into(), "late".into()),
+            ],
+        )
+        .await;
+    assert_eq!(fine.status, StatusCode::SEE_OTHER, "{}", fine.body);
+    let admin_page = t.get("/verwaltung/abend/2026-01-09", Some(&sec)).await;
+    assert!(
+        admin_page.body.contains("<td>Zuspätkommer</td>"),
+        "{}",
+        admin_page.body
+    );
+    let public = t.get("/abend/2026-01-09", None).await;
+    assert!(
+        public.body.contains("Carla: Zuspätkommer 1,00 €"),
+        "{}",
+        public.body
+    );
+}
+
+/// The cells (`<th` or `<td`) of `row` that a 360 px screen shows (not marked `wide`).
+fn narrow_cells(row: &str, tag: &str) -> usize {
+    row.split(tag)
+        .skip(1)
+        .filter(|c| c.starts_with('>') || c.starts_with(' '))
+        .filter(|c| !c.split('>').next().unwrap_or("").contains("wide"))
+        .count()
+}
+
+#[tokio::test]
+async fn the_public_night_page_fits_a_360_px_phone() {
+    let t = app(&[fixture("small-2026.season.json")]).await;
+    let page = t.get("/abend/2026-12-25", None).await;
+    assert_eq!(page.status, StatusCode::OK);
+    let tables: Vec<&str> = page.body.split("<table").skip(1).collect();
+    assert!(tables.len() >= 2, "participants and rounds");
+    for table in tables {
+        let head = table.split("</thead>").next().unwrap();
+        assert!(
+            table.split('>').next().unwrap().contains("fit"),
+            "every table fits: {head}"
+        );
+        let shown = narrow_cells(head, "<th");
+        assert!(shown <= 5, "{shown} columns at 360 px: {head}");
+        let body = table.split("</thead>").nth(1).unwrap();
+        for row in body.split("<tr>").skip(1) {
+            assert_eq!(
+                narrow_cells(row, "<td"),
+                shown,
+                "cells follow the header: {row}"
+            );
+        }
+    }
+    let teilnehmer = page.body.split("<h2>Teilnehmer</h2>").nth(1).unwrap();
+    let head = teilnehmer.split("</thead>").next().unwrap();
+    assert_eq!(
+        narrow_cells(head, "<th"),
+        4,
+        "Name, Runden, gew., bez.: {head}"
+    );
+    assert!(
+        !page.body.contains("gibt die Runde"),
+        "long words out of the round tables"
+    );
+    let css = t.get("/static/style.css", None).await.body;
+    assert!(
+        css.contains("table.fit td"),
+        "long names break in fitted tables"
+    );
+}
+
+#[tokio::test]
+async fn the_command_line_table_shows_teilnahmen_with_two_decimals_like_the_web() {
+    let t = app(&[fixture("small-2026.season.json")]).await;
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_schockerliga"))
+        .args(["standings", "2026", "--database"])
+        .arg(&t.path)
+        .env_remove("DATABASE_URL")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let web = t.get("/saison/2026", None).await.body;
+    let expected: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/small-2026.standings.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    for row in expected["rows"].as_array().unwrap() {
+        let player = row["player"].as_str().unwrap();
+        let teilnahmen = schockerliga::web::de2(row["teilnahmen"].as_f64().unwrap());
+        let line = text
+            .lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(player))
+            .unwrap_or_else(|| panic!("{player} missing:\n{text}"));
+        assert_eq!(
+            line.split_whitespace().nth(2),
+            Some(teilnahmen.as_str()),
+            "{line}"
+        );
+        assert!(
+            web.contains(&format!("<td class=\"num\">{teilnahmen}</td>")),
+            "web shows {teilnahmen} for {player}"
+        );
+    }
+}
