@@ -102,13 +102,20 @@ async fn one_round_entry_is_audited_once_per_result_naming_the_secretary() {
         actions, want,
         "one row per removed and entered result, no hand-written duplicate"
     );
-    for (user, action, _, after) in &audit {
+    for (user, action, before, after) in &audit {
         assert_eq!(user, SECRETARY, "{action}");
-        if action == "Ergebnis eingetragen" {
-            let after = after.as_deref().unwrap();
-            assert!(after.contains(&format!("\"night\":\"{NIGHT}\"")), "{after}");
-            assert!(after.contains("\"round\":1"), "{after}");
-        }
+        // A removed result names its round (the results go before the round row).
+        let json = if action == "Ergebnis gelöscht" {
+            before
+        } else {
+            after
+        };
+        let json = json.as_deref().unwrap();
+        assert!(
+            json.contains(&format!("\"night\":\"{NIGHT}\"")),
+            "{action}: {json}"
+        );
+        assert!(json.contains("\"table\":1,\"round\":1"), "{action}: {json}");
     }
     // A fine booked on the night page and marked paid: one row each, by the secretary.
     let since = last_audit_id(&t.db.read).await;
