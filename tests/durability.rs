@@ -294,10 +294,9 @@ async fn a_server_killed_during_a_burst_of_submissions_keeps_every_acknowledged_
     let acked = Arc::new(Mutex::new(Vec::new()));
     let stop = Arc::new(AtomicBool::new(false));
     let mut workers = Vec::new();
-    for w in 0..3 {
+    for date in ROUND_NIGHTS.into_iter().take(3) {
         let (acked, stop, cookie, ids) = (acked.clone(), stop.clone(), cookie.clone(), ids.clone());
         workers.push(std::thread::spawn(move || {
-            let date = ROUND_NIGHTS[w];
             for i in 0.. {
                 if stop.load(Ordering::Relaxed) {
                     break;
@@ -367,12 +366,11 @@ async fn four_clients_writing_for_ten_seconds_see_no_error_and_lose_nothing() {
     let addr = server.addr;
     let end = Instant::now() + Duration::from_secs(10);
     let mut clients = Vec::new();
-    for c in 0..4 {
+    for (c, date) in ROUND_NIGHTS.into_iter().enumerate() {
         let ids = ids.clone();
         clients.push(std::thread::spawn(move || {
             // Client c enters rounds 2..=10 at its own night, over and over (a number entered
             // again replaces the round); it remembers the loser of its last acknowledged entry.
-            let date = ROUND_NIGHTS[c];
             let cookie = login(addr);
             let mut last = std::collections::BTreeMap::new();
             let mut acked = 0u64;
