@@ -273,13 +273,24 @@ async fn a_closed_night_is_changed_from_the_night_page_only_as_a_korrektur() {
         &t.app,
         form(
             &fine_uri,
-            &format!("player={dirk}&kind=sleepy"),
+            &format!("player={dirk}&kind=sleepy&paid=1"),
             Some(&cookie),
         ),
     )
     .await;
     assert_eq!(resp.status(), StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(text(resp).await.contains("Häkchen „Korrektur“ und Grund"));
+    let body = text(resp).await;
+    assert!(body.contains("Häkchen „Korrektur“ und Grund"));
+    // The typed fine is kept: player, kind, paid at once.
+    assert!(
+        body.contains(&format!("<option value=\"{dirk}\" selected>Dirk")),
+        "{body}"
+    );
+    assert!(
+        body.contains("<option value=\"sleepy\" selected>"),
+        "{body}"
+    );
+    assert!(body.contains("name=\"paid\" value=\"1\" checked"), "{body}");
     assert_eq!(snapshot(&t.db.write).await, before);
     let since = last_audit_id(&t.db.read).await;
     let resp = send(

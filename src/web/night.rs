@@ -133,6 +133,8 @@ pub struct KindLine {
     pub kind: String,
     /// Its amount, German euros.
     pub amount: String,
+    /// Chosen in a rejected fine form.
+    pub selected: bool,
 }
 
 /// The night's admin page.
@@ -155,6 +157,8 @@ struct NightAdminPage {
     error_at: String,
     /// The night is closed: forms carry the Korrektur fieldset.
     closed: bool,
+    /// "gleich bezahlt" ticked in a rejected fine form.
+    fine_paid: bool,
 }
 
 /// What a rejected form typed.
@@ -164,6 +168,8 @@ struct Typed {
     error_at: String,
     present: Option<BTreeSet<i64>>,
     round: Option<(u32, String, Vec<EntryRow>)>,
+    /// A rejected fine form: player id, kind, paid at once.
+    fine: Option<(i64, String, bool)>,
 }
 
 /// The night on ISO `date` or 404.
@@ -287,6 +293,7 @@ async fn render(
             .map(|(k, c)| KindLine {
                 kind: k.clone(),
                 amount: league::format_cents(*c),
+                selected: typed.fine.as_ref().is_some_and(|f| f.1 == *k),
             })
             .collect(),
         fine_players: players
@@ -294,9 +301,10 @@ async fn render(
             .map(|p| PresentLine {
                 id: p.id,
                 name: p.name.clone(),
-                checked: false,
+                checked: typed.fine.as_ref().is_some_and(|f| f.0 == p.id),
             })
             .collect(),
+        fine_paid: typed.fine.as_ref().is_some_and(|f| f.2),
         error: if round_error { None } else { typed.error },
         error_at: typed.error_at,
         closed,
@@ -630,6 +638,7 @@ async fn add_fine(
             let typed = Typed {
                 error: Some(error),
                 error_at: "strafen".into(),
+                fine: Some((form.player, form.kind.clone(), paid)),
                 ..Typed::default()
             };
             return rejected(&state, user, &night, typed).await;
