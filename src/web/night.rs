@@ -368,11 +368,18 @@ async fn save_participants(
     } else {
         None
     };
-    let correction = match error {
-        Some(error) => Err(error),
-        None => korrektur_or_refusal(&mut tx, night.id, &user, &korrektur).await?,
-    };
-    let correction = match correction {
+    if let Some(error) = error {
+        drop(tx);
+        let typed = Typed {
+            error: Some(error),
+            error_at: "teilnehmer".into(),
+            present: Some(ticked),
+            ..Typed::default()
+        };
+        return rejected(&state, user, &night, typed).await;
+    }
+    // A closed night: only as a Korrektur (box and reason), else the form again with the ticks.
+    let correction = match korrektur_or_refusal(&mut tx, night.id, &user, &korrektur).await? {
         Ok(c) => c,
         Err(error) => {
             drop(tx);
