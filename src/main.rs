@@ -225,7 +225,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             }
             let db = Db::open(&path).await?;
             let hash = auth::hash_password(password).await?;
-            let mut tx = db.begin_write().await?;
+            let mut tx = db.begin_write_as("cli").await?;
             if db::user::by_username(&db.read, &name).await?.is_some() {
                 anyhow::bail!("Ein Konto \"{name}\" gibt es schon");
             }

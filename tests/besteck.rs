@@ -529,12 +529,52 @@ async fn a_whole_runde_through_the_schockbesteck() {
         .unwrap();
     assert_eq!(stored.nights[0].tables[0].rounds.len(), 1);
 
+    // The night is closed meanwhile: saving needs the Korrektur box and a reason (422, the
+    // typed Joker kept, nothing stored); with them it is stored and the correction audited.
+    let r = post(
+        &app2,
+        &cookie,
+        "/verwaltung/abend/2026-01-09/abschliessen",
+        &[],
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER);
+    let page = get(&app2, &cookie, PAGE).await;
+    assert!(
+        page.body.contains("name=\"korrektur_grund\""),
+        "{}",
+        page.body
+    );
+    for extra in [
+        vec![],
+        vec![("korrektur_grund", "vergessen")],
+        vec![("korrektur", "on"), ("korrektur_grund", " ")],
+    ] {
+        let anna = format!("joker_{}", id["Anna"]);
+        let mut pairs = vec![("seq", "7"), (anna.as_str(), "1")];
+        pairs.extend(extra.iter().copied());
+        let r = post(&app2, &cookie, &format!("{PAGE}/bestaetigen"), &pairs).await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{extra:?}");
+        assert!(r.body.contains("Korrektur"), "{}", r.body);
+        assert!(r.body.contains(&format!(
+            "name=\"joker_{}\" value=\"1\" checked",
+            id["Anna"]
+        )));
+    }
+    let stored = db::season::load_file(&sqlx_pool(&path).await, 2026)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(stored.nights[0].tables[0].rounds.len(), 1);
+
     // Confirm with Anna's Joker; tampered numbers and loser are ignored.
     let r = post(
         &app2,
         &cookie,
         &format!("{PAGE}/bestaetigen"),
         &[
+            ("korrektur", "on"),
+            ("korrektur_grund", "Runde 2 nachgetragen"),
             ("seq", "7"),
             (&format!("joker_{}", id["Anna"]), "1"),
             (&format!("outs_{}", id["Anna"]), "3"),
@@ -556,6 +596,19 @@ async fn a_whole_runde_through_the_schockbesteck() {
     let rounds = &stored.nights[0].tables[0].rounds;
     assert_eq!(rounds.len(), 2);
     assert_eq!(rounds[1].number, 2);
+    let audit: Vec<(String, String)> = sqlx::query_as(
+        "select user, action from audit_log where action like 'Korrektur%'
+         or action like 'Runde 2 an Tisch 1%' or after_json like '%\"round\":2,%' order by id",
+    )
+    .fetch_all(&sqlx_pool(&path).await)
+    .await
+    .unwrap();
+    let actions: Vec<&str> = audit.iter().map(|(_, a)| a.as_str()).collect();
+    let mut want = vec!["Korrektur eines abgeschlossenen Spielabends: Runde 2 nachgetragen"];
+    want.extend(vec!["Ergebnis eingetragen"; rounds[1].results.len()]);
+    want.push("Runde 2 an Tisch 1 am 09.01.2026 aus dem Schockbesteck gespeichert");
+    assert_eq!(actions, want);
+    assert!(audit.iter().all(|(u, _)| u == "schrift"), "{audit:?}");
     let want = vec![
         ResultEntry {
             player: "Anna".into(),

@@ -438,13 +438,24 @@ async fn an_entered_round_is_shown_and_replaced_only_when_the_box_is_ticked() {
     assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
     assert_eq!(stored_loser(&t, 1).await.as_deref(), Some("Carla"));
     assert_eq!(t.round_count().await, 1);
-    let (before, after): (Option<String>, Option<String>) =
-        sqlx::query_as("select before_json, after_json from audit_log order by id desc limit 1")
-            .fetch_one(&t.db.read)
+    // The audit triggers keep before and after: Bernd's losing row removed, Carla's entered.
+    let rows: Vec<(String, Option<String>, Option<String>)> =
+        sqlx::query_as("select action, before_json, after_json from audit_log order by id")
+            .fetch_all(&t.db.read)
             .await
             .unwrap();
-    assert!(before.unwrap().contains("Bernd"));
-    assert!(after.unwrap().contains("Carla"));
+    let lost_by = |json: &Option<String>, name: &str| {
+        json.as_deref().is_some_and(|j| {
+            let v: serde_json::Value = serde_json::from_str(j).unwrap();
+            v["player"] == name && v["lost"] == 1
+        })
+    };
+    assert!(rows
+        .iter()
+        .any(|(a, b, _)| a == "Ergebnis gelöscht" && lost_by(b, "Bernd")));
+    assert!(rows
+        .iter()
+        .any(|(a, _, after)| a == "Ergebnis eingetragen" && lost_by(after, "Carla")));
 }
 
 #[tokio::test]

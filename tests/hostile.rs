@@ -683,3 +683,451 @@ proptest! {
         let _ = evaluate_wurfrunde_json(&bytes);
     }
 }
+
+/// The night's forms (round, presence/draw, fines), the Schockbesteck forms and the Wurfrunde API:
+/// wrong types, huge and negative numbers, unknown names and ids, markup, very long strings,
+/// invalid UTF-8, truncated JSON and oversized bodies each get a clear 4xx and change nothing.
+#[tokio::test]
+async fn hostile_night_besteck_and_wurfrunde_posts_get_4xx_and_change_nothing() {
+    let t = test_app(true, false).await;
+    let secretary = login(&t.app, SECRETARY, None).await;
+    // A night without rounds for the presence form (created before the snapshot).
+    let resp = send(
+        &t.app,
+        form(
+            "/verwaltung/saison/2026/abend",
+            "date=2026-12-30",
+            Some(&secretary),
+        ),
+    )
+    .await;
+    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+    let ids: Vec<(i64,)> = sqlx::query_as(
+        "select p.player_id from night_participants p join nights n on n.id = p.night_id
+         where n.date = '2026-01-02' and p.table_no = 1 order by p.seat",
+    )
+    .fetch_all(&t.db.read)
+    .await
+    .unwrap();
+    assert!(ids.len() >= 2);
+    let (a, b) = (ids[0].0, ids[1].0);
+    let before = snapshot(&t.db.write).await;
+    let huge = vec![b'a'; 5 * 1024 * 1024];
+    let round = "/verwaltung/abend/2026-01-02/runde";
+    let fine = "/verwaltung/abend/2026-01-02/strafe";
+    let presence = "/verwaltung/abend/2026-12-30/teilnehmer";
+    let besteck = "/verwaltung/besteck/2026-01-02/1/1";
+    // A valid round but for the one field under test.
+    let round_with = |field: &str, value: &str| {
+        let valid = [
+            ("table".to_string(), "1".to_string()),
+            ("number".into(), "1".into()),
+            ("lost".into(), a.to_string()),
+            (format!("played_{a}"), "1".into()),
+            (format!("outs_{a}"), "1".into()),
+            (format!("played_{b}"), "1".into()),
+        ];
+        let mut pairs: Vec<String> = valid
+            .iter()
+            .filter(|(k, _)| k != field)
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        pairs.push(format!("{field}={value}"));
+        pairs.join("&").into_bytes()
+    };
+    let bytes = |s: String| s.into_bytes();
+    type Case = (String, String, Vec<u8>, &'static [u16]);
+    let mut cases: Vec<Case> = vec![
+        // The round form.
+        (
+            "round no table".into(),
+            round.into(),
+            bytes(format!("number=1&played_{a}=1&lost={a}")),
+            &[400],
+        ),
+        (
+            "round table text".into(),
+            round.into(),
+            bytes(format!("table=eins&number=1&played_{a}=1")),
+            &[400],
+        ),
+        (
+            "round table negative".into(),
+            round.into(),
+            bytes(format!("table=-1&number=1&played_{a}=1")),
+            &[400],
+        ),
+        (
+            "round unknown table".into(),
+            round.into(),
+            bytes(format!("table=7&number=1&played_{a}=1")),
+            &[400],
+        ),
+        (
+            "round table huge".into(),
+            round.into(),
+            bytes(format!("table=99999999999999999999&number=1&played_{a}=1")),
+            &[400],
+        ),
+        (
+            "round number text".into(),
+            round.into(),
+            round_with("number", "eins"),
+            &[422],
+        ),
+        (
+            "round number negative".into(),
+            round.into(),
+            round_with("number", "-1"),
+            &[422],
+        ),
+        (
+            "round number huge".into(),
+            round.into(),
+            round_with("number", "99999999999999999999"),
+            &[422],
+        ),
+        (
+            "round number past the night".into(),
+            round.into(),
+            round_with("number", "4711"),
+            &[422],
+        ),
+        (
+            "round outs text".into(),
+            round.into(),
+            round_with(&format!("outs_{b}"), "drei"),
+            &[422],
+        ),
+        (
+            "round outs negative".into(),
+            round.into(),
+            round_with(&format!("outs_{b}"), "-1"),
+            &[422],
+        ),
+        (
+            "round outs huge".into(),
+            round.into(),
+            round_with(&format!("outs_{b}"), "99999999999"),
+            &[422],
+        ),
+        (
+            "round outs over the limit".into(),
+            round.into(),
+            round_with(&format!("outs_{b}"), "4"),
+            &[422],
+        ),
+        (
+            "round julen markup".into(),
+            round.into(),
+            round_with(&format!("julen_{b}"), "%3Cscript%3E"),
+            &[422],
+        ),
+        (
+            "round julen long".into(),
+            round.into(),
+            round_with(&format!("julen_{b}"), &long(100_000)),
+            &[422],
+        ),
+        (
+            "round unknown player".into(),
+            round.into(),
+            bytes("table=1&number=1&played_4711=1&lost=4711".into()),
+            &[422],
+        ),
+        (
+            "round invalid utf-8".into(),
+            round.into(),
+            [round_with(&format!("julen_{b}"), ""), b"\xff\xfe".to_vec()].concat(),
+            &[400, 422],
+        ),
+        ("round 5 MB".into(), round.into(), huge.clone(), &[413]),
+        // The fine form.
+        (
+            "fine player text".into(),
+            fine.into(),
+            bytes("player=Dirk&kind=late".into()),
+            &[422],
+        ),
+        (
+            "fine player unknown".into(),
+            fine.into(),
+            bytes("player=4711&kind=late".into()),
+            &[400],
+        ),
+        (
+            "fine player negative".into(),
+            fine.into(),
+            bytes("player=-1&kind=late".into()),
+            &[400],
+        ),
+        (
+            "fine player huge".into(),
+            fine.into(),
+            bytes("player=99999999999999999999&kind=late".into()),
+            &[422],
+        ),
+        (
+            "fine no kind".into(),
+            fine.into(),
+            bytes(format!("player={a}")),
+            &[422],
+        ),
+        (
+            "fine unknown kind".into(),
+            fine.into(),
+            bytes(format!("player={a}&kind=teuer")),
+            &[422],
+        ),
+        (
+            "fine markup kind".into(),
+            fine.into(),
+            bytes(format!("player={a}&kind=%3Cscript%3E")),
+            &[422],
+        ),
+        (
+            "fine long kind".into(),
+            fine.into(),
+            bytes(format!("player={a}&kind={}", long(100_000))),
+            &[422],
+        ),
+        (
+            "fine invalid utf-8".into(),
+            fine.into(),
+            [format!("player={a}&kind=").into_bytes(), b"\xff".to_vec()].concat(),
+            &[400, 422],
+        ),
+        ("fine 5 MB".into(), fine.into(), huge.clone(), &[413]),
+        (
+            "fine paid unknown fine".into(),
+            "/verwaltung/abend/2026-01-02/strafe/4711/bezahlt".into(),
+            bytes("paid=1".into()),
+            &[404],
+        ),
+        (
+            "fine paid text id".into(),
+            "/verwaltung/abend/2026-01-02/strafe/abc/bezahlt".into(),
+            bytes("paid=1".into()),
+            &[400],
+        ),
+        (
+            "fine paid no field".into(),
+            "/verwaltung/abend/2026-01-02/strafe/1/bezahlt".into(),
+            vec![],
+            &[422],
+        ),
+        // The presence/draw form.
+        ("presence nobody".into(), presence.into(), vec![], &[422]),
+        (
+            "presence one".into(),
+            presence.into(),
+            bytes(format!("present={a}")),
+            &[422],
+        ),
+        (
+            "presence text ids".into(),
+            presence.into(),
+            bytes("present=Anna&present=Bernd".into()),
+            &[422],
+        ),
+        (
+            "presence unknown ids".into(),
+            presence.into(),
+            bytes(format!("present={a}&present=4711")),
+            &[422],
+        ),
+        (
+            "presence negative ids".into(),
+            presence.into(),
+            bytes(format!("present={a}&present=-1")),
+            &[422],
+        ),
+        (
+            "presence huge ids".into(),
+            presence.into(),
+            bytes(format!("present={a}&present=99999999999999999999")),
+            &[422],
+        ),
+        (
+            "presence markup".into(),
+            presence.into(),
+            bytes(format!("present={a}&present=%3Cscript%3E")),
+            &[422],
+        ),
+        (
+            "presence long".into(),
+            presence.into(),
+            bytes(format!("present={a}&present={}", long(100_000))),
+            &[422],
+        ),
+        (
+            "presence invalid utf-8".into(),
+            presence.into(),
+            [
+                format!("present={a}&present=").into_bytes(),
+                b"\xff".to_vec(),
+            ]
+            .concat(),
+            &[400, 422],
+        ),
+        (
+            "presence 5 MB".into(),
+            presence.into(),
+            huge.clone(),
+            &[413],
+        ),
+        (
+            "presence after rounds".into(),
+            "/verwaltung/abend/2026-01-02/teilnehmer".into(),
+            bytes(format!("present={a}&present={b}")),
+            &[422],
+        ),
+        (
+            "presence no night".into(),
+            "/verwaltung/abend/2026-01-03/teilnehmer".into(),
+            bytes(format!("present={a}&present={b}")),
+            &[404],
+        ),
+        // The Schockbesteck forms.
+        (
+            "besteck vorleger unknown".into(),
+            format!("{besteck}/start"),
+            bytes("spieler=Anna&spieler=Bernd&vorleger=Niemand".into()),
+            &[422],
+        ),
+        (
+            "besteck markup players".into(),
+            format!("{besteck}/start"),
+            bytes("spieler=%3Cscript%3E&spieler=x&vorleger=%3Cscript%3E".into()),
+            &[422],
+        ),
+        (
+            "besteck long players".into(),
+            format!("{besteck}/start"),
+            bytes(format!("spieler={0}&vorleger={0}", long(100_000))),
+            &[422],
+        ),
+        (
+            "besteck start 5 MB".into(),
+            format!("{besteck}/start"),
+            huge.clone(),
+            &[413],
+        ),
+        (
+            "besteck throw without runde".into(),
+            format!("{besteck}/wurfrunde"),
+            bytes("seq=0&p0=Anna&d0=111&n0=1".into()),
+            &[409, 422],
+        ),
+        (
+            "besteck undo seq text".into(),
+            format!("{besteck}/zurueck"),
+            bytes("seq=abc".into()),
+            &[409, 422],
+        ),
+        (
+            "besteck confirm without runde".into(),
+            format!("{besteck}/bestaetigen"),
+            bytes("seq=0".into()),
+            &[422],
+        ),
+        (
+            "besteck invalid utf-8".into(),
+            format!("{besteck}/bestaetigen"),
+            b"seq=\xff".to_vec(),
+            &[400, 422],
+        ),
+        (
+            "besteck table text".into(),
+            "/verwaltung/besteck/2026-01-02/eins/1/start".into(),
+            vec![],
+            &[400],
+        ),
+        (
+            "besteck table huge".into(),
+            "/verwaltung/besteck/2026-01-02/99999999999/1/start".into(),
+            vec![],
+            &[400],
+        ),
+        (
+            "besteck round negative".into(),
+            "/verwaltung/besteck/2026-01-02/1/-1/start".into(),
+            vec![],
+            &[400],
+        ),
+        (
+            "besteck round past the night".into(),
+            "/verwaltung/besteck/2026-01-02/1/4711/start".into(),
+            vec![],
+            &[404],
+        ),
+        (
+            "besteck no night".into(),
+            "/verwaltung/besteck/2026-01-03/1/1/start".into(),
+            vec![],
+            &[404],
+        ),
+        (
+            "besteck markup date".into(),
+            "/verwaltung/besteck/%3Cscript%3E/1/1/start".into(),
+            vec![],
+            &[404],
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (what, uri, body, want) in cases.drain(..) {
+        let resp = send(&t.app, form_bytes(&uri, body, Some(&secretary))).await;
+        let status = resp.status().as_u16();
+        let text = text(resp).await;
+        if !want.contains(&status) {
+            wrong.push(format!("{what}: {status}, want {want:?}"));
+        }
+        assert!(
+            !text.contains("<script>"),
+            "{what}: markup echoed unescaped"
+        );
+        assert!(
+            snapshot(&t.db.write).await == before,
+            "{what} changed data ({status})"
+        );
+    }
+
+    assert!(wrong.is_empty(), "{wrong:#?}");
+
+    // POST /api/v1/wurfrunde: a JSON error with a 4xx.
+    let throw = r#"{"player":"A","dice":[1,1,4],"wuerfe":1}"#;
+    let api_cases: Vec<(String, Vec<u8>, &[u16])> = vec![
+        ("truncated".into(), br#"{"throws": [{"player":"A","dice":[1,1"#.to_vec(), &[400]),
+        ("empty".into(), vec![], &[400]),
+        ("not an object".into(), b"[1,2,3]".to_vec(), &[400, 422]),
+        ("dice as text".into(), format!(r#"{{"throws":[{throw},{{"player":"B","dice":"114","wuerfe":1}}]}}"#).into_bytes(), &[400, 422]),
+        ("die out of range".into(), format!(r#"{{"throws":[{throw},{{"player":"B","dice":[7,1,1],"wuerfe":1}}]}}"#).into_bytes(), &[400, 422]),
+        ("negative die".into(), format!(r#"{{"throws":[{throw},{{"player":"B","dice":[-1,1,1],"wuerfe":1}}]}}"#).into_bytes(), &[400, 422]),
+        ("huge wuerfe".into(), format!(r#"{{"throws":[{throw},{{"player":"B","dice":[1,1,4],"wuerfe":99999999999999999999}}]}}"#).into_bytes(), &[400, 422]),
+        ("wuerfe zero".into(), format!(r#"{{"throws":[{throw},{{"player":"B","dice":[1,1,4],"wuerfe":0}}]}}"#).into_bytes(), &[400, 422]),
+        ("unknown rules".into(), format!(r#"{{"rules":"<script>","throws":[{throw},{throw}]}}"#).into_bytes(), &[400, 422]),
+        ("long name".into(), format!(r#"{{"throws":[{{"player":"{}","dice":[1,1,4],"wuerfe":1}}]}}"#, long(100_000)).into_bytes(), &[400, 422]),
+        ("invalid utf-8".into(), [br#"{"throws":[{"player":""#.to_vec(), b"\xff\xfe".to_vec(), br#"","dice":[1,1,4],"wuerfe":1}]}"#.to_vec()].concat(), &[400, 422]),
+        ("5 MB".into(), [br#"{"throws":[],"x":""#.to_vec(), huge.clone(), br#""}"#.to_vec()].concat(), &[413]),
+    ];
+    for (what, body, want) in api_cases {
+        let r = req("POST", "/api/v1/wurfrunde")
+            .header("content-type", "application/json")
+            .header("origin", format!("http://{HOST}"))
+            .body(Body::from(body))
+            .unwrap();
+        let resp = send(&t.app, r).await;
+        let status = resp.status().as_u16();
+        let text = text(resp).await;
+        assert!(
+            want.contains(&status),
+            "api {what}: {status}, want {want:?}: {text}"
+        );
+        if status != 413 {
+            let v: Value =
+                serde_json::from_str(&text).unwrap_or_else(|_| panic!("api {what}: {text}"));
+            assert!(v["error"].is_string(), "api {what}: {text}");
+        }
+    }
+    assert_eq!(snapshot(&t.db.write).await, before);
+}

@@ -149,22 +149,13 @@ pub async fn book_fine(
         .get(&entry.kind)
         .copied()
         .ok_or_else(|| ServiceError::Refused(format!("unbekannte Strafart {}", entry.kind)))?;
-    let (player_id, name) = db::player::by_name(&mut *conn, &entry.player)
+    let (player_id, _) = db::player::by_name(&mut *conn, &entry.player)
         .await?
         .ok_or_else(|| ServiceError::Refused(format!("unbekannter Spieler {}", entry.player)))?;
+    // The fines trigger writes the audit row (id, night, player, kind, amount, paid) naming `user`.
+    db::audit::set_actor(&mut *conn, user, false).await?;
     let id =
         db::money::book_fine(&mut *conn, night.id, player_id, &entry.kind, amount, paid).await?;
-    db::audit::record(
-        &mut *conn,
-        user,
-        &format!("Strafe gebucht: {name}, {date}"),
-        None,
-        Some(
-            &json!({ "id": id, "player": name, "date": date, "kind": entry.kind,
-                      "amount_cents": amount, "paid": paid }),
-        ),
-    )
-    .await?;
     Ok(id)
 }
 
@@ -180,21 +171,10 @@ pub async fn set_fine_paid(
         return Ok(None);
     };
     if fine.paid != paid {
+        // The fines trigger writes the audit row (paid before and after) naming `user`; a closed
+        // night lets a change of `paid` alone through (migration 20261129180000).
+        db::audit::set_actor(&mut *conn, user, false).await?;
         db::money::set_fine_paid(&mut *conn, id, paid).await?;
-        db::audit::record(
-            &mut *conn,
-            user,
-            &format!(
-                "Strafe {} {}: {}, {}",
-                id,
-                if paid { "bezahlt" } else { "offen" },
-                fine.player,
-                fine.date
-            ),
-            Some(&json!({ "paid": fine.paid })),
-            Some(&json!({ "paid": paid })),
-        )
-        .await?;
     }
     Ok(Some(fine))
 }

@@ -130,7 +130,7 @@ async fn add_account(
         Err(e) => return refuse_add(&state, me, form, e).await,
     };
     let hash = auth::hash_password(form.password.clone()).await?;
-    let mut tx = state.begin_write().await?;
+    let mut tx = state.begin_write_as(&me).await?;
     if db::user::by_username_conn(&mut tx, &username)
         .await?
         .is_some()
@@ -204,7 +204,7 @@ async fn set_disabled(
             "Das eigene Konto kann nicht gesperrt werden.".to_string(),
         ));
     }
-    let mut tx = state.begin_write().await?;
+    let mut tx = state.begin_write_as(me).await?;
     let user = db::user::by_id_conn(&mut tx, id)
         .await?
         .ok_or(AppError::NotFound)?;
@@ -302,7 +302,7 @@ async fn close_night(
     Path(date): Path<String>,
 ) -> Result<Redirect, AppError> {
     let date = NaiveDate::parse_from_str(&date, "%Y-%m-%d").map_err(|_| AppError::NotFound)?;
-    let mut tx = state.begin_write().await?;
+    let mut tx = state.begin_write_as(&me).await?;
     let night = db::night::by_date(&mut tx, date)
         .await?
         .ok_or(AppError::NotFound)?;
@@ -317,7 +317,7 @@ async fn close_night(
         .await?;
     }
     tx.commit().await?;
-    Ok(Redirect::to(&format!("/abend/{date}")))
+    Ok(Redirect::to(&format!("/verwaltung/abend/{date}#abschluss")))
 }
 
 /// The fields a form that changes a night carries for a closed night: the "Korrektur" tick box
@@ -331,6 +331,22 @@ pub struct KorrekturFields {
     /// Why the closed night is corrected.
     #[serde(default)]
     pub korrektur_grund: String,
+}
+
+impl KorrekturFields {
+    /// The fields out of a form read as name/value pairs (`korrektur`, `korrektur_grund`).
+    pub fn from_pairs(pairs: &[(String, String)]) -> KorrekturFields {
+        let get = |name: &str| {
+            pairs
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.clone())
+        };
+        KorrekturFields {
+            korrektur: get("korrektur"),
+            korrektur_grund: get("korrektur_grund").unwrap_or_default(),
+        }
+    }
 }
 
 /// Longest accepted correction reason, in characters.
@@ -374,6 +390,23 @@ pub async fn open_for_change(
     )
     .await?;
     Ok(Some(id))
+}
+
+/// [`open_for_change`] for a form that shows its own refusal: `Ok(Ok(correction))` to go on,
+/// `Ok(Err(German reason))` when the night is closed and the box "Korrektur" or the reason is
+/// missing (render the form again with 422 and the typed values; nothing was written), `Err` for
+/// any other failure.
+pub async fn korrektur_or_refusal(
+    tx: &mut WriteTx,
+    night_id: i64,
+    user: &CurrentUser,
+    fields: &KorrekturFields,
+) -> Result<Result<Option<i64>, String>, AppError> {
+    match open_for_change(tx, night_id, user, fields).await {
+        Ok(correction) => Ok(Ok(correction)),
+        Err(AppError::BadRequest(why)) => Ok(Err(why)),
+        Err(e) => Err(e),
+    }
 }
 
 /// Ends the correction opened by [`open_for_change`] (no-op for `None`); call before the commit.

@@ -21,6 +21,7 @@ use chrono::NaiveDate;
 use serde::Deserialize;
 use sqlx::SqliteConnection;
 
+use super::admin::{finish_change, korrektur_or_refusal, KorrekturFields};
 use super::{de_date, AppError, AppState};
 use crate::auth::{CurrentUser, RequireSecretary};
 use crate::db;
@@ -185,6 +186,8 @@ struct Ctx {
     game: RuleSet,
     entered: Vec<u32>,
     runde: Option<RundeState>,
+    /// The night is closed: saving the result needs a Korrektur.
+    closed: bool,
 }
 
 impl Ctx {
@@ -237,6 +240,9 @@ async fn load(
         return Err(AppError::NotFound);
     }
     let entered = db::night::round_numbers(&mut *conn, night.id, table).await?;
+    let night_closed = db::closing::is_closed(&mut *conn, night.id)
+        .await?
+        .unwrap_or(false);
     let runde = match db::besteck::get(&mut *conn, night.id, table, round).await? {
         Some(record) => Some(
             RundeState::try_from(record)
@@ -264,6 +270,7 @@ async fn load(
         game,
         entered,
         runde,
+        closed: night_closed,
     })
 }
 
@@ -387,6 +394,8 @@ pub struct RundePage {
     confirm: Vec<ConfirmRow>,
     joker_allowed: bool,
     next_round: Option<u32>,
+    /// The night is closed: the confirm form carries the Korrektur fieldset.
+    closed: bool,
 }
 
 fn dice_text(d: [u8; 3]) -> String {
@@ -547,6 +556,7 @@ fn render(user: CurrentUser, ctx: &Ctx, extra: Extra<'_>) -> RundePage {
         confirm: Vec::new(),
         joker_allowed: ctx.joker_allowed,
         next_round: (ctx.round < ctx.rounds_per_night).then_some(ctx.round + 1),
+        closed: ctx.closed,
     };
     let Some(runde) = &ctx.runde else {
         return page;
@@ -674,7 +684,7 @@ async fn start(
     Path((date, table, round)): Path<(String, u32, u32)>,
     Form(form): Form<Pairs>,
 ) -> Result<Response, AppError> {
-    let mut tx = state.begin_write().await?;
+    let mut tx = state.begin_write_as(&user).await?;
     let ctx = load(&mut tx, parse_date(&date)?, table, round).await?;
     if ctx.runde.is_some() {
         return Ok(rejected(
@@ -723,7 +733,7 @@ async fn wurfrunde(
     Path((date, table, round)): Path<(String, u32, u32)>,
     Form(form): Form<Pairs>,
 ) -> Result<Response, AppError> {
-    let mut tx = state.begin_write().await?;
+    let mut tx = state.begin_write_as(&user).await?;
     let mut ctx = load(&mut tx, parse_date(&date)?, table, round).await?;
     let typed = typed_throws(&form);
     let fail = |ctx: &Ctx, msg: String| {
@@ -768,7 +778,7 @@ async fn undo(
     Path((date, table, round)): Path<(String, u32, u32)>,
     Form(form): Form<Pairs>,
 ) -> Result<Response, AppError> {
-    let mut tx = state.begin_write().await?;
+    let mut tx = state.begin_write_as(&user).await?;
     let mut ctx = load(&mut tx, parse_date(&date)?, table, round).await?;
     let fail = |ctx: &Ctx, msg: String| {
         rejected(
@@ -812,10 +822,10 @@ async fn undo(
 
 async fn discard(
     State(state): State<AppState>,
-    RequireSecretary(_user): RequireSecretary,
+    RequireSecretary(user): RequireSecretary,
     Path((date, table, round)): Path<(String, u32, u32)>,
 ) -> Result<Response, AppError> {
-    let mut tx = state.begin_write().await?;
+    let mut tx = state.begin_write_as(&user).await?;
     let ctx = load(&mut tx, parse_date(&date)?, table, round).await?;
     db::besteck::delete(&mut tx, ctx.night_id, table, round).await?;
     tx.commit().await?;
@@ -867,7 +877,7 @@ async fn confirm(
     Path((date, table, round)): Path<(String, u32, u32)>,
     Form(form): Form<Pairs>,
 ) -> Result<Response, AppError> {
-    let mut tx = state.begin_write().await?;
+    let mut tx = state.begin_write_as(&user).await?;
     let ctx = load(&mut tx, parse_date(&date)?, table, round).await?;
     let jokers: Vec<&str> = ctx
         .ids
@@ -923,6 +933,12 @@ async fn confirm(
         let id = ctx.ids.get(&r.player).copied().ok_or(AppError::NotFound)?;
         rows.push((id, r));
     }
+    let korrektur = KorrekturFields::from_pairs(&form);
+    let correction = match korrektur_or_refusal(&mut tx, ctx.night_id, &user, &korrektur).await? {
+        Ok(c) => c,
+        Err(why) => return Ok(fail(&ctx, why)),
+    };
+    // The results are audited row by row by the triggers; the summary row below adds the throws.
     db::night::put_round(&mut tx, ctx.night_id, table, round, &rows).await?;
     db::besteck::delete(&mut tx, ctx.night_id, table, round).await?;
     let after = serde_json::json!({
@@ -940,6 +956,7 @@ async fn confirm(
         Some(&after),
     )
     .await?;
+    finish_change(&mut tx, correction).await?;
     tx.commit().await?;
     let next = if round < ctx.rounds_per_night {
         format!(

@@ -925,7 +925,7 @@ async fn set_kind(
         Ok(c) => c,
         Err(why) => return refused(&state, user, year, typed, format!("{kind}: {why}")).await,
     };
-    let mut tx = state.begin_write().await?;
+    let mut tx = state.begin_write_as(&user).await?;
     match ledger::set_fine_kind(&mut tx, year, kind, Some(cents), &user.username).await {
         Ok(()) => {
             tx.commit().await?;
@@ -954,7 +954,7 @@ async fn remove_kind(
     Path(year): Path<i32>,
     Form(form): Form<KindForm>,
 ) -> Result<Response, AppError> {
-    let mut tx = state.begin_write().await?;
+    let mut tx = state.begin_write_as(&user).await?;
     match ledger::set_fine_kind(&mut tx, year, &form.kind, None, &user.username).await {
         Ok(()) => {
             tx.commit().await?;
@@ -1004,7 +1004,7 @@ async fn book_fine(
         let why = format!("\"{}\" ist kein Datum (JJJJ-MM-TT)", form.date);
         return refused(&state, user, year, typed, why).await;
     };
-    let mut tx = state.begin_write().await?;
+    let mut tx = state.begin_write_as(&user).await?;
     let booked = ledger::book_fine(
         &mut tx,
         year,
@@ -1054,7 +1054,7 @@ async fn mark(
     paid: bool,
     back: &str,
 ) -> Result<Redirect, AppError> {
-    let mut tx = state.begin_write().await?;
+    let mut tx = state.begin_write_as(&user).await?;
     let fine = ledger::set_fine_paid(&mut tx, id, paid, &user.username)
         .await
         .map_err(|e| match trigger_refusal(&e) {

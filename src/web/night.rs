@@ -17,6 +17,7 @@ use rand::Rng;
 use serde::Deserialize;
 use serde_json::json;
 
+use super::admin::{finish_change, korrektur_or_refusal, KorrekturFields};
 use super::entry::check_change;
 use super::{de_date, AppError, AppState};
 use crate::auth::{CurrentUser, RequireSecretary};
@@ -199,6 +200,8 @@ pub struct KindLine {
     pub label: String,
     /// Its amount, German euros.
     pub amount: String,
+    /// Chosen in a rejected fine form.
+    pub selected: bool,
 }
 
 /// The night's admin page.
@@ -219,6 +222,10 @@ struct NightAdminPage {
     fine_players: Vec<PresentLine>,
     error: Option<String>,
     error_at: String,
+    /// The night is closed: forms carry the Korrektur fieldset.
+    closed: bool,
+    /// "gleich bezahlt" ticked in a rejected fine form.
+    fine_paid: bool,
 }
 
 /// What a rejected form typed.
@@ -229,6 +236,8 @@ struct Typed {
     present: Option<BTreeSet<i64>>,
     /// Table, round number field, rows and the "Runde ersetzen" box as typed.
     round: Option<(u32, String, Vec<EntryRow>, bool)>,
+    /// A rejected fine form: player id, kind, paid at once.
+    fine: Option<(i64, String, bool)>,
 }
 
 /// The night on ISO `date` or 404.
@@ -263,6 +272,9 @@ async fn render(
     let file = db::season::load_file_conn(&mut conn, year)
         .await?
         .ok_or(AppError::NotFound)?;
+    let closed = db::closing::is_closed(&mut conn, night.id)
+        .await?
+        .unwrap_or(false);
     drop(conn);
     let entry = file.nights.iter().find(|n| n.date == night.date);
     let has_rounds = entry.is_some_and(|n| n.tables.iter().any(|t| !t.rounds.is_empty()));
@@ -356,6 +368,7 @@ async fn render(
                 kind: k.clone(),
                 label: fine_label(k).to_string(),
                 amount: league::format_cents(*c),
+                selected: typed.fine.as_ref().is_some_and(|f| f.1 == *k),
             })
             .collect(),
         fine_players: players
@@ -363,11 +376,13 @@ async fn render(
             .map(|p| PresentLine {
                 id: p.id,
                 name: p.name.clone(),
-                checked: false,
+                checked: typed.fine.as_ref().is_some_and(|f| f.0 == p.id),
             })
             .collect(),
+        fine_paid: typed.fine.as_ref().is_some_and(|f| f.2),
         error: if round_error { None } else { typed.error },
         error_at: typed.error_at,
+        closed,
     })
 }
 
@@ -408,7 +423,8 @@ async fn save_participants(
     let night = night_of(&state, &date).await?;
     let year = night.season as i32;
     let ticked = ids_of(&fields, "present");
-    let mut tx = state.begin_write().await?;
+    let korrektur = KorrekturFields::from_pairs(&fields);
+    let mut tx = state.begin_write_as(&user).await?;
     let rules = rules_of(&mut tx, year).await?;
     let season_ids: BTreeSet<i64> = db::player::of_season(&mut tx, year)
         .await?
@@ -437,6 +453,20 @@ async fn save_participants(
         };
         return rejected(&state, user, &night, typed).await;
     }
+    // A closed night: only as a Korrektur (box and reason), else the form again with the ticks.
+    let correction = match korrektur_or_refusal(&mut tx, night.id, &user, &korrektur).await? {
+        Ok(c) => c,
+        Err(error) => {
+            drop(tx);
+            let typed = Typed {
+                error: Some(error),
+                error_at: "teilnehmer".into(),
+                present: Some(ticked),
+                ..Typed::default()
+            };
+            return rejected(&state, user, &night, typed).await;
+        }
+    };
     let before: Vec<_> = db::night::participants(&mut tx, night.id)
         .await?
         .into_iter()
@@ -458,6 +488,7 @@ async fn save_participants(
         Some(&json!(after)),
     )
     .await?;
+    finish_change(&mut tx, correction).await?;
     tx.commit().await?;
     Ok(Redirect::to(&format!("/verwaltung/abend/{}#tische", night.date)).into_response())
 }
@@ -625,7 +656,7 @@ async fn save_round(
         .find(|(k, _)| k == "table")
         .and_then(|(_, v)| v.parse().ok())
         .ok_or_else(|| AppError::BadRequest("Tisch fehlt".into()))?;
-    let mut tx = state.begin_write().await?;
+    let mut tx = state.begin_write_as(&user).await?;
     let drawn = db::night::participants(&mut tx, night.id).await?;
     let seats: Vec<_> = drawn
         .iter()
@@ -661,7 +692,6 @@ async fn save_round(
             )),
         })
         .and_then(|()| parse_round(night.date, table, &number_input, &rows));
-    let mut before = None;
     let checked = match parsed {
         Err(e) => Err(e),
         Ok((number, results)) => {
@@ -692,7 +722,7 @@ async fn save_round(
                                 shown.outs
                             ));
                         }
-                        before = Some(t.rounds.remove(old));
+                        t.rounds.remove(old);
                     }
                     t.rounds.push(RoundEntry {
                         number,
@@ -705,7 +735,16 @@ async fn save_round(
             round.map(|_| (number, results))
         }
     };
-    let (number, results) = match checked {
+    let checked = match checked {
+        Ok(v) => {
+            let korrektur = KorrekturFields::from_pairs(&fields);
+            korrektur_or_refusal(&mut tx, night.id, &user, &korrektur)
+                .await?
+                .map(|c| (v, c))
+        }
+        Err(e) => Err(e),
+    };
+    let ((number, results), correction) = match checked {
         Ok(v) => v,
         Err(error) => {
             drop(tx);
@@ -718,16 +757,9 @@ async fn save_round(
             return rejected(&state, user, &night, typed).await;
         }
     };
+    // The audit triggers record every result removed and entered, with who (begin_write_as).
     db::night::put_round(&mut tx, night.id, table, number, &results).await?;
-    let after: Vec<&ResultEntry> = results.iter().map(|(_, r)| r).collect();
-    db::audit::record(
-        &mut tx,
-        &user.username,
-        &format!("Runde {number}, Tisch {table}, Abend {}", night.date),
-        before.map(|b| json!(b.results)).as_ref(),
-        Some(&json!(after)),
-    )
-    .await?;
+    finish_change(&mut tx, correction).await?;
     tx.commit().await?;
     Ok(Redirect::to(&format!("/verwaltung/abend/{}#tisch-{table}", night.date)).into_response())
 }
@@ -741,6 +773,12 @@ pub struct FineForm {
     pub kind: String,
     /// Present when paid at once.
     pub paid: Option<String>,
+    /// Korrektur box of a closed night (see [`KorrekturFields`]).
+    #[serde(default)]
+    pub korrektur: Option<String>,
+    /// Korrektur reason of a closed night.
+    #[serde(default)]
+    pub korrektur_grund: String,
 }
 
 async fn add_fine(
@@ -752,7 +790,7 @@ async fn add_fine(
     let night = night_of(&state, &date).await?;
     let year = night.season as i32;
     let paid = form.paid.is_some();
-    let mut tx = state.begin_write().await?;
+    let mut tx = state.begin_write_as(&user).await?;
     let (_, name) = db::player::by_id(&mut tx, form.player)
         .await?
         .ok_or_else(|| AppError::BadRequest("unbekannter Spieler".into()))?;
@@ -772,13 +810,26 @@ async fn add_fine(
         Ok(())
     })
     .await?;
-    let season = match checked {
-        Ok((_, s)) => s,
+    let checked = match checked {
+        Ok((_, season)) => {
+            let korrektur = KorrekturFields {
+                korrektur: form.korrektur.clone(),
+                korrektur_grund: form.korrektur_grund.clone(),
+            };
+            korrektur_or_refusal(&mut tx, night.id, &user, &korrektur)
+                .await?
+                .map(|c| (season, c))
+        }
+        Err(e) => Err(e),
+    };
+    let (season, correction) = match checked {
+        Ok(v) => v,
         Err(error) => {
             drop(tx);
             let typed = Typed {
                 error: Some(error),
                 error_at: "strafen".into(),
+                fine: Some((form.player, form.kind.clone(), paid)),
                 ..Typed::default()
             };
             return rejected(&state, user, &night, typed).await;
@@ -790,16 +841,9 @@ async fn add_fine(
         .get(&form.kind)
         .copied()
         .ok_or_else(|| AppError::BadRequest("unbekannte Strafe".into()))?;
+    // Audited by the fines trigger (who, night, player, kind, amount, paid).
     db::night::add_fine(&mut tx, night.id, form.player, &form.kind, amount, paid).await?;
-    let after = json!({ "date": night.date, "player": name, "kind": form.kind, "amount_cents": amount, "paid": paid });
-    db::audit::record(
-        &mut tx,
-        &user.username,
-        "Strafe gebucht",
-        None,
-        Some(&after),
-    )
-    .await?;
+    finish_change(&mut tx, correction).await?;
     tx.commit().await?;
     Ok(Redirect::to(&format!("/verwaltung/abend/{}#strafen", night.date)).into_response())
 }
@@ -819,22 +863,16 @@ async fn toggle_fine(
 ) -> Result<Response, AppError> {
     let night = night_of(&state, &date).await?;
     let paid = form.paid == "1";
-    let mut tx = state.begin_write().await?;
+    let mut tx = state.begin_write_as(&user).await?;
     let before = db::night::fines(&mut tx, night.id)
         .await?
         .into_iter()
         .find(|f| f.id == fine)
         .ok_or(AppError::NotFound)?;
-    db::night::set_fine_paid(&mut tx, night.id, fine, paid).await?;
-    let describe = |paid: bool| json!({ "fine_id": fine, "player": before.player, "kind": before.kind, "paid": paid });
-    db::audit::record(
-        &mut tx,
-        &user.username,
-        "Strafe bezahlt/offen",
-        Some(&describe(before.paid)),
-        Some(&describe(paid)),
-    )
-    .await?;
+    // Audited by the fines trigger; allowed on a closed night (collecting a fine later is normal).
+    if before.paid != paid {
+        db::night::set_fine_paid(&mut tx, night.id, fine, paid).await?;
+    }
     tx.commit().await?;
     Ok(Redirect::to(&format!("/verwaltung/abend/{}#strafen", night.date)).into_response())
 }

@@ -142,7 +142,7 @@ async fn create_season(
     RequireSecretary(user): RequireSecretary,
     Form(form): Form<NewSeasonForm>,
 ) -> Result<Response, AppError> {
-    let mut tx = state.begin_write().await?;
+    let mut tx = state.begin_write_as(&user).await?;
     let checked = match parse_new_season(&form) {
         Ok((year, rules)) => {
             let file = SeasonFile {
@@ -346,7 +346,7 @@ async fn add_player(
     Form(form): Form<NameForm>,
 ) -> Result<Response, AppError> {
     let name = form.name.trim().to_string();
-    let mut tx = state.begin_write().await?;
+    let mut tx = state.begin_write_as(&user).await?;
     let checked = match name.is_empty() {
         true => Err(EMPTY_NAME.to_string()),
         false => {
@@ -370,16 +370,8 @@ async fn add_player(
         };
         return rejected(&state, user, year, typed).await;
     }
-    let id = db::player::add_to_season(&mut tx, year, &name).await?;
-    let after = json!({ "season": year, "player_id": id, "name": name });
-    db::audit::record(
-        &mut tx,
-        &user.username,
-        "Spieler hinzugefügt",
-        None,
-        Some(&after),
-    )
-    .await?;
+    // Audited by the players/season_players triggers, with who (begin_write_as).
+    db::player::add_to_season(&mut tx, year, &name).await?;
     tx.commit().await?;
     Ok(Redirect::to(&format!("/verwaltung/saison/{year}#spieler")).into_response())
 }
@@ -408,7 +400,7 @@ async fn rename_player(
     Form(form): Form<NameForm>,
 ) -> Result<Response, AppError> {
     let name = form.name.trim().to_string();
-    let mut tx = state.begin_write().await?;
+    let mut tx = state.begin_write_as(&user).await?;
     let (_, old) = db::player::by_id(&mut tx, id)
         .await?
         .ok_or(AppError::NotFound)?;
@@ -439,15 +431,8 @@ async fn rename_player(
         };
         return rejected(&state, user, year, typed).await;
     }
+    // Audited by the players trigger (old and new name).
     db::player::rename(&mut tx, id, &name).await?;
-    db::audit::record(
-        &mut tx,
-        &user.username,
-        "Spieler umbenannt",
-        Some(&json!({ "player_id": id, "name": old })),
-        Some(&json!({ "player_id": id, "name": name })),
-    )
-    .await?;
     tx.commit().await?;
     Ok(Redirect::to(&format!("/verwaltung/saison/{year}#spieler-{id}")).into_response())
 }
@@ -482,7 +467,7 @@ async fn record_fee(
             .map(Some)
             .map_err(|_| format!("Zahldatum: \"{text}\" ist kein Datum"))
     };
-    let mut tx = state.begin_write().await?;
+    let mut tx = state.begin_write_as(&user).await?;
     let (_, name) = db::player::by_id(&mut tx, id)
         .await?
         .ok_or(AppError::NotFound)?;
@@ -520,26 +505,8 @@ async fn record_fee(
         )),
         None => None,
     };
-    let before = db::player::of_season(&mut tx, year)
-        .await?
-        .into_iter()
-        .find(|p| p.id == id)
-        .map(|p| json!({ "player": name, "fee_paid_on": p.fee_paid_on, "fee_cents": p.fee_cents }));
+    // Audited by the season_players trigger (fee before and after).
     db::player::set_fee(&mut tx, year, id, fee).await?;
-    let after =
-        json!({ "player": name, "fee_paid_on": fee.map(|f| f.0), "fee_cents": fee.map(|f| f.1) });
-    db::audit::record(
-        &mut tx,
-        &user.username,
-        if fee.is_some() {
-            "Jahresbeitrag"
-        } else {
-            "Jahresbeitrag gelöscht"
-        },
-        before.as_ref(),
-        Some(&after),
-    )
-    .await?;
     tx.commit().await?;
     Ok(Redirect::to(&format!("/verwaltung/saison/{year}#spieler-{id}")).into_response())
 }
@@ -558,7 +525,7 @@ async fn create_night(
     Form(form): Form<NightForm>,
 ) -> Result<Response, AppError> {
     let text = form.date.trim();
-    let mut tx = state.begin_write().await?;
+    let mut tx = state.begin_write_as(&user).await?;
     let checked = match NaiveDate::parse_from_str(text, "%Y-%m-%d") {
         Err(_) => Err(format!("Datum: \"{text}\" ist kein Datum")),
         Ok(date) => match db::night::by_date(&mut tx, date).await? {
@@ -620,7 +587,7 @@ async fn delete_season(
     Path(year): Path<i32>,
     Form(form): Form<DeleteSeasonForm>,
 ) -> Result<Response, AppError> {
-    let mut tx = state.begin_write().await?;
+    let mut tx = state.begin_write_as(&user).await?;
     let row = db::season::get(&mut tx, year)
         .await?
         .ok_or(AppError::NotFound)?;

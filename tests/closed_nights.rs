@@ -1,0 +1,500 @@
+//! The secretary's night page and the closed-night controls (issue 5): one audit mechanism (the
+//! triggers) naming the secretary; "Abend abschließen" on the night page; round, presence and fine
+//! forms of a closed night need the Korrektur box and a reason (422, typed values kept, nothing
+//! stored) and are stored and audited with them; marking a fine paid works on a closed night.
+
+mod common;
+
+use axum::http::StatusCode;
+use common::*;
+use sqlx::SqlitePool;
+
+const NIGHT: &str = "2026-01-02";
+
+/// Audit rows after id `since`: (user, action, before, after).
+async fn audit_since(
+    pool: &SqlitePool,
+    since: i64,
+) -> Vec<(String, String, Option<String>, Option<String>)> {
+    sqlx::query_as(
+        "select user, action, before_json, after_json from audit_log where id > ? order by id",
+    )
+    .bind(since)
+    .fetch_all(pool)
+    .await
+    .unwrap()
+}
+
+async fn last_audit_id(pool: &SqlitePool) -> i64 {
+    let (n,): (i64,) = sqlx::query_as("select coalesce(max(id), 0) from audit_log")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    n
+}
+
+/// Round `number` at table 1 of `date` as stored: (player id, outs, hand_outs, julen, lost).
+async fn stored_round(
+    pool: &SqlitePool,
+    date: &str,
+    number: i64,
+) -> Vec<(i64, i64, i64, i64, bool)> {
+    sqlx::query_as(
+        "select x.player_id, x.outs, x.hand_outs, x.julen, x.lost from results x
+         join rounds r on r.id = x.round_id join nights n on n.id = r.night_id
+         where n.date = ? and r.table_no = 1 and r.number = ? order by x.position",
+    )
+    .bind(date)
+    .bind(number)
+    .fetch_all(pool)
+    .await
+    .unwrap()
+}
+
+/// The round form's body for `rows` (table 1), plus `extra` (already encoded).
+fn round_body(number: i64, rows: &[(i64, i64, i64, i64, bool)], extra: &str) -> String {
+    // Every call replaces an entered round: the "Runde ersetzen" box is ticked.
+    let mut body = format!("table=1&number={number}&replace=1");
+    for (id, outs, hand, julen, lost) in rows {
+        body.push_str(&format!(
+            "&played_{id}=1&outs_{id}={outs}&hand_outs_{id}={hand}&julen_{id}={julen}"
+        ));
+        if *lost {
+            body.push_str(&format!("&lost={id}"));
+        }
+    }
+    body.push_str(extra);
+    body
+}
+
+fn location(resp: &axum::http::Response<axum::body::Body>) -> String {
+    resp.headers()
+        .get("location")
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn one_round_entry_is_audited_once_per_result_naming_the_secretary() {
+    let t = test_app(true, false).await;
+    let cookie = login(&t.app, SECRETARY, None).await;
+    let rows = stored_round(&t.db.read, NIGHT, 1).await;
+    assert!(rows.len() >= 2);
+    let since = last_audit_id(&t.db.read).await;
+    // Round 1 again, with one more Jule for its first player: the round is replaced.
+    let mut changed = rows.clone();
+    changed[0].3 += 1;
+    let resp = send(
+        &t.app,
+        form(
+            &format!("/verwaltung/abend/{NIGHT}/runde"),
+            &round_body(1, &changed, ""),
+            Some(&cookie),
+        ),
+    )
+    .await;
+    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+    assert_eq!(stored_round(&t.db.read, NIGHT, 1).await, changed);
+    let audit = audit_since(&t.db.read, since).await;
+    let actions: Vec<&str> = audit.iter().map(|a| a.1.as_str()).collect();
+    let mut want = vec!["Ergebnis gelöscht"; rows.len()];
+    want.extend(vec!["Ergebnis eingetragen"; rows.len()]);
+    assert_eq!(
+        actions, want,
+        "one row per removed and entered result, no hand-written duplicate"
+    );
+    for (user, action, before, after) in &audit {
+        assert_eq!(user, SECRETARY, "{action}");
+        // A removed result names its round (the results go before the round row).
+        let json = if action == "Ergebnis gelöscht" {
+            before
+        } else {
+            after
+        };
+        let json = json.as_deref().unwrap();
+        assert!(
+            json.contains(&format!("\"night\":\"{NIGHT}\"")),
+            "{action}: {json}"
+        );
+        assert!(json.contains("\"table\":1,\"round\":1"), "{action}: {json}");
+    }
+    // A fine booked on the night page and marked paid: one row each, by the secretary.
+    let since = last_audit_id(&t.db.read).await;
+    let (dirk,): (i64,) = sqlx::query_as("select id from players where name = 'Dirk'")
+        .fetch_one(&t.db.read)
+        .await
+        .unwrap();
+    let resp = send(
+        &t.app,
+        form(
+            &format!("/verwaltung/abend/{NIGHT}/strafe"),
+            &format!("player={dirk}&kind=sleepy"),
+            Some(&cookie),
+        ),
+    )
+    .await;
+    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+    let (fine,): (i64,) = sqlx::query_as("select max(id) from fines")
+        .fetch_one(&t.db.read)
+        .await
+        .unwrap();
+    let resp = send(
+        &t.app,
+        form(
+            &format!("/verwaltung/abend/{NIGHT}/strafe/{fine}/bezahlt"),
+            "paid=1",
+            Some(&cookie),
+        ),
+    )
+    .await;
+    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+    let audit = audit_since(&t.db.read, since).await;
+    let got: Vec<(&str, &str)> = audit.iter().map(|a| (a.0.as_str(), a.1.as_str())).collect();
+    assert_eq!(
+        got,
+        [
+            (SECRETARY, "Strafe eingetragen"),
+            (SECRETARY, "Strafe geändert")
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_closed_night_is_changed_from_the_night_page_only_as_a_korrektur() {
+    let t = test_app(true, false).await;
+    let cookie = login(&t.app, SECRETARY, None).await;
+    let page_uri = format!("/verwaltung/abend/{NIGHT}");
+    let page = text(send(&t.app, get(&page_uri, Some(&cookie))).await).await;
+    assert!(page.contains("Abend abschließen"), "the close button");
+    assert!(page.contains(&format!(
+        "action=\"/verwaltung/abend/{NIGHT}/abschliessen\""
+    )));
+    assert!(
+        !page.contains("korrektur_grund"),
+        "no Korrektur on an open night"
+    );
+
+    let resp = send(
+        &t.app,
+        form(&format!("{page_uri}/abschliessen"), "", Some(&cookie)),
+    )
+    .await;
+    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+    assert_eq!(location(&resp), format!("{page_uri}#abschluss"));
+    let page = text(send(&t.app, get(&page_uri, Some(&cookie))).await).await;
+    assert!(!page.contains("Abend abschließen"));
+    assert!(page.contains("ist abgeschlossen"));
+    // The round form of table 1 and the fine form carry the fieldset.
+    assert_eq!(
+        page.matches("name=\"korrektur_grund\"").count(),
+        2,
+        "{page}"
+    );
+
+    let rows = stored_round(&t.db.read, NIGHT, 1).await;
+    let mut changed = rows.clone();
+    changed[0].3 += 7;
+    let round_uri = format!("{page_uri}/runde");
+    let before = snapshot(&t.db.write).await;
+    // (extra fields, expected message)
+    let refused = [
+        ("", "Häkchen „Korrektur“ und Grund"),
+        (
+            "&korrektur_grund=Tippfehler",
+            "Häkchen „Korrektur“ und Grund",
+        ),
+        ("&korrektur=on&korrektur_grund=++", "braucht einen Grund"),
+        (
+            &*format!("&korrektur=on&korrektur_grund={}", "x".repeat(501)),
+            "braucht einen Grund",
+        ),
+    ];
+    for (extra, message) in refused {
+        let resp = send(
+            &t.app,
+            form(&round_uri, &round_body(1, &changed, extra), Some(&cookie)),
+        )
+        .await;
+        assert_eq!(resp.status(), StatusCode::UNPROCESSABLE_ENTITY, "{extra}");
+        let body = text(resp).await;
+        assert!(body.contains(message), "{extra}: {body}");
+        let (id, _, _, julen, _) = changed[0];
+        assert!(
+            body.contains(&format!("name=\"julen_{id}\" min=\"0\" value=\"{julen}\"")),
+            "the typed round is kept"
+        );
+    }
+    assert_eq!(snapshot(&t.db.write).await, before, "nothing stored");
+
+    let since = last_audit_id(&t.db.read).await;
+    let resp = send(
+        &t.app,
+        form(
+            &round_uri,
+            &round_body(1, &changed, "&korrektur=on&korrektur_grund=Jule+vergessen"),
+            Some(&cookie),
+        ),
+    )
+    .await;
+    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+    assert_eq!(stored_round(&t.db.read, NIGHT, 1).await, changed);
+    let audit = audit_since(&t.db.read, since).await;
+    assert_eq!(
+        audit[0].1,
+        "Korrektur eines abgeschlossenen Spielabends: Jule vergessen"
+    );
+    assert_eq!(audit.len(), 1 + 2 * rows.len());
+    assert!(audit.iter().all(|a| a.0 == SECRETARY));
+    let (active,): (i64,) =
+        sqlx::query_as("select count(*) from night_corrections where active = 1")
+            .fetch_one(&t.db.read)
+            .await
+            .unwrap();
+    assert_eq!(active, 0, "locked again after the correction");
+
+    // Fines: refused without Korrektur, booked with it.
+    let (dirk,): (i64,) = sqlx::query_as("select id from players where name = 'Dirk'")
+        .fetch_one(&t.db.read)
+        .await
+        .unwrap();
+    let fine_uri = format!("{page_uri}/strafe");
+    let count_fines = || async {
+        let (n,): (i64,) = sqlx::query_as(
+            "select count(*) from fines f join nights n on n.id = f.night_id where n.date = ?",
+        )
+        .bind(NIGHT)
+        .fetch_one(&t.db.read)
+        .await
+        .unwrap();
+        n
+    };
+    let fines_before = count_fines().await;
+    let before = snapshot(&t.db.write).await;
+    let resp = send(
+        &t.app,
+        form(
+            &fine_uri,
+            &format!("player={dirk}&kind=sleepy&paid=1"),
+            Some(&cookie),
+        ),
+    )
+    .await;
+    assert_eq!(resp.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body = text(resp).await;
+    assert!(body.contains("Häkchen „Korrektur“ und Grund"));
+    // The typed fine is kept: player, kind, paid at once.
+    assert!(
+        body.contains(&format!("<option value=\"{dirk}\" selected>Dirk")),
+        "{body}"
+    );
+    assert!(
+        body.contains("<option value=\"sleepy\" selected>"),
+        "{body}"
+    );
+    assert!(body.contains("name=\"paid\" value=\"1\" checked"), "{body}");
+    assert_eq!(snapshot(&t.db.write).await, before);
+    let since = last_audit_id(&t.db.read).await;
+    let resp = send(
+        &t.app,
+        form(
+            &fine_uri,
+            &format!("player={dirk}&kind=sleepy&korrektur=on&korrektur_grund=nachgetragen"),
+            Some(&cookie),
+        ),
+    )
+    .await;
+    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+    assert_eq!(count_fines().await, fines_before + 1);
+    let actions: Vec<String> = audit_since(&t.db.read, since)
+        .await
+        .into_iter()
+        .map(|a| a.1)
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            "Korrektur eines abgeschlossenen Spielabends: nachgetragen",
+            "Strafe eingetragen"
+        ]
+    );
+
+    // Collecting the fine later needs no Korrektur, on the night page and on the money page.
+    let (fine,): (i64,) = sqlx::query_as("select max(id) from fines")
+        .fetch_one(&t.db.read)
+        .await
+        .unwrap();
+    let paid = |pool: SqlitePool| async move {
+        let (p,): (bool,) = sqlx::query_as("select paid from fines where id = ?")
+            .bind(fine)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        p
+    };
+    for (uri, body, want) in [
+        (format!("{page_uri}/strafe/{fine}/bezahlt"), "paid=1", true),
+        (format!("/verwaltung/strafe/{fine}/offen"), "", false),
+        (
+            format!("/verwaltung/strafe/{fine}/bezahlt"),
+            "back=kasse",
+            true,
+        ),
+    ] {
+        let since = last_audit_id(&t.db.read).await;
+        let resp = send(&t.app, form(&uri, body, Some(&cookie))).await;
+        assert_eq!(resp.status(), StatusCode::SEE_OTHER, "{uri}");
+        assert_eq!(paid(t.db.read.clone()).await, want, "{uri}");
+        let audit = audit_since(&t.db.read, since).await;
+        assert_eq!(audit.len(), 1, "{uri}: {audit:?}");
+        assert_eq!(
+            (audit[0].0.as_str(), audit[0].1.as_str()),
+            (SECRETARY, "Strafe geändert")
+        );
+    }
+}
+
+#[tokio::test]
+async fn presence_and_draw_of_a_closed_night_need_a_korrektur() {
+    let t = test_app(true, false).await;
+    let cookie = login(&t.app, SECRETARY, None).await;
+    let date = "2026-12-30";
+    let resp = send(
+        &t.app,
+        form(
+            "/verwaltung/saison/2026/abend",
+            &format!("date={date}"),
+            Some(&cookie),
+        ),
+    )
+    .await;
+    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+    let ids: Vec<(i64,)> = sqlx::query_as("select id from players order by id limit 4")
+        .fetch_all(&t.db.read)
+        .await
+        .unwrap();
+    let present: String = ids
+        .iter()
+        .map(|(id,)| format!("present={id}"))
+        .collect::<Vec<_>>()
+        .join("&");
+    let uri = format!("/verwaltung/abend/{date}/teilnehmer");
+    let resp = send(&t.app, form(&uri, &present, Some(&cookie))).await;
+    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+    let resp = send(
+        &t.app,
+        form(
+            &format!("/verwaltung/abend/{date}/abschliessen"),
+            "",
+            Some(&cookie),
+        ),
+    )
+    .await;
+    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+    let page = text(
+        send(
+            &t.app,
+            get(&format!("/verwaltung/abend/{date}"), Some(&cookie)),
+        )
+        .await,
+    )
+    .await;
+    // Presence form, the table's round form and the fine form.
+    assert_eq!(
+        page.matches("name=\"korrektur_grund\"").count(),
+        3,
+        "{page}"
+    );
+
+    let three = present.rsplit_once('&').unwrap().0;
+    let before = snapshot(&t.db.write).await;
+    let resp = send(&t.app, form(&uri, three, Some(&cookie))).await;
+    assert_eq!(resp.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body = text(resp).await;
+    assert!(body.contains("Häkchen „Korrektur“ und Grund"), "{body}");
+    let last = ids[3].0;
+    assert!(
+        !body.contains(&format!("value=\"{last}\" checked")),
+        "the typed ticks are kept"
+    );
+    assert!(body.contains(&format!("value=\"{}\" checked", ids[0].0)));
+    assert_eq!(snapshot(&t.db.write).await, before);
+
+    let resp = send(
+        &t.app,
+        form(
+            &uri,
+            &format!("{three}&korrektur=on&korrektur_grund=Dirk+ging+vorher"),
+            Some(&cookie),
+        ),
+    )
+    .await;
+    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+    let (n,): (i64,) = sqlx::query_as(
+        "select count(*) from night_participants p join nights n on n.id = p.night_id where n.date = ?",
+    )
+    .bind(date)
+    .fetch_one(&t.db.read)
+    .await
+    .unwrap();
+    assert_eq!(n, 3);
+    let (audited,): (i64,) = sqlx::query_as(
+        "select count(*) from audit_log where user = ? and action like 'Korrektur%Dirk ging vorher'",
+    )
+    .bind(SECRETARY)
+    .fetch_one(&t.db.read)
+    .await
+    .unwrap();
+    assert_eq!(audited, 1);
+}
+
+#[tokio::test]
+async fn on_a_closed_night_only_the_paid_flag_of_a_fine_changes_without_korrektur() {
+    let t = test_app(true, false).await;
+    let (night,): (i64,) = sqlx::query_as("select id from nights where date = ?")
+        .bind(NIGHT)
+        .fetch_one(&t.db.read)
+        .await
+        .unwrap();
+    sqlx::query("update nights set closed = 1 where id = ?")
+        .bind(night)
+        .execute(&t.db.write)
+        .await
+        .unwrap();
+    // (update, allowed)
+    let cases = [
+        ("update fines set paid = 1 - paid where night_id = ?", true),
+        ("update fines set paid = paid where night_id = ?", true),
+        (
+            "update fines set amount_cents = amount_cents where night_id = ?",
+            true,
+        ),
+        (
+            "update fines set amount_cents = amount_cents + 1 where night_id = ?",
+            false,
+        ),
+        (
+            "update fines set paid = 1 - paid, amount_cents = 0 where night_id = ?",
+            false,
+        ),
+        ("update fines set kind = 'sleepy' where night_id = ?", false),
+        (
+            "update fines set player_id = (select max(id) from players) where night_id = ?",
+            false,
+        ),
+        (
+            "update fines set night_id = night_id + 1 where night_id = ?",
+            false,
+        ),
+        ("delete from fines where night_id = ?", false),
+    ];
+    for (sql, allowed) in cases {
+        let before = snapshot(&t.db.write).await;
+        let done = sqlx::query(sql).bind(night).execute(&t.db.write).await;
+        assert_eq!(done.is_ok(), allowed, "{sql}: {done:?}");
+        if let Ok(d) = done {
+            assert_eq!(d.rows_affected(), 1, "{sql}");
+        } else {
+            assert_eq!(snapshot(&t.db.write).await, before, "{sql}");
+        }
+    }
+}
