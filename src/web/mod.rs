@@ -289,6 +289,20 @@ impl From<crate::service::ServiceError> for AppError {
     }
 }
 
+/// Deletes expired session records once an hour (expired sessions are refused anyway; this keeps
+/// the table small).
+fn spawn_session_cleanup(store: SqliteStore) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(std::time::Duration::from_secs(3600));
+        loop {
+            tick.tick().await;
+            if let Err(e) = store.delete_expired().await {
+                tracing::warn!(error = %e, "abgelaufene Sitzungen nicht gelöscht");
+            }
+        }
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -307,18 +321,4 @@ mod tests {
         let d = chrono::NaiveDate::from_ymd_opt(2026, 1, 9).unwrap();
         assert_eq!(de_date(d), "09.01.2026");
     }
-}
-
-/// Deletes expired session records once an hour (expired sessions are refused anyway; this keeps
-/// the table small).
-fn spawn_session_cleanup(store: SqliteStore) {
-    tokio::spawn(async move {
-        let mut tick = tokio::time::interval(std::time::Duration::from_secs(3600));
-        loop {
-            tick.tick().await;
-            if let Err(e) = store.delete_expired().await {
-                tracing::warn!(error = %e, "abgelaufene Sitzungen nicht gelöscht");
-            }
-        }
-    });
 }
