@@ -5,8 +5,10 @@
 pub mod audit;
 pub mod night;
 pub mod player;
+pub mod round;
 pub mod season;
 pub mod user;
+pub mod version;
 
 use std::path::Path;
 use std::str::FromStr;

@@ -11,8 +11,8 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::AppState;
-use crate::league::{Payouts, Standings};
-use crate::service::{self, ServiceError};
+use crate::league::{self, Payouts};
+use crate::service::ServiceError;
 
 /// The routes of this feature.
 pub fn router() -> Router<AppState> {
@@ -80,10 +80,11 @@ async fn standings(
     State(state): State<AppState>,
     Path(season): Path<String>,
     Query(q): Query<StandingsQuery>,
-) -> Result<Json<Standings>, ApiError> {
+) -> Result<Response, ApiError> {
     let year = season_year(&season)?;
     let as_of = parse_date(q.as_of.as_deref())?;
-    Ok(Json(service::standings(&state.read, year, as_of).await?))
+    let view = state.seasons.get(&state.read, year).await?;
+    Ok(Json(&*view.standings_as_of(as_of)).into_response())
 }
 
 async fn payouts(
@@ -91,7 +92,8 @@ async fn payouts(
     Path(season): Path<String>,
 ) -> Result<Json<Payouts>, ApiError> {
     let year = season_year(&season)?;
-    Ok(Json(service::payouts(&state.read, year).await?))
+    let view = state.seasons.get(&state.read, year).await?;
+    Ok(Json(league::payouts(&view.season, view.carry_in_cents)))
 }
 
 #[cfg(test)]

@@ -4,8 +4,10 @@
 
 pub mod api;
 pub mod auth;
+pub mod bench;
 pub mod night;
 pub mod public;
+pub mod round_api;
 pub mod season;
 
 use std::net::SocketAddr;
@@ -60,6 +62,8 @@ pub struct AppState {
     pub read: SqlitePool,
     /// The address the server listens on.
     pub listen: SocketAddr,
+    /// Each season's checked model and standings, valid while its change counter is unchanged.
+    pub seasons: crate::cache::SeasonCache,
 }
 
 impl AppState {
@@ -152,6 +156,8 @@ pub fn router(state: AppState, static_dir: PathBuf) -> Router {
         .merge(api::router())
         .merge(season::router())
         .merge(night::router())
+        .merge(round_api::router())
+        .merge(bench::router())
         .nest_service("/static", ServeDir::new(static_dir))
         .with_state(state)
 }
@@ -172,6 +178,7 @@ pub async fn build_app(config: Config) -> anyhow::Result<Router> {
         write: db.write.clone(),
         read: db.read.clone(),
         listen: config.listen,
+        seasons: Default::default(),
     };
     Ok(router(state, config.static_dir)
         .layer(sessions)

@@ -1,8 +1,6 @@
 //! Public pages, no login (issue item 4): the season's table as three tables (1. Liga, 2. Liga,
 //! Kreisliga), a player's season night by night, the list of nights and each night's page.
 
-use std::collections::HashMap;
-
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::{Path, Query, State};
@@ -16,7 +14,6 @@ use super::{de2, de_date, AppError, AppState};
 use crate::auth::CurrentUser;
 use crate::db;
 use crate::league::{self, format_dwert, Liga, Season};
-use crate::service;
 
 /// The routes of this feature.
 pub fn router() -> Router<AppState> {
@@ -88,8 +85,9 @@ async fn home(
     State(state): State<AppState>,
     user: Option<CurrentUser>,
 ) -> Result<Response, AppError> {
-    match db::season::current_year(&state.read).await? {
-        Some(year) => Ok(render_table(&state, user, year, None)
+    let versions = season_versions(&state).await?;
+    match versions.first() {
+        Some(&(year, _)) => Ok(render_table(&state, user, year, None, versions)
             .await?
             .into_response()),
         None => Ok(EmptyPage { user }.into_response()),
@@ -109,16 +107,15 @@ async fn table(
             })?),
             None => None,
         };
-    render_table(&state, user, year, as_of).await
+    let versions = season_versions(&state).await?;
+    render_table(&state, user, year, as_of, versions).await
 }
 
-/// Player ids by name for season `year` (for links).
-async fn player_ids(state: &AppState, year: i32) -> Result<HashMap<String, i64>, AppError> {
-    Ok(db::player::of_season_pool(&state.read, year)
-        .await?
-        .into_iter()
-        .map(|p| (p.name, p.id))
-        .collect())
+/// Every season with its change counter, newest first (one query: the year list and the
+/// counter the season cache is checked against).
+async fn season_versions(state: &AppState) -> Result<Vec<(i32, i64)>, AppError> {
+    let mut conn = state.read.acquire().await?;
+    Ok(db::version::all(&mut conn).await?)
 }
 
 async fn render_table(
@@ -126,9 +123,16 @@ async fn render_table(
     user: Option<CurrentUser>,
     year: i32,
     as_of: Option<NaiveDate>,
+    versions: Vec<(i32, i64)>,
 ) -> Result<TablePage, AppError> {
-    let standings = service::standings(&state.read, year, as_of).await?;
-    let ids = player_ids(state, year).await?;
+    let version = versions
+        .iter()
+        .find(|(y, _)| *y == year)
+        .map(|(_, v)| *v)
+        .ok_or(AppError::NotFound)?;
+    let view = state.seasons.get_at(&state.read, year, version).await?;
+    let standings = view.standings_as_of(as_of);
+    let ids = &view.player_ids;
     let ligen = [Liga::First, Liga::Second, Liga::Kreisliga]
         .into_iter()
         .map(|liga| LigaTable {
@@ -157,7 +161,7 @@ async fn render_table(
     Ok(TablePage {
         user,
         year,
-        years: db::season::years(&state.read).await?,
+        years: versions.iter().map(|(y, _)| *y).collect(),
         as_of: standings.as_of.map(de_date),
         ligen,
     })
@@ -228,12 +232,9 @@ async fn player(
     user: Option<CurrentUser>,
     Path((year, id)): Path<(i32, i64)>,
 ) -> Result<PlayerPage, AppError> {
-    let mut conn = state.read.acquire().await?;
-    let (_, name) = db::player::by_id(&mut conn, id)
-        .await?
-        .ok_or(AppError::NotFound)?;
-    drop(conn);
-    let (season, _) = service::load_season(&state.read, year).await?;
+    let view = state.seasons.get(&state.read, year).await?;
+    let season = &view.season;
+    let name = view.player_name(id).ok_or(AppError::NotFound)?.to_string();
     let p = season.player(&name).ok_or(AppError::NotFound)?;
     let fee = match p.fee_paid_on {
         Some(d) => format!(
@@ -243,7 +244,7 @@ async fn player(
         ),
         None => "nicht bezahlt".to_string(),
     };
-    let history = league::player_history(&season, &name).ok_or(AppError::NotFound)?;
+    let history = league::player_history(season, &name).ok_or(AppError::NotFound)?;
     let nights = history
         .nights
         .iter()
@@ -488,9 +489,10 @@ async fn night(
     let drawn = db::night::participants(&mut conn, stored.id).await?;
     drop(conn);
     let year = stored.season as i32;
-    let (season, _) = service::load_season(&state.read, year).await?;
-    let ids = player_ids(&state, year).await?;
-    let summary = league::night_summary(&season, date);
+    let view = state.seasons.get(&state.read, year).await?;
+    let season = &view.season;
+    let ids = &view.player_ids;
+    let summary = league::night_summary(season, date);
     let (players, sozialfaelle, fines) = match summary {
         Some(s) => (
             s.players
@@ -528,7 +530,7 @@ async fn night(
         year,
         date: de_date(date),
         iso_date: date.to_string(),
-        tables: table_views(&season, date, &drawn),
+        tables: table_views(season, date, &drawn),
         players,
         sozialfaelle,
         fines,
