@@ -14,7 +14,7 @@ use chrono::NaiveDate;
 use sqlx::{SqliteConnection, SqlitePool};
 
 use crate::db;
-use crate::league::{self, Season, Standings};
+use crate::league::{self, PlayerHistory, Season, Standings};
 use crate::service::ServiceError;
 
 /// One season as of one change counter: the checked season and what pages derive from it.
@@ -30,6 +30,8 @@ pub struct SeasonView {
     pub player_ids: HashMap<String, i64>,
     /// The table as of the last night, computed on first use.
     standings: OnceLock<Standings>,
+    /// Each player's season night by night (`None`: not a player), computed on first use.
+    histories: Mutex<HashMap<String, Arc<OnceLock<Option<Arc<PlayerHistory>>>>>>,
 }
 
 impl SeasonView {
@@ -46,6 +48,7 @@ impl SeasonView {
             carry_in_cents,
             player_ids,
             standings: OnceLock::new(),
+            histories: Mutex::new(HashMap::new()),
         }
     }
 
@@ -61,6 +64,18 @@ impl SeasonView {
             None => std::borrow::Cow::Borrowed(self.standings()),
             Some(d) => std::borrow::Cow::Owned(league::standings(&self.season, Some(d))),
         }
+    }
+
+    /// The season of player `name` night by night (`league::player_history`), computed once per
+    /// view and player: it ranks the season after each of his nights, so it is worth keeping.
+    /// `None` when `name` is not a player of the season.
+    pub fn player_history(&self, name: &str) -> Option<Arc<PlayerHistory>> {
+        let cell = {
+            let mut map = self.histories.lock().unwrap_or_else(|e| e.into_inner());
+            map.entry(name.to_string()).or_default().clone()
+        };
+        cell.get_or_init(|| league::player_history(&self.season, name).map(Arc::new))
+            .clone()
     }
 
     /// The name of the season's player with id `id`, if he belongs to the season.

@@ -154,9 +154,30 @@ async fn a_submitted_round_shows_at_once_on_table_player_page_and_json() {
     let expected = standings_json(&changed);
     assert_ne!(expected, standings_json(current), "the change must matter");
 
+    let loser = results[0].player.clone();
+    let loser_id = {
+        let db = Db::open(&path).await.unwrap();
+        let mut conn = db.read.acquire().await.unwrap();
+        db::player::by_name(&mut conn, &loser)
+            .await
+            .unwrap()
+            .unwrap()
+            .0
+    };
+    let player_uri = format!("/saison/2026/spieler/{loser_id}");
+    let (s, player_before) = get(&app, &player_uri).await;
+    assert_eq!(s, StatusCode::OK);
+
     let cookie = login(&app).await;
     let (s, body) = post_round(&app, &cookie, &date, 1, 1, &results).await;
     assert_eq!(s, StatusCode::OK, "{body}");
+
+    // His page lists round 1 of that night with 3 Outs, all Hand-Outs, lost.
+    let (_, player_after) = get(&app, &player_uri).await;
+    assert_ne!(player_before, player_after);
+    let line = "<tr><td class=\"num\">1</td><td class=\"num\">3</td><td class=\"num\">3</td><td class=\"num\">0</td><td></td><td>bezahlt</td></tr>";
+    let first_night = player_after.rsplit("<h2>").next().unwrap();
+    assert!(first_night.contains(line), "{first_night}");
 
     let (_, after) = get(&app, "/api/v1/seasons/2026/standings").await;
     assert_eq!(serde_json::from_str::<Value>(&after).unwrap(), expected);
@@ -164,16 +185,16 @@ async fn a_submitted_round_shows_at_once_on_table_player_page_and_json() {
     // The table page shows the loser's new counted Outs in his row.
     let (_, table_after) = get(&app, "/").await;
     assert_ne!(table_before, table_after);
-    let loser = &results[0].player;
     let row = expected["rows"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|r| r["player"] == loser.as_str())
+        .find(|r| r["player"] == results[0].player.as_str())
         .unwrap()
         .clone();
     let cell = format!(
-        ">{loser}</a></td><td class=\"num\">{}</td><td class=\"num\">{}</td>",
+        ">{}</a></td><td class=\"num\">{}</td><td class=\"num\">{}</td>",
+        results[0].player,
         format!("{:.2}", row["teilnahmen"].as_f64().unwrap()).replace('.', ","),
         row["counted_outs"]
     );

@@ -244,7 +244,7 @@ async fn player(
         ),
         None => "nicht bezahlt".to_string(),
     };
-    let history = league::player_history(season, &name).ok_or(AppError::NotFound)?;
+    let history = view.player_history(&name).ok_or(AppError::NotFound)?;
     let nights = history
         .nights
         .iter()
