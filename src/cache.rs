@@ -17,6 +17,9 @@ use crate::db;
 use crate::league::{self, PlayerHistory, Season, Standings};
 use crate::service::ServiceError;
 
+/// A player's history, computed at most once (`None`: no such player).
+type HistoryCell = Arc<OnceLock<Option<Arc<PlayerHistory>>>>;
+
 /// One season as of one change counter: the checked season and what pages derive from it.
 #[derive(Debug)]
 pub struct SeasonView {
@@ -31,7 +34,7 @@ pub struct SeasonView {
     /// The table as of the last night, computed on first use.
     standings: OnceLock<Standings>,
     /// Each player's season night by night (`None`: not a player), computed on first use.
-    histories: Mutex<HashMap<String, Arc<OnceLock<Option<Arc<PlayerHistory>>>>>>,
+    histories: Mutex<HashMap<String, HistoryCell>>,
 }
 
 impl SeasonView {

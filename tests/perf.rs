@@ -223,7 +223,8 @@ async fn a_refused_round_stores_nothing_and_says_why() {
     let cookie = login(&app).await;
     let (date, mut results) = changed_round(current);
     // (change, expected status, needle in the message)
-    let cases: Vec<(Box<dyn Fn(&mut Vec<ResultEntry>)>, StatusCode, &str)> = vec![
+    type Change = Box<dyn Fn(&mut Vec<ResultEntry>)>;
+    let cases: Vec<(Change, StatusCode, &str)> = vec![
         (
             Box::new(|r| r[0].outs = 4),
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -299,7 +300,7 @@ async fn every_write_to_a_season_bumps_only_its_counter() {
         ("update seasons set rules_json = '{}' where year = 2026".into(), false),
         ("update seasons set carry_in_cents = 500 where year = 2026".into(), false),
         ("update season_players set fee_paid_on = '2026-02-02' where season = 2026 and player_id = 1".into(), false),
-        (format!("insert into nights (season, date) values (2026, '2026-12-30')"), false),
+        ("insert into nights (season, date) values (2026, '2026-12-30')".into(), false),
         ("update nights set closed = 1 where date = '2026-12-30'".into(), false),
         (format!("update night_participants set seat = seat where night_id = {night_2026}"), false),
         (format!("insert into fines (night_id, player_id, kind, amount_cents, paid) values ({night_2026}, 1, 'late', 100, 0)"), false),
