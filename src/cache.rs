@@ -2,13 +2,22 @@
 //! once per change of the season and shared (`Arc`) by every request that reads it.
 //!
 //! Validity is decided by the database, not by the code that writes: triggers bump the season's
-//! counter in `season_versions` on every write to its data (see the migration), and every read
-//! compares that counter (one indexed point query) with the cached view's. So a write through any
-//! page, the command line or another process invalidates exactly the seasons it touched, and the
-//! cost of a read grows with the season asked for, not with the number of seasons stored.
+//! counter in `season_versions` on every write to its data (see the migration), and a read compares
+//! that counter (one indexed point query) with the cached view's. So a write through any page, the
+//! command line or another process invalidates exactly the seasons it touched, and the cost of a
+//! read grows with the season asked for, not with the number of seasons stored.
+//!
+//! The counter query itself is skipped while nothing can have changed: a view remembers the
+//! process's local write signal ([`db::version::local_writes`], bumped by a commit hook on the
+//! writer connection before the commit returns, and again when the connection is released) at
+//! which its counter was last confirmed. A read whose signal is unchanged and whose confirmation is
+//! younger than [`RECHECK_AFTER`] uses the view without a query. Writes through this server are
+//! therefore seen by the next request; writes from another process (the command line) within
+//! [`RECHECK_AFTER`].
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use chrono::NaiveDate;
 use sqlx::{SqliteConnection, SqlitePool};
@@ -16,6 +25,33 @@ use sqlx::{SqliteConnection, SqlitePool};
 use crate::db;
 use crate::league::{self, PlayerHistory, Season, Standings};
 use crate::service::ServiceError;
+
+/// How long a confirmed counter is trusted without a query when this process wrote nothing: the
+/// longest a write from another process stays unseen.
+pub const RECHECK_AFTER: Duration = Duration::from_secs(1);
+
+/// When a value was last confirmed against the database: the local write signal read before the
+/// confirming query, and the time.
+#[derive(Debug, Clone, Copy)]
+struct Confirmed {
+    signal: u64,
+    at: Instant,
+}
+
+impl Confirmed {
+    /// Confirmed at `signal`, now.
+    fn now(signal: u64) -> Confirmed {
+        Confirmed {
+            signal,
+            at: Instant::now(),
+        }
+    }
+
+    /// Still valid: no local write since, and young enough.
+    fn holds(self, signal: u64) -> bool {
+        self.signal == signal && self.at.elapsed() < RECHECK_AFTER
+    }
+}
 
 /// A player's history, computed at most once (`None`: no such player).
 type HistoryCell = Arc<OnceLock<Option<Arc<PlayerHistory>>>>;
@@ -35,6 +71,8 @@ pub struct SeasonView {
     standings: OnceLock<Standings>,
     /// Each player's season night by night (`None`: not a player), computed on first use.
     histories: Mutex<HashMap<String, HistoryCell>>,
+    /// When `version` was last confirmed as the season's current counter.
+    confirmed: Mutex<Option<Confirmed>>,
 }
 
 impl SeasonView {
@@ -52,7 +90,19 @@ impl SeasonView {
             player_ids,
             standings: OnceLock::new(),
             histories: Mutex::new(HashMap::new()),
+            confirmed: Mutex::new(None),
         }
+    }
+
+    /// True when the view was confirmed current at local write signal `signal` recently.
+    fn is_confirmed(&self, signal: u64) -> bool {
+        let c = self.confirmed.lock().unwrap_or_else(|e| e.into_inner());
+        c.is_some_and(|c| c.holds(signal))
+    }
+
+    /// Records that the view's counter was read from the database after signal `signal`.
+    fn confirm(&self, signal: u64) {
+        *self.confirmed.lock().unwrap_or_else(|e| e.into_inner()) = Some(Confirmed::now(signal));
     }
 
     /// The table as of the season's last night (league.md §3–§4), computed once per view.
@@ -97,10 +147,12 @@ struct Slot {
     loading: Arc<tokio::sync::Mutex<()>>,
 }
 
-/// The views of all seasons read so far, by year. Cloning shares the cache.
+/// The views of all seasons read so far, by year, and the list of seasons. Cloning shares the
+/// cache.
 #[derive(Clone, Default)]
 pub struct SeasonCache {
     slots: Arc<Mutex<HashMap<i32, Slot>>>,
+    years: Arc<Mutex<Option<(Arc<Vec<(i32, i64)>>, Confirmed)>>>,
 }
 
 impl std::fmt::Debug for SeasonCache {
@@ -128,17 +180,51 @@ impl SeasonCache {
         }
     }
 
-    /// Season `year` as currently stored: one counter query, and a full load only when the season
-    /// changed since it was last read (concurrent readers of a changed season wait for one load).
+    /// The newest cached view of `year`, whatever its counter.
+    fn latest(&self, year: i32) -> Option<Arc<SeasonView>> {
+        let slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+        slots.get(&year).and_then(|s| s.view.clone())
+    }
+
+    /// Every existing season as `(year, change counter)`, newest first: from memory while
+    /// confirmed (see the module doc), else one query.
+    pub async fn versions(&self, pool: &SqlitePool) -> Result<Arc<Vec<(i32, i64)>>, ServiceError> {
+        let signal = db::version::local_writes();
+        {
+            let years = self.years.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((list, confirmed)) = years.as_ref() {
+                if confirmed.holds(signal) {
+                    return Ok(list.clone());
+                }
+            }
+        }
+        let mut conn = pool.acquire().await?;
+        let list = Arc::new(db::version::all(&mut conn).await?);
+        *self.years.lock().unwrap_or_else(|e| e.into_inner()) =
+            Some((list.clone(), Confirmed::now(signal)));
+        Ok(list)
+    }
+
+    /// Season `year` as currently stored: from memory while confirmed (see the module doc), else
+    /// one counter query, and a full load only when the season changed since it was last read
+    /// (concurrent readers of a changed season wait for one load).
     /// Errors: [`ServiceError::NoSeason`], a stored season that fails its checks, storage errors.
     pub async fn get(&self, pool: &SqlitePool, year: i32) -> Result<Arc<SeasonView>, ServiceError> {
+        let signal = db::version::local_writes();
+        if let Some(view) = self.latest(year).filter(|v| v.is_confirmed(signal)) {
+            return Ok(view);
+        }
         let version = {
             let mut conn = pool.acquire().await?;
             db::version::of_season(&mut conn, year)
                 .await?
                 .ok_or(ServiceError::NoSeason(year))?
         };
-        self.get_at(pool, year, version).await
+        let view = self.get_at(pool, year, version).await?;
+        if view.version == version {
+            view.confirm(signal);
+        }
+        Ok(view)
     }
 
     /// Like [`SeasonCache::get`] when the caller already read the season's counter `version`.

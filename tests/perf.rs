@@ -350,3 +350,31 @@ async fn every_write_to_a_season_bumps_only_its_counter() {
         .collect();
     assert_eq!(years, vec![2030, 2026, 2025]);
 }
+
+#[tokio::test]
+async fn a_write_from_another_process_shows_within_the_recheck_time() {
+    use sqlx::{ConnectOptions, Connection};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("liga.db");
+    let (_db, _) = filled(&path).await;
+    let app = app(&path).await;
+    let carry_in =
+        |body: String| serde_json::from_str::<Value>(&body).unwrap()["carry_in_cents"].clone();
+    let (_, before) = get(&app, "/api/v1/seasons/2026/payouts").await;
+    assert_eq!(carry_in(before), Value::from(0));
+    // A bare connection with none of this process's hooks: like another program writing.
+    let mut other = sqlx::sqlite::SqliteConnectOptions::new()
+        .filename(&path)
+        .connect()
+        .await
+        .unwrap();
+    sqlx::query("update seasons set carry_in_cents = 777 where year = 2026")
+        .execute(&mut other)
+        .await
+        .unwrap();
+    other.close().await.unwrap();
+    tokio::time::sleep(schockerliga::cache::RECHECK_AFTER + std::time::Duration::from_millis(100))
+        .await;
+    let (_, after) = get(&app, "/api/v1/seasons/2026/payouts").await;
+    assert_eq!(carry_in(after), Value::from(777));
+}

@@ -1,6 +1,8 @@
 //! Public pages, no login (issue item 4): the season's table as three tables (1. Liga, 2. Liga,
 //! Kreisliga), a player's season night by night, the list of nights and each night's page.
 
+use std::sync::Arc;
+
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::{Path, Query, State};
@@ -113,9 +115,8 @@ async fn table(
 
 /// Every season with its change counter, newest first (one query: the year list and the
 /// counter the season cache is checked against).
-async fn season_versions(state: &AppState) -> Result<Vec<(i32, i64)>, AppError> {
-    let mut conn = state.read.acquire().await?;
-    Ok(db::version::all(&mut conn).await?)
+async fn season_versions(state: &AppState) -> Result<Arc<Vec<(i32, i64)>>, AppError> {
+    Ok(state.seasons.versions(&state.read).await?)
 }
 
 async fn render_table(
@@ -123,7 +124,7 @@ async fn render_table(
     user: Option<CurrentUser>,
     year: i32,
     as_of: Option<NaiveDate>,
-    versions: Vec<(i32, i64)>,
+    versions: Arc<Vec<(i32, i64)>>,
 ) -> Result<TablePage, AppError> {
     let version = versions
         .iter()
