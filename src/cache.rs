@@ -19,6 +19,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+use axum::body::Bytes;
 use chrono::NaiveDate;
 use sqlx::{SqliteConnection, SqlitePool};
 
@@ -73,6 +74,9 @@ pub struct SeasonView {
     histories: Mutex<HashMap<String, HistoryCell>>,
     /// When `version` was last confirmed as the season's current counter.
     confirmed: Mutex<Option<Confirmed>>,
+    /// Rendered responses that depend only on this view (pages for visitors without login, the
+    /// standings JSON), by a key the handler chooses.
+    pages: Mutex<HashMap<String, Bytes>>,
 }
 
 impl SeasonView {
@@ -91,7 +95,20 @@ impl SeasonView {
             standings: OnceLock::new(),
             histories: Mutex::new(HashMap::new()),
             confirmed: Mutex::new(None),
+            pages: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The rendered response stored under `key`, if any.
+    pub fn page(&self, key: &str) -> Option<Bytes> {
+        let pages = self.pages.lock().unwrap_or_else(|e| e.into_inner());
+        pages.get(key).cloned()
+    }
+
+    /// Stores a rendered response under `key`: it must depend only on this view and the key.
+    pub fn put_page(&self, key: String, body: Bytes) {
+        let mut pages = self.pages.lock().unwrap_or_else(|e| e.into_inner());
+        pages.insert(key, body);
     }
 
     /// True when the view was confirmed current at local write signal `signal` recently.

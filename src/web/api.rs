@@ -1,8 +1,9 @@
 //! The read-only JSON API (interchange.md): standings and payouts of a season. Errors are JSON
 //! `{"error": "<German message>"}`: 404 for an unknown season, 400 for a bad date.
 
+use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
@@ -84,7 +85,25 @@ async fn standings(
     let year = season_year(&season)?;
     let as_of = parse_date(q.as_of.as_deref())?;
     let view = state.seasons.get(&state.read, year).await?;
-    Ok(Json(&*view.standings_as_of(as_of)).into_response())
+    if as_of.is_some() {
+        return Ok(Json(&*view.standings_as_of(as_of)).into_response());
+    }
+    // As of the last night: serialized once per change of the season.
+    let body = match view.page("standings.json") {
+        Some(body) => body,
+        None => {
+            let body = Bytes::from(serde_json::to_vec(view.standings()).map_err(|e| {
+                tracing::error!(error = %e, "standings json");
+                ApiError(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "Ein interner Fehler ist aufgetreten.".to_string(),
+                )
+            })?);
+            view.put_page("standings.json".to_string(), body.clone());
+            body
+        }
+    };
+    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
 async fn payouts(

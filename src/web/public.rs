@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use askama::Template;
 use askama_web::WebTemplate;
+use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
+use axum::http::header;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 use axum::Router;
@@ -14,6 +16,7 @@ use serde::Deserialize;
 
 use super::{de2, de_date, AppError, AppState};
 use crate::auth::CurrentUser;
+use crate::cache::SeasonView;
 use crate::db;
 use crate::league::{self, format_dwert, Liga, Season};
 
@@ -89,9 +92,7 @@ async fn home(
 ) -> Result<Response, AppError> {
     let versions = season_versions(&state).await?;
     match versions.first() {
-        Some(&(year, _)) => Ok(render_table(&state, user, year, None, versions)
-            .await?
-            .into_response()),
+        Some(&(year, _)) => table_response(&state, user, year, None, versions).await,
         None => Ok(EmptyPage { user }.into_response()),
     }
 }
@@ -101,7 +102,7 @@ async fn table(
     user: Option<CurrentUser>,
     Path(year): Path<i32>,
     Query(q): Query<AsOfQuery>,
-) -> Result<TablePage, AppError> {
+) -> Result<Response, AppError> {
     let as_of =
         match q.as_of.as_deref().filter(|s| !s.is_empty()) {
             Some(s) => Some(NaiveDate::parse_from_str(s, "%Y-%m-%d").map_err(|_| {
@@ -110,7 +111,58 @@ async fn table(
             None => None,
         };
     let versions = season_versions(&state).await?;
-    render_table(&state, user, year, as_of, versions).await
+    table_response(&state, user, year, as_of, versions).await
+}
+
+/// An HTML response of already rendered bytes.
+fn html(body: Bytes) -> Response {
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], body).into_response()
+}
+
+/// Renders `page`, keeps it in `view` under `key`, and answers it.
+fn keep_rendered(
+    view: &SeasonView,
+    key: String,
+    page: impl Template,
+) -> Result<Response, AppError> {
+    let body = Bytes::from(
+        page.render()
+            .map_err(|e| AppError::Internal(format!("Vorlage: {e}")))?,
+    );
+    view.put_page(key, body.clone());
+    Ok(html(body))
+}
+
+/// The table page: for visitors without login and without `as_of` (every phone after a night) the
+/// page is rendered once per change of the season and kept in the season's cached view.
+async fn table_response(
+    state: &AppState,
+    user: Option<CurrentUser>,
+    year: i32,
+    as_of: Option<NaiveDate>,
+    versions: Arc<Vec<(i32, i64)>>,
+) -> Result<Response, AppError> {
+    if user.is_some() || as_of.is_some() {
+        return Ok(render_table(state, user, year, as_of, versions)
+            .await?
+            .into_response());
+    }
+    let version = versions
+        .iter()
+        .find(|(y, _)| *y == year)
+        .map(|(_, v)| *v)
+        .ok_or(AppError::NotFound)?;
+    let view = state.seasons.get_at(&state.read, year, version).await?;
+    // The page lists the seasons: they are part of the key.
+    let mut key = String::from("table");
+    for (y, _) in versions.iter() {
+        key.push_str(&format!(":{y}"));
+    }
+    if let Some(body) = view.page(&key) {
+        return Ok(html(body));
+    }
+    let page = render_table(state, None, year, None, versions).await?;
+    keep_rendered(&view, key, page)
 }
 
 /// Every season with its change counter, newest first (one query: the year list and the
@@ -228,10 +280,30 @@ struct PlayerPage {
     nights: Vec<PlayerNightView>,
 }
 
+/// The player page: for visitors without login rendered once per change of the season and kept in
+/// the season's cached view.
 async fn player(
     State(state): State<AppState>,
     user: Option<CurrentUser>,
     Path((year, id)): Path<(i32, i64)>,
+) -> Result<Response, AppError> {
+    if user.is_some() {
+        return Ok(player_page(&state, user, year, id).await?.into_response());
+    }
+    let view = state.seasons.get(&state.read, year).await?;
+    let key = format!("player:{id}");
+    if let Some(body) = view.page(&key) {
+        return Ok(html(body));
+    }
+    let page = player_page(&state, None, year, id).await?;
+    keep_rendered(&view, key, page)
+}
+
+async fn player_page(
+    state: &AppState,
+    user: Option<CurrentUser>,
+    year: i32,
+    id: i64,
 ) -> Result<PlayerPage, AppError> {
     let view = state.seasons.get(&state.read, year).await?;
     let season = &view.season;
