@@ -164,12 +164,15 @@ struct Slot {
     loading: Arc<tokio::sync::Mutex<()>>,
 }
 
+/// Every season as `(year, change counter)`, newest first.
+pub type YearList = Arc<Vec<(i32, i64)>>;
+
 /// The views of all seasons read so far, by year, and the list of seasons. Cloning shares the
 /// cache.
 #[derive(Clone, Default)]
 pub struct SeasonCache {
     slots: Arc<Mutex<HashMap<i32, Slot>>>,
-    years: Arc<Mutex<Option<(Arc<Vec<(i32, i64)>>, Confirmed)>>>,
+    years: Arc<Mutex<Option<(YearList, Confirmed)>>>,
 }
 
 impl std::fmt::Debug for SeasonCache {
@@ -205,7 +208,7 @@ impl SeasonCache {
 
     /// Every existing season as `(year, change counter)`, newest first: from memory while
     /// confirmed (see the module doc), else one query.
-    pub async fn versions(&self, pool: &SqlitePool) -> Result<Arc<Vec<(i32, i64)>>, ServiceError> {
+    pub async fn versions(&self, pool: &SqlitePool) -> Result<YearList, ServiceError> {
         let signal = db::version::local_writes();
         {
             let years = self.years.lock().unwrap_or_else(|e| e.into_inner());
