@@ -1,7 +1,9 @@
 //! Schockerliga: the league's rules (`league`), the dice game (`rules`), storage (`db`), accounts
 //! (`auth`) and the web app (`web`).
 pub mod auth;
+pub mod cache;
 pub mod db;
+pub mod demo;
 pub mod league;
 pub mod rules;
 pub mod service;

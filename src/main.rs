@@ -92,6 +92,28 @@ enum Command {
         /// The request file, or `-` for stdin.
         file: String,
     },
+    /// Fill the database with a large, deterministic demo league (replaces those seasons).
+    Demo(DemoArgs),
+}
+
+/// The size of the demo league (`schockerliga demo`).
+#[derive(clap::Args)]
+struct DemoArgs {
+    /// Number of seasons, ending with --last-year.
+    #[arg(long, default_value_t = 20)]
+    seasons: u32,
+    /// Nights per season (at most 365).
+    #[arg(long, default_value_t = 45)]
+    nights: u32,
+    /// Players in the league.
+    #[arg(long, default_value_t = 20)]
+    players: u32,
+    /// Seed of the random generator (same seed, same league).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Year of the newest season.
+    #[arg(long, default_value_t = 2026)]
+    last_year: i32,
 }
 
 #[derive(Subcommand)]
@@ -267,7 +289,37 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             eprintln!("Sicherung geschrieben: {}", file.display());
             Ok(())
         }
+        Command::Demo(args) => demo(&path, args).await,
     }
+}
+
+/// Generates the demo league and imports it season by season through [`service::import`].
+async fn demo(path: &Path, args: DemoArgs) -> anyhow::Result<()> {
+    use schockerliga::demo::{league, DemoSpec};
+    let spec = DemoSpec {
+        seasons: args.seasons.max(1),
+        nights: args.nights.clamp(1, 365),
+        players: args.players.max(2),
+        seed: args.seed,
+        last_year: args.last_year,
+    };
+    let db = Db::open(path).await?;
+    let mut rows = 0usize;
+    for file in league(&spec) {
+        let season = service::import(&db, &file, true).await.map_err(refused)?;
+        rows += season
+            .nights
+            .iter()
+            .flat_map(|n| &n.tables)
+            .flat_map(|t| &t.rounds)
+            .map(|r| r.results.len())
+            .sum::<usize>();
+    }
+    eprintln!(
+        "Demo-Liga angelegt: {} Saisons, {} Spielabende je Saison, {} Spieler, {rows} Ergebniszeilen",
+        spec.seasons, spec.nights, spec.players
+    );
+    Ok(())
 }
 
 /// Turns a service error into the program's error (message on stderr, exit 1).

@@ -8,8 +8,10 @@ pub mod closing;
 pub mod money;
 pub mod night;
 pub mod player;
+pub mod round;
 pub mod season;
 pub mod user;
+pub mod version;
 
 use std::path::Path;
 use std::str::FromStr;
@@ -65,6 +67,14 @@ impl Db {
         let opts = options(path)?;
         let write = SqlitePoolOptions::new()
             .max_connections(1)
+            // The season cache's in-memory change signal (db::version::local_writes).
+            .after_connect(|conn, _| Box::pin(async move { version::watch_commits(conn).await }))
+            .after_release(|_, _| {
+                Box::pin(async {
+                    version::note_local_write();
+                    Ok(true)
+                })
+            })
             .connect_with(opts.clone())
             .await?;
         sqlx::migrate!().run(&write).await?;

@@ -1,9 +1,10 @@
 //! The read-only JSON API (interchange.md): standings and payouts of a season. Errors are JSON
 //! `{"error": "<German message>"}`: 404 for an unknown season, 400 for a bad date.
 
+use axum::body::Bytes;
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
@@ -12,8 +13,9 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::AppState;
-use crate::league::{Payouts, Standings};
-use crate::service::{self, ServiceError};
+use crate::league::Payouts;
+use crate::service;
+use crate::service::ServiceError;
 
 /// The routes of this feature.
 pub fn router() -> Router<AppState> {
@@ -86,12 +88,31 @@ async fn standings(
     State(state): State<AppState>,
     season: Result<Path<String>, PathRejection>,
     q: Result<Query<StandingsQuery>, QueryRejection>,
-) -> Result<Json<Standings>, ApiError> {
+) -> Result<Response, ApiError> {
     let Path(season) = season.map_err(bad_request)?;
     let Query(q) = q.map_err(bad_request)?;
     let year = season_year(&season)?;
     let as_of = parse_date(q.as_of.as_deref())?;
-    Ok(Json(service::standings(&state.read, year, as_of).await?))
+    let view = state.seasons.get(&state.read, year).await?;
+    if as_of.is_some() {
+        return Ok(Json(&*view.standings_as_of(as_of)).into_response());
+    }
+    // As of the last night: serialized once per change of the season.
+    let body = match view.page("standings.json") {
+        Some(body) => body,
+        None => {
+            let body = Bytes::from(serde_json::to_vec(view.standings()).map_err(|e| {
+                tracing::error!(error = %e, "standings json");
+                ApiError(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "Ein interner Fehler ist aufgetreten.".to_string(),
+                )
+            })?);
+            view.put_page("standings.json".to_string(), body.clone());
+            body
+        }
+    };
+    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
 async fn payouts(
@@ -100,6 +121,8 @@ async fn payouts(
 ) -> Result<Json<Payouts>, ApiError> {
     let Path(season) = season.map_err(bad_request)?;
     let year = season_year(&season)?;
+    // Not from the season cache: the carry-in is chained from earlier seasons, which the season's
+    // own change counter does not cover.
     Ok(Json(service::payouts(&state.read, year).await?))
 }
 

@@ -6,9 +6,11 @@ pub mod admin;
 pub mod api;
 pub mod assets;
 pub mod auth;
+pub mod bench;
 pub mod entry;
 pub mod night;
 pub mod public;
+pub mod round_api;
 pub mod season;
 pub mod security;
 
@@ -68,6 +70,8 @@ pub struct AppState {
     pub read: SqlitePool,
     /// The address the server listens on.
     pub listen: SocketAddr,
+    /// Each season's checked model and standings, valid while its change counter is unchanged.
+    pub seasons: crate::cache::SeasonCache,
 }
 
 impl AppState {
@@ -213,6 +217,8 @@ pub fn router(state: AppState) -> Router {
         .merge(season::router())
         .merge(night::router())
         .merge(admin::router())
+        .merge(round_api::router())
+        .merge(bench::router())
         .fallback(not_found)
         .with_state(state)
 }
@@ -242,6 +248,7 @@ pub async fn build_app(config: Config) -> anyhow::Result<Router> {
         write: db.write.clone(),
         read: db.read.clone(),
         listen: config.listen,
+        seasons: Default::default(),
     };
     Ok(security::protect(router(state).layer(sessions)).layer(TraceLayer::new_for_http()))
 }

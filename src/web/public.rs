@@ -1,11 +1,13 @@
 //! Public pages, no login (issue item 4): the season's table as three tables (1. Liga, 2. Liga,
 //! Kreisliga), a player's season night by night, the list of nights and each night's page.
 
-use std::collections::HashMap;
+use std::sync::Arc;
 
 use askama::Template;
 use askama_web::WebTemplate;
+use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
+use axum::http::header;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 use axum::Router;
@@ -14,9 +16,9 @@ use serde::Deserialize;
 
 use super::{de2, de_date, AppError, AppState};
 use crate::auth::CurrentUser;
+use crate::cache::SeasonView;
 use crate::db;
 use crate::league::{self, format_dwert, Liga, Season};
-use crate::service;
 
 /// The routes of this feature.
 pub fn router() -> Router<AppState> {
@@ -88,10 +90,12 @@ async fn home(
     State(state): State<AppState>,
     user: Option<CurrentUser>,
 ) -> Result<Response, AppError> {
+    // The current season: the newest with a night (an empty newer one does not blank the phones).
     match db::season::current_year(&state.read).await? {
-        Some(year) => Ok(render_table(&state, user, year, None)
-            .await?
-            .into_response()),
+        Some(year) => {
+            let versions = season_versions(&state).await?;
+            table_response(&state, user, year, None, versions).await
+        }
         None => Ok(EmptyPage { user }.into_response()),
     }
 }
@@ -101,7 +105,7 @@ async fn table(
     user: Option<CurrentUser>,
     Path(year): Path<i32>,
     Query(q): Query<AsOfQuery>,
-) -> Result<TablePage, AppError> {
+) -> Result<Response, AppError> {
     let as_of =
         match q.as_of.as_deref().filter(|s| !s.is_empty()) {
             Some(s) => Some(NaiveDate::parse_from_str(s, "%Y-%m-%d").map_err(|_| {
@@ -109,16 +113,65 @@ async fn table(
             })?),
             None => None,
         };
-    render_table(&state, user, year, as_of).await
+    let versions = season_versions(&state).await?;
+    table_response(&state, user, year, as_of, versions).await
 }
 
-/// Player ids by name for season `year` (for links).
-async fn player_ids(state: &AppState, year: i32) -> Result<HashMap<String, i64>, AppError> {
-    Ok(db::player::of_season_pool(&state.read, year)
-        .await?
-        .into_iter()
-        .map(|p| (p.name, p.id))
-        .collect())
+/// An HTML response of already rendered bytes.
+fn html(body: Bytes) -> Response {
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], body).into_response()
+}
+
+/// Renders `page`, keeps it in `view` under `key`, and answers it.
+fn keep_rendered(
+    view: &SeasonView,
+    key: String,
+    page: impl Template,
+) -> Result<Response, AppError> {
+    let body = Bytes::from(
+        page.render()
+            .map_err(|e| AppError::Internal(format!("Vorlage: {e}")))?,
+    );
+    view.put_page(key, body.clone());
+    Ok(html(body))
+}
+
+/// The table page: for visitors without login and without `as_of` (every phone after a night) the
+/// page is rendered once per change of the season and kept in the season's cached view.
+async fn table_response(
+    state: &AppState,
+    user: Option<CurrentUser>,
+    year: i32,
+    as_of: Option<NaiveDate>,
+    versions: Arc<Vec<(i32, i64)>>,
+) -> Result<Response, AppError> {
+    if user.is_some() || as_of.is_some() {
+        return Ok(render_table(state, user, year, as_of, versions)
+            .await?
+            .into_response());
+    }
+    let version = versions
+        .iter()
+        .find(|(y, _)| *y == year)
+        .map(|(_, v)| *v)
+        .ok_or(AppError::NotFound)?;
+    let view = state.seasons.get_at(&state.read, year, version).await?;
+    // The page lists the seasons: they are part of the key.
+    let mut key = String::from("table");
+    for (y, _) in versions.iter() {
+        key.push_str(&format!(":{y}"));
+    }
+    if let Some(body) = view.page(&key) {
+        return Ok(html(body));
+    }
+    let page = render_table(state, None, year, None, versions).await?;
+    keep_rendered(&view, key, page)
+}
+
+/// Every season with its change counter, newest first (one query: the year list and the
+/// counter the season cache is checked against).
+async fn season_versions(state: &AppState) -> Result<Arc<Vec<(i32, i64)>>, AppError> {
+    Ok(state.seasons.versions(&state.read).await?)
 }
 
 async fn render_table(
@@ -126,9 +179,16 @@ async fn render_table(
     user: Option<CurrentUser>,
     year: i32,
     as_of: Option<NaiveDate>,
+    versions: Arc<Vec<(i32, i64)>>,
 ) -> Result<TablePage, AppError> {
-    let standings = service::standings(&state.read, year, as_of).await?;
-    let ids = player_ids(state, year).await?;
+    let version = versions
+        .iter()
+        .find(|(y, _)| *y == year)
+        .map(|(_, v)| *v)
+        .ok_or(AppError::NotFound)?;
+    let view = state.seasons.get_at(&state.read, year, version).await?;
+    let standings = view.standings_as_of(as_of);
+    let ids = &view.player_ids;
     let ligen = [Liga::First, Liga::Second, Liga::Kreisliga]
         .into_iter()
         .map(|liga| LigaTable {
@@ -157,7 +217,7 @@ async fn render_table(
     Ok(TablePage {
         user,
         year,
-        years: db::season::years(&state.read).await?,
+        years: versions.iter().map(|(y, _)| *y).collect(),
         as_of: standings.as_of.map(de_date),
         ligen,
     })
@@ -223,17 +283,34 @@ struct PlayerPage {
     nights: Vec<PlayerNightView>,
 }
 
+/// The player page: for visitors without login rendered once per change of the season and kept in
+/// the season's cached view.
 async fn player(
     State(state): State<AppState>,
     user: Option<CurrentUser>,
     Path((year, id)): Path<(i32, i64)>,
+) -> Result<Response, AppError> {
+    if user.is_some() {
+        return Ok(player_page(&state, user, year, id).await?.into_response());
+    }
+    let view = state.seasons.get(&state.read, year).await?;
+    let key = format!("player:{id}");
+    if let Some(body) = view.page(&key) {
+        return Ok(html(body));
+    }
+    let page = player_page(&state, None, year, id).await?;
+    keep_rendered(&view, key, page)
+}
+
+async fn player_page(
+    state: &AppState,
+    user: Option<CurrentUser>,
+    year: i32,
+    id: i64,
 ) -> Result<PlayerPage, AppError> {
-    let mut conn = state.read.acquire().await?;
-    let (_, name) = db::player::by_id(&mut conn, id)
-        .await?
-        .ok_or(AppError::NotFound)?;
-    drop(conn);
-    let (season, _) = service::load_season(&state.read, year).await?;
+    let view = state.seasons.get(&state.read, year).await?;
+    let season = &view.season;
+    let name = view.player_name(id).ok_or(AppError::NotFound)?.to_string();
     let p = season.player(&name).ok_or(AppError::NotFound)?;
     let fee = match p.fee_paid_on {
         Some(d) => format!(
@@ -243,7 +320,7 @@ async fn player(
         ),
         None => "nicht bezahlt".to_string(),
     };
-    let history = league::player_history(&season, &name).ok_or(AppError::NotFound)?;
+    let history = view.player_history(&name).ok_or(AppError::NotFound)?;
     let nights = history
         .nights
         .iter()
@@ -488,9 +565,10 @@ async fn night(
     let drawn = db::night::participants(&mut conn, stored.id).await?;
     drop(conn);
     let year = stored.season as i32;
-    let (season, _) = service::load_season(&state.read, year).await?;
-    let ids = player_ids(&state, year).await?;
-    let summary = league::night_summary(&season, date);
+    let view = state.seasons.get(&state.read, year).await?;
+    let season = &view.season;
+    let ids = &view.player_ids;
+    let summary = league::night_summary(season, date);
     let (players, sozialfaelle, fines) = match summary {
         Some(s) => (
             s.players
@@ -528,7 +606,7 @@ async fn night(
         year,
         date: de_date(date),
         iso_date: date.to_string(),
-        tables: table_views(&season, date, &drawn),
+        tables: table_views(season, date, &drawn),
         players,
         sozialfaelle,
         fines,

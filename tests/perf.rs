@@ -1,0 +1,430 @@
+//! The season cache and its invalidation: every write to a season's data bumps exactly that
+//! season's change counter (triggers), and the public table, the player page and the standings JSON
+//! show a submitted round right after it was submitted — also when the write came from another
+//! connection (the command line).
+
+use std::path::Path;
+
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use schockerliga::db::{self, Db};
+use schockerliga::demo::{league, DemoSpec};
+use schockerliga::league::file::{ResultEntry, SeasonFile};
+use schockerliga::league::{self, Season};
+use schockerliga::service;
+use schockerliga::web::{build_app, Config};
+use serde_json::Value;
+use tower::ServiceExt;
+
+const SPEC: DemoSpec = DemoSpec {
+    seasons: 2,
+    nights: 4,
+    players: 12,
+    seed: 11,
+    last_year: 2026,
+};
+
+/// A database at `path` with the demo league of [`SPEC`] and a secretary `schreiber`/`geheim123`.
+async fn filled(path: &Path) -> (Db, Vec<SeasonFile>) {
+    let db = Db::open(path).await.unwrap();
+    let files = league(&SPEC);
+    for f in &files {
+        service::import(&db, f, true).await.unwrap();
+    }
+    let hash = schockerliga::auth::hash_password("geheim123".into())
+        .await
+        .unwrap();
+    let mut tx = db.begin_write().await.unwrap();
+    db::user::create(&mut tx, "schreiber", &hash, "secretary")
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    (db, files)
+}
+
+async fn app(path: &Path) -> Router {
+    build_app(Config::new(
+        path.to_path_buf(),
+        "127.0.0.1:0".parse().unwrap(),
+    ))
+    .await
+    .unwrap()
+}
+
+async fn send(app: &Router, req: Request<Body>) -> (StatusCode, Option<String>, String) {
+    let resp = app.clone().oneshot(req).await.unwrap();
+    let status = resp.status();
+    let cookie = resp
+        .headers()
+        .get(header::SET_COOKIE)
+        .map(|v| v.to_str().unwrap().split(';').next().unwrap().to_string());
+    let body = resp.into_body().collect().await.unwrap().to_bytes();
+    (status, cookie, String::from_utf8_lossy(&body).into_owned())
+}
+
+async fn get(app: &Router, uri: &str) -> (StatusCode, String) {
+    let (s, _, b) = send(app, Request::get(uri).body(Body::empty()).unwrap()).await;
+    (s, b)
+}
+
+async fn login(app: &Router) -> String {
+    let req = Request::post("/login")
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(Body::from("username=schreiber&password=geheim123"))
+        .unwrap();
+    let (status, cookie, body) = send(app, req).await;
+    assert!(status.is_redirection(), "{status}: {body}");
+    cookie.expect("session cookie")
+}
+
+async fn post_round(
+    app: &Router,
+    cookie: &str,
+    date: &str,
+    table: u32,
+    number: u32,
+    results: &[ResultEntry],
+) -> (StatusCode, String) {
+    let body = serde_json::json!({ "results": results }).to_string();
+    let req = Request::post(format!(
+        "/api/v1/nights/{date}/tables/{table}/rounds/{number}"
+    ))
+    .header(header::CONTENT_TYPE, "application/json")
+    .header(header::COOKIE, cookie)
+    .body(Body::from(body))
+    .unwrap();
+    let (s, _, b) = send(app, req).await;
+    (s, b)
+}
+
+fn standings_json(file: &SeasonFile) -> Value {
+    let season = Season::from_file(file).unwrap();
+    serde_json::to_value(league::standings(&season, None)).unwrap()
+}
+
+/// Round 1 at table 1 of the season's first night, replaced: the table's first player loses it
+/// with 3 Hand-Outs, everyone else 0 Outs.
+fn changed_round(file: &SeasonFile) -> (String, Vec<ResultEntry>) {
+    let night = &file.nights[0];
+    let round = &night.tables[0].rounds[0];
+    let results = round
+        .results
+        .iter()
+        .enumerate()
+        .map(|(i, r)| ResultEntry {
+            player: r.player.clone(),
+            outs: if i == 0 { 3 } else { 0 },
+            hand_outs: if i == 0 { 3 } else { 0 },
+            julen: 0,
+            joker: false,
+            lost: i == 0,
+        })
+        .collect();
+    (night.date.to_string(), results)
+}
+
+fn apply(file: &SeasonFile, results: &[ResultEntry]) -> SeasonFile {
+    let mut f = file.clone();
+    f.nights[0].tables[0].rounds[0].results = results.to_vec();
+    f
+}
+
+#[tokio::test]
+async fn a_submitted_round_shows_at_once_on_table_player_page_and_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("liga.db");
+    let (_db, files) = filled(&path).await;
+    let current = files.last().unwrap();
+    let app = app(&path).await;
+
+    // Warm the cache: the first reads compute and keep the season.
+    let (s, before) = get(&app, "/api/v1/seasons/2026/standings").await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(
+        serde_json::from_str::<Value>(&before).unwrap(),
+        standings_json(current)
+    );
+    let (s, table_before) = get(&app, "/").await;
+    assert_eq!(s, StatusCode::OK);
+
+    let (date, results) = changed_round(current);
+    let changed = apply(current, &results);
+    let expected = standings_json(&changed);
+    assert_ne!(expected, standings_json(current), "the change must matter");
+
+    let loser = results[0].player.clone();
+    let loser_id = {
+        let db = Db::open(&path).await.unwrap();
+        let mut conn = db.read.acquire().await.unwrap();
+        db::player::by_name(&mut conn, &loser)
+            .await
+            .unwrap()
+            .unwrap()
+            .0
+    };
+    let player_uri = format!("/saison/2026/spieler/{loser_id}");
+    let (s, player_before) = get(&app, &player_uri).await;
+    assert_eq!(s, StatusCode::OK);
+
+    let cookie = login(&app).await;
+    let (s, body) = post_round(&app, &cookie, &date, 1, 1, &results).await;
+    assert_eq!(s, StatusCode::OK, "{body}");
+
+    // His page lists round 1 of that night with 3 Outs, all Hand-Outs, lost.
+    let (_, player_after) = get(&app, &player_uri).await;
+    assert_ne!(player_before, player_after);
+    let line = "<tr><td class=\"num\">1</td><td class=\"num\">3</td><td class=\"num\">3</td><td class=\"num\">0</td><td></td><td>bezahlt</td></tr>";
+    let first_night = player_after.rsplit("<h2>").next().unwrap();
+    assert!(first_night.contains(line), "{first_night}");
+
+    let (_, after) = get(&app, "/api/v1/seasons/2026/standings").await;
+    assert_eq!(serde_json::from_str::<Value>(&after).unwrap(), expected);
+
+    // The table page shows the loser's new counted Outs in his row.
+    let (_, table_after) = get(&app, "/").await;
+    assert_ne!(table_before, table_after);
+    let row = expected["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["player"] == results[0].player.as_str())
+        .unwrap()
+        .clone();
+    let cell = format!(
+        ">{}</a></td><td class=\"num\">{}</td><td class=\"num\">{}</td>",
+        results[0].player,
+        format!("{:.2}", row["teilnahmen"].as_f64().unwrap()).replace('.', ","),
+        row["counted_outs"]
+    );
+    assert!(table_after.contains(&cell), "{cell} not in table");
+
+    // The export (database truth) has the round as submitted.
+    let db = Db::open(&path).await.unwrap();
+    let stored = service::export(&db.read, 2026).await.unwrap();
+    assert_eq!(stored.nights[0].tables[0].rounds[0].results, results);
+
+    // The older season is untouched and still served.
+    let (_, old) = get(&app, "/api/v1/seasons/2025/standings").await;
+    assert_eq!(
+        serde_json::from_str::<Value>(&old).unwrap(),
+        standings_json(&files[0])
+    );
+}
+
+#[tokio::test]
+async fn a_refused_round_stores_nothing_and_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("liga.db");
+    let (_db, files) = filled(&path).await;
+    let current = files.last().unwrap();
+    let app = app(&path).await;
+    let cookie = login(&app).await;
+    let (date, mut results) = changed_round(current);
+    // (change, expected status, needle in the message)
+    type Change = Box<dyn Fn(&mut Vec<ResultEntry>)>;
+    let cases: Vec<(Change, StatusCode, &str)> = vec![
+        (
+            Box::new(|r| r[0].outs = 4),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "höchstens 3 Outs",
+        ),
+        (
+            Box::new(|r| r[1].lost = true),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "",
+        ),
+        (
+            Box::new(|r| r[0].player = "Niemand".into()),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "Niemand",
+        ),
+    ];
+    let before = get(&app, "/api/v1/seasons/2026/standings").await.1;
+    for (change, status, needle) in cases {
+        let mut rows = results.clone();
+        change(&mut rows);
+        let (s, body) = post_round(&app, &cookie, &date, 1, 1, &rows).await;
+        assert_eq!(s, status, "{body}");
+        assert!(body.contains(needle), "{body}");
+        assert_eq!(get(&app, "/api/v1/seasons/2026/standings").await.1, before);
+    }
+    // Not logged in: no write.
+    results[0].outs = 1;
+    let req = Request::post(format!("/api/v1/nights/{date}/tables/1/rounds/1"))
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(
+            serde_json::json!({ "results": results }).to_string(),
+        ))
+        .unwrap();
+    let (s, _, _) = send(&app, req).await;
+    assert!(s.is_redirection() || s == StatusCode::UNAUTHORIZED, "{s}");
+    assert_eq!(get(&app, "/api/v1/seasons/2026/standings").await.1, before);
+}
+
+#[tokio::test]
+async fn a_write_from_another_connection_invalidates_the_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("liga.db");
+    let (_db, files) = filled(&path).await;
+    let current = files.last().unwrap();
+    let app = app(&path).await;
+    let (_, before) = get(&app, "/api/v1/seasons/2026/standings").await;
+    assert_eq!(
+        serde_json::from_str::<Value>(&before).unwrap(),
+        standings_json(current)
+    );
+    // Like `schockerliga import --replace` from the command line: another process, another pool.
+    let (_, results) = changed_round(current);
+    let changed = apply(current, &results);
+    let other = Db::open(&path).await.unwrap();
+    service::import(&other, &changed, true).await.unwrap();
+    let (_, after) = get(&app, "/api/v1/seasons/2026/standings").await;
+    assert_eq!(
+        serde_json::from_str::<Value>(&after).unwrap(),
+        standings_json(&changed)
+    );
+}
+
+#[tokio::test]
+async fn every_write_to_a_season_bumps_only_its_counter() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("liga.db");
+    let (db, _) = filled(&path).await;
+    let night_2026 = "(select min(id) from nights where season = 2026)";
+    let round_2026 = format!("(select min(id) from rounds where night_id = {night_2026})");
+    // Each statement touches season 2026 only (player 1 plays in both seasons: the rename is
+    // expected to bump both).
+    let cases: Vec<(String, bool)> = vec![
+        ("update seasons set rules_json = '{}' where year = 2026".into(), false),
+        ("update seasons set carry_in_cents = 500 where year = 2026".into(), false),
+        ("update season_players set fee_paid_on = '2026-02-02' where season = 2026 and player_id = 1".into(), false),
+        ("insert into nights (season, date) values (2026, '2026-12-30')".into(), false),
+        ("update nights set closed = 1 where date = '2026-12-30'".into(), false),
+        (format!("update night_participants set seat = seat where night_id = {night_2026}"), false),
+        (format!("insert into fines (night_id, player_id, kind, amount_cents, paid) values ({night_2026}, 1, 'late', 100, 0)"), false),
+        (format!("update fines set paid = 1 where night_id = {night_2026}"), false),
+        (format!("delete from fines where night_id = {night_2026}"), false),
+        (format!("update results set outs = outs where round_id = {round_2026}"), false),
+        (format!("delete from results where round_id = {round_2026} and position = 0"), false),
+        (format!("update rounds set number = number where id = {round_2026}"), false),
+        (format!("delete from rounds where id = {round_2026}"), false),
+        (format!("delete from night_participants where night_id = {night_2026} and player_id = (select min(player_id) from night_participants where night_id = {night_2026})"), false),
+        ("delete from nights where date = '2026-12-30'".into(), false),
+        ("delete from season_players where season = 2026 and player_id = 2".into(), false),
+        ("update players set name = 'Anna-Lena' where id = 1".into(), true),
+    ];
+    let version = |year: i32| {
+        let db = db.clone();
+        async move {
+            let mut conn = db.read.acquire().await.unwrap();
+            db::version::of_season(&mut conn, year)
+                .await
+                .unwrap()
+                .unwrap()
+        }
+    };
+    for (sql, both) in cases {
+        let (a, b) = (version(2026).await, version(2025).await);
+        let done = sqlx::query(&sql).execute(&db.write).await.unwrap();
+        assert!(done.rows_affected() > 0, "{sql}: changed nothing");
+        assert!(version(2026).await > a, "{sql}: 2026 not bumped");
+        assert_eq!(version(2025).await > b, both, "{sql}: 2025");
+    }
+    // A season that does not exist has no counter; a new one starts with one.
+    let mut conn = db.read.acquire().await.unwrap();
+    assert_eq!(db::version::of_season(&mut conn, 2030).await.unwrap(), None);
+    drop(conn);
+    sqlx::query("insert into seasons (year) values (2030)")
+        .execute(&db.write)
+        .await
+        .unwrap();
+    assert!(version(2030).await > 0);
+    let mut conn = db.read.acquire().await.unwrap();
+    let years: Vec<i32> = db::version::all(&mut conn)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|(y, _)| y)
+        .collect();
+    assert_eq!(years, vec![2030, 2026, 2025]);
+}
+
+#[tokio::test]
+async fn a_write_from_another_process_shows_within_the_recheck_time() {
+    use sqlx::{ConnectOptions, Connection};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("liga.db");
+    let (_db, _) = filled(&path).await;
+    let app = app(&path).await;
+    let (_, before) = get(&app, "/api/v1/seasons/2026/standings").await;
+    assert!(!before.contains("Zacharias"));
+    // A bare connection with none of this process's hooks: like another program writing.
+    let mut other = sqlx::sqlite::SqliteConnectOptions::new()
+        .filename(&path)
+        .connect()
+        .await
+        .unwrap();
+    sqlx::query(
+        "update players set name = 'Zacharias' where id =
+         (select player_id from results r join rounds x on x.id = r.round_id
+          join nights n on n.id = x.night_id where n.season = 2026 limit 1)",
+    )
+    .execute(&mut other)
+    .await
+    .unwrap();
+    other.close().await.unwrap();
+    tokio::time::sleep(schockerliga::cache::RECHECK_AFTER + std::time::Duration::from_millis(100))
+        .await;
+    let (_, after) = get(&app, "/api/v1/seasons/2026/standings").await;
+    assert!(after.contains("Zacharias"), "{after}");
+}
+
+#[test]
+fn the_demo_command_fills_the_same_league_for_the_same_seed() {
+    use std::process::Command;
+    let bin = env!("CARGO_BIN_EXE_schockerliga");
+    let dir = tempfile::tempdir().unwrap();
+    let export = |name: &str, seed: &str| {
+        let db = dir.path().join(format!("{name}.db"));
+        let out = Command::new(bin)
+            .args(["demo", "--seasons", "2", "--nights", "6", "--players", "12"])
+            .args(["--seed", seed, "--database"])
+            .arg(&db)
+            .env_remove("DATABASE_URL")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let out = Command::new(bin)
+            .args(["export", "2026", "--database"])
+            .arg(&db)
+            .env_remove("DATABASE_URL")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    let a = export("a", "5");
+    assert_eq!(a, export("b", "5"));
+    assert_ne!(a, export("c", "6"));
+    // What was stored is the generator's season, through the import path.
+    let spec = DemoSpec {
+        seasons: 2,
+        nights: 6,
+        players: 12,
+        seed: 5,
+        last_year: 2026,
+    };
+    let generated = &league(&spec)[1];
+    let canonical = Season::from_file(generated).unwrap().to_file();
+    assert_eq!(a, serde_json::to_value(canonical).unwrap());
+}
