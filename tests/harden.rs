@@ -1,0 +1,65 @@
+//! What a hostile tester found (issue 5): each finding's attack from outside, through the whole app
+//! (`oneshot`) or the real binary, refused with a German message and nothing stored.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::http::StatusCode;
+use common::*;
+use serde_json::{json, Value};
+
+/// A JSON POST to `uri` with `body`.
+fn json_post(uri: &str, body: Vec<u8>) -> axum::http::Request<Body> {
+    req("POST", uri)
+        .header("content-type", "application/json")
+        .body(Body::from(body))
+        .unwrap()
+}
+
+/// The id of player `name`.
+async fn player_id(t: &TestApp, name: &str) -> i64 {
+    let (id,): (i64,) = sqlx::query_as("select id from players where name = ?")
+        .bind(name)
+        .fetch_one(&t.db.write)
+        .await
+        .unwrap();
+    id
+}
+
+/// Imports a season `year` with the small fixture's rules and only the player `name`, no nights.
+async fn import_other_season(t: &TestApp, year: i32, name: &str) {
+    let text = std::fs::read_to_string(fixture("small-2026.season.json")).unwrap();
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    v["season"] = json!(year);
+    v["players"] = json!([{"name": name, "fee_paid_on": null}]);
+    v["nights"] = json!([]);
+    let file = serde_json::from_value(v).unwrap();
+    schockerliga::service::import(&t.db, &file, false)
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn wurfrunde_with_70000_throws_is_refused_quickly() {
+    let t = test_app(false, false).await;
+    let throws: Vec<Value> = (0..70_000)
+        .map(|i| json!({"player": format!("P{i}"), "dice": [6, 5, 4], "wuerfe": 1}))
+        .collect();
+    let body = serde_json::to_vec(&json!({"throws": throws})).unwrap();
+    assert!(body.len() < 4 * 1024 * 1024, "{} bytes", body.len());
+    let start = Instant::now();
+    let resp = send(&t.app, json_post("/api/v1/wurfrunde", body)).await;
+    let took = start.elapsed();
+    assert_eq!(resp.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let v: Value = serde_json::from_str(&text(resp).await).unwrap();
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("höchstens 20 Spieler"),
+        "{v}"
+    );
+    assert!(took < Duration::from_secs(5), "took {took:?}");
+}
