@@ -63,3 +63,43 @@ async fn wurfrunde_with_70000_throws_is_refused_quickly() {
     );
     assert!(took < Duration::from_secs(5), "took {took:?}");
 }
+
+#[tokio::test]
+async fn rename_through_another_season_is_refused() {
+    let t = test_app(true, false).await;
+    import_other_season(&t, 2027, "Neuling").await;
+    let cookie = login(&t.app, SECRETARY, None).await;
+    let anna = player_id(&t, "Anna").await;
+    let neu = player_id(&t, "Neuling").await;
+    let long = "x".repeat(10_000);
+    // (year of the URL, player, new name, expected fragment of the 422 page)
+    let cases = [
+        (2027, anna, long.as_str(), "spielt nicht in der Saison 2027"),
+        (2027, anna, "Anna2", "spielt nicht in der Saison 2027"),
+        (2026, anna, long.as_str(), "mehr als 60 Zeichen"),
+        (2027, neu, long.as_str(), "mehr als 60 Zeichen"),
+    ];
+    let before = snapshot(&t.db.write).await;
+    for (year, id, name, want) in cases {
+        let uri = format!("/verwaltung/saison/{year}/spieler/{id}/name");
+        let resp = send(&t.app, form(&uri, &format!("name={name}"), Some(&cookie))).await;
+        assert_eq!(resp.status(), StatusCode::UNPROCESSABLE_ENTITY, "{uri}");
+        let page = text(resp).await;
+        assert!(page.contains(want), "{uri}: no {want:?}");
+    }
+    assert_eq!(snapshot(&t.db.write).await, before, "nothing stored");
+    // A player of both seasons: the name must pass both, and the good rename still works.
+    let resp = send(
+        &t.app,
+        form(
+            &format!("/verwaltung/saison/2026/spieler/{anna}/name"),
+            "name=Anne",
+            Some(&cookie),
+        ),
+    )
+    .await;
+    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+    assert_eq!(player_id(&t, "Anne").await, anna);
+    let resp = send(&t.app, get("/saison/2026", None)).await;
+    assert_ne!(resp.status(), StatusCode::INTERNAL_SERVER_ERROR);
+}

@@ -411,16 +411,32 @@ async fn rename_player(
         )),
         _ => None,
     };
-    let checked = match taken {
+    // Names are league-wide: the new name must pass the checks of every season the player plays
+    // in, and the season of the URL must be one of them (else the checks would be skipped).
+    let seasons = db::player::seasons_of(&mut tx, id).await?;
+    let mut checked = match taken {
         Some(e) => Err(e),
-        None => {
-            check_change(&mut tx, year, |file| {
-                rename_in_file(file, &old, &name);
-                Ok(())
-            })
-            .await?
-        }
+        None if !seasons.contains(&year) => Err(format!("{old} spielt nicht in der Saison {year}")),
+        None => Ok(()),
     };
+    for y in &seasons {
+        if checked.is_err() {
+            break;
+        }
+        checked = check_change(&mut tx, *y, |file| {
+            rename_in_file(file, &old, &name);
+            Ok(())
+        })
+        .await?
+        .map(|_| ())
+        .map_err(|e| {
+            if *y == year {
+                e
+            } else {
+                format!("Saison {y}: {e}")
+            }
+        });
+    }
     if let Err(error) = checked {
         drop(tx);
         let typed = Typed {
