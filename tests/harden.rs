@@ -103,3 +103,62 @@ async fn rename_through_another_season_is_refused() {
     let resp = send(&t.app, get("/saison/2026", None)).await;
     assert_ne!(resp.status(), StatusCode::INTERNAL_SERVER_ERROR);
 }
+
+const BIN: &str = env!("CARGO_BIN_EXE_schockerliga");
+
+/// Runs the real binary with `args` and `--database db`.
+fn cli(db: &std::path::Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(BIN)
+        .args(args)
+        .arg("--database")
+        .arg(db)
+        .env_remove("DATABASE_URL")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap()
+}
+
+/// The small fixture season as JSON, for editing.
+fn small_season() -> Value {
+    serde_json::from_str(&std::fs::read_to_string(fixture("small-2026.season.json")).unwrap())
+        .unwrap()
+}
+
+#[test]
+fn overflowing_numbers_in_a_season_file_exit_1_without_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    // (edit of the small season, expected fragment of stderr)
+    type Edit = fn(&mut Value);
+    let cases: [(Edit, &str); 3] = [
+        (
+            |v| v["rules"]["payout_percent"] = json!([4294967295u32, 1]),
+            "payout_percent",
+        ),
+        (
+            |v| v["rules"]["payout_percent"] = json!([2147483648u32, 2147483648u32]),
+            "payout_percent",
+        ),
+        (
+            |v| {
+                let fines = v["nights"][0]["fines"].as_array_mut().unwrap();
+                fines.push(json!({"player": "Anna", "kind": "late", "paid": true,
+                                  "amount_cents": i64::MAX}));
+                fines.push(json!({"player": "Anna", "kind": "late", "paid": true,
+                                  "amount_cents": i64::MAX}));
+            },
+            "höchstens 1.000.000 Cent",
+        ),
+    ];
+    for (i, (edit, want)) in cases.into_iter().enumerate() {
+        let mut v = small_season();
+        edit(&mut v);
+        let path = dir.path().join(format!("case{i}.json"));
+        std::fs::write(&path, serde_json::to_vec(&v).unwrap()).unwrap();
+        let out = cli(&db, &["import", path.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "case {i}: {err}");
+        assert!(err.contains(want), "case {i}: {err}");
+        assert!(!err.contains("panicked"), "case {i}: {err}");
+    }
+}

@@ -8,7 +8,7 @@ use chrono::{Datelike, NaiveDate};
 use super::error::{EntryError, Location};
 use super::file::{FineEntry, NightEntry, PlayerEntry, ResultEntry, RoundEntry, SeasonFile};
 use super::file::{TableEntry, FORMAT};
-use super::rules::SeasonRules;
+use super::rules::{SeasonRules, MAX_FINE_CENTS};
 use crate::rules::RuleSet;
 
 /// Longest player name, in characters (after trimming).
@@ -580,6 +580,13 @@ fn check_night(
                     "Betrag darf nicht negativ sein",
                 ));
             }
+            // The catalogue's own bound (SeasonRules::check): sums of cents stay far from i64::MAX.
+            if a > MAX_FINE_CENTS {
+                return Err(EntryError::new(
+                    at_fine.field("amount_cents"),
+                    "Betrag darf höchstens 1.000.000 Cent (10.000 €) sein",
+                ));
+            }
         }
         fines.push(Fine {
             player: name.to_string(),
@@ -912,6 +919,14 @@ mod tests {
             (
                 |v| set(v, "/nights/0/fines/0/amount_cents", json!(-1)),
                 "Abend 09.01.2026, Spieler Bernd, Feld Betrag: Betrag darf nicht negativ sein".into(),
+            ),
+            (
+                |v| set(v, "/nights/0/fines/0/amount_cents", json!(1_000_001)),
+                "Abend 09.01.2026, Spieler Bernd, Feld Betrag: Betrag darf höchstens 1.000.000 Cent (10.000 €) sein".into(),
+            ),
+            (
+                |v| set(v, "/nights/0/fines/0/amount_cents", json!(i64::MAX)),
+                "Abend 09.01.2026, Spieler Bernd, Feld Betrag: Betrag darf höchstens 1.000.000 Cent (10.000 €) sein".into(),
             ),
         ];
         for (i, (edit, expected)) in cases.into_iter().enumerate() {
