@@ -162,3 +162,68 @@ fn overflowing_numbers_in_a_season_file_exit_1_without_panic() {
         assert!(!err.contains("panicked"), "case {i}: {err}");
     }
 }
+
+/// Url-encodes `s` for a form body.
+fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn invisible_and_case_twin_names_are_refused_in_the_forms() {
+    let t = test_app(true, false).await;
+    import_other_season(&t, 2027, "Neuling").await;
+    let cookie = login(&t.app, SECRETARY, None).await;
+    let bernd = player_id(&t, "Bernd").await;
+    let add = "/verwaltung/saison/2026/spieler".to_string();
+    let rename = format!("/verwaltung/saison/2026/spieler/{bernd}/name");
+    // (form, name, expected fragment of the 422 page)
+    let cases = [
+        (&add, "anna", "(Groß-/Kleinschreibung)"),
+        (&add, "neuling", "(Groß-/Kleinschreibung)"),
+        (&add, "Zo\u{7}e", "U+0007"),
+        (&add, "\u{1b}[31mRot", "U+001B"),
+        (&add, "Zo\te", "U+0009"),
+        (&add, "Zo\ne", "U+000A"),
+        (&add, "\u{202E}eoZ", "U+202E"),
+        (&add, "Zoe\u{2069}", "U+2069"),
+        (&add, "Zo\u{200B}e", "U+200B"),
+        (&add, "\u{FEFF}\u{200B}", "U+FEFF"),
+        (&rename, "ANNA", "(Groß-/Kleinschreibung)"),
+        (&rename, "Ber\u{202E}nd", "U+202E"),
+    ];
+    let before = snapshot(&t.db.write).await;
+    for (uri, name, want) in cases {
+        let resp = send(
+            &t.app,
+            form(uri, &format!("name={}", enc(name)), Some(&cookie)),
+        )
+        .await;
+        assert_eq!(resp.status(), StatusCode::UNPROCESSABLE_ENTITY, "{name:?}");
+        let page = text(resp).await;
+        assert!(page.contains(want), "{name:?}: no {want:?}");
+    }
+    assert_eq!(snapshot(&t.db.write).await, before, "nothing stored");
+    // NFD in, NFC stored; the NFC spelling is then the same player.
+    let resp = send(
+        &t.app,
+        form(
+            &add,
+            &format!("name={}", enc(" Ju\u{308}rgen ")),
+            Some(&cookie),
+        ),
+    )
+    .await;
+    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+    player_id(&t, "J\u{fc}rgen").await;
+    let resp = send(
+        &t.app,
+        form(&add, &format!("name={}", enc("jürgen")), Some(&cookie)),
+    )
+    .await;
+    assert_eq!(resp.status(), StatusCode::UNPROCESSABLE_ENTITY);
+}

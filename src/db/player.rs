@@ -51,6 +51,13 @@ pub async fn by_name(
     )
 }
 
+/// Every player of the league (id, name), by id.
+pub async fn all(conn: &mut SqliteConnection) -> Result<Vec<(i64, String)>, DbError> {
+    Ok(sqlx::query_as("select id, name from players order by id")
+        .fetch_all(conn)
+        .await?)
+}
+
 /// The seasons (years, ascending) player `id` belongs to.
 pub async fn seasons_of(conn: &mut SqliteConnection, id: i64) -> Result<Vec<i32>, DbError> {
     let rows: Vec<(i32,)> =

@@ -203,6 +203,9 @@ impl SeasonRules {
             if kind.trim().is_empty() || kind.chars().count() > 40 {
                 return fail("fines", "Strafart muss 1 bis 40 Zeichen haben");
             }
+            if let Err(why) = super::names::check_name_chars(kind) {
+                return fail("fines", &format!("Strafart {why}"));
+            }
             if !(0..=MAX_FINE_CENTS).contains(cents) {
                 return fail("fines", "Betrag muss zwischen 0 und 1.000.000 Cent liegen");
             }
