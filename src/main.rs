@@ -216,13 +216,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 RoleArg::Secretary => Role::Secretary,
             };
             let name = name.trim().to_string();
-            if name.is_empty() {
-                anyhow::bail!("Der Name darf nicht leer sein");
-            }
+            // The web's account checks (name 1–50 characters, nothing invisible; password 8–200).
+            auth::check_account_name(&name).map_err(anyhow::Error::msg)?;
             let password = read_password()?;
-            if password.chars().count() < 8 {
-                anyhow::bail!("Das Passwort muss mindestens 8 Zeichen lang sein");
-            }
+            auth::check_new_account(&name, &password, None).map_err(anyhow::Error::msg)?;
             let db = Db::open(&path).await?;
             let hash = auth::hash_password(password).await?;
             let mut tx = db.begin_write_as("cli").await?;

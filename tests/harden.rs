@@ -227,3 +227,41 @@ async fn invisible_and_case_twin_names_are_refused_in_the_forms() {
     .await;
     assert_eq!(resp.status(), StatusCode::UNPROCESSABLE_ENTITY);
 }
+
+#[test]
+fn user_add_uses_the_web_account_name_check() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let long = "k".repeat(51);
+    // (name, accepted)
+    let cases = [
+        ("kassierer", true),
+        (long.as_str(), false),
+        ("kas\u{7}sierer", false),
+        ("\u{1b}[31mrot", false),
+        ("kas\tsierer", false),
+        ("\u{202E}reiressak", false),
+        ("kas\u{200B}sierer", false),
+        ("   ", false),
+    ];
+    for (name, ok) in cases {
+        let mut child = std::process::Command::new(BIN)
+            .args(["user", "add", name, "--role", "secretary", "--database"])
+            .arg(&db)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The name may be refused before the password is read: a closed pipe is fine then.
+        let _ = child.stdin.take().unwrap().write_all(b"geheim123\n");
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.success(), ok, "{name:?}: {err}");
+        if !ok {
+            assert_eq!(out.status.code(), Some(1), "{name:?}: {err}");
+            assert!(err.contains("Der Name"), "{name:?}: {err}");
+        }
+    }
+}
