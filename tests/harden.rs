@@ -265,3 +265,74 @@ fn user_add_uses_the_web_account_name_check() {
         }
     }
 }
+
+#[tokio::test]
+async fn framework_refusals_answer_in_german_with_their_status() {
+    let t = test_app(true, false).await;
+    let cookie = login(&t.app, SECRETARY, None).await;
+    let big = vec![b' '; 5 * 1024 * 1024];
+    let json_form = {
+        let mut r = form("/verwaltung/saison", "{}", Some(&cookie));
+        r.headers_mut().insert(
+            "content-type",
+            axum::http::HeaderValue::from_static("application/json"),
+        );
+        r
+    };
+    // (request, status, is JSON, expected German fragment)
+    let cases: Vec<(axum::http::Request<Body>, StatusCode, bool, &str)> = vec![
+        (
+            form("/verwaltung/saison", "", Some(&cookie)),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            false,
+            "Formular unvollständig oder fehlerhaft",
+        ),
+        (
+            form("/verwaltung/saison/abc/spieler", "name=X", Some(&cookie)),
+            StatusCode::BAD_REQUEST,
+            false,
+            "Anfrage fehlerhaft",
+        ),
+        (
+            json_form,
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            false,
+            "Falscher Inhaltstyp",
+        ),
+        (
+            json_post("/api/v1/wurfrunde", big),
+            StatusCode::PAYLOAD_TOO_LARGE,
+            true,
+            "Anfrage zu groß (höchstens 4 MiB)",
+        ),
+    ];
+    for (r, status, is_json, want) in cases {
+        let uri = r.uri().to_string();
+        let resp = send(&t.app, r).await;
+        assert_eq!(resp.status(), status, "{uri}");
+        let ct = resp
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string();
+        let body = text(resp).await;
+        for english in [
+            "Failed to",
+            "Invalid URL",
+            "length limit",
+            "Expected request",
+        ] {
+            assert!(!body.contains(english), "{uri}: {body}");
+        }
+        if is_json {
+            assert!(ct.starts_with("application/json"), "{uri}: {ct}");
+            let v: Value = serde_json::from_str(&body).unwrap();
+            let error = v["error"].as_str().unwrap_or("");
+            assert!(error.contains(want), "{uri}: {v}");
+        } else {
+            assert!(ct.starts_with("text/html"), "{uri}: {ct}");
+            assert!(body.contains(want), "{uri}: {body}");
+        }
+    }
+}

@@ -7,6 +7,7 @@ pub mod api;
 pub mod assets;
 pub mod auth;
 pub mod entry;
+pub mod errors;
 pub mod night;
 pub mod public;
 pub mod season;
