@@ -336,3 +336,47 @@ async fn framework_refusals_answer_in_german_with_their_status() {
         }
     }
 }
+
+#[test]
+fn cli_bom_broken_pipe_and_directory() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    // A season file with a UTF-8 byte order mark imports like one without.
+    let mut bom = b"\xEF\xBB\xBF".to_vec();
+    bom.extend(std::fs::read(fixture("sample-2026.season.json")).unwrap());
+    let file = dir.path().join("bom.json");
+    std::fs::write(&file, bom).unwrap();
+    let out = cli(&db, &["import", file.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    // `export 2026 | head`: the reader goes away; no panic, exit 0.
+    let mut child = std::process::Command::new(BIN)
+        .args(["export", "2026", "--database"])
+        .arg(&db)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(status.success(), "{status:?}: {err}");
+
+    // --database naming a directory: one clear sentence.
+    let out = cli(dir.path(), &["standings", "2026"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.matches("ist ein Verzeichnis").count(), 1, "{err}");
+}
