@@ -380,3 +380,41 @@ fn cli_bom_broken_pipe_and_directory() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert_eq!(err.matches("ist ein Verzeichnis").count(), 1, "{err}");
 }
+
+#[tokio::test]
+async fn api_as_of_outside_the_season_is_a_400() {
+    let t = test_app(true, false).await;
+    for (q, status) in [
+        ("0000-01-01", StatusCode::BAD_REQUEST),
+        ("2027-01-01", StatusCode::BAD_REQUEST),
+        ("2026-06-30", StatusCode::OK),
+    ] {
+        let uri = format!("/api/v1/seasons/2026/standings?as_of={q}");
+        let resp = send(&t.app, get(&uri, None)).await;
+        assert_eq!(resp.status(), status, "{uri}");
+        let v: Value = serde_json::from_str(&text(resp).await).unwrap();
+        if status == StatusCode::BAD_REQUEST {
+            let e = v["error"].as_str().unwrap_or("");
+            assert!(e.contains("nicht in der Saison 2026"), "{uri}: {v}");
+        }
+    }
+}
+
+#[test]
+fn cli_as_of_outside_the_season_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let file = fixture("small-2026.season.json");
+    assert!(cli(&db, &["import", file.to_str().unwrap()])
+        .status
+        .success());
+    // An as-of date outside the season's year is an input error.
+    for date in ["0000-01-01", "2025-12-31", "2027-01-01"] {
+        let out = cli(&db, &["standings", "2026", "--as-of", date]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{date}: {err}");
+        assert!(err.contains("nicht in der Saison 2026"), "{date}: {err}");
+    }
+    let out = cli(&db, &["standings", "2026", "--as-of", "2026-03-01"]);
+    assert!(out.status.success());
+}

@@ -24,4 +24,4 @@ pub use history::{
 pub use names::{check_name_chars, name_key, normalize_name};
 pub use payouts::{largest_remainder, payouts, ExactShare, LuckyLooser, Payouts, Place};
 pub use season::{fee_cents, row_points, Fine, Night, Player, Round, Season, Table};
-pub use standings::{standings, DWert, Liga, StandingRow, Standings};
+pub use standings::{check_as_of, standings, DWert, Liga, StandingRow, Standings};
