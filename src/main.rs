@@ -163,6 +163,17 @@ fn main() -> ExitCode {
     }
 }
 
+/// Writes `text` to standard output; a reader that stopped reading (`export 2026 | head`: broken
+/// pipe) ends the output quietly instead of a panic in `println!`.
+fn stdout(text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
 /// The database path from `--database` / `DATABASE_URL` (a `sqlite://` prefix is accepted).
 fn db_path(arg: &str) -> PathBuf {
     let s = arg
@@ -174,12 +185,17 @@ fn db_path(arg: &str) -> PathBuf {
 
 async fn run(cli: Cli) -> anyhow::Result<()> {
     let path = db_path(&cli.database);
+    if path.is_dir() {
+        anyhow::bail!("Datenbank {} ist ein Verzeichnis", path.display());
+    }
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => serve(&path, cli.listen, cli.secure_cookies).await,
         Command::Import { file, replace } => {
             let text = std::fs::read_to_string(&file)
                 .with_context(|| format!("{} nicht lesbar", file.display()))?;
-            let parsed: SeasonFile = serde_json::from_str(&text)
+            // A file saved by an editor that writes a UTF-8 byte order mark imports all the same.
+            let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+            let parsed: SeasonFile = serde_json::from_str(text)
                 .with_context(|| format!("{} ist keine gültige Saisondatei", file.display()))?;
             let db = Db::open(&path).await?;
             let season = service::import(&db, &parsed, replace)
@@ -200,7 +216,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             match output {
                 Some(out) => std::fs::write(&out, json + "\n")
                     .with_context(|| format!("{} nicht schreibbar", out.display()))?,
-                None => println!("{json}"),
+                None => stdout(&(json + "\n"))?,
             }
             Ok(())
         }
@@ -214,9 +230,9 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 .await
                 .map_err(refused)?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&table)?);
+                stdout(&(serde_json::to_string_pretty(&table)? + "\n"))?;
             } else {
-                print!("{}", standings_text(&table));
+                stdout(&standings_text(&table))?;
             }
             Ok(())
         }
@@ -224,9 +240,9 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             let db = Db::open(&path).await?;
             let p = service::payouts(&db.read, season).await.map_err(refused)?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&p)?);
+                stdout(&(serde_json::to_string_pretty(&p)? + "\n"))?;
             } else {
-                print!("{}", payouts_text(&p));
+                stdout(&payouts_text(&p))?;
             }
             Ok(())
         }
@@ -238,13 +254,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 RoleArg::Secretary => Role::Secretary,
             };
             let name = name.trim().to_string();
-            if name.is_empty() {
-                anyhow::bail!("Der Name darf nicht leer sein");
-            }
+            // The web's account checks (name 1–50 characters, nothing invisible; password 8–200).
+            auth::check_account_name(&name).map_err(anyhow::Error::msg)?;
             let password = read_password()?;
-            if password.chars().count() < 8 {
-                anyhow::bail!("Das Passwort muss mindestens 8 Zeichen lang sein");
-            }
+            auth::check_new_account(&name, &password, None).map_err(anyhow::Error::msg)?;
             let db = Db::open(&path).await?;
             let hash = auth::hash_password(password).await?;
             let mut tx = db.begin_write_as("cli").await?;
@@ -277,7 +290,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             };
             let request = schockerliga::rules::parse_wurfrunde_request(&body)?;
             let response = schockerliga::rules::evaluate_wurfrunde(&request)?;
-            println!("{}", serde_json::to_string_pretty(&response)?);
+            stdout(&(serde_json::to_string_pretty(&response)? + "\n"))?;
             Ok(())
         }
         Command::Backup { file } => {

@@ -106,12 +106,16 @@ pub async fn export(pool: &sqlx::SqlitePool, year: i32) -> Result<SeasonFile, Se
     Ok(season.to_file())
 }
 
-/// The table of season `year` as of `as_of` (default: its last night), league.md §3–§4.
+/// The table of season `year` as of `as_of` (default: its last night), league.md §3–§4. Errors:
+/// `Refused` for an `as_of` outside the season's year ([`league::check_as_of`]), `NoSeason`.
 pub async fn standings(
     pool: &sqlx::SqlitePool,
     year: i32,
     as_of: Option<NaiveDate>,
 ) -> Result<Standings, ServiceError> {
+    if let Some(d) = as_of {
+        league::check_as_of(year, d).map_err(ServiceError::Refused)?;
+    }
     let (season, _) = load_season(pool, year).await?;
     Ok(league::standings(&season, as_of))
 }

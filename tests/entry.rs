@@ -724,3 +724,64 @@ async fn the_command_line_table_shows_teilnahmen_with_two_decimals_like_the_web(
         );
     }
 }
+
+#[tokio::test]
+async fn a_repeated_round_field_or_a_presence_value_that_is_no_id_is_refused() {
+    let t = app(&[ten_players()]).await;
+    let sec = t.login("schrift", "secretary").await;
+    let ids = t.seat_two_tables().await;
+    let anna = ids["Anna"];
+    // (extra pair appended to a valid round form, expected fragment of the 422 page)
+    let cases = [
+        (
+            (format!("outs_{anna}"), "3"),
+            "das Feld Outs von Anna wurde mehrfach geschickt",
+        ),
+        (
+            (format!("julen_{anna}"), "1"),
+            "das Feld Julen von Anna wurde mehrfach geschickt",
+        ),
+        (
+            (format!("played_{anna}"), "1"),
+            "das Feld spielt mit von Anna",
+        ),
+        (
+            ("number".to_string(), "2"),
+            "das Feld Rundennummer wurde mehrfach geschickt",
+        ),
+    ];
+    for ((k, v), want) in cases {
+        let mut f = round_form(&ids, 1, "Bernd");
+        f.push((k.clone(), v.to_string()));
+        let r = t.post(ROUND, Some(&sec), &f).await;
+        assert_eq!(
+            r.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{k}: {}",
+            r.body
+        );
+        assert!(r.body.contains(want), "{k}: no {want:?}");
+    }
+    assert_eq!(t.round_count().await, 0, "nothing stored");
+
+    // The presence form: a value that is no player number is refused, not dropped.
+    let t = app(&[ten_players()]).await;
+    let sec = t.login("schrift", "secretary").await;
+    let ids = t.ids().await;
+    let uri = "/verwaltung/abend/2026-01-09/teilnehmer";
+    let mut present: Vec<(String, String)> = NAMES
+        .iter()
+        .map(|n| ("present".to_string(), ids[*n].to_string()))
+        .collect();
+    present.push(("present".into(), "abc".into()));
+    let r = t.post(uri, Some(&sec), &present).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+    assert!(
+        r.body.contains("„abc“ ist keine Spielernummer"),
+        "{}",
+        r.body
+    );
+    present.pop();
+    let r = t.post(uri, Some(&sec), &present).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+}

@@ -86,6 +86,42 @@ pub enum PasswordError {
     Join(#[from] tokio::task::JoinError),
 }
 
+/// Checks an account name (already trimmed): 1–50 characters, no control or invisible characters
+/// (`league::names::is_invisible`). `Err` is the German message.
+pub fn check_account_name(username: &str) -> Result<(), String> {
+    if username.is_empty() || username.chars().count() > 50 {
+        return Err("Der Name muss 1 bis 50 Zeichen lang sein.".to_string());
+    }
+    if username.chars().any(crate::league::names::is_invisible) {
+        return Err(
+            "Der Name darf keine Steuerzeichen oder unsichtbaren Zeichen enthalten.".to_string(),
+        );
+    }
+    Ok(())
+}
+
+/// Checks a new account's name (already trimmed, [`check_account_name`]) and password pair, for the setup page, the admin's
+/// account form and `schockerliga user add`: name 1–50 characters without control or invisible
+/// characters (`league::names`), password 8–200 characters, both passwords equal (`password2`:
+/// `None` when there is no repeat field, as on the CLI). `Err` is the German message.
+pub fn check_new_account(
+    username: &str,
+    password: &str,
+    password2: Option<&str>,
+) -> Result<(), String> {
+    check_account_name(username)?;
+    if password.chars().count() > 200 {
+        return Err("Das Passwort darf höchstens 200 Zeichen lang sein.".to_string());
+    }
+    if password.chars().count() < 8 {
+        return Err("Das Passwort muss mindestens 8 Zeichen lang sein.".to_string());
+    }
+    if password2.is_some_and(|p2| p2 != password) {
+        return Err("Die beiden Passwörter stimmen nicht überein.".to_string());
+    }
+    Ok(())
+}
+
 /// Hashes `password` with argon2id (`Argon2::default()`) on a blocking thread; returns the PHC string.
 pub async fn hash_password(password: String) -> Result<String, PasswordError> {
     tokio::task::spawn_blocking(move || {

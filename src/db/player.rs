@@ -51,6 +51,23 @@ pub async fn by_name(
     )
 }
 
+/// Every player of the league (id, name), by id.
+pub async fn all(conn: &mut SqliteConnection) -> Result<Vec<(i64, String)>, DbError> {
+    Ok(sqlx::query_as("select id, name from players order by id")
+        .fetch_all(conn)
+        .await?)
+}
+
+/// The seasons (years, ascending) player `id` belongs to.
+pub async fn seasons_of(conn: &mut SqliteConnection, id: i64) -> Result<Vec<i32>, DbError> {
+    let rows: Vec<(i32,)> =
+        sqlx::query_as("select season from season_players where player_id = ? order by season")
+            .bind(id)
+            .fetch_all(conn)
+            .await?;
+    Ok(rows.into_iter().map(|r| r.0).collect())
+}
+
 /// The player with `id`, if any (id, name).
 pub async fn by_id(conn: &mut SqliteConnection, id: i64) -> Result<Option<(i64, String)>, DbError> {
     Ok(sqlx::query_as("select id, name from players where id = ?")

@@ -7,6 +7,7 @@ pub mod file;
 pub mod format;
 pub mod history;
 pub mod kasse;
+pub mod names;
 pub mod payouts;
 pub mod rules;
 pub mod season;
@@ -20,6 +21,7 @@ pub use history::{
     night_summary, player_history, NightPlayer, NightSummary, PlayerHistory, PlayerNight,
     RoundLine, TableSummary,
 };
+pub use names::{check_name_chars, name_key, normalize_name};
 pub use payouts::{largest_remainder, payouts, ExactShare, LuckyLooser, Payouts, Place};
 pub use season::{fee_cents, row_points, Fine, Night, Player, Round, Season, Table};
-pub use standings::{standings, DWert, Liga, StandingRow, Standings};
+pub use standings::{check_as_of, standings, DWert, Liga, StandingRow, Standings};

@@ -42,6 +42,10 @@ impl From<MonthDay> for String {
     }
 }
 
+/// The largest fine in cents (10.000 €): the catalogue's bound in [`SeasonRules::check`] and the bound
+/// of a fine's own `amount_cents` in a season file; keeps every sum of cents far from `i64::MAX`.
+pub const MAX_FINE_CENTS: i64 = 1_000_000;
+
 /// The league rules of one season (league.md §10). Field names are those of the season file's
 /// `rules` object. Money is integer cents; counts are rounds or Deckel as named.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -199,7 +203,10 @@ impl SeasonRules {
             if kind.trim().is_empty() || kind.chars().count() > 40 {
                 return fail("fines", "Strafart muss 1 bis 40 Zeichen haben");
             }
-            if !(0..=1_000_000).contains(cents) {
+            if let Err(why) = super::names::check_name_chars(kind) {
+                return fail("fines", &format!("Strafart {why}"));
+            }
+            if !(0..=MAX_FINE_CENTS).contains(cents) {
                 return fail("fines", "Betrag muss zwischen 0 und 1.000.000 Cent liegen");
             }
         }
@@ -209,7 +216,17 @@ impl SeasonRules {
                 "muss zwischen 0 und 1.000.000 Cent liegen",
             );
         }
-        if self.payout_percent.len() > 20 || self.payout_percent.iter().sum::<u32>() > 100 {
+        // Each percent is checked before the sum, and the sum is taken in u64: a huge percent would
+        // overflow a u32 sum (panic in debug, wrap-around to a "valid" total in release).
+        if self.payout_percent.len() > 20
+            || self.payout_percent.iter().any(|&p| p > 100)
+            || self
+                .payout_percent
+                .iter()
+                .map(|&p| u64::from(p))
+                .sum::<u64>()
+                > 100
+        {
             return fail(
                 "payout_percent",
                 "höchstens 20 Plätze, zusammen höchstens 100 %",
@@ -253,11 +270,27 @@ mod tests {
         assert_eq!(r.first_liga_deadline, MonthDay { month: 10, day: 31 });
         assert_eq!(r.overrides(2026), o);
         assert!(SeasonRules::defaults_for(2026).overrides(2026).is_empty());
+        let mut o = Map::new();
+        o.insert("payout_percent".into(), serde_json::json!([100]));
+        assert!(
+            SeasonRules::with_overrides(2026, &o).is_ok(),
+            "100 % in one place"
+        );
     }
 
     #[test]
     fn bad_overrides_name_the_field() {
         let cases = [
+            (
+                r#"{"payout_percent": [4294967295, 1]}"#,
+                "rules.payout_percent",
+            ),
+            (
+                r#"{"payout_percent": [2147483648, 2147483648]}"#,
+                "rules.payout_percent",
+            ),
+            (r#"{"payout_percent": [101]}"#, "rules.payout_percent"),
+            (r#"{"payout_percent": [60, 41]}"#, "rules.payout_percent"),
             (r#"{"nonsense": 1}"#, "rules.nonsense"),
             (r#"{"rounds_per_night": 0}"#, "rules.rounds_per_night"),
             (r#"{"first_liga_deadline": "13-01"}"#, "13-01"),

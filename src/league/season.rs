@@ -8,7 +8,8 @@ use chrono::{Datelike, NaiveDate};
 use super::error::{EntryError, Location};
 use super::file::{FineEntry, NightEntry, PlayerEntry, ResultEntry, RoundEntry, SeasonFile};
 use super::file::{TableEntry, FORMAT};
-use super::rules::SeasonRules;
+use super::names::{check_name_chars, name_key, normalize_name};
+use super::rules::{SeasonRules, MAX_FINE_CENTS};
 use crate::rules::RuleSet;
 
 /// Longest player name, in characters (after trimming).
@@ -343,9 +344,11 @@ fn check_players(
     entries: &[PlayerEntry],
 ) -> Result<Vec<Player>, EntryError> {
     let mut players: Vec<Player> = Vec::with_capacity(entries.len());
-    let mut seen: HashSet<String> = HashSet::new();
+    // name_key (NFC, lower case) → the name first given with it
+    let mut seen: HashMap<String, String> = HashMap::new();
     for (i, entry) in entries.iter().enumerate() {
-        let name = entry.name.trim();
+        let normalized = normalize_name(&entry.name);
+        let name = normalized.as_str();
         if name.is_empty() {
             return Err(EntryError::new(
                 Location::default().field("name"),
@@ -355,6 +358,13 @@ fn check_players(
                 ),
             ));
         }
+        if let Err(why) = check_name_chars(name) {
+            // Not echoed: the name itself is what cannot be shown.
+            return Err(EntryError::new(
+                Location::default().field("name"),
+                format!("Spielername {why} ({}. Spieler der Liste)", i + 1),
+            ));
+        }
         let at = Location::default().player(name).field("name");
         if name.chars().count() > MAX_NAME_CHARS {
             return Err(EntryError::new(
@@ -362,8 +372,21 @@ fn check_players(
                 format!("Spielername hat mehr als {MAX_NAME_CHARS} Zeichen"),
             ));
         }
-        if !seen.insert(name.to_string()) {
-            return Err(EntryError::new(at, "Spielername ist doppelt vergeben"));
+        match seen.get(&name_key(name)) {
+            Some(first) if first == name => {
+                return Err(EntryError::new(at, "Spielername ist doppelt vergeben"));
+            }
+            Some(first) => {
+                return Err(EntryError::new(
+                    at,
+                    format!(
+                        "Spielername „{name}“ gibt es schon als „{first}“ (Groß-/Kleinschreibung)"
+                    ),
+                ));
+            }
+            None => {
+                seen.insert(name_key(name), name.to_string());
+            }
         }
         let fee = match entry.fee_paid_on {
             None => 0,
@@ -385,7 +408,8 @@ fn known<'a>(
     raw: &str,
     at: Location,
 ) -> Result<&'a str, EntryError> {
-    let name = raw.trim();
+    let normalized = normalize_name(raw);
+    let name = normalized.as_str();
     names.get(name).copied().ok_or_else(|| {
         EntryError::new(
             at.player(name).field("player"),
@@ -580,6 +604,13 @@ fn check_night(
                     "Betrag darf nicht negativ sein",
                 ));
             }
+            // The catalogue's own bound (SeasonRules::check): sums of cents stay far from i64::MAX.
+            if a > MAX_FINE_CENTS {
+                return Err(EntryError::new(
+                    at_fine.field("amount_cents"),
+                    "Betrag darf höchstens 1.000.000 Cent (10.000 €) sein",
+                ));
+            }
         }
         fines.push(Fine {
             player: name.to_string(),
@@ -670,6 +701,59 @@ mod tests {
             .and_then(Value::as_array_mut)
             .unwrap_or_else(|| panic!("no array {pointer} in the test file"))
             .push(new);
+    }
+
+    #[test]
+    fn player_names_are_nfc_visible_and_unique_ignoring_case() {
+        // (name given to the 4th player, expected error fragment or None when accepted)
+        let cases: [(&str, Option<&str>); 12] = [
+            ("Dora", None),
+            ("  Ju\u{308}rgen ", None),
+            (
+                "anna",
+                Some("„anna“ gibt es schon als „Anna“ (Groß-/Kleinschreibung)"),
+            ),
+            ("ANNA", Some("(Groß-/Kleinschreibung)")),
+            ("Anna", Some("doppelt vergeben")),
+            (
+                "Do\u{7}ra",
+                Some("Steuerzeichen oder unsichtbares Zeichen (U+0007) (4. Spieler"),
+            ),
+            ("\u{1b}[31mDora", Some("U+001B")),
+            ("Do\tra", Some("U+0009")),
+            ("Do\nra", Some("U+000A")),
+            ("\u{202E}aroD", Some("U+202E")),
+            ("Do\u{2066}ra", Some("U+2066")),
+            ("\u{200B}\u{FEFF}", Some("U+200B")),
+        ];
+        for (name, want) in cases {
+            let mut v = base();
+            push(
+                &mut v,
+                "/players",
+                json!({ "name": name, "fee_paid_on": null }),
+            );
+            match (Season::from_file(&file(v)), want) {
+                (Ok(s), None) => {
+                    let last = &s.players[3].name;
+                    assert_eq!(last, &normalize_name(name), "{name:?}");
+                }
+                (Ok(_), Some(w)) => panic!("{name:?} accepted, expected {w:?}"),
+                (Err(e), None) => panic!("{name:?} refused: {e}"),
+                (Err(e), Some(w)) => assert!(e.to_string().contains(w), "{name:?}: {e}"),
+            }
+        }
+        // A result naming the NFD spelling finds the NFC player.
+        let mut v = base();
+        set(&mut v, "/players/0/name", json!("Ju\u{308}rgen"));
+        set(&mut v, &format!("{ROW0}/player"), json!("J\u{fc}rgen"));
+        set(
+            &mut v,
+            "/nights/0/tables/0/rounds/1/results/0/player",
+            json!("J\u{fc}rgen"),
+        );
+        let s = Season::from_file(&file(v)).expect("NFD and NFC name one player");
+        assert_eq!(s.players[0].name, "J\u{fc}rgen");
     }
 
     const R1: &str = "/nights/0/tables/0/rounds/0";
@@ -912,6 +996,14 @@ mod tests {
             (
                 |v| set(v, "/nights/0/fines/0/amount_cents", json!(-1)),
                 "Abend 09.01.2026, Spieler Bernd, Feld Betrag: Betrag darf nicht negativ sein".into(),
+            ),
+            (
+                |v| set(v, "/nights/0/fines/0/amount_cents", json!(1_000_001)),
+                "Abend 09.01.2026, Spieler Bernd, Feld Betrag: Betrag darf höchstens 1.000.000 Cent (10.000 €) sein".into(),
+            ),
+            (
+                |v| set(v, "/nights/0/fines/0/amount_cents", json!(i64::MAX)),
+                "Abend 09.01.2026, Spieler Bernd, Feld Betrag: Betrag darf höchstens 1.000.000 Cent (10.000 €) sein".into(),
             ),
         ];
         for (i, (edit, expected)) in cases.into_iter().enumerate() {

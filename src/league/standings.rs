@@ -226,6 +226,20 @@ pub(crate) fn liga_of(
     }
 }
 
+/// Checks an as-of date asked for the table of season `year` (interchange.md: `as_of` defaults to
+/// the last night; a date in another year is an input error). `Err` is the German message.
+pub fn check_as_of(year: i32, as_of: NaiveDate) -> Result<(), String> {
+    use chrono::Datelike;
+    if as_of.year() == year {
+        Ok(())
+    } else {
+        Err(format!(
+            "as_of: {} liegt nicht in der Saison {year} (Stichtag zwischen {year}-01-01 und {year}-12-31)",
+            as_of.format("%Y-%m-%d")
+        ))
+    }
+}
+
 /// The league table as of `as_of` (league.md §2–§4, §7): `None` = the date of the season's last night.
 /// Lists every player with at least one round on nights up to that date, grouped by Liga, ranked by
 /// D.Wert (exact) descending then rounds descending; equal players share the rank and are listed by name.
@@ -293,6 +307,25 @@ pub fn standings(season: &Season, as_of: Option<NaiveDate>) -> Standings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn as_of_must_lie_in_the_season() {
+        // (season, as_of, accepted)
+        let cases = [
+            (2026, "2026-01-01", true),
+            (2026, "2026-12-31", true),
+            (2026, "2025-12-31", false),
+            (2026, "2027-01-01", false),
+            (2026, "0000-01-01", false),
+            (2026, "9999-12-31", false),
+        ];
+        for (year, date, ok) in cases {
+            let d: NaiveDate = date.parse().expect("test date");
+            assert_eq!(check_as_of(year, d).is_ok(), ok, "{year} {date}");
+        }
+        let e = check_as_of(2026, "0000-01-01".parse().expect("test date")).unwrap_err();
+        assert!(e.contains("nicht in der Saison 2026"), "{e}");
+    }
     use crate::league::format::format_dwert;
     use crate::league::history::{night_summary, player_history};
     use crate::league::testkit::{season, season_json, NightSpec};

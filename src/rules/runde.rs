@@ -119,7 +119,8 @@ pub struct RundeState {
 
 impl RundeState {
     /// A new Runde: Hälfte 1 begins with the Auswürfeln, the first named player throwing first.
-    /// Errors: fewer than two players, an empty or repeated name, invalid rules.
+    /// Errors: fewer than two or more than [`crate::rules::MAX_PLAYERS`] players, an empty, too long
+    /// (> [`crate::rules::MAX_NAME_CHARS`]) or repeated name, invalid rules.
     pub fn new(players_in_seat_order: Vec<String>, rules: RuleSet) -> Result<Self, RuleError> {
         rules.validate()?;
         let n = players_in_seat_order.len();
@@ -128,19 +129,11 @@ impl RundeState {
                 "eine Runde braucht mindestens zwei Spieler".into(),
             ));
         }
-        for (i, p) in players_in_seat_order.iter().enumerate() {
-            if p.trim().is_empty() {
-                return Err(RuleError::Wurfrunde(format!(
-                    "Spieler an Platz {} hat keinen Namen",
-                    i + 1
-                )));
-            }
-            if players_in_seat_order[..i].contains(p) {
-                return Err(RuleError::Wurfrunde(format!(
-                    "Spieler {p} sitzt zweimal am Tisch"
-                )));
-            }
-        }
+        crate::rules::check_player_names(
+            players_in_seat_order.iter().map(String::as_str),
+            "Runde",
+            |p| format!("Spieler {p} sitzt zweimal am Tisch"),
+        )?;
         let total = rules.stock;
         Ok(RundeState {
             players: players_in_seat_order,
@@ -493,6 +486,27 @@ pub fn max_outs_per_round(rules: &RuleSet, played_finale: Option<bool>) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn runde_player_bounds() {
+        let names = |n: usize| (0..n).map(|i| format!("P{i}")).collect::<Vec<_>>();
+        // (players, accepted)
+        let cases = [
+            (names(2), true),
+            (names(crate::rules::MAX_PLAYERS), true),
+            (names(crate::rules::MAX_PLAYERS + 1), false),
+            (vec!["A".into(), "y".repeat(61)], false),
+            (vec!["A".into(), "A".into()], false),
+        ];
+        for (players, ok) in cases {
+            let n = players.len();
+            assert_eq!(
+                RundeState::new(players, RuleSet::default()).is_ok(),
+                ok,
+                "{n} players"
+            );
+        }
+    }
 
     fn t(p: &str, dice: [u8; 3], wuerfe: u8) -> ThrowInput {
         ThrowInput::from_dice(p, dice, wuerfe, wuerfe == 1)

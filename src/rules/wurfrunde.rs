@@ -175,8 +175,8 @@ pub fn rank_results(
 }
 
 /// Validates and evaluates the throws of one Wurfrunde in throwing order (first = Vorleger, whose
-/// Würfe fix the others' limit; `auswuerfeln`: one Wurf each). Errors: fewer than two throws, a
-/// repeated player, `blind` without the variant, any throw error of §5.
+/// Würfe fix the others' limit; `auswuerfeln`: one Wurf each). Errors: fewer than two throws, more
+/// than [`crate::rules::MAX_PLAYERS`], an empty, too long or repeated player name, `blind` without the variant, any throw error of §5.
 pub fn evaluate_throws(
     throws: &[ThrowInput],
     rules: &RuleSet,
@@ -188,14 +188,9 @@ pub fn evaluate_throws(
             "eine Wurfrunde braucht mindestens zwei Spieler".into(),
         ));
     }
-    for (i, t) in throws.iter().enumerate() {
-        if throws[..i].iter().any(|o| o.player == t.player) {
-            return Err(RuleError::Wurfrunde(format!(
-                "Spieler {} wirft zweimal in derselben Wurfrunde",
-                t.player
-            )));
-        }
-    }
+    crate::rules::check_player_names(throws.iter().map(|t| t.player.as_str()), "Wurfrunde", |p| {
+        format!("Spieler {p} wirft zweimal in derselben Wurfrunde")
+    })?;
     if blind && !rules.blind {
         return Err(RuleError::Wurfrunde(
             "„blind“ ist nach diesen Regeln nicht erlaubt".into(),
@@ -413,6 +408,64 @@ pub fn evaluate_wurfrunde_json(body: &[u8]) -> Result<Value, RuleError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn player_list_bounds() {
+        let throws = |names: Vec<String>| -> Vec<ThrowInput> {
+            names
+                .iter()
+                .map(|n| ThrowInput::from_dice(n, [6, 5, 4], 1, true))
+                .collect()
+        };
+        let numbered = |n: usize| (0..n).map(|i| format!("P{i}")).collect::<Vec<_>>();
+        let long = "x".repeat(crate::rules::MAX_NAME_CHARS + 1);
+        let just = "ü".repeat(crate::rules::MAX_NAME_CHARS);
+        // (names, expected error fragment or None for accepted)
+        let cases: Vec<(Vec<String>, Option<&str>)> = vec![
+            (numbered(crate::rules::MAX_PLAYERS), None),
+            (
+                numbered(crate::rules::MAX_PLAYERS + 1),
+                Some("höchstens 20 Spieler"),
+            ),
+            (numbered(70_000), Some("nicht 70000")),
+            (vec!["A".into(), long], Some("länger als 60 Zeichen")),
+            (vec!["A".into(), just], None),
+            (vec!["A".into(), " ".into()], Some("keinen Namen")),
+            (
+                vec!["A".into(), "B".into(), "A".into()],
+                Some("A wirft zweimal"),
+            ),
+        ];
+        for (names, want) in cases {
+            let n = names.len();
+            let got = evaluate_throws(&throws(names), &RuleSet::default(), true, false);
+            match want {
+                None => assert!(got.is_ok(), "{n} players: {got:?}"),
+                Some(w) => {
+                    let e = got.err().map(|e| e.to_string()).unwrap_or_default();
+                    assert!(e.contains(w), "{n} players: {e:?} lacks {w:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_million_wuerfe_are_refused() {
+        let mut t = ThrowInput::from_dice("A", [6, 5, 4], 1, true);
+        t.dice = None;
+        t.wuerfe = None;
+        t.from_hand = None;
+        let w = WurfInput {
+            roll: vec![6, 5, 4],
+            keep: vec![],
+            turn: 0,
+            take_back: vec![],
+        };
+        t.sequence = Some(vec![w; 1_000_000]);
+        let throws = vec![t, ThrowInput::from_dice("B", [6, 5, 4], 1, true)];
+        let e = evaluate_throws(&throws, &RuleSet::default(), false, false);
+        assert!(e.is_err(), "{e:?}");
+    }
 
     #[test]
     fn deckel_move_from_stock_then_from_h() {

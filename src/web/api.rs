@@ -93,6 +93,9 @@ async fn standings(
     let Query(q) = q.map_err(bad_request)?;
     let year = season_year(&season)?;
     let as_of = parse_date(q.as_of.as_deref())?;
+    if let Some(d) = as_of {
+        crate::league::check_as_of(year, d).map_err(|e| ApiError(StatusCode::BAD_REQUEST, e))?;
+    }
     let view = state.seasons.get(&state.read, year).await?;
     if as_of.is_some() {
         return Ok(Json(&*view.standings_as_of(as_of)).into_response());

@@ -188,28 +188,13 @@ async fn setup_form(
     })
 }
 
-/// Checks the setup form's fields; the error is German.
+/// Checks the setup form's fields; the error is German ([`crate::auth::check_new_account`]).
 pub(super) fn check_new_account(
     username: &str,
     password: &str,
     password2: &str,
 ) -> Result<(), String> {
-    if username.is_empty() || username.chars().count() > 50 {
-        return Err("Der Name muss 1 bis 50 Zeichen lang sein.".to_string());
-    }
-    if username.chars().any(char::is_control) {
-        return Err("Der Name darf keine Steuerzeichen enthalten.".to_string());
-    }
-    if password.chars().count() > 200 {
-        return Err("Das Passwort darf höchstens 200 Zeichen lang sein.".to_string());
-    }
-    if password.chars().count() < 8 {
-        return Err("Das Passwort muss mindestens 8 Zeichen lang sein.".to_string());
-    }
-    if password != password2 {
-        return Err("Die beiden Passwörter stimmen nicht überein.".to_string());
-    }
-    Ok(())
+    crate::auth::check_new_account(username, password, Some(password2))
 }
 
 async fn setup(

@@ -8,6 +8,7 @@ pub mod assets;
 pub mod auth;
 pub mod bench;
 pub mod entry;
+pub mod errors;
 pub mod night;
 pub mod public;
 pub mod round_api;

@@ -423,6 +423,11 @@ async fn save_participants(
     let night = night_of(&state, &date).await?;
     let year = night.season as i32;
     let ticked = ids_of(&fields, "present");
+    // A value that is no player number would be dropped by ids_of: refuse it instead.
+    let not_an_id = fields
+        .iter()
+        .find(|(k, v)| k == "present" && v.parse::<i64>().is_err())
+        .map(|(_, v)| v.clone());
     let korrektur = KorrekturFields::from_pairs(&fields);
     let mut tx = state.begin_write_as(&user).await?;
     let rules = rules_of(&mut tx, year).await?;
@@ -431,7 +436,12 @@ async fn save_participants(
         .into_iter()
         .map(|p| p.id)
         .collect();
-    let error = if db::night::round_count(&mut tx, night.id).await? > 0 {
+    let error = if let Some(v) = not_an_id {
+        Some(format!(
+            "Teilnehmer: „{}“ ist keine Spielernummer.",
+            v.chars().take(40).collect::<String>()
+        ))
+    } else if db::night::round_count(&mut tx, night.id).await? > 0 {
         Some(
             "An diesem Abend sind schon Runden eingetragen: Teilnehmer und Auslosung stehen fest."
                 .to_string(),
@@ -584,6 +594,52 @@ fn one_loser(
     ))
 }
 
+/// Refuses a round form that sends a field twice (`outs_9=1&outs_9=3`: a browser never does, a
+/// hand-made or replayed request can, and one of the values would silently win): the German error
+/// names night, table, round, the field by its label and the player.
+fn no_repeated_field(
+    fields: &[(String, String)],
+    date: NaiveDate,
+    table: u32,
+    number: &str,
+    rows: &[EntryRow],
+) -> Result<(), String> {
+    const LABELS: [(&str, &str); 5] = [
+        ("played_", "spielt mit"),
+        ("outs_", "Outs"),
+        ("hand_outs_", "Hand-Outs"),
+        ("julen_", "Julen"),
+        ("joker_", "Joker"),
+    ];
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    for (k, _) in fields {
+        if k == "lost" || seen.insert(k.as_str()) {
+            continue;
+        }
+        let what = if k == "number" {
+            "Rundennummer".to_string()
+        } else {
+            LABELS
+                .iter()
+                .find_map(|(prefix, label)| {
+                    let id = k.strip_prefix(prefix)?;
+                    let name = rows
+                        .iter()
+                        .find(|r| r.id.to_string() == id)
+                        .map_or_else(|| format!("Nr. {id}"), |r| r.name.clone());
+                    Some(format!("{label} von {name}"))
+                })
+                .unwrap_or_else(|| format!("„{k}“"))
+        };
+        return Err(format!(
+            "Abend {}, Tisch {table}, Runde {}: das Feld {what} wurde mehrfach geschickt",
+            de_date(date),
+            number.trim()
+        ));
+    }
+    Ok(())
+}
+
 /// Whether a row has anything but empty or 0 in Outs, Hand-Outs, Julen, or Joker ticked.
 fn has_values(r: &EntryRow) -> bool {
     let set = |v: &str| !matches!(v.trim(), "" | "0");
@@ -682,6 +738,7 @@ async fn save_round(
         foreign.push(name);
     }
     let parsed = one_loser(&fields, night.date, table, &number_input, &rows)
+        .and_then(|()| no_repeated_field(&fields, night.date, table, &number_input, &rows))
         .and_then(|()| match foreign.is_empty() {
             true => Ok(()),
             false => Err(format!(

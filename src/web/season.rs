@@ -12,6 +12,7 @@ use axum::{Form, Router};
 use chrono::{Datelike, NaiveDate};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
+use sqlx::SqliteConnection;
 
 use super::entry::check_change;
 use super::{de_date, AppError, AppState};
@@ -339,17 +340,37 @@ pub struct NameForm {
     pub name: String,
 }
 
+/// The message for `name` when another player of the league (not `except`) has the same name up to
+/// case and Unicode normalization (league-wide names, `league::name_key`); `None` when there is none
+/// or the only one is spelled exactly alike (adding an existing player to a season reuses him).
+async fn case_twin(
+    tx: &mut SqliteConnection,
+    name: &str,
+    except: Option<i64>,
+) -> Result<Option<String>, AppError> {
+    let key = league::name_key(name);
+    Ok(db::player::all(tx)
+        .await?
+        .into_iter()
+        .find(|(id, other)| Some(*id) != except && other != name && league::name_key(other) == key)
+        .map(|(_, other)| {
+            format!("Spielername „{name}“ gibt es schon als „{other}“ (Groß-/Kleinschreibung)")
+        }))
+}
+
 async fn add_player(
     State(state): State<AppState>,
     RequireSecretary(user): RequireSecretary,
     Path(year): Path<i32>,
     Form(form): Form<NameForm>,
 ) -> Result<Response, AppError> {
-    let name = form.name.trim().to_string();
+    let name = league::normalize_name(&form.name);
     let mut tx = state.begin_write_as(&user).await?;
-    let checked = match name.is_empty() {
-        true => Err(EMPTY_NAME.to_string()),
-        false => {
+    let twin = case_twin(&mut tx, &name, None).await?;
+    let checked = match (name.is_empty(), twin) {
+        (true, _) => Err(EMPTY_NAME.to_string()),
+        (false, Some(e)) => Err(e),
+        (false, None) => {
             check_change(&mut tx, year, |file| {
                 file.players.push(PlayerEntry {
                     name: name.clone(),
@@ -399,28 +420,45 @@ async fn rename_player(
     Path((year, id)): Path<(i32, i64)>,
     Form(form): Form<NameForm>,
 ) -> Result<Response, AppError> {
-    let name = form.name.trim().to_string();
+    let name = league::normalize_name(&form.name);
     let mut tx = state.begin_write_as(&user).await?;
     let (_, old) = db::player::by_id(&mut tx, id)
         .await?
         .ok_or(AppError::NotFound)?;
+    let twin = case_twin(&mut tx, &name, Some(id)).await?;
     let taken = match db::player::by_name(&mut tx, &name).await? {
         _ if name.is_empty() => Some(EMPTY_NAME.to_string()),
         Some((other, _)) if other != id => Some(format!(
             "Den Namen „{name}“ trägt schon ein anderer Spieler der Liga."
         )),
-        _ => None,
+        _ => twin,
     };
-    let checked = match taken {
+    // Names are league-wide: the new name must pass the checks of every season the player plays
+    // in, and the season of the URL must be one of them (else the checks would be skipped).
+    let seasons = db::player::seasons_of(&mut tx, id).await?;
+    let mut checked = match taken {
         Some(e) => Err(e),
-        None => {
-            check_change(&mut tx, year, |file| {
-                rename_in_file(file, &old, &name);
-                Ok(())
-            })
-            .await?
-        }
+        None if !seasons.contains(&year) => Err(format!("{old} spielt nicht in der Saison {year}")),
+        None => Ok(()),
     };
+    for y in &seasons {
+        if checked.is_err() {
+            break;
+        }
+        checked = check_change(&mut tx, *y, |file| {
+            rename_in_file(file, &old, &name);
+            Ok(())
+        })
+        .await?
+        .map(|_| ())
+        .map_err(|e| {
+            if *y == year {
+                e
+            } else {
+                format!("Saison {y}: {e}")
+            }
+        });
+    }
     if let Err(error) = checked {
         drop(tx);
         let typed = Typed {

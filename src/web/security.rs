@@ -33,6 +33,8 @@ pub fn protect(app: Router) -> Router {
     app.layer(middleware::from_fn(refuse_cross_site))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
+        // Outside the body limits (their 413), inside the header layers (the page gets the CSP).
+        .layer(middleware::from_fn(super::errors::germanize))
         .layer(SetResponseHeaderLayer::overriding(
             header::CONTENT_SECURITY_POLICY,
             HeaderValue::from_static(CSP),

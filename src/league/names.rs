@@ -1,0 +1,117 @@
+//! Character rules for names typed by people: player names (league-wide), fine kinds and account
+//! names. A name is compared in Unicode NFC, trimmed; control, format (bidi overrides and isolates,
+//! zero-width characters, BOM) and other invisible characters are refused, so a name shows as what
+//! it is everywhere (pages, CSV, terminal). Two names that differ only in case are the same player.
+
+use unicode_normalization::UnicodeNormalization;
+
+/// The name as stored and compared: NFC-normalized (a decomposed „Jürgen“ equals the composed one)
+/// and trimmed of white space at both ends.
+pub fn normalize_name(raw: &str) -> String {
+    raw.nfc().collect::<String>().trim().to_string()
+}
+
+/// The key under which two names count as the same: [`normalize_name`] in lower case („Zoe“ and
+/// „zoe“ give the same key).
+pub fn name_key(name: &str) -> String {
+    normalize_name(name).to_lowercase()
+}
+
+/// True for a character that cannot be seen or changes how text around it is shown: control
+/// characters (C0, DEL, C1: tab, newline, escape …), format characters (soft hyphen, Arabic letter
+/// mark, Mongolian vowel separator, zero-width space/joiners, LRM/RLM, bidi embeddings, overrides
+/// and isolates, word joiner and invisible operators, BOM, interlinear annotations), line and
+/// paragraph separators, Hangul fillers, variation selectors, tags and private-use characters.
+pub fn is_invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{00AD}'
+                | '\u{034F}'
+                | '\u{061C}'
+                | '\u{115F}'
+                | '\u{1160}'
+                | '\u{17B4}'
+                | '\u{17B5}'
+                | '\u{180B}'..='\u{180F}'
+                | '\u{200B}'..='\u{200F}'
+                | '\u{2028}'..='\u{202E}'
+                | '\u{2060}'..='\u{206F}'
+                | '\u{3164}'
+                | '\u{FE00}'..='\u{FE0F}'
+                | '\u{FEFF}'
+                | '\u{FFA0}'
+                | '\u{FFF0}'..='\u{FFFB}'
+                | '\u{E000}'..='\u{F8FF}'
+                | '\u{E0000}'..='\u{E0FFF}'
+                | '\u{F0000}'..='\u{10FFFF}'
+        )
+}
+
+/// Checks the characters of an already normalized name: `Err` with a German message naming the
+/// first control or invisible character (as `U+XXXX`), e.g. „enthält ein Steuerzeichen oder
+/// unsichtbares Zeichen (U+202E)“. An empty name passes here (callers say „darf nicht leer sein“).
+pub fn check_name_chars(name: &str) -> Result<(), String> {
+    match name.chars().find(|&c| is_invisible(c)) {
+        Some(c) => Err(format!(
+            "enthält ein Steuerzeichen oder unsichtbares Zeichen (U+{:04X})",
+            u32::from(c)
+        )),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invisible_and_control_characters_are_refused() {
+        // (raw name, accepted after normalize_name)
+        let cases = [
+            ("Anna", true),
+            ("Jürgen", true),
+            ("Jean-Luc O'Neil", true),
+            ("Zoë Ørsted", true),
+            ("  Anna  ", true),
+            ("An\u{7}na", false),
+            ("\u{1b}[31mRot", false),
+            ("An\tna", false),
+            ("An\nna", false),
+            ("An\u{7f}na", false),
+            ("An\u{85}na", false),
+            ("\u{202E}annA", false),
+            ("An\u{202A}na", false),
+            ("An\u{2066}na\u{2069}", false),
+            ("An\u{200B}na", false),
+            ("An\u{200D}na", false),
+            ("An\u{200F}na", false),
+            ("\u{FEFF}Anna", false),
+            ("\u{200B}\u{200C}\u{2060}", false),
+            ("An\u{00AD}na", false),
+            ("\u{3164}", false),
+        ];
+        for (raw, ok) in cases {
+            let name = normalize_name(raw);
+            assert_eq!(check_name_chars(&name).is_ok(), ok, "{raw:?}");
+        }
+        let e = check_name_chars("\u{202E}x").unwrap_err();
+        assert!(e.contains("U+202E"), "{e}");
+    }
+
+    #[test]
+    fn nfc_and_case_give_one_key() {
+        // (a, b, same player)
+        let cases = [
+            ("Zoe", "zoe", true),
+            ("J\u{fc}rgen", "Ju\u{308}rgen", true),
+            ("JÜRGEN", "ju\u{308}rgen", true),
+            (" Anna", "Anna ", true),
+            ("Anna", "Anne", false),
+        ];
+        for (a, b, same) in cases {
+            assert_eq!(name_key(a) == name_key(b), same, "{a:?} {b:?}");
+        }
+        assert_eq!(normalize_name("Ju\u{308}rgen"), "J\u{fc}rgen");
+    }
+}
