@@ -188,7 +188,21 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     if path.is_dir() {
         anyhow::bail!("Datenbank {} ist ein Verzeichnis", path.display());
     }
-    match cli.command.unwrap_or(Command::Serve) {
+    let command = cli.command.unwrap_or(Command::Serve);
+    // Only serving, importing, adding a user and the demo start a league; reading commands on a
+    // database that does not exist would create an empty one and answer as if it were the league
+    // (a backup of it would look fine and hold nothing).
+    let creates = matches!(
+        command,
+        Command::Serve | Command::Import { .. } | Command::User { .. } | Command::Demo(_)
+    );
+    if !creates && !matches!(command, Command::Wurfrunde { .. }) && !path.exists() {
+        anyhow::bail!(
+            "Datenbank {} gibt es nicht (mit --database die Datei des laufenden Servers angeben)",
+            path.display()
+        );
+    }
+    match command {
         Command::Serve => serve(&path, cli.listen, cli.secure_cookies).await,
         Command::Import { file, replace } => {
             let text = std::fs::read_to_string(&file)

@@ -183,6 +183,27 @@ fn bad_input_and_unknown_seasons_exit_1_and_usage_errors_exit_2() {
 }
 
 #[test]
+fn reading_commands_on_a_missing_database_refuse_and_create_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("gibt-es-nicht.db");
+    let backup = dir.path().join("sicherung.db");
+    let cases: [&[&str]; 4] = [
+        &["backup", backup.to_str().unwrap()],
+        &["export", "2026"],
+        &["standings", "2026"],
+        &["payouts", "2026", "--json"],
+    ];
+    for args in cases {
+        let out = run(&db, args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("gibt es nicht"), "{args:?}: {err}");
+        assert!(!db.exists(), "{args:?} created the database");
+        assert!(!backup.exists(), "{args:?} wrote a backup");
+    }
+}
+
+#[test]
 fn global_options_work_before_the_subcommand_and_as_of_limits_the_table() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("liga.db");
