@@ -457,7 +457,7 @@ async fn a_whole_runde_through_the_schockbesteck() {
     // The finished Runde: its loser, and the result form filled from the throws.
     let page = get(&app2, &cookie, PAGE).await.body;
     assert!(
-        page.contains("Die Runde verliert <strong>Bernd</strong>"),
+        page.contains("<strong>Bernd</strong> verliert die Runde"),
         "{page}"
     );
     assert!(page.contains("Ergebnis von Runde 2 speichern"));
@@ -545,6 +545,15 @@ async fn a_whole_runde_through_the_schockbesteck() {
         "{}",
         page.body
     );
+    assert!(
+        page.body.contains("id=\"abgeschlossen\""),
+        "the closed night is said at the top: {}",
+        page.body
+    );
+    let night_page = get(&app2, &cookie, "/verwaltung/abend/2026-01-09").await;
+    assert!(night_page
+        .body
+        .contains("href=\"/verwaltung/besteck/2026-01-09\""));
     for extra in [
         vec![],
         vec![("korrektur_grund", "vergessen")],

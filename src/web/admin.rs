@@ -369,15 +369,19 @@ pub async fn open_for_change(
         return Ok(None);
     }
     let reason = fields.korrektur_grund.trim();
+    // Where: the night's date leads every refusal.
+    let night = match db::night::get(tx, night_id).await? {
+        Some(n) => format!("Abend {}", n.date.format("%d.%m.%Y")),
+        None => "Abend".to_string(),
+    };
     if fields.korrektur.is_none() {
-        return Err(AppError::BadRequest(
-            "Der Spielabend ist abgeschlossen: Änderungen nur mit Häkchen „Korrektur“ und Grund."
-                .to_string(),
-        ));
+        return Err(AppError::BadRequest(format!(
+            "{night}: der Spielabend ist abgeschlossen: Änderungen nur mit Häkchen „Korrektur“ und Grund."
+        )));
     }
     if reason.is_empty() || reason.chars().count() > MAX_REASON_CHARS {
         return Err(AppError::BadRequest(format!(
-            "Eine Korrektur braucht einen Grund (1 bis {MAX_REASON_CHARS} Zeichen)."
+            "{night}: eine Korrektur braucht einen Grund (1 bis {MAX_REASON_CHARS} Zeichen)."
         )));
     }
     let id = db::closing::begin_correction(tx, night_id, &user.username, reason).await?;
