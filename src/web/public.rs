@@ -90,12 +90,25 @@ async fn home(
     State(state): State<AppState>,
     user: Option<CurrentUser>,
 ) -> Result<Response, AppError> {
-    // The current season: the newest with a night (an empty newer one does not blank the phones).
-    match db::season::current_year(&state.read).await? {
-        Some(year) => {
-            let versions = season_versions(&state).await?;
-            table_response(&state, user, year, None, versions).await
+    // The current season: the newest with a night (an empty newer one does not blank the phones),
+    // found through the season cache, so a visit costs no query while nothing has changed.
+    let versions = season_versions(&state).await?;
+    let mut current = versions.first().map(|&(year, _)| year);
+    for &(year, version) in versions.iter() {
+        if !state
+            .seasons
+            .get_at(&state.read, year, version)
+            .await?
+            .season
+            .nights
+            .is_empty()
+        {
+            current = Some(year);
+            break;
         }
+    }
+    match current {
+        Some(year) => table_response(&state, user, year, None, versions).await,
         None => Ok(EmptyPage { user }.into_response()),
     }
 }
