@@ -24,7 +24,7 @@ use sqlx::SqliteConnection;
 use super::admin::{finish_change, korrektur_or_refusal, KorrekturFields};
 use super::{de_date, AppError, AppState};
 use crate::auth::{CurrentUser, RequireSecretary};
-use crate::db;
+use crate::db::{self, WriteTx};
 use crate::league::file::{NightEntry, ResultEntry, RoundEntry, TableEntry};
 use crate::league::rules::SeasonRules;
 use crate::league::Season;
@@ -527,6 +527,16 @@ struct Extra<'a> {
     jokers: &'a [&'a str],
 }
 
+impl Extra<'_> {
+    /// Only the error message `msg` (a refusal that keeps nothing typed).
+    fn error(msg: impl Into<String>) -> Self {
+        Extra {
+            error: Some(msg.into()),
+            ..Extra::default()
+        }
+    }
+}
+
 fn render(user: CurrentUser, ctx: &Ctx, extra: Extra<'_>) -> RundePage {
     let mut page = RundePage {
         user: Some(user),
@@ -678,22 +688,39 @@ fn stale(ctx: &Ctx, form: &Pairs) -> Option<String> {
     })
 }
 
+/// Opens the write transaction (audited as `user`) and loads the context of round `round` at
+/// `table` of the night on ISO `date` in it; see [`load`] for the 404s.
+async fn begin(
+    state: &AppState,
+    user: &CurrentUser,
+    date: &str,
+    table: u32,
+    round: u32,
+) -> Result<(WriteTx, Ctx), AppError> {
+    let mut tx = state.begin_write_as(user).await?;
+    let ctx = load(&mut tx, parse_date(date)?, table, round).await?;
+    Ok((tx, ctx))
+}
+
+/// Stores `runde` as the Runde in progress of `ctx`, commits and redirects to its page.
+async fn save(mut tx: WriteTx, ctx: &Ctx, runde: &RundeState) -> Result<Response, AppError> {
+    db::besteck::put(&mut tx, ctx.night_id, ctx.table, ctx.round, &runde.record()).await?;
+    tx.commit().await?;
+    Ok(Redirect::to(&ctx.base()).into_response())
+}
+
 async fn start(
     State(state): State<AppState>,
     RequireSecretary(user): RequireSecretary,
     Path((date, table, round)): Path<(String, u32, u32)>,
     Form(form): Form<Pairs>,
 ) -> Result<Response, AppError> {
-    let mut tx = state.begin_write_as(&user).await?;
-    let ctx = load(&mut tx, parse_date(&date)?, table, round).await?;
+    let (tx, ctx) = begin(&state, &user, &date, table, round).await?;
     if ctx.runde.is_some() {
         return Ok(rejected(
             user,
             &ctx,
-            Extra {
-                error: Some(format!("Runde {round} läuft schon.")),
-                ..Extra::default()
-            },
+            Extra::error(format!("Runde {round} läuft schon.")),
         ));
     }
     let ticked = fields(&form, "spieler");
@@ -702,29 +729,15 @@ async fn start(
         return Ok(rejected(
             user,
             &ctx,
-            Extra {
-                error: Some("Der Vorleger muss mitspielen.".to_string()),
-                ..Extra::default()
-            },
+            Extra::error("Der Vorleger muss mitspielen."),
         ));
     }
     let players = seat_order(&ctx.table_players, &ticked, vorleger);
     let runde = match RundeState::new(players, ctx.game.clone()) {
         Ok(r) => r,
-        Err(e) => {
-            return Ok(rejected(
-                user,
-                &ctx,
-                Extra {
-                    error: Some(e.to_string()),
-                    ..Extra::default()
-                },
-            ))
-        }
+        Err(e) => return Ok(rejected(user, &ctx, Extra::error(e.to_string()))),
     };
-    db::besteck::put(&mut tx, ctx.night_id, table, round, &runde.record()).await?;
-    tx.commit().await?;
-    Ok(Redirect::to(&ctx.base()).into_response())
+    save(tx, &ctx, &runde).await
 }
 
 async fn wurfrunde(
@@ -733,17 +746,15 @@ async fn wurfrunde(
     Path((date, table, round)): Path<(String, u32, u32)>,
     Form(form): Form<Pairs>,
 ) -> Result<Response, AppError> {
-    let mut tx = state.begin_write_as(&user).await?;
-    let mut ctx = load(&mut tx, parse_date(&date)?, table, round).await?;
+    let (tx, mut ctx) = begin(&state, &user, &date, table, round).await?;
     let typed = typed_throws(&form);
     let fail = |ctx: &Ctx, msg: String| {
         rejected(
             user.clone(),
             ctx,
             Extra {
-                error: Some(msg),
                 typed: &typed,
-                ..Extra::default()
+                ..Extra::error(msg)
             },
         )
     };
@@ -767,9 +778,7 @@ async fn wurfrunde(
         ctx.runde = Some(runde);
         return Ok(fail(&ctx, e.to_string()));
     }
-    db::besteck::put(&mut tx, ctx.night_id, table, round, &runde.record()).await?;
-    tx.commit().await?;
-    Ok(Redirect::to(&ctx.base()).into_response())
+    save(tx, &ctx, &runde).await
 }
 
 async fn undo(
@@ -778,18 +787,8 @@ async fn undo(
     Path((date, table, round)): Path<(String, u32, u32)>,
     Form(form): Form<Pairs>,
 ) -> Result<Response, AppError> {
-    let mut tx = state.begin_write_as(&user).await?;
-    let mut ctx = load(&mut tx, parse_date(&date)?, table, round).await?;
-    let fail = |ctx: &Ctx, msg: String| {
-        rejected(
-            user.clone(),
-            ctx,
-            Extra {
-                error: Some(msg),
-                ..Extra::default()
-            },
-        )
-    };
+    let (mut tx, mut ctx) = begin(&state, &user, &date, table, round).await?;
+    let fail = |ctx: &Ctx, msg: String| rejected(user.clone(), ctx, Extra::error(msg));
     if let Some(msg) = stale(&ctx, &form) {
         return Ok(fail(&ctx, msg));
     }
@@ -825,8 +824,7 @@ async fn discard(
     RequireSecretary(user): RequireSecretary,
     Path((date, table, round)): Path<(String, u32, u32)>,
 ) -> Result<Response, AppError> {
-    let mut tx = state.begin_write_as(&user).await?;
-    let ctx = load(&mut tx, parse_date(&date)?, table, round).await?;
+    let (mut tx, ctx) = begin(&state, &user, &date, table, round).await?;
     db::besteck::delete(&mut tx, ctx.night_id, table, round).await?;
     tx.commit().await?;
     Ok(Redirect::to(&ctx.base()).into_response())
@@ -877,8 +875,7 @@ async fn confirm(
     Path((date, table, round)): Path<(String, u32, u32)>,
     Form(form): Form<Pairs>,
 ) -> Result<Response, AppError> {
-    let mut tx = state.begin_write_as(&user).await?;
-    let ctx = load(&mut tx, parse_date(&date)?, table, round).await?;
+    let (mut tx, ctx) = begin(&state, &user, &date, table, round).await?;
     let jokers: Vec<&str> = ctx
         .ids
         .iter()
@@ -890,9 +887,8 @@ async fn confirm(
             user.clone(),
             ctx,
             Extra {
-                error: Some(msg),
                 jokers: &jokers,
-                ..Extra::default()
+                ..Extra::error(msg)
             },
         )
     };
