@@ -25,7 +25,7 @@ use super::admin::{finish_change, korrektur_or_refusal, KorrekturFields};
 use super::{de_date, AppError, AppState};
 use crate::auth::{CurrentUser, RequireSecretary};
 use crate::db::{self, WriteTx};
-use crate::league::file::{NightEntry, ResultEntry, RoundEntry, TableEntry};
+use crate::league::file::{NightEntry, ResultEntry};
 use crate::league::rules::SeasonRules;
 use crate::league::Season;
 use crate::rules::{
@@ -851,22 +851,7 @@ pub fn put_round_into(
             &mut nights[last]
         }
     };
-    let t = match night.tables.iter().position(|t| t.number == table) {
-        Some(k) => &mut night.tables[k],
-        None => {
-            night.tables.push(TableEntry {
-                number: table,
-                rounds: Vec::new(),
-            });
-            let last = night.tables.len() - 1;
-            &mut night.tables[last]
-        }
-    };
-    t.rounds.retain(|r| r.number != round);
-    t.rounds.push(RoundEntry {
-        number: round,
-        results,
-    });
+    night.put_round(table, round, results);
 }
 
 async fn confirm(

@@ -22,7 +22,7 @@ use super::entry::check_change;
 use super::{de_date, AppError, AppState};
 use crate::auth::{CurrentUser, RequireSecretary};
 use crate::db::{self, night::Night};
-use crate::league::file::{FineEntry, ResultEntry, RoundEntry, TableEntry};
+use crate::league::file::{FineEntry, ResultEntry, RoundEntry};
 use crate::league::kasse::fine_label;
 use crate::league::rules::SeasonRules;
 use crate::league::{self};
@@ -760,32 +760,23 @@ async fn save_round(
                     .iter_mut()
                     .find(|n| n.date == date)
                     .ok_or("Spielabend fehlt in der Saison")?;
-                if !n.tables.iter().any(|t| t.number == table) {
-                    n.tables.push(TableEntry {
-                        number: table,
-                        rounds: Vec::new(),
-                    });
+                let old = n
+                    .tables
+                    .iter()
+                    .find(|t| t.number == table)
+                    .and_then(|t| t.rounds.iter().find(|r| r.number == number));
+                if let Some(old) = old.filter(|_| !replace) {
+                    let shown = EnteredRound::of(old);
+                    return Err(format!(
+                        "Abend {}, Tisch {table}, Runde {number} ist schon eingetragen \
+                         (verloren: {}; Outs: {}). Zum Überschreiben „Runde ersetzen“ \
+                         ankreuzen, sonst eine andere Rundennummer eingeben.",
+                        de_date(date),
+                        shown.loser,
+                        shown.outs
+                    ));
                 }
-                if let Some(t) = n.tables.iter_mut().find(|t| t.number == table) {
-                    if let Some(old) = t.rounds.iter().position(|r| r.number == number) {
-                        if !replace {
-                            let shown = EnteredRound::of(&t.rounds[old]);
-                            return Err(format!(
-                                "Abend {}, Tisch {table}, Runde {number} ist schon eingetragen \
-                                 (verloren: {}; Outs: {}). Zum Überschreiben „Runde ersetzen“ \
-                                 ankreuzen, sonst eine andere Rundennummer eingeben.",
-                                de_date(date),
-                                shown.loser,
-                                shown.outs
-                            ));
-                        }
-                        t.rounds.remove(old);
-                    }
-                    t.rounds.push(RoundEntry {
-                        number,
-                        results: entries,
-                    });
-                }
+                n.put_round(table, number, entries);
                 Ok(())
             })
             .await?;
