@@ -28,7 +28,7 @@ use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::FromRef;
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use axum::Router;
 use sqlx::SqlitePool;
 use tower_http::trace::TraceLayer;
@@ -271,6 +271,15 @@ async fn announce_setup(db: &Db, listen: SocketAddr) -> anyhow::Result<()> {
         "Noch kein Konto: ersten Admin anlegen unter http://{listen}/setup?token={token}"
     );
     Ok(())
+}
+
+/// A redirect to page `page` of the current season (`/saison/{year}/{page}`, the year from
+/// `db::season::current_year`), or to the home page when there is no season yet.
+pub(crate) async fn to_current_season(state: &AppState, page: &str) -> Result<Redirect, AppError> {
+    match crate::db::season::current_year(&state.read).await? {
+        Some(year) => Ok(Redirect::to(&format!("/saison/{year}/{page}"))),
+        None => Ok(Redirect::to("/")),
+    }
 }
 
 /// German number format with two decimals: 6.0 → "6,00", -1234.5 → "-1234,50".

@@ -133,10 +133,7 @@ struct KassePage {
 }
 
 async fn kasse_current(State(state): State<AppState>) -> Result<Redirect, AppError> {
-    match db::season::current_year(&state.read).await? {
-        Some(year) => Ok(Redirect::to(&format!("/saison/{year}/kasse"))),
-        None => Ok(Redirect::to("/")),
-    }
+    super::to_current_season(&state, "kasse").await
 }
 
 /// "n × 1,50 €"-style count and sum, or "–" for none.

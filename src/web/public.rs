@@ -399,10 +399,7 @@ struct NightsPage {
 }
 
 async fn nights_current(State(state): State<AppState>) -> Result<Redirect, AppError> {
-    match db::season::current_year(&state.read).await? {
-        Some(year) => Ok(Redirect::to(&format!("/saison/{year}/abende"))),
-        None => Ok(Redirect::to("/")),
-    }
+    super::to_current_season(&state, "abende").await
 }
 
 async fn nights(
