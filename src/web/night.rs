@@ -21,7 +21,7 @@ use super::admin::{finish_change, korrektur_or_refusal, KorrekturFields};
 use super::entry::check_change;
 use super::{de_date, AppError, AppState};
 use crate::auth::{CurrentUser, RequireSecretary};
-use crate::db::{self, night::Night};
+use crate::db::{self, night::Night, WriteTx};
 use crate::league::file::{FineEntry, ResultEntry, RoundEntry};
 use crate::league::kasse::fine_label;
 use crate::league::rules::SeasonRules;
@@ -405,6 +405,37 @@ async fn rejected(
     Ok((StatusCode::UNPROCESSABLE_ENTITY, page).into_response())
 }
 
+/// `checked` and, when it passed, the Korrektur check of `night` ([`korrektur_or_refusal`]: a
+/// closed night needs the box and a reason): `Ok(Ok((value, correction)))` to go on,
+/// `Ok(Err(German reason))` to show the form again.
+async fn with_korrektur<T>(
+    tx: &mut WriteTx,
+    night: &Night,
+    user: &CurrentUser,
+    korrektur: &KorrekturFields,
+    checked: Result<T, String>,
+) -> Result<Result<(T, Option<i64>), String>, AppError> {
+    match checked {
+        Ok(v) => Ok(korrektur_or_refusal(tx, night.id, user, korrektur)
+            .await?
+            .map(|c| (v, c))),
+        Err(e) => Ok(Err(e)),
+    }
+}
+
+/// Ends a change of `night`: ends its correction, if any, commits and redirects to the night's
+/// page at `#anchor`.
+async fn done(
+    mut tx: WriteTx,
+    correction: Option<i64>,
+    night: &Night,
+    anchor: &str,
+) -> Result<Response, AppError> {
+    finish_change(&mut tx, correction).await?;
+    tx.commit().await?;
+    Ok(Redirect::to(&format!("/verwaltung/abend/{}#{anchor}", night.date)).into_response())
+}
+
 /// Player ids of a form's repeated field `name`.
 fn ids_of(fields: &[(String, String)], name: &str) -> BTreeSet<i64> {
     fields
@@ -453,19 +484,11 @@ async fn save_participants(
     } else {
         None
     };
-    if let Some(error) = error {
-        drop(tx);
-        let typed = Typed {
-            error: Some(error),
-            error_at: "teilnehmer".into(),
-            present: Some(ticked),
-            ..Typed::default()
-        };
-        return rejected(&state, user, &night, typed).await;
-    }
     // A closed night: only as a Korrektur (box and reason), else the form again with the ticks.
-    let correction = match korrektur_or_refusal(&mut tx, night.id, &user, &korrektur).await? {
-        Ok(c) => c,
+    let checked = error.map_or(Ok(()), Err);
+    let checked = with_korrektur(&mut tx, &night, &user, &korrektur, checked).await?;
+    let ((), correction) = match checked {
+        Ok(v) => v,
         Err(error) => {
             drop(tx);
             let typed = Typed {
@@ -498,9 +521,7 @@ async fn save_participants(
         Some(&json!(after)),
     )
     .await?;
-    finish_change(&mut tx, correction).await?;
-    tx.commit().await?;
-    Ok(Redirect::to(&format!("/verwaltung/abend/{}#tische", night.date)).into_response())
+    done(tx, correction, &night, "tische").await
 }
 
 /// Parses a count field; the error names the round, player and field (its German label).
@@ -783,15 +804,8 @@ async fn save_round(
             round.map(|_| (number, results))
         }
     };
-    let checked = match checked {
-        Ok(v) => {
-            let korrektur = KorrekturFields::from_pairs(&fields);
-            korrektur_or_refusal(&mut tx, night.id, &user, &korrektur)
-                .await?
-                .map(|c| (v, c))
-        }
-        Err(e) => Err(e),
-    };
+    let korrektur = KorrekturFields::from_pairs(&fields);
+    let checked = with_korrektur(&mut tx, &night, &user, &korrektur, checked).await?;
     let ((number, results), correction) = match checked {
         Ok(v) => v,
         Err(error) => {
@@ -807,9 +821,7 @@ async fn save_round(
     };
     // The audit triggers record every result removed and entered, with who (begin_write_as).
     db::night::put_round(&mut tx, night.id, table, number, &results).await?;
-    finish_change(&mut tx, correction).await?;
-    tx.commit().await?;
-    Ok(Redirect::to(&format!("/verwaltung/abend/{}#tisch-{table}", night.date)).into_response())
+    done(tx, correction, &night, &format!("tisch-{table}")).await
 }
 
 /// The fine form.
@@ -858,18 +870,12 @@ async fn add_fine(
         Ok(())
     })
     .await?;
-    let checked = match checked {
-        Ok((_, season)) => {
-            let korrektur = KorrekturFields {
-                korrektur: form.korrektur.clone(),
-                korrektur_grund: form.korrektur_grund.clone(),
-            };
-            korrektur_or_refusal(&mut tx, night.id, &user, &korrektur)
-                .await?
-                .map(|c| (season, c))
-        }
-        Err(e) => Err(e),
+    let korrektur = KorrekturFields {
+        korrektur: form.korrektur.clone(),
+        korrektur_grund: form.korrektur_grund.clone(),
     };
+    let checked = checked.map(|(_, season)| season);
+    let checked = with_korrektur(&mut tx, &night, &user, &korrektur, checked).await?;
     let (season, correction) = match checked {
         Ok(v) => v,
         Err(error) => {
@@ -891,9 +897,7 @@ async fn add_fine(
         .ok_or_else(|| AppError::BadRequest("unbekannte Strafe".into()))?;
     // Audited by the fines trigger (who, night, player, kind, amount, paid).
     db::night::add_fine(&mut tx, night.id, form.player, &form.kind, amount, paid).await?;
-    finish_change(&mut tx, correction).await?;
-    tx.commit().await?;
-    Ok(Redirect::to(&format!("/verwaltung/abend/{}#strafen", night.date)).into_response())
+    done(tx, correction, &night, "strafen").await
 }
 
 /// The paid/open toggle of a fine.
