@@ -9,7 +9,6 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Router};
-use chrono::NaiveDate;
 use serde::Deserialize;
 use serde_json::json;
 
@@ -301,11 +300,9 @@ async fn close_night(
     RequireSecretary(me): RequireSecretary,
     Path(date): Path<String>,
 ) -> Result<Redirect, AppError> {
-    let date = NaiveDate::parse_from_str(&date, "%Y-%m-%d").map_err(|_| AppError::NotFound)?;
+    let date = super::path_date(&date)?;
     let mut tx = state.begin_write_as(&me).await?;
-    let night = db::night::by_date(&mut tx, date)
-        .await?
-        .ok_or(AppError::NotFound)?;
+    let night = super::night_on(&mut tx, date).await?;
     if db::closing::close(&mut tx, night.id).await? {
         db::audit::record(
             &mut tx,

@@ -22,7 +22,7 @@ use serde::Deserialize;
 use sqlx::SqliteConnection;
 
 use super::admin::{finish_change, korrektur_or_refusal, KorrekturFields};
-use super::{de_date, AppError, AppState};
+use super::{de_date, night_on, path_date, AppError, AppState};
 use crate::auth::{CurrentUser, RequireSecretary};
 use crate::db::{self, WriteTx};
 use crate::league::file::{NightEntry, ResultEntry};
@@ -199,10 +199,6 @@ impl Ctx {
     }
 }
 
-fn parse_date(s: &str) -> Result<NaiveDate, AppError> {
-    NaiveDate::parse_from_str(s, "%Y-%m-%d").map_err(|_| AppError::NotFound)
-}
-
 /// The season's rules; unusable stored overrides are an internal error.
 async fn season_rules(conn: &mut SqliteConnection, year: i32) -> Result<SeasonRules, AppError> {
     let row = db::season::get(conn, year)
@@ -220,9 +216,7 @@ async fn load(
     table: u32,
     round: u32,
 ) -> Result<Ctx, AppError> {
-    let night = db::night::by_date(&mut *conn, date)
-        .await?
-        .ok_or(AppError::NotFound)?;
+    let night = night_on(&mut *conn, date).await?;
     let season = i32::try_from(night.season).map_err(|_| AppError::NotFound)?;
     let rules = season_rules(&mut *conn, season).await?;
     if !(1..=rules.rounds_per_night).contains(&round) {
@@ -659,7 +653,7 @@ async fn runde_page(
     Query(q): Query<SavedQuery>,
 ) -> Result<RundePage, AppError> {
     let mut conn = state.read.acquire().await?;
-    let ctx = load(&mut conn, parse_date(&date)?, table, round).await?;
+    let ctx = load(&mut conn, path_date(&date)?, table, round).await?;
     let notice = q.gespeichert.map(|n| format!("Runde {n} ist gespeichert."));
     Ok(render(
         user,
@@ -698,7 +692,7 @@ async fn begin(
     round: u32,
 ) -> Result<(WriteTx, Ctx), AppError> {
     let mut tx = state.begin_write_as(user).await?;
-    let ctx = load(&mut tx, parse_date(date)?, table, round).await?;
+    let ctx = load(&mut tx, path_date(date)?, table, round).await?;
     Ok((tx, ctx))
 }
 
@@ -984,11 +978,9 @@ async fn night_page(
     RequireSecretary(user): RequireSecretary,
     Path(date): Path<String>,
 ) -> Result<NightPage, AppError> {
-    let date = parse_date(&date)?;
+    let date = path_date(&date)?;
     let mut conn = state.read.acquire().await?;
-    let night = db::night::by_date(&mut conn, date)
-        .await?
-        .ok_or(AppError::NotFound)?;
+    let night = night_on(&mut conn, date).await?;
     let season = i32::try_from(night.season).map_err(|_| AppError::NotFound)?;
     let rules = season_rules(&mut conn, season).await?;
     let participants = db::night::participants(&mut conn, night.id).await?;

@@ -273,6 +273,21 @@ async fn announce_setup(db: &Db, listen: SocketAddr) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A date in a path (`YYYY-MM-DD`); anything else names no page (404).
+pub(crate) fn path_date(s: &str) -> Result<chrono::NaiveDate, AppError> {
+    chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").map_err(|_| AppError::NotFound)
+}
+
+/// The night on `date`; none: 404.
+pub(crate) async fn night_on(
+    conn: &mut sqlx::SqliteConnection,
+    date: chrono::NaiveDate,
+) -> Result<crate::db::night::Night, AppError> {
+    crate::db::night::by_date(conn, date)
+        .await?
+        .ok_or(AppError::NotFound)
+}
+
 /// A redirect to page `page` of the current season (`/saison/{year}/{page}`, the year from
 /// `db::season::current_year`), or to the home page when there is no season yet.
 pub(crate) async fn to_current_season(state: &AppState, page: &str) -> Result<Redirect, AppError> {

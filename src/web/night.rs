@@ -19,7 +19,7 @@ use serde_json::json;
 
 use super::admin::{finish_change, korrektur_or_refusal, KorrekturFields};
 use super::entry::check_change;
-use super::{de_date, AppError, AppState};
+use super::{de_date, night_on, path_date, AppError, AppState};
 use crate::auth::{CurrentUser, RequireSecretary};
 use crate::db::{self, night::Night, WriteTx};
 use crate::league::file::{FineEntry, ResultEntry, RoundEntry};
@@ -242,11 +242,9 @@ struct Typed {
 
 /// The night on ISO `date` or 404.
 async fn night_of(state: &AppState, date: &str) -> Result<Night, AppError> {
-    let date = NaiveDate::parse_from_str(date, "%Y-%m-%d").map_err(|_| AppError::NotFound)?;
+    let date = path_date(date)?;
     let mut conn = state.read.acquire().await?;
-    db::night::by_date(&mut conn, date)
-        .await?
-        .ok_or(AppError::NotFound)
+    night_on(&mut conn, date).await
 }
 
 /// The season's resolved rules.

@@ -567,11 +567,9 @@ async fn night(
     user: Option<CurrentUser>,
     Path(date): Path<String>,
 ) -> Result<NightPage, AppError> {
-    let date = NaiveDate::parse_from_str(&date, "%Y-%m-%d").map_err(|_| AppError::NotFound)?;
+    let date = super::path_date(&date)?;
     let mut conn = state.read.acquire().await?;
-    let stored = db::night::by_date(&mut conn, date)
-        .await?
-        .ok_or(AppError::NotFound)?;
+    let stored = super::night_on(&mut conn, date).await?;
     let drawn = db::night::participants(&mut conn, stored.id).await?;
     drop(conn);
     let year = stored.season as i32;
