@@ -278,6 +278,17 @@ pub(crate) fn path_date(s: &str) -> Result<chrono::NaiveDate, AppError> {
     chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").map_err(|_| AppError::NotFound)
 }
 
+/// The optional as-of date of a table query (`YYYY-MM-DD`; absent or empty: none); anything else
+/// is a 400 that names what was sent.
+pub(crate) fn as_of_date(s: Option<&str>) -> Result<Option<chrono::NaiveDate>, AppError> {
+    match s.filter(|s| !s.is_empty()) {
+        Some(s) => chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d")
+            .map(Some)
+            .map_err(|_| AppError::BadRequest(format!("\"{s}\" ist kein Datum (JJJJ-MM-TT)"))),
+        None => Ok(None),
+    }
+}
+
 /// The night on `date`; none: 404.
 pub(crate) async fn night_on(
     conn: &mut sqlx::SqliteConnection,

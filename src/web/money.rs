@@ -595,13 +595,7 @@ async fn table_csv(
     Path(year): Path<i32>,
     Query(q): Query<CsvQuery>,
 ) -> Result<Response, AppError> {
-    let as_of =
-        match q.as_of.as_deref().filter(|s| !s.is_empty()) {
-            Some(s) => Some(NaiveDate::parse_from_str(s, "%Y-%m-%d").map_err(|_| {
-                AppError::BadRequest(format!("\"{s}\" ist kein Datum (JJJJ-MM-TT)"))
-            })?),
-            None => None,
-        };
+    let as_of = super::as_of_date(q.as_of.as_deref())?;
     let (season, _) = service::load_season(&state.read, year).await?;
     let table = standings(&season, as_of);
     let mut rows = vec![strings([

@@ -119,13 +119,7 @@ async fn table(
     Path(year): Path<i32>,
     Query(q): Query<AsOfQuery>,
 ) -> Result<Response, AppError> {
-    let as_of =
-        match q.as_of.as_deref().filter(|s| !s.is_empty()) {
-            Some(s) => Some(NaiveDate::parse_from_str(s, "%Y-%m-%d").map_err(|_| {
-                AppError::BadRequest(format!("\"{s}\" ist kein Datum (JJJJ-MM-TT)"))
-            })?),
-            None => None,
-        };
+    let as_of = super::as_of_date(q.as_of.as_deref())?;
     let versions = season_versions(&state).await?;
     table_response(&state, user, year, as_of, versions).await
 }
