@@ -22,11 +22,10 @@ use serde::Deserialize;
 use sqlx::SqliteConnection;
 
 use super::admin::{finish_change, korrektur_or_refusal, KorrekturFields};
-use super::{de_date, night_on, path_date, AppError, AppState};
+use super::{de_date, night_on, path_date, season_rules, AppError, AppState};
 use crate::auth::{CurrentUser, RequireSecretary};
 use crate::db::{self, WriteTx};
 use crate::league::file::{NightEntry, ResultEntry};
-use crate::league::rules::SeasonRules;
 use crate::league::Season;
 use crate::rules::{
     max_outs_per_round, AppliedWurfrunde, RuleSet, RundeState, ThrowInput, Transfer,
@@ -197,15 +196,6 @@ impl Ctx {
             self.date, self.table, self.round
         )
     }
-}
-
-/// The season's rules; unusable stored overrides are an internal error.
-async fn season_rules(conn: &mut SqliteConnection, year: i32) -> Result<SeasonRules, AppError> {
-    let row = db::season::get(conn, year)
-        .await?
-        .ok_or(AppError::NotFound)?;
-    SeasonRules::with_overrides(year, &row.overrides()?)
-        .map_err(|e| AppError::Internal(format!("Regeln der Saison {year}: {e}")))
 }
 
 /// Loads the context of round `round` at `table` of the night on `date`. Unknown night, a table

@@ -289,6 +289,19 @@ pub(crate) fn as_of_date(s: Option<&str>) -> Result<Option<chrono::NaiveDate>, A
     }
 }
 
+/// The resolved rules of season `year` (its stored overrides on the year's defaults); no such
+/// season: 404; unusable stored overrides: an internal error.
+pub(crate) async fn season_rules(
+    conn: &mut sqlx::SqliteConnection,
+    year: i32,
+) -> Result<crate::league::rules::SeasonRules, AppError> {
+    let row = crate::db::season::get(conn, year)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    crate::league::rules::SeasonRules::with_overrides(year, &row.overrides()?)
+        .map_err(|e| AppError::Internal(format!("Regeln der Saison {year}: {e}")))
+}
+
 /// The night on `date`; none: 404.
 pub(crate) async fn night_on(
     conn: &mut sqlx::SqliteConnection,

@@ -19,12 +19,11 @@ use serde_json::json;
 
 use super::admin::{finish_change, korrektur_or_refusal, KorrekturFields};
 use super::entry::check_change;
-use super::{de_date, night_on, path_date, AppError, AppState};
+use super::{de_date, night_on, path_date, season_rules, AppError, AppState};
 use crate::auth::{CurrentUser, RequireSecretary};
 use crate::db::{self, night::Night, WriteTx};
 use crate::league::file::{FineEntry, ResultEntry, RoundEntry};
 use crate::league::kasse::fine_label;
-use crate::league::rules::SeasonRules;
 use crate::league::{self};
 
 /// The routes of this feature.
@@ -247,14 +246,6 @@ async fn night_of(state: &AppState, date: &str) -> Result<Night, AppError> {
     night_on(&mut conn, date).await
 }
 
-/// The season's resolved rules.
-async fn rules_of(conn: &mut sqlx::SqliteConnection, year: i32) -> Result<SeasonRules, AppError> {
-    let row = db::season::get(conn, year)
-        .await?
-        .ok_or(AppError::NotFound)?;
-    SeasonRules::with_overrides(year, &row.overrides()?).map_err(AppError::Internal)
-}
-
 async fn render(
     state: &AppState,
     user: CurrentUser,
@@ -263,7 +254,7 @@ async fn render(
 ) -> Result<NightAdminPage, AppError> {
     let year = night.season as i32;
     let mut conn = state.read.acquire().await?;
-    let rules = rules_of(&mut conn, year).await?;
+    let rules = season_rules(&mut conn, year).await?;
     let players = db::player::of_season(&mut conn, year).await?;
     let drawn = db::night::participants(&mut conn, night.id).await?;
     let fines = db::night::fines(&mut conn, night.id).await?;
@@ -459,7 +450,7 @@ async fn save_participants(
         .map(|(_, v)| v.clone());
     let korrektur = KorrekturFields::from_pairs(&fields);
     let mut tx = state.begin_write_as(&user).await?;
-    let rules = rules_of(&mut tx, year).await?;
+    let rules = season_rules(&mut tx, year).await?;
     let season_ids: BTreeSet<i64> = db::player::of_season(&mut tx, year)
         .await?
         .into_iter()
