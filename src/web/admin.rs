@@ -333,12 +333,7 @@ pub struct KorrekturFields {
 impl KorrekturFields {
     /// The fields out of a form read as name/value pairs (`korrektur`, `korrektur_grund`).
     pub fn from_pairs(pairs: &[(String, String)]) -> KorrekturFields {
-        let get = |name: &str| {
-            pairs
-                .iter()
-                .find(|(k, _)| k == name)
-                .map(|(_, v)| v.clone())
-        };
+        let get = |name: &str| super::form_field(pairs, name).map(str::to_string);
         KorrekturFields {
             korrektur: get("korrektur"),
             korrektur_grund: get("korrektur_grund").unwrap_or_default(),

@@ -22,7 +22,7 @@ use serde::Deserialize;
 use sqlx::SqliteConnection;
 
 use super::admin::{finish_change, korrektur_or_refusal, KorrekturFields};
-use super::{de_date, night_on, path_date, season_rules, AppError, AppState};
+use super::{de_date, form_field, night_on, path_date, season_rules, AppError, AppState};
 use crate::auth::{CurrentUser, RequireSecretary};
 use crate::db::{self, WriteTx};
 use crate::league::file::{NightEntry, ResultEntry};
@@ -64,13 +64,6 @@ pub fn router() -> Router<AppState> {
 
 /// A form posted as its raw (name, value) pairs: player rows have numbered fields, checkboxes repeat.
 type Pairs = Vec<(String, String)>;
-
-/// The first value of field `name`.
-fn field<'a>(form: &'a Pairs, name: &str) -> Option<&'a str> {
-    form.iter()
-        .find(|(k, _)| k == name)
-        .map(|(_, v)| v.as_str())
-}
 
 /// All values of field `name` (ticked checkboxes of one name).
 fn fields<'a>(form: &'a Pairs, name: &str) -> Vec<&'a str> {
@@ -153,16 +146,16 @@ impl TypedThrow {
 pub fn typed_throws(form: &Pairs) -> Vec<TypedThrow> {
     (0..)
         .map_while(|i| {
-            field(form, &format!("p{i}")).map(|player| TypedThrow {
+            form_field(form, &format!("p{i}")).map(|player| TypedThrow {
                 player: player.to_string(),
-                dice: field(form, &format!("w{i}"))
+                dice: form_field(form, &format!("w{i}"))
                     .unwrap_or("")
                     .trim()
                     .to_string(),
-                wuerfe: field(form, &format!("n{i}"))
+                wuerfe: form_field(form, &format!("n{i}"))
                     .and_then(|n| n.trim().parse().ok())
                     .unwrap_or(1),
-                hand: field(form, &format!("h{i}")).is_some(),
+                hand: form_field(form, &format!("h{i}")).is_some(),
             })
         })
         .collect()
@@ -664,7 +657,7 @@ fn rejected(user: CurrentUser, ctx: &Ctx, extra: Extra<'_>) -> Response {
 /// double tap or a second phone cannot apply or undo twice.
 fn stale(ctx: &Ctx, form: &Pairs) -> Option<String> {
     let now = ctx.runde.as_ref().map_or(0, |r| r.wurfrunden().len());
-    let seen = field(form, "seq").and_then(|s| s.parse::<usize>().ok());
+    let seen = form_field(form, "seq").and_then(|s| s.parse::<usize>().ok());
     (seen != Some(now)).then(|| {
         format!(
             "Die Anzeige war nicht mehr aktuell (inzwischen {now} Wurfrunden); bitte prüfen und neu eingeben."
@@ -708,7 +701,7 @@ async fn start(
         ));
     }
     let ticked = fields(&form, "spieler");
-    let vorleger = field(&form, "vorleger").unwrap_or("");
+    let vorleger = form_field(&form, "vorleger").unwrap_or("");
     if !ticked.contains(&vorleger) {
         return Ok(rejected(
             user,
@@ -756,7 +749,7 @@ async fn wurfrunde(
         Ok(t) => t,
         Err(msg) => return Ok(fail(&ctx, msg)),
     };
-    let blind = field(&form, "blind").is_some();
+    let blind = form_field(&form, "blind").is_some();
     let mut runde = ctx.runde.take().ok_or(AppError::NotFound)?;
     if let Err(e) = runde.apply_blind(throws, blind) {
         ctx.runde = Some(runde);
@@ -848,7 +841,7 @@ async fn confirm(
     let jokers: Vec<&str> = ctx
         .ids
         .iter()
-        .filter(|(_, id)| field(&form, &format!("joker_{id}")).is_some())
+        .filter(|(_, id)| form_field(&form, &format!("joker_{id}")).is_some())
         .map(|(name, _)| name.as_str())
         .collect();
     let fail = |ctx: &Ctx, msg: String| {

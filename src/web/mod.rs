@@ -302,6 +302,13 @@ pub(crate) async fn season_rules(
         .map_err(|e| AppError::Internal(format!("Regeln der Saison {year}: {e}")))
 }
 
+/// The first value of field `name` of a form read as name/value pairs.
+pub(crate) fn form_field<'a>(form: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    form.iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
+}
+
 /// The night on `date`; none: 404.
 pub(crate) async fn night_on(
     conn: &mut sqlx::SqliteConnection,

@@ -19,7 +19,7 @@ use serde_json::json;
 
 use super::admin::{finish_change, korrektur_or_refusal, KorrekturFields};
 use super::entry::check_change;
-use super::{de_date, night_on, path_date, season_rules, AppError, AppState};
+use super::{de_date, form_field, night_on, path_date, season_rules, AppError, AppState};
 use crate::auth::{CurrentUser, RequireSecretary};
 use crate::db::{self, night::Night, WriteTx};
 use crate::league::file::{FineEntry, ResultEntry, RoundEntry};
@@ -528,12 +528,7 @@ fn typed_rows(
     fields: &[(String, String)],
     seats: &[db::night::Participant],
 ) -> (String, Vec<EntryRow>) {
-    let get = |key: String| {
-        fields
-            .iter()
-            .find(|(k, _)| *k == key)
-            .map(|(_, v)| v.clone())
-    };
+    let get = |key: String| form_field(fields, &key).map(str::to_string);
     let lost: BTreeSet<i64> = ids_of(fields, "lost");
     let rows = seats
         .iter()
@@ -717,10 +712,8 @@ async fn save_round(
 ) -> Result<Response, AppError> {
     let night = night_of(&state, &date).await?;
     let year = night.season as i32;
-    let table: u32 = fields
-        .iter()
-        .find(|(k, _)| k == "table")
-        .and_then(|(_, v)| v.parse().ok())
+    let table: u32 = form_field(&fields, "table")
+        .and_then(|v| v.parse().ok())
         .ok_or_else(|| AppError::BadRequest("Tisch fehlt".into()))?;
     let mut tx = state.begin_write_as(&user).await?;
     let drawn = db::night::participants(&mut tx, night.id).await?;
