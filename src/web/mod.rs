@@ -79,11 +79,7 @@ impl AppState {
     /// Starts a `BEGIN IMMEDIATE` transaction on the writer; the database's row-level audit
     /// entries of this transaction name no author (`?`): prefer [`AppState::begin_write_as`].
     pub async fn begin_write(&self) -> Result<WriteTx, AppError> {
-        let mut tx = self
-            .write
-            .begin_with("BEGIN IMMEDIATE")
-            .await
-            .map_err(DbError::from)?;
+        let mut tx = self.begin_immediate().await?;
         crate::db::audit::clear_actor(&mut tx).await?;
         Ok(tx)
     }
@@ -91,13 +87,18 @@ impl AppState {
     /// [`AppState::begin_write`] whose row-level audit entries (results, players, fees, fines)
     /// name `user` as the author.
     pub async fn begin_write_as(&self, user: &CurrentUser) -> Result<WriteTx, AppError> {
-        let mut tx = self
+        let mut tx = self.begin_immediate().await?;
+        crate::db::audit::set_actor(&mut tx, &user.username, false).await?;
+        Ok(tx)
+    }
+
+    /// `BEGIN IMMEDIATE` on the writer, the audit author not yet set.
+    async fn begin_immediate(&self) -> Result<WriteTx, AppError> {
+        Ok(self
             .write
             .begin_with("BEGIN IMMEDIATE")
             .await
-            .map_err(DbError::from)?;
-        crate::db::audit::set_actor(&mut tx, &user.username, false).await?;
-        Ok(tx)
+            .map_err(DbError::from)?)
     }
 }
 
