@@ -363,7 +363,7 @@ pub async fn open_for_change(
     let reason = fields.korrektur_grund.trim();
     // Where: the night's date leads every refusal.
     let night = match db::night::get(tx, night_id).await? {
-        Some(n) => format!("Abend {}", n.date.format("%d.%m.%Y")),
+        Some(n) => format!("Abend {}", super::de_date(n.date)),
         None => "Abend".to_string(),
     };
     if fields.korrektur.is_none() {
