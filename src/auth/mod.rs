@@ -272,6 +272,20 @@ impl OptionalFromRequestParts<AppState> for CurrentUser {
     }
 }
 
+/// The logged-in user when `allowed(user)`; nobody logged in: to the login page; else 403.
+async fn require(
+    parts: &mut Parts,
+    state: &AppState,
+    allowed: fn(&CurrentUser) -> bool,
+) -> Result<CurrentUser, AuthRejection> {
+    let user = load_user(parts, state).await?.ok_or(AuthRejection::Login)?;
+    if allowed(&user) {
+        Ok(user)
+    } else {
+        Err(AuthRejection::Forbidden)
+    }
+}
+
 /// A logged-in secretary or admin; others are sent to the login page or refused (403).
 #[derive(Debug, Clone)]
 pub struct RequireSecretary(pub CurrentUser);
@@ -283,12 +297,9 @@ impl FromRequestParts<AppState> for RequireSecretary {
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
-        let user = load_user(parts, state).await?.ok_or(AuthRejection::Login)?;
-        if user.is_secretary() {
-            Ok(RequireSecretary(user))
-        } else {
-            Err(AuthRejection::Forbidden)
-        }
+        require(parts, state, CurrentUser::is_secretary)
+            .await
+            .map(RequireSecretary)
     }
 }
 
@@ -303,12 +314,9 @@ impl FromRequestParts<AppState> for RequireAdmin {
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
-        let user = load_user(parts, state).await?.ok_or(AuthRejection::Login)?;
-        if user.is_admin() {
-            Ok(RequireAdmin(user))
-        } else {
-            Err(AuthRejection::Forbidden)
-        }
+        require(parts, state, CurrentUser::is_admin)
+            .await
+            .map(RequireAdmin)
     }
 }
 

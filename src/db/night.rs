@@ -198,30 +198,55 @@ pub async fn put_round(
         .bind(number)
         .execute(&mut *conn)
         .await?;
+    let round_id = insert_round(&mut *conn, id, table, number).await?;
+    for (pos, (player, r)) in results.iter().enumerate() {
+        insert_result(&mut *conn, round_id, *player, pos, r).await?;
+    }
+    Ok(())
+}
+
+/// Inserts round `number` at `table` of night `night_id` (no round of that number may be stored
+/// there) and returns its `rounds.id`.
+pub(crate) async fn insert_round(
+    conn: &mut SqliteConnection,
+    night_id: i64,
+    table: u32,
+    number: u32,
+) -> Result<i64, DbError> {
     let (round_id,): (i64,) = sqlx::query_as(
         "insert into rounds (night_id, table_no, number) values (?, ?, ?) returning id",
     )
-    .bind(id)
+    .bind(night_id)
     .bind(table)
     .bind(number)
-    .fetch_one(&mut *conn)
+    .fetch_one(conn)
     .await?;
-    for (pos, (player, r)) in results.iter().enumerate() {
-        sqlx::query(
-            "insert into results (round_id, player_id, position, outs, hand_outs, julen, joker, lost)
-             values (?, ?, ?, ?, ?, ?, ?, ?)",
-        )
-        .bind(round_id)
-        .bind(player)
-        .bind(pos as i64)
-        .bind(r.outs)
-        .bind(r.hand_outs)
-        .bind(r.julen)
-        .bind(r.joker)
-        .bind(r.lost)
-        .execute(&mut *conn)
-        .await?;
-    }
+    Ok(round_id)
+}
+
+/// Inserts `r` as the row of player `player_id` at `position` (0-based row order) of round
+/// `round_id`.
+pub(crate) async fn insert_result(
+    conn: &mut SqliteConnection,
+    round_id: i64,
+    player_id: i64,
+    position: usize,
+    r: &ResultEntry,
+) -> Result<(), DbError> {
+    sqlx::query(
+        "insert into results (round_id, player_id, position, outs, hand_outs, julen, joker, lost)
+         values (?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(round_id)
+    .bind(player_id)
+    .bind(position as i64)
+    .bind(r.outs)
+    .bind(r.hand_outs)
+    .bind(r.julen)
+    .bind(r.joker)
+    .bind(r.lost)
+    .execute(conn)
+    .await?;
     Ok(())
 }
 

@@ -334,30 +334,12 @@ pub async fn replace_from_file(
         let mut seat = 0i64;
         for table in &night.tables {
             for round in &table.rounds {
-                let (round_id,): (i64,) = sqlx::query_as(
-                    "insert into rounds (night_id, table_no, number) values (?, ?, ?) returning id",
-                )
-                .bind(night_id)
-                .bind(table.number)
-                .bind(round.number)
-                .fetch_one(&mut *conn)
-                .await?;
+                let round_id =
+                    super::night::insert_round(&mut *conn, night_id, table.number, round.number)
+                        .await?;
                 for (pos, r) in round.results.iter().enumerate() {
                     let pid = id_of(&r.player)?;
-                    sqlx::query(
-                        "insert into results (round_id, player_id, position, outs, hand_outs, julen, joker, lost)
-                         values (?, ?, ?, ?, ?, ?, ?, ?)",
-                    )
-                    .bind(round_id)
-                    .bind(pid)
-                    .bind(pos as i64)
-                    .bind(r.outs)
-                    .bind(r.hand_outs)
-                    .bind(r.julen)
-                    .bind(r.joker)
-                    .bind(r.lost)
-                    .execute(&mut *conn)
-                    .await?;
+                    super::night::insert_result(&mut *conn, round_id, pid, pos, r).await?;
                     let done = sqlx::query(
                         "insert into night_participants (night_id, player_id, table_no, seat)
                          values (?, ?, ?, ?) on conflict do nothing",

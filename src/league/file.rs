@@ -52,6 +52,26 @@ pub struct NightEntry {
     pub fines: Vec<FineEntry>,
 }
 
+impl NightEntry {
+    /// Puts round `number` with `results` at table `table` of this night, replacing a round of that
+    /// number there; the table is added (last) when missing, the round goes last at its table.
+    pub fn put_round(&mut self, table: u32, number: u32, results: Vec<ResultEntry>) {
+        let t = match self.tables.iter().position(|t| t.number == table) {
+            Some(k) => &mut self.tables[k],
+            None => {
+                self.tables.push(TableEntry {
+                    number: table,
+                    rounds: Vec::new(),
+                });
+                let last = self.tables.len() - 1;
+                &mut self.tables[last]
+            }
+        };
+        t.rounds.retain(|r| r.number != number);
+        t.rounds.push(RoundEntry { number, results });
+    }
+}
+
 /// One Tisch of a night.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

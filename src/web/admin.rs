@@ -9,7 +9,6 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Router};
-use chrono::NaiveDate;
 use serde::Deserialize;
 use serde_json::json;
 
@@ -301,11 +300,9 @@ async fn close_night(
     RequireSecretary(me): RequireSecretary,
     Path(date): Path<String>,
 ) -> Result<Redirect, AppError> {
-    let date = NaiveDate::parse_from_str(&date, "%Y-%m-%d").map_err(|_| AppError::NotFound)?;
+    let date = super::path_date(&date)?;
     let mut tx = state.begin_write_as(&me).await?;
-    let night = db::night::by_date(&mut tx, date)
-        .await?
-        .ok_or(AppError::NotFound)?;
+    let night = super::night_on(&mut tx, date).await?;
     if db::closing::close(&mut tx, night.id).await? {
         db::audit::record(
             &mut tx,
@@ -336,12 +333,7 @@ pub struct KorrekturFields {
 impl KorrekturFields {
     /// The fields out of a form read as name/value pairs (`korrektur`, `korrektur_grund`).
     pub fn from_pairs(pairs: &[(String, String)]) -> KorrekturFields {
-        let get = |name: &str| {
-            pairs
-                .iter()
-                .find(|(k, _)| k == name)
-                .map(|(_, v)| v.clone())
-        };
+        let get = |name: &str| super::form_field(pairs, name).map(str::to_string);
         KorrekturFields {
             korrektur: get("korrektur"),
             korrektur_grund: get("korrektur_grund").unwrap_or_default(),
@@ -371,7 +363,7 @@ pub async fn open_for_change(
     let reason = fields.korrektur_grund.trim();
     // Where: the night's date leads every refusal.
     let night = match db::night::get(tx, night_id).await? {
-        Some(n) => format!("Abend {}", n.date.format("%d.%m.%Y")),
+        Some(n) => format!("Abend {}", super::de_date(n.date)),
         None => "Abend".to_string(),
     };
     if fields.korrektur.is_none() {

@@ -22,11 +22,10 @@ use serde::Deserialize;
 use sqlx::SqliteConnection;
 
 use super::admin::{finish_change, korrektur_or_refusal, KorrekturFields};
-use super::{de_date, AppError, AppState};
+use super::{de_date, form_field, night_on, path_date, season_rules, AppError, AppState};
 use crate::auth::{CurrentUser, RequireSecretary};
-use crate::db;
-use crate::league::file::{NightEntry, ResultEntry, RoundEntry, TableEntry};
-use crate::league::rules::SeasonRules;
+use crate::db::{self, WriteTx};
+use crate::league::file::{NightEntry, ResultEntry};
 use crate::league::Season;
 use crate::rules::{
     max_outs_per_round, AppliedWurfrunde, RuleSet, RundeState, ThrowInput, Transfer,
@@ -65,13 +64,6 @@ pub fn router() -> Router<AppState> {
 
 /// A form posted as its raw (name, value) pairs: player rows have numbered fields, checkboxes repeat.
 type Pairs = Vec<(String, String)>;
-
-/// The first value of field `name`.
-fn field<'a>(form: &'a Pairs, name: &str) -> Option<&'a str> {
-    form.iter()
-        .find(|(k, _)| k == name)
-        .map(|(_, v)| v.as_str())
-}
 
 /// All values of field `name` (ticked checkboxes of one name).
 fn fields<'a>(form: &'a Pairs, name: &str) -> Vec<&'a str> {
@@ -154,16 +146,16 @@ impl TypedThrow {
 pub fn typed_throws(form: &Pairs) -> Vec<TypedThrow> {
     (0..)
         .map_while(|i| {
-            field(form, &format!("p{i}")).map(|player| TypedThrow {
+            form_field(form, &format!("p{i}")).map(|player| TypedThrow {
                 player: player.to_string(),
-                dice: field(form, &format!("w{i}"))
+                dice: form_field(form, &format!("w{i}"))
                     .unwrap_or("")
                     .trim()
                     .to_string(),
-                wuerfe: field(form, &format!("n{i}"))
+                wuerfe: form_field(form, &format!("n{i}"))
                     .and_then(|n| n.trim().parse().ok())
                     .unwrap_or(1),
-                hand: field(form, &format!("h{i}")).is_some(),
+                hand: form_field(form, &format!("h{i}")).is_some(),
             })
         })
         .collect()
@@ -199,19 +191,6 @@ impl Ctx {
     }
 }
 
-fn parse_date(s: &str) -> Result<NaiveDate, AppError> {
-    NaiveDate::parse_from_str(s, "%Y-%m-%d").map_err(|_| AppError::NotFound)
-}
-
-/// The season's rules; unusable stored overrides are an internal error.
-async fn season_rules(conn: &mut SqliteConnection, year: i32) -> Result<SeasonRules, AppError> {
-    let row = db::season::get(conn, year)
-        .await?
-        .ok_or(AppError::NotFound)?;
-    SeasonRules::with_overrides(year, &row.overrides()?)
-        .map_err(|e| AppError::Internal(format!("Regeln der Saison {year}: {e}")))
-}
-
 /// Loads the context of round `round` at `table` of the night on `date`. Unknown night, a table
 /// without drawn players or a round number outside 1..=rounds_per_night: 404.
 async fn load(
@@ -220,9 +199,7 @@ async fn load(
     table: u32,
     round: u32,
 ) -> Result<Ctx, AppError> {
-    let night = db::night::by_date(&mut *conn, date)
-        .await?
-        .ok_or(AppError::NotFound)?;
+    let night = night_on(&mut *conn, date).await?;
     let season = i32::try_from(night.season).map_err(|_| AppError::NotFound)?;
     let rules = season_rules(&mut *conn, season).await?;
     if !(1..=rules.rounds_per_night).contains(&round) {
@@ -527,6 +504,16 @@ struct Extra<'a> {
     jokers: &'a [&'a str],
 }
 
+impl Extra<'_> {
+    /// Only the error message `msg` (a refusal that keeps nothing typed).
+    fn error(msg: impl Into<String>) -> Self {
+        Extra {
+            error: Some(msg.into()),
+            ..Extra::default()
+        }
+    }
+}
+
 fn render(user: CurrentUser, ctx: &Ctx, extra: Extra<'_>) -> RundePage {
     let mut page = RundePage {
         user: Some(user),
@@ -649,7 +636,7 @@ async fn runde_page(
     Query(q): Query<SavedQuery>,
 ) -> Result<RundePage, AppError> {
     let mut conn = state.read.acquire().await?;
-    let ctx = load(&mut conn, parse_date(&date)?, table, round).await?;
+    let ctx = load(&mut conn, path_date(&date)?, table, round).await?;
     let notice = q.gespeichert.map(|n| format!("Runde {n} ist gespeichert."));
     Ok(render(
         user,
@@ -670,12 +657,33 @@ fn rejected(user: CurrentUser, ctx: &Ctx, extra: Extra<'_>) -> Response {
 /// double tap or a second phone cannot apply or undo twice.
 fn stale(ctx: &Ctx, form: &Pairs) -> Option<String> {
     let now = ctx.runde.as_ref().map_or(0, |r| r.wurfrunden().len());
-    let seen = field(form, "seq").and_then(|s| s.parse::<usize>().ok());
+    let seen = form_field(form, "seq").and_then(|s| s.parse::<usize>().ok());
     (seen != Some(now)).then(|| {
         format!(
             "Die Anzeige war nicht mehr aktuell (inzwischen {now} Wurfrunden); bitte prüfen und neu eingeben."
         )
     })
+}
+
+/// Opens the write transaction (audited as `user`) and loads the context of round `round` at
+/// `table` of the night on ISO `date` in it; see [`load`] for the 404s.
+async fn begin(
+    state: &AppState,
+    user: &CurrentUser,
+    date: &str,
+    table: u32,
+    round: u32,
+) -> Result<(WriteTx, Ctx), AppError> {
+    let mut tx = state.begin_write_as(user).await?;
+    let ctx = load(&mut tx, path_date(date)?, table, round).await?;
+    Ok((tx, ctx))
+}
+
+/// Stores `runde` as the Runde in progress of `ctx`, commits and redirects to its page.
+async fn save(mut tx: WriteTx, ctx: &Ctx, runde: &RundeState) -> Result<Response, AppError> {
+    db::besteck::put(&mut tx, ctx.night_id, ctx.table, ctx.round, &runde.record()).await?;
+    tx.commit().await?;
+    Ok(Redirect::to(&ctx.base()).into_response())
 }
 
 async fn start(
@@ -684,47 +692,29 @@ async fn start(
     Path((date, table, round)): Path<(String, u32, u32)>,
     Form(form): Form<Pairs>,
 ) -> Result<Response, AppError> {
-    let mut tx = state.begin_write_as(&user).await?;
-    let ctx = load(&mut tx, parse_date(&date)?, table, round).await?;
+    let (tx, ctx) = begin(&state, &user, &date, table, round).await?;
     if ctx.runde.is_some() {
         return Ok(rejected(
             user,
             &ctx,
-            Extra {
-                error: Some(format!("Runde {round} läuft schon.")),
-                ..Extra::default()
-            },
+            Extra::error(format!("Runde {round} läuft schon.")),
         ));
     }
     let ticked = fields(&form, "spieler");
-    let vorleger = field(&form, "vorleger").unwrap_or("");
+    let vorleger = form_field(&form, "vorleger").unwrap_or("");
     if !ticked.contains(&vorleger) {
         return Ok(rejected(
             user,
             &ctx,
-            Extra {
-                error: Some("Der Vorleger muss mitspielen.".to_string()),
-                ..Extra::default()
-            },
+            Extra::error("Der Vorleger muss mitspielen."),
         ));
     }
     let players = seat_order(&ctx.table_players, &ticked, vorleger);
     let runde = match RundeState::new(players, ctx.game.clone()) {
         Ok(r) => r,
-        Err(e) => {
-            return Ok(rejected(
-                user,
-                &ctx,
-                Extra {
-                    error: Some(e.to_string()),
-                    ..Extra::default()
-                },
-            ))
-        }
+        Err(e) => return Ok(rejected(user, &ctx, Extra::error(e.to_string()))),
     };
-    db::besteck::put(&mut tx, ctx.night_id, table, round, &runde.record()).await?;
-    tx.commit().await?;
-    Ok(Redirect::to(&ctx.base()).into_response())
+    save(tx, &ctx, &runde).await
 }
 
 async fn wurfrunde(
@@ -733,17 +723,15 @@ async fn wurfrunde(
     Path((date, table, round)): Path<(String, u32, u32)>,
     Form(form): Form<Pairs>,
 ) -> Result<Response, AppError> {
-    let mut tx = state.begin_write_as(&user).await?;
-    let mut ctx = load(&mut tx, parse_date(&date)?, table, round).await?;
+    let (tx, mut ctx) = begin(&state, &user, &date, table, round).await?;
     let typed = typed_throws(&form);
     let fail = |ctx: &Ctx, msg: String| {
         rejected(
             user.clone(),
             ctx,
             Extra {
-                error: Some(msg),
                 typed: &typed,
-                ..Extra::default()
+                ..Extra::error(msg)
             },
         )
     };
@@ -761,15 +749,13 @@ async fn wurfrunde(
         Ok(t) => t,
         Err(msg) => return Ok(fail(&ctx, msg)),
     };
-    let blind = field(&form, "blind").is_some();
+    let blind = form_field(&form, "blind").is_some();
     let mut runde = ctx.runde.take().ok_or(AppError::NotFound)?;
     if let Err(e) = runde.apply_blind(throws, blind) {
         ctx.runde = Some(runde);
         return Ok(fail(&ctx, e.to_string()));
     }
-    db::besteck::put(&mut tx, ctx.night_id, table, round, &runde.record()).await?;
-    tx.commit().await?;
-    Ok(Redirect::to(&ctx.base()).into_response())
+    save(tx, &ctx, &runde).await
 }
 
 async fn undo(
@@ -778,18 +764,8 @@ async fn undo(
     Path((date, table, round)): Path<(String, u32, u32)>,
     Form(form): Form<Pairs>,
 ) -> Result<Response, AppError> {
-    let mut tx = state.begin_write_as(&user).await?;
-    let mut ctx = load(&mut tx, parse_date(&date)?, table, round).await?;
-    let fail = |ctx: &Ctx, msg: String| {
-        rejected(
-            user.clone(),
-            ctx,
-            Extra {
-                error: Some(msg),
-                ..Extra::default()
-            },
-        )
-    };
+    let (mut tx, mut ctx) = begin(&state, &user, &date, table, round).await?;
+    let fail = |ctx: &Ctx, msg: String| rejected(user.clone(), ctx, Extra::error(msg));
     if let Some(msg) = stale(&ctx, &form) {
         return Ok(fail(&ctx, msg));
     }
@@ -825,8 +801,7 @@ async fn discard(
     RequireSecretary(user): RequireSecretary,
     Path((date, table, round)): Path<(String, u32, u32)>,
 ) -> Result<Response, AppError> {
-    let mut tx = state.begin_write_as(&user).await?;
-    let ctx = load(&mut tx, parse_date(&date)?, table, round).await?;
+    let (mut tx, ctx) = begin(&state, &user, &date, table, round).await?;
     db::besteck::delete(&mut tx, ctx.night_id, table, round).await?;
     tx.commit().await?;
     Ok(Redirect::to(&ctx.base()).into_response())
@@ -853,22 +828,7 @@ pub fn put_round_into(
             &mut nights[last]
         }
     };
-    let t = match night.tables.iter().position(|t| t.number == table) {
-        Some(k) => &mut night.tables[k],
-        None => {
-            night.tables.push(TableEntry {
-                number: table,
-                rounds: Vec::new(),
-            });
-            let last = night.tables.len() - 1;
-            &mut night.tables[last]
-        }
-    };
-    t.rounds.retain(|r| r.number != round);
-    t.rounds.push(RoundEntry {
-        number: round,
-        results,
-    });
+    night.put_round(table, round, results);
 }
 
 async fn confirm(
@@ -877,12 +837,11 @@ async fn confirm(
     Path((date, table, round)): Path<(String, u32, u32)>,
     Form(form): Form<Pairs>,
 ) -> Result<Response, AppError> {
-    let mut tx = state.begin_write_as(&user).await?;
-    let ctx = load(&mut tx, parse_date(&date)?, table, round).await?;
+    let (mut tx, ctx) = begin(&state, &user, &date, table, round).await?;
     let jokers: Vec<&str> = ctx
         .ids
         .iter()
-        .filter(|(_, id)| field(&form, &format!("joker_{id}")).is_some())
+        .filter(|(_, id)| form_field(&form, &format!("joker_{id}")).is_some())
         .map(|(name, _)| name.as_str())
         .collect();
     let fail = |ctx: &Ctx, msg: String| {
@@ -890,9 +849,8 @@ async fn confirm(
             user.clone(),
             ctx,
             Extra {
-                error: Some(msg),
                 jokers: &jokers,
-                ..Extra::default()
+                ..Extra::error(msg)
             },
         )
     };
@@ -1003,11 +961,9 @@ async fn night_page(
     RequireSecretary(user): RequireSecretary,
     Path(date): Path<String>,
 ) -> Result<NightPage, AppError> {
-    let date = parse_date(&date)?;
+    let date = path_date(&date)?;
     let mut conn = state.read.acquire().await?;
-    let night = db::night::by_date(&mut conn, date)
-        .await?
-        .ok_or(AppError::NotFound)?;
+    let night = night_on(&mut conn, date).await?;
     let season = i32::try_from(night.season).map_err(|_| AppError::NotFound)?;
     let rules = season_rules(&mut conn, season).await?;
     let participants = db::night::participants(&mut conn, night.id).await?;

@@ -28,7 +28,7 @@ use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::FromRef;
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use axum::Router;
 use sqlx::SqlitePool;
 use tower_http::trace::TraceLayer;
@@ -79,11 +79,7 @@ impl AppState {
     /// Starts a `BEGIN IMMEDIATE` transaction on the writer; the database's row-level audit
     /// entries of this transaction name no author (`?`): prefer [`AppState::begin_write_as`].
     pub async fn begin_write(&self) -> Result<WriteTx, AppError> {
-        let mut tx = self
-            .write
-            .begin_with("BEGIN IMMEDIATE")
-            .await
-            .map_err(DbError::from)?;
+        let mut tx = self.begin_immediate().await?;
         crate::db::audit::clear_actor(&mut tx).await?;
         Ok(tx)
     }
@@ -91,13 +87,18 @@ impl AppState {
     /// [`AppState::begin_write`] whose row-level audit entries (results, players, fees, fines)
     /// name `user` as the author.
     pub async fn begin_write_as(&self, user: &CurrentUser) -> Result<WriteTx, AppError> {
-        let mut tx = self
+        let mut tx = self.begin_immediate().await?;
+        crate::db::audit::set_actor(&mut tx, &user.username, false).await?;
+        Ok(tx)
+    }
+
+    /// `BEGIN IMMEDIATE` on the writer, the audit author not yet set.
+    async fn begin_immediate(&self) -> Result<WriteTx, AppError> {
+        Ok(self
             .write
             .begin_with("BEGIN IMMEDIATE")
             .await
-            .map_err(DbError::from)?;
-        crate::db::audit::set_actor(&mut tx, &user.username, false).await?;
-        Ok(tx)
+            .map_err(DbError::from)?)
     }
 }
 
@@ -271,6 +272,61 @@ async fn announce_setup(db: &Db, listen: SocketAddr) -> anyhow::Result<()> {
         "Noch kein Konto: ersten Admin anlegen unter http://{listen}/setup?token={token}"
     );
     Ok(())
+}
+
+/// A date in a path (`YYYY-MM-DD`); anything else names no page (404).
+pub(crate) fn path_date(s: &str) -> Result<chrono::NaiveDate, AppError> {
+    chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").map_err(|_| AppError::NotFound)
+}
+
+/// The optional as-of date of a table query (`YYYY-MM-DD`; absent or empty: none); anything else
+/// is a 400 that names what was sent.
+pub(crate) fn as_of_date(s: Option<&str>) -> Result<Option<chrono::NaiveDate>, AppError> {
+    match s.filter(|s| !s.is_empty()) {
+        Some(s) => chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d")
+            .map(Some)
+            .map_err(|_| AppError::BadRequest(format!("\"{s}\" ist kein Datum (JJJJ-MM-TT)"))),
+        None => Ok(None),
+    }
+}
+
+/// The resolved rules of season `year` (its stored overrides on the year's defaults); no such
+/// season: 404; unusable stored overrides: an internal error.
+pub(crate) async fn season_rules(
+    conn: &mut sqlx::SqliteConnection,
+    year: i32,
+) -> Result<crate::league::rules::SeasonRules, AppError> {
+    let row = crate::db::season::get(conn, year)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    crate::league::rules::SeasonRules::with_overrides(year, &row.overrides()?)
+        .map_err(|e| AppError::Internal(format!("Regeln der Saison {year}: {e}")))
+}
+
+/// The first value of field `name` of a form read as name/value pairs.
+pub(crate) fn form_field<'a>(form: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    form.iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
+}
+
+/// The night on `date`; none: 404.
+pub(crate) async fn night_on(
+    conn: &mut sqlx::SqliteConnection,
+    date: chrono::NaiveDate,
+) -> Result<crate::db::night::Night, AppError> {
+    crate::db::night::by_date(conn, date)
+        .await?
+        .ok_or(AppError::NotFound)
+}
+
+/// A redirect to page `page` of the current season (`/saison/{year}/{page}`, the year from
+/// `db::season::current_year`), or to the home page when there is no season yet.
+pub(crate) async fn to_current_season(state: &AppState, page: &str) -> Result<Redirect, AppError> {
+    match crate::db::season::current_year(&state.read).await? {
+        Some(year) => Ok(Redirect::to(&format!("/saison/{year}/{page}"))),
+        None => Ok(Redirect::to("/")),
+    }
 }
 
 /// German number format with two decimals: 6.0 → "6,00", -1234.5 → "-1234,50".

@@ -17,7 +17,7 @@ use serde::Deserialize;
 
 use super::{de_date, AppError, AppState};
 use crate::auth::{CurrentUser, RequireSecretary};
-use crate::db::{self, DbError};
+use crate::db::{self, DbError, WriteTx};
 use crate::league::kasse::{
     fine_label, format_exact_cents, kasse, lucky_lines, parse_euros, place_lines, ShareLine,
 };
@@ -133,10 +133,7 @@ struct KassePage {
 }
 
 async fn kasse_current(State(state): State<AppState>) -> Result<Redirect, AppError> {
-    match db::season::current_year(&state.read).await? {
-        Some(year) => Ok(Redirect::to(&format!("/saison/{year}/kasse"))),
-        None => Ok(Redirect::to("/")),
-    }
+    super::to_current_season(&state, "kasse").await
 }
 
 /// "n × 1,50 €"-style count and sum, or "–" for none.
@@ -598,13 +595,7 @@ async fn table_csv(
     Path(year): Path<i32>,
     Query(q): Query<CsvQuery>,
 ) -> Result<Response, AppError> {
-    let as_of =
-        match q.as_of.as_deref().filter(|s| !s.is_empty()) {
-            Some(s) => Some(NaiveDate::parse_from_str(s, "%Y-%m-%d").map_err(|_| {
-                AppError::BadRequest(format!("\"{s}\" ist kein Datum (JJJJ-MM-TT)"))
-            })?),
-            None => None,
-        };
+    let as_of = super::as_of_date(q.as_of.as_deref())?;
     let (season, _) = service::load_season(&state.read, year).await?;
     let table = standings(&season, as_of);
     let mut rows = vec![strings([
@@ -906,6 +897,34 @@ fn refusal(e: ServiceError) -> Result<String, AppError> {
     }
 }
 
+/// Ends a submission of the fines page: `Ok(message)` commits `tx` and shows the page with the
+/// message; a refusal (see [`refusal`]) drops `tx`, so nothing is stored, and shows the page again
+/// with the reason and `typed` (422); other failures are errors.
+async fn finish(
+    state: &AppState,
+    user: CurrentUser,
+    year: i32,
+    tx: WriteTx,
+    done: Result<String, ServiceError>,
+    typed: Typed,
+) -> Result<Response, AppError> {
+    match done {
+        Ok(ok) => {
+            tx.commit().await?;
+            Ok(
+                render_strafen(state, user, year, Typed::default(), None, Some(ok))
+                    .await?
+                    .into_response(),
+            )
+        }
+        Err(e) => {
+            drop(tx);
+            let why = refusal(e)?;
+            refused(state, user, year, typed, why).await
+        }
+    }
+}
+
 async fn set_kind(
     State(state): State<AppState>,
     RequireSecretary(user): RequireSecretary,
@@ -926,26 +945,16 @@ async fn set_kind(
         Err(why) => return refused(&state, user, year, typed, format!("{kind}: {why}")).await,
     };
     let mut tx = state.begin_write_as(&user).await?;
-    match ledger::set_fine_kind(&mut tx, year, kind, Some(cents), &user.username).await {
-        Ok(()) => {
-            tx.commit().await?;
-            let ok = format!(
+    let done = ledger::set_fine_kind(&mut tx, year, kind, Some(cents), &user.username)
+        .await
+        .map(|()| {
+            format!(
                 "{}: jetzt {}. Schon gebuchte Strafen behalten ihren Betrag.",
                 fine_label(kind),
                 format_cents(cents)
-            );
-            Ok(
-                render_strafen(&state, user, year, Typed::default(), None, Some(ok))
-                    .await?
-                    .into_response(),
             )
-        }
-        Err(e) => {
-            drop(tx);
-            let why = refusal(e)?;
-            refused(&state, user, year, typed, why).await
-        }
-    }
+        });
+    finish(&state, user, year, tx, done, typed).await
 }
 
 async fn remove_kind(
@@ -955,22 +964,10 @@ async fn remove_kind(
     Form(form): Form<KindForm>,
 ) -> Result<Response, AppError> {
     let mut tx = state.begin_write_as(&user).await?;
-    match ledger::set_fine_kind(&mut tx, year, &form.kind, None, &user.username).await {
-        Ok(()) => {
-            tx.commit().await?;
-            let ok = format!("{} gelöscht.", fine_label(form.kind.trim()));
-            Ok(
-                render_strafen(&state, user, year, Typed::default(), None, Some(ok))
-                    .await?
-                    .into_response(),
-            )
-        }
-        Err(e) => {
-            drop(tx);
-            let why = refusal(e)?;
-            refused(&state, user, year, Typed::default(), why).await
-        }
-    }
+    let done = ledger::set_fine_kind(&mut tx, year, &form.kind, None, &user.username)
+        .await
+        .map(|()| format!("{} gelöscht.", fine_label(form.kind.trim())));
+    finish(&state, user, year, tx, done, Typed::default()).await
 }
 
 /// The form that books a fine.
@@ -1014,29 +1011,17 @@ async fn book_fine(
         paid,
         &user.username,
     )
-    .await;
-    match booked {
-        Ok(_) => {
-            tx.commit().await?;
-            let ok = format!(
-                "Strafe gebucht: {}, {} am {} ({}).",
-                form.player.trim(),
-                fine_label(form.kind.trim()),
-                de_date(date),
-                if paid { "bezahlt" } else { "offen" }
-            );
-            Ok(
-                render_strafen(&state, user, year, Typed::default(), None, Some(ok))
-                    .await?
-                    .into_response(),
-            )
-        }
-        Err(e) => {
-            drop(tx);
-            let why = refusal(e)?;
-            refused(&state, user, year, typed, why).await
-        }
-    }
+    .await
+    .map(|_| {
+        format!(
+            "Strafe gebucht: {}, {} am {} ({}).",
+            form.player.trim(),
+            fine_label(form.kind.trim()),
+            de_date(date),
+            if paid { "bezahlt" } else { "offen" }
+        )
+    });
+    finish(&state, user, year, tx, booked, typed).await
 }
 
 /// Where to go after marking a fine: `back=kasse` returns to the Kasse, else the fines page.

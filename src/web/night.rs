@@ -19,12 +19,11 @@ use serde_json::json;
 
 use super::admin::{finish_change, korrektur_or_refusal, KorrekturFields};
 use super::entry::check_change;
-use super::{de_date, AppError, AppState};
+use super::{de_date, form_field, night_on, path_date, season_rules, AppError, AppState};
 use crate::auth::{CurrentUser, RequireSecretary};
-use crate::db::{self, night::Night};
-use crate::league::file::{FineEntry, ResultEntry, RoundEntry, TableEntry};
+use crate::db::{self, night::Night, WriteTx};
+use crate::league::file::{FineEntry, ResultEntry, RoundEntry};
 use crate::league::kasse::fine_label;
-use crate::league::rules::SeasonRules;
 use crate::league::{self};
 
 /// The routes of this feature.
@@ -242,19 +241,9 @@ struct Typed {
 
 /// The night on ISO `date` or 404.
 async fn night_of(state: &AppState, date: &str) -> Result<Night, AppError> {
-    let date = NaiveDate::parse_from_str(date, "%Y-%m-%d").map_err(|_| AppError::NotFound)?;
+    let date = path_date(date)?;
     let mut conn = state.read.acquire().await?;
-    db::night::by_date(&mut conn, date)
-        .await?
-        .ok_or(AppError::NotFound)
-}
-
-/// The season's resolved rules.
-async fn rules_of(conn: &mut sqlx::SqliteConnection, year: i32) -> Result<SeasonRules, AppError> {
-    let row = db::season::get(conn, year)
-        .await?
-        .ok_or(AppError::NotFound)?;
-    SeasonRules::with_overrides(year, &row.overrides()?).map_err(AppError::Internal)
+    night_on(&mut conn, date).await
 }
 
 async fn render(
@@ -265,7 +254,7 @@ async fn render(
 ) -> Result<NightAdminPage, AppError> {
     let year = night.season as i32;
     let mut conn = state.read.acquire().await?;
-    let rules = rules_of(&mut conn, year).await?;
+    let rules = season_rules(&mut conn, year).await?;
     let players = db::player::of_season(&mut conn, year).await?;
     let drawn = db::night::participants(&mut conn, night.id).await?;
     let fines = db::night::fines(&mut conn, night.id).await?;
@@ -405,6 +394,37 @@ async fn rejected(
     Ok((StatusCode::UNPROCESSABLE_ENTITY, page).into_response())
 }
 
+/// `checked` and, when it passed, the Korrektur check of `night` ([`korrektur_or_refusal`]: a
+/// closed night needs the box and a reason): `Ok(Ok((value, correction)))` to go on,
+/// `Ok(Err(German reason))` to show the form again.
+async fn with_korrektur<T>(
+    tx: &mut WriteTx,
+    night: &Night,
+    user: &CurrentUser,
+    korrektur: &KorrekturFields,
+    checked: Result<T, String>,
+) -> Result<Result<(T, Option<i64>), String>, AppError> {
+    match checked {
+        Ok(v) => Ok(korrektur_or_refusal(tx, night.id, user, korrektur)
+            .await?
+            .map(|c| (v, c))),
+        Err(e) => Ok(Err(e)),
+    }
+}
+
+/// Ends a change of `night`: ends its correction, if any, commits and redirects to the night's
+/// page at `#anchor`.
+async fn done(
+    mut tx: WriteTx,
+    correction: Option<i64>,
+    night: &Night,
+    anchor: &str,
+) -> Result<Response, AppError> {
+    finish_change(&mut tx, correction).await?;
+    tx.commit().await?;
+    Ok(Redirect::to(&format!("/verwaltung/abend/{}#{anchor}", night.date)).into_response())
+}
+
 /// Player ids of a form's repeated field `name`.
 fn ids_of(fields: &[(String, String)], name: &str) -> BTreeSet<i64> {
     fields
@@ -430,7 +450,7 @@ async fn save_participants(
         .map(|(_, v)| v.clone());
     let korrektur = KorrekturFields::from_pairs(&fields);
     let mut tx = state.begin_write_as(&user).await?;
-    let rules = rules_of(&mut tx, year).await?;
+    let rules = season_rules(&mut tx, year).await?;
     let season_ids: BTreeSet<i64> = db::player::of_season(&mut tx, year)
         .await?
         .into_iter()
@@ -453,19 +473,11 @@ async fn save_participants(
     } else {
         None
     };
-    if let Some(error) = error {
-        drop(tx);
-        let typed = Typed {
-            error: Some(error),
-            error_at: "teilnehmer".into(),
-            present: Some(ticked),
-            ..Typed::default()
-        };
-        return rejected(&state, user, &night, typed).await;
-    }
     // A closed night: only as a Korrektur (box and reason), else the form again with the ticks.
-    let correction = match korrektur_or_refusal(&mut tx, night.id, &user, &korrektur).await? {
-        Ok(c) => c,
+    let checked = error.map_or(Ok(()), Err);
+    let checked = with_korrektur(&mut tx, &night, &user, &korrektur, checked).await?;
+    let ((), correction) = match checked {
+        Ok(v) => v,
         Err(error) => {
             drop(tx);
             let typed = Typed {
@@ -498,9 +510,7 @@ async fn save_participants(
         Some(&json!(after)),
     )
     .await?;
-    finish_change(&mut tx, correction).await?;
-    tx.commit().await?;
-    Ok(Redirect::to(&format!("/verwaltung/abend/{}#tische", night.date)).into_response())
+    done(tx, correction, &night, "tische").await
 }
 
 /// Parses a count field; the error names the round, player and field (its German label).
@@ -518,12 +528,7 @@ fn typed_rows(
     fields: &[(String, String)],
     seats: &[db::night::Participant],
 ) -> (String, Vec<EntryRow>) {
-    let get = |key: String| {
-        fields
-            .iter()
-            .find(|(k, _)| *k == key)
-            .map(|(_, v)| v.clone())
-    };
+    let get = |key: String| form_field(fields, &key).map(str::to_string);
     let lost: BTreeSet<i64> = ids_of(fields, "lost");
     let rows = seats
         .iter()
@@ -707,10 +712,8 @@ async fn save_round(
 ) -> Result<Response, AppError> {
     let night = night_of(&state, &date).await?;
     let year = night.season as i32;
-    let table: u32 = fields
-        .iter()
-        .find(|(k, _)| k == "table")
-        .and_then(|(_, v)| v.parse().ok())
+    let table: u32 = form_field(&fields, "table")
+        .and_then(|v| v.parse().ok())
         .ok_or_else(|| AppError::BadRequest("Tisch fehlt".into()))?;
     let mut tx = state.begin_write_as(&user).await?;
     let drawn = db::night::participants(&mut tx, night.id).await?;
@@ -760,47 +763,31 @@ async fn save_round(
                     .iter_mut()
                     .find(|n| n.date == date)
                     .ok_or("Spielabend fehlt in der Saison")?;
-                if !n.tables.iter().any(|t| t.number == table) {
-                    n.tables.push(TableEntry {
-                        number: table,
-                        rounds: Vec::new(),
-                    });
+                let old = n
+                    .tables
+                    .iter()
+                    .find(|t| t.number == table)
+                    .and_then(|t| t.rounds.iter().find(|r| r.number == number));
+                if let Some(old) = old.filter(|_| !replace) {
+                    let shown = EnteredRound::of(old);
+                    return Err(format!(
+                        "Abend {}, Tisch {table}, Runde {number} ist schon eingetragen \
+                         (verloren: {}; Outs: {}). Zum Überschreiben „Runde ersetzen“ \
+                         ankreuzen, sonst eine andere Rundennummer eingeben.",
+                        de_date(date),
+                        shown.loser,
+                        shown.outs
+                    ));
                 }
-                if let Some(t) = n.tables.iter_mut().find(|t| t.number == table) {
-                    if let Some(old) = t.rounds.iter().position(|r| r.number == number) {
-                        if !replace {
-                            let shown = EnteredRound::of(&t.rounds[old]);
-                            return Err(format!(
-                                "Abend {}, Tisch {table}, Runde {number} ist schon eingetragen \
-                                 (verloren: {}; Outs: {}). Zum Überschreiben „Runde ersetzen“ \
-                                 ankreuzen, sonst eine andere Rundennummer eingeben.",
-                                de_date(date),
-                                shown.loser,
-                                shown.outs
-                            ));
-                        }
-                        t.rounds.remove(old);
-                    }
-                    t.rounds.push(RoundEntry {
-                        number,
-                        results: entries,
-                    });
-                }
+                n.put_round(table, number, entries);
                 Ok(())
             })
             .await?;
             round.map(|_| (number, results))
         }
     };
-    let checked = match checked {
-        Ok(v) => {
-            let korrektur = KorrekturFields::from_pairs(&fields);
-            korrektur_or_refusal(&mut tx, night.id, &user, &korrektur)
-                .await?
-                .map(|c| (v, c))
-        }
-        Err(e) => Err(e),
-    };
+    let korrektur = KorrekturFields::from_pairs(&fields);
+    let checked = with_korrektur(&mut tx, &night, &user, &korrektur, checked).await?;
     let ((number, results), correction) = match checked {
         Ok(v) => v,
         Err(error) => {
@@ -816,9 +803,7 @@ async fn save_round(
     };
     // The audit triggers record every result removed and entered, with who (begin_write_as).
     db::night::put_round(&mut tx, night.id, table, number, &results).await?;
-    finish_change(&mut tx, correction).await?;
-    tx.commit().await?;
-    Ok(Redirect::to(&format!("/verwaltung/abend/{}#tisch-{table}", night.date)).into_response())
+    done(tx, correction, &night, &format!("tisch-{table}")).await
 }
 
 /// The fine form.
@@ -867,18 +852,12 @@ async fn add_fine(
         Ok(())
     })
     .await?;
-    let checked = match checked {
-        Ok((_, season)) => {
-            let korrektur = KorrekturFields {
-                korrektur: form.korrektur.clone(),
-                korrektur_grund: form.korrektur_grund.clone(),
-            };
-            korrektur_or_refusal(&mut tx, night.id, &user, &korrektur)
-                .await?
-                .map(|c| (season, c))
-        }
-        Err(e) => Err(e),
+    let korrektur = KorrekturFields {
+        korrektur: form.korrektur.clone(),
+        korrektur_grund: form.korrektur_grund.clone(),
     };
+    let checked = checked.map(|(_, season)| season);
+    let checked = with_korrektur(&mut tx, &night, &user, &korrektur, checked).await?;
     let (season, correction) = match checked {
         Ok(v) => v,
         Err(error) => {
@@ -900,9 +879,7 @@ async fn add_fine(
         .ok_or_else(|| AppError::BadRequest("unbekannte Strafe".into()))?;
     // Audited by the fines trigger (who, night, player, kind, amount, paid).
     db::night::add_fine(&mut tx, night.id, form.player, &form.kind, amount, paid).await?;
-    finish_change(&mut tx, correction).await?;
-    tx.commit().await?;
-    Ok(Redirect::to(&format!("/verwaltung/abend/{}#strafen", night.date)).into_response())
+    done(tx, correction, &night, "strafen").await
 }
 
 /// The paid/open toggle of a fine.

@@ -119,13 +119,7 @@ async fn table(
     Path(year): Path<i32>,
     Query(q): Query<AsOfQuery>,
 ) -> Result<Response, AppError> {
-    let as_of =
-        match q.as_of.as_deref().filter(|s| !s.is_empty()) {
-            Some(s) => Some(NaiveDate::parse_from_str(s, "%Y-%m-%d").map_err(|_| {
-                AppError::BadRequest(format!("\"{s}\" ist kein Datum (JJJJ-MM-TT)"))
-            })?),
-            None => None,
-        };
+    let as_of = super::as_of_date(q.as_of.as_deref())?;
     let versions = season_versions(&state).await?;
     table_response(&state, user, year, as_of, versions).await
 }
@@ -399,10 +393,7 @@ struct NightsPage {
 }
 
 async fn nights_current(State(state): State<AppState>) -> Result<Redirect, AppError> {
-    match db::season::current_year(&state.read).await? {
-        Some(year) => Ok(Redirect::to(&format!("/saison/{year}/abende"))),
-        None => Ok(Redirect::to("/")),
-    }
+    super::to_current_season(&state, "abende").await
 }
 
 async fn nights(
@@ -570,11 +561,9 @@ async fn night(
     user: Option<CurrentUser>,
     Path(date): Path<String>,
 ) -> Result<NightPage, AppError> {
-    let date = NaiveDate::parse_from_str(&date, "%Y-%m-%d").map_err(|_| AppError::NotFound)?;
+    let date = super::path_date(&date)?;
     let mut conn = state.read.acquire().await?;
-    let stored = db::night::by_date(&mut conn, date)
-        .await?
-        .ok_or(AppError::NotFound)?;
+    let stored = super::night_on(&mut conn, date).await?;
     let drawn = db::night::participants(&mut conn, stored.id).await?;
     drop(conn);
     let year = stored.season as i32;

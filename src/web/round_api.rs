@@ -23,7 +23,7 @@ use super::{AppError, AppState};
 use crate::auth::{CurrentUser, RequireSecretary};
 use crate::cache::SeasonView;
 use crate::db;
-use crate::league::file::{NightEntry, ResultEntry, RoundEntry, TableEntry};
+use crate::league::file::{NightEntry, ResultEntry};
 use crate::league::Season;
 use crate::service::ServiceError;
 
@@ -72,19 +72,7 @@ fn with_round(
     let Some(night) = nights.iter_mut().find(|n| n.date == date) else {
         return false;
     };
-    let t = match night.tables.iter().position(|t| t.number == table) {
-        Some(i) => &mut night.tables[i],
-        None => {
-            night.tables.push(TableEntry {
-                number: table,
-                rounds: Vec::new(),
-            });
-            let last = night.tables.len() - 1;
-            &mut night.tables[last]
-        }
-    };
-    t.rounds.retain(|r| r.number != number);
-    t.rounds.push(RoundEntry { number, results });
+    night.put_round(table, number, results);
     true
 }
 
