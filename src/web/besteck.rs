@@ -883,7 +883,9 @@ async fn confirm(
         .await?
         .ok_or(AppError::NotFound)?;
     put_round_into(&mut file.nights, ctx.date, table, round, results.clone());
-    if let Err(e) = Season::from_file(&file) {
+    // The same check as the round form: the drawn participants count for the two-table rule.
+    let presence = db::night::presence_counts(&mut tx, ctx.season).await?;
+    if let Err(e) = Season::from_file_with_presence(&file, &presence) {
         return Ok(fail(&ctx, e.to_string()));
     }
     let mut rows = Vec::with_capacity(results.len());

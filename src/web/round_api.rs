@@ -128,7 +128,12 @@ async fn store_round(
             "An diesem Tag gibt es keinen Spielabend",
         ));
     }
-    let season = Season::from_file(&file).map_err(|e| service_error(e.into()))?;
+    // The same check as the round form: the drawn participants count for the two-table rule.
+    let presence = db::night::presence_counts(&mut tx, year)
+        .await
+        .map_err(|e| AppError::Db(e).into_response())?;
+    let season =
+        Season::from_file_with_presence(&file, &presence).map_err(|e| service_error(e.into()))?;
     // The stored round's rows with canonical names, as checked.
     let rows: Vec<ResultEntry> = season
         .night(date)
