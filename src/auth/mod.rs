@@ -321,45 +321,5 @@ impl FromRequestParts<AppState> for RequireAdmin {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[tokio::test]
-    async fn a_hashed_password_verifies_and_a_wrong_one_does_not() {
-        let hash = hash_password("geheim123".to_string()).await.unwrap();
-        assert!(hash.starts_with("$argon2id$"));
-        assert!(verify_password("geheim123".into(), Some(hash.clone()))
-            .await
-            .unwrap());
-        assert!(!verify_password("falsch".into(), Some(hash)).await.unwrap());
-        assert!(!verify_password("geheim123".into(), None).await.unwrap());
-    }
-
-    #[test]
-    fn sessions_end_after_their_absolute_lifetime() {
-        let now = 1_800_000_000;
-        let cases = [
-            (None, true),
-            (Some(now), false),
-            (Some(now - SESSION_ABSOLUTE_SECS), false),
-            (Some(now - SESSION_ABSOLUTE_SECS - 1), true),
-            (Some(now + 60), true),
-            (Some(i64::MIN), true),
-        ];
-        for (login_at, want) in cases {
-            assert_eq!(session_expired(login_at, now), want, "{login_at:?}");
-        }
-    }
-
-    #[test]
-    fn roles_parse_only_the_two_names() {
-        for (s, r) in [
-            ("admin", Some(Role::Admin)),
-            ("secretary", Some(Role::Secretary)),
-            ("Admin", None),
-            ("", None),
-        ] {
-            assert_eq!(Role::parse(s), r);
-        }
-    }
-}
+#[path = "tests/auth.rs"]
+mod tests;

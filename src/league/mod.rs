@@ -13,6 +13,7 @@ pub mod rules;
 pub mod season;
 pub mod standings;
 #[cfg(test)]
+#[path = "tests/testkit.rs"]
 pub(crate) mod testkit;
 
 pub use error::{EntryError, Location};

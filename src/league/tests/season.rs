@@ -1,0 +1,501 @@
+//! Unit tests of `src/league/season.rs` (kept beside it in `tests/` so the module reads as the code alone).
+
+use serde_json::{json, Value};
+
+use super::*;
+use crate::league::testkit::{file, row};
+
+/// A valid 2026 season: one night, one table, two rounds, one fine.
+fn base() -> Value {
+    json!({
+        "format": "schockerliga-season/1", "season": 2026, "rules": {},
+        "players": [ { "name": "Anna", "fee_paid_on": "2026-02-06" },
+                     { "name": "Bernd", "fee_paid_on": null },
+                     { "name": "Carla", "fee_paid_on": null } ],
+        "nights": [ { "date": "2026-01-09",
+            "tables": [ { "number": 1, "rounds": [
+                { "number": 1, "results": [ row("Anna", 1, 1, 0, false, false),
+                                            row("Bernd", 0, 0, 1, false, true),
+                                            row("Carla", 0, 0, 0, false, false) ] },
+                { "number": 2, "results": [ row("Anna", 0, 0, 0, false, true),
+                                            row("Bernd", 0, 0, 0, false, false),
+                                            row("Carla", 2, 0, 0, true, false) ] } ] } ],
+            "fines": [ { "player": "Bernd", "kind": "late", "paid": true } ] } ]
+    })
+}
+
+/// Sets the value at `pointer`; the last step may be a new key of an object.
+fn set(v: &mut Value, pointer: &str, new: Value) {
+    let (parent, key) = pointer.rsplit_once('/').expect("pointer with a slash");
+    match v.pointer_mut(parent) {
+        Some(Value::Object(m)) => {
+            m.insert(key.to_string(), new);
+        }
+        Some(Value::Array(a)) => {
+            let i: usize = key.parse().expect("array index");
+            a[i] = new;
+        }
+        _ => panic!("no {parent} in the test file"),
+    }
+}
+
+fn push(v: &mut Value, pointer: &str, new: Value) {
+    v.pointer_mut(pointer)
+        .and_then(Value::as_array_mut)
+        .unwrap_or_else(|| panic!("no array {pointer} in the test file"))
+        .push(new);
+}
+
+#[test]
+fn player_names_are_nfc_visible_and_unique_ignoring_case() {
+    // (name given to the 4th player, expected error fragment or None when accepted)
+    let cases: [(&str, Option<&str>); 12] = [
+        ("Dora", None),
+        ("  Ju\u{308}rgen ", None),
+        (
+            "anna",
+            Some("„anna“ gibt es schon als „Anna“ (Groß-/Kleinschreibung)"),
+        ),
+        ("ANNA", Some("(Groß-/Kleinschreibung)")),
+        ("Anna", Some("doppelt vergeben")),
+        (
+            "Do\u{7}ra",
+            Some("Steuerzeichen oder unsichtbares Zeichen (U+0007) (4. Spieler"),
+        ),
+        ("\u{1b}[31mDora", Some("U+001B")),
+        ("Do\tra", Some("U+0009")),
+        ("Do\nra", Some("U+000A")),
+        ("\u{202E}aroD", Some("U+202E")),
+        ("Do\u{2066}ra", Some("U+2066")),
+        ("\u{200B}\u{FEFF}", Some("U+200B")),
+    ];
+    for (name, want) in cases {
+        let mut v = base();
+        push(
+            &mut v,
+            "/players",
+            json!({ "name": name, "fee_paid_on": null }),
+        );
+        match (Season::from_file(&file(v)), want) {
+            (Ok(s), None) => {
+                let last = &s.players[3].name;
+                assert_eq!(last, &normalize_name(name), "{name:?}");
+            }
+            (Ok(_), Some(w)) => panic!("{name:?} accepted, expected {w:?}"),
+            (Err(e), None) => panic!("{name:?} refused: {e}"),
+            (Err(e), Some(w)) => assert!(e.to_string().contains(w), "{name:?}: {e}"),
+        }
+    }
+    // A result naming the NFD spelling finds the NFC player.
+    let mut v = base();
+    set(&mut v, "/players/0/name", json!("Ju\u{308}rgen"));
+    set(&mut v, &format!("{ROW0}/player"), json!("J\u{fc}rgen"));
+    set(
+        &mut v,
+        "/nights/0/tables/0/rounds/1/results/0/player",
+        json!("J\u{fc}rgen"),
+    );
+    let s = Season::from_file(&file(v)).expect("NFD and NFC name one player");
+    assert_eq!(s.players[0].name, "J\u{fc}rgen");
+}
+
+const R1: &str = "/nights/0/tables/0/rounds/0";
+const ROW0: &str = "/nights/0/tables/0/rounds/0/results/0";
+
+/// Ten players Anna, P2..P10 for two-table nights.
+fn ten_players(v: &mut Value) {
+    for i in 2..=10 {
+        push(
+            v,
+            "/players",
+            json!({ "name": format!("P{i}"), "fee_paid_on": null }),
+        );
+    }
+}
+
+fn two_tables(v: &mut Value, names_at_2: &[&str]) {
+    let results: Vec<Value> = names_at_2
+        .iter()
+        .enumerate()
+        .map(|(i, n)| row(n, 0, 0, 0, false, i == 0))
+        .collect();
+    push(
+        v,
+        "/nights/0/tables",
+        json!({ "number": 2, "rounds": [ { "number": 1, "results": results } ] }),
+    );
+}
+
+#[test]
+fn two_tables_count_the_drawn_participants_when_known() {
+    // 10 drawn, but one of them has not played yet: 9 players with a row.
+    let mut v = base();
+    ten_players(&mut v);
+    two_tables(&mut v, &["P2", "P3", "P4", "P5", "P6", "P7"]);
+    let f = file(v);
+    let date = f.nights[0].date;
+    let cases = [
+        (None, false),
+        (Some(9), false),
+        (Some(10), true),
+        (Some(11), true),
+    ];
+    for (present, ok) in cases {
+        let presence: BTreeMap<NaiveDate, usize> = present.map(|p| (date, p)).into_iter().collect();
+        let got = Season::from_file_with_presence(&f, &presence);
+        assert_eq!(got.is_ok(), ok, "present {present:?}: {got:?}");
+        if let Err(e) = got {
+            assert!(
+                e.to_string().contains("zwei Tische erst ab 10 Teilnehmern"),
+                "{e}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_base_file_is_accepted() {
+    let s = Season::from_file(&file(base())).expect("valid");
+    assert_eq!(s.players.len(), 3);
+    assert_eq!(s.players[0].fee_cents, 1500);
+    assert_eq!(s.nights[0].fines[0].amount_cents, 100);
+}
+
+#[test]
+fn accepted_edge_cases() {
+    type Edit = fn(&mut Value);
+    let cases: [(&str, Edit); 7] = [
+        ("3 Outs, all Hand-Outs", |v| {
+            set(v, &format!("{ROW0}/outs"), json!(3));
+            set(v, &format!("{ROW0}/hand_outs"), json!(3));
+        }),
+        ("10 Julen", |v| set(v, &format!("{ROW0}/julen"), json!(10))),
+        ("fee on 30 September", |v| {
+            set(v, "/players/0/fee_paid_on", json!("2026-09-30"))
+        }),
+        ("round 10", |v| set(v, &format!("{R1}/number"), json!(10))),
+        ("fine with own amount 0", |v| {
+            set(v, "/nights/0/fines/0/amount_cents", json!(0))
+        }),
+        ("name trimmed", |v| {
+            set(v, "/players/0/name", json!("  Anna "));
+        }),
+        ("two tables from 10 participants", |v| {
+            ten_players(v);
+            two_tables(v, &["P2", "P3", "P4", "P5", "P6", "P7", "P8"]);
+        }),
+    ];
+    for (what, edit) in cases {
+        let mut v = base();
+        edit(&mut v);
+        if let Err(e) = Season::from_file(&file(v)) {
+            panic!("{what}: refused: {e}");
+        }
+    }
+}
+
+/// One case per check: the edit breaks the base file, the error's Display must be exactly this.
+#[test]
+fn every_check_refuses_with_a_located_message() {
+    type Edit = fn(&mut Value);
+    let at = "Abend 09.01.2026, Tisch 1, Runde 1";
+    let cases: Vec<(Edit, String)> = vec![
+        (
+            |v| set(v, "/format", json!("schockerliga-season/2")),
+            "Feld format: unbekanntes Format \"schockerliga-season/2\" (erwartet \"schockerliga-season/1\")".into(),
+        ),
+        (
+            |v| set(v, "/rules", json!({ "rounds_per_night": 0 })),
+            "Feld rules.rounds_per_night: muss zwischen 1 und 100 liegen".into(),
+        ),
+        (
+            |v| set(v, "/players/1/name", json!("   ")),
+            "Feld Name: Spielername darf nicht leer sein (2. Spieler der Liste)".into(),
+        ),
+        (
+            |v| set(v, "/players/1/name", json!(" Anna")),
+            "Spieler Anna, Feld Name: Spielername ist doppelt vergeben".into(),
+        ),
+        (
+            |v| set(v, "/players/1/name", json!("x".repeat(61))),
+            format!("Spieler {}, Feld Name: Spielername hat mehr als 60 Zeichen", "x".repeat(61)),
+        ),
+        (
+            |v| set(v, "/players/0/fee_paid_on", json!("2025-12-30")),
+            "Spieler Anna, Feld Beitragsdatum: Zahldatum 30.12.2025 liegt nicht in der Saison 2026".into(),
+        ),
+        (
+            |v| set(v, "/players/0/fee_paid_on", json!("2026-10-01")),
+            "Spieler Anna, Feld Beitragsdatum: Beitritt zur 1. Liga nur bis Ende September".into(),
+        ),
+        (
+            |v| set(v, "/nights/0/date", json!("2027-01-08")),
+            "Abend 08.01.2027, Feld Datum: der Spielabend liegt nicht in der Saison 2026".into(),
+        ),
+        (
+            |v| {
+                let night = v["nights"][0].clone();
+                push(v, "/nights", night);
+            },
+            "Abend 09.01.2026, Feld Datum: an diesem Datum gibt es schon einen Spielabend".into(),
+        ),
+        (
+            |v| set(v, "/nights/0/tables/0/number", json!(3)),
+            "Abend 09.01.2026, Tisch 3, Feld Tischnummer: Tischnummer muss 1 oder 2 sein".into(),
+        ),
+        (
+            |v| {
+                ten_players(v);
+                let t = v["nights"][0]["tables"][0].clone();
+                push(v, "/nights/0/tables", t);
+            },
+            "Abend 09.01.2026, Tisch 1, Feld Tischnummer: Tischnummer an diesem Abend doppelt".into(),
+        ),
+        (
+            |v| {
+                ten_players(v);
+                two_tables(v, &["P2", "P3", "P4", "P5", "P6"]);
+            },
+            "Abend 09.01.2026, Tisch 2, Feld Tische: zwei Tische erst ab 10 Teilnehmern (hier 8)".into(),
+        ),
+        (
+            |v| two_tables(v, &["Carla", "Bernd"]),
+            "Abend 09.01.2026, Tisch 2, Runde 1, Spieler Carla, Feld Spieler: spielt an diesem Abend schon an Tisch 1".into(),
+        ),
+        (
+            |v| set(v, &format!("{ROW0}/player"), json!("Zora")),
+            format!("{at}, Spieler Zora, Feld Spieler: unbekannter Spieler \"Zora\""),
+        ),
+        (
+            |v| set(v, &format!("{ROW0}/player"), json!("Carla")),
+            format!("{at}, Spieler Carla, Feld Spieler: hat in dieser Runde schon eine Zeile"),
+        ),
+        (
+            |v| set(v, &format!("{R1}/results"), json!([row("Bernd", 0, 0, 0, false, true)])),
+            format!("{at}: eine Runde braucht mindestens 2 Spieler"),
+        ),
+        (
+            |v| set(v, &format!("{R1}/results/1/lost"), json!(false)),
+            format!("{at}, Feld verloren: genau ein Spieler muss die Runde verlieren (hier 0)"),
+        ),
+        (
+            |v| set(v, &format!("{R1}/results/2/lost"), json!(true)),
+            format!("{at}, Spieler Carla, Feld verloren: genau ein Spieler muss die Runde verlieren (hier 2)"),
+        ),
+        (
+            |v| set(v, &format!("{R1}/number"), json!(0)),
+            "Abend 09.01.2026, Tisch 1, Runde 0, Feld Rundennummer: Rundennummer muss zwischen 1 und 10 liegen".into(),
+        ),
+        (
+            |v| set(v, &format!("{R1}/number"), json!(11)),
+            "Abend 09.01.2026, Tisch 1, Runde 11, Feld Rundennummer: Rundennummer muss zwischen 1 und 10 liegen".into(),
+        ),
+        (
+            |v| set(v, &format!("{R1}/number"), json!(2)),
+            "Abend 09.01.2026, Tisch 1, Runde 2, Feld Rundennummer: Rundennummer an diesem Tisch doppelt".into(),
+        ),
+        (
+            |v| set(v, &format!("{ROW0}/hand_outs"), json!(2)),
+            format!("{at}, Spieler Anna, Feld Hand-Outs: mehr Hand-Outs (2) als Outs (1)"),
+        ),
+        (
+            |v| set(v, &format!("{ROW0}/outs"), json!(4)),
+            format!("{at}, Spieler Anna, Feld Outs: 4 Outs: ein Schock Out beendet die Hälfte; höchstens 3 Outs pro Spieler und Runde"),
+        ),
+        (
+            |v| set(v, &format!("{ROW0}/julen"), json!(11)),
+            format!("{at}, Spieler Anna, Feld Julen: 11 Julen: höchstens 10 Julen pro Spieler und Runde"),
+        ),
+        (
+            |v| set(v, &format!("{R1}/results/2/joker"), json!(true)),
+            "Abend 09.01.2026, Tisch 1, Runde 2, Spieler Carla, Feld Joker: hat an diesem Abend schon eine Joker-Runde (Tisch 1, Runde 1)".into(),
+        ),
+        (
+            |v| {
+                set(v, "/season", json!(2010));
+                set(v, "/players/0/fee_paid_on", json!(null));
+                set(v, "/nights/0/date", json!("2010-01-08"));
+                set(v, "/nights/0/fines", json!([]));
+            },
+            "Abend 08.01.2010, Tisch 1, Runde 2, Spieler Carla, Feld Joker: in der Saison 2010 gibt es keine Joker-Runde".into(),
+        ),
+        (
+            |v| {
+                set(v, "/season", json!(2011));
+                set(v, "/players/0/fee_paid_on", json!(null));
+                set(v, "/nights/0/date", json!("2011-01-07"));
+            },
+            "Abend 07.01.2011, Spieler Bernd, Feld Strafart: die Saison 2011 hat keinen Strafenkatalog (erst ab 2012)".into(),
+        ),
+        (
+            |v| set(v, "/nights/0/fines/0/kind", json!("rude")),
+            "Abend 09.01.2026, Spieler Bernd, Feld Strafart: Strafart \"rude\" steht nicht im Strafenkatalog (late, sleepy)".into(),
+        ),
+        (
+            |v| set(v, "/nights/0/fines/0/player", json!("Zora")),
+            "Abend 09.01.2026, Spieler Zora, Feld Spieler: unbekannter Spieler \"Zora\"".into(),
+        ),
+        (
+            |v| set(v, "/nights/0/fines/0/amount_cents", json!(-1)),
+            "Abend 09.01.2026, Spieler Bernd, Feld Betrag: Betrag darf nicht negativ sein".into(),
+        ),
+        (
+            |v| set(v, "/nights/0/fines/0/amount_cents", json!(1_000_001)),
+            "Abend 09.01.2026, Spieler Bernd, Feld Betrag: Betrag darf höchstens 1.000.000 Cent (10.000 €) sein".into(),
+        ),
+        (
+            |v| set(v, "/nights/0/fines/0/amount_cents", json!(i64::MAX)),
+            "Abend 09.01.2026, Spieler Bernd, Feld Betrag: Betrag darf höchstens 1.000.000 Cent (10.000 €) sein".into(),
+        ),
+    ];
+    for (i, (edit, expected)) in cases.into_iter().enumerate() {
+        let mut v = base();
+        edit(&mut v);
+        match Season::from_file(&file(v)) {
+            Ok(_) => panic!("case {i} accepted, expected: {expected}"),
+            Err(e) => assert_eq!(e.to_string(), expected, "case {i}"),
+        }
+    }
+}
+
+#[test]
+fn the_first_error_in_file_order_wins() {
+    let mut v = base();
+    set(
+        &mut v,
+        "/nights/0/tables/0/rounds/1/results/0/outs",
+        json!(5),
+    );
+    set(&mut v, &format!("{ROW0}/hand_outs"), json!(4));
+    let e = Season::from_file(&file(v)).expect_err("two errors");
+    assert_eq!(e.location.round, Some(1));
+    assert_eq!(e.location.field.as_deref(), Some("hand_outs"));
+    // within a row: outs comes before hand_outs
+    let mut v = base();
+    set(&mut v, &format!("{ROW0}/outs"), json!(4));
+    set(&mut v, &format!("{ROW0}/hand_outs"), json!(5));
+    let e = Season::from_file(&file(v)).expect_err("two errors");
+    assert_eq!(e.location.field.as_deref(), Some("outs"));
+    // a duplicate date is reported before errors inside the duplicate night
+    let mut v = base();
+    let mut night = v["nights"][0].clone();
+    night["tables"][0]["number"] = json!(7);
+    push(&mut v, "/nights", night);
+    let e = Season::from_file(&file(v)).expect_err("two errors");
+    assert_eq!(e.location.field.as_deref(), Some("date"));
+    // a rules error names the rules field
+    let mut v = base();
+    set(&mut v, "/rules", json!({ "out_points": "x" }));
+    let e = Season::from_file(&file(v)).expect_err("bad rules");
+    assert_eq!(e.location.field.as_deref(), Some("rules"));
+}
+
+#[test]
+fn with_night_adds_or_replaces_and_checks() {
+    let s = Season::from_file(&file(base())).expect("valid");
+    let mut night = file(base()).nights[0].clone();
+    night.date = NaiveDate::from_ymd_opt(2026, 1, 16).expect("date");
+    let two = s.with_night(&night).expect("valid night");
+    assert_eq!(two.nights.len(), 2);
+    let same = two.with_night(&night).expect("replaces");
+    assert_eq!(same, two);
+    night.tables[0].rounds[0].results[0].outs = 4;
+    let e = two.with_night(&night).expect_err("4 Outs");
+    assert_eq!(e.location.night, Some(night.date));
+    assert_eq!(e.location.field.as_deref(), Some("outs"));
+}
+
+#[test]
+fn the_outs_limit_is_the_engines() {
+    // The league takes the limit of the rules engine with the parts unknown (league.md §1).
+    let engine = crate::rules::max_outs_per_round(&crate::rules::RuleSet::default(), None);
+    assert_eq!(max_outs_per_round(&RuleSet::default()), engine);
+    assert_eq!(engine, 3);
+    // (outs, accepted): the limit itself is accepted, one more is refused with the limit named
+    for (outs, ok) in [(engine, true), (engine + 1, false)] {
+        let mut v = base();
+        set(&mut v, &format!("{ROW0}/outs"), json!(outs));
+        match Season::from_file(&file(v)) {
+            Ok(_) => assert!(ok, "{outs} accepted"),
+            Err(e) => {
+                assert!(!ok, "{outs}: {e}");
+                assert!(
+                    e.to_string().contains(&format!("höchstens {engine} Outs")),
+                    "{e}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn fees_follow_the_month() {
+    let rules = SeasonRules::defaults_for(2026);
+    let d = |m, day| NaiveDate::from_ymd_opt(2026, m, day).expect("date");
+    let cases = [
+        (d(1, 1), Ok(1500)),
+        (d(3, 31), Ok(1500)),
+        (d(4, 1), Ok(1600)),
+        (d(5, 15), Ok(1700)),
+        (d(6, 30), Ok(1800)),
+        (d(7, 1), Ok(1900)),
+        (d(8, 31), Ok(2000)),
+        (d(9, 30), Ok(2100)),
+        (d(10, 1), Err(JOIN_DEADLINE_REASON.to_string())),
+        (d(12, 31), Err(JOIN_DEADLINE_REASON.to_string())),
+    ];
+    for (date, expected) in cases {
+        assert_eq!(fee_cents(&rules, 2026, date), expected, "{date}");
+    }
+    // other rules: base 10 €, +2 € from June, joining until July
+    let mut other = rules.clone();
+    other.fee_base_cents = 1000;
+    other.fee_monthly_increase_cents = 200;
+    other.fee_increase_from_month = 6;
+    other.last_join_month = 7;
+    let cases = [
+        (d(5, 31), Ok(1000)),
+        (d(6, 1), Ok(1200)),
+        (d(7, 31), Ok(1400)),
+        (
+            d(8, 1),
+            Err("Beitritt zur 1. Liga nur bis Ende Juli".to_string()),
+        ),
+    ];
+    for (date, expected) in cases {
+        assert_eq!(fee_cents(&other, 2026, date), expected, "{date}");
+    }
+    assert!(fee_cents(&rules, 2027, d(2, 1)).is_err());
+}
+
+#[test]
+fn row_points_with_hand_outs_and_joker() {
+    // (year, outs, hand_outs, joker, points)
+    let cases = [
+        (2026, 1, 0, false, 1),
+        (2026, 1, 1, false, 2),
+        (2026, 3, 1, false, 4),
+        (2026, 1, 0, true, 2),
+        (2026, 1, 1, true, 4),
+        (2026, 3, 3, true, 12),
+        (2026, 0, 0, true, 0),
+        (2006, 2, 2, false, 2), // before 2007 a Hand-Out counts 1
+        (2010, 2, 1, false, 3), // Hand-Out doubling, no Joker yet
+    ];
+    for (year, outs, hand_outs, joker, points) in cases {
+        let rules = SeasonRules::defaults_for(year);
+        let r = ResultEntry {
+            player: "Anna".into(),
+            outs,
+            hand_outs,
+            julen: 0,
+            joker,
+            lost: false,
+        };
+        assert_eq!(
+            row_points(&rules, &r),
+            points,
+            "{year} {outs} {hand_outs} {joker}"
+        );
+    }
+}

@@ -1,0 +1,148 @@
+//! Unit tests of `src/rules/order.rs` (kept beside it in `tests/` so the module reads as the code alone).
+
+use super::*;
+use crate::rules::classify::classify;
+use crate::rules::dice::Dice;
+
+fn rk(dice: [u8; 3], wuerfe: u8, hand: bool, pos: usize, rules: &RuleSet) -> Ranked {
+    let d = Dice::new(dice).unwrap();
+    Ranked {
+        class: classify(d, hand, rules),
+        wuerfe,
+        from_hand: hand,
+        position: pos,
+    }
+}
+
+/// (a, b, expected: a higher than b) under the league rules.
+#[test]
+fn league_order_table() {
+    let r = RuleSet::schockerliga();
+    type Side = ([u8; 3], u8, bool, usize);
+    let cases: Vec<(Side, Side, bool)> = vec![
+        // class order
+        (([1, 1, 1], 3, false, 0), ([4, 2, 1], 1, true, 1), true),
+        (([4, 2, 1], 1, true, 0), ([1, 1, 6], 1, true, 1), true),
+        (([1, 1, 6], 1, true, 1), ([1, 1, 5], 1, true, 0), true),
+        (([1, 1, 2], 2, false, 1), ([6, 6, 6], 1, true, 0), true),
+        (([2, 2, 2], 1, true, 1), ([4, 5, 6], 1, true, 0), true),
+        (([1, 2, 3], 1, true, 1), ([6, 6, 5], 1, true, 0), true),
+        (([4, 5, 6], 1, true, 1), ([3, 4, 5], 1, true, 0), true),
+        (([2, 3, 4], 1, true, 1), ([1, 2, 3], 1, true, 0), true),
+        (([6, 6, 5], 1, true, 1), ([6, 6, 4], 1, true, 0), true),
+        (([3, 2, 1], 2, false, 1), ([2, 2, 1], 2, false, 0), true),
+        // assembled General / Straße are Hausnummern
+        (([6, 6, 5], 1, true, 1), ([3, 3, 3], 2, false, 0), true),
+        (([6, 6, 5], 1, true, 1), ([4, 5, 6], 2, false, 0), true),
+        // ties: the later thrower loses, except two Schock Outs
+        (([5, 3, 2], 1, true, 0), ([2, 3, 5], 1, true, 1), true),
+        (([1, 1, 4], 3, false, 0), ([1, 1, 4], 1, true, 1), true),
+        (([1, 1, 1], 1, true, 0), ([1, 1, 1], 1, true, 1), false),
+        (([1, 1, 1], 1, true, 0), ([1, 1, 1], 3, false, 2), false),
+    ];
+    for ((da, wa, ha, pa), (db, wb, hb, pb), a_higher) in cases {
+        let a = rk(da, wa, ha, pa, &r);
+        let b = rk(db, wb, hb, pb, &r);
+        let want = if a_higher {
+            Ordering::Greater
+        } else {
+            Ordering::Less
+        };
+        assert_eq!(compare(&a, &b, &r), want, "{a:?} vs {b:?}");
+        assert_eq!(compare(&b, &a, &r), want.reverse(), "{b:?} vs {a:?}");
+    }
+}
+
+#[test]
+fn variants_of_the_order() {
+    let base = RuleSet::schockerliga();
+    // fewer_throws_wins: the later General from the hand in 1 Wurf beats ... an equal in 3
+    let fewer = RuleSet {
+        fewer_throws_wins: true,
+        general_from_hand_only: false,
+        ..base.clone()
+    };
+    let a = rk([5, 5, 5], 3, false, 0, &fewer);
+    let b = rk([5, 5, 5], 1, true, 1, &fewer);
+    assert_eq!(compare(&b, &a, &fewer), Ordering::Greater);
+    let c = rk([5, 5, 5], 3, false, 2, &fewer);
+    assert_eq!(
+        compare(&a, &c, &fewer),
+        Ordering::Greater,
+        "equal Würfe: position"
+    );
+
+    // hand_out_beats_assembled: an earlier Hand-Out beats a later assembled Out and vice versa
+    let hand = RuleSet {
+        hand_out_beats_assembled: true,
+        ..base.clone()
+    };
+    let early_hand = rk([1, 1, 1], 1, true, 0, &hand);
+    let late_assembled = rk([1, 1, 1], 3, false, 1, &hand);
+    assert_eq!(
+        compare(&early_hand, &late_assembled, &hand),
+        Ordering::Greater
+    );
+    assert_eq!(compare(&early_hand, &late_assembled, &base), Ordering::Less);
+    let no_later = RuleSet {
+        hand_out_beats_assembled: true,
+        schock_out_later_wins: false,
+        ..base.clone()
+    };
+    let early_assembled = rk([1, 1, 1], 3, false, 0, &no_later);
+    let late_hand = rk([1, 1, 1], 1, true, 1, &no_later);
+    assert_eq!(
+        compare(&late_hand, &early_assembled, &no_later),
+        Ordering::Greater
+    );
+
+    // general_beats_schock_doof: General 2 > Schock 2, but still < Schock 3
+    let niederrhein = RuleSet {
+        general_beats_schock_doof: true,
+        ..base.clone()
+    };
+    let g2 = rk([2, 2, 2], 1, true, 1, &niederrhein);
+    let s2 = rk([1, 1, 2], 1, true, 0, &niederrhein);
+    let s3 = rk([1, 1, 3], 1, true, 2, &niederrhein);
+    assert_eq!(compare(&g2, &s2, &niederrhein), Ordering::Greater);
+    assert_eq!(compare(&s3, &g2, &niederrhein), Ordering::Greater);
+    assert_eq!(compare(&g2, &s2, &base), Ordering::Less);
+
+    // street_order = all_equal: the earlier Straße wins
+    let equal = RuleSet {
+        street_order: super::StreetOrder::AllEqual,
+        ..base.clone()
+    };
+    let low = rk([1, 2, 3], 1, true, 0, &equal);
+    let high = rk([4, 5, 6], 1, true, 1, &equal);
+    assert_eq!(compare(&low, &high, &equal), Ordering::Greater);
+    assert_eq!(compare(&low, &high, &base), Ordering::Less);
+
+    // schock_out_later_wins off: the earlier Out wins
+    let wiki = RuleSet::wikipedia_standard();
+    let o1 = rk([1, 1, 1], 1, true, 0, &wiki);
+    let o2 = rk([1, 1, 1], 1, true, 1, &wiki);
+    assert_eq!(compare(&o1, &o2, &wiki), Ordering::Greater);
+
+    // neuner: second highest, above a Jule, below a Schock Out
+    let neuner = RuleSet {
+        neuner: true,
+        ..base
+    };
+    let n = rk([2, 2, 1], 1, true, 1, &neuner);
+    let j = rk([4, 2, 1], 1, true, 0, &neuner);
+    let o = rk([1, 1, 1], 3, false, 2, &neuner);
+    assert_eq!(compare(&n, &j, &neuner), Ordering::Greater);
+    assert_eq!(compare(&o, &n, &neuner), Ordering::Greater);
+}
+
+#[test]
+fn order_sorts_highest_first() {
+    let r = RuleSet::schockerliga();
+    let ranked = vec![
+        rk([3, 4, 6], 3, false, 0, &r),
+        rk([1, 1, 5], 3, false, 1, &r),
+        rk([4, 2, 1], 1, true, 2, &r),
+    ];
+    assert_eq!(order(&ranked, &r), vec![2, 1, 0]);
+}

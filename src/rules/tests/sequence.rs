@@ -1,0 +1,334 @@
+//! Unit tests of `src/rules/sequence.rs` (kept beside it in `tests/` so the module reads as the code alone).
+
+use super::*;
+
+fn w(roll: &[i64], keep: &[i64], turn: i64) -> WurfInput {
+    WurfInput {
+        roll: roll.to_vec(),
+        keep: keep.to_vec(),
+        turn,
+        take_back: vec![],
+    }
+}
+
+fn ok(seq: &[WurfInput], allowance: Allowance, rules: &RuleSet) -> ([u8; 3], u8, bool) {
+    let r = validate_sequence(seq, allowance, rules).unwrap();
+    (r.dice.values(), r.wuerfe, r.from_hand)
+}
+
+#[test]
+fn valid_sequences_give_dice_wuerfe_and_from_hand() {
+    let r = RuleSet::schockerliga();
+    let v3 = Allowance::Vorleger(3);
+    type Case = (Vec<WurfInput>, ([u8; 3], u8, bool));
+    let cases: Vec<Case> = vec![
+        (vec![w(&[1, 1, 1], &[], 0)], ([1, 1, 1], 1, true)),
+        (
+            vec![w(&[2, 3, 5], &[], 0), w(&[1, 1, 1], &[], 0)],
+            ([1, 1, 1], 2, true),
+        ),
+        (
+            vec![w(&[1, 1, 5], &[1, 1], 0), w(&[1], &[], 0)],
+            ([1, 1, 1], 2, false),
+        ),
+        // the interchange example: turn two sixes, keep a one, roll a five
+        (
+            vec![w(&[6, 6, 3], &[], 1), w(&[1, 4], &[1], 0), w(&[5], &[], 0)],
+            ([5, 1, 1], 3, false),
+        ),
+        // three sixes become two ones
+        (
+            vec![w(&[6, 6, 6], &[], 2), w(&[1], &[], 0)],
+            ([1, 1, 1], 2, false),
+        ),
+        // turning, then re-rolling the rest: never from the hand
+        (
+            vec![w(&[6, 6, 2], &[], 1), w(&[1, 1], &[], 0)],
+            ([1, 1, 1], 2, false),
+        ),
+        // keep on the last Wurf is ignored: all dice stay
+        (vec![w(&[4, 2, 1], &[4], 0)], ([4, 2, 1], 1, true)),
+    ];
+    for (seq, want) in cases {
+        assert_eq!(ok(&seq, v3, &r), want, "{seq:?}");
+    }
+}
+
+#[test]
+fn invalid_sequences_name_the_wurf_and_rule() {
+    let r = RuleSet::schockerliga();
+    let ones_only = RuleSet {
+        only_ones_aside: true,
+        ..r.clone()
+    };
+    let no_turn = RuleSet {
+        turn_sixes: false,
+        ..r.clone()
+    };
+    type Case = (Vec<WurfInput>, Allowance, RuleSet, Option<u8>, ThrowProblem);
+    let cases: Vec<Case> = vec![
+        (
+            vec![],
+            Allowance::Vorleger(3),
+            r.clone(),
+            None,
+            ThrowProblem::NoWurf,
+        ),
+        (
+            vec![
+                w(&[2, 3, 5], &[], 0),
+                w(&[1, 2, 3], &[], 0),
+                w(&[1, 1, 1], &[], 0),
+            ],
+            Allowance::Following(2),
+            r.clone(),
+            Some(3),
+            ThrowProblem::MoreThanVorleger(2),
+        ),
+        (
+            vec![w(&[2, 3, 5], &[], 0), w(&[1, 1, 1], &[], 0)],
+            Allowance::Auswuerfeln,
+            r.clone(),
+            Some(2),
+            ThrowProblem::MoreThanAuswuerfeln,
+        ),
+        (
+            vec![w(&[2, 3, 7], &[], 0)],
+            Allowance::Vorleger(3),
+            r.clone(),
+            Some(1),
+            ThrowProblem::DieOutOfRange(7),
+        ),
+        (
+            vec![w(&[2, 3], &[], 0)],
+            Allowance::Vorleger(3),
+            r.clone(),
+            Some(1),
+            ThrowProblem::DiceCount {
+                rolled: 2,
+                in_cup: 3,
+            },
+        ),
+        (
+            vec![w(&[1, 3, 5], &[1], 0), w(&[2], &[], 0)],
+            Allowance::Vorleger(3),
+            r.clone(),
+            Some(2),
+            ThrowProblem::DiceCount {
+                rolled: 1,
+                in_cup: 2,
+            },
+        ),
+        // taking a set-aside die back into the cup
+        (
+            vec![w(&[1, 3, 5], &[1], 0), w(&[2, 2, 2], &[], 0)],
+            Allowance::Vorleger(3),
+            r.clone(),
+            Some(2),
+            ThrowProblem::TakeBackForbidden,
+        ),
+        (
+            vec![
+                w(&[1, 3, 5], &[1], 0),
+                WurfInput {
+                    roll: vec![2, 2, 2],
+                    keep: vec![],
+                    turn: 0,
+                    take_back: vec![1],
+                },
+            ],
+            Allowance::Vorleger(3),
+            r.clone(),
+            Some(2),
+            ThrowProblem::TakeBackForbidden,
+        ),
+        (
+            vec![w(&[1, 3, 5], &[4], 0), w(&[2, 2], &[], 0)],
+            Allowance::Vorleger(3),
+            r.clone(),
+            Some(1),
+            ThrowProblem::KeepNotRolled(4),
+        ),
+        (
+            vec![w(&[1, 3, 5], &[5], 0), w(&[2, 2], &[], 0)],
+            Allowance::Vorleger(3),
+            ones_only,
+            Some(1),
+            ThrowProblem::OnlyOnesAside(5),
+        ),
+        // turning: not rolled in this Wurf, too many, on the last Wurf, disabled
+        (
+            vec![w(&[6, 3, 2], &[], 1), w(&[1, 1], &[], 0)],
+            Allowance::Vorleger(3),
+            r.clone(),
+            Some(1),
+            ThrowProblem::TurnTooMany { turn: 1, sixes: 1 },
+        ),
+        (
+            vec![w(&[6, 6, 2], &[], 2), w(&[1], &[], 0)],
+            Allowance::Vorleger(3),
+            r.clone(),
+            Some(1),
+            ThrowProblem::TurnTooMany { turn: 2, sixes: 2 },
+        ),
+        // "zusammengewürfelte" sixes: one kept six and one rolled six
+        (
+            vec![w(&[6, 3, 2], &[6], 0), w(&[6, 4], &[], 1), w(&[1], &[], 0)],
+            Allowance::Vorleger(3),
+            r.clone(),
+            Some(2),
+            ThrowProblem::TurnTooMany { turn: 1, sixes: 1 },
+        ),
+        (
+            vec![w(&[2, 3, 5], &[], 0), w(&[6, 6, 2], &[], 1)],
+            Allowance::Following(2),
+            r.clone(),
+            Some(2),
+            ThrowProblem::TurnOnLastWurf,
+        ),
+        (
+            vec![w(&[6, 6, 2], &[], 1)],
+            Allowance::Vorleger(3),
+            r.clone(),
+            Some(1),
+            ThrowProblem::TurnThenStop,
+        ),
+        (
+            vec![w(&[6, 6, 2], &[], 1), w(&[1, 1], &[], 0)],
+            Allowance::Vorleger(3),
+            no_turn,
+            Some(1),
+            ThrowProblem::TurnDisabled,
+        ),
+        (
+            vec![w(&[6, 6, 2], &[6], 1), w(&[1], &[], 0)],
+            Allowance::Vorleger(3),
+            r.clone(),
+            Some(1),
+            ThrowProblem::KeepSixAfterTurn,
+        ),
+        (
+            vec![w(&[1, 1, 1], &[1, 1, 1], 0), w(&[], &[], 0)],
+            Allowance::Vorleger(3),
+            r.clone(),
+            Some(2),
+            ThrowProblem::NothingInCup,
+        ),
+    ];
+    for (seq, allowance, rules, wurf, problem) in cases {
+        let e = validate_sequence(&seq, allowance, &rules).unwrap_err();
+        assert_eq!(e, SequenceError { wurf, problem }, "{seq:?}");
+    }
+}
+
+#[test]
+fn taking_back_is_possible_without_kept_dice_stay() {
+    let loose = RuleSet {
+        kept_dice_stay: false,
+        ..RuleSet::schockerliga()
+    };
+    let seq = vec![
+        w(&[1, 3, 5], &[5], 0),
+        WurfInput {
+            roll: vec![1, 1, 1],
+            keep: vec![],
+            turn: 0,
+            take_back: vec![5],
+        },
+    ];
+    // all three dice were in the cup for the last Wurf: from the hand
+    assert_eq!(
+        ok(&seq, Allowance::Vorleger(3), &loose),
+        ([1, 1, 1], 2, true)
+    );
+    let bad = vec![
+        w(&[1, 3, 5], &[5], 0),
+        WurfInput {
+            roll: vec![1, 1, 1],
+            keep: vec![],
+            turn: 0,
+            take_back: vec![4],
+        },
+    ];
+    assert_eq!(
+        validate_sequence(&bad, Allowance::Vorleger(3), &loose)
+            .unwrap_err()
+            .problem,
+        ThrowProblem::TakeBackNotAside(4)
+    );
+}
+
+#[test]
+fn final_dice_form() {
+    let v = Allowance::Vorleger(3);
+    let f = Allowance::Following(1);
+    assert_eq!(
+        validate_final(&[1, 2, 4], 1, None, v).unwrap(),
+        ThrowResult {
+            dice: Dice::new([4, 2, 1]).unwrap(),
+            wuerfe: 1,
+            from_hand: true
+        }
+    );
+    assert!(!validate_final(&[1, 2, 4], 2, None, v).unwrap().from_hand);
+    assert!(
+        validate_final(&[1, 2, 4], 2, Some(true), v)
+            .unwrap()
+            .from_hand
+    );
+    type Case = (Vec<i64>, i64, Option<bool>, Allowance, SequenceError);
+    let cases: Vec<Case> = vec![
+        (
+            vec![1, 1, 5],
+            2,
+            Some(false),
+            f,
+            err(2, ThrowProblem::MoreThanVorleger(1)),
+        ),
+        (
+            vec![1, 1, 5],
+            4,
+            None,
+            v,
+            err(4, ThrowProblem::MoreThanMax(3)),
+        ),
+        (
+            vec![7, 1, 1],
+            1,
+            None,
+            v,
+            err(1, ThrowProblem::DieOutOfRange(7)),
+        ),
+        (
+            vec![1, 1],
+            1,
+            None,
+            v,
+            err(1, ThrowProblem::FinalDiceCount(2)),
+        ),
+        (
+            vec![1, 1, 1],
+            1,
+            Some(false),
+            v,
+            err(1, ThrowProblem::SingleWurfIsFromHand),
+        ),
+        (
+            vec![1, 1, 1],
+            0,
+            None,
+            v,
+            SequenceError {
+                wurf: None,
+                problem: ThrowProblem::NoWurf,
+            },
+        ),
+    ];
+    for (dice, wuerfe, hand, allowance, want) in cases {
+        assert_eq!(
+            validate_final(&dice, wuerfe, hand, allowance).unwrap_err(),
+            want,
+            "{dice:?} {wuerfe}"
+        );
+    }
+}
