@@ -3,18 +3,18 @@
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::http::{header, Request, StatusCode};
-use axum::Router;
 use http_body_util::BodyExt;
-use schockerliga::db::{self, Db};
+use schockerliga::db::{self};
 use schockerliga::league::file::SeasonFile;
-use schockerliga::service;
-use schockerliga::web::{build_app, Config};
 use tower::ServiceExt;
+
+mod common;
+use common::imported::{app, TestApp};
 
 /// The ten players drawn on 09.01.2026: the first five at table 1, the others at table 2.
 const NAMES: [&str; 10] = [
@@ -22,13 +22,6 @@ const NAMES: [&str; 10] = [
 ];
 /// A player of the season who is not there on 09.01.2026.
 const ABSENT: &str = "Kurt";
-
-struct TestApp {
-    router: Router,
-    db: Db,
-    path: PathBuf,
-    _dir: tempfile::TempDir,
-}
 
 struct Reply {
     status: StatusCode,
@@ -67,24 +60,6 @@ fn ten_players() -> SeasonFile {
         "nights": [{ "date": "2026-01-09" }],
     }))
     .unwrap()
-}
-
-async fn app(seasons: &[SeasonFile]) -> TestApp {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("liga.db");
-    let db = Db::open(&path).await.unwrap();
-    for s in seasons {
-        service::import(&db, s, false).await.unwrap();
-    }
-    let router = build_app(Config::new(path.clone(), "127.0.0.1:3000".parse().unwrap()))
-        .await
-        .unwrap();
-    TestApp {
-        router,
-        db,
-        path,
-        _dir: dir,
-    }
 }
 
 impl TestApp {

@@ -2,7 +2,7 @@
 //! the carry chain across seasons, the Kasse and Jahresabschluss pages, the CSV exports, and the
 //! secretary's Strafenkatalog (a changed amount leaves booked fines alone).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use std::net::SocketAddr;
@@ -10,14 +10,15 @@ use std::net::SocketAddr;
 use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::http::{header, Request, StatusCode};
-use axum::Router;
 use http_body_util::BodyExt;
 use schockerliga::db::Db;
 use schockerliga::league::file::SeasonFile;
 use schockerliga::service;
-use schockerliga::web::{build_app, Config};
 use serde_json::Value;
 use tower::ServiceExt;
+
+mod common;
+use common::imported::{app, TestApp};
 
 fn fixture_text(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -44,31 +45,6 @@ fn season_file(name: &str, year: Option<i32>) -> SeasonFile {
         assert_eq!(file.season, y);
     }
     file
-}
-
-struct TestApp {
-    router: Router,
-    db: Db,
-    path: PathBuf,
-    _dir: tempfile::TempDir,
-}
-
-async fn app(seasons: &[SeasonFile]) -> TestApp {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("liga.db");
-    let db = Db::open(&path).await.unwrap();
-    for s in seasons {
-        service::import(&db, s, false).await.unwrap();
-    }
-    let router = build_app(Config::new(path.clone(), "127.0.0.1:3000".parse().unwrap()))
-        .await
-        .unwrap();
-    TestApp {
-        router,
-        db,
-        path,
-        _dir: dir,
-    }
 }
 
 struct Reply {

@@ -17,6 +17,8 @@ use schockerliga::db::Db;
 use schockerliga::web::{build_app, Config};
 use tower::ServiceExt;
 
+pub mod imported;
+
 pub const ADMIN: &str = "admin";
 pub const SECRETARY: &str = "schrift";
 pub const PASSWORD: &str = "geheim123";
