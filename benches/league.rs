@@ -3,17 +3,16 @@
 //! 20-season database within 1.5× of the 1-season one (every query is indexed by season).
 //!
 //! Groups: `standings_uncached` (load from SQLite, check, compute: what a changed season costs),
-//! `standings_cached` (the season cache's counter query on an unchanged season: what a page view
-//! costs), `standings_pure` (the computation alone on a loaded season).
+//! `standings_cached` (the league snapshot's view of an unchanged season: what a page view costs,
+//! no SQL), `standings_pure` (the computation alone on a loaded season).
 //!
 //! Run: `cargo bench --bench league`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use schockerliga::cache::SeasonCache;
 use schockerliga::db::Db;
 use schockerliga::demo::{league, DemoSpec};
 use schockerliga::league::{self as liga, Season};
-use schockerliga::service;
+use schockerliga::service::{self, League};
 use tokio::runtime::Runtime;
 
 const LAST_YEAR: i32 = 2026;
@@ -36,6 +35,12 @@ fn filled(rt: &Runtime, dir: &std::path::Path, seasons: u32) -> Db {
     })
 }
 
+/// The table of the newest season read from SQLite, checked and computed (no cache).
+async fn uncached(db: &Db) -> usize {
+    let view = service::load_season(db, LAST_YEAR).await.expect("season");
+    liga::standings(&view.season, None).rows.len()
+}
+
 fn standings(c: &mut Criterion) {
     let rt = Runtime::new().expect("runtime");
     let dir = tempfile::tempdir().expect("tempdir");
@@ -48,10 +53,7 @@ fn standings(c: &mut Criterion) {
     group.sample_size(20);
     for (n, db) in &dbs {
         group.bench_with_input(BenchmarkId::from_parameter(n), db, |b, db| {
-            b.iter(|| {
-                rt.block_on(service::standings(&db.read, LAST_YEAR, None))
-                    .expect("standings")
-            })
+            b.iter(|| rt.block_on(uncached(db)))
         });
     }
     group.finish();
@@ -60,23 +62,23 @@ fn standings(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("standings_cached");
     for (n, db) in &dbs {
-        let cache = SeasonCache::default();
-        group.bench_with_input(BenchmarkId::from_parameter(n), db, |b, db| {
+        let league = rt.block_on(League::of(db.clone())).expect("league");
+        group.bench_with_input(BenchmarkId::from_parameter(n), &league, |b, league| {
             b.iter(|| {
-                rt.block_on(async {
-                    let view = cache.get(&db.read, LAST_YEAR).await.expect("view");
-                    view.standings().rows.len()
-                })
+                let snapshot = league.snapshot();
+                let view = snapshot.season(LAST_YEAR).expect("view");
+                view.standings().rows.len()
             })
         });
     }
     group.finish();
 
     let mut group = c.benchmark_group("standings_pure");
-    let (season, _) = rt
-        .block_on(service::load_season(&dbs[0].1.read, LAST_YEAR))
+    let view = rt
+        .block_on(service::load_season(&dbs[0].1, LAST_YEAR))
         .expect("season");
-    group.bench_function("one_season", |b| b.iter(|| liga::standings(&season, None)));
+    let season: &Season = &view.season;
+    group.bench_function("one_season", |b| b.iter(|| liga::standings(season, None)));
     let file = season.to_file();
     group.bench_function("check_season_file", |b| {
         b.iter(|| Season::from_file(&file).expect("valid"))
@@ -93,8 +95,7 @@ fn interleaved(rt: &Runtime, dbs: &[(u32, Db)]) {
     for _ in 0..ROUNDS {
         for (i, (_, db)) in dbs.iter().enumerate() {
             let start = std::time::Instant::now();
-            rt.block_on(service::standings(&db.read, LAST_YEAR, None))
-                .expect("standings");
+            rt.block_on(uncached(db));
             times[i].push(start.elapsed().as_secs_f64() * 1000.0);
         }
     }

@@ -148,6 +148,7 @@ fn night(rng: &mut StdRng, rules: &SeasonRules, date: NaiveDate, names: &[&str])
         date,
         tables,
         fines,
+        draw: None,
     }
 }
 

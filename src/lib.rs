@@ -1,7 +1,7 @@
-//! Schockerliga: the league's rules (`league`), the dice game (`rules`), storage (`db`), accounts
-//! (`auth`) and the web app (`web`).
+//! Schockerliga: the league's rules (`league`), the dice game (`rules`), storage (`db`), the
+//! application layer every change and read goes through (`service`), accounts (`auth`) and the
+//! web app (`web`).
 pub mod auth;
-pub mod cache;
 pub mod db;
 pub mod demo;
 pub mod league;

@@ -10,10 +10,11 @@ use anyhow::Context;
 use chrono::NaiveDate;
 use clap::{Parser, Subcommand, ValueEnum};
 use schockerliga::auth::{self, Role};
-use schockerliga::db::{self, Db};
+use schockerliga::db::Db;
 use schockerliga::league::file::SeasonFile;
+use schockerliga::league::format::de2;
 use schockerliga::league::{format_dwert, Liga, Standings};
-use schockerliga::service::{self, ServiceError};
+use schockerliga::service::{self, accounts, League, ServiceError};
 use schockerliga::web::{build_app, Config};
 
 /// Die Schockerliga: Spielabende, Tabelle, Kasse und Jahresabschluss einer Schocken-Liga.
@@ -224,8 +225,8 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Export { season, output } => {
-            let db = Db::open(&path).await?;
-            let file = service::export(&db.read, season).await.map_err(refused)?;
+            let league = League::open(&path).await.map_err(refused)?;
+            let file = league.export(season).map_err(refused)?;
             let json = serde_json::to_string_pretty(&file)?;
             match output {
                 Some(out) => std::fs::write(&out, json + "\n")
@@ -239,10 +240,8 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             as_of,
             json,
         } => {
-            let db = Db::open(&path).await?;
-            let table = service::standings(&db.read, season, as_of)
-                .await
-                .map_err(refused)?;
+            let league = League::open(&path).await.map_err(refused)?;
+            let table = league.standings(season, as_of).map_err(refused)?;
             if json {
                 stdout(&(serde_json::to_string_pretty(&table)? + "\n"))?;
             } else {
@@ -251,8 +250,8 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Payouts { season, json } => {
-            let db = Db::open(&path).await?;
-            let p = service::payouts(&db.read, season).await.map_err(refused)?;
+            let league = League::open(&path).await.map_err(refused)?;
+            let p = league.payouts(season).map_err(refused)?;
             if json {
                 stdout(&(serde_json::to_string_pretty(&p)? + "\n"))?;
             } else {
@@ -271,24 +270,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             // The web's account checks (name 1–50 characters, nothing invisible; password 8–200).
             auth::check_account_name(&name).map_err(anyhow::Error::msg)?;
             let password = read_password()?;
-            auth::check_new_account(&name, &password, None).map_err(anyhow::Error::msg)?;
             let db = Db::open(&path).await?;
-            let hash = auth::hash_password(password).await?;
-            let mut tx = db.begin_write_as("cli").await?;
-            if db::user::by_username(&db.read, &name).await?.is_some() {
-                anyhow::bail!("Ein Konto \"{name}\" gibt es schon");
-            }
-            db::user::create(&mut tx, &name, &hash, role.as_str()).await?;
-            db::user::clear_setup_token(&mut tx).await?;
-            db::audit::record(
-                &mut tx,
-                "cli",
-                &format!("Konto {name} ({}) angelegt", role.as_str()),
-                None,
-                None,
-            )
-            .await?;
-            tx.commit().await?;
+            accounts::create(&db, &name, &password, None, role, "cli")
+                .await
+                .map_err(refused)?;
             eprintln!("Konto {name} ({}) angelegt", role.as_str());
             Ok(())
         }
@@ -414,7 +399,7 @@ fn standings_text(s: &Standings) -> String {
                 "{:>4}  {:<20} {:>11} {:>7} {:>7}\n",
                 format!("{}.", r.rank),
                 r.player,
-                schockerliga::web::de2(r.teilnahmen),
+                de2(r.teilnahmen),
                 r.counted_outs,
                 format_dwert(r.d_wert_num, r.d_wert_den)
             ));

@@ -148,21 +148,24 @@ impl TestApp {
 
     /// Seats the first five `NAMES` at table 1 and the other five at table 2 of 09.01.2026.
     async fn seat_two_tables(&self) -> HashMap<String, i64> {
+        use schockerliga::league::{file::SeatEntry, Change};
+        use schockerliga::service::{Edit, League};
         let ids = self.ids().await;
-        let seats: Vec<(i64, u32, u32)> = NAMES
+        let seats: Vec<SeatEntry> = NAMES
             .iter()
             .enumerate()
-            .map(|(i, n)| (ids[*n], if i < 5 { 1 } else { 2 }, (i % 5) as u32))
+            .map(|(i, n)| SeatEntry {
+                player: n.to_string(),
+                table: if i < 5 { 1 } else { 2 },
+            })
             .collect();
-        let mut tx = self.db.begin_write().await.unwrap();
-        let night = db::night::by_date(&mut tx, "2026-01-09".parse().unwrap())
+        // Through the write pipeline, as the presence form does (but without the lot).
+        let league = League::of(self.db.clone()).await.unwrap();
+        let date = "2026-01-09".parse().unwrap();
+        league
+            .change(2026, Change::SetDraw { date, seats }, &Edit::by("test"))
             .await
-            .unwrap()
             .unwrap();
-        db::night::set_participants(&mut tx, night.id, &seats)
-            .await
-            .unwrap();
-        tx.commit().await.unwrap();
         ids
     }
 
@@ -683,7 +686,7 @@ async fn the_command_line_table_shows_teilnahmen_with_two_decimals_like_the_web(
     .unwrap();
     for row in expected["rows"].as_array().unwrap() {
         let player = row["player"].as_str().unwrap();
-        let teilnahmen = schockerliga::web::de2(row["teilnahmen"].as_f64().unwrap());
+        let teilnahmen = schockerliga::league::format::de2(row["teilnahmen"].as_f64().unwrap());
         let line = text
             .lines()
             .find(|l| l.split_whitespace().nth(1) == Some(player))
@@ -759,4 +762,122 @@ async fn a_repeated_round_field_or_a_presence_value_that_is_no_id_is_refused() {
     present.pop();
     let r = t.post(uri, Some(&sec), &present).await;
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+}
+
+/// The round form of `table` with a row for each of `players` (the first loses, Anna-like Outs
+/// for nobody: all 0 Outs but the last player, who throws one Out).
+fn table_round(
+    ids: &HashMap<String, i64>,
+    table: u32,
+    players: &[String],
+) -> Vec<(String, String)> {
+    let mut f = vec![
+        ("table".to_string(), table.to_string()),
+        ("number".to_string(), "1".to_string()),
+    ];
+    for (i, name) in players.iter().enumerate() {
+        let id = ids[name];
+        f.push((format!("played_{id}"), "1".into()));
+        let outs = if i + 1 == players.len() { "1" } else { "0" };
+        f.push((format!("outs_{id}"), outs.into()));
+    }
+    f.push(("lost".into(), ids[&players[0]].to_string()));
+    f
+}
+
+#[tokio::test]
+async fn a_late_arrival_drawn_but_not_played_keeps_every_page_and_the_api_answering() {
+    // 11 present, drawn by lot to two tables (6 and 5); round 1 is entered at both tables, each
+    // without one drawn player who has not arrived yet: 9 players with a row on two tables.
+    let t = app(&[ten_players()]).await;
+    let sec = t.login("schrift", "secretary").await;
+    let ids = t.ids().await;
+    let present: Vec<(String, String)> = ids
+        .values()
+        .map(|id| ("present".to_string(), id.to_string()))
+        .collect();
+    let r = t
+        .post(
+            "/verwaltung/abend/2026-01-09/teilnehmer",
+            Some(&sec),
+            &present,
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let drawn = {
+        let mut conn = t.db.read.acquire().await.unwrap();
+        let night = db::night::by_date(&mut conn, "2026-01-09".parse().unwrap())
+            .await
+            .unwrap()
+            .unwrap();
+        db::night::participants(&mut conn, night.id).await.unwrap()
+    };
+    assert_eq!(drawn.len(), 11);
+    let at = |table: i64| -> Vec<String> {
+        drawn
+            .iter()
+            .filter(|p| p.table_no == table)
+            .map(|p| p.name.clone())
+            .collect()
+    };
+    let (one, two) = (at(1), at(2));
+    assert_eq!((one.len(), two.len()), (6, 5));
+    let (late_1, late_2) = (one[5].clone(), two[4].clone());
+    for (table, players) in [(1, &one[..5]), (2, &two[..4])] {
+        let r = t
+            .post(ROUND, Some(&sec), &table_round(&ids, table, players))
+            .await;
+        assert_eq!(r.status, StatusCode::SEE_OTHER, "table {table}: {}", r.body);
+    }
+
+    // Every public page and the API answer, with the right figures.
+    let standings = t.get("/api/v1/seasons/2026/standings", None).await;
+    assert_eq!(standings.status, StatusCode::OK, "{}", standings.body);
+    let v: serde_json::Value = serde_json::from_str(&standings.body).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 9, "the 9 who played are listed");
+    for row in rows {
+        assert_eq!(row["rounds"], 1);
+        let name = row["player"].as_str().unwrap();
+        assert!(name != late_1 && name != late_2, "{name} has not played");
+        // the last of each table threw the one Out; the first lost
+        let last = name == one[4] || name == two[3];
+        assert_eq!(row["counted_outs"], if last { 1 } else { 0 }, "{name}");
+        let first = name == one[0] || name == two[0];
+        assert_eq!(row["lost_rounds"], if first { 1 } else { 0 }, "{name}");
+    }
+    let payouts = t.get("/api/v1/seasons/2026/payouts", None).await;
+    assert_eq!(payouts.status, StatusCode::OK, "{}", payouts.body);
+    for page in [
+        "/".to_string(),
+        "/saison/2026".into(),
+        "/saison/2026/abende".into(),
+        "/abend/2026-01-09".into(),
+        "/saison/2026/kasse".into(),
+        "/saison/2026/abschluss".into(),
+        "/saison/2026/tabelle.csv".into(),
+        "/saison/2026/kasse.csv".into(),
+        "/saison/2026/abende.csv".into(),
+        format!("/saison/2026/spieler/{}", ids[&one[0]]),
+        format!("/saison/2026/spieler/{}", ids[&late_1]),
+    ] {
+        let r = t.get(&page, None).await;
+        assert_eq!(r.status, StatusCode::OK, "{page}: {}", r.body);
+    }
+    // The night page shows both late arrivals in the draw of their tables.
+    let night = t.get("/abend/2026-01-09", None).await.body;
+    assert!(
+        night.contains(&late_1) && night.contains(&late_2),
+        "{night}"
+    );
+    // And the secretary can still enter his first round at his table.
+    let mut late_round = one[..5].to_vec();
+    late_round.insert(0, late_1.clone());
+    let mut f = table_round(&ids, 1, &late_round);
+    f[1].1 = "2".into();
+    let r = t.post(ROUND, Some(&sec), &f).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let v: serde_json::Value =
+        serde_json::from_str(&t.get("/api/v1/seasons/2026/standings", None).await.body).unwrap();
+    assert_eq!(v["rows"].as_array().unwrap().len(), 10);
 }

@@ -103,6 +103,20 @@ impl TestApp {
             .await
     }
 
+    /// [`TestApp::post`] as a browser sends it: a redirect after the change (Post/Redirect/Get)
+    /// is followed with the same cookie, and the page it leads to is the reply.
+    async fn post_follow(&self, uri: &str, form: &str, cookie: &str) -> Reply {
+        let r = self.post(uri, form, Some(cookie)).await;
+        if r.status != StatusCode::SEE_OTHER {
+            return r;
+        }
+        let location = r.header(header::LOCATION);
+        let req = Request::get(&location)
+            .header(header::HOST, "127.0.0.1:3000")
+            .header(header::COOKIE, cookie);
+        self.send(req.body(Body::empty()).unwrap()).await
+    }
+
     /// Creates a secretary account and logs in; returns the session cookie.
     async fn secretary(&self) -> String {
         let hash = schockerliga::auth::hash_password("geheim123".into())
@@ -346,10 +360,10 @@ async fn a_new_catalogue_amount_leaves_booked_fines_alone() {
 
     let cookie = a.secretary().await;
     let page = a
-        .post(
+        .post_follow(
             "/verwaltung/saison/2026/strafen",
             "kind=late&amount=2%2C00",
-            Some(&cookie),
+            &cookie,
         )
         .await;
     assert_eq!(page.status, StatusCode::OK, "{}", page.text());
@@ -359,7 +373,7 @@ async fn a_new_catalogue_amount_leaves_booked_fines_alone() {
 
     // booked fines keep their amounts: the payouts are unchanged
     assert_eq!(a.payouts(2026).await, before);
-    let file = service::export(&a.db.read, 2026).await.unwrap();
+    let file = service::export(&a.db, 2026).await.unwrap();
     assert_eq!(file.rules["fines"]["late"], 200);
     let late: Vec<Option<i64>> = file
         .nights
@@ -376,10 +390,10 @@ async fn a_new_catalogue_amount_leaves_booked_fines_alone() {
     // a fine booked now costs the new amount
     let first_night = file.nights[0].date;
     let r = a
-        .post(
+        .post_follow(
             "/verwaltung/saison/2026/strafe",
             &format!("date={first_night}&player=Dirk&kind=late&paid=on"),
-            Some(&cookie),
+            &cookie,
         )
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text());
@@ -387,22 +401,22 @@ async fn a_new_catalogue_amount_leaves_booked_fines_alone() {
 
     // a new kind, then a wrong amount is refused and the form keeps what was typed
     let r = a
-        .post(
+        .post_follow(
             "/verwaltung/saison/2026/strafen",
             "kind=Handy&amount=0%2C50",
-            Some(&cookie),
+            &cookie,
         )
         .await;
     assert_eq!(r.status, StatusCode::OK);
     assert_eq!(
-        service::export(&a.db.read, 2026).await.unwrap().rules["fines"]["Handy"],
+        service::export(&a.db, 2026).await.unwrap().rules["fines"]["Handy"],
         50
     );
     let r = a
-        .post(
+        .post_follow(
             "/verwaltung/saison/2026/strafen",
             "kind=Bier&amount=zwei",
-            Some(&cookie),
+            &cookie,
         )
         .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
@@ -411,35 +425,31 @@ async fn a_new_catalogue_amount_leaves_booked_fines_alone() {
         text.contains("ist kein Betrag") && text.contains(r#"value="zwei""#),
         "{text}"
     );
-    assert!(
-        service::export(&a.db.read, 2026).await.unwrap().rules["fines"]
-            .get("Bier")
-            .is_none()
-    );
+    assert!(service::export(&a.db, 2026).await.unwrap().rules["fines"]
+        .get("Bier")
+        .is_none());
 
     // a kind with booked fines cannot be deleted; an unused one can
     let r = a
-        .post(
+        .post_follow(
             "/verwaltung/saison/2026/strafen/loeschen",
             "kind=late",
-            Some(&cookie),
+            &cookie,
         )
         .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(r.text().contains("kann nicht gelöscht werden"));
     let r = a
-        .post(
+        .post_follow(
             "/verwaltung/saison/2026/strafen/loeschen",
             "kind=Handy",
-            Some(&cookie),
+            &cookie,
         )
         .await;
     assert_eq!(r.status, StatusCode::OK);
-    assert!(
-        service::export(&a.db.read, 2026).await.unwrap().rules["fines"]
-            .get("Handy")
-            .is_none()
-    );
+    assert!(service::export(&a.db, 2026).await.unwrap().rules["fines"]
+        .get("Handy")
+        .is_none());
 }
 
 #[tokio::test]

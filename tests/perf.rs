@@ -202,7 +202,7 @@ async fn a_submitted_round_shows_at_once_on_table_player_page_and_json() {
 
     // The export (database truth) has the round as submitted.
     let db = Db::open(&path).await.unwrap();
-    let stored = service::export(&db.read, 2026).await.unwrap();
+    let stored = service::export(&db, 2026).await.unwrap();
     assert_eq!(stored.nights[0].tables[0].rounds[0].results, results);
 
     // The older season is untouched and still served.
@@ -375,8 +375,10 @@ async fn a_write_from_another_process_shows_within_the_recheck_time() {
     .await
     .unwrap();
     other.close().await.unwrap();
-    tokio::time::sleep(schockerliga::cache::RECHECK_AFTER + std::time::Duration::from_millis(100))
-        .await;
+    tokio::time::sleep(
+        schockerliga::service::snapshot::SEEN_WITHIN + std::time::Duration::from_millis(100),
+    )
+    .await;
     let (_, after) = get(&app, "/api/v1/seasons/2026/standings").await;
     assert!(after.contains("Zacharias"), "{after}");
 }

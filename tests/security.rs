@@ -10,63 +10,15 @@ use axum::http::StatusCode;
 use common::*;
 use schockerliga::web::security::CSP;
 
-/// A route of the table: method and path as written in `src/web/*.rs`.
+/// A route of the table: method and path.
 type RouteKey = (String, String);
 
-/// Every `.route("path", …)` in `src/web/*.rs` with the methods named in its method router.
+/// Every route of the router's own table (`web::route_table`, what the router is built from).
 fn route_table() -> BTreeSet<RouteKey> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/web");
-    let mut out = BTreeSet::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().and_then(|e| e.to_str()) != Some("rs") {
-            continue;
-        }
-        let src = std::fs::read_to_string(&path).unwrap();
-        let mut rest = src.as_str();
-        while let Some(at) = rest.find(".route(") {
-            rest = &rest[at + ".route(".len()..];
-            let Some(q1) = rest.find('"') else { break };
-            let Some(q2) = rest[q1 + 1..].find('"') else {
-                break;
-            };
-            let route = rest[q1 + 1..q1 + 1 + q2].to_string();
-            // The call's text up to its closing parenthesis.
-            let mut depth = 1;
-            let mut end = rest.len();
-            for (i, c) in rest.char_indices() {
-                match c {
-                    '(' => depth += 1,
-                    ')' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            end = i;
-                            break;
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            let call = &rest[..end];
-            let mut found = false;
-            for m in ["get", "post", "put", "delete", "patch"] {
-                let pat = format!("{m}(");
-                let hit = call.match_indices(&pat).any(|(i, _)| {
-                    i == 0 || !call[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_')
-                });
-                if hit {
-                    out.insert((m.to_uppercase(), route.clone()));
-                    found = true;
-                }
-            }
-            assert!(
-                found,
-                "no method found for route {route} in {}",
-                path.display()
-            );
-        }
-    }
-    out
+    schockerliga::web::route_table()
+        .into_iter()
+        .map(|r| (r.method.to_string(), r.path.to_string()))
+        .collect()
 }
 
 /// Writes anyone may send (each guarded by its own check: password, setup token, no state).
@@ -84,6 +36,7 @@ const ADMIN_ONLY: &[(&str, &str)] = &[
     ("POST", "/verwaltung/konten/{id}/sperren"),
     ("POST", "/verwaltung/konten/{id}/entsperren"),
     ("GET", "/verwaltung/protokoll"),
+    ("POST", "/verwaltung/saison/{year}/loeschen"),
 ];
 
 /// A concrete URI for a route pattern: `{date}` a night of the fixture, years 2026, ids 2.
@@ -115,6 +68,20 @@ async fn the_route_table_is_read_and_every_listed_route_exists() {
         );
     }
     assert!(table.contains(&("POST".to_string(), "/login".to_string())));
+    // The guards of the table are exactly these: admin routes, public writes, and the secretary
+    // area under /verwaltung.
+    use schockerliga::web::Guard;
+    for r in schockerliga::web::route_table() {
+        let key = (r.method.as_str(), r.path);
+        match r.guard {
+            Guard::Admin => assert!(ADMIN_ONLY.contains(&key), "{key:?} admin"),
+            Guard::Public if r.method != "GET" => {
+                assert!(PUBLIC_WRITES.contains(&key), "{key:?} public write")
+            }
+            Guard::Public => assert!(!r.path.starts_with("/verwaltung"), "{key:?}"),
+            Guard::Secretary => assert!(!ADMIN_ONLY.contains(&key), "{key:?} secretary"),
+        }
+    }
 }
 
 #[tokio::test]
@@ -490,8 +457,8 @@ fn no_template_uses_inline_script_style_or_handlers() {
 
 #[tokio::test]
 async fn a_closed_night_changes_only_through_an_audited_correction() {
-    use schockerliga::auth::{CurrentUser, Role};
-    use schockerliga::web::admin::{finish_change, open_for_change, KorrekturFields};
+    use schockerliga::league::{Change, Korrektur};
+    use schockerliga::service::{Edit, League, ServiceError};
 
     let t = test_app(true, false).await;
     let secretary = login(&t.app, SECRETARY, None).await;
@@ -524,57 +491,60 @@ async fn a_closed_night_changes_only_through_an_audited_correction() {
         let Err(err) = err else {
             panic!("{sql} was allowed on a closed night")
         };
-        // A handler that forgets the correction gets a clear 409, not a 500.
+        // A write that forgets the correction gets a clear 409, not a 500: the trigger's refusal
+        // becomes the closed-night refusal in one place.
+        let refusal = ServiceError::from(schockerliga::db::DbError::from(err));
+        assert!(
+            matches!(refusal, ServiceError::Closed(_)),
+            "{sql}: {refusal:?}"
+        );
         let resp =
-            axum::response::IntoResponse::into_response(schockerliga::web::AppError::from(err));
+            axum::response::IntoResponse::into_response(schockerliga::web::AppError::from(refusal));
         assert_eq!(resp.status(), StatusCode::CONFLICT, "{sql}");
     }
     assert_eq!(snapshot(&t.db.write).await, before);
 
-    let user = CurrentUser {
-        id: 2,
-        username: SECRETARY.into(),
-        role: Role::Secretary,
+    // Through the write pipeline: only a ticked Korrektur with a reason opens the night.
+    let league = League::of(t.db.clone()).await.unwrap();
+    let first_player = {
+        let snapshot = league.snapshot();
+        let view = snapshot.season(2026).unwrap();
+        let (name, _) = view.ids.players.iter().min_by_key(|(_, id)| **id).unwrap();
+        name.clone()
     };
+    let date = chrono::NaiveDate::from_ymd_opt(2026, 1, 2).unwrap();
     let cases = [
-        (KorrekturFields::default(), false),
+        (Korrektur::default(), false),
         (
-            KorrekturFields {
-                korrektur: Some("on".into()),
-                korrektur_grund: "  ".into(),
+            Korrektur {
+                ticked: true,
+                reason: "  ".into(),
             },
             false,
         ),
         (
-            KorrekturFields {
-                korrektur: None,
-                korrektur_grund: "Tippfehler".into(),
+            Korrektur {
+                ticked: false,
+                reason: "Tippfehler".into(),
             },
             false,
         ),
-        (
-            KorrekturFields {
-                korrektur: Some("on".into()),
-                korrektur_grund: "Strafe vergessen".into(),
-            },
-            true,
-        ),
+        (Korrektur::because("Strafe vergessen"), true),
     ];
-    for (fields, ok) in cases {
-        let mut tx = t.db.begin_write().await.unwrap();
-        match open_for_change(&mut tx, night, &user, &fields).await {
-            Ok(correction) => {
-                assert!(ok, "{fields:?}");
-                assert!(correction.is_some());
-                sqlx::query(add_fine)
-                    .bind(night)
-                    .execute(&mut *tx)
-                    .await
-                    .unwrap();
-                finish_change(&mut tx, correction).await.unwrap();
-                tx.commit().await.unwrap();
+    for (korrektur, ok) in cases {
+        let change = Change::BookFine {
+            date,
+            player: first_player.clone(),
+            kind: "late".into(),
+            paid: false,
+        };
+        let edit = Edit::by(SECRETARY).korrektur(korrektur.clone());
+        match league.change(2026, change, &edit).await {
+            Ok(_) => assert!(ok, "{korrektur:?}"),
+            Err(e) => {
+                assert!(!ok, "{korrektur:?}: {e}");
+                assert!(matches!(e, ServiceError::Closed(_)), "{e:?}");
             }
-            Err(_) => assert!(!ok, "{fields:?}"),
         }
     }
     // Locked again after the correction.

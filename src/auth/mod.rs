@@ -3,14 +3,18 @@
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
-use axum::extract::{FromRequestParts, OptionalFromRequestParts};
+use axum::extract::{FromRef, FromRequestParts, OptionalFromRequestParts};
 use axum::http::request::Parts;
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use rand::RngCore;
-use tower_sessions::Session;
+use tower_sessions::cookie::SameSite;
+use tower_sessions::session_store::ExpiredDeletion;
+use tower_sessions::{Expiry, Session, SessionManagerLayer};
+use tower_sessions_sqlx_store::SqliteStore;
 
-use crate::db;
-use crate::web::{AppError, AppState};
+use crate::db::{self, Db};
+use crate::service::League;
 
 pub mod throttle;
 
@@ -191,93 +195,148 @@ impl CurrentUser {
     }
 }
 
+/// The session layer of the application: sessions stored in the database (`Db::sessions`),
+/// cookie HttpOnly, SameSite=Strict, `Secure` when `secure_cookies`, ending after
+/// [`SESSION_IDLE`] without a request; expired records are deleted once an hour.
+pub async fn session_layer(
+    db: &Db,
+    secure_cookies: bool,
+) -> Result<SessionManagerLayer<SqliteStore>, sqlx::Error> {
+    let store = SqliteStore::new(db.sessions.clone());
+    store.migrate().await?;
+    let cleanup = store.clone();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(std::time::Duration::from_secs(3600));
+        loop {
+            tick.tick().await;
+            if let Err(e) = cleanup.delete_expired().await {
+                tracing::warn!(error = %e, "abgelaufene Sitzungen nicht gelöscht");
+            }
+        }
+    });
+    Ok(SessionManagerLayer::new(store)
+        .with_secure(secure_cookies)
+        .with_http_only(true)
+        .with_same_site(SameSite::Strict)
+        .with_expiry(Expiry::OnInactivity(SESSION_IDLE)))
+}
+
 /// Why a guarded page refused the request.
 #[derive(Debug)]
 pub enum AuthRejection {
     /// Not logged in: redirect to the login page.
     Login,
-    /// Logged in without the needed role.
+    /// Logged in without the needed role: 403.
     Forbidden,
-    /// Session store or database failed.
-    Internal(AppError),
+    /// Session store or database failed: 500 (the reason is logged).
+    Internal(String),
 }
 
 impl IntoResponse for AuthRejection {
+    /// The login redirect, or a plain-text 403/500 that the web's error layer turns into its
+    /// German error page (or JSON under `/api/`).
     fn into_response(self) -> Response {
         match self {
             AuthRejection::Login => Redirect::to("/login").into_response(),
-            AuthRejection::Forbidden => AppError::Forbidden.into_response(),
-            AuthRejection::Internal(e) => e.into_response(),
+            AuthRejection::Forbidden => {
+                (StatusCode::FORBIDDEN, "Dafür fehlt die Berechtigung.").into_response()
+            }
+            AuthRejection::Internal(why) => {
+                tracing::error!(error = %why, "Anmeldung nicht geprüft");
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "Ein interner Fehler ist aufgetreten.",
+                )
+                    .into_response()
+            }
         }
     }
 }
 
+/// The request's user as found once (a guard layer and the handler share it).
+#[derive(Clone)]
+struct Loaded(Option<CurrentUser>);
+
 /// Loads the session's user; `None` when not logged in, past the absolute lifetime (the session is
 /// then destroyed), or the account is gone or disabled (checked on every request, so disabling an
-/// account ends its sessions at once).
-async fn load_user(
-    parts: &mut Parts,
-    state: &AppState,
-) -> Result<Option<CurrentUser>, AuthRejection> {
+/// account ends its sessions at once). Found once per request.
+async fn load_user<S>(parts: &mut Parts, state: &S) -> Result<Option<CurrentUser>, AuthRejection>
+where
+    S: Send + Sync,
+    League: FromRef<S>,
+{
+    if let Some(Loaded(user)) = parts.extensions.get::<Loaded>() {
+        return Ok(user.clone());
+    }
+    let internal = |e: &dyn std::fmt::Display| AuthRejection::Internal(e.to_string());
     let session = Session::from_request_parts(parts, state)
         .await
-        .map_err(|(_, msg)| AuthRejection::Internal(AppError::Internal(msg.to_string())))?;
-    let id: Option<i64> = session
-        .get(USER_ID_KEY)
-        .await
-        .map_err(|e| AuthRejection::Internal(AppError::Internal(e.to_string())))?;
-    let Some(id) = id else { return Ok(None) };
-    let login_at: Option<i64> = session
-        .get(LOGIN_AT_KEY)
-        .await
-        .map_err(|e| AuthRejection::Internal(AppError::Internal(e.to_string())))?;
-    if session_expired(login_at, chrono::Utc::now().timestamp()) {
-        session
-            .flush()
-            .await
-            .map_err(|e| AuthRejection::Internal(AppError::Internal(e.to_string())))?;
-        return Ok(None);
-    }
-    let user = db::user::by_id(&state.read, id)
-        .await
-        .map_err(|e| AuthRejection::Internal(e.into()))?;
-    Ok(user.filter(|u| !u.disabled).and_then(|u| {
-        Role::parse(&u.role).map(|role| CurrentUser {
-            id: u.id,
-            username: u.username,
-            role,
-        })
-    }))
+        .map_err(|(_, msg)| internal(&msg))?;
+    let id: Option<i64> = session.get(USER_ID_KEY).await.map_err(|e| internal(&e))?;
+    let user = match id {
+        None => None,
+        Some(id) => {
+            let login_at: Option<i64> =
+                session.get(LOGIN_AT_KEY).await.map_err(|e| internal(&e))?;
+            if session_expired(login_at, chrono::Utc::now().timestamp()) {
+                session.flush().await.map_err(|e| internal(&e))?;
+                None
+            } else {
+                let league = League::from_ref(state);
+                let user = db::user::by_id(&league.db().read, id)
+                    .await
+                    .map_err(|e| internal(&e))?;
+                user.filter(|u| !u.disabled).and_then(|u| {
+                    Role::parse(&u.role).map(|role| CurrentUser {
+                        id: u.id,
+                        username: u.username,
+                        role,
+                    })
+                })
+            }
+        }
+    };
+    parts.extensions.insert(Loaded(user.clone()));
+    Ok(user)
 }
 
-impl FromRequestParts<AppState> for CurrentUser {
+impl<S> FromRequestParts<S> for CurrentUser
+where
+    S: Send + Sync,
+    League: FromRef<S>,
+{
     type Rejection = AuthRejection;
 
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         load_user(parts, state).await?.ok_or(AuthRejection::Login)
     }
 }
 
-impl OptionalFromRequestParts<AppState> for CurrentUser {
+impl<S> OptionalFromRequestParts<S> for CurrentUser
+where
+    S: Send + Sync,
+    League: FromRef<S>,
+{
     type Rejection = AuthRejection;
 
     async fn from_request_parts(
         parts: &mut Parts,
-        state: &AppState,
+        state: &S,
     ) -> Result<Option<Self>, Self::Rejection> {
         load_user(parts, state).await
     }
 }
 
 /// The logged-in user when `allowed(user)`; nobody logged in: to the login page; else 403.
-async fn require(
+async fn require<S>(
     parts: &mut Parts,
-    state: &AppState,
+    state: &S,
     allowed: fn(&CurrentUser) -> bool,
-) -> Result<CurrentUser, AuthRejection> {
+) -> Result<CurrentUser, AuthRejection>
+where
+    S: Send + Sync,
+    League: FromRef<S>,
+{
     let user = load_user(parts, state).await?.ok_or(AuthRejection::Login)?;
     if allowed(&user) {
         Ok(user)
@@ -290,13 +349,14 @@ async fn require(
 #[derive(Debug, Clone)]
 pub struct RequireSecretary(pub CurrentUser);
 
-impl FromRequestParts<AppState> for RequireSecretary {
+impl<S> FromRequestParts<S> for RequireSecretary
+where
+    S: Send + Sync,
+    League: FromRef<S>,
+{
     type Rejection = AuthRejection;
 
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         require(parts, state, CurrentUser::is_secretary)
             .await
             .map(RequireSecretary)
@@ -307,13 +367,14 @@ impl FromRequestParts<AppState> for RequireSecretary {
 #[derive(Debug, Clone)]
 pub struct RequireAdmin(pub CurrentUser);
 
-impl FromRequestParts<AppState> for RequireAdmin {
+impl<S> FromRequestParts<S> for RequireAdmin
+where
+    S: Send + Sync,
+    League: FromRef<S>,
+{
     type Rejection = AuthRejection;
 
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         require(parts, state, CurrentUser::is_admin)
             .await
             .map(RequireAdmin)

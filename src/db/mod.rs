@@ -4,11 +4,11 @@
 
 pub mod audit;
 pub mod besteck;
+pub mod change;
 pub mod closing;
 pub mod money;
 pub mod night;
 pub mod player;
-pub mod round;
 pub mod season;
 pub mod user;
 pub mod version;
@@ -47,6 +47,8 @@ pub struct Db {
     pub read: SqlitePool,
     /// The session store's pool (its writes are tiny single statements).
     pub sessions: SqlitePool,
+    /// The database file.
+    pub path: std::path::PathBuf,
 }
 
 /// The connect options every pool shares: create the file, WAL, `synchronous=FULL`, foreign keys.
@@ -67,14 +69,6 @@ impl Db {
         let opts = options(path)?;
         let write = SqlitePoolOptions::new()
             .max_connections(1)
-            // The season cache's in-memory change signal (db::version::local_writes).
-            .after_connect(|conn, _| Box::pin(async move { version::watch_commits(conn).await }))
-            .after_release(|_, _| {
-                Box::pin(async {
-                    version::note_local_write();
-                    Ok(true)
-                })
-            })
             .connect_with(opts.clone())
             .await?;
         sqlx::migrate!().run(&write).await?;
@@ -90,6 +84,7 @@ impl Db {
             write,
             read,
             sessions,
+            path: path.to_path_buf(),
         })
     }
 

@@ -148,6 +148,26 @@ pub async fn set_participants(
     Ok(())
 }
 
+/// Adds `seats` = (player id, table 1|2, seat) to the participants of night `id`.
+pub async fn add_seats(
+    conn: &mut SqliteConnection,
+    id: i64,
+    seats: &[(i64, u32, u32)],
+) -> Result<(), DbError> {
+    for (player, table, seat) in seats {
+        sqlx::query(
+            "insert into night_participants (night_id, player_id, table_no, seat) values (?, ?, ?, ?)",
+        )
+        .bind(id)
+        .bind(player)
+        .bind(table)
+        .bind(seat)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
+}
+
 /// Number of rounds entered at night `id`.
 pub async fn round_count(conn: &mut SqliteConnection, id: i64) -> Result<i64, DbError> {
     let (n,): (i64,) = sqlx::query_as("select count(*) from rounds where night_id = ?")
@@ -297,23 +317,4 @@ pub async fn set_fine_paid(
         .execute(conn)
         .await?;
     Ok(())
-}
-
-/// How many players were marked present at each night of season `year` (the draw), by date; nights
-/// without a presence list are absent. Feeds the two-table check of `Season::from_file_with_presence`.
-pub async fn presence_counts(
-    conn: &mut SqliteConnection,
-    year: i32,
-) -> Result<std::collections::BTreeMap<NaiveDate, usize>, DbError> {
-    let rows: Vec<(NaiveDate, i64)> = sqlx::query_as(
-        "select n.date, count(*) from night_participants np join nights n on n.id = np.night_id
-         where n.season = ? group by n.id",
-    )
-    .bind(year)
-    .fetch_all(conn)
-    .await?;
-    Ok(rows
-        .into_iter()
-        .map(|(d, c)| (d, usize::try_from(c).unwrap_or(0)))
-        .collect())
 }

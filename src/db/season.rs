@@ -8,8 +8,10 @@ use sqlx::{FromRow, SqliteConnection, SqlitePool};
 
 use super::{to_u32, DbError};
 use crate::league::file::{
-    FineEntry, NightEntry, PlayerEntry, ResultEntry, RoundEntry, SeasonFile, TableEntry, FORMAT,
+    FineEntry, NightEntry, PlayerEntry, ResultEntry, RoundEntry, SeasonFile, SeatEntry, TableEntry,
+    FORMAT,
 };
+use crate::league::Season;
 
 /// One row of `seasons`.
 #[derive(Debug, Clone, FromRow)]
@@ -107,6 +109,7 @@ pub async fn night_count(conn: &mut SqliteConnection, year: i32) -> Result<i64, 
 
 #[derive(FromRow)]
 struct PlayerRow {
+    id: i64,
     name: String,
     fee_paid_on: Option<NaiveDate>,
 }
@@ -115,6 +118,7 @@ struct PlayerRow {
 struct NightRow {
     id: i64,
     date: NaiveDate,
+    closed: bool,
 }
 
 #[derive(FromRow)]
@@ -132,6 +136,7 @@ struct ResultRow {
 
 #[derive(FromRow)]
 struct FineRow {
+    id: i64,
     night_id: i64,
     player: String,
     kind: String,
@@ -139,26 +144,79 @@ struct FineRow {
     paid: bool,
 }
 
-/// Rebuilds season `year` as a season file from the database (`None`: no such season). Fines carry
-/// `amount_cents` only where the booked amount differs from the season's current catalogue.
-pub async fn load_file_conn(
-    conn: &mut SqliteConnection,
-    year: i32,
-) -> Result<Option<SeasonFile>, DbError> {
+/// The storage ids of one season's players, nights and fines: what pages link to and what a
+/// change's SQL addresses. Fines per night in booking order (the season's fine order).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Ids {
+    /// `players.id` by (canonical) player name, for the season's players.
+    pub players: BTreeMap<String, i64>,
+    /// `nights.id` by date.
+    pub nights: BTreeMap<NaiveDate, i64>,
+    /// `fines.id` per night, in booking order.
+    pub fines: BTreeMap<NaiveDate, Vec<i64>>,
+}
+
+impl Ids {
+    /// The name of the player with `players.id` = `id`, if he is a player of the season.
+    pub fn player_name(&self, id: i64) -> Option<&str> {
+        self.players
+            .iter()
+            .find(|(_, v)| **v == id)
+            .map(|(k, _)| k.as_str())
+    }
+
+    /// The night and position (booking order) of the fine with `fines.id` = `id`.
+    pub fn fine(&self, id: i64) -> Option<(NaiveDate, usize)> {
+        self.fines
+            .iter()
+            .find_map(|(d, ids)| ids.iter().position(|x| *x == id).map(|i| (*d, i)))
+    }
+}
+
+/// One season as stored: the season file (every night's draw explicit), the closed nights, the
+/// storage ids, the money carried in and the change counter it was read at.
+#[derive(Debug, Clone)]
+pub struct Stored {
+    /// The `season_versions` counter at the time of reading.
+    pub version: i64,
+    /// The stored carry-in in cents (payouts chain their own; see `service`).
+    pub carry_in_cents: i64,
+    /// The season file; fines carry `amount_cents` only where the booked amount differs from the
+    /// season's catalogue; every night has its draw (`night_participants`).
+    pub file: SeasonFile,
+    /// The dates of the closed nights.
+    pub closed: Vec<NaiveDate>,
+    /// The storage ids.
+    pub ids: Ids,
+}
+
+#[derive(FromRow)]
+struct SeatRow {
+    night_id: i64,
+    player: String,
+    table_no: i64,
+}
+
+/// Reads season `year` through `conn` (run it inside a transaction for a consistent picture);
+/// `None` when there is no such season.
+pub async fn load(conn: &mut SqliteConnection, year: i32) -> Result<Option<Stored>, DbError> {
     let Some(season) = get(&mut *conn, year).await? else {
         return Ok(None);
     };
+    let version = super::version::of_season(&mut *conn, year)
+        .await?
+        .unwrap_or(0);
     let rules = season.overrides()?;
     let catalogue = catalogue_of(year, &rules);
     let players: Vec<PlayerRow> = sqlx::query_as(
-        "select p.name, sp.fee_paid_on from season_players sp join players p on p.id = sp.player_id
+        "select p.id, p.name, sp.fee_paid_on from season_players sp join players p on p.id = sp.player_id
          where sp.season = ? order by sp.position, p.name",
     )
     .bind(year)
     .fetch_all(&mut *conn)
     .await?;
     let nights: Vec<NightRow> =
-        sqlx::query_as("select id, date from nights where season = ? order by date")
+        sqlx::query_as("select id, date, closed from nights where season = ? order by date")
             .bind(year)
             .fetch_all(&mut *conn)
             .await?;
@@ -173,17 +231,25 @@ pub async fn load_file_conn(
     .fetch_all(&mut *conn)
     .await?;
     let fines: Vec<FineRow> = sqlx::query_as(
-        "select f.night_id, p.name as player, f.kind, f.amount_cents, f.paid
+        "select f.id, f.night_id, p.name as player, f.kind, f.amount_cents, f.paid
          from fines f join nights n on n.id = f.night_id join players p on p.id = f.player_id
          where n.season = ? order by f.id",
     )
     .bind(year)
     .fetch_all(&mut *conn)
     .await?;
+    let seats: Vec<SeatRow> = sqlx::query_as(
+        "select np.night_id, p.name as player, np.table_no
+         from night_participants np join nights n on n.id = np.night_id
+              join players p on p.id = np.player_id
+         where n.season = ? order by np.night_id, np.table_no, np.seat",
+    )
+    .bind(year)
+    .fetch_all(&mut *conn)
+    .await?;
 
-    // night id -> table no -> round no -> results. Only tables with rounds appear: the season
-    // file knows a night's participants only from its result rows (a drawn table without rounds
-    // would fail the two-tables check).
+    let mut ids = Ids::default();
+    // night id -> table no -> round no -> results
     let mut grid: BTreeMap<i64, BTreeMap<i64, BTreeMap<i64, Vec<ResultEntry>>>> = BTreeMap::new();
     for r in results {
         grid.entry(r.night_id)
@@ -201,18 +267,29 @@ pub async fn load_file_conn(
                 lost: r.lost,
             });
     }
-    let mut night_fines: BTreeMap<i64, Vec<FineEntry>> = BTreeMap::new();
+    let mut night_fines: BTreeMap<i64, Vec<(i64, FineEntry)>> = BTreeMap::new();
     for f in fines {
         let amount_cents =
             (catalogue.get(&f.kind) != Some(&f.amount_cents)).then_some(f.amount_cents);
-        night_fines.entry(f.night_id).or_default().push(FineEntry {
-            player: f.player,
-            kind: f.kind,
-            paid: f.paid,
-            amount_cents,
+        night_fines.entry(f.night_id).or_default().push((
+            f.id,
+            FineEntry {
+                player: f.player,
+                kind: f.kind,
+                paid: f.paid,
+                amount_cents,
+            },
+        ));
+    }
+    let mut night_seats: BTreeMap<i64, Vec<SeatEntry>> = BTreeMap::new();
+    for s in seats {
+        night_seats.entry(s.night_id).or_default().push(SeatEntry {
+            player: s.player,
+            table: to_u32(s.table_no, "night_participants.table_no")?,
         });
     }
     let mut night_entries = Vec::with_capacity(nights.len());
+    let mut closed = Vec::new();
     for n in nights {
         let mut tables = Vec::new();
         for (table_no, rounds) in grid.remove(&n.id).unwrap_or_default() {
@@ -228,31 +305,54 @@ pub async fn load_file_conn(
                 rounds: round_entries,
             });
         }
+        let (fine_ids, fines): (Vec<i64>, Vec<FineEntry>) = night_fines
+            .remove(&n.id)
+            .unwrap_or_default()
+            .into_iter()
+            .unzip();
+        let mut draw = night_seats.remove(&n.id).unwrap_or_default();
+        // What the rows show wins over a stored draw that disagrees (written before the draw was
+        // checked with the rows).
+        crate::league::draw::reconcile(&mut draw, &tables);
+        ids.nights.insert(n.date, n.id);
+        ids.fines.insert(n.date, fine_ids);
+        if n.closed {
+            closed.push(n.date);
+        }
         night_entries.push(NightEntry {
             date: n.date,
             tables,
-            fines: night_fines.remove(&n.id).unwrap_or_default(),
+            fines,
+            draw: Some(draw),
         });
     }
-    Ok(Some(SeasonFile {
-        format: FORMAT.to_string(),
-        season: year,
-        rules,
-        players: players
-            .into_iter()
-            .map(|p| PlayerEntry {
-                name: p.name,
-                fee_paid_on: p.fee_paid_on,
-            })
-            .collect(),
-        nights: night_entries,
+    let mut player_entries = Vec::with_capacity(players.len());
+    for p in players {
+        ids.players.insert(p.name.clone(), p.id);
+        player_entries.push(PlayerEntry {
+            name: p.name,
+            fee_paid_on: p.fee_paid_on,
+        });
+    }
+    Ok(Some(Stored {
+        version,
+        carry_in_cents: season.carry_in_cents,
+        file: SeasonFile {
+            format: FORMAT.to_string(),
+            season: year,
+            rules,
+            players: player_entries,
+            nights: night_entries,
+        },
+        closed,
+        ids,
     }))
 }
 
-/// [`load_file_conn`] on a connection of `pool`.
+/// Season `year` as a season file, read on a connection of `pool` (`None`: no such season).
 pub async fn load_file(pool: &SqlitePool, year: i32) -> Result<Option<SeasonFile>, DbError> {
     let mut conn = pool.acquire().await?;
-    load_file_conn(&mut conn, year).await
+    Ok(load(&mut conn, year).await?.map(|s| s.file))
 }
 
 /// The Strafenkatalog (kind → cents) of season `year` with `overrides`; defaults when the
@@ -276,16 +376,13 @@ pub async fn player_id(conn: &mut SqliteConnection, name: &str) -> Result<i64, D
     Ok(id)
 }
 
-/// Replaces everything stored for `file.season` by the (already checked) season file: the rules,
-/// players with their fees (`fee_cents` gives each payment date's amount), nights, the tables
-/// each player sat at, rounds, results and fines. Run it inside one transaction.
-pub async fn replace_from_file(
-    conn: &mut SqliteConnection,
-    file: &SeasonFile,
-    fee_cents: impl Fn(NaiveDate) -> Option<i64>,
-) -> Result<(), DbError> {
-    let year = file.season;
-    let rules = serde_json::to_string(&file.rules).map_err(|e| DbError::Corrupt(e.to_string()))?;
+/// Replaces everything stored for season `season.year` by the checked `season`: the rules,
+/// players with their fees, nights with their draws, rounds, results and fines (booked at their
+/// resolved amounts). Nights are stored open. Run it inside one transaction.
+pub async fn replace(conn: &mut SqliteConnection, season: &Season) -> Result<(), DbError> {
+    let year = season.year;
+    let overrides = season.rules.overrides(year);
+    let rules = serde_json::to_string(&overrides).map_err(|e| DbError::Corrupt(e.to_string()))?;
     sqlx::query("delete from nights where season = ?")
         .bind(year)
         .execute(&mut *conn)
@@ -302,9 +399,8 @@ pub async fn replace_from_file(
     .bind(rules)
     .execute(&mut *conn)
     .await?;
-    let catalogue = catalogue_of(year, &file.rules);
     let mut ids = BTreeMap::new();
-    for (pos, p) in file.players.iter().enumerate() {
+    for (pos, p) in season.players.iter().enumerate() {
         let id = player_id(&mut *conn, &p.name).await?;
         ids.insert(p.name.clone(), id);
         sqlx::query(
@@ -315,7 +411,7 @@ pub async fn replace_from_file(
         .bind(id)
         .bind(pos as i64)
         .bind(p.fee_paid_on)
-        .bind(p.fee_paid_on.and_then(&fee_cents))
+        .bind(p.fee_paid_on.map(|_| p.fee_cents))
         .execute(&mut *conn)
         .await?;
     }
@@ -324,50 +420,34 @@ pub async fn replace_from_file(
             .copied()
             .ok_or_else(|| DbError::Corrupt(format!("unbekannter Spieler {name}")))
     };
-    for night in &file.nights {
-        let (night_id,): (i64,) =
-            sqlx::query_as("insert into nights (season, date) values (?, ?) returning id")
-                .bind(year)
-                .bind(night.date)
-                .fetch_one(&mut *conn)
-                .await?;
-        let mut seat = 0i64;
+    for night in &season.nights {
+        let night_id = super::night::create(&mut *conn, year, night.date).await?;
+        let mut seats = Vec::with_capacity(night.draw.len());
+        for s in &night.draw {
+            let seat = seats.iter().filter(|(_, t, _)| *t == s.table).count() as u32;
+            seats.push((id_of(&s.player)?, s.table, seat));
+        }
+        super::night::add_seats(&mut *conn, night_id, &seats).await?;
         for table in &night.tables {
             for round in &table.rounds {
                 let round_id =
                     super::night::insert_round(&mut *conn, night_id, table.number, round.number)
                         .await?;
                 for (pos, r) in round.results.iter().enumerate() {
-                    let pid = id_of(&r.player)?;
-                    super::night::insert_result(&mut *conn, round_id, pid, pos, r).await?;
-                    let done = sqlx::query(
-                        "insert into night_participants (night_id, player_id, table_no, seat)
-                         values (?, ?, ?, ?) on conflict do nothing",
-                    )
-                    .bind(night_id)
-                    .bind(pid)
-                    .bind(table.number)
-                    .bind(seat)
-                    .execute(&mut *conn)
-                    .await?;
-                    seat += done.rows_affected() as i64;
+                    super::night::insert_result(&mut *conn, round_id, id_of(&r.player)?, pos, r)
+                        .await?;
                 }
             }
         }
         for f in &night.fines {
-            let amount = f
-                .amount_cents
-                .or_else(|| catalogue.get(&f.kind).copied())
-                .ok_or_else(|| DbError::Corrupt(format!("unbekannte Strafe {}", f.kind)))?;
-            sqlx::query(
-                "insert into fines (night_id, player_id, kind, amount_cents, paid) values (?, ?, ?, ?, ?)",
+            super::money::book_fine(
+                &mut *conn,
+                night_id,
+                id_of(&f.player)?,
+                &f.kind,
+                f.amount_cents,
+                f.paid,
             )
-            .bind(night_id)
-            .bind(id_of(&f.player)?)
-            .bind(&f.kind)
-            .bind(amount)
-            .bind(f.paid)
-            .execute(&mut *conn)
             .await?;
         }
     }

@@ -1,7 +1,5 @@
 //! The change counter of each season (`season_versions`, bumped by triggers on every write to the
-//! season's data): what the in-memory season cache compares against.
-
-use std::sync::atomic::{AtomicU64, Ordering};
+//! season's data): what the league's in-memory snapshot (`service::snapshot`) compares against.
 
 use sqlx::SqliteConnection;
 
@@ -28,30 +26,4 @@ pub async fn all(conn: &mut SqliteConnection) -> Result<Vec<(i32, i64)>, DbError
     .fetch_all(conn)
     .await?;
     Ok(rows.into_iter().map(|(y, v)| (y as i32, v)).collect())
-}
-
-/// Commits (and releases) of this process's writer connections so far: a cheap in-memory signal
-/// that season data may have changed, bumped by [`watch_commits`] hooks. Readers that saw the same
-/// value before and after may skip the counter query (see `crate::cache`).
-static LOCAL_WRITES: AtomicU64 = AtomicU64::new(0);
-
-/// The current value of the local write signal.
-pub fn local_writes() -> u64 {
-    LOCAL_WRITES.load(Ordering::SeqCst)
-}
-
-/// Bumps the local write signal (called by the hooks; callable by anything that writes otherwise).
-pub fn note_local_write() {
-    LOCAL_WRITES.fetch_add(1, Ordering::SeqCst);
-}
-
-/// Registers the commit hook on a writer connection: every commit bumps [`local_writes`] before
-/// the commit returns to its caller. (The pool's release hook bumps it once more after the commit
-/// is visible to readers: see `Db::open`.)
-pub async fn watch_commits(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
-    conn.lock_handle().await?.set_commit_hook(|| {
-        note_local_write();
-        true
-    });
-    Ok(())
 }

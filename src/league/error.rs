@@ -81,6 +81,7 @@ pub fn field_label(field: &str, table_known: bool, round_known: bool) -> &str {
         "tables" => "Tische",
         "amount_cents" => "Betrag",
         "player" => "Spieler",
+        "draw" => "Auslosung",
         other => other,
     }
 }
@@ -132,11 +133,17 @@ impl EntryError {
     }
 }
 
+/// The message after its location; a message that already begins with its location (a sentence
+/// like "Abend 09.01.2026, Tisch 1, Runde 1 ist schon eingetragen") is shown as it is.
 fn render(location: &Location, message: &str) -> String {
     if location.is_empty() {
+        return message.to_string();
+    }
+    let at = location.to_string();
+    if message.starts_with(&at) {
         message.to_string()
     } else {
-        format!("{location}: {message}")
+        format!("{at}: {message}")
     }
 }
 

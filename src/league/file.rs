@@ -50,6 +50,22 @@ pub struct NightEntry {
     /// Fines recorded at this night.
     #[serde(default)]
     pub fines: Vec<FineEntry>,
+    /// The draw (league.md §9): every participant with his table, in seat order per table. Absent
+    /// (and left out of an export) when it is just the players of the rows in the order they first
+    /// play; a draw with a participant who has no row yet (a late arrival) is written out. Every
+    /// player with a row must be in an explicit draw, at his row's table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw: Option<Vec<SeatEntry>>,
+}
+
+/// One participant of a night's draw: the player and the table he was drawn to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatEntry {
+    /// The player's name.
+    pub player: String,
+    /// Table 1 or 2.
+    pub table: u32,
 }
 
 impl NightEntry {

@@ -1,4 +1,18 @@
-//! German number formats for the UI: D.Wert with two decimals and a decimal comma, money in euros.
+//! German formats for the UI and the command line (one module for both; the web's askama filters
+//! `|euro`, `|date_de`, `|dwert`, `|de2` call these): D.Wert with two decimals and a decimal comma,
+//! money in euros, dates as `09.01.2026`.
+
+use chrono::NaiveDate;
+
+/// German date: 2026-01-09 → `"09.01.2026"`.
+pub fn date_de(d: NaiveDate) -> String {
+    d.format("%d.%m.%Y").to_string()
+}
+
+/// German number with two decimals: 6.0 → `"6,00"`, -1234.5 → `"-1234,50"` (Teilnahmen).
+pub fn de2(v: f64) -> String {
+    format!("{v:.2}").replace('.', ",")
+}
 
 /// A D.Wert `num / den` with two decimals (half up) and a decimal comma: `format_dwert(180, 30)` →
 /// `"6,00"`. `den` ≤ 0 gives `"–"` (no D.Wert).
@@ -57,6 +71,21 @@ mod tests {
         for (num, den, expected) in cases {
             assert_eq!(format_dwert(num, den), expected, "{num}/{den}");
         }
+    }
+
+    #[test]
+    fn german_numbers_and_dates() {
+        let numbers = [
+            (6.0, "6,00"),
+            (28.3, "28,30"),
+            (0.05, "0,05"),
+            (-1.5, "-1,50"),
+        ];
+        for (v, s) in numbers {
+            assert_eq!(de2(v), s);
+        }
+        let d = chrono::NaiveDate::from_ymd_opt(2026, 1, 9).unwrap();
+        assert_eq!(date_de(d), "09.01.2026");
     }
 
     #[test]

@@ -1,7 +1,10 @@
 //! The league model (league.md): pure code, no web or SQL. The season file's shape (`file`), the
 //! season's rule set (`rules`), the checked season (`season`), and the computations built on them:
 //! the table (`standings`), the year-end accounts (`payouts`), per-player and per-night views
-//! (`history`), the treasurer's Kasse and Jahresabschluss (`kasse`) and German number formats (`format`).
+//! (`history`), the treasurer's Kasse and Jahresabschluss (`kasse`) and German number formats (`format`);
+//! every change of a season as one value (`change`: `Change`, `Season::apply`) and the draw (`draw`).
+pub mod change;
+pub mod draw;
 pub mod error;
 pub mod file;
 pub mod format;
@@ -16,6 +19,7 @@ pub mod standings;
 #[path = "tests/testkit.rs"]
 pub(crate) mod testkit;
 
+pub use change::{Change, Korrektur};
 pub use error::{EntryError, Location};
 pub use format::{format_cents, format_dwert};
 pub use history::{

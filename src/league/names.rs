@@ -5,6 +5,32 @@
 
 use unicode_normalization::UnicodeNormalization;
 
+use super::error::{EntryError, Location};
+
+/// The refusal of an empty player name in a form: "Feld Name: Spielername darf nicht leer sein".
+pub fn empty_name() -> EntryError {
+    EntryError::new(
+        Location::default().field("name"),
+        "Spielername darf nicht leer sein",
+    )
+}
+
+/// The refusal of `name` when another player of the league (in `players` = (id, name), not
+/// `except`) has the same name up to case and Unicode normalization ([`name_key`]); `None` when
+/// there is none or the only one is spelled exactly alike (that player is reused).
+pub fn twin(name: &str, except: Option<i64>, players: &[(i64, String)]) -> Option<EntryError> {
+    let key = name_key(name);
+    players
+        .iter()
+        .find(|(id, other)| Some(*id) != except && other != name && name_key(other) == key)
+        .map(|(_, other)| {
+            EntryError::new(
+                Location::default(),
+                format!("Spielername „{name}“ gibt es schon als „{other}“ (Groß-/Kleinschreibung)"),
+            )
+        })
+}
+
 /// The name as stored and compared: NFC-normalized (a decomposed „Jürgen“ equals the composed one)
 /// and trimmed of white space at both ends.
 pub fn normalize_name(raw: &str) -> String {

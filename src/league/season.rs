@@ -5,9 +5,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use chrono::{Datelike, NaiveDate};
 
+use super::draw::derive_draw;
 use super::error::{EntryError, Location};
 use super::file::{FineEntry, NightEntry, PlayerEntry, ResultEntry, RoundEntry, SeasonFile};
-use super::file::{TableEntry, FORMAT};
+use super::file::{SeatEntry, TableEntry, FORMAT};
 use super::names::{check_name_chars, name_key, normalize_name};
 use super::rules::{SeasonRules, MAX_FINE_CENTS};
 use crate::rules::RuleSet;
@@ -73,6 +74,13 @@ pub struct Night {
     pub tables: Vec<Table>,
     /// Fines recorded at this night, in file order.
     pub fines: Vec<Fine>,
+    /// The draw (league.md §9): every participant (canonical name) with his table, sorted by
+    /// table, in seat order within a table. Every player with a row is in it, at his row's table;
+    /// it may hold players who have not played yet (a late arrival).
+    pub draw: Vec<SeatEntry>,
+    /// "Abend abgeschlossen": changes of its draw, rounds and fines only as a Korrektur (the
+    /// stored state; a season file knows no closing, so `from_file` gives `false`).
+    pub closed: bool,
 }
 
 /// One checked table of a night.
@@ -186,21 +194,12 @@ impl Night {
 }
 
 impl Season {
-    /// Checks a season file completely (league.md §1, §5, §6 and the file's own rules) and returns the
-    /// checked season. The first error in file order is returned as an [`EntryError`] naming night,
-    /// table, round, player and field as applicable; nothing partial is returned.
+    /// Checks a season file completely (league.md §1, §5, §6, §9 and the file's own rules) and
+    /// returns the checked season. The first error in file order is returned as an [`EntryError`]
+    /// naming night, table, round, player and field as applicable; nothing partial is returned.
+    /// This is the one check of a season: import, every change ([`Season::apply`]) and every load
+    /// from storage run it, so what was accepted once loads again.
     pub fn from_file(file: &SeasonFile) -> Result<Season, EntryError> {
-        Season::from_file_with_presence(file, &BTreeMap::new())
-    }
-
-    /// [`Season::from_file`] for a season being entered: `presence` gives, per night date, how many
-    /// players the secretary marked present (the draw). The two-table rule (league.md §9) then counts
-    /// those, not only the players who already have a result row, so a late arrival who has not played
-    /// yet does not make table 2's first round look like a night of fewer than `split_tables_from`.
-    pub fn from_file_with_presence(
-        file: &SeasonFile,
-        presence: &BTreeMap<NaiveDate, usize>,
-    ) -> Result<Season, EntryError> {
         let top = |field: &str, msg: String| EntryError::new(Location::default().field(field), msg);
         if file.format != FORMAT {
             return Err(top(
@@ -244,14 +243,7 @@ impl Season {
                     "an diesem Datum gibt es schon einen Spielabend",
                 ));
             }
-            nights.push(check_night(
-                &rules,
-                &game,
-                year,
-                &names,
-                entry,
-                presence.get(&entry.date).copied().unwrap_or(0),
-            )?);
+            nights.push(check_night(&rules, &game, year, &names, entry)?);
         }
         nights.sort_by_key(|n| n.date);
         Ok(Season {
@@ -298,6 +290,7 @@ impl Season {
                                 .collect(),
                         })
                         .collect(),
+                    draw: (n.draw != derive_draw(&n.tables)).then(|| n.draw.clone()),
                     fines: n
                         .fines
                         .iter()
@@ -418,13 +411,42 @@ fn known<'a>(
     })
 }
 
+/// Checks an explicit draw (league.md §9): known players, tables 1..=[`MAX_TABLES`], nobody
+/// twice. Returns it with canonical names, sorted by table (seat order kept).
+fn check_draw(
+    names: &HashMap<&str, &str>,
+    date: NaiveDate,
+    seats: &[SeatEntry],
+) -> Result<Vec<SeatEntry>, EntryError> {
+    let at_night = Location::night(date);
+    let mut draw: Vec<SeatEntry> = Vec::with_capacity(seats.len());
+    for seat in seats {
+        let name = known(names, &seat.player, at_night.clone())?;
+        let at = at_night.clone().player(name).field("draw");
+        if !(1..=MAX_TABLES).contains(&seat.table) {
+            return Err(EntryError::new(
+                at,
+                format!("Tischnummer muss 1 oder {MAX_TABLES} sein"),
+            ));
+        }
+        if draw.iter().any(|s| s.player == name) {
+            return Err(EntryError::new(at, "ist an diesem Abend schon ausgelost"));
+        }
+        draw.push(SeatEntry {
+            player: name.to_string(),
+            table: seat.table,
+        });
+    }
+    draw.sort_by_key(|s| s.table);
+    Ok(draw)
+}
+
 fn check_night(
     rules: &SeasonRules,
     game: &RuleSet,
     year: i32,
     names: &HashMap<&str, &str>,
     entry: &NightEntry,
-    present: usize,
 ) -> Result<Night, EntryError> {
     let date = entry.date;
     let at_night = Location::night(date);
@@ -434,6 +456,16 @@ fn check_night(
             format!("der Spielabend liegt nicht in der Saison {year}"),
         ));
     }
+    // An explicit draw: every row's player must sit at his row's table.
+    let explicit = match &entry.draw {
+        Some(seats) => Some(check_draw(names, date, seats)?),
+        None => None,
+    };
+    let drawn: HashMap<&str, u32> = explicit
+        .iter()
+        .flatten()
+        .map(|s| (s.player.as_str(), s.table))
+        .collect();
     let mut tables: Vec<Table> = Vec::with_capacity(entry.tables.len());
     // player → table he plays at this night
     let mut table_of: HashMap<&str, u32> = HashMap::new();
@@ -476,6 +508,19 @@ fn check_night(
             for row in &r.results {
                 let name = known(names, &row.player, at_round.clone())?;
                 let at_row = at_round.clone().player(name);
+                if explicit.is_some() {
+                    let why = match drawn.get(name) {
+                        Some(&t2) if t2 == t.number => None,
+                        Some(&t2) => Some(format!("{name} ist an Tisch {t2} ausgelost")),
+                        None => Some(format!("{name} ist an diesem Abend nicht ausgelost")),
+                    };
+                    if let Some(why) = why {
+                        return Err(EntryError::new(
+                            at_row.field("player"),
+                            format!("{why}; hier nur Spieler von Tisch {} eintragen", t.number),
+                        ));
+                    }
+                }
                 if let Some(&other) = table_of.get(name) {
                     if other != t.number {
                         return Err(EntryError::new(
@@ -568,8 +613,13 @@ fn check_night(
         });
     }
     tables.sort_by_key(|t| t.number);
-    if tables.len() > 1 {
-        let participants = table_of.len().max(present);
+    let draw = explicit.unwrap_or_else(|| derive_draw(&tables));
+    let mut used: Vec<u32> = draw.iter().map(|s| s.table).collect();
+    used.extend(tables.iter().map(|t| t.number));
+    used.sort_unstable();
+    used.dedup();
+    if used.len() > 1 {
+        let participants = draw.len();
         if participants < rules.split_tables_from as usize {
             return Err(EntryError::new(
                 at_night.clone().table(2).field("tables"),
@@ -624,6 +674,8 @@ fn check_night(
         date,
         tables,
         fines,
+        draw,
+        closed: false,
     })
 }
 

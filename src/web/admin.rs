@@ -1,29 +1,65 @@
 //! Administration (SECURITY.md "Access"): admins list, add, disable and enable accounts and read
-//! the audit log; secretaries close a Spielabend. Closed nights change only through a correction
-//! ([`KorrekturFields`], [`open_for_change`]), which the database enforces.
+//! the audit log; secretaries close a Spielabend. Closed nights change only through a Korrektur
+//! ([`KorrekturFields`] on every form that changes a night), which the write pipeline checks and
+//! the database enforces.
 
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Redirect, Response};
-use axum::routing::{get, post};
-use axum::{Form, Router};
+use axum::response::{IntoResponse, Response};
+use axum::Form;
 use serde::Deserialize;
-use serde_json::json;
 
-use super::{AppError, AppState};
-use crate::auth::{self, CurrentUser, RequireAdmin, RequireSecretary, Role};
-use crate::db::{self, WriteTx};
+use super::extract::{AtNight, Flash};
+use super::{AppError, Guard, Layout, Routes};
+use crate::auth::{RequireAdmin, RequireSecretary, Role};
+use crate::league::{format::date_de, Change, Korrektur};
+use crate::service::{accounts, Edit, League, ServiceError};
 
-/// The routes of this feature (all need a login; see the route table test in `tests/security.rs`).
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/verwaltung/konten", get(accounts).post(add_account))
-        .route("/verwaltung/konten/{id}/sperren", post(disable_account))
-        .route("/verwaltung/konten/{id}/entsperren", post(enable_account))
-        .route("/verwaltung/protokoll", get(audit_log))
-        .route("/verwaltung/abend/{date}/abschliessen", post(close_night))
+/// The routes of this feature (the role walk test reads them from the route table).
+pub fn routes() -> Routes {
+    Routes::new()
+        .get(Guard::Admin, "/verwaltung/konten", accounts_page)
+        .post(Guard::Admin, "/verwaltung/konten", add_account)
+        .post(
+            Guard::Admin,
+            "/verwaltung/konten/{id}/sperren",
+            disable_account,
+        )
+        .post(
+            Guard::Admin,
+            "/verwaltung/konten/{id}/entsperren",
+            enable_account,
+        )
+        .get(Guard::Admin, "/verwaltung/protokoll", audit_log)
+        .post(
+            Guard::Secretary,
+            "/verwaltung/abend/{date}/abschliessen",
+            close_night,
+        )
+}
+
+/// The fields a form that changes a night carries for a closed night: the "Korrektur" tick box
+/// (`korrektur=on`) and its reason (`korrektur_grund`). Flatten them into the form struct
+/// (`#[serde(flatten)]`) and include `admin/korrektur.html` in the template.
+#[derive(Debug, Default, Clone, Deserialize)]
+pub struct KorrekturFields {
+    /// Present (any value) when the box "Korrektur" is ticked.
+    #[serde(default)]
+    pub korrektur: Option<String>,
+    /// Why the closed night is corrected.
+    #[serde(default)]
+    pub korrektur_grund: String,
+}
+
+impl From<&KorrekturFields> for Korrektur {
+    fn from(f: &KorrekturFields) -> Korrektur {
+        Korrektur {
+            ticked: f.korrektur.is_some(),
+            reason: f.korrektur_grund.clone(),
+        }
+    }
 }
 
 /// One account in the list.
@@ -44,12 +80,11 @@ pub struct AccountLine {
 #[derive(Template, WebTemplate)]
 #[template(path = "admin/accounts.html")]
 struct AccountsPage {
-    user: Option<CurrentUser>,
+    layout: Layout,
     accounts: Vec<AccountLine>,
     username: String,
     role: String,
     error: Option<String>,
-    notice: Option<String>,
 }
 
 /// The add-account form's fields.
@@ -74,160 +109,103 @@ fn role_label(role: &str) -> &'static str {
     }
 }
 
-async fn account_lines(state: &AppState, me: &CurrentUser) -> Result<Vec<AccountLine>, AppError> {
-    Ok(db::user::list(&state.read)
+async fn account_lines(league: &League, me: i64) -> Result<Vec<AccountLine>, AppError> {
+    Ok(accounts::list(league.db())
         .await?
         .into_iter()
         .map(|u| AccountLine {
             id: u.id,
             role: role_label(&u.role),
             disabled: u.disabled,
-            is_self: u.id == me.id,
+            is_self: u.id == me,
             username: u.username,
         })
         .collect())
 }
 
-/// The query of the accounts page: a notice after a change.
-#[derive(Deserialize)]
-pub struct NoticeQuery {
-    /// `angelegt`, `gesperrt` or `entsperrt`.
-    pub ok: Option<String>,
-}
-
-async fn accounts(
-    State(state): State<AppState>,
+async fn accounts_page(
+    State(league): State<League>,
+    layout: Layout,
     RequireAdmin(me): RequireAdmin,
-    Query(q): Query<NoticeQuery>,
 ) -> Result<AccountsPage, AppError> {
-    let notice = match q.ok.as_deref() {
-        Some("angelegt") => Some("Konto angelegt.".to_string()),
-        Some("gesperrt") => Some("Konto gesperrt; seine Sitzungen sind beendet.".to_string()),
-        Some("entsperrt") => Some("Konto entsperrt.".to_string()),
-        _ => None,
-    };
     Ok(AccountsPage {
-        accounts: account_lines(&state, &me).await?,
-        user: Some(me),
+        accounts: account_lines(&league, me.id).await?,
+        layout,
         username: String::new(),
         role: "secretary".to_string(),
         error: None,
-        notice,
     })
 }
 
 async fn add_account(
-    State(state): State<AppState>,
+    State(league): State<League>,
+    layout: Layout,
+    flash: Flash,
     RequireAdmin(me): RequireAdmin,
     Form(form): Form<AddAccountForm>,
 ) -> Result<Response, AppError> {
-    let username = form.username.trim().to_string();
-    let checked = super::auth::check_new_account(&username, &form.password, &form.password2)
-        .and_then(|()| Role::parse(&form.role).ok_or_else(|| "Unbekannte Rolle.".to_string()));
-    let role = match checked {
-        Ok(r) => r,
-        Err(e) => return refuse_add(&state, me, form, e).await,
+    let created = match Role::parse(&form.role) {
+        None => Err(ServiceError::refused("Unbekannte Rolle.")),
+        Some(role) => {
+            accounts::create(
+                league.db(),
+                &form.username,
+                &form.password,
+                Some(&form.password2),
+                role,
+                &me.username,
+            )
+            .await
+        }
     };
-    let hash = auth::hash_password(form.password.clone()).await?;
-    let mut tx = state.begin_write_as(&me).await?;
-    if db::user::by_username_conn(&mut tx, &username)
-        .await?
-        .is_some()
-    {
-        drop(tx);
-        let msg = format!("Ein Konto \"{username}\" gibt es schon.");
-        return refuse_add(&state, me, form, msg).await;
+    match created {
+        Ok(_) => Ok(flash
+            .redirect("/verwaltung/konten", "Konto angelegt.")
+            .await),
+        Err(ServiceError::Refused(e)) => Ok((
+            StatusCode::UNPROCESSABLE_ENTITY,
+            AccountsPage {
+                accounts: account_lines(&league, me.id).await?,
+                layout,
+                username: form.username,
+                role: form.role,
+                error: Some(e.to_string()),
+            },
+        )
+            .into_response()),
+        Err(e) => Err(e.into()),
     }
-    let id = db::user::create(&mut tx, &username, &hash, role.as_str()).await?;
-    db::audit::record(
-        &mut tx,
-        &me.username,
-        &format!("Konto {username} angelegt"),
-        None,
-        Some(&json!({ "id": id, "username": username, "role": role.as_str() })),
-    )
-    .await?;
-    tx.commit().await?;
-    Ok(Redirect::to("/verwaltung/konten?ok=angelegt").into_response())
-}
-
-/// Answers 422 with the accounts page, the typed name and role kept and `error` shown.
-async fn refuse_add(
-    state: &AppState,
-    me: CurrentUser,
-    form: AddAccountForm,
-    error: String,
-) -> Result<Response, AppError> {
-    Ok((
-        StatusCode::UNPROCESSABLE_ENTITY,
-        AccountsPage {
-            accounts: account_lines(state, &me).await?,
-            user: Some(me),
-            username: form.username,
-            role: form.role,
-            error: Some(error),
-            notice: None,
-        },
-    )
-        .into_response())
 }
 
 async fn disable_account(
-    State(state): State<AppState>,
+    State(league): State<League>,
+    flash: Flash,
     RequireAdmin(me): RequireAdmin,
     Path(id): Path<i64>,
-) -> Result<Redirect, AppError> {
-    set_disabled(&state, &me, id, true).await?;
-    Ok(Redirect::to("/verwaltung/konten?ok=gesperrt"))
+) -> Result<Response, AppError> {
+    accounts::set_disabled(league.db(), (me.id, &me.username), id, true).await?;
+    Ok(flash
+        .redirect(
+            "/verwaltung/konten",
+            "Konto gesperrt; seine Sitzungen sind beendet.",
+        )
+        .await)
 }
 
 async fn enable_account(
-    State(state): State<AppState>,
+    State(league): State<League>,
+    flash: Flash,
     RequireAdmin(me): RequireAdmin,
     Path(id): Path<i64>,
-) -> Result<Redirect, AppError> {
-    set_disabled(&state, &me, id, false).await?;
-    Ok(Redirect::to("/verwaltung/konten?ok=entsperrt"))
-}
-
-/// Disables or enables account `id` with an audit row; an admin cannot disable himself (the last
-/// admin would lock the club out).
-async fn set_disabled(
-    state: &AppState,
-    me: &CurrentUser,
-    id: i64,
-    disabled: bool,
-) -> Result<(), AppError> {
-    if disabled && id == me.id {
-        return Err(AppError::BadRequest(
-            "Das eigene Konto kann nicht gesperrt werden.".to_string(),
-        ));
-    }
-    let mut tx = state.begin_write_as(me).await?;
-    let user = db::user::by_id_conn(&mut tx, id)
-        .await?
-        .ok_or(AppError::NotFound)?;
-    if user.disabled == disabled {
-        return Ok(());
-    }
-    db::user::set_disabled(&mut tx, id, disabled).await?;
-    let verb = if disabled { "gesperrt" } else { "entsperrt" };
-    db::audit::record(
-        &mut tx,
-        &me.username,
-        &format!("Konto {} {verb}", user.username),
-        Some(&json!({ "id": id, "disabled": user.disabled })),
-        Some(&json!({ "id": id, "disabled": disabled })),
-    )
-    .await?;
-    tx.commit().await?;
-    Ok(())
+) -> Result<Response, AppError> {
+    accounts::set_disabled(league.db(), (me.id, &me.username), id, false).await?;
+    Ok(flash
+        .redirect("/verwaltung/konten", "Konto entsperrt.")
+        .await)
 }
 
 /// One audit row, formatted.
 pub struct AuditLine {
-    /// `audit_log.id`.
-    pub id: i64,
     /// Local-time German timestamp.
     pub at: String,
     /// Who.
@@ -244,7 +222,7 @@ pub struct AuditLine {
 #[derive(Template, WebTemplate)]
 #[template(path = "admin/audit.html")]
 struct AuditPage {
-    user: Option<CurrentUser>,
+    layout: Layout,
     lines: Vec<AuditLine>,
     older: Option<i64>,
 }
@@ -267,11 +245,11 @@ fn de_timestamp(at: &str) -> String {
 }
 
 async fn audit_log(
-    State(state): State<AppState>,
-    RequireAdmin(me): RequireAdmin,
+    State(league): State<League>,
+    layout: Layout,
     Query(q): Query<AuditQuery>,
 ) -> Result<AuditPage, AppError> {
-    let rows = db::audit::recent(&state.read, q.vor, AUDIT_PAGE).await?;
+    let rows = accounts::audit_log(league.db(), q.vor, AUDIT_PAGE).await?;
     let older = if rows.len() as i64 == AUDIT_PAGE {
         rows.last().map(|r| r.id)
     } else {
@@ -280,7 +258,6 @@ async fn audit_log(
     let lines = rows
         .into_iter()
         .map(|r| AuditLine {
-            id: r.id,
             at: de_timestamp(&r.at),
             user: r.user,
             action: r.action,
@@ -289,130 +266,33 @@ async fn audit_log(
         })
         .collect();
     Ok(AuditPage {
-        user: Some(me),
+        layout,
         lines,
         older,
     })
 }
 
 async fn close_night(
-    State(state): State<AppState>,
+    State(league): State<League>,
+    flash: Flash,
     RequireSecretary(me): RequireSecretary,
-    Path(date): Path<String>,
-) -> Result<Redirect, AppError> {
-    let date = super::path_date(&date)?;
-    let mut tx = state.begin_write_as(&me).await?;
-    let night = super::night_on(&mut tx, date).await?;
-    if db::closing::close(&mut tx, night.id).await? {
-        db::audit::record(
-            &mut tx,
-            &me.username,
-            &format!("Spielabend {} abgeschlossen", super::de_date(date)),
-            Some(&json!({ "night": date, "closed": false })),
-            Some(&json!({ "night": date, "closed": true })),
+    at: AtNight,
+) -> Result<Response, AppError> {
+    let date = at.date;
+    league
+        .change(
+            at.year(),
+            Change::CloseNight { date },
+            &Edit::by(&me.username),
         )
         .await?;
-    }
-    tx.commit().await?;
-    Ok(Redirect::to(&format!("/verwaltung/abend/{date}#abschluss")))
-}
-
-/// The fields a form that changes a night carries for a closed night: the "Korrektur" tick box
-/// (`korrektur=on`) and its reason (`korrektur_grund`). Add them to the form struct with
-/// `#[serde(flatten)]` and to the template with `{% include "admin/korrektur.html" %}`.
-#[derive(Debug, Default, Clone, Deserialize)]
-pub struct KorrekturFields {
-    /// Present (any value) when the box "Korrektur" is ticked.
-    #[serde(default)]
-    pub korrektur: Option<String>,
-    /// Why the closed night is corrected.
-    #[serde(default)]
-    pub korrektur_grund: String,
-}
-
-impl KorrekturFields {
-    /// The fields out of a form read as name/value pairs (`korrektur`, `korrektur_grund`).
-    pub fn from_pairs(pairs: &[(String, String)]) -> KorrekturFields {
-        let get = |name: &str| super::form_field(pairs, name).map(str::to_string);
-        KorrekturFields {
-            korrektur: get("korrektur"),
-            korrektur_grund: get("korrektur_grund").unwrap_or_default(),
-        }
-    }
-}
-
-/// Longest accepted correction reason, in characters.
-pub const MAX_REASON_CHARS: usize = 500;
-
-/// Call inside the write transaction before changing night `night_id`: for an open night returns
-/// `Ok(None)`; for a closed one it requires the ticked box and a reason (else 400 with the German
-/// reason), opens a correction and writes its audit row, and returns its id, which must be passed to
-/// [`finish_change`] before the commit. Unknown night: 404.
-pub async fn open_for_change(
-    tx: &mut WriteTx,
-    night_id: i64,
-    user: &CurrentUser,
-    fields: &KorrekturFields,
-) -> Result<Option<i64>, AppError> {
-    let closed = db::closing::is_closed(tx, night_id)
-        .await?
-        .ok_or(AppError::NotFound)?;
-    if !closed {
-        return Ok(None);
-    }
-    let reason = fields.korrektur_grund.trim();
-    // Where: the night's date leads every refusal.
-    let night = match db::night::get(tx, night_id).await? {
-        Some(n) => format!("Abend {}", super::de_date(n.date)),
-        None => "Abend".to_string(),
-    };
-    if fields.korrektur.is_none() {
-        return Err(AppError::BadRequest(format!(
-            "{night}: der Spielabend ist abgeschlossen: Änderungen nur mit Häkchen „Korrektur“ und Grund."
-        )));
-    }
-    if reason.is_empty() || reason.chars().count() > MAX_REASON_CHARS {
-        return Err(AppError::BadRequest(format!(
-            "{night}: eine Korrektur braucht einen Grund (1 bis {MAX_REASON_CHARS} Zeichen)."
-        )));
-    }
-    let id = db::closing::begin_correction(tx, night_id, &user.username, reason).await?;
-    db::audit::record(
-        tx,
-        &user.username,
-        &format!("Korrektur eines abgeschlossenen Spielabends: {reason}"),
-        None,
-        Some(&json!({ "night_id": night_id, "correction": id })),
-    )
-    .await?;
-    Ok(Some(id))
-}
-
-/// [`open_for_change`] for a form that shows its own refusal: `Ok(Ok(correction))` to go on,
-/// `Ok(Err(German reason))` when the night is closed and the box "Korrektur" or the reason is
-/// missing (render the form again with 422 and the typed values; nothing was written), `Err` for
-/// any other failure.
-pub async fn korrektur_or_refusal(
-    tx: &mut WriteTx,
-    night_id: i64,
-    user: &CurrentUser,
-    fields: &KorrekturFields,
-) -> Result<Result<Option<i64>, String>, AppError> {
-    match open_for_change(tx, night_id, user, fields).await {
-        Ok(correction) => Ok(Ok(correction)),
-        Err(AppError::BadRequest(why)) => Ok(Err(why)),
-        Err(e) => Err(e),
-    }
-}
-
-/// Ends the correction opened by [`open_for_change`] (no-op for `None`); call before the commit.
-pub async fn finish_change(tx: &mut WriteTx, correction: Option<i64>) -> Result<(), AppError> {
-    if let Some(id) = correction {
-        db::closing::end_correction(tx, id).await?;
-    }
-    Ok(())
+    Ok(flash
+        .redirect(
+            &format!("/verwaltung/abend/{date}#abschluss"),
+            format!("Spielabend {} abgeschlossen.", date_de(date)),
+        )
+        .await)
 }
 
 #[cfg(test)]
-#[path = "tests/admin.rs"]
 mod tests;

@@ -1,27 +1,28 @@
 //! The read-only JSON API (interchange.md): standings and payouts of a season. Errors are JSON
 //! `{"error": "<German message>"}`: 404 for an unknown season, 400 for a bad date.
 
-use axum::body::Bytes;
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
-use axum::http::{header, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use chrono::NaiveDate;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::AppState;
+use super::{Guard, Routes};
 use crate::league::Payouts;
-use crate::service;
-use crate::service::ServiceError;
+use crate::service::{League, ServiceError};
 
 /// The routes of this feature.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/seasons/{season}/standings", get(standings))
-        .route("/api/v1/seasons/{season}/payouts", get(payouts))
+pub fn routes() -> Routes {
+    Routes::new()
+        .get(
+            Guard::Public,
+            "/api/v1/seasons/{season}/standings",
+            standings,
+        )
+        .get(Guard::Public, "/api/v1/seasons/{season}/payouts", payouts)
 }
 
 /// An API error: status and German message, answered as JSON.
@@ -37,12 +38,13 @@ impl IntoResponse for ApiError {
 impl From<ServiceError> for ApiError {
     fn from(e: ServiceError) -> Self {
         match e {
-            ServiceError::NoSeason(_) => ApiError(StatusCode::NOT_FOUND, e.to_string()),
-            ServiceError::Entry(_) | ServiceError::Refused(_) => {
-                ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string())
+            ServiceError::NoSeason(_) | ServiceError::NotFound(_) => {
+                ApiError(StatusCode::NOT_FOUND, e.to_string())
             }
-            ServiceError::Db(err) => {
-                tracing::error!(error = %err, "api request failed");
+            ServiceError::Refused(_) => ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()),
+            ServiceError::Closed(_) => ApiError(StatusCode::CONFLICT, e.to_string()),
+            ServiceError::Corrupt(_) | ServiceError::Db(_) => {
+                tracing::error!(error = %e, "api request failed");
                 ApiError(
                     StatusCode::INTERNAL_SERVER_ERROR,
                     "Ein interner Fehler ist aufgetreten.".to_string(),
@@ -85,7 +87,7 @@ fn bad_request(e: impl std::fmt::Display) -> ApiError {
 }
 
 async fn standings(
-    State(state): State<AppState>,
+    State(league): State<League>,
     season: Result<Path<String>, PathRejection>,
     q: Result<Query<StandingsQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
@@ -96,37 +98,18 @@ async fn standings(
     if let Some(d) = as_of {
         crate::league::check_as_of(year, d).map_err(|e| ApiError(StatusCode::BAD_REQUEST, e))?;
     }
-    let view = state.seasons.get(&state.read, year).await?;
-    if as_of.is_some() {
-        return Ok(Json(&*view.standings_as_of(as_of)).into_response());
-    }
-    // As of the last night: serialized once per change of the season.
-    let body = match view.page("standings.json") {
-        Some(body) => body,
-        None => {
-            let body = Bytes::from(serde_json::to_vec(view.standings()).map_err(|e| {
-                tracing::error!(error = %e, "standings json");
-                ApiError(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "Ein interner Fehler ist aufgetreten.".to_string(),
-                )
-            })?);
-            view.put_page("standings.json".to_string(), body.clone());
-            body
-        }
-    };
-    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
+    let snapshot = league.snapshot();
+    let view = snapshot.season(year)?;
+    Ok(Json(&*view.standings_as_of(as_of)).into_response())
 }
 
 async fn payouts(
-    State(state): State<AppState>,
+    State(league): State<League>,
     season: Result<Path<String>, PathRejection>,
 ) -> Result<Json<Payouts>, ApiError> {
     let Path(season) = season.map_err(bad_request)?;
     let year = season_year(&season)?;
-    // Not from the season cache: the carry-in is chained from earlier seasons, which the season's
-    // own change counter does not cover.
-    Ok(Json(service::payouts(&state.read, year).await?))
+    Ok(Json(league.payouts(year)?))
 }
 
 #[cfg(test)]

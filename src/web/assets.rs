@@ -3,17 +3,15 @@
 
 use axum::http::header;
 use axum::response::IntoResponse;
-use axum::routing::get;
-use axum::Router;
 
-use super::AppState;
+use super::{Guard, Routes};
 
 /// The stylesheet (`static/style.css`).
 const STYLE_CSS: &str = include_str!("../../static/style.css");
 
 /// The routes of this feature.
-pub fn router() -> Router<AppState> {
-    Router::new().route("/static/style.css", get(style))
+pub fn routes() -> Routes {
+    Routes::new().get(Guard::Public, "/static/style.css", style)
 }
 
 async fn style() -> impl IntoResponse {

@@ -1,47 +1,46 @@
 //! Login, logout and the one-time setup of the first admin (`/setup?token=…`).
 
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::time::Instant;
 
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::{ConnectInfo, Query, State};
-use axum::http::StatusCode;
+use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
-use axum::routing::{get, post, MethodRouter};
-use axum::{Extension, Form, Router};
+use axum::routing::{get, post};
+use axum::{Extension, Form};
 use serde::Deserialize;
 use tower_sessions::Session;
 
-use super::{AppError, AppState};
-use crate::auth::throttle::LoginThrottle;
-use crate::auth::{self, CurrentUser, Role};
-use crate::db;
+use super::{AppError, AppState, Guard, Layout, Routes};
+use crate::auth;
+use crate::service::{accounts, ServiceError};
 
 /// The routes of this feature. `POST /login` is rate-limited per client address
-/// ([`super::security::login_rate_limit`]) and per account ([`LoginThrottle`], one per router).
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/login", with_login_limit(get(login_form).post(login)))
-        .route("/logout", post(logout))
-        .route("/setup", get(setup_form).post(setup))
-        .layer(Extension(Arc::new(LoginThrottle::new())))
-}
-
-/// `routes` with the per-address burst limit of [`super::security::login_rate_limit`].
-fn with_login_limit(routes: MethodRouter<AppState>) -> MethodRouter<AppState> {
-    match super::security::login_rate_limit() {
-        Some(limit) => routes.layer(limit),
-        None => routes,
-    }
+/// ([`super::security::login_rate_limit`]) and per account (the state's `LoginThrottle`).
+pub fn routes() -> Routes {
+    let login = get(login_form).post(login);
+    let login = match super::security::login_rate_limit() {
+        Some(limit) => login.layer(limit),
+        None => login,
+    };
+    Routes::new()
+        .add(Guard::Public, &[Method::GET, Method::POST], "/login", login)
+        .add(Guard::Public, &[Method::POST], "/logout", post(logout))
+        .add(
+            Guard::Public,
+            &[Method::GET, Method::POST],
+            "/setup",
+            get(setup_form).post(setup),
+        )
 }
 
 /// The login form, with an error after a failed attempt.
 #[derive(Template, WebTemplate)]
 #[template(path = "login.html")]
 struct LoginPage {
-    user: Option<CurrentUser>,
+    layout: Layout,
     username: String,
     error: Option<String>,
 }
@@ -55,9 +54,9 @@ pub struct LoginForm {
     pub password: String,
 }
 
-async fn login_form(user: Option<CurrentUser>) -> LoginPage {
+async fn login_form(layout: Layout) -> LoginPage {
     LoginPage {
-        user,
+        layout,
         username: String::new(),
         error: None,
     }
@@ -67,63 +66,50 @@ fn session_error(e: tower_sessions::session::Error) -> AppError {
     AppError::Internal(format!("Sitzung: {e}"))
 }
 
-/// The longest login name or password looked at; longer input fails like a wrong password
-/// (argon2 would otherwise hash megabytes).
-const MAX_CREDENTIAL_CHARS: usize = 200;
+/// The login form again with `status` and `error`, the typed name kept.
+fn refused(status: StatusCode, username: String, error: &str) -> Response {
+    (
+        status,
+        LoginPage {
+            layout: Layout::default(),
+            username,
+            error: Some(error.to_string()),
+        },
+    )
+        .into_response()
+}
 
 async fn login(
     State(state): State<AppState>,
-    Extension(throttle): Extension<Arc<LoginThrottle>>,
     peer: Option<Extension<ConnectInfo<SocketAddr>>>,
     session: Session,
     Form(form): Form<LoginForm>,
 ) -> Result<Response, AppError> {
     let ip = peer.map(|Extension(ConnectInfo(addr))| addr.ip());
     let name = form.username.trim().to_string();
-    let name = name.as_str();
-    if !throttle.allowed(name, ip, Instant::now()) {
-        return Ok((
+    let throttle = &state.throttle;
+    if !throttle.allowed(&name, ip, Instant::now()) {
+        return Ok(refused(
             StatusCode::TOO_MANY_REQUESTS,
-            LoginPage {
-                user: None,
-                username: form.username,
-                error: Some(
-                    "Zu viele Fehlversuche für diesen Namen. Bitte später erneut versuchen."
-                        .to_string(),
-                ),
-            },
-        )
-            .into_response());
+            form.username,
+            "Zu viele Fehlversuche für diesen Namen. Bitte später erneut versuchen.",
+        ));
     }
-    let sane = name.chars().count() <= MAX_CREDENTIAL_CHARS
-        && form.password.chars().count() <= MAX_CREDENTIAL_CHARS;
-    let user = if sane {
-        db::user::by_username(&state.read, name).await?
-    } else {
-        None
-    };
-    let hash = user.as_ref().map(|u| u.password_hash.clone());
-    let password = if sane { form.password } else { String::new() };
-    let ok = auth::verify_password(password, hash).await?;
-    match user {
-        Some(u) if ok && !u.disabled => {
-            throttle.succeeded(name, ip);
+    match accounts::authenticate(state.league.db(), &name, &form.password).await? {
+        Some(u) => {
+            throttle.succeeded(&name, ip);
             auth::start_session(&session, u.id)
                 .await
                 .map_err(session_error)?;
             Ok(Redirect::to("/verwaltung").into_response())
         }
-        _ => {
-            throttle.failed(name, Instant::now());
-            Ok((
+        None => {
+            throttle.failed(&name, Instant::now());
+            Ok(refused(
                 StatusCode::UNAUTHORIZED,
-                LoginPage {
-                    user: None,
-                    username: form.username,
-                    error: Some("Name oder Passwort falsch.".to_string()),
-                },
-            )
-                .into_response())
+                form.username,
+                "Name oder Passwort falsch.",
+            ))
         }
     }
 }
@@ -145,7 +131,7 @@ pub struct SetupQuery {
 #[derive(Template, WebTemplate)]
 #[template(path = "setup.html")]
 struct SetupPage {
-    user: Option<CurrentUser>,
+    layout: Layout,
     token: String,
     username: String,
     error: Option<String>,
@@ -164,37 +150,19 @@ pub struct SetupForm {
     pub password2: String,
 }
 
-/// True when `token` is the stored setup token (compared in constant time over its length).
-async fn token_valid(state: &AppState, token: &str) -> Result<bool, AppError> {
-    let Some(stored) = db::user::setup_token(&state.read).await? else {
-        return Ok(false);
-    };
-    let (a, b) = (stored.as_bytes(), token.as_bytes());
-    Ok(a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0)
-}
-
 async fn setup_form(
     State(state): State<AppState>,
     Query(q): Query<SetupQuery>,
 ) -> Result<SetupPage, AppError> {
-    if !token_valid(&state, &q.token).await? {
+    if !accounts::setup_token_valid(state.league.db(), &q.token).await? {
         return Err(AppError::NotFound);
     }
     Ok(SetupPage {
-        user: None,
+        layout: Layout::default(),
         token: q.token,
         username: String::new(),
         error: None,
     })
-}
-
-/// Checks the setup form's fields; the error is German ([`crate::auth::check_new_account`]).
-pub(super) fn check_new_account(
-    username: &str,
-    password: &str,
-    password2: &str,
-) -> Result<(), String> {
-    crate::auth::check_new_account(username, password, Some(password2))
 }
 
 async fn setup(
@@ -202,58 +170,32 @@ async fn setup(
     session: Session,
     Form(form): Form<SetupForm>,
 ) -> Result<Response, AppError> {
-    if !token_valid(&state, &form.token).await? {
-        return Err(AppError::NotFound);
-    }
-    let username = form.username.trim().to_string();
-    if let Err(e) = check_new_account(&username, &form.password, &form.password2) {
-        return Ok((
-            StatusCode::UNPROCESSABLE_ENTITY,
-            SetupPage {
-                user: None,
-                token: form.token,
-                username: form.username,
-                error: Some(e),
-            },
-        )
-            .into_response());
-    }
-    let hash = auth::hash_password(form.password).await?;
-    let mut tx = state.begin_write().await?;
-    if db::user::count_conn(&mut tx).await? > 0 {
-        return Err(AppError::NotFound);
-    }
-    let id = db::user::create(&mut tx, &username, &hash, Role::Admin.as_str()).await?;
-    db::user::clear_setup_token(&mut tx).await?;
-    db::audit::record(&mut tx, &username, "setup: erster Admin", None, None).await?;
-    tx.commit().await?;
+    let created = accounts::create_first_admin(
+        state.league.db(),
+        &form.token,
+        &form.username,
+        &form.password,
+        &form.password2,
+    )
+    .await;
+    let id = match created {
+        Ok(id) => id,
+        Err(ServiceError::Refused(e)) => {
+            return Ok((
+                StatusCode::UNPROCESSABLE_ENTITY,
+                SetupPage {
+                    layout: Layout::default(),
+                    token: form.token,
+                    username: form.username,
+                    error: Some(e.to_string()),
+                },
+            )
+                .into_response())
+        }
+        Err(e) => return Err(e.into()),
+    };
     auth::start_session(&session, id)
         .await
         .map_err(session_error)?;
     Ok(Redirect::to("/verwaltung").into_response())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::check_new_account;
-
-    #[test]
-    fn new_accounts_need_a_name_a_long_password_and_the_same_twice() {
-        let cases = [
-            ("anna", "geheim123", "geheim123", true),
-            ("", "geheim123", "geheim123", false),
-            ("anna", "kurz", "kurz", false),
-            ("anna", "geheim123", "geheim124", false),
-            ("an\u{0}na", "geheim123", "geheim123", false),
-            ("anna\n", "geheim123", "geheim123", false),
-            ("<b>anna</b>", "geheim123", "geheim123", true),
-        ];
-        for (name, p1, p2, ok) in cases {
-            assert_eq!(
-                check_new_account(name, p1, p2).is_ok(),
-                ok,
-                "{name} {p1} {p2}"
-            );
-        }
-    }
 }

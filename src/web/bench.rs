@@ -5,19 +5,17 @@
 
 use axum::body::Bytes;
 use axum::http::header;
-use axum::routing::get;
-use axum::Router;
 
-use super::AppState;
+use super::{Guard, Routes};
 
 /// The environment variable that names the bench file.
 pub const BENCH_STATIC_ENV: &str = "SCHOCKERLIGA_BENCH_STATIC";
 
 /// The route `/bench/static` when [`BENCH_STATIC_ENV`] names a readable file, else no route (an
 /// unreadable file is logged and ignored).
-pub fn router() -> Router<AppState> {
+pub fn routes() -> Routes {
     let Some(path) = std::env::var_os(BENCH_STATIC_ENV) else {
-        return Router::new();
+        return Routes::new();
     };
     match std::fs::read(&path) {
         Ok(bytes) => {
@@ -26,17 +24,14 @@ pub fn router() -> Router<AppState> {
                 "Benchmark-Route /bench/static aktiv ({} Bytes)",
                 bytes.len()
             );
-            Router::new().route(
-                "/bench/static",
-                get(move || {
-                    let bytes = bytes.clone();
-                    async move { ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], bytes) }
-                }),
-            )
+            Routes::new().get(Guard::Public, "/bench/static", move || {
+                let bytes = bytes.clone();
+                async move { ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], bytes) }
+            })
         }
         Err(e) => {
             tracing::error!("{BENCH_STATIC_ENV}={}: {e}", path.to_string_lossy());
-            Router::new()
+            Routes::new()
         }
     }
 }

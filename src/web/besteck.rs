@@ -1,76 +1,83 @@
-//! The secretary's Schockbesteck (issue 4 items 2–3): live scoring of one Runde at a table of a
-//! night, Wurfrunde by Wurfrunde, with the pure engine (`rules::RundeState`, schocken-rules.md §6–§7).
+//! The secretary's Schockbesteck: live scoring of one Runde at a table of a night, Wurfrunde by
+//! Wurfrunde, with the pure engine (`rules::RundeState`, schocken-rules.md §6–§7).
 //!
-//! The Runde in progress is stored as the engine's record (`db::besteck`) and rebuilt by replaying
-//! it on every request, so it survives reloads and restarts; the last Wurfrunde is corrected by
-//! replaying all but it. When the Runde has a loser, its Outs, Hand-Outs, Julen and loser fill the
-//! round's result form; confirming stores the round (league.md §1 checks via `Season::from_file`)
-//! with the tallies recomputed from the throws, never from the posted numbers. Every page and POST
-//! needs a secretary (or admin) login. Plain server-rendered forms, no script.
+//! The Runde in progress is stored as the engine's record (`service::besteck`) and rebuilt by
+//! replaying it on every request, so it survives reloads and restarts; the last Wurfrunde is
+//! corrected by replaying all but it. Each step is stored only against the state its page showed.
+//! When the Runde has a loser, its Outs, Hand-Outs, Julen and loser fill the round's result form;
+//! confirming stores the round through the write pipeline (`Change::PutRound`, the same check as
+//! the round form) with the tallies recomputed from the throws, never from posted numbers. Plain
+//! server-rendered forms, no script.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use askama::Template;
 use askama_web::WebTemplate;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Redirect, Response};
-use axum::routing::{get, post};
-use axum::{Form, Router};
+use axum::response::{IntoResponse, Response};
 use chrono::NaiveDate;
 use serde::Deserialize;
-use sqlx::SqliteConnection;
+use serde_json::json;
 
-use super::admin::{finish_change, korrektur_or_refusal, KorrekturFields};
-use super::{de_date, form_field, night_on, path_date, season_rules, AppError, AppState};
-use crate::auth::{CurrentUser, RequireSecretary};
-use crate::db::{self, WriteTx};
-use crate::league::file::{NightEntry, ResultEntry};
-use crate::league::Season;
+use super::extract::{AtNight, AtRound, Flash};
+use super::{AppError, Guard, Layout, Routes};
+use crate::auth::RequireSecretary;
+use crate::league::file::ResultEntry;
+use crate::league::format::date_de;
+use crate::league::{draw, Change, Korrektur};
 use crate::rules::{
     max_outs_per_round, AppliedWurfrunde, RuleSet, RundeState, ThrowInput, Transfer,
     WurfrundeOutcome,
 };
+use crate::service::besteck::RundeAt;
+use crate::service::{AuditNote, Edit, League, ServiceError};
 
 /// The routes of this feature (all under `/verwaltung/besteck`).
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/verwaltung/besteck/{date}", get(night_page))
-        .route(
+pub fn routes() -> Routes {
+    let base = "/verwaltung/besteck/{date}/{table}/{round}";
+    let _ = base;
+    Routes::new()
+        .get(Guard::Secretary, "/verwaltung/besteck/{date}", night_page)
+        .get(
+            Guard::Secretary,
             "/verwaltung/besteck/{date}/{table}/{round}",
-            get(runde_page),
+            runde_page,
         )
-        .route(
+        .post(
+            Guard::Secretary,
             "/verwaltung/besteck/{date}/{table}/{round}/start",
-            post(start),
+            start,
         )
-        .route(
+        .post(
+            Guard::Secretary,
             "/verwaltung/besteck/{date}/{table}/{round}/wurfrunde",
-            post(wurfrunde),
+            wurfrunde,
         )
-        .route(
+        .post(
+            Guard::Secretary,
             "/verwaltung/besteck/{date}/{table}/{round}/zurueck",
-            post(undo),
+            undo,
         )
-        .route(
+        .post(
+            Guard::Secretary,
             "/verwaltung/besteck/{date}/{table}/{round}/verwerfen",
-            post(discard),
+            discard,
         )
-        .route(
+        .post(
+            Guard::Secretary,
             "/verwaltung/besteck/{date}/{table}/{round}/bestaetigen",
-            post(confirm),
+            confirm,
         )
 }
 
-/// A form posted as its raw (name, value) pairs: player rows have numbered fields, checkboxes repeat.
-type Pairs = Vec<(String, String)>;
+/// A form with numbered fields (`p0`, `w0`, …, `joker_{id}`) as sent: every field name with all
+/// its values.
+type Fields = BTreeMap<String, Vec<String>>;
 
-/// All values of field `name` (ticked checkboxes of one name).
-fn fields<'a>(form: &'a Pairs, name: &str) -> Vec<&'a str> {
-    form.iter()
-        .filter(|(k, _)| k == name)
-        .map(|(_, v)| v.as_str())
-        .collect()
+/// The first value of field `name`.
+fn field<'a>(form: &'a Fields, name: &str) -> Option<&'a str> {
+    form.get(name).and_then(|v| v.first()).map(String::as_str)
 }
 
 /// Reads final dice as typed on a phone: three digits, separators allowed ("421", "4-2-1",
@@ -143,19 +150,19 @@ impl TypedThrow {
 }
 
 /// Reads the rows `p{i}`, `w{i}`, `n{i}`, `h{i}` for i = 0, 1, … while `p{i}` exists.
-pub fn typed_throws(form: &Pairs) -> Vec<TypedThrow> {
+pub fn typed_throws(form: &Fields) -> Vec<TypedThrow> {
     (0..)
         .map_while(|i| {
-            form_field(form, &format!("p{i}")).map(|player| TypedThrow {
+            field(form, &format!("p{i}")).map(|player| TypedThrow {
                 player: player.to_string(),
-                dice: form_field(form, &format!("w{i}"))
+                dice: field(form, &format!("w{i}"))
                     .unwrap_or("")
                     .trim()
                     .to_string(),
-                wuerfe: form_field(form, &format!("n{i}"))
+                wuerfe: field(form, &format!("n{i}"))
                     .and_then(|n| n.trim().parse().ok())
                     .unwrap_or(1),
-                hand: form_field(form, &format!("h{i}")).is_some(),
+                hand: field(form, &format!("h{i}")).is_some(),
             })
         })
         .collect()
@@ -164,7 +171,7 @@ pub fn typed_throws(form: &Pairs) -> Vec<TypedThrow> {
 /// What every page and action of one Runde needs: the night, its season rules, the players drawn
 /// to the table (seat order), the round numbers already entered there and the Runde in progress.
 struct Ctx {
-    night_id: i64,
+    at: RundeAt,
     season: i32,
     date: NaiveDate,
     table: u32,
@@ -189,65 +196,59 @@ impl Ctx {
             self.date, self.table, self.round
         )
     }
+
+    /// Wurfrunden applied to the Runde in progress (0 without one).
+    fn seq(&self) -> usize {
+        self.runde.as_ref().map_or(0, |r| r.wurfrunden().len())
+    }
 }
 
-/// Loads the context of round `round` at `table` of the night on `date`. Unknown night, a table
-/// without drawn players or a round number outside 1..=rounds_per_night: 404.
-async fn load(
-    conn: &mut SqliteConnection,
-    date: NaiveDate,
-    table: u32,
-    round: u32,
-) -> Result<Ctx, AppError> {
-    let night = night_on(&mut *conn, date).await?;
-    let season = i32::try_from(night.season).map_err(|_| AppError::NotFound)?;
-    let rules = season_rules(&mut *conn, season).await?;
-    if !(1..=rules.rounds_per_night).contains(&round) {
-        return Err(AppError::NotFound);
-    }
-    let game = RuleSet::from_json(&rules.game)
-        .map_err(|e| AppError::Internal(format!("Regelwerk der Saison {season}: {e}")))?;
-    let table_players: Vec<String> = db::night::participants(&mut *conn, night.id)
-        .await?
-        .into_iter()
-        .filter(|p| p.table_no == i64::from(table))
-        .map(|p| p.name)
-        .collect();
-    if table_players.is_empty() {
-        return Err(AppError::NotFound);
-    }
-    let entered = db::night::round_numbers(&mut *conn, night.id, table).await?;
-    let night_closed = db::closing::is_closed(&mut *conn, night.id)
-        .await?
-        .unwrap_or(false);
-    let runde = match db::besteck::get(&mut *conn, night.id, table, round).await? {
+/// The context of round `at` from the league's snapshot and the stored Runde in progress.
+async fn load(league: &League, at: &AtRound) -> Result<Ctx, AppError> {
+    let night = &at.at.night;
+    let view = &night.view;
+    let rules = &view.season.rules;
+    let here = RundeAt {
+        night: night.id(),
+        table: at.at.table,
+        round: at.round,
+    };
+    let record = league.runde(here).await?;
+    let runde = match record {
         Some(record) => Some(
             RundeState::try_from(record)
                 .map_err(|e| AppError::Internal(format!("gespeicherte Runde: {e}")))?,
         ),
         None => None,
     };
-    let mut ids = HashMap::new();
-    for name in runde.iter().flat_map(|r| r.players()) {
-        let (id, _) = db::player::by_name(&mut *conn, name)
-            .await?
-            .ok_or_else(|| AppError::Internal(format!("Spieler {name} fehlt")))?;
-        ids.insert(name.clone(), id);
-    }
+    let ids = runde
+        .iter()
+        .flat_map(|r| r.players())
+        .filter_map(|name| view.ids.players.get(name).map(|id| (name.clone(), *id)))
+        .collect();
+    let game = RuleSet::from_json(&rules.game).map_err(|e| {
+        AppError::Internal(format!("Regelwerk der Saison {}: {e}", view.season.year))
+    })?;
+    let n = night.night();
     Ok(Ctx {
-        night_id: night.id,
-        season,
-        date,
-        table,
-        round,
+        at: here,
+        season: view.season.year,
+        date: night.date,
+        table: at.at.table,
+        round: at.round,
         rounds_per_night: rules.rounds_per_night,
-        table_players,
+        table_players: at.at.players(),
         ids,
         joker_allowed: rules.joker_multiplier.is_some(),
         game,
-        entered,
+        entered: n
+            .tables
+            .iter()
+            .find(|t| t.number == at.at.table)
+            .map(|t| t.rounds.iter().map(|r| r.number).collect())
+            .unwrap_or_default(),
         runde,
-        closed: night_closed,
+        closed: n.closed,
     })
 }
 
@@ -343,7 +344,7 @@ pub struct ConfirmRow {
 #[derive(Template, WebTemplate)]
 #[template(path = "besteck/runde.html")]
 pub struct RundePage {
-    user: Option<CurrentUser>,
+    layout: Layout,
     date: String,
     iso_date: String,
     table: u32,
@@ -514,10 +515,10 @@ impl Extra<'_> {
     }
 }
 
-fn render(user: CurrentUser, ctx: &Ctx, extra: Extra<'_>) -> RundePage {
+fn render(layout: Layout, ctx: &Ctx, extra: Extra<'_>) -> RundePage {
     let mut page = RundePage {
-        user: Some(user),
-        date: de_date(ctx.date),
+        layout,
+        date: date_de(ctx.date),
         iso_date: ctx.date.to_string(),
         table: ctx.table,
         round: ctx.round,
@@ -606,19 +607,6 @@ fn render(user: CurrentUser, ctx: &Ctx, extra: Extra<'_>) -> RundePage {
     page
 }
 
-/// The table's players in seat order starting with `vorleger`, only those ticked.
-pub fn seat_order(table_players: &[String], ticked: &[&str], vorleger: &str) -> Vec<String> {
-    let playing: Vec<String> = table_players
-        .iter()
-        .filter(|p| ticked.contains(&p.as_str()))
-        .cloned()
-        .collect();
-    match playing.iter().position(|p| p == vorleger) {
-        Some(k) => playing[k..].iter().chain(&playing[..k]).cloned().collect(),
-        None => playing,
-    }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Handlers
 
@@ -630,16 +618,15 @@ pub struct SavedQuery {
 }
 
 async fn runde_page(
-    State(state): State<AppState>,
-    RequireSecretary(user): RequireSecretary,
-    Path((date, table, round)): Path<(String, u32, u32)>,
+    State(league): State<League>,
+    layout: Layout,
+    at: AtRound,
     Query(q): Query<SavedQuery>,
 ) -> Result<RundePage, AppError> {
-    let mut conn = state.read.acquire().await?;
-    let ctx = load(&mut conn, path_date(&date)?, table, round).await?;
+    let ctx = load(&league, &at).await?;
     let notice = q.gespeichert.map(|n| format!("Runde {n} ist gespeichert."));
     Ok(render(
-        user,
+        layout,
         &ctx,
         Extra {
             notice,
@@ -649,15 +636,15 @@ async fn runde_page(
 }
 
 /// A rejected action: the page with the message and what was typed, status 422.
-fn rejected(user: CurrentUser, ctx: &Ctx, extra: Extra<'_>) -> Response {
-    (StatusCode::UNPROCESSABLE_ENTITY, render(user, ctx, extra)).into_response()
+fn rejected(layout: Layout, ctx: &Ctx, extra: Extra<'_>) -> Response {
+    (StatusCode::UNPROCESSABLE_ENTITY, render(layout, ctx, extra)).into_response()
 }
 
 /// The form's `seq` (Wurfrunden applied when the page was shown) must match the stored Runde, so a
 /// double tap or a second phone cannot apply or undo twice.
-fn stale(ctx: &Ctx, form: &Pairs) -> Option<String> {
-    let now = ctx.runde.as_ref().map_or(0, |r| r.wurfrunden().len());
-    let seen = form_field(form, "seq").and_then(|s| s.parse::<usize>().ok());
+fn stale(ctx: &Ctx, form: &Fields) -> Option<String> {
+    let now = ctx.seq();
+    let seen = field(form, "seq").and_then(|s| s.parse::<usize>().ok());
     (seen != Some(now)).then(|| {
         format!(
             "Die Anzeige war nicht mehr aktuell (inzwischen {now} Wurfrunden); bitte prüfen und neu eingeben."
@@ -665,69 +652,81 @@ fn stale(ctx: &Ctx, form: &Pairs) -> Option<String> {
     })
 }
 
-/// Opens the write transaction (audited as `user`) and loads the context of round `round` at
-/// `table` of the night on ISO `date` in it; see [`load`] for the 404s.
-async fn begin(
-    state: &AppState,
-    user: &CurrentUser,
-    date: &str,
-    table: u32,
-    round: u32,
-) -> Result<(WriteTx, Ctx), AppError> {
-    let mut tx = state.begin_write_as(user).await?;
-    let ctx = load(&mut tx, path_date(date)?, table, round).await?;
-    Ok((tx, ctx))
+/// Stores `runde` as the Runde in progress of `ctx` (against the state the page showed) and
+/// redirects to its page; a refusal (another step came first) shows the page with the reason.
+async fn save(
+    league: &League,
+    layout: Layout,
+    user: &str,
+    ctx: &Ctx,
+    runde: &RundeState,
+) -> Result<Response, AppError> {
+    let seen = ctx.runde.as_ref().map(|r| r.wurfrunden().len());
+    match league
+        .save_runde(ctx.at, seen, Some(&runde.record()), user)
+        .await
+    {
+        Ok(()) => Ok(axum::response::Redirect::to(&ctx.base()).into_response()),
+        Err(ServiceError::Refused(e)) => Ok(rejected(layout, ctx, Extra::error(e.to_string()))),
+        Err(e) => Err(e.into()),
+    }
 }
 
-/// Stores `runde` as the Runde in progress of `ctx`, commits and redirects to its page.
-async fn save(mut tx: WriteTx, ctx: &Ctx, runde: &RundeState) -> Result<Response, AppError> {
-    db::besteck::put(&mut tx, ctx.night_id, ctx.table, ctx.round, &runde.record()).await?;
-    tx.commit().await?;
-    Ok(Redirect::to(&ctx.base()).into_response())
+/// The start form: who plays (ticked, repeated `spieler`) and the Vorleger.
+#[derive(Deserialize)]
+pub struct StartForm {
+    /// The ticked players' names.
+    #[serde(default)]
+    pub spieler: Vec<String>,
+    /// The Vorleger's name.
+    #[serde(default)]
+    pub vorleger: String,
 }
 
 async fn start(
-    State(state): State<AppState>,
+    State(league): State<League>,
+    layout: Layout,
     RequireSecretary(user): RequireSecretary,
-    Path((date, table, round)): Path<(String, u32, u32)>,
-    Form(form): Form<Pairs>,
+    at: AtRound,
+    axum_extra::extract::Form(form): axum_extra::extract::Form<StartForm>,
 ) -> Result<Response, AppError> {
-    let (tx, ctx) = begin(&state, &user, &date, table, round).await?;
+    let ctx = load(&league, &at).await?;
+    let round = ctx.round;
     if ctx.runde.is_some() {
         return Ok(rejected(
-            user,
+            layout,
             &ctx,
             Extra::error(format!("Runde {round} läuft schon.")),
         ));
     }
-    let ticked = fields(&form, "spieler");
-    let vorleger = form_field(&form, "vorleger").unwrap_or("");
-    if !ticked.contains(&vorleger) {
+    let ticked: Vec<&str> = form.spieler.iter().map(String::as_str).collect();
+    if !ticked.contains(&form.vorleger.as_str()) {
         return Ok(rejected(
-            user,
+            layout,
             &ctx,
             Extra::error("Der Vorleger muss mitspielen."),
         ));
     }
-    let players = seat_order(&ctx.table_players, &ticked, vorleger);
+    let players = draw::seat_order(&ctx.table_players, &ticked, &form.vorleger);
     let runde = match RundeState::new(players, ctx.game.clone()) {
         Ok(r) => r,
-        Err(e) => return Ok(rejected(user, &ctx, Extra::error(e.to_string()))),
+        Err(e) => return Ok(rejected(layout, &ctx, Extra::error(e.to_string()))),
     };
-    save(tx, &ctx, &runde).await
+    save(&league, layout, &user.username, &ctx, &runde).await
 }
 
 async fn wurfrunde(
-    State(state): State<AppState>,
+    State(league): State<League>,
+    layout: Layout,
     RequireSecretary(user): RequireSecretary,
-    Path((date, table, round)): Path<(String, u32, u32)>,
-    Form(form): Form<Pairs>,
+    at: AtRound,
+    axum_extra::extract::Form(form): axum_extra::extract::Form<Fields>,
 ) -> Result<Response, AppError> {
-    let (tx, mut ctx) = begin(&state, &user, &date, table, round).await?;
+    let mut ctx = load(&league, &at).await?;
     let typed = typed_throws(&form);
-    let fail = |ctx: &Ctx, msg: String| {
+    let fail = |layout: Layout, ctx: &Ctx, msg: String| {
         rejected(
-            user.clone(),
+            layout,
             ctx,
             Extra {
                 typed: &typed,
@@ -736,10 +735,14 @@ async fn wurfrunde(
         )
     };
     if ctx.runde.is_none() {
-        return Ok(fail(&ctx, "Diese Runde ist noch nicht begonnen.".into()));
+        return Ok(fail(
+            layout,
+            &ctx,
+            "Diese Runde ist noch nicht begonnen.".into(),
+        ));
     }
     if let Some(msg) = stale(&ctx, &form) {
-        return Ok(fail(&ctx, msg));
+        return Ok(fail(layout, &ctx, msg));
     }
     let throws = match typed
         .iter()
@@ -747,44 +750,73 @@ async fn wurfrunde(
         .collect::<Result<Vec<_>, _>>()
     {
         Ok(t) => t,
-        Err(msg) => return Ok(fail(&ctx, msg)),
+        Err(msg) => return Ok(fail(layout, &ctx, msg)),
     };
-    let blind = form_field(&form, "blind").is_some();
-    let mut runde = ctx.runde.take().ok_or(AppError::NotFound)?;
+    let blind = field(&form, "blind").is_some();
+    let Some(before) = ctx.runde.clone() else {
+        return Err(AppError::NotFound);
+    };
+    let mut runde = before;
     if let Err(e) = runde.apply_blind(throws, blind) {
-        ctx.runde = Some(runde);
-        return Ok(fail(&ctx, e.to_string()));
+        return Ok(fail(layout, &ctx, e.to_string()));
     }
-    save(tx, &ctx, &runde).await
+    let saved = save(&league, layout, &user.username, &ctx, &runde).await?;
+    ctx.runde = Some(runde);
+    Ok(saved)
 }
 
 async fn undo(
-    State(state): State<AppState>,
+    State(league): State<League>,
+    layout: Layout,
     RequireSecretary(user): RequireSecretary,
-    Path((date, table, round)): Path<(String, u32, u32)>,
-    Form(form): Form<Pairs>,
+    at: AtRound,
+    axum_extra::extract::Form(form): axum_extra::extract::Form<Fields>,
 ) -> Result<Response, AppError> {
-    let (mut tx, mut ctx) = begin(&state, &user, &date, table, round).await?;
-    let fail = |ctx: &Ctx, msg: String| rejected(user.clone(), ctx, Extra::error(msg));
+    let ctx = load(&league, &at).await?;
     if let Some(msg) = stale(&ctx, &form) {
-        return Ok(fail(&ctx, msg));
+        return Ok(rejected(layout, &ctx, Extra::error(msg)));
     }
-    let Some(runde) = ctx.runde.as_mut() else {
-        return Ok(fail(&ctx, "Diese Runde ist noch nicht begonnen.".into()));
+    let Some(mut runde) = ctx.runde.clone() else {
+        return Ok(rejected(
+            layout,
+            &ctx,
+            Extra::error("Diese Runde ist noch nicht begonnen."),
+        ));
     };
     let undone: Option<AppliedWurfrunde> = runde
         .undo_last()
         .map_err(|e| AppError::Internal(format!("Zurücknehmen: {e}")))?;
     let Some(undone) = undone else {
-        return Ok(fail(&ctx, "Es gibt noch keine Wurfrunde.".into()));
+        return Ok(rejected(
+            layout,
+            &ctx,
+            Extra::error("Es gibt noch keine Wurfrunde."),
+        ));
     };
     let number = runde.wurfrunden().len() + 1;
-    db::besteck::put(&mut tx, ctx.night_id, table, round, &runde.record()).await?;
-    tx.commit().await?;
+    match league
+        .save_runde(
+            ctx.at,
+            Some(ctx.seq()),
+            Some(&runde.record()),
+            &user.username,
+        )
+        .await
+    {
+        Ok(()) => {}
+        Err(ServiceError::Refused(e)) => {
+            return Ok(rejected(layout, &ctx, Extra::error(e.to_string())))
+        }
+        Err(e) => return Err(e.into()),
+    }
+    let after = Ctx {
+        runde: Some(runde),
+        ..ctx
+    };
     let typed: Vec<TypedThrow> = undone.throws.iter().map(TypedThrow::from_input).collect();
     Ok(render(
-        user,
-        &ctx,
+        layout,
+        &after,
         Extra {
             notice: Some(format!(
                 "Wurfrunde {number} ist zurückgenommen: korrigieren und neu eintragen."
@@ -797,56 +829,41 @@ async fn undo(
 }
 
 async fn discard(
-    State(state): State<AppState>,
+    State(league): State<League>,
     RequireSecretary(user): RequireSecretary,
-    Path((date, table, round)): Path<(String, u32, u32)>,
+    at: AtRound,
 ) -> Result<Response, AppError> {
-    let (mut tx, ctx) = begin(&state, &user, &date, table, round).await?;
-    db::besteck::delete(&mut tx, ctx.night_id, table, round).await?;
-    tx.commit().await?;
-    Ok(Redirect::to(&ctx.base()).into_response())
-}
-
-/// Puts round `round` with `results` at `table` of the night on `date` into the season file,
-/// replacing a round of that number (the night and table are added when missing).
-pub fn put_round_into(
-    nights: &mut Vec<NightEntry>,
-    date: NaiveDate,
-    table: u32,
-    round: u32,
-    results: Vec<ResultEntry>,
-) {
-    let night = match nights.iter().position(|n| n.date == date) {
-        Some(k) => &mut nights[k],
-        None => {
-            nights.push(NightEntry {
-                date,
-                tables: Vec::new(),
-                fines: Vec::new(),
-            });
-            let last = nights.len() - 1;
-            &mut nights[last]
-        }
+    let here = RundeAt {
+        night: at.at.night.id(),
+        table: at.at.table,
+        round: at.round,
     };
-    night.put_round(table, round, results);
+    league.save_runde(here, None, None, &user.username).await?;
+    Ok(axum::response::Redirect::to(&format!(
+        "/verwaltung/besteck/{}/{}/{}",
+        at.at.night.date, at.at.table, at.round
+    ))
+    .into_response())
 }
 
 async fn confirm(
-    State(state): State<AppState>,
+    State(league): State<League>,
+    layout: Layout,
+    flash: Flash,
     RequireSecretary(user): RequireSecretary,
-    Path((date, table, round)): Path<(String, u32, u32)>,
-    Form(form): Form<Pairs>,
+    at: AtRound,
+    axum_extra::extract::Form(form): axum_extra::extract::Form<Fields>,
 ) -> Result<Response, AppError> {
-    let (mut tx, ctx) = begin(&state, &user, &date, table, round).await?;
+    let ctx = load(&league, &at).await?;
     let jokers: Vec<&str> = ctx
         .ids
         .iter()
-        .filter(|(_, id)| form_field(&form, &format!("joker_{id}")).is_some())
+        .filter(|(_, id)| form.contains_key(&format!("joker_{id}")))
         .map(|(name, _)| name.as_str())
         .collect();
-    let fail = |ctx: &Ctx, msg: String| {
+    let fail = |layout: Layout, ctx: &Ctx, msg: String| {
         rejected(
-            user.clone(),
+            layout,
             ctx,
             Extra {
                 jokers: &jokers,
@@ -855,10 +872,14 @@ async fn confirm(
         )
     };
     if let Some(msg) = stale(&ctx, &form) {
-        return Ok(fail(&ctx, msg));
+        return Ok(fail(layout, &ctx, msg));
     }
     let Some(runde) = ctx.runde.as_ref().filter(|r| r.is_finished()) else {
-        return Ok(fail(&ctx, "Die Runde hat noch keinen Verlierer.".into()));
+        return Ok(fail(
+            layout,
+            &ctx,
+            "Die Runde hat noch keinen Verlierer.".into(),
+        ));
     };
     // The tallies come from the throws; posted numbers are ignored.
     let mut results = Vec::new();
@@ -879,55 +900,54 @@ async fn confirm(
             lost: t.lost,
         });
     }
-    let mut file = db::season::load_file_conn(&mut tx, ctx.season)
-        .await?
-        .ok_or(AppError::NotFound)?;
-    put_round_into(&mut file.nights, ctx.date, table, round, results.clone());
-    // The same check as the round form: the drawn participants count for the two-table rule.
-    let presence = db::night::presence_counts(&mut tx, ctx.season).await?;
-    if let Err(e) = Season::from_file_with_presence(&file, &presence) {
-        return Ok(fail(&ctx, e.to_string()));
-    }
-    let mut rows = Vec::with_capacity(results.len());
-    for r in results {
-        let id = ctx.ids.get(&r.player).copied().ok_or(AppError::NotFound)?;
-        rows.push((id, r));
-    }
-    let korrektur = KorrekturFields::from_pairs(&form);
-    let correction = match korrektur_or_refusal(&mut tx, ctx.night_id, &user, &korrektur).await? {
-        Ok(c) => c,
-        Err(why) => return Ok(fail(&ctx, why)),
-    };
-    // The results are audited row by row by the triggers; the summary row below adds the throws.
-    db::night::put_round(&mut tx, ctx.night_id, table, round, &rows).await?;
-    db::besteck::delete(&mut tx, ctx.night_id, table, round).await?;
-    let after = serde_json::json!({
-        "results": rows.iter().map(|(_, r)| r).collect::<Vec<_>>(),
-        "wurfrunden": runde.record().wurfrunden,
-    });
-    db::audit::record(
-        &mut tx,
-        &user.username,
-        &format!(
+    let (table, round, date) = (ctx.table, ctx.round, ctx.date);
+    let note = AuditNote {
+        action: format!(
             "Runde {round} an Tisch {table} am {} aus dem Schockbesteck gespeichert",
-            de_date(ctx.date)
+            date_de(date)
         ),
-        None,
-        Some(&after),
-    )
-    .await?;
-    finish_change(&mut tx, correction).await?;
-    tx.commit().await?;
+        after: json!({ "results": results, "wurfrunden": runde.record().wurfrunden }),
+    };
+    let edit = Edit {
+        author: user.username.clone(),
+        korrektur: Korrektur {
+            ticked: form.contains_key("korrektur"),
+            reason: field(&form, "korrektur_grund")
+                .unwrap_or_default()
+                .to_string(),
+        },
+        note: Some(note),
+        confirms_runde: Some((table, round)),
+    };
+    let change = Change::PutRound {
+        date,
+        table,
+        number: round,
+        results,
+        replace: true,
+        seat_newcomers: false,
+    };
+    match league.change(ctx.season, change, &edit).await {
+        Ok(_) => {}
+        Err(ServiceError::Refused(e) | ServiceError::Closed(e)) => {
+            return Ok(fail(layout, &ctx, e.to_string()))
+        }
+        Err(e) => return Err(e.into()),
+    }
     let next = if round < ctx.rounds_per_night {
         format!(
-            "/verwaltung/besteck/{}/{table}/{}?gespeichert={round}",
-            ctx.date,
+            "/verwaltung/besteck/{date}/{table}/{}?gespeichert={round}",
             round + 1
         )
     } else {
-        format!("/abend/{}", ctx.date)
+        format!("/abend/{date}")
     };
-    Ok(Redirect::to(&next).into_response())
+    Ok(flash
+        .redirect(
+            &next,
+            format!("Runde {round} an Tisch {table} gespeichert."),
+        )
+        .await)
 }
 
 /// One round link of the night overview.
@@ -952,35 +972,33 @@ pub struct TableView {
 #[derive(Template, WebTemplate)]
 #[template(path = "besteck/abend.html")]
 pub struct NightPage {
-    user: Option<CurrentUser>,
+    layout: Layout,
     date: String,
     iso_date: String,
     tables: Vec<TableView>,
 }
 
 async fn night_page(
-    State(state): State<AppState>,
-    RequireSecretary(user): RequireSecretary,
-    Path(date): Path<String>,
+    State(league): State<League>,
+    layout: Layout,
+    at: AtNight,
 ) -> Result<NightPage, AppError> {
-    let date = path_date(&date)?;
-    let mut conn = state.read.acquire().await?;
-    let night = night_on(&mut conn, date).await?;
-    let season = i32::try_from(night.season).map_err(|_| AppError::NotFound)?;
-    let rules = season_rules(&mut conn, season).await?;
-    let participants = db::night::participants(&mut conn, night.id).await?;
+    let date = at.date;
+    let rules = &at.view.season.rules;
+    let night = at.night();
     let mut tables = Vec::new();
     for number in 1..=2u32 {
-        let players: Vec<String> = participants
-            .iter()
-            .filter(|p| p.table_no == i64::from(number))
-            .map(|p| p.name.clone())
-            .collect();
+        let players = draw::table_players(&night.draw, number);
         if players.is_empty() {
             continue;
         }
-        let entered = db::night::round_numbers(&mut conn, night.id, number).await?;
-        let running = db::besteck::numbers(&mut conn, night.id, number).await?;
+        let entered: Vec<u32> = night
+            .tables
+            .iter()
+            .find(|t| t.number == number)
+            .map(|t| t.rounds.iter().map(|r| r.number).collect())
+            .unwrap_or_default();
+        let running = league.runden_running(at.id(), number).await?;
         tables.push(TableView {
             number,
             players,
@@ -999,13 +1017,12 @@ async fn night_page(
         });
     }
     Ok(NightPage {
-        user: Some(user),
-        date: de_date(date),
+        layout,
+        date: date_de(date),
         iso_date: date.to_string(),
         tables,
     })
 }
 
 #[cfg(test)]
-#[path = "tests/besteck.rs"]
 mod tests;

@@ -22,6 +22,8 @@ pub fn message_for(status: StatusCode) -> Option<&'static str> {
             Some("Falscher Inhaltstyp der Anfrage (Content-Type).")
         }
         StatusCode::UNPROCESSABLE_ENTITY => Some("Formular unvollständig oder fehlerhaft."),
+        StatusCode::FORBIDDEN => Some("Dafür fehlt die Berechtigung."),
+        StatusCode::INTERNAL_SERVER_ERROR => Some("Ein interner Fehler ist aufgetreten."),
         _ => None,
     }
 }
@@ -57,10 +59,5 @@ pub async fn germanize(req: Request, next: Next) -> Response {
     if api {
         return (status, Json(serde_json::json!({ "error": message }))).into_response();
     }
-    let page = ErrorPage {
-        user: None,
-        title: status.canonical_reason().unwrap_or("Fehler").to_string(),
-        message: message.to_string(),
-    };
-    (status, page).into_response()
+    (status, ErrorPage::new(status, message.to_string())).into_response()
 }

@@ -1,44 +1,47 @@
-//! The web application: shared state, the error type, and the router that merges one router per
-//! feature (`auth`, `public`, `api`, `season`, `night`; later features add their own file and one
-//! `.merge(...)` line in [`router`]).
+//! The web: a thin, typed layer over `service`. Every route is one line of the route table
+//! ([`route_table`]), grouped by its guard: public pages, secretary pages, admin pages and the JSON
+//! API. Handlers read the league's in-memory snapshot (no SQL) and send every change through the
+//! service's write pipeline; a POST answers with a redirect (Post/Redirect/Get) and a flash
+//! message, or with its form again (422) keeping what was typed. Anonymous GETs of public routes
+//! are served from a rendered-page cache keyed by the snapshot (`page_cache`).
 
 pub mod admin;
 pub mod api;
 pub mod assets;
 pub mod auth;
 pub mod bench;
-pub mod entry;
+pub mod besteck;
 pub mod errors;
+pub mod extract;
+pub mod filters;
+pub mod money;
 pub mod night;
+pub mod page_cache;
 pub mod public;
 pub mod round_api;
 pub mod season;
 pub mod security;
-
-// The rules engine from outside (Wurfrunde API) and live scoring (Schockbesteck).
-pub mod besteck;
-/// Kasse, Jahresabschluss, CSV exports and the Strafenkatalog (issue 3).
-pub mod money;
 pub mod wurfrunde;
 
+use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::FromRef;
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Redirect, Response};
+use axum::handler::Handler;
+use axum::http::{Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::MethodRouter;
 use axum::Router;
-use sqlx::SqlitePool;
 use tower_http::trace::TraceLayer;
-use tower_sessions::cookie::SameSite;
-use tower_sessions::session_store::ExpiredDeletion;
-use tower_sessions::{Expiry, SessionManagerLayer};
-use tower_sessions_sqlx_store::SqliteStore;
 
-use crate::auth::CurrentUser;
-use crate::db::{Db, DbError, WriteTx};
+use crate::auth::throttle::LoginThrottle;
+use crate::auth::{RequireAdmin, RequireSecretary};
+use crate::service::{League, ServiceError};
+pub use extract::Layout;
 
 /// What the server needs to start.
 #[derive(Debug, Clone)]
@@ -62,64 +65,23 @@ impl Config {
     }
 }
 
-/// The state every handler shares: the writer pool (1 connection) and the read pool.
+/// The state every handler shares: the league (snapshot and write pipeline) and the login
+/// throttle. Handlers ask for what they use (`State<League>`).
 #[derive(Clone, Debug)]
 pub struct AppState {
-    /// The writer pool: use [`AppState::begin_write`] for read-then-write transactions.
-    pub write: SqlitePool,
-    /// The read pool for pages.
-    pub read: SqlitePool,
+    /// The league.
+    pub league: League,
     /// The address the server listens on.
     pub listen: SocketAddr,
-    /// Each season's checked model and standings, valid while its change counter is unchanged.
-    pub seasons: crate::cache::SeasonCache,
+    /// Failed logins per account (SECURITY.md "Login limits").
+    pub throttle: Arc<LoginThrottle>,
+    /// Rendered public pages of the current snapshot, for anonymous visitors.
+    pub pages: Arc<page_cache::PageCache>,
 }
 
-impl AppState {
-    /// Starts a `BEGIN IMMEDIATE` transaction on the writer; the database's row-level audit
-    /// entries of this transaction name no author (`?`): prefer [`AppState::begin_write_as`].
-    pub async fn begin_write(&self) -> Result<WriteTx, AppError> {
-        let mut tx = self.begin_immediate().await?;
-        crate::db::audit::clear_actor(&mut tx).await?;
-        Ok(tx)
-    }
-
-    /// [`AppState::begin_write`] whose row-level audit entries (results, players, fees, fines)
-    /// name `user` as the author.
-    pub async fn begin_write_as(&self, user: &CurrentUser) -> Result<WriteTx, AppError> {
-        let mut tx = self.begin_immediate().await?;
-        crate::db::audit::set_actor(&mut tx, &user.username, false).await?;
-        Ok(tx)
-    }
-
-    /// `BEGIN IMMEDIATE` on the writer, the audit author not yet set.
-    async fn begin_immediate(&self) -> Result<WriteTx, AppError> {
-        Ok(self
-            .write
-            .begin_with("BEGIN IMMEDIATE")
-            .await
-            .map_err(DbError::from)?)
-    }
-}
-
-/// The read pool alone, for handlers that only read: `State(ReadPool(pool)): State<ReadPool>`.
-#[derive(Clone, Debug)]
-pub struct ReadPool(pub SqlitePool);
-
-impl FromRef<AppState> for ReadPool {
+impl FromRef<AppState> for League {
     fn from_ref(state: &AppState) -> Self {
-        ReadPool(state.read.clone())
-    }
-}
-
-/// The writer pool alone (1 connection): `State(WritePool(pool)): State<WritePool>`; begin
-/// read-then-write transactions with `pool.begin_with("BEGIN IMMEDIATE")`.
-#[derive(Clone, Debug)]
-pub struct WritePool(pub SqlitePool);
-
-impl FromRef<AppState> for WritePool {
-    fn from_ref(state: &AppState) -> Self {
-        WritePool(state.write.clone())
+        state.league.clone()
     }
 }
 
@@ -136,23 +98,23 @@ pub enum AppError {
     /// A request that cannot be served as sent (400), with the German reason.
     #[error("{0}")]
     BadRequest(String),
-    /// The database failed (500).
-    #[error(transparent)]
-    Db(#[from] DbError),
-    /// Anything else that failed inside (500).
+    /// The night is closed: a change needs a Korrektur (409), with the German reason.
+    #[error("{0}")]
+    Closed(String),
+    /// Anything that failed inside (500).
     #[error("{0}")]
     Internal(String),
 }
 
-impl From<sqlx::Error> for AppError {
-    fn from(e: sqlx::Error) -> Self {
-        AppError::Db(DbError::Sqlx(e))
-    }
-}
-
-impl From<crate::auth::PasswordError> for AppError {
-    fn from(e: crate::auth::PasswordError) -> Self {
-        AppError::Internal(e.to_string())
+impl From<ServiceError> for AppError {
+    fn from(e: ServiceError) -> Self {
+        match e {
+            ServiceError::NoSeason(_) | ServiceError::NotFound(_) => AppError::NotFound,
+            ServiceError::Refused(err) => AppError::BadRequest(err.to_string()),
+            ServiceError::Closed(err) => AppError::Closed(err.to_string()),
+            ServiceError::Corrupt(m) => AppError::Internal(m),
+            ServiceError::Db(err) => AppError::Internal(err.to_string()),
+        }
     }
 }
 
@@ -160,9 +122,20 @@ impl From<crate::auth::PasswordError> for AppError {
 #[derive(Template, WebTemplate)]
 #[template(path = "error.html")]
 struct ErrorPage {
-    user: Option<CurrentUser>,
+    layout: Layout,
     title: String,
     message: String,
+}
+
+impl ErrorPage {
+    /// The error page for `status` with `message`.
+    fn new(status: StatusCode, message: String) -> ErrorPage {
+        ErrorPage {
+            layout: Layout::default(),
+            title: status.canonical_reason().unwrap_or("Fehler").to_string(),
+            message,
+        }
+    }
 }
 
 impl IntoResponse for AppError {
@@ -177,13 +150,8 @@ impl IntoResponse for AppError {
                 "Dafür fehlt die Berechtigung.".to_string(),
             ),
             AppError::BadRequest(m) => (StatusCode::BAD_REQUEST, m.clone()),
-            AppError::Db(e) if is_closed_night(e) => (
-                StatusCode::CONFLICT,
-                "Der Spielabend ist abgeschlossen: Änderungen nur als Korrektur \
-                 (Häkchen „Korrektur“ und Grund)."
-                    .to_string(),
-            ),
-            AppError::Db(_) | AppError::Internal(_) => {
+            AppError::Closed(m) => (StatusCode::CONFLICT, m.clone()),
+            AppError::Internal(_) => {
                 tracing::error!(error = %self, "request failed");
                 (
                     StatusCode::INTERNAL_SERVER_ERROR,
@@ -191,38 +159,163 @@ impl IntoResponse for AppError {
                 )
             }
         };
-        let page = ErrorPage {
-            user: None,
-            title: status.canonical_reason().unwrap_or("Fehler").to_string(),
-            message,
-        };
-        (status, page).into_response()
+        (status, ErrorPage::new(status, message)).into_response()
     }
 }
 
-/// True when `e` is the refusal of the closed-night triggers
-/// (`migrations/20261129153000_closed_nights.sql`).
-fn is_closed_night(e: &DbError) -> bool {
-    matches!(e, DbError::Sqlx(sqlx::Error::Database(d)) if d.message().contains("Spielabend ist abgeschlossen"))
+/// Who may use a route: the guard the router puts in front of its group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Guard {
+    /// Anyone (pages, the read-only JSON API, login).
+    Public,
+    /// A logged-in secretary or admin; others are sent to the login page or refused (403).
+    Secretary,
+    /// A logged-in admin.
+    Admin,
 }
 
-/// The application's routes: every feature's `router()` merged, with the shared state.
+/// One line of the route table: guard, method and path pattern.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct RouteInfo {
+    /// Who may use it.
+    pub guard: Guard,
+    /// The HTTP method.
+    pub method: Method,
+    /// The path pattern, e.g. `/verwaltung/abend/{date}`.
+    pub path: &'static str,
+}
+
+/// A feature's routes: (guard, method, path, handler), collected into the route table.
+#[derive(Default)]
+pub struct Routes {
+    entries: Vec<(RouteInfo, MethodRouter<AppState>)>,
+}
+
+impl Routes {
+    /// No routes yet.
+    pub fn new() -> Routes {
+        Routes::default()
+    }
+
+    /// Adds `method_router` for `methods` at `path` under `guard` (for routers with layers).
+    pub fn add(
+        mut self,
+        guard: Guard,
+        methods: &[Method],
+        path: &'static str,
+        method_router: MethodRouter<AppState>,
+    ) -> Routes {
+        for (i, method) in methods.iter().enumerate() {
+            let info = RouteInfo {
+                guard,
+                method: method.clone(),
+                path,
+            };
+            // The method router serves all its methods: attach it once.
+            let router = if i == 0 {
+                method_router.clone()
+            } else {
+                MethodRouter::new()
+            };
+            self.entries.push((info, router));
+        }
+        self
+    }
+
+    /// Adds the GET handler `h` at `path` under `guard`.
+    pub fn get<H, T>(self, guard: Guard, path: &'static str, h: H) -> Routes
+    where
+        H: Handler<T, AppState>,
+        T: 'static,
+    {
+        self.add(guard, &[Method::GET], path, axum::routing::get(h))
+    }
+
+    /// Adds the POST handler `h` at `path` under `guard`.
+    pub fn post<H, T>(self, guard: Guard, path: &'static str, h: H) -> Routes
+    where
+        H: Handler<T, AppState>,
+        T: 'static,
+    {
+        self.add(guard, &[Method::POST], path, axum::routing::post(h))
+    }
+
+    /// Adds the DELETE handler `h` at `path` under `guard`.
+    pub fn delete<H, T>(self, guard: Guard, path: &'static str, h: H) -> Routes
+    where
+        H: Handler<T, AppState>,
+        T: 'static,
+    {
+        self.add(guard, &[Method::DELETE], path, axum::routing::delete(h))
+    }
+
+    /// These routes and `other`'s.
+    pub fn merge(mut self, other: Routes) -> Routes {
+        self.entries.extend(other.entries);
+        self
+    }
+}
+
+/// Every route of the application, feature by feature.
+fn routes() -> Routes {
+    assets::routes()
+        .merge(public::routes())
+        .merge(api::routes())
+        .merge(wurfrunde::routes())
+        .merge(auth::routes())
+        .merge(money::routes())
+        .merge(season::routes())
+        .merge(night::routes())
+        .merge(besteck::routes())
+        .merge(round_api::routes())
+        .merge(admin::routes())
+        .merge(bench::routes())
+}
+
+/// The route table: every route's guard, method and path, sorted. What the router is built from
+/// (and what the access tests walk).
+pub fn route_table() -> Vec<RouteInfo> {
+    let mut table: Vec<RouteInfo> = routes().entries.into_iter().map(|(i, _)| i).collect();
+    table.sort();
+    table
+}
+
+/// The application's routes with the shared state: one router per guard (the secretary and admin
+/// groups behind their role guard), the page cache on the public group, the 404 page for the rest.
 pub fn router(state: AppState) -> Router {
-    Router::new()
-        .merge(assets::router())
-        .merge(public::router())
-        .merge(auth::router())
-        .merge(besteck::router())
-        .merge(wurfrunde::router())
-        .merge(api::router())
-        .merge(money::router())
-        .merge(season::router())
-        .merge(night::router())
-        .merge(admin::router())
-        .merge(round_api::router())
-        .merge(bench::router())
-        .fallback(not_found)
-        .with_state(state)
+    let mut groups: BTreeMap<Guard, BTreeMap<&'static str, MethodRouter<AppState>>> =
+        BTreeMap::new();
+    for (info, handler) in routes().entries {
+        let paths = groups.entry(info.guard).or_default();
+        let merged = match paths.remove(info.path) {
+            Some(existing) => existing.merge(handler),
+            None => handler,
+        };
+        paths.insert(info.path, merged);
+    }
+    let mut app = Router::new();
+    for (guard, paths) in groups {
+        let mut group = Router::new();
+        for (path, handler) in paths {
+            group = group.route(path, handler);
+        }
+        group = match guard {
+            Guard::Public => group.route_layer(axum::middleware::from_fn_with_state(
+                state.clone(),
+                page_cache::serve,
+            )),
+            Guard::Secretary => group.route_layer(axum::middleware::from_extractor_with_state::<
+                RequireSecretary,
+                AppState,
+            >(state.clone())),
+            Guard::Admin => group.route_layer(axum::middleware::from_extractor_with_state::<
+                RequireAdmin,
+                AppState,
+            >(state.clone())),
+        };
+        app = app.merge(group);
+    }
+    app.fallback(not_found).with_state(state)
 }
 
 /// Unknown paths: the 404 error page.
@@ -230,143 +323,30 @@ async fn not_found() -> AppError {
     AppError::NotFound
 }
 
-/// Opens the database (creating it with its schema), prints the one-time setup link when no
-/// account exists, and builds the whole application with sessions (SameSite=Strict, HttpOnly,
-/// `Secure` per config, idle expiry), the protections of [`security::protect`] and tracing.
-/// Serve it with `into_make_service_with_connect_info::<SocketAddr>()` so that the login limits
-/// see client addresses.
+/// Opens the database (creating it with its schema) and reads the league, prints the one-time
+/// setup link when no account exists, and builds the whole application with sessions
+/// (SameSite=Strict, HttpOnly, `Secure` per config, idle expiry), the protections of
+/// [`security::protect`] and tracing. The league follows writes of other processes
+/// ([`League::watch`]). Serve it with `into_make_service_with_connect_info::<SocketAddr>()` so that
+/// the login limits see client addresses.
 pub async fn build_app(config: Config) -> anyhow::Result<Router> {
-    let db = Db::open(&config.database).await?;
-    announce_setup(&db, config.listen).await?;
-    let store = SqliteStore::new(db.sessions.clone());
-    store.migrate().await?;
-    spawn_session_cleanup(store.clone());
-    let sessions = SessionManagerLayer::new(store)
-        .with_secure(config.secure_cookies)
-        .with_http_only(true)
-        .with_same_site(SameSite::Strict)
-        .with_expiry(Expiry::OnInactivity(crate::auth::SESSION_IDLE));
+    let league = League::open(&config.database).await?;
+    league.watch();
+    if let Some(token) = crate::service::accounts::setup_token(league.db()).await? {
+        tracing::warn!(
+            "Noch kein Konto: ersten Admin anlegen unter http://{}/setup?token={token}",
+            config.listen
+        );
+    }
+    let sessions = crate::auth::session_layer(league.db(), config.secure_cookies).await?;
     let state = AppState {
-        write: db.write.clone(),
-        read: db.read.clone(),
+        league,
         listen: config.listen,
-        seasons: Default::default(),
+        throttle: Arc::new(LoginThrottle::new()),
+        pages: Default::default(),
     };
     Ok(security::protect(router(state).layer(sessions)).layer(TraceLayer::new_for_http()))
 }
 
-/// When no account exists: creates (or reuses) the setup token and logs the setup link.
-async fn announce_setup(db: &Db, listen: SocketAddr) -> anyhow::Result<()> {
-    if crate::db::user::count(&db.write).await? > 0 {
-        return Ok(());
-    }
-    let token = match crate::db::user::setup_token(&db.write).await? {
-        Some(t) => t,
-        None => {
-            let t = crate::auth::random_token();
-            crate::db::user::set_setup_token(&db.write, &t).await?;
-            t
-        }
-    };
-    tracing::warn!(
-        "Noch kein Konto: ersten Admin anlegen unter http://{listen}/setup?token={token}"
-    );
-    Ok(())
-}
-
-/// A date in a path (`YYYY-MM-DD`); anything else names no page (404).
-pub(crate) fn path_date(s: &str) -> Result<chrono::NaiveDate, AppError> {
-    chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").map_err(|_| AppError::NotFound)
-}
-
-/// The optional as-of date of a table query (`YYYY-MM-DD`; absent or empty: none); anything else
-/// is a 400 that names what was sent.
-pub(crate) fn as_of_date(s: Option<&str>) -> Result<Option<chrono::NaiveDate>, AppError> {
-    match s.filter(|s| !s.is_empty()) {
-        Some(s) => chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d")
-            .map(Some)
-            .map_err(|_| AppError::BadRequest(format!("\"{s}\" ist kein Datum (JJJJ-MM-TT)"))),
-        None => Ok(None),
-    }
-}
-
-/// The resolved rules of season `year` (its stored overrides on the year's defaults); no such
-/// season: 404; unusable stored overrides: an internal error.
-pub(crate) async fn season_rules(
-    conn: &mut sqlx::SqliteConnection,
-    year: i32,
-) -> Result<crate::league::rules::SeasonRules, AppError> {
-    let row = crate::db::season::get(conn, year)
-        .await?
-        .ok_or(AppError::NotFound)?;
-    crate::league::rules::SeasonRules::with_overrides(year, &row.overrides()?)
-        .map_err(|e| AppError::Internal(format!("Regeln der Saison {year}: {e}")))
-}
-
-/// The first value of field `name` of a form read as name/value pairs.
-pub(crate) fn form_field<'a>(form: &'a [(String, String)], name: &str) -> Option<&'a str> {
-    form.iter()
-        .find(|(k, _)| k == name)
-        .map(|(_, v)| v.as_str())
-}
-
-/// The night on `date`; none: 404.
-pub(crate) async fn night_on(
-    conn: &mut sqlx::SqliteConnection,
-    date: chrono::NaiveDate,
-) -> Result<crate::db::night::Night, AppError> {
-    crate::db::night::by_date(conn, date)
-        .await?
-        .ok_or(AppError::NotFound)
-}
-
-/// A redirect to page `page` of the current season (`/saison/{year}/{page}`, the year from
-/// `db::season::current_year`), or to the home page when there is no season yet.
-pub(crate) async fn to_current_season(state: &AppState, page: &str) -> Result<Redirect, AppError> {
-    match crate::db::season::current_year(&state.read).await? {
-        Some(year) => Ok(Redirect::to(&format!("/saison/{year}/{page}"))),
-        None => Ok(Redirect::to("/")),
-    }
-}
-
-/// German number format with two decimals: 6.0 → "6,00", -1234.5 → "-1234,50".
-pub fn de2(v: f64) -> String {
-    format!("{v:.2}").replace('.', ",")
-}
-
-/// German date format: 2026-01-09 → "09.01.2026".
-pub fn de_date(d: chrono::NaiveDate) -> String {
-    d.format("%d.%m.%Y").to_string()
-}
-
-impl From<crate::service::ServiceError> for AppError {
-    fn from(e: crate::service::ServiceError) -> Self {
-        use crate::service::ServiceError;
-        match e {
-            ServiceError::NoSeason(_) => AppError::NotFound,
-            ServiceError::Refused(m) => AppError::BadRequest(m),
-            ServiceError::Entry(err) => {
-                AppError::Internal(format!("gespeicherte Saison ungültig: {err}"))
-            }
-            ServiceError::Db(err) => AppError::Db(err),
-        }
-    }
-}
-
-/// Deletes expired session records once an hour (expired sessions are refused anyway; this keeps
-/// the table small).
-fn spawn_session_cleanup(store: SqliteStore) {
-    tokio::spawn(async move {
-        let mut tick = tokio::time::interval(std::time::Duration::from_secs(3600));
-        loop {
-            tick.tick().await;
-            if let Err(e) = store.delete_expired().await {
-                tracing::warn!(error = %e, "abgelaufene Sitzungen nicht gelöscht");
-            }
-        }
-    });
-}
-
 #[cfg(test)]
-#[path = "tests/web.rs"]
 mod tests;

@@ -1,7 +1,8 @@
-//! The money pages (league.md §5, §6, §8; issue 3): the public Kasse and Jahresabschluss of a
-//! season (with the carry chain across seasons and a print stylesheet), CSV exports of the table,
-//! the Kasse and the nights, and the secretary's Strafenkatalog page (edit kinds and amounts, book
-//! fines, mark them paid or open).
+//! The money pages (league.md §5, §6, §8): the public Kasse and Jahresabschluss of a season (with
+//! the carry chain across seasons and a print stylesheet), CSV exports of the table, the Kasse and
+//! the nights, and the secretary's Strafenkatalog page (edit kinds and amounts, book fines, mark
+//! them paid or open). Everything reads the league's snapshot; changes go through the write
+//! pipeline and answer with a redirect.
 
 use std::collections::BTreeMap;
 
@@ -10,44 +11,59 @@ use askama_web::WebTemplate;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
-use axum::routing::{get, post};
-use axum::{Form, Router};
+use axum::Form;
 use chrono::{Datelike, NaiveDate};
 use serde::Deserialize;
 
-use super::{de_date, AppError, AppState};
+use super::extract::{as_of_date, AtSeason, Flash};
+use super::{AppError, Guard, Layout, Routes};
 use crate::auth::{CurrentUser, RequireSecretary};
-use crate::db::{self, DbError, WriteTx};
+use crate::league::format::{date_de as de_date, de2};
 use crate::league::kasse::{
     fine_label, format_exact_cents, kasse, lucky_lines, parse_euros, place_lines, ShareLine,
 };
-use crate::league::{format_cents, format_dwert, night_summary, standings, Liga, Season};
-use crate::service::{self, money as ledger, ServiceError};
+use crate::league::{format_cents, format_dwert, night_summary, Change, Liga, Season};
+use crate::service::{Edit, League, SeasonView, ServiceError};
 
 /// The print and money stylesheet (`static/money.css`), embedded.
 const MONEY_CSS: &str = include_str!("../../static/money.css");
 
 /// The routes of this feature.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/kasse", get(kasse_current))
-        .route("/saison/{year}/kasse", get(kasse_page))
-        .route("/saison/{year}/abschluss", get(abschluss_page))
-        .route("/saison/{year}/tabelle.csv", get(table_csv))
-        .route("/saison/{year}/kasse.csv", get(kasse_csv))
-        .route("/saison/{year}/abende.csv", get(nights_csv))
-        .route("/money.css", get(money_css))
-        .route(
+pub fn routes() -> Routes {
+    Routes::new()
+        .get(Guard::Public, "/kasse", kasse_current)
+        .get(Guard::Public, "/saison/{year}/kasse", kasse_page)
+        .get(Guard::Public, "/saison/{year}/abschluss", abschluss_page)
+        .get(Guard::Public, "/saison/{year}/tabelle.csv", table_csv)
+        .get(Guard::Public, "/saison/{year}/kasse.csv", kasse_csv)
+        .get(Guard::Public, "/saison/{year}/abende.csv", nights_csv)
+        .get(Guard::Public, "/money.css", money_css)
+        .get(
+            Guard::Secretary,
             "/verwaltung/saison/{year}/strafen",
-            get(strafen_page).post(set_kind),
+            strafen_page,
         )
-        .route(
+        .post(
+            Guard::Secretary,
+            "/verwaltung/saison/{year}/strafen",
+            set_kind,
+        )
+        .post(
+            Guard::Secretary,
             "/verwaltung/saison/{year}/strafen/loeschen",
-            post(remove_kind),
+            remove_kind,
         )
-        .route("/verwaltung/saison/{year}/strafe", post(book_fine))
-        .route("/verwaltung/strafe/{id}/bezahlt", post(mark_paid))
-        .route("/verwaltung/strafe/{id}/offen", post(mark_open))
+        .post(
+            Guard::Secretary,
+            "/verwaltung/saison/{year}/strafe",
+            book_fine,
+        )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/strafe/{id}/bezahlt",
+            mark_paid,
+        )
+        .post(Guard::Secretary, "/verwaltung/strafe/{id}/offen", mark_open)
 }
 
 async fn money_css() -> impl IntoResponse {
@@ -115,7 +131,7 @@ pub struct PotRow {
 #[derive(Template, WebTemplate)]
 #[template(path = "money/kasse.html")]
 struct KassePage {
-    user: Option<CurrentUser>,
+    layout: Layout,
     year: i32,
     as_of: String,
     previous: Option<i32>,
@@ -132,8 +148,8 @@ struct KassePage {
     secretary: bool,
 }
 
-async fn kasse_current(State(state): State<AppState>) -> Result<Redirect, AppError> {
-    super::to_current_season(&state, "kasse").await
+async fn kasse_current(State(league): State<League>) -> Redirect {
+    super::public::to_current_season(&league, "kasse")
 }
 
 /// "n × 1,50 €"-style count and sum, or "–" for none.
@@ -145,31 +161,32 @@ fn count_sum(n: u32, cents: i64) -> String {
     }
 }
 
-/// The booked fines of season `year`, formatted.
-async fn fine_rows(state: &AppState, year: i32) -> Result<Vec<FineRow>, AppError> {
-    Ok(db::money::fines_of_season(&state.read, year)
-        .await?
-        .into_iter()
-        .map(|f| FineRow {
-            id: f.id,
-            date: de_date(f.date),
-            href: format!("/abend/{}", f.date),
-            player: f.player,
-            kind: fine_label(&f.kind).to_string(),
-            amount: format_cents(f.amount_cents),
-            paid: f.paid,
+/// The booked fines of `view`'s season by night, then booking order, formatted.
+fn fine_rows(view: &SeasonView) -> Vec<FineRow> {
+    view.season
+        .nights
+        .iter()
+        .flat_map(|n| {
+            let ids = view.ids.fines.get(&n.date);
+            n.fines.iter().enumerate().map(move |(i, f)| FineRow {
+                id: ids.and_then(|ids| ids.get(i)).copied().unwrap_or_default(),
+                date: de_date(n.date),
+                href: format!("/abend/{}", n.date),
+                player: f.player.clone(),
+                kind: fine_label(&f.kind).to_string(),
+                amount: format_cents(f.amount_cents),
+                paid: f.paid,
+            })
         })
-        .collect())
+        .collect()
 }
 
-async fn kasse_page(
-    State(state): State<AppState>,
-    user: Option<CurrentUser>,
-    Path(year): Path<i32>,
-) -> Result<KassePage, AppError> {
-    let chained = ledger::chained(&state.read, year).await?;
+async fn kasse_page(layout: Layout, at: AtSeason) -> Result<KassePage, AppError> {
+    let year = at.year();
+    let chained = at.snapshot.chained(year)?;
+    let season = &at.view.season;
     let p = &chained.payouts;
-    let k = kasse(&chained.season, p.carry_in_cents);
+    let k = kasse(season, p.carry_in_cents);
     let row = |l: &crate::league::kasse::KasseLine| KasseRow {
         player: l.player.clone(),
         fee_date: l.fee_paid_on.map(de_date).unwrap_or_else(|| "–".into()),
@@ -185,17 +202,15 @@ async fn kasse_page(
     let mut total = row(&k.total);
     total.fee = format_cents(k.total.fee_cents);
     total.fee_date = String::new();
-    let open_fines = fine_rows(&state, year)
-        .await?
+    let open_fines = fine_rows(&at.view)
         .into_iter()
         .filter(|f| !f.paid)
         .collect();
     Ok(KassePage {
-        secretary: user.as_ref().is_some_and(CurrentUser::is_secretary),
-        user,
+        secretary: layout.user.as_ref().is_some_and(CurrentUser::is_secretary),
+        layout,
         year,
-        as_of: chained
-            .season
+        as_of: season
             .last_night()
             .map(|d| format!("Stand nach dem Abend vom {}", de_date(d)))
             .unwrap_or_else(|| "Noch kein Spielabend".into()),
@@ -279,7 +294,7 @@ pub struct RulesView {
 #[derive(Template, WebTemplate)]
 #[template(path = "money/abschluss.html")]
 struct AbschlussPage {
-    user: Option<CurrentUser>,
+    layout: Layout,
     year: i32,
     status: String,
     rules: RulesView,
@@ -404,13 +419,10 @@ fn rules_view(season: &Season) -> RulesView {
     }
 }
 
-async fn abschluss_page(
-    State(state): State<AppState>,
-    user: Option<CurrentUser>,
-    Path(year): Path<i32>,
-) -> Result<AbschlussPage, AppError> {
-    let chained = ledger::chained(&state.read, year).await?;
-    let (season, p) = (&chained.season, &chained.payouts);
+async fn abschluss_page(layout: Layout, at: AtSeason) -> Result<AbschlussPage, AppError> {
+    let year = at.year();
+    let chained = at.snapshot.chained(year)?;
+    let (season, p) = (&at.view.season, &chained.payouts);
     let today = chrono::Local::now().date_naive();
     let status = match season.last_night() {
         None => "Noch kein Spielabend: die Regeln unten gelten für diese Saison.".to_string(),
@@ -439,8 +451,7 @@ async fn abschluss_page(
         .flat_map(|n| &n.fines)
         .filter(|f| f.paid)
         .count();
-    let open_fines: Vec<FineRow> = fine_rows(&state, year)
-        .await?
+    let open_fines: Vec<FineRow> = fine_rows(&at.view)
         .into_iter()
         .filter(|f| !f.paid)
         .collect();
@@ -459,7 +470,7 @@ async fn abschluss_page(
     let left = placed + lucky + p.carry_out_cents;
     let right = p.fees_cents + p.fines_cents + p.carry_in_cents;
     Ok(AbschlussPage {
-        user,
+        layout,
         year,
         status,
         rules: rules_view(season),
@@ -590,14 +601,10 @@ pub struct CsvQuery {
     pub as_of: Option<String>,
 }
 
-async fn table_csv(
-    State(state): State<AppState>,
-    Path(year): Path<i32>,
-    Query(q): Query<CsvQuery>,
-) -> Result<Response, AppError> {
-    let as_of = super::as_of_date(q.as_of.as_deref())?;
-    let (season, _) = service::load_season(&state.read, year).await?;
-    let table = standings(&season, as_of);
+async fn table_csv(at: AtSeason, Query(q): Query<CsvQuery>) -> Result<Response, AppError> {
+    let as_of = as_of_date(q.as_of.as_deref())?;
+    let year = at.year();
+    let table = at.view.standings_as_of(as_of);
     let mut rows = vec![strings([
         "Liga",
         "Platz",
@@ -621,7 +628,7 @@ async fn table_csv(
                 r.rank.to_string(),
                 csv_text(&r.player),
                 r.rounds.to_string(),
-                super::de2(r.teilnahmen),
+                de2(r.teilnahmen),
                 r.thrown_outs.to_string(),
                 r.hand_outs.to_string(),
                 r.julen.to_string(),
@@ -637,12 +644,10 @@ async fn table_csv(
     csv_response(year, "tabelle", &rows)
 }
 
-async fn kasse_csv(
-    State(state): State<AppState>,
-    Path(year): Path<i32>,
-) -> Result<Response, AppError> {
-    let chained = ledger::chained(&state.read, year).await?;
-    let k = kasse(&chained.season, chained.payouts.carry_in_cents);
+async fn kasse_csv(at: AtSeason) -> Result<Response, AppError> {
+    let year = at.year();
+    let chained = at.snapshot.chained(year)?;
+    let k = kasse(&at.view.season, chained.payouts.carry_in_cents);
     let mut rows = vec![strings([
         "Name",
         "Beitrag bezahlt am",
@@ -668,11 +673,9 @@ async fn kasse_csv(
     csv_response(year, "kasse", &rows)
 }
 
-async fn nights_csv(
-    State(state): State<AppState>,
-    Path(year): Path<i32>,
-) -> Result<Response, AppError> {
-    let (season, _) = service::load_season(&state.read, year).await?;
+async fn nights_csv(at: AtSeason) -> Result<Response, AppError> {
+    let year = at.year();
+    let season = &at.view.season;
     let mut rows = vec![strings([
         "Datum",
         "Tisch",
@@ -691,7 +694,7 @@ async fn nights_csv(
         "Strafen offen (EUR)",
     ])];
     for night in &season.nights {
-        let Some(summary) = night_summary(&season, night.date) else {
+        let Some(summary) = night_summary(season, night.date) else {
             continue;
         };
         let fines_of = |player: &str, paid: bool| {
@@ -782,7 +785,7 @@ pub struct Typed {
 #[derive(Template, WebTemplate)]
 #[template(path = "money/strafen.html")]
 struct StrafenPage {
-    user: Option<CurrentUser>,
+    layout: Layout,
     year: i32,
     kinds: Vec<KindRow>,
     nights: Vec<(String, String)>,
@@ -790,18 +793,15 @@ struct StrafenPage {
     fines: Vec<FineRow>,
     typed: Typed,
     error: Option<String>,
-    ok: Option<String>,
 }
 
-async fn render_strafen(
-    state: &AppState,
-    user: CurrentUser,
-    year: i32,
+fn render_strafen(
+    layout: Layout,
+    view: &SeasonView,
     typed: Typed,
     error: Option<String>,
-    ok: Option<String>,
-) -> Result<StrafenPage, AppError> {
-    let (season, _) = service::load_season(&state.read, year).await?;
+) -> StrafenPage {
+    let season = &view.season;
     let booked = |kind: &str| {
         season
             .nights
@@ -812,9 +812,9 @@ async fn render_strafen(
     };
     let mut players: Vec<String> = season.players.iter().map(|p| p.name.clone()).collect();
     players.sort();
-    Ok(StrafenPage {
-        user: Some(user),
-        year,
+    StrafenPage {
+        layout,
+        year: season.year,
         kinds: season
             .rules
             .fines
@@ -834,19 +834,14 @@ async fn render_strafen(
             .map(|n| (n.date.to_string(), de_date(n.date)))
             .collect(),
         players,
-        fines: fine_rows(state, year).await?.into_iter().rev().collect(),
+        fines: fine_rows(view).into_iter().rev().collect(),
         typed,
         error,
-        ok,
-    })
+    }
 }
 
-async fn strafen_page(
-    State(state): State<AppState>,
-    RequireSecretary(user): RequireSecretary,
-    Path(year): Path<i32>,
-) -> Result<StrafenPage, AppError> {
-    render_strafen(&state, user, year, Typed::default(), None, None).await
+async fn strafen_page(layout: Layout, at: AtSeason) -> StrafenPage {
+    render_strafen(layout, &at.view, Typed::default(), None)
 }
 
 /// The form that adds a kind or changes its amount.
@@ -859,115 +854,91 @@ pub struct KindForm {
     pub amount: String,
 }
 
-/// Renders the page again after a refused submission: 422, the reason, and what was typed.
-async fn refused(
-    state: &AppState,
-    user: CurrentUser,
-    year: i32,
-    typed: Typed,
-    why: String,
-) -> Result<Response, AppError> {
-    let page = render_strafen(state, user, year, typed, Some(why), None).await?;
-    Ok((StatusCode::UNPROCESSABLE_ENTITY, page).into_response())
-}
-
-/// The German message of a database trigger's refusal (SQLite `RAISE(ABORT, …)`, extended code
-/// 1811 = SQLITE_CONSTRAINT_TRIGGER), e.g. a change to a closed night; `None` for other errors.
-fn trigger_refusal(e: &ServiceError) -> Option<String> {
-    match e {
-        ServiceError::Db(DbError::Sqlx(sqlx::Error::Database(d)))
-            if d.code().as_deref() == Some("1811") =>
-        {
-            Some(d.message().to_string())
-        }
-        _ => None,
-    }
-}
-
-/// A refusal to show on the form (German): a league check, a refused operation or a database
-/// trigger's refusal; storage failures stay errors.
-fn refusal(e: ServiceError) -> Result<String, AppError> {
-    if let Some(m) = trigger_refusal(&e) {
-        return Ok(m);
-    }
-    match e {
-        ServiceError::Entry(err) => Ok(err.to_string()),
-        ServiceError::Refused(m) => Ok(m),
-        other => Err(other.into()),
-    }
-}
-
-/// Ends a submission of the fines page: `Ok(message)` commits `tx` and shows the page with the
-/// message; a refusal (see [`refusal`]) drops `tx`, so nothing is stored, and shows the page again
-/// with the reason and `typed` (422); other failures are errors.
+/// Ends a submission of the fines page: after the change a redirect to the page with `ok`; a
+/// refusal (a league check, a closed night) shows the page again with the reason and `typed`
+/// (422), nothing stored; other failures are errors.
 async fn finish(
-    state: &AppState,
-    user: CurrentUser,
+    league: &League,
+    layout: Layout,
+    flash: Flash,
     year: i32,
-    tx: WriteTx,
     done: Result<String, ServiceError>,
     typed: Typed,
 ) -> Result<Response, AppError> {
     match done {
-        Ok(ok) => {
-            tx.commit().await?;
-            Ok(
-                render_strafen(state, user, year, Typed::default(), None, Some(ok))
-                    .await?
-                    .into_response(),
-            )
+        Ok(ok) => Ok(flash
+            .redirect(&format!("/verwaltung/saison/{year}/strafen"), ok)
+            .await),
+        Err(ServiceError::Refused(e) | ServiceError::Closed(e)) => {
+            let snapshot = league.snapshot();
+            let view = snapshot.season(year)?;
+            let page = render_strafen(layout, view, typed, Some(e.to_string()));
+            Ok((StatusCode::UNPROCESSABLE_ENTITY, page).into_response())
         }
-        Err(e) => {
-            drop(tx);
-            let why = refusal(e)?;
-            refused(state, user, year, typed, why).await
-        }
+        Err(e) => Err(e.into()),
     }
 }
 
 async fn set_kind(
-    State(state): State<AppState>,
+    State(league): State<League>,
+    layout: Layout,
+    flash: Flash,
     RequireSecretary(user): RequireSecretary,
-    Path(year): Path<i32>,
+    at: AtSeason,
     Form(form): Form<KindForm>,
 ) -> Result<Response, AppError> {
+    let year = at.year();
     let typed = Typed {
         kind: form.kind.clone(),
         amount: form.amount.clone(),
         ..Typed::default()
     };
     let kind = form.kind.trim();
-    if kind.is_empty() {
-        return refused(&state, user, year, typed, "Name der Strafart fehlt".into()).await;
-    }
-    let cents = match parse_euros(&form.amount) {
-        Ok(c) => c,
-        Err(why) => return refused(&state, user, year, typed, format!("{kind}: {why}")).await,
+    let done = if kind.is_empty() {
+        Err(ServiceError::refused("Name der Strafart fehlt"))
+    } else {
+        match parse_euros(&form.amount) {
+            Err(why) => Err(ServiceError::refused(format!("{kind}: {why}"))),
+            Ok(cents) => league
+                .change(
+                    year,
+                    Change::SetFineKind {
+                        kind: kind.to_string(),
+                        cents: Some(cents),
+                    },
+                    &Edit::by(&user.username),
+                )
+                .await
+                .map(|_| {
+                    format!(
+                        "{}: jetzt {}. Schon gebuchte Strafen behalten ihren Betrag.",
+                        fine_label(kind),
+                        format_cents(cents)
+                    )
+                }),
+        }
     };
-    let mut tx = state.begin_write_as(&user).await?;
-    let done = ledger::set_fine_kind(&mut tx, year, kind, Some(cents), &user.username)
-        .await
-        .map(|()| {
-            format!(
-                "{}: jetzt {}. Schon gebuchte Strafen behalten ihren Betrag.",
-                fine_label(kind),
-                format_cents(cents)
-            )
-        });
-    finish(&state, user, year, tx, done, typed).await
+    finish(&league, layout, flash, year, done, typed).await
 }
 
 async fn remove_kind(
-    State(state): State<AppState>,
+    State(league): State<League>,
+    layout: Layout,
+    flash: Flash,
     RequireSecretary(user): RequireSecretary,
-    Path(year): Path<i32>,
+    at: AtSeason,
     Form(form): Form<KindForm>,
 ) -> Result<Response, AppError> {
-    let mut tx = state.begin_write_as(&user).await?;
-    let done = ledger::set_fine_kind(&mut tx, year, &form.kind, None, &user.username)
+    let year = at.year();
+    let change = Change::SetFineKind {
+        kind: form.kind.clone(),
+        cents: None,
+    };
+    let done = league
+        .change(year, change, &Edit::by(&user.username))
         .await
-        .map(|()| format!("{} gelöscht.", fine_label(form.kind.trim())));
-    finish(&state, user, year, tx, done, Typed::default()).await
+        .map(|_| format!("{} gelöscht.", fine_label(form.kind.trim())));
+    finish(&league, layout, flash, year, done, Typed::default()).await
 }
 
 /// The form that books a fine.
@@ -984,11 +955,14 @@ pub struct FineForm {
 }
 
 async fn book_fine(
-    State(state): State<AppState>,
+    State(league): State<League>,
+    layout: Layout,
+    flash: Flash,
     RequireSecretary(user): RequireSecretary,
-    Path(year): Path<i32>,
+    at: AtSeason,
     Form(form): Form<FineForm>,
 ) -> Result<Response, AppError> {
+    let year = at.year();
     let paid = form.paid.is_some();
     let typed = Typed {
         date: form.date.clone(),
@@ -997,31 +971,33 @@ async fn book_fine(
         paid,
         ..Typed::default()
     };
-    let Ok(date) = NaiveDate::parse_from_str(form.date.trim(), "%Y-%m-%d") else {
-        let why = format!("\"{}\" ist kein Datum (JJJJ-MM-TT)", form.date);
-        return refused(&state, user, year, typed, why).await;
+    let done = match NaiveDate::parse_from_str(form.date.trim(), "%Y-%m-%d") {
+        Err(_) => Err(ServiceError::refused(format!(
+            "\"{}\" ist kein Datum (JJJJ-MM-TT)",
+            form.date
+        ))),
+        Ok(date) => {
+            let change = Change::BookFine {
+                date,
+                player: form.player.clone(),
+                kind: form.kind.clone(),
+                paid,
+            };
+            league
+                .change(year, change, &Edit::by(&user.username))
+                .await
+                .map(|_| {
+                    format!(
+                        "Strafe gebucht: {}, {} am {} ({}).",
+                        form.player.trim(),
+                        fine_label(form.kind.trim()),
+                        de_date(date),
+                        if paid { "bezahlt" } else { "offen" }
+                    )
+                })
+        }
     };
-    let mut tx = state.begin_write_as(&user).await?;
-    let booked = ledger::book_fine(
-        &mut tx,
-        year,
-        date,
-        &form.player,
-        &form.kind,
-        paid,
-        &user.username,
-    )
-    .await
-    .map(|_| {
-        format!(
-            "Strafe gebucht: {}, {} am {} ({}).",
-            form.player.trim(),
-            fine_label(form.kind.trim()),
-            de_date(date),
-            if paid { "bezahlt" } else { "offen" }
-        )
-    });
-    finish(&state, user, year, tx, booked, typed).await
+    finish(&league, layout, flash, year, done, typed).await
 }
 
 /// Where to go after marking a fine: `back=kasse` returns to the Kasse, else the fines page.
@@ -1032,47 +1008,61 @@ pub struct BackForm {
     pub back: String,
 }
 
+/// Marks fine `id` (a `fines.id`) paid or open; a refusal (the database's, for example) is a 400
+/// with the German reason.
 async fn mark(
-    state: AppState,
+    league: League,
+    flash: Flash,
     user: CurrentUser,
     id: i64,
     paid: bool,
     back: &str,
-) -> Result<Redirect, AppError> {
-    let mut tx = state.begin_write_as(&user).await?;
-    let fine = ledger::set_fine_paid(&mut tx, id, paid, &user.username)
-        .await
-        .map_err(|e| match trigger_refusal(&e) {
-            Some(m) => AppError::BadRequest(m),
-            None => e.into(),
-        })?
+) -> Result<Response, AppError> {
+    let snapshot = league.snapshot();
+    let (year, date, index) = snapshot
+        .seasons()
+        .find_map(|v| v.ids.fine(id).map(|(d, i)| (v.season.year, d, i)))
         .ok_or(AppError::NotFound)?;
-    tx.commit().await?;
-    Ok(Redirect::to(&if back == "kasse" {
-        format!("/saison/{}/kasse", fine.season)
+    let change = Change::SetFinePaid { date, index, paid };
+    match league.change(year, change, &Edit::by(&user.username)).await {
+        Ok(_) => {}
+        Err(ServiceError::Refused(e) | ServiceError::Closed(e)) => {
+            return Err(AppError::BadRequest(e.to_string()))
+        }
+        Err(e) => return Err(e.into()),
+    }
+    let to = if back == "kasse" {
+        format!("/saison/{year}/kasse")
     } else {
-        format!("/verwaltung/saison/{}/strafen", fine.season)
-    }))
+        format!("/verwaltung/saison/{year}/strafen")
+    };
+    let message = if paid {
+        "Strafe als bezahlt markiert."
+    } else {
+        "Strafe wieder offen."
+    };
+    Ok(flash.redirect(&to, message).await)
 }
 
 async fn mark_paid(
-    State(state): State<AppState>,
+    State(league): State<League>,
+    flash: Flash,
     RequireSecretary(user): RequireSecretary,
     Path(id): Path<i64>,
     Form(form): Form<BackForm>,
-) -> Result<Redirect, AppError> {
-    mark(state, user, id, true, &form.back).await
+) -> Result<Response, AppError> {
+    mark(league, flash, user, id, true, &form.back).await
 }
 
 async fn mark_open(
-    State(state): State<AppState>,
+    State(league): State<League>,
+    flash: Flash,
     RequireSecretary(user): RequireSecretary,
     Path(id): Path<i64>,
     Form(form): Form<BackForm>,
-) -> Result<Redirect, AppError> {
-    mark(state, user, id, false, &form.back).await
+) -> Result<Response, AppError> {
+    mark(league, flash, user, id, false, &form.back).await
 }
 
 #[cfg(test)]
-#[path = "tests/money.rs"]
 mod tests;

@@ -1,6 +1,8 @@
-//! Secretary pages for one night (issue item 3, league.md §1, §6, §9): tick who is present and
-//! draw the tables by lot, enter a round's results for one table in one form, record fines.
-//! Every submission is one checked transaction; a rejected form keeps what was typed.
+//! Secretary pages for one night (league.md §1, §6, §9): tick who is present and draw the tables by
+//! lot, enter a round's results for one table in one form, record fines. Each submission is read
+//! into a league [`Change`] and sent through the write pipeline; the form only checks its own shape
+//! (numbers, one loser, no repeated field), the league checks the rest. A refused form is shown
+//! again with what was typed (422).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -8,64 +10,46 @@ use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Redirect, Response};
-use axum::routing::{get, post};
-use axum::{Form, Router};
+use axum::response::{IntoResponse, Response};
+use axum::Form;
 use chrono::NaiveDate;
-use rand::seq::SliceRandom;
-use rand::Rng;
 use serde::Deserialize;
-use serde_json::json;
 
-use super::admin::{finish_change, korrektur_or_refusal, KorrekturFields};
-use super::entry::check_change;
-use super::{de_date, form_field, night_on, path_date, season_rules, AppError, AppState};
-use crate::auth::{CurrentUser, RequireSecretary};
-use crate::db::{self, night::Night, WriteTx};
-use crate::league::file::{FineEntry, ResultEntry, RoundEntry};
+use super::admin::KorrekturFields;
+use super::extract::{AtNight, Flash};
+use super::{AppError, Guard, Layout, Routes};
+use crate::auth::RequireSecretary;
+use crate::league::change::{round_loser, round_outs};
+use crate::league::file::ResultEntry;
+use crate::league::format::{date_de, format_cents};
 use crate::league::kasse::fine_label;
-use crate::league::{self};
+use crate::league::{draw, Change, Korrektur, Round};
+use crate::service::{Edit, League, ServiceError};
 
 /// The routes of this feature.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/verwaltung/abend/{date}", get(night_page))
-        .route(
+pub fn routes() -> Routes {
+    Routes::new()
+        .get(Guard::Secretary, "/verwaltung/abend/{date}", night_page)
+        .post(
+            Guard::Secretary,
             "/verwaltung/abend/{date}/teilnehmer",
-            post(save_participants),
+            save_participants,
         )
-        .route("/verwaltung/abend/{date}/runde", post(save_round))
-        .route("/verwaltung/abend/{date}/strafe", post(add_fine))
-        .route(
+        .post(
+            Guard::Secretary,
+            "/verwaltung/abend/{date}/runde",
+            save_round,
+        )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/abend/{date}/strafe",
+            add_fine,
+        )
+        .post(
+            Guard::Secretary,
             "/verwaltung/abend/{date}/strafe/{fine}/bezahlt",
-            post(toggle_fine),
+            toggle_fine,
         )
-}
-
-/// The draw of league.md §9: with at least `split_from` participants they are shuffled with `rng`
-/// (a CSPRNG in production) and split into table 1 (the larger half) and table 2, sizes differing
-/// by at most one; fewer play at table 1 in the given order. Returns (player id, table, seat).
-pub fn draw<R: Rng + ?Sized>(ids: &[i64], split_from: u32, rng: &mut R) -> Vec<(i64, u32, u32)> {
-    let mut ids = ids.to_vec();
-    if ids.len() < split_from as usize {
-        return ids
-            .into_iter()
-            .enumerate()
-            .map(|(seat, id)| (id, 1, seat as u32))
-            .collect();
-    }
-    ids.shuffle(rng);
-    let first = ids.len().div_ceil(2);
-    ids.into_iter()
-        .enumerate()
-        .map(|(i, id)| {
-            if i < first {
-                (id, 1, i as u32)
-            } else {
-                (id, 2, (i - first) as u32)
-            }
-        })
-        .collect()
 }
 
 /// A season player in the presence form.
@@ -112,50 +96,12 @@ pub struct EnteredRound {
 
 impl EnteredRound {
     /// The compact view of `round`.
-    pub fn of(round: &RoundEntry) -> EnteredRound {
-        let outs = round
-            .results
-            .iter()
-            .map(|r| {
-                let mut extra = Vec::new();
-                if r.hand_outs > 0 {
-                    extra.push(format!("{} Hand-Out{}", r.hand_outs, plural(r.hand_outs)));
-                }
-                if r.julen > 0 {
-                    extra.push(format!(
-                        "{} Jule{}",
-                        r.julen,
-                        if r.julen == 1 { "" } else { "n" }
-                    ));
-                }
-                if r.joker {
-                    extra.push("Joker".to_string());
-                }
-                match extra.is_empty() {
-                    true => format!("{} {}", r.player, r.outs),
-                    false => format!("{} {} ({})", r.player, r.outs, extra.join(", ")),
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(", ");
+    pub fn of(round: &Round) -> EnteredRound {
         EnteredRound {
             number: round.number,
-            loser: round
-                .results
-                .iter()
-                .find(|r| r.lost)
-                .map(|r| r.player.clone())
-                .unwrap_or_else(|| "–".to_string()),
-            outs,
+            loser: round_loser(round).to_string(),
+            outs: round_outs(round),
         }
-    }
-}
-
-fn plural(n: u32) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
     }
 }
 
@@ -163,8 +109,6 @@ fn plural(n: u32) -> &'static str {
 pub struct TableForm {
     /// Table number.
     pub number: u32,
-    /// Round numbers already entered at it.
-    pub entered: Vec<u32>,
     /// The rounds entered at it, by number.
     pub rounds: Vec<EnteredRound>,
     /// "Runde ersetzen" ticked (only after a rejection).
@@ -207,7 +151,7 @@ pub struct KindLine {
 #[derive(Template, WebTemplate)]
 #[template(path = "admin_night.html")]
 struct NightAdminPage {
-    user: Option<CurrentUser>,
+    layout: Layout,
     year: i32,
     date: String,
     iso: String,
@@ -239,66 +183,43 @@ struct Typed {
     fine: Option<(i64, String, bool)>,
 }
 
-/// The night on ISO `date` or 404.
-async fn night_of(state: &AppState, date: &str) -> Result<Night, AppError> {
-    let date = path_date(date)?;
-    let mut conn = state.read.acquire().await?;
-    night_on(&mut conn, date).await
-}
-
-async fn render(
-    state: &AppState,
-    user: CurrentUser,
-    night: &Night,
-    typed: Typed,
-) -> Result<NightAdminPage, AppError> {
-    let year = night.season as i32;
-    let mut conn = state.read.acquire().await?;
-    let rules = season_rules(&mut conn, year).await?;
-    let players = db::player::of_season(&mut conn, year).await?;
-    let drawn = db::night::participants(&mut conn, night.id).await?;
-    let fines = db::night::fines(&mut conn, night.id).await?;
-    let file = db::season::load_file_conn(&mut conn, year)
-        .await?
-        .ok_or(AppError::NotFound)?;
-    let closed = db::closing::is_closed(&mut conn, night.id)
-        .await?
-        .unwrap_or(false);
-    drop(conn);
-    let entry = file.nights.iter().find(|n| n.date == night.date);
-    let has_rounds = entry.is_some_and(|n| n.tables.iter().any(|t| !t.rounds.is_empty()));
+fn render(layout: Layout, at: &AtNight, typed: Typed) -> NightAdminPage {
+    let view = &at.view;
+    let season = &view.season;
+    let rules = &season.rules;
+    let night = at.night();
+    let id_of = |name: &str| view.ids.players.get(name).copied().unwrap_or_default();
+    let has_rounds = night.tables.iter().any(|t| !t.rounds.is_empty());
     let ticked: BTreeSet<i64> = typed
         .present
         .clone()
-        .unwrap_or_else(|| drawn.iter().map(|p| p.player_id).collect());
-    let present = players
+        .unwrap_or_else(|| night.draw.iter().map(|s| id_of(&s.player)).collect());
+    let present = season
+        .players
         .iter()
         .map(|p| PresentLine {
-            id: p.id,
+            id: id_of(&p.name),
             name: p.name.clone(),
-            checked: ticked.contains(&p.id),
+            checked: ticked.contains(&id_of(&p.name)),
         })
         .collect();
-    let mut by_table: BTreeMap<u32, Vec<&db::night::Participant>> = BTreeMap::new();
-    for p in &drawn {
-        by_table.entry(p.table_no as u32).or_default().push(p);
-    }
-    let tables = by_table
+    let mut numbers: Vec<u32> = night.draw.iter().map(|s| s.table).collect();
+    numbers.dedup();
+    let tables = numbers
         .into_iter()
-        .map(|(number, seats)| {
-            let mut rounds: Vec<EnteredRound> = entry
-                .and_then(|n| n.tables.iter().find(|t| t.number == number))
+        .map(|number| {
+            let rounds: Vec<EnteredRound> = night
+                .tables
+                .iter()
+                .find(|t| t.number == number)
                 .map(|t| t.rounds.iter().map(EnteredRound::of).collect())
                 .unwrap_or_default();
-            rounds.sort_by_key(|r| r.number);
-            let entered: Vec<u32> = rounds.iter().map(|r| r.number).collect();
             let next = (1..=rules.rounds_per_night)
-                .find(|n| !entered.contains(n))
+                .find(|n| !rounds.iter().any(|r| r.number == *n))
                 .unwrap_or(rules.rounds_per_night);
             match &typed.round {
                 Some((t, round_input, rows, replace)) if *t == number => TableForm {
                     number,
-                    entered,
                     rounds,
                     replace: *replace,
                     round_input: round_input.clone(),
@@ -307,15 +228,14 @@ async fn render(
                 },
                 _ => TableForm {
                     number,
-                    entered,
                     rounds,
                     replace: false,
                     round_input: next.to_string(),
-                    rows: seats
-                        .iter()
-                        .map(|p| EntryRow {
-                            id: p.player_id,
-                            name: p.name.clone(),
+                    rows: draw::table_players(&night.draw, number)
+                        .into_iter()
+                        .map(|name| EntryRow {
+                            id: id_of(&name),
+                            name,
                             played: true,
                             outs: "0".into(),
                             hand_outs: "0".into(),
@@ -329,24 +249,30 @@ async fn render(
             }
         })
         .collect();
+    let fine_ids = view.ids.fines.get(&at.date);
     let round_error = typed.round.is_some();
-    Ok(NightAdminPage {
-        user: Some(user),
-        year,
-        date: de_date(night.date),
-        iso: night.date.to_string(),
+    NightAdminPage {
+        layout,
+        year: season.year,
+        date: date_de(at.date),
+        iso: at.date.to_string(),
         split_from: rules.split_tables_from,
         has_rounds,
         present,
         tables,
         joker_allowed: rules.joker_multiplier.is_some(),
-        fines: fines
-            .into_iter()
-            .map(|f| FineLine {
-                id: f.id,
-                player: f.player,
+        fines: night
+            .fines
+            .iter()
+            .enumerate()
+            .map(|(i, f)| FineLine {
+                id: fine_ids
+                    .and_then(|ids| ids.get(i))
+                    .copied()
+                    .unwrap_or_default(),
+                player: f.player.clone(),
                 kind: fine_label(&f.kind).to_string(),
-                amount: league::format_cents(f.amount_cents),
+                amount: format_cents(f.amount_cents),
                 paid: f.paid,
             })
             .collect(),
@@ -356,161 +282,144 @@ async fn render(
             .map(|(k, c)| KindLine {
                 kind: k.clone(),
                 label: fine_label(k).to_string(),
-                amount: league::format_cents(*c),
+                amount: format_cents(*c),
                 selected: typed.fine.as_ref().is_some_and(|f| f.1 == *k),
             })
             .collect(),
-        fine_players: players
+        fine_players: season
+            .players
             .iter()
             .map(|p| PresentLine {
-                id: p.id,
+                id: id_of(&p.name),
                 name: p.name.clone(),
-                checked: typed.fine.as_ref().is_some_and(|f| f.0 == p.id),
+                checked: typed.fine.as_ref().is_some_and(|f| f.0 == id_of(&p.name)),
             })
             .collect(),
         fine_paid: typed.fine.as_ref().is_some_and(|f| f.2),
         error: if round_error { None } else { typed.error },
         error_at: typed.error_at,
-        closed,
-    })
-}
-
-async fn night_page(
-    State(state): State<AppState>,
-    RequireSecretary(user): RequireSecretary,
-    Path(date): Path<String>,
-) -> Result<NightAdminPage, AppError> {
-    let night = night_of(&state, &date).await?;
-    render(&state, user, &night, Typed::default()).await
-}
-
-async fn rejected(
-    state: &AppState,
-    user: CurrentUser,
-    night: &Night,
-    typed: Typed,
-) -> Result<Response, AppError> {
-    let page = render(state, user, night, typed).await?;
-    Ok((StatusCode::UNPROCESSABLE_ENTITY, page).into_response())
-}
-
-/// `checked` and, when it passed, the Korrektur check of `night` ([`korrektur_or_refusal`]: a
-/// closed night needs the box and a reason): `Ok(Ok((value, correction)))` to go on,
-/// `Ok(Err(German reason))` to show the form again.
-async fn with_korrektur<T>(
-    tx: &mut WriteTx,
-    night: &Night,
-    user: &CurrentUser,
-    korrektur: &KorrekturFields,
-    checked: Result<T, String>,
-) -> Result<Result<(T, Option<i64>), String>, AppError> {
-    match checked {
-        Ok(v) => Ok(korrektur_or_refusal(tx, night.id, user, korrektur)
-            .await?
-            .map(|c| (v, c))),
-        Err(e) => Ok(Err(e)),
+        closed: night.closed,
     }
 }
 
-/// Ends a change of `night`: ends its correction, if any, commits and redirects to the night's
-/// page at `#anchor`.
-async fn done(
-    mut tx: WriteTx,
-    correction: Option<i64>,
-    night: &Night,
-    anchor: &str,
-) -> Result<Response, AppError> {
-    finish_change(&mut tx, correction).await?;
-    tx.commit().await?;
-    Ok(Redirect::to(&format!("/verwaltung/abend/{}#{anchor}", night.date)).into_response())
+async fn night_page(layout: Layout, at: AtNight) -> NightAdminPage {
+    render(layout, &at, Typed::default())
 }
 
-/// Player ids of a form's repeated field `name`.
-fn ids_of(fields: &[(String, String)], name: &str) -> BTreeSet<i64> {
-    fields
-        .iter()
-        .filter(|(k, _)| k == name)
-        .filter_map(|(_, v)| v.parse().ok())
-        .collect()
+/// A submitted form of the night's page: what the change did, the form's anchor, the message
+/// after it, and what was typed (shown again after a refusal).
+struct Submitted {
+    done: Result<(), ServiceError>,
+    anchor: String,
+    message: String,
+    typed: Typed,
+}
+
+/// Ends a submission: after the change a redirect to the night's page at `#anchor` with the
+/// message; a refusal shows the page again (422) with the reason and what was typed (read from
+/// the snapshot after the refusal); other failures are errors.
+async fn finish(
+    league: &League,
+    layout: Layout,
+    flash: Flash,
+    date: NaiveDate,
+    s: Submitted,
+) -> Result<Response, AppError> {
+    match s.done {
+        Ok(()) => Ok(flash
+            .redirect(&format!("/verwaltung/abend/{date}#{}", s.anchor), s.message)
+            .await),
+        Err(ServiceError::Refused(e) | ServiceError::Closed(e)) => {
+            let at = AtNight::find(league.snapshot(), date)?;
+            let typed = Typed {
+                error: Some(e.to_string()),
+                error_at: s.anchor,
+                ..s.typed
+            };
+            Ok((StatusCode::UNPROCESSABLE_ENTITY, render(layout, &at, typed)).into_response())
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The presence form: the ticked player ids (repeated `present`) and the Korrektur fields.
+#[derive(Deserialize)]
+pub struct PresenceForm {
+    /// `players.id` of every ticked player, as sent.
+    #[serde(default)]
+    pub present: Vec<String>,
+    /// Korrektur box of a closed night.
+    #[serde(default)]
+    pub korrektur: Option<String>,
+    /// Korrektur reason of a closed night.
+    #[serde(default)]
+    pub korrektur_grund: String,
 }
 
 async fn save_participants(
-    State(state): State<AppState>,
+    State(league): State<League>,
+    layout: Layout,
+    flash: Flash,
     RequireSecretary(user): RequireSecretary,
-    Path(date): Path<String>,
-    Form(fields): Form<Vec<(String, String)>>,
+    at: AtNight,
+    axum_extra::extract::Form(form): axum_extra::extract::Form<PresenceForm>,
 ) -> Result<Response, AppError> {
-    let night = night_of(&state, &date).await?;
-    let year = night.season as i32;
-    let ticked = ids_of(&fields, "present");
-    // A value that is no player number would be dropped by ids_of: refuse it instead.
-    let not_an_id = fields
-        .iter()
-        .find(|(k, v)| k == "present" && v.parse::<i64>().is_err())
-        .map(|(_, v)| v.clone());
-    let korrektur = KorrekturFields::from_pairs(&fields);
-    let mut tx = state.begin_write_as(&user).await?;
-    let rules = season_rules(&mut tx, year).await?;
-    let season_ids: BTreeSet<i64> = db::player::of_season(&mut tx, year)
-        .await?
-        .into_iter()
-        .map(|p| p.id)
-        .collect();
-    let error = if let Some(v) = not_an_id {
-        Some(format!(
+    let date = at.date;
+    let korrektur = Korrektur {
+        ticked: form.korrektur.is_some(),
+        reason: form.korrektur_grund.clone(),
+    };
+    let ticked: BTreeSet<i64> = form.present.iter().filter_map(|v| v.parse().ok()).collect();
+    let done = match form.present.iter().find(|v| v.parse::<i64>().is_err()) {
+        // A value that is no player number is refused, not dropped.
+        Some(v) => Err(ServiceError::refused(format!(
             "Teilnehmer: „{}“ ist keine Spielernummer.",
             v.chars().take(40).collect::<String>()
-        ))
-    } else if db::night::round_count(&mut tx, night.id).await? > 0 {
-        Some(
-            "An diesem Abend sind schon Runden eingetragen: Teilnehmer und Auslosung stehen fest."
-                .to_string(),
-        )
-    } else if !ticked.is_subset(&season_ids) {
-        Some("Nur Spieler der Saison können teilnehmen.".to_string())
-    } else if ticked.len() < 2 {
-        Some("Mindestens 2 Teilnehmer ankreuzen.".to_string())
-    } else {
-        None
-    };
-    // A closed night: only as a Korrektur (box and reason), else the form again with the ticks.
-    let checked = error.map_or(Ok(()), Err);
-    let checked = with_korrektur(&mut tx, &night, &user, &korrektur, checked).await?;
-    let ((), correction) = match checked {
-        Ok(v) => v,
-        Err(error) => {
-            drop(tx);
-            let typed = Typed {
-                error: Some(error),
-                error_at: "teilnehmer".into(),
-                present: Some(ticked),
-                ..Typed::default()
-            };
-            return rejected(&state, user, &night, typed).await;
+        ))),
+        None => {
+            let names: Option<Vec<String>> = ticked
+                .iter()
+                .map(|id| at.view.player_name(*id).map(str::to_string))
+                .collect();
+            match names {
+                None => Err(ServiceError::refused(
+                    "Nur Spieler der Saison können teilnehmen.",
+                )),
+                Some(names) => {
+                    let rules = &at.view.season.rules;
+                    let seats = draw::by_lot(&names, rules.split_tables_from, &mut rand::rng());
+                    let edit = Edit::by(&user.username).korrektur(korrektur);
+                    league
+                        .change(at.year(), Change::SetDraw { date, seats }, &edit)
+                        .await
+                        .map(|_| ())
+                }
+            }
         }
     };
-    let before: Vec<_> = db::night::participants(&mut tx, night.id)
-        .await?
-        .into_iter()
-        .map(|p| json!([p.name, p.table_no]))
-        .collect();
-    let ids: Vec<i64> = ticked.into_iter().collect();
-    let seats = draw(&ids, rules.split_tables_from, &mut rand::rng());
-    db::night::set_participants(&mut tx, night.id, &seats).await?;
-    let after: Vec<_> = db::night::participants(&mut tx, night.id)
-        .await?
-        .into_iter()
-        .map(|p| json!([p.name, p.table_no]))
-        .collect();
-    db::audit::record(
-        &mut tx,
-        &user.username,
-        &format!("Teilnehmer und Auslosung {}", night.date),
-        Some(&json!(before)),
-        Some(&json!(after)),
-    )
-    .await?;
-    done(tx, correction, &night, "tische").await
+    let typed = Typed {
+        present: Some(ticked),
+        ..Typed::default()
+    };
+    let message = "Teilnehmer gespeichert und Tische ausgelost.".to_string();
+    let anchor = if done.is_ok() { "tische" } else { "teilnehmer" }.to_string();
+    let submitted = Submitted {
+        done,
+        anchor,
+        message,
+        typed,
+    };
+    finish(&league, layout, flash, date, submitted).await
+}
+
+/// The round form as sent: every field name with all its values (player rows have numbered
+/// fields `played_{id}`, `outs_{id}`, `hand_outs_{id}`, `julen_{id}`, `joker_{id}`; the loser is
+/// the radio `lost` = id).
+type RoundFields = BTreeMap<String, Vec<String>>;
+
+/// The first value of field `name`.
+fn first<'a>(fields: &'a RoundFields, name: &str) -> Option<&'a str> {
+    fields.get(name).and_then(|v| v.first()).map(String::as_str)
 }
 
 /// Parses a count field; the error names the round, player and field (its German label).
@@ -523,92 +432,72 @@ fn count(value: &str, at: &str, field: &str) -> Result<u32, String> {
         .map_err(|_| format!("{at}, Feld {field}: „{v}“ ist keine Zahl ≥ 0"))
 }
 
-/// The round form as typed: table, round number field, rows of the table's players.
-fn typed_rows(
-    fields: &[(String, String)],
-    seats: &[db::night::Participant],
-) -> (String, Vec<EntryRow>) {
-    let get = |key: String| form_field(fields, &key).map(str::to_string);
-    let lost: BTreeSet<i64> = ids_of(fields, "lost");
-    let rows = seats
-        .iter()
-        .map(|p| EntryRow {
-            id: p.player_id,
-            name: p.name.clone(),
-            played: get(format!("played_{}", p.player_id)).is_some(),
-            outs: get(format!("outs_{}", p.player_id)).unwrap_or_default(),
-            hand_outs: get(format!("hand_outs_{}", p.player_id)).unwrap_or_default(),
-            julen: get(format!("julen_{}", p.player_id)).unwrap_or_default(),
-            joker: get(format!("joker_{}", p.player_id)).is_some(),
-            lost: lost.contains(&p.player_id),
-        })
-        .collect();
-    (get("number".into()).unwrap_or_default(), rows)
+/// The row of player `id` (`name`) as typed.
+fn typed_row(fields: &RoundFields, id: i64, name: &str) -> EntryRow {
+    let get = |prefix: &str| first(fields, &format!("{prefix}{id}")).map(str::to_string);
+    EntryRow {
+        id,
+        name: name.to_string(),
+        played: get("played_").is_some(),
+        outs: get("outs_").unwrap_or_default(),
+        hand_outs: get("hand_outs_").unwrap_or_default(),
+        julen: get("julen_").unwrap_or_default(),
+        joker: get("joker_").is_some(),
+        lost: fields
+            .get("lost")
+            .is_some_and(|l| l.iter().any(|v| *v == id.to_string())),
+    }
 }
 
 /// The player ids a round form names (in `played_`, `outs_`, `hand_outs_`, `julen_`, `joker_`
-/// keys or as `lost`) who are not seated in `seats` (the form's table), ascending.
-fn foreign_ids(fields: &[(String, String)], seats: &[db::night::Participant]) -> BTreeSet<i64> {
+/// keys or as `lost`) who are not in `seated`, ascending.
+fn foreign_ids(fields: &RoundFields, seated: &[i64]) -> BTreeSet<i64> {
     const PREFIXES: [&str; 5] = ["played_", "outs_", "hand_outs_", "julen_", "joker_"];
-    fields
-        .iter()
-        .filter_map(|(k, v)| {
-            if k == "lost" {
-                return v.parse().ok();
-            }
-            PREFIXES
-                .iter()
-                .find_map(|p| k.strip_prefix(p))
-                .and_then(|id| id.parse().ok())
-        })
-        .filter(|id| !seats.iter().any(|p| p.player_id == *id))
-        .collect()
+    let named = fields.iter().flat_map(|(k, values)| {
+        let by_key = PREFIXES
+            .iter()
+            .find_map(|p| k.strip_prefix(p))
+            .and_then(|id| id.parse::<i64>().ok());
+        let by_value: Vec<i64> = if k == "lost" {
+            values.iter().filter_map(|v| v.parse().ok()).collect()
+        } else {
+            Vec::new()
+        };
+        by_key.into_iter().chain(by_value)
+    });
+    named.filter(|id| !seated.contains(id)).collect()
 }
 
-/// Refuses a round form with more than one `lost` value (a radio button cannot send two, a
-/// hand-made or replayed request can): the German error names night, table, round and losers.
-fn one_loser(
-    fields: &[(String, String)],
+/// The form's own checks: one loser (a radio button cannot send two, a hand-made or replayed
+/// request can) and no field sent twice (one value would silently win). German, naming night,
+/// table, round, the field by its label and the player.
+fn check_shape(
+    fields: &RoundFields,
     date: NaiveDate,
     table: u32,
     number: &str,
     rows: &[EntryRow],
 ) -> Result<(), String> {
-    let lost: Vec<&str> = fields
-        .iter()
-        .filter(|(k, _)| k == "lost")
-        .map(|(_, v)| v.as_str())
-        .collect();
-    if lost.len() <= 1 {
-        return Ok(());
+    let at = format!(
+        "Abend {}, Tisch {table}, Runde {}",
+        date_de(date),
+        number.trim()
+    );
+    let name_of = |v: &str| {
+        rows.iter()
+            .find(|r| r.id.to_string() == v)
+            .map(|r| r.name.clone())
+    };
+    if let Some(lost) = fields.get("lost").filter(|l| l.len() > 1) {
+        let names: Vec<String> = lost
+            .iter()
+            .map(|v| name_of(v).unwrap_or_else(|| format!("„{v}“")))
+            .collect();
+        return Err(format!(
+            "{at}: nur ein Spieler kann die Runde verlieren (angekreuzt: {})",
+            names.join(", ")
+        ));
     }
-    let names: Vec<String> = lost
-        .iter()
-        .map(|v| {
-            rows.iter()
-                .find(|r| r.id.to_string() == *v)
-                .map(|r| r.name.clone())
-                .unwrap_or_else(|| format!("„{v}“"))
-        })
-        .collect();
-    Err(format!(
-        "Abend {}, Tisch {table}, Runde {}: nur ein Spieler kann die Runde verlieren (angekreuzt: {})",
-        de_date(date),
-        number.trim(),
-        names.join(", ")
-    ))
-}
-
-/// Refuses a round form that sends a field twice (`outs_9=1&outs_9=3`: a browser never does, a
-/// hand-made or replayed request can, and one of the values would silently win): the German error
-/// names night, table, round, the field by its label and the player.
-fn no_repeated_field(
-    fields: &[(String, String)],
-    date: NaiveDate,
-    table: u32,
-    number: &str,
-    rows: &[EntryRow],
-) -> Result<(), String> {
     const LABELS: [(&str, &str); 5] = [
         ("played_", "spielt mit"),
         ("outs_", "Outs"),
@@ -616,11 +505,7 @@ fn no_repeated_field(
         ("julen_", "Julen"),
         ("joker_", "Joker"),
     ];
-    let mut seen: BTreeSet<&str> = BTreeSet::new();
-    for (k, _) in fields {
-        if k == "lost" || seen.insert(k.as_str()) {
-            continue;
-        }
+    if let Some((k, _)) = fields.iter().find(|(k, v)| *k != "lost" && v.len() > 1) {
         let what = if k == "number" {
             "Rundennummer".to_string()
         } else {
@@ -628,19 +513,12 @@ fn no_repeated_field(
                 .iter()
                 .find_map(|(prefix, label)| {
                     let id = k.strip_prefix(prefix)?;
-                    let name = rows
-                        .iter()
-                        .find(|r| r.id.to_string() == id)
-                        .map_or_else(|| format!("Nr. {id}"), |r| r.name.clone());
+                    let name = name_of(id).unwrap_or_else(|| format!("Nr. {id}"));
                     Some(format!("{label} von {name}"))
                 })
                 .unwrap_or_else(|| format!("„{k}“"))
         };
-        return Err(format!(
-            "Abend {}, Tisch {table}, Runde {}: das Feld {what} wurde mehrfach geschickt",
-            de_date(date),
-            number.trim()
-        ));
+        return Err(format!("{at}: das Feld {what} wurde mehrfach geschickt"));
     }
     Ok(())
 }
@@ -651,15 +529,15 @@ fn has_values(r: &EntryRow) -> bool {
     r.joker || set(&r.outs) || set(&r.hand_outs) || set(&r.julen)
 }
 
-/// Turns typed rows into result entries (player id, row) of round `number`; German errors name
-/// the round, player and field.
+/// Turns typed rows into result rows of round `number`; German errors name the round, player and
+/// field.
 fn parse_round(
     date: NaiveDate,
     table: u32,
     number: &str,
     rows: &[EntryRow],
-) -> Result<(u32, Vec<(i64, ResultEntry)>), String> {
-    let at = format!("Abend {}, Tisch {table}", de_date(date));
+) -> Result<(u32, Vec<ResultEntry>), String> {
+    let at = format!("Abend {}, Tisch {table}", date_de(date));
     let number: u32 = number
         .trim()
         .parse()
@@ -683,17 +561,14 @@ fn parse_round(
     let mut out = Vec::new();
     for r in rows.iter().filter(|r| r.played) {
         let at = format!("{at}, Runde {number}, Spieler {}", r.name);
-        out.push((
-            r.id,
-            ResultEntry {
-                player: r.name.clone(),
-                outs: count(&r.outs, &at, "Outs")?,
-                hand_outs: count(&r.hand_outs, &at, "Hand-Outs")?,
-                julen: count(&r.julen, &at, "Julen")?,
-                joker: r.joker,
-                lost: r.lost,
-            },
-        ));
+        out.push(ResultEntry {
+            player: r.name.clone(),
+            outs: count(&r.outs, &at, "Outs")?,
+            hand_outs: count(&r.hand_outs, &at, "Hand-Outs")?,
+            julen: count(&r.julen, &at, "Julen")?,
+            joker: r.joker,
+            lost: r.lost,
+        });
     }
     if let Some(r) = rows.iter().find(|r| r.lost && !r.played) {
         return Err(format!(
@@ -705,105 +580,103 @@ fn parse_round(
 }
 
 async fn save_round(
-    State(state): State<AppState>,
+    State(league): State<League>,
+    layout: Layout,
+    flash: Flash,
     RequireSecretary(user): RequireSecretary,
-    Path(date): Path<String>,
-    Form(fields): Form<Vec<(String, String)>>,
+    at: AtNight,
+    axum_extra::extract::Form(fields): axum_extra::extract::Form<RoundFields>,
 ) -> Result<Response, AppError> {
-    let night = night_of(&state, &date).await?;
-    let year = night.season as i32;
-    let table: u32 = form_field(&fields, "table")
+    let date = at.date;
+    let table: u32 = first(&fields, "table")
         .and_then(|v| v.parse().ok())
         .ok_or_else(|| AppError::BadRequest("Tisch fehlt".into()))?;
-    let mut tx = state.begin_write_as(&user).await?;
-    let drawn = db::night::participants(&mut tx, night.id).await?;
-    let seats: Vec<_> = drawn
-        .iter()
-        .filter(|p| p.table_no as u32 == table)
-        .cloned()
-        .collect();
+    let seats = draw::table_players(&at.night().draw, table);
     if seats.is_empty() {
         return Err(AppError::BadRequest(format!(
             "Tisch {table} gibt es an diesem Abend nicht"
         )));
     }
-    let (number_input, rows) = typed_rows(&fields, &seats);
-    let replace = fields.iter().any(|(k, _)| k == "replace");
+    let id_of = |name: &str| at.view.ids.players.get(name).copied().unwrap_or_default();
+    let seated: Vec<i64> = seats.iter().map(|n| id_of(n)).collect();
+    let rows: Vec<EntryRow> = seats
+        .iter()
+        .map(|name| typed_row(&fields, id_of(name), name))
+        .collect();
+    let number_input = first(&fields, "number").unwrap_or_default().to_string();
+    let replace = fields.contains_key("replace");
+    let korrektur = Korrektur {
+        ticked: fields.contains_key("korrektur"),
+        reason: first(&fields, "korrektur_grund")
+            .unwrap_or_default()
+            .to_string(),
+    };
+    // Players of other tables or not drawn go to the league's check as rows, which names them.
     let mut foreign = Vec::new();
-    for id in foreign_ids(&fields, &seats) {
-        let name = match drawn.iter().find(|p| p.player_id == id) {
-            Some(p) => format!("{} ist an Tisch {} ausgelost", p.name, p.table_no),
-            None => match db::player::by_id(&mut tx, id).await? {
-                Some((_, name)) => format!("{name} ist an diesem Abend nicht ausgelost"),
-                None => format!("Spieler Nr. {id} gibt es nicht"),
-            },
-        };
-        foreign.push(name);
+    let mut unknown = None;
+    for id in foreign_ids(&fields, &seated) {
+        match at.view.player_name(id) {
+            Some(name) => {
+                let mut row = typed_row(&fields, id, name);
+                row.played = true;
+                foreign.push(row);
+            }
+            None => unknown = unknown.or(Some(id)),
+        }
     }
-    let parsed = one_loser(&fields, night.date, table, &number_input, &rows)
-        .and_then(|()| no_repeated_field(&fields, night.date, table, &number_input, &rows))
-        .and_then(|()| match foreign.is_empty() {
-            true => Ok(()),
-            false => Err(format!(
-                "Abend {}, Tisch {table}, Runde {}: {}; hier nur Spieler von Tisch {table} eintragen",
-                de_date(night.date),
-                number_input.trim(),
-                foreign.join("; ")
+    let parsed = check_shape(&fields, date, table, &number_input, &rows)
+        .and_then(|()| match unknown {
+            Some(id) => Err(format!(
+                "Abend {}, Tisch {table}, Runde {}: Spieler Nr. {id} gibt es nicht",
+                date_de(date),
+                number_input.trim()
             )),
+            None => Ok(()),
         })
-        .and_then(|()| parse_round(night.date, table, &number_input, &rows));
-    let checked = match parsed {
-        Err(e) => Err(e),
-        Ok((number, results)) => {
-            let entries: Vec<ResultEntry> = results.iter().map(|(_, r)| r.clone()).collect();
-            let date = night.date;
-            let round = check_change(&mut tx, year, |file| {
-                let n = file
-                    .nights
-                    .iter_mut()
-                    .find(|n| n.date == date)
-                    .ok_or("Spielabend fehlt in der Saison")?;
-                let old = n
-                    .tables
-                    .iter()
-                    .find(|t| t.number == table)
-                    .and_then(|t| t.rounds.iter().find(|r| r.number == number));
-                if let Some(old) = old.filter(|_| !replace) {
-                    let shown = EnteredRound::of(old);
-                    return Err(format!(
-                        "Abend {}, Tisch {table}, Runde {number} ist schon eingetragen \
-                         (verloren: {}; Outs: {}). Zum Überschreiben „Runde ersetzen“ \
-                         ankreuzen, sonst eine andere Rundennummer eingeben.",
-                        de_date(date),
-                        shown.loser,
-                        shown.outs
-                    ));
-                }
-                n.put_round(table, number, entries);
-                Ok(())
-            })
-            .await?;
-            round.map(|_| (number, results))
-        }
-    };
-    let korrektur = KorrekturFields::from_pairs(&fields);
-    let checked = with_korrektur(&mut tx, &night, &user, &korrektur, checked).await?;
-    let ((number, results), correction) = match checked {
-        Ok(v) => v,
-        Err(error) => {
-            drop(tx);
-            let typed = Typed {
-                error: Some(error),
-                error_at: format!("tisch-{table}"),
-                round: Some((table, number_input, rows, replace)),
-                ..Typed::default()
+        .and_then(|()| parse_round(date, table, &number_input, &rows));
+    let done = match parsed {
+        Err(e) => Err(ServiceError::refused(e)),
+        Ok((number, mut results)) => {
+            for r in &foreign {
+                results.push(ResultEntry {
+                    player: r.name.clone(),
+                    outs: r.outs.trim().parse().unwrap_or(0),
+                    hand_outs: r.hand_outs.trim().parse().unwrap_or(0),
+                    julen: r.julen.trim().parse().unwrap_or(0),
+                    joker: r.joker,
+                    lost: r.lost,
+                });
+            }
+            let change = Change::PutRound {
+                date,
+                table,
+                number,
+                results,
+                replace,
+                seat_newcomers: false,
             };
-            return rejected(&state, user, &night, typed).await;
+            let edit = Edit::by(&user.username).korrektur(korrektur);
+            league
+                .change(at.year(), change, &edit)
+                .await
+                .map(|_| number)
         }
     };
-    // The audit triggers record every result removed and entered, with who (begin_write_as).
-    db::night::put_round(&mut tx, night.id, table, number, &results).await?;
-    done(tx, correction, &night, &format!("tisch-{table}")).await
+    let message = match &done {
+        Ok(n) => format!("Runde {n} an Tisch {table} gespeichert."),
+        Err(_) => String::new(),
+    };
+    let typed = Typed {
+        round: Some((table, number_input, rows, replace)),
+        ..Typed::default()
+    };
+    let submitted = Submitted {
+        done: done.map(|_| ()),
+        anchor: format!("tisch-{table}"),
+        message,
+        typed,
+    };
+    finish(&league, layout, flash, date, submitted).await
 }
 
 /// The fine form.
@@ -815,71 +688,50 @@ pub struct FineForm {
     pub kind: String,
     /// Present when paid at once.
     pub paid: Option<String>,
-    /// Korrektur box of a closed night (see [`KorrekturFields`]).
-    #[serde(default)]
-    pub korrektur: Option<String>,
-    /// Korrektur reason of a closed night.
-    #[serde(default)]
-    pub korrektur_grund: String,
+    /// Korrektur fields of a closed night.
+    #[serde(flatten)]
+    pub korrektur: KorrekturFields,
 }
 
 async fn add_fine(
-    State(state): State<AppState>,
+    State(league): State<League>,
+    layout: Layout,
+    flash: Flash,
     RequireSecretary(user): RequireSecretary,
-    Path(date): Path<String>,
+    at: AtNight,
     Form(form): Form<FineForm>,
 ) -> Result<Response, AppError> {
-    let night = night_of(&state, &date).await?;
-    let year = night.season as i32;
+    let date = at.date;
     let paid = form.paid.is_some();
-    let mut tx = state.begin_write_as(&user).await?;
-    let (_, name) = db::player::by_id(&mut tx, form.player)
-        .await?
+    let player = at
+        .view
+        .player_name(form.player)
+        .map(str::to_string)
         .ok_or_else(|| AppError::BadRequest("unbekannter Spieler".into()))?;
-    let nd = night.date;
-    let checked = check_change(&mut tx, year, |file| {
-        let n = file
-            .nights
-            .iter_mut()
-            .find(|n| n.date == nd)
-            .ok_or("Spielabend fehlt in der Saison")?;
-        n.fines.push(FineEntry {
-            player: name.clone(),
-            kind: form.kind.clone(),
-            paid,
-            amount_cents: None,
-        });
-        Ok(())
-    })
-    .await?;
-    let korrektur = KorrekturFields {
-        korrektur: form.korrektur.clone(),
-        korrektur_grund: form.korrektur_grund.clone(),
+    let change = Change::BookFine {
+        date,
+        player: player.clone(),
+        kind: form.kind.clone(),
+        paid,
     };
-    let checked = checked.map(|(_, season)| season);
-    let checked = with_korrektur(&mut tx, &night, &user, &korrektur, checked).await?;
-    let (season, correction) = match checked {
-        Ok(v) => v,
-        Err(error) => {
-            drop(tx);
-            let typed = Typed {
-                error: Some(error),
-                error_at: "strafen".into(),
-                fine: Some((form.player, form.kind.clone(), paid)),
-                ..Typed::default()
-            };
-            return rejected(&state, user, &night, typed).await;
-        }
+    let edit = Edit::by(&user.username).korrektur(Korrektur::from(&form.korrektur));
+    let done = league.change(at.year(), change, &edit).await.map(|_| ());
+    let message = format!(
+        "Strafe gebucht: {player}, {} ({}).",
+        fine_label(form.kind.trim()),
+        if paid { "bezahlt" } else { "offen" }
+    );
+    let typed = Typed {
+        fine: Some((form.player, form.kind.clone(), paid)),
+        ..Typed::default()
     };
-    let amount = season
-        .rules
-        .fines
-        .get(&form.kind)
-        .copied()
-        .ok_or_else(|| AppError::BadRequest("unbekannte Strafe".into()))?;
-    // Audited by the fines trigger (who, night, player, kind, amount, paid).
-    db::night::add_fine(&mut tx, night.id, form.player, &form.kind, amount, paid).await?;
-    done(tx, correction, &night, "strafen").await
+    let submitted = Submitted {
+        done,
+        anchor: "strafen".into(),
+        message,
+        typed,
+    };
+    finish(&league, layout, flash, date, submitted).await
 }
 
 /// The paid/open toggle of a fine.
@@ -890,27 +742,39 @@ pub struct PaidForm {
 }
 
 async fn toggle_fine(
-    State(state): State<AppState>,
+    State(league): State<League>,
+    flash: Flash,
     RequireSecretary(user): RequireSecretary,
-    Path((date, fine)): Path<(String, i64)>,
+    at: AtNight,
+    Path((_, fine)): Path<(String, i64)>,
     Form(form): Form<PaidForm>,
 ) -> Result<Response, AppError> {
-    let night = night_of(&state, &date).await?;
     let paid = form.paid == "1";
-    let mut tx = state.begin_write_as(&user).await?;
-    let before = db::night::fines(&mut tx, night.id)
-        .await?
-        .into_iter()
-        .find(|f| f.id == fine)
+    let index = at
+        .view
+        .ids
+        .fines
+        .get(&at.date)
+        .and_then(|ids| ids.iter().position(|x| *x == fine))
         .ok_or(AppError::NotFound)?;
-    // Audited by the fines trigger; allowed on a closed night (collecting a fine later is normal).
-    if before.paid != paid {
-        db::night::set_fine_paid(&mut tx, night.id, fine, paid).await?;
-    }
-    tx.commit().await?;
-    Ok(Redirect::to(&format!("/verwaltung/abend/{}#strafen", night.date)).into_response())
+    // Allowed on a closed night (collecting a fine later is normal).
+    let change = Change::SetFinePaid {
+        date: at.date,
+        index,
+        paid,
+    };
+    league
+        .change(at.year(), change, &Edit::by(&user.username))
+        .await?;
+    let message = if paid {
+        "Strafe als bezahlt markiert."
+    } else {
+        "Strafe wieder offen."
+    };
+    Ok(flash
+        .redirect(&format!("/verwaltung/abend/{}#strafen", at.date), message)
+        .await)
 }
 
 #[cfg(test)]
-#[path = "tests/night.rs"]
 mod tests;

@@ -195,5 +195,4 @@ pub fn security_header_names() -> [HeaderName; 4] {
 }
 
 #[cfg(test)]
-#[path = "tests/security.rs"]
 mod tests;

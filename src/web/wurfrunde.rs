@@ -6,16 +6,15 @@
 use axum::body::Bytes;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
-use axum::{Json, Router};
+use axum::Json;
 use serde_json::json;
 
-use super::AppState;
+use super::{Guard, Routes};
 use crate::rules::{evaluate_wurfrunde, parse_wurfrunde_request, RuleError, WurfrundeResponse};
 
 /// The routes of this feature.
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/v1/wurfrunde", post(evaluate))
+pub fn routes() -> Routes {
+    Routes::new().post(Guard::Public, "/api/v1/wurfrunde", evaluate)
 }
 
 /// Request bytes in; out the response of interchange.md (fields in its order), or the status and
@@ -38,5 +37,4 @@ async fn evaluate(body: Bytes) -> Response {
 }
 
 #[cfg(test)]
-#[path = "tests/wurfrunde.rs"]
 mod tests;

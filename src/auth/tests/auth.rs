@@ -40,3 +40,23 @@ fn roles_parse_only_the_two_names() {
         assert_eq!(Role::parse(s), r);
     }
 }
+
+#[test]
+fn new_accounts_need_a_name_a_long_password_and_the_same_twice() {
+    let cases = [
+        ("anna", "geheim123", "geheim123", true),
+        ("", "geheim123", "geheim123", false),
+        ("anna", "kurz", "kurz", false),
+        ("anna", "geheim123", "geheim124", false),
+        ("an\u{0}na", "geheim123", "geheim123", false),
+        ("anna\n", "geheim123", "geheim123", false),
+        ("<b>anna</b>", "geheim123", "geheim123", true),
+    ];
+    for (name, p1, p2, ok) in cases {
+        assert_eq!(
+            check_new_account(name, p1, Some(p2)).is_ok(),
+            ok,
+            "{name} {p1} {p2}"
+        );
+    }
+}

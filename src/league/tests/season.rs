@@ -1,4 +1,4 @@
-//! Unit tests of `src/league/season.rs` (kept beside it in `tests/` so the module reads as the code alone).
+//! Unit tests of `src/league/season.rs`.
 
 use serde_json::{json, Value};
 
@@ -128,12 +128,18 @@ fn two_tables(v: &mut Value, names_at_2: &[&str]) {
 
 #[test]
 fn two_tables_count_the_drawn_participants_when_known() {
-    // 10 drawn, but one of them has not played yet: 9 players with a row.
+    // 10 drawn, but one of them has not played yet: 9 players with a row. Without a draw the rows
+    // are the participants (9: refused); a draw of 9, 10 or 11 counts its size.
     let mut v = base();
     ten_players(&mut v);
+    push(
+        &mut v,
+        "/players",
+        json!({ "name": "P11", "fee_paid_on": null }),
+    );
     two_tables(&mut v, &["P2", "P3", "P4", "P5", "P6", "P7"]);
-    let f = file(v);
-    let date = f.nights[0].date;
+    let at_1 = ["Anna", "Bernd", "Carla"];
+    let at_2 = ["P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9"];
     let cases = [
         (None, false),
         (Some(9), false),
@@ -141,8 +147,35 @@ fn two_tables_count_the_drawn_participants_when_known() {
         (Some(11), true),
     ];
     for (present, ok) in cases {
-        let presence: BTreeMap<NaiveDate, usize> = present.map(|p| (date, p)).into_iter().collect();
-        let got = Season::from_file_with_presence(&f, &presence);
+        let mut f = file(v.clone());
+        if let Some(n) = present {
+            let mut draw: Vec<SeatEntry> = at_1
+                .iter()
+                .map(|p| SeatEntry {
+                    player: p.to_string(),
+                    table: 1,
+                })
+                .chain(at_2.iter().map(|p| SeatEntry {
+                    player: p.to_string(),
+                    table: 2,
+                }))
+                .collect();
+            draw.truncate(9);
+            if n >= 10 {
+                draw.push(SeatEntry {
+                    player: "P10".into(),
+                    table: 1,
+                });
+            }
+            if n >= 11 {
+                draw.push(SeatEntry {
+                    player: "P11".into(),
+                    table: 2,
+                });
+            }
+            f.nights[0].draw = Some(draw);
+        }
+        let got = Season::from_file(&f);
         assert_eq!(got.is_ok(), ok, "present {present:?}: {got:?}");
         if let Err(e) = got {
             assert!(
@@ -151,6 +184,89 @@ fn two_tables_count_the_drawn_participants_when_known() {
             );
         }
     }
+}
+
+#[test]
+fn an_explicit_draw_seats_every_row_at_its_table() {
+    // (draw of the base night, expected error fragment or None when accepted)
+    let seat = |p: &str, t: u32| SeatEntry {
+        player: p.into(),
+        table: t,
+    };
+    let cases: Vec<(Vec<SeatEntry>, Option<&str>)> = vec![
+        (
+            vec![seat("Anna", 1), seat("Bernd", 1), seat("Carla", 1)],
+            None,
+        ),
+        // a drawn player without a row yet (a late arrival)
+        (
+            vec![
+                seat("Anna", 1),
+                seat("Bernd", 1),
+                seat("Carla", 1),
+                seat("Dora", 1),
+            ],
+            Some("unbekannter Spieler"),
+        ),
+        (
+            vec![seat("Anna", 1), seat("Bernd", 1)],
+            Some(
+                "Carla ist an diesem Abend nicht ausgelost; hier nur Spieler von Tisch 1 eintragen",
+            ),
+        ),
+        (
+            vec![seat("Anna", 1), seat("Bernd", 1), seat("Carla", 2)],
+            Some("Carla ist an Tisch 2 ausgelost"),
+        ),
+        (
+            vec![
+                seat("Anna", 1),
+                seat("Anna", 1),
+                seat("Bernd", 1),
+                seat("Carla", 1),
+            ],
+            Some("ist an diesem Abend schon ausgelost"),
+        ),
+        (
+            vec![seat("Anna", 3), seat("Bernd", 1), seat("Carla", 1)],
+            Some("Tischnummer muss 1 oder 2 sein"),
+        ),
+    ];
+    for (draw, want) in cases {
+        let mut f = file(base());
+        f.nights[0].draw = Some(draw.clone());
+        match (Season::from_file(&f), want) {
+            (Ok(s), None) => assert_eq!(s.nights[0].draw, draw),
+            (Ok(_), Some(w)) => panic!("{draw:?} accepted, expected {w:?}"),
+            (Err(e), None) => panic!("{draw:?} refused: {e}"),
+            (Err(e), Some(w)) => assert!(e.to_string().contains(w), "{draw:?}: {e}"),
+        }
+    }
+    // Without a draw, the rows are the draw; the export leaves such a draw out and writes a
+    // draw with a late arrival.
+    let s = Season::from_file(&file(base())).expect("valid");
+    let names: Vec<&str> = s.nights[0].draw.iter().map(|d| d.player.as_str()).collect();
+    assert_eq!(names, ["Anna", "Bernd", "Carla"]);
+    assert_eq!(s.to_file().nights[0].draw, None);
+    let mut v = base();
+    push(
+        &mut v,
+        "/players",
+        json!({ "name": "Dora", "fee_paid_on": null }),
+    );
+    let mut f = file(v);
+    f.nights[0].draw = Some(vec![
+        seat("Anna", 1),
+        seat("Bernd", 1),
+        seat("Carla", 1),
+        seat("Dora", 1),
+    ]);
+    let late = Season::from_file(&f).expect("a late arrival is drawn");
+    assert_eq!(
+        late.to_file().nights[0].draw.as_ref().map(Vec::len),
+        Some(4)
+    );
+    assert_eq!(Season::from_file(&late.to_file()), Ok(late));
 }
 
 #[test]

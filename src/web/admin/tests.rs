@@ -1,4 +1,4 @@
-//! Unit tests of `src/web/admin.rs` (kept beside it in `tests/` so the module reads as the code alone).
+//! Unit tests of `src/web/admin.rs`.
 
 use super::*;
 

@@ -1,4 +1,4 @@
-//! Unit tests of `src/web/wurfrunde.rs` (kept beside it in `tests/` so the module reads as the code alone).
+//! Unit tests of `src/web/wurfrunde.rs`.
 
 use super::*;
 

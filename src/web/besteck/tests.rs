@@ -1,4 +1,4 @@
-//! Unit tests of `src/web/besteck.rs` (kept beside it in `tests/` so the module reads as the code alone).
+//! Unit tests of `src/web/besteck.rs`.
 
 use super::*;
 
@@ -29,7 +29,7 @@ fn dice_as_typed_on_a_phone() {
 
 #[test]
 fn typed_rows_become_engine_throws() {
-    let form: Pairs = [
+    let pairs: Vec<(String, String)> = [
         ("seq", "3"),
         ("p0", "Bernd"),
         ("w0", "114"),
@@ -46,6 +46,10 @@ fn typed_rows_become_engine_throws() {
     .iter()
     .map(|(k, v)| (k.to_string(), v.to_string()))
     .collect();
+    let mut form = Fields::new();
+    for (k, v) in pairs {
+        form.entry(k).or_default().push(v);
+    }
     let typed = typed_throws(&form);
     assert_eq!(typed.len(), 3, "rows stop at the first gap");
     let inputs: Vec<ThrowInput> = typed.iter().map(|t| t.to_input().unwrap()).collect();
@@ -63,44 +67,4 @@ fn typed_rows_become_engine_throws() {
     }
     // and back to the form for a correction
     assert_eq!(TypedThrow::from_input(&inputs[1]), typed[1]);
-}
-
-#[test]
-fn seat_order_starts_with_the_vorleger_and_skips_the_unticked() {
-    let table: Vec<String> = ["A", "B", "C", "D"].iter().map(|s| s.to_string()).collect();
-    // (ticked, vorleger, order)
-    let cases: Vec<(Vec<&str>, &str, Vec<&str>)> = vec![
-        (vec!["A", "B", "C", "D"], "A", vec!["A", "B", "C", "D"]),
-        (vec!["A", "B", "C", "D"], "C", vec!["C", "D", "A", "B"]),
-        (vec!["D", "B", "A"], "B", vec!["B", "D", "A"]),
-        (vec!["A", "C"], "C", vec!["C", "A"]),
-    ];
-    for (ticked, v, want) in cases {
-        assert_eq!(seat_order(&table, &ticked, v), want, "{ticked:?} {v}");
-    }
-}
-
-#[test]
-fn a_confirmed_round_replaces_its_number_or_is_added() {
-    let row = |p: &str, lost| ResultEntry {
-        player: p.into(),
-        outs: 0,
-        hand_outs: 0,
-        julen: 0,
-        joker: false,
-        lost,
-    };
-    let d = NaiveDate::from_ymd_opt(2026, 1, 9).unwrap();
-    let mut nights = Vec::new();
-    put_round_into(&mut nights, d, 2, 1, vec![row("A", true)]);
-    put_round_into(&mut nights, d, 2, 2, vec![row("B", true)]);
-    put_round_into(&mut nights, d, 2, 1, vec![row("C", true)]);
-    assert_eq!(nights.len(), 1);
-    assert_eq!(nights[0].tables.len(), 1);
-    let rounds: Vec<(u32, &str)> = nights[0].tables[0]
-        .rounds
-        .iter()
-        .map(|r| (r.number, r.results[0].player.as_str()))
-        .collect();
-    assert_eq!(rounds, vec![(2, "B"), (1, "C")]);
 }

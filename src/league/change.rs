@@ -1,0 +1,463 @@
+//! Every change of a season's data as one value ([`Change`]) and [`Season::apply`], which checks a
+//! change exactly like an import: the change is made to the season file and the whole file goes
+//! through [`Season::from_file`]. The round form, the Schockbesteck, the JSON API and the command
+//! line all describe what they want as a `Change`; the rules of league.md live here, not in them.
+
+use chrono::NaiveDate;
+
+use super::error::{EntryError, Location};
+use super::file::{FineEntry, NightEntry, PlayerEntry, ResultEntry, SeasonFile, SeatEntry};
+use super::names::{empty_name, normalize_name};
+use super::season::{Round, Season};
+
+/// One change of a season (league.md §1, §5, §6, §9). Player names are as typed (they are
+/// normalized and must name a player of the season); dates name a night of the season.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    /// Adds player `name` to the season (last in its list), without a Jahresbeitrag.
+    AddPlayer {
+        /// The new player's name.
+        name: String,
+    },
+    /// Renames player `from` to `to` everywhere in the season: player list, draws, rows and fines.
+    /// Names are league-wide: the service applies it to every season of the player.
+    RenamePlayer {
+        /// The current name.
+        from: String,
+        /// The new name.
+        to: String,
+    },
+    /// Records the Jahresbeitrag of `player` paid on `paid_on` (the amount follows from the date,
+    /// league.md §5), or removes it (`None`).
+    SetFee {
+        /// The player.
+        player: String,
+        /// The payment date, or `None` to remove the fee.
+        paid_on: Option<NaiveDate>,
+    },
+    /// Sets kind `kind` of the Strafenkatalog to `cents` (adding it when new), or removes it
+    /// (`None`; refused while a fine of that kind is booked). Booked fines keep their amount.
+    SetFineKind {
+        /// The kind, e.g. `late`.
+        kind: String,
+        /// Its amount in cents, or `None` to remove it.
+        cents: Option<i64>,
+    },
+    /// Adds the Spielabend on `date` (no participants yet).
+    AddNight {
+        /// The night's date, within the season.
+        date: NaiveDate,
+    },
+    /// Replaces the draw of the night on `date` by `seats` (table by table in seat order; see
+    /// [`crate::league::draw::by_lot`]). Only before the night's first round.
+    SetDraw {
+        /// The night.
+        date: NaiveDate,
+        /// The participants with their tables.
+        seats: Vec<SeatEntry>,
+    },
+    /// Puts round `number` with `results` at `table` of the night on `date`.
+    PutRound {
+        /// The night.
+        date: NaiveDate,
+        /// Table 1 or 2.
+        table: u32,
+        /// Round number, 1..=`rounds_per_night`.
+        number: u32,
+        /// One row per player of the round.
+        results: Vec<ResultEntry>,
+        /// An entered round of that number is replaced; without it, it is refused.
+        replace: bool,
+        /// A player who is not in the night's draw yet is seated at `table` (the JSON API);
+        /// without it, every row's player must be drawn to `table` (the form, the Schockbesteck).
+        seat_newcomers: bool,
+    },
+    /// Books a fine of `kind` for `player` at the night on `date`, the amount from the season's
+    /// current Strafenkatalog.
+    BookFine {
+        /// The night.
+        date: NaiveDate,
+        /// The fined player.
+        player: String,
+        /// A kind of the Strafenkatalog.
+        kind: String,
+        /// Paid at once.
+        paid: bool,
+    },
+    /// Marks fine `index` (0-based, booking order) of the night on `date` paid or open.
+    SetFinePaid {
+        /// The night.
+        date: NaiveDate,
+        /// The fine's position among the night's fines.
+        index: usize,
+        /// Paid (true) or open.
+        paid: bool,
+    },
+    /// Closes the night on `date` ("Abend abschließen"): later changes only as a Korrektur.
+    CloseNight {
+        /// The night.
+        date: NaiveDate,
+    },
+}
+
+/// Longest accepted Korrektur reason, in characters.
+pub const MAX_REASON_CHARS: usize = 500;
+
+/// The Korrektur of a closed night as a form sends it: the box "Korrektur" and its reason.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Korrektur {
+    /// The box "Korrektur" is ticked.
+    pub ticked: bool,
+    /// Why the closed night is corrected (as typed).
+    pub reason: String,
+}
+
+impl Korrektur {
+    /// A ticked Korrektur with `reason`.
+    pub fn because(reason: &str) -> Korrektur {
+        Korrektur {
+            ticked: true,
+            reason: reason.to_string(),
+        }
+    }
+
+    /// The reason (trimmed) under which the closed night on `date` may be changed: the box ticked
+    /// and 1..=[`MAX_REASON_CHARS`] characters of reason; else the German refusal naming the night.
+    pub fn check(&self, date: NaiveDate) -> Result<String, EntryError> {
+        let night = Location::night(date);
+        if !self.ticked {
+            return Err(EntryError::new(
+                night,
+                "der Spielabend ist abgeschlossen: Änderungen nur mit Häkchen „Korrektur“ und Grund.",
+            ));
+        }
+        let reason = self.reason.trim();
+        if reason.is_empty() || reason.chars().count() > MAX_REASON_CHARS {
+            return Err(EntryError::new(
+                night,
+                format!("eine Korrektur braucht einen Grund (1 bis {MAX_REASON_CHARS} Zeichen)."),
+            ));
+        }
+        Ok(reason.to_string())
+    }
+}
+
+impl Change {
+    /// The night this change touches, if any: a closed night takes it only as a Korrektur
+    /// ([`Change::needs_korrektur`]).
+    pub fn night(&self) -> Option<NaiveDate> {
+        match self {
+            Change::AddNight { date }
+            | Change::SetDraw { date, .. }
+            | Change::PutRound { date, .. }
+            | Change::BookFine { date, .. }
+            | Change::SetFinePaid { date, .. }
+            | Change::CloseNight { date } => Some(*date),
+            Change::AddPlayer { .. }
+            | Change::RenamePlayer { .. }
+            | Change::SetFee { .. }
+            | Change::SetFineKind { .. } => None,
+        }
+    }
+
+    /// True when the change alters a closed night and so needs a Korrektur: its draw, rounds or
+    /// fines. Marking a fine paid (collecting later is normal) and closing again do not.
+    pub fn needs_korrektur(&self) -> bool {
+        matches!(
+            self,
+            Change::SetDraw { .. } | Change::PutRound { .. } | Change::BookFine { .. }
+        )
+    }
+}
+
+/// A night of `season` on `date`, or the refusal naming the date.
+fn night_entry(file: &mut SeasonFile, date: NaiveDate) -> Result<&mut NightEntry, EntryError> {
+    let year = file.season;
+    file.nights
+        .iter_mut()
+        .find(|n| n.date == date)
+        .ok_or_else(|| {
+            EntryError::new(
+                Location::default(),
+                format!(
+                    "Am {} gibt es keinen Spielabend der Saison {year}",
+                    date.format("%d.%m.%Y")
+                ),
+            )
+        })
+}
+
+/// A refusal without a location: the message says where.
+fn refuse(message: impl Into<String>) -> EntryError {
+    EntryError::new(Location::default(), message)
+}
+
+/// "Anna 2 (1 Hand-Out), Bernd 0": every row of `round` with Hand-Outs, Julen and Joker when set.
+pub fn round_outs(round: &Round) -> String {
+    round
+        .results
+        .iter()
+        .map(|r| {
+            let mut extra = Vec::new();
+            if r.hand_outs > 0 {
+                extra.push(format!(
+                    "{} Hand-Out{}",
+                    r.hand_outs,
+                    if r.hand_outs == 1 { "" } else { "s" }
+                ));
+            }
+            if r.julen > 0 {
+                extra.push(format!(
+                    "{} Jule{}",
+                    r.julen,
+                    if r.julen == 1 { "" } else { "n" }
+                ));
+            }
+            if r.joker {
+                extra.push("Joker".to_string());
+            }
+            match extra.is_empty() {
+                true => format!("{} {}", r.player, r.outs),
+                false => format!("{} {} ({})", r.player, r.outs, extra.join(", ")),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The loser of `round`, "–" when none.
+pub fn round_loser(round: &Round) -> &str {
+    round
+        .results
+        .iter()
+        .find(|r| r.lost)
+        .map_or("–", |r| r.player.as_str())
+}
+
+impl Season {
+    /// The season with `change` made, checked completely like an import ([`Season::from_file`]);
+    /// on a refusal nothing changes and the [`EntryError`] says where and why (German). A change
+    /// that changes nothing (marking a paid fine paid, closing a closed night) gives an equal
+    /// season.
+    pub fn apply(&self, change: &Change) -> Result<Season, EntryError> {
+        let mut file = self.to_file();
+        // Every night's draw explicit: new rows are checked against it.
+        for (entry, night) in file.nights.iter_mut().zip(&self.nights) {
+            entry.draw = Some(night.draw.clone());
+        }
+        let mut closed: Vec<NaiveDate> = self
+            .nights
+            .iter()
+            .filter(|n| n.closed)
+            .map(|n| n.date)
+            .collect();
+        self.edit(&mut file, &mut closed, change)?;
+        let mut next = Season::from_file(&file)?;
+        for n in &mut next.nights {
+            n.closed = closed.contains(&n.date);
+        }
+        Ok(next)
+    }
+
+    /// Makes `change` to `file` (this season as a file with explicit draws) and to the list of
+    /// closed nights; the refusals that the file check cannot give.
+    fn edit(
+        &self,
+        file: &mut SeasonFile,
+        closed: &mut Vec<NaiveDate>,
+        change: &Change,
+    ) -> Result<(), EntryError> {
+        let year = self.year;
+        let not_in_season =
+            |name: &str| refuse(format!("{name} spielt nicht in der Saison {year}"));
+        match change {
+            Change::AddPlayer { name } => {
+                let name = normalize_name(name);
+                if name.is_empty() {
+                    return Err(empty_name());
+                }
+                file.players.push(PlayerEntry {
+                    name,
+                    fee_paid_on: None,
+                });
+            }
+            Change::RenamePlayer { from, to } => {
+                let to = normalize_name(to);
+                if to.is_empty() {
+                    return Err(empty_name());
+                }
+                if self.player(from).is_none() {
+                    return Err(not_in_season(from));
+                }
+                rename_in_file(file, from, &to);
+            }
+            Change::SetFee { player, paid_on } => {
+                let p = file
+                    .players
+                    .iter_mut()
+                    .find(|p| p.name == *player)
+                    .ok_or_else(|| not_in_season(player))?;
+                p.fee_paid_on = *paid_on;
+            }
+            Change::SetFineKind { kind, cents } => {
+                let kind = kind.trim();
+                let mut rules = self.rules.clone();
+                match cents {
+                    Some(c) => {
+                        rules.fines.insert(kind.to_string(), *c);
+                    }
+                    None => {
+                        if rules.fines.remove(kind).is_none() {
+                            return Err(refuse(format!(
+                                "Strafart \"{kind}\" steht nicht im Strafenkatalog"
+                            )));
+                        }
+                        let booked = self
+                            .nights
+                            .iter()
+                            .flat_map(|n| &n.fines)
+                            .filter(|f| f.kind == kind)
+                            .count();
+                        if booked > 0 {
+                            return Err(refuse(format!(
+                                "Strafart \"{kind}\" ist {booked}-mal gebucht und kann nicht gelöscht werden"
+                            )));
+                        }
+                    }
+                }
+                rules
+                    .check()
+                    .map_err(|e| refuse(e.replace("rules.fines: ", "Strafenkatalog: ")))?;
+                // Booked fines keep their amount: it becomes an override where it now differs.
+                for (entry, night) in file.nights.iter_mut().zip(&self.nights) {
+                    for (f, booked) in entry.fines.iter_mut().zip(&night.fines) {
+                        f.amount_cents = (rules.fines.get(&f.kind) != Some(&booked.amount_cents))
+                            .then_some(booked.amount_cents);
+                    }
+                }
+                file.rules = rules.overrides(year);
+            }
+            Change::AddNight { date } => {
+                if self.night(*date).is_some() {
+                    return Err(refuse(format!(
+                        "Am {} gibt es schon einen Spielabend.",
+                        date.format("%d.%m.%Y")
+                    )));
+                }
+                file.nights.push(NightEntry {
+                    date: *date,
+                    tables: Vec::new(),
+                    fines: Vec::new(),
+                    draw: None,
+                });
+            }
+            Change::SetDraw { date, seats } => {
+                let night = night_entry(file, *date)?;
+                if night.tables.iter().any(|t| !t.rounds.is_empty()) {
+                    return Err(refuse(
+                        "An diesem Abend sind schon Runden eingetragen: Teilnehmer und Auslosung stehen fest.",
+                    ));
+                }
+                if seats
+                    .iter()
+                    .any(|s| self.player(&normalize_name(&s.player)).is_none())
+                {
+                    return Err(refuse("Nur Spieler der Saison können teilnehmen."));
+                }
+                if seats.len() < 2 {
+                    return Err(refuse("Mindestens 2 Teilnehmer ankreuzen."));
+                }
+                night.draw = Some(seats.clone());
+            }
+            Change::PutRound {
+                date,
+                table,
+                number,
+                results,
+                replace,
+                seat_newcomers,
+            } => {
+                let entered = self
+                    .night(*date)
+                    .and_then(|n| n.tables.iter().find(|t| t.number == *table))
+                    .and_then(|t| t.rounds.iter().find(|r| r.number == *number));
+                let night = night_entry(file, *date)?;
+                if let Some(old) = entered.filter(|_| !replace) {
+                    let at = Location::night(*date).table(*table).round(*number);
+                    return Err(EntryError::new(
+                        at.clone(),
+                        format!(
+                            "{at} ist schon eingetragen (verloren: {}; Outs: {}). Zum Überschreiben \
+                             „Runde ersetzen“ ankreuzen, sonst eine andere Rundennummer eingeben.",
+                            round_loser(old),
+                            round_outs(old)
+                        ),
+                    ));
+                }
+                if *seat_newcomers {
+                    let draw = night.draw.get_or_insert_with(Vec::new);
+                    for r in results {
+                        let name = normalize_name(&r.player);
+                        if self.player(&name).is_some() && !draw.iter().any(|s| s.player == name) {
+                            draw.push(SeatEntry {
+                                player: name,
+                                table: *table,
+                            });
+                        }
+                    }
+                }
+                night.put_round(*table, *number, results.clone());
+            }
+            Change::BookFine {
+                date,
+                player,
+                kind,
+                paid,
+            } => {
+                night_entry(file, *date)?.fines.push(FineEntry {
+                    player: player.trim().to_string(),
+                    kind: kind.trim().to_string(),
+                    paid: *paid,
+                    amount_cents: None,
+                });
+            }
+            Change::SetFinePaid { date, index, paid } => {
+                let fine = night_entry(file, *date)?
+                    .fines
+                    .get_mut(*index)
+                    .ok_or_else(|| refuse("Diese Strafe gibt es nicht."))?;
+                fine.paid = *paid;
+            }
+            Change::CloseNight { date } => {
+                night_entry(file, *date)?;
+                if !closed.contains(date) {
+                    closed.push(*date);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Renames `old` to `new` everywhere in the season file (players, draws, rows, fines).
+fn rename_in_file(file: &mut SeasonFile, old: &str, new: &str) {
+    for p in file.players.iter_mut().filter(|p| p.name == old) {
+        p.name = new.to_string();
+    }
+    for n in &mut file.nights {
+        for r in n.tables.iter_mut().flat_map(|t| t.rounds.iter_mut()) {
+            for x in r.results.iter_mut().filter(|x| x.player == old) {
+                x.player = new.to_string();
+            }
+        }
+        for f in n.fines.iter_mut().filter(|f| f.player == old) {
+            f.player = new.to_string();
+        }
+        for s in n.draw.iter_mut().flatten().filter(|s| s.player == old) {
+            s.player = new.to_string();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

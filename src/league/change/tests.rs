@@ -1,0 +1,324 @@
+//! `Season::apply` as a table of (change, expected season or refusal), like the rules engine's.
+
+use chrono::NaiveDate;
+use serde_json::json;
+
+use super::*;
+use crate::league::testkit::{file, row};
+
+fn d(s: &str) -> NaiveDate {
+    NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("test date")
+}
+
+/// 2026: Anna (fee), Bernd, Carla, Dora; 09.01. with Anna, Bernd, Carla drawn to table 1 and
+/// round 1 entered (Bernd lost), one open fine of Bernd; 16.01. without participants.
+fn base() -> Season {
+    let mut f = file(json!({
+        "format": "schockerliga-season/1", "season": 2026,
+        "players": [ { "name": "Anna", "fee_paid_on": "2026-02-06" }, { "name": "Bernd" },
+                     { "name": "Carla" }, { "name": "Dora" } ],
+        "nights": [
+            { "date": "2026-01-09",
+              "tables": [ { "number": 1, "rounds": [ { "number": 1, "results": [
+                  row("Anna", 1, 1, 0, false, false), row("Bernd", 0, 0, 0, false, true),
+                  row("Carla", 0, 0, 0, false, false) ] } ] } ],
+              "fines": [ { "player": "Bernd", "kind": "late", "paid": false } ] },
+            { "date": "2026-01-16" } ]
+    }));
+    f.nights[0].draw = Some(
+        ["Anna", "Bernd", "Carla"]
+            .iter()
+            .map(|p| SeatEntry {
+                player: p.to_string(),
+                table: 1,
+            })
+            .collect(),
+    );
+    Season::from_file(&f).expect("valid base season")
+}
+
+fn rows(spec: &[(&str, u32, bool)]) -> Vec<ResultEntry> {
+    spec.iter()
+        .map(|(p, outs, lost)| ResultEntry {
+            player: p.to_string(),
+            outs: *outs,
+            hand_outs: 0,
+            julen: 0,
+            joker: false,
+            lost: *lost,
+        })
+        .collect()
+}
+
+fn put(table: u32, number: u32, results: Vec<ResultEntry>, replace: bool, seat: bool) -> Change {
+    Change::PutRound {
+        date: d("2026-01-09"),
+        table,
+        number,
+        results,
+        replace,
+        seat_newcomers: seat,
+    }
+}
+
+fn three(outs: u32, loser: &str) -> Vec<ResultEntry> {
+    rows(&[
+        ("Anna", outs, loser == "Anna"),
+        ("Bernd", 0, loser == "Bernd"),
+        ("Carla", 0, loser == "Carla"),
+    ])
+}
+
+type Check = fn(&Season);
+
+/// (what, change, Ok(check of the new season) or Err(fragment of the refusal))
+fn cases() -> Vec<(&'static str, Change, Result<Check, &'static str>)> {
+    let night = d("2026-01-09");
+    let empty = d("2026-01-16");
+    let seat = |p: &str| SeatEntry {
+        player: p.into(),
+        table: 1,
+    };
+    vec![
+        ("add a player", Change::AddPlayer { name: " Emil ".into() }, Ok(|s| {
+            assert_eq!(s.players.last().map(|p| p.name.as_str()), Some("Emil"));
+        })),
+        ("add an empty name", Change::AddPlayer { name: "  ".into() },
+            Err("Feld Name: Spielername darf nicht leer sein")),
+        ("add a case twin", Change::AddPlayer { name: "anna".into() },
+            Err("„anna“ gibt es schon als „Anna“")),
+        ("rename", Change::RenamePlayer { from: "Bernd".into(), to: "Bernhard".into() }, Ok(|s| {
+            assert!(s.player("Bernd").is_none());
+            let n = &s.nights[0];
+            assert!(n.draw.iter().any(|x| x.player == "Bernhard"));
+            assert!(n.rows().any(|(_, _, r)| r.player == "Bernhard" && r.lost));
+            assert_eq!(n.fines[0].player, "Bernhard");
+        })),
+        ("rename a stranger", Change::RenamePlayer { from: "Zoe".into(), to: "Zora".into() },
+            Err("Zoe spielt nicht in der Saison 2026")),
+        ("rename onto another", Change::RenamePlayer { from: "Bernd".into(), to: "Anna".into() },
+            Err("doppelt vergeben")),
+        ("fee in April", Change::SetFee { player: "Bernd".into(), paid_on: Some(d("2026-04-02")) },
+            Ok(|s| assert_eq!(s.player("Bernd").map(|p| p.fee_cents), Some(1600)))),
+        ("fee in October", Change::SetFee { player: "Bernd".into(), paid_on: Some(d("2026-10-01")) },
+            Err("Beitritt zur 1. Liga nur bis Ende September")),
+        ("fee removed", Change::SetFee { player: "Anna".into(), paid_on: None },
+            Ok(|s| assert_eq!(s.player("Anna").map(|p| p.fee_cents), Some(0)))),
+        ("fee of a stranger", Change::SetFee { player: "Zoe".into(), paid_on: None },
+            Err("Zoe spielt nicht in der Saison 2026")),
+        ("new fine kind", Change::SetFineKind { kind: " Handy ".into(), cents: Some(50) },
+            Ok(|s| assert_eq!(s.rules.fines.get("Handy"), Some(&50)))),
+        ("late costs more; booked fines keep their amount",
+            Change::SetFineKind { kind: "late".into(), cents: Some(200) }, Ok(|s| {
+                assert_eq!(s.rules.fines.get("late"), Some(&200));
+                assert_eq!(s.nights[0].fines[0].amount_cents, 100);
+            })),
+        ("remove a booked kind", Change::SetFineKind { kind: "late".into(), cents: None },
+            Err("Strafart \"late\" ist 1-mal gebucht")),
+        ("remove an unknown kind", Change::SetFineKind { kind: "nope".into(), cents: None },
+            Err("Strafart \"nope\" steht nicht im Strafenkatalog")),
+        ("a negative amount", Change::SetFineKind { kind: "Handy".into(), cents: Some(-5) },
+            Err("Strafenkatalog")),
+        ("a night", Change::AddNight { date: d("2026-01-23") },
+            Ok(|s| assert_eq!(s.nights.len(), 3))),
+        ("a night twice", Change::AddNight { date: night },
+            Err("Am 09.01.2026 gibt es schon einen Spielabend.")),
+        ("a night of another year", Change::AddNight { date: d("2027-01-01") },
+            Err("der Spielabend liegt nicht in der Saison 2026")),
+        ("a draw", Change::SetDraw { date: empty, seats: vec![seat("Dora"), seat("Anna")] },
+            Ok(|s| {
+                let names: Vec<&str> = s.nights[1].draw.iter().map(|x| x.player.as_str()).collect();
+                assert_eq!(names, ["Dora", "Anna"]);
+            })),
+        ("a draw after rounds", Change::SetDraw { date: night, seats: vec![seat("Dora"), seat("Anna")] },
+            Err("schon Runden eingetragen")),
+        ("a draw of a stranger", Change::SetDraw { date: empty, seats: vec![seat("Zoe"), seat("Anna")] },
+            Err("Nur Spieler der Saison können teilnehmen.")),
+        ("a draw of one", Change::SetDraw { date: empty, seats: vec![seat("Anna")] },
+            Err("Mindestens 2 Teilnehmer ankreuzen.")),
+        ("a draw for no night", Change::SetDraw { date: d("2026-02-01"), seats: vec![] },
+            Err("Am 01.02.2026 gibt es keinen Spielabend der Saison 2026")),
+        ("round 2", put(1, 2, three(2, "Carla"), false, false), Ok(|s| {
+            let t = &s.nights[0].tables[0];
+            assert_eq!(t.rounds.iter().map(|r| r.number).collect::<Vec<_>>(), [1, 2]);
+        })),
+        ("round 1 again", put(1, 1, three(0, "Carla"), false, false),
+            Err("Abend 09.01.2026, Tisch 1, Runde 1 ist schon eingetragen (verloren: Bernd; Outs: Anna 1 (1 Hand-Out), Bernd 0, Carla 0)")),
+        ("round 1 replaced", put(1, 1, three(0, "Carla"), true, false), Ok(|s| {
+            let r = &s.nights[0].tables[0].rounds[0];
+            assert_eq!(r.results.iter().find(|x| x.lost).map(|x| x.player.as_str()), Some("Carla"));
+        })),
+        ("a player not drawn", put(1, 2, rows(&[("Anna", 0, false), ("Dora", 0, true)]), false, false),
+            Err("Spieler Dora, Feld Spieler: Dora ist an diesem Abend nicht ausgelost; hier nur Spieler von Tisch 1 eintragen")),
+        ("a newcomer seated", put(1, 2, rows(&[("Anna", 0, false), ("Dora", 0, true)]), false, true),
+            Ok(|s| assert!(s.nights[0].draw.iter().any(|x| x.player == "Dora" && x.table == 1)))),
+        ("a stranger is not seated", put(1, 2, rows(&[("Anna", 0, false), ("Zoe", 0, true)]), false, true),
+            Err("unbekannter Spieler \"Zoe\"")),
+        ("4 Outs", put(1, 2, three(4, "Bernd"), false, false), Err("höchstens 3 Outs")),
+        ("two losers", put(1, 2, rows(&[("Anna", 0, true), ("Bernd", 0, true)]), false, false),
+            Err("genau ein Spieler muss die Runde verlieren (hier 2)")),
+        ("round 11", put(1, 11, three(0, "Bernd"), false, false),
+            Err("Rundennummer muss zwischen 1 und 10 liegen")),
+        ("table 2 of four players", put(2, 1, rows(&[("Dora", 0, true), ("Anna", 0, false)]), false, true),
+            Err("Anna ist an Tisch 1 ausgelost")),
+        ("a fine", Change::BookFine { date: night, player: "Carla".into(), kind: "sleepy".into(), paid: true },
+            Ok(|s| {
+                let f = &s.nights[0].fines[1];
+                assert_eq!((f.player.as_str(), f.amount_cents, f.paid), ("Carla", 50, true));
+            })),
+        ("a fine of an unknown kind", Change::BookFine { date: night, player: "Carla".into(), kind: "Bier".into(), paid: true },
+            Err("Strafart \"Bier\" steht nicht im Strafenkatalog (late, sleepy)")),
+        ("a fine of a stranger", Change::BookFine { date: night, player: "Zoe".into(), kind: "late".into(), paid: true },
+            Err("unbekannter Spieler \"Zoe\"")),
+        ("a fine paid", Change::SetFinePaid { date: night, index: 0, paid: true },
+            Ok(|s| assert!(s.nights[0].fines[0].paid))),
+        ("a fine that is not there", Change::SetFinePaid { date: night, index: 3, paid: true },
+            Err("Diese Strafe gibt es nicht.")),
+        ("closing", Change::CloseNight { date: night },
+            Ok(|s| assert!(s.nights[0].closed && !s.nights[1].closed))),
+    ]
+}
+
+#[test]
+fn every_change_is_checked_like_an_import() {
+    let before = base();
+    for (what, change, want) in cases() {
+        match (before.apply(&change), want) {
+            (Ok(after), Ok(check)) => {
+                check(&after);
+                // What was accepted is a season that checks again from its file (the read side).
+                let mut again = Season::from_file(&after.to_file()).expect(what);
+                for n in &mut again.nights {
+                    n.closed = after.night(n.date).is_some_and(|x| x.closed);
+                }
+                assert_eq!(again, after, "{what}: the file gives the season back");
+            }
+            (Ok(_), Err(w)) => panic!("{what}: accepted, expected {w:?}"),
+            (Err(e), Ok(_)) => panic!("{what}: refused: {e}"),
+            (Err(e), Err(w)) => assert!(e.to_string().contains(w), "{what}: {e}"),
+        }
+    }
+}
+
+#[test]
+fn a_put_round_replaces_its_number_or_is_added_and_the_table_is_made() {
+    let s = base()
+        .apply(&Change::SetDraw {
+            date: d("2026-01-16"),
+            seats: ["Anna", "Bernd"]
+                .iter()
+                .map(|p| SeatEntry {
+                    player: p.to_string(),
+                    table: 2,
+                })
+                .collect(),
+        })
+        .and_then(|s| {
+            s.apply(&Change::PutRound {
+                date: d("2026-01-16"),
+                table: 2,
+                number: 2,
+                results: rows(&[("Anna", 0, false), ("Bernd", 0, true)]),
+                replace: false,
+                seat_newcomers: false,
+            })
+        });
+    // Two tables need 10 participants: table 2 alone is one table.
+    let s = s.expect("table 2 alone");
+    let put = |s: &Season, number: u32, loser: &str| {
+        s.apply(&Change::PutRound {
+            date: d("2026-01-16"),
+            table: 2,
+            number,
+            results: rows(&[("Anna", 0, loser == "Anna"), ("Bernd", 0, loser == "Bernd")]),
+            replace: true,
+            seat_newcomers: false,
+        })
+        .expect("round")
+    };
+    let s = put(&put(&s, 1, "Anna"), 2, "Anna");
+    let t = &s.nights[1].tables[0];
+    let got: Vec<(u32, &str)> = t
+        .rounds
+        .iter()
+        .map(|r| (r.number, round_loser(r)))
+        .collect();
+    assert_eq!((t.number, got), (2, vec![(1, "Anna"), (2, "Anna")]));
+}
+
+#[test]
+fn a_closed_night_stays_closed_and_nothing_else_changes_it() {
+    let night = d("2026-01-09");
+    let closed = base()
+        .apply(&Change::CloseNight { date: night })
+        .expect("close");
+    let again = closed
+        .apply(&Change::CloseNight { date: night })
+        .expect("again");
+    assert_eq!(again, closed, "closing twice changes nothing");
+    let later = closed
+        .apply(&Change::SetFinePaid {
+            date: night,
+            index: 0,
+            paid: true,
+        })
+        .expect("collect the fine");
+    assert!(later.nights[0].closed);
+}
+
+#[test]
+fn what_needs_a_korrektur_on_a_closed_night() {
+    let night = d("2026-01-09");
+    let cases = [
+        (
+            Change::SetDraw {
+                date: night,
+                seats: vec![],
+            },
+            true,
+        ),
+        (put(1, 2, vec![], false, false), true),
+        (
+            Change::BookFine {
+                date: night,
+                player: "A".into(),
+                kind: "late".into(),
+                paid: false,
+            },
+            true,
+        ),
+        (
+            Change::SetFinePaid {
+                date: night,
+                index: 0,
+                paid: true,
+            },
+            false,
+        ),
+        (Change::CloseNight { date: night }, false),
+        (Change::AddPlayer { name: "A".into() }, false),
+    ];
+    for (change, needs) in cases {
+        assert_eq!(change.needs_korrektur(), needs, "{change:?}");
+    }
+    // (ticked, reason, Ok(reason) or Err(fragment))
+    let long = "x".repeat(MAX_REASON_CHARS + 1);
+    let korrekturen: [(bool, &str, Result<&str, &str>); 5] = [
+        (true, " Tippfehler ", Ok("Tippfehler")),
+        (false, "Tippfehler", Err("Abend 09.01.2026: der Spielabend ist abgeschlossen: Änderungen nur mit Häkchen „Korrektur“ und Grund.")),
+        (true, "   ", Err("Abend 09.01.2026: eine Korrektur braucht einen Grund (1 bis 500 Zeichen).")),
+        (true, &long, Err("1 bis 500 Zeichen")),
+        (true, "Strafe vergessen", Ok("Strafe vergessen")),
+    ];
+    for (ticked, reason, want) in korrekturen {
+        let k = Korrektur {
+            ticked,
+            reason: reason.to_string(),
+        };
+        match (k.check(night), want) {
+            (Ok(got), Ok(w)) => assert_eq!(got, w),
+            (Err(e), Err(w)) => assert!(e.to_string().contains(w), "{e}"),
+            (got, w) => panic!("{ticked} {reason:?}: {got:?} vs {w:?}"),
+        }
+    }
+}

@@ -1,0 +1,104 @@
+//! The draw of a Spielabend (league.md §9) and the seat order of a Runde: who sits at which table,
+//! drawn by lot from 10 participants on, and where a Runde starts (the Vorleger). Pure functions;
+//! the random source is the caller's (a CSPRNG in production, a seeded one in tests).
+
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+use super::file::SeatEntry;
+use super::season::Table;
+
+/// The draw by lot of league.md §9: with at least `split_from` participants they are shuffled with
+/// `rng` and split into table 1 (the larger half) and table 2, sizes differing by at most one;
+/// fewer play at table 1 in the given order. Returns the seats, table 1 first, in seat order.
+pub fn by_lot<R: Rng + ?Sized>(players: &[String], split_from: u32, rng: &mut R) -> Vec<SeatEntry> {
+    let mut players = players.to_vec();
+    if players.len() < split_from as usize {
+        return players
+            .into_iter()
+            .map(|player| SeatEntry { player, table: 1 })
+            .collect();
+    }
+    players.shuffle(rng);
+    let first = players.len().div_ceil(2);
+    players
+        .into_iter()
+        .enumerate()
+        .map(|(i, player)| SeatEntry {
+            player,
+            table: if i < first { 1 } else { 2 },
+        })
+        .collect()
+}
+
+/// The draw that the rows of `tables` show: each table's players in the order they first play
+/// (table by table, round by round). A night entered without a draw (an imported season file) has
+/// this draw.
+pub fn derive_draw(tables: &[Table]) -> Vec<SeatEntry> {
+    let mut draw: Vec<SeatEntry> = Vec::new();
+    for t in tables {
+        for row in t.rounds.iter().flat_map(|r| &r.results) {
+            if !draw.iter().any(|s| s.player == row.player) {
+                draw.push(SeatEntry {
+                    player: row.player.clone(),
+                    table: t.number,
+                });
+            }
+        }
+    }
+    draw
+}
+
+/// Makes `draw` agree with the rows of `tables` (the rows win): a player with a row who is not in
+/// the draw, or drawn to another table, is seated at his row's table after its last seat. For data
+/// stored before every row was checked against the draw.
+pub fn reconcile(draw: &mut Vec<SeatEntry>, tables: &[crate::league::file::TableEntry]) {
+    for t in tables {
+        for row in t.rounds.iter().flat_map(|r| &r.results) {
+            match draw.iter().position(|s| s.player == row.player) {
+                Some(k) if draw[k].table == t.number => {}
+                found => {
+                    if let Some(k) = found {
+                        draw.remove(k);
+                    }
+                    let at = draw
+                        .iter()
+                        .rposition(|s| s.table <= t.number)
+                        .map_or(0, |k| k + 1);
+                    draw.insert(
+                        at,
+                        SeatEntry {
+                            player: row.player.clone(),
+                            table: t.number,
+                        },
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The players of table `table` in seat order.
+pub fn table_players(draw: &[SeatEntry], table: u32) -> Vec<String> {
+    draw.iter()
+        .filter(|s| s.table == table)
+        .map(|s| s.player.clone())
+        .collect()
+}
+
+/// The seat order of a Runde (schocken-rules.md §6): the table's players in seat order starting with
+/// `vorleger`, only those `ticked` as playing. A Vorleger who does not play leaves the order as drawn.
+pub fn seat_order(table_players: &[String], ticked: &[&str], vorleger: &str) -> Vec<String> {
+    let playing: Vec<String> = table_players
+        .iter()
+        .filter(|p| ticked.contains(&p.as_str()))
+        .cloned()
+        .collect();
+    match playing.iter().position(|p| p == vorleger) {
+        Some(k) => playing[k..].iter().chain(&playing[..k]).cloned().collect(),
+        None => playing,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,195 @@
+//! Accounts (roles admin and secretary; SECURITY.md "Access"): one way to create an account for
+//! the command line, the first-start setup page and the admin's accounts page; disabling and
+//! enabling; checking a login; the one-time setup token.
+
+use serde_json::json;
+
+use super::ServiceError;
+use crate::auth::{self, Role};
+use crate::db::{self, user::User, Db};
+
+/// The longest login name or password looked at when logging in; longer input fails like a wrong
+/// password (argon2 would otherwise hash megabytes).
+pub const MAX_CREDENTIAL_CHARS: usize = 200;
+
+/// Creates the account `username` (trimmed) with `password` and `role`, by `author` (audited).
+/// `password2` is the repeat field of a form (`None` on the command line). The first account also
+/// ends the setup link. Returns the new account's id. Refused (German) for a name or password that
+/// [`auth::check_new_account`] refuses or a name that is taken.
+pub async fn create(
+    db: &Db,
+    username: &str,
+    password: &str,
+    password2: Option<&str>,
+    role: Role,
+    author: &str,
+) -> Result<i64, ServiceError> {
+    insert(db, username, password, password2, role, author, false).await
+}
+
+/// [`create`]; with `first_only`, `NotFound` when any account exists (checked in the transaction).
+async fn insert(
+    db: &Db,
+    username: &str,
+    password: &str,
+    password2: Option<&str>,
+    role: Role,
+    author: &str,
+    first_only: bool,
+) -> Result<i64, ServiceError> {
+    let username = username.trim();
+    auth::check_new_account(username, password, password2).map_err(ServiceError::refused)?;
+    let hash = auth::hash_password(password.to_string())
+        .await
+        .map_err(|e| ServiceError::Corrupt(e.to_string()))?;
+    let mut tx = db.begin_write_as(author).await?;
+    if first_only && db::user::count_conn(&mut tx).await? > 0 {
+        return Err(ServiceError::NotFound("Einrichtungslink".into()));
+    }
+    if db::user::by_username_conn(&mut tx, username)
+        .await?
+        .is_some()
+    {
+        return Err(ServiceError::refused(format!(
+            "Ein Konto \"{username}\" gibt es schon."
+        )));
+    }
+    let id = db::user::create(&mut tx, username, &hash, role.as_str()).await?;
+    db::user::clear_setup_token(&mut tx).await?;
+    db::audit::record(
+        &mut tx,
+        author,
+        &format!("Konto {username} angelegt"),
+        None,
+        Some(&json!({ "id": id, "username": username, "role": role.as_str() })),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(id)
+}
+
+/// True when `token` is the stored setup token (compared in constant time over its length).
+pub async fn setup_token_valid(db: &Db, token: &str) -> Result<bool, ServiceError> {
+    let Some(stored) = db::user::setup_token(&db.read).await? else {
+        return Ok(false);
+    };
+    let (a, b) = (stored.as_bytes(), token.as_bytes());
+    Ok(a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0)
+}
+
+/// The setup token to print at start when no account exists (created once, reused after a
+/// restart); `None` when an account exists.
+pub async fn setup_token(db: &Db) -> Result<Option<String>, ServiceError> {
+    if db::user::count(&db.write).await? > 0 {
+        return Ok(None);
+    }
+    match db::user::setup_token(&db.write).await? {
+        Some(t) => Ok(Some(t)),
+        None => {
+            let t = auth::random_token();
+            db::user::set_setup_token(&db.write, &t).await?;
+            Ok(Some(t))
+        }
+    }
+}
+
+/// Creates the first admin through the setup link `token`: `NotFound` when the token is wrong or an
+/// account exists already; else like [`create`] (the admin is his own author).
+pub async fn create_first_admin(
+    db: &Db,
+    token: &str,
+    username: &str,
+    password: &str,
+    password2: &str,
+) -> Result<i64, ServiceError> {
+    if !setup_token_valid(db, token).await? {
+        return Err(ServiceError::NotFound("Einrichtungslink".into()));
+    }
+    let username = username.trim();
+    insert(
+        db,
+        username,
+        password,
+        Some(password2),
+        Role::Admin,
+        username,
+        true,
+    )
+    .await
+}
+
+/// The account of a login: the enabled account `username` (trimmed) whose password is `password`;
+/// `None` otherwise. An unknown name takes as long as a wrong password (a dummy hash is checked).
+pub async fn authenticate(
+    db: &Db,
+    username: &str,
+    password: &str,
+) -> Result<Option<User>, ServiceError> {
+    let name = username.trim();
+    let sane = name.chars().count() <= MAX_CREDENTIAL_CHARS
+        && password.chars().count() <= MAX_CREDENTIAL_CHARS;
+    let user = if sane {
+        db::user::by_username(&db.read, name).await?
+    } else {
+        None
+    };
+    let hash = user.as_ref().map(|u| u.password_hash.clone());
+    let password = if sane {
+        password.to_string()
+    } else {
+        String::new()
+    };
+    let ok = auth::verify_password(password, hash)
+        .await
+        .map_err(|e| ServiceError::Corrupt(e.to_string()))?;
+    Ok(user.filter(|u| ok && !u.disabled))
+}
+
+/// Every account, by name.
+pub async fn list(db: &Db) -> Result<Vec<User>, ServiceError> {
+    Ok(db::user::list(&db.read).await?)
+}
+
+/// Disables (`true`) or enables account `id`, by admin `me` (id and name; audited). An admin
+/// cannot disable himself (the last admin would lock the club out). Refused (German) or `NotFound`.
+pub async fn set_disabled(
+    db: &Db,
+    me: (i64, &str),
+    id: i64,
+    disabled: bool,
+) -> Result<(), ServiceError> {
+    if disabled && id == me.0 {
+        return Err(ServiceError::refused(
+            "Das eigene Konto kann nicht gesperrt werden.",
+        ));
+    }
+    let mut tx = db.begin_write_as(me.1).await?;
+    let user = db::user::by_id_conn(&mut tx, id)
+        .await?
+        .ok_or_else(|| ServiceError::NotFound(format!("Konto Nr. {id}")))?;
+    if user.disabled == disabled {
+        return Ok(());
+    }
+    db::user::set_disabled(&mut tx, id, disabled).await?;
+    let verb = if disabled { "gesperrt" } else { "entsperrt" };
+    db::audit::record(
+        &mut tx,
+        me.1,
+        &format!("Konto {} {verb}", user.username),
+        Some(&json!({ "id": id, "disabled": user.disabled })),
+        Some(&json!({ "id": id, "disabled": disabled })),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// The newest `limit` rows of the audit log with an id below `before` (all when `None`), newest
+/// first.
+pub async fn audit_log(
+    db: &Db,
+    before: Option<i64>,
+    limit: i64,
+) -> Result<Vec<db::audit::Entry>, ServiceError> {
+    Ok(db::audit::recent(&db.read, before, limit).await?)
+}

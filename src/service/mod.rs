@@ -1,0 +1,353 @@
+//! The application layer under the web and the command line: one [`League`] that every change of
+//! league data goes through (the write pipeline, `write`) and every read comes from (the in-memory
+//! snapshot, `snapshot`), accounts (`accounts`), the Schockbesteck's running Runden (`besteck`)
+//! and the season file (`import`, `export`).
+//!
+//! Layers: `league` and `rules` are pure; `db` holds all SQL; `service` opens the transactions and
+//! joins them; `web` and `main.rs` only translate requests into calls here.
+
+pub mod accounts;
+pub mod besteck;
+pub mod snapshot;
+mod write;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock, Weak};
+
+use chrono::NaiveDate;
+
+use crate::db::{self, Db, DbError};
+use crate::league::file::SeasonFile;
+use crate::league::{self, EntryError, Location, Payouts, Season, Standings};
+pub use snapshot::{Chained, SeasonView, Snapshot};
+pub use write::{AuditNote, Edit};
+
+/// Why an operation was refused or failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    /// The input breaks a league rule or the operation is not allowed as asked; says where and why
+    /// (German). Nothing was stored.
+    #[error("{0}")]
+    Refused(EntryError),
+    /// The night is closed: a change of its draw, rounds or fines needs a Korrektur (German: which
+    /// night and what is missing). Nothing was stored.
+    #[error("{0}")]
+    Closed(EntryError),
+    /// No such season.
+    #[error("Saison {0} gibt es nicht")]
+    NoSeason(i32),
+    /// No such night, player, fine, account … (German: what).
+    #[error("{0}")]
+    NotFound(String),
+    /// A stored season fails its checks (German: which and why).
+    #[error("{0}")]
+    Corrupt(String),
+    /// Storage failed.
+    #[error(transparent)]
+    Db(DbError),
+}
+
+impl ServiceError {
+    /// A refusal without a location: `message` says where and why.
+    pub fn refused(message: impl Into<String>) -> ServiceError {
+        ServiceError::Refused(EntryError::new(Location::default(), message))
+    }
+}
+
+impl From<EntryError> for ServiceError {
+    fn from(e: EntryError) -> Self {
+        ServiceError::Refused(e)
+    }
+}
+
+/// The one place where the database's own refusal (a trigger's `RAISE(ABORT, …)`, SQLite extended
+/// code 1811: a change to a closed night outside a Korrektur) becomes a refusal.
+impl From<DbError> for ServiceError {
+    fn from(e: DbError) -> Self {
+        match &e {
+            DbError::Sqlx(sqlx::Error::Database(d)) if d.code().as_deref() == Some("1811") => {
+                ServiceError::Closed(EntryError::new(Location::default(), d.message()))
+            }
+            _ => ServiceError::Db(e),
+        }
+    }
+}
+
+impl From<sqlx::Error> for ServiceError {
+    fn from(e: sqlx::Error) -> Self {
+        ServiceError::from(DbError::Sqlx(e))
+    }
+}
+
+/// The league: the database and the in-memory snapshot every page reads. Cloning shares it.
+#[derive(Clone)]
+pub struct League {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    db: Db,
+    snapshot: RwLock<Arc<Snapshot>>,
+    /// Held by every write and every refresh: within this process they happen one after another,
+    /// so the snapshot a write installs is the one the next write starts from.
+    writing: tokio::sync::Mutex<()>,
+    next_id: AtomicU64,
+}
+
+/// Every league opened in this process, by database file: a write through one (or through the
+/// free [`import_as`]) refreshes the others at once instead of at their next poll.
+static OPEN: Mutex<Vec<(std::path::PathBuf, Weak<Inner>)>> = Mutex::new(Vec::new());
+
+/// Refreshes every league of this process on the database file `path` but `except` (its own
+/// writes are installed already).
+async fn refresh_others(path: &Path, except: Option<&Arc<Inner>>) {
+    let others: Vec<Arc<Inner>> = {
+        let mut open = OPEN.lock().unwrap_or_else(|e| e.into_inner());
+        open.retain(|(_, w)| w.strong_count() > 0);
+        open.iter()
+            .filter(|(p, _)| p == path)
+            .filter_map(|(_, w)| w.upgrade())
+            .filter(|i| except.is_none_or(|e| !Arc::ptr_eq(e, i)))
+            .collect()
+    };
+    for inner in others {
+        if let Err(e) = (League { inner }).refresh().await {
+            tracing::warn!(error = %e, "Stand der Datenbank nicht gelesen");
+        }
+    }
+}
+
+impl std::fmt::Debug for League {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("League")
+    }
+}
+
+impl League {
+    /// Opens (creating if missing) the database at `path` and reads every season.
+    pub async fn open(path: &Path) -> Result<League, ServiceError> {
+        League::of(Db::open(path).await?).await
+    }
+
+    /// The league of the opened database `db`: every season read into the snapshot.
+    pub async fn of(db: Db) -> Result<League, ServiceError> {
+        let league = League {
+            inner: Arc::new(Inner {
+                db,
+                snapshot: RwLock::new(Arc::new(Snapshot::default())),
+                writing: tokio::sync::Mutex::new(()),
+                next_id: AtomicU64::new(1),
+            }),
+        };
+        league.refresh().await?;
+        OPEN.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((league.inner.db.path.clone(), Arc::downgrade(&league.inner)));
+        Ok(league)
+    }
+
+    /// Tells the other leagues of this process on the same database about a write of this one.
+    pub(crate) async fn written(&self) {
+        refresh_others(&self.inner.db.path, Some(&self.inner)).await;
+    }
+
+    /// The database handles (for accounts, sessions and the command line's backup).
+    pub fn db(&self) -> &Db {
+        &self.inner.db
+    }
+
+    /// The current snapshot of the league: what every page reads.
+    pub fn snapshot(&self) -> Arc<Snapshot> {
+        self.inner
+            .snapshot
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Replaces the snapshot by `make(current, new id)`.
+    fn replace(&self, make: impl FnOnce(&Snapshot, u64) -> Snapshot) {
+        let id = self.inner.next_id.fetch_add(1, Ordering::SeqCst);
+        let mut slot = self
+            .inner
+            .snapshot
+            .write()
+            .unwrap_or_else(|e| e.into_inner());
+        let next = make(&slot, id);
+        *slot = Arc::new(next);
+    }
+
+    /// Installs `views` (newer counters only) into the snapshot.
+    fn install(&self, views: Vec<Arc<SeasonView>>) {
+        self.replace(|s, id| s.with(id, views, &[]));
+    }
+
+    /// Compares the snapshot with the database's change counters and reads every season that
+    /// changed, appeared or disappeared (another process wrote). Returns whether anything changed.
+    pub async fn refresh(&self) -> Result<bool, ServiceError> {
+        let _w = self.inner.writing.lock().await;
+        let stored: BTreeMap<i32, i64> = {
+            let mut conn = self.inner.db.read.acquire().await?;
+            db::version::all(&mut conn).await?.into_iter().collect()
+        };
+        let known = self.snapshot().versions();
+        let removed: Vec<i32> = known
+            .keys()
+            .filter(|y| !stored.contains_key(y))
+            .copied()
+            .collect();
+        let changed: Vec<i32> = stored
+            .iter()
+            .filter(|(y, v)| known.get(y) != Some(v))
+            .map(|(y, _)| *y)
+            .collect();
+        if removed.is_empty() && changed.is_empty() {
+            return Ok(false);
+        }
+        let mut views = Vec::new();
+        let mut broken = Vec::new();
+        for year in changed {
+            let mut tx = self.inner.db.read.begin().await?;
+            let Some(stored) = db::season::load(&mut tx, year).await? else {
+                continue;
+            };
+            let version = stored.version;
+            tx.commit().await?;
+            match SeasonView::of_stored(stored) {
+                Ok(v) => views.push(Arc::new(v)),
+                Err(e) => {
+                    tracing::error!(year, error = %e, "gespeicherte Saison ungültig");
+                    broken.push((year, version, e.to_string()));
+                }
+            }
+        }
+        self.replace(|s, id| {
+            let mut next = s.with(id, views, &removed);
+            for (year, version, why) in broken {
+                next = next.with_broken(id, year, version, why);
+            }
+            next
+        });
+        Ok(true)
+    }
+
+    /// Runs [`League::refresh`] every [`snapshot::REFRESH_EVERY`] until the league is dropped, so
+    /// writes of other processes show within [`snapshot::SEEN_WITHIN`].
+    pub fn watch(&self) {
+        let weak: Weak<Inner> = Arc::downgrade(&self.inner);
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(snapshot::REFRESH_EVERY);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                let Some(inner) = weak.upgrade() else { break };
+                let league = League { inner };
+                if let Err(e) = league.refresh().await {
+                    tracing::warn!(error = %e, "Stand der Datenbank nicht gelesen");
+                }
+            }
+        });
+    }
+
+    /// The table of season `year` as of `as_of` (default: its last night), league.md §3–§4.
+    /// Errors: an `as_of` outside the season's year ([`league::check_as_of`]), no such season.
+    pub fn standings(
+        &self,
+        year: i32,
+        as_of: Option<NaiveDate>,
+    ) -> Result<Standings, ServiceError> {
+        if let Some(d) = as_of {
+            league::check_as_of(year, d).map_err(ServiceError::refused)?;
+        }
+        let snap = self.snapshot();
+        let view = snap.season(year)?;
+        Ok(view.standings_as_of(as_of).into_owned())
+    }
+
+    /// The year-end payouts of season `year` (league.md §7–§8), the carry-in chained from the
+    /// earlier seasons.
+    pub fn payouts(&self, year: i32) -> Result<Payouts, ServiceError> {
+        Ok(self.snapshot().chained(year)?.payouts.clone())
+    }
+
+    /// The season file of season `year` as stored (for export).
+    pub fn export(&self, year: i32) -> Result<SeasonFile, ServiceError> {
+        Ok(self.snapshot().season(year)?.season.to_file())
+    }
+
+    /// [`import_as`] through this league: the imported season replaces its view at once.
+    pub async fn import(
+        &self,
+        file: &SeasonFile,
+        replace: bool,
+        user: &str,
+    ) -> Result<Season, ServiceError> {
+        import_as(&self.inner.db, file, replace, user).await
+    }
+}
+
+/// Imports `file` in one transaction: checks it completely (`Season::from_file`), refuses a season
+/// that already has nights unless `replace`, then replaces the season's data. Nothing is written on
+/// any error. Returns the checked season. The audit log names the user `cli`; see [`import_as`].
+pub async fn import(db: &Db, file: &SeasonFile, replace: bool) -> Result<Season, ServiceError> {
+    import_as(db, file, replace, "cli").await
+}
+
+/// [`import`] by `user` (login name): the same transaction also writes an audit row with the
+/// season's counts before and after.
+pub async fn import_as(
+    db: &Db,
+    file: &SeasonFile,
+    replace: bool,
+    user: &str,
+) -> Result<Season, ServiceError> {
+    let season = Season::from_file(file)?;
+    let mut tx = db.begin_write().await?;
+    // One summary row instead of one per result.
+    db::audit::set_actor(&mut tx, user, true).await?;
+    let nights = db::season::night_count(&mut tx, season.year).await?;
+    if nights > 0 && !replace {
+        return Err(ServiceError::refused(format!(
+            "Saison {} hat schon {nights} Spielabende; zum Ersetzen --replace angeben",
+            season.year
+        )));
+    }
+    db::season::replace(&mut tx, &season).await?;
+    let year = season.year;
+    db::audit::record(
+        &mut tx,
+        user,
+        &format!("Saison {year} importiert"),
+        Some(&serde_json::json!({ "season": year, "nights": nights })),
+        Some(&serde_json::json!({
+            "season": year,
+            "players": season.players.len(),
+            "nights": season.nights.len(),
+        })),
+    )
+    .await?;
+    db::audit::clear_actor(&mut tx).await?;
+    tx.commit().await?;
+    refresh_others(&db.path, None).await;
+    Ok(season)
+}
+
+/// The season file of season `year` as stored (for export), read through `db`'s read pool.
+pub async fn export(db: &Db, year: i32) -> Result<SeasonFile, ServiceError> {
+    Ok(load_season(db, year).await?.season.to_file())
+}
+
+/// Season `year` as stored, checked, read through `db`'s read pool (the command line's one-off
+/// reads). Errors: no such season, a stored season that fails its checks, storage.
+pub async fn load_season(db: &Db, year: i32) -> Result<Arc<SeasonView>, ServiceError> {
+    let mut tx = db.read.begin().await?;
+    let stored = db::season::load(&mut tx, year)
+        .await?
+        .ok_or(ServiceError::NoSeason(year))?;
+    tx.commit().await?;
+    SeasonView::of_stored(stored)
+        .map(Arc::new)
+        .map_err(|e| ServiceError::Corrupt(format!("gespeicherte Saison {year} ungültig: {e}")))
+}

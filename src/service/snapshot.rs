@@ -1,0 +1,265 @@
+//! The read side: one in-memory snapshot of the whole league (every season checked, with its
+//! storage ids; standings, player histories and the payouts chain computed on first use). Requests
+//! read it without any SQL. The write pipeline replaces the seasons it changed; writes of other
+//! processes (the command line) are found by [`League::refresh`](super::League::refresh) from the
+//! per-season change counters (`season_versions`, bumped by triggers), which the server runs every
+//! [`REFRESH_EVERY`], so such a write shows within [`SEEN_WITHIN`].
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use chrono::NaiveDate;
+
+use super::ServiceError;
+use crate::db::season::{Ids, Stored};
+use crate::league::kasse::chain;
+use crate::league::{self, Night, Payouts, PlayerHistory, Season, Standings};
+
+/// How often the server compares its snapshot with the database's change counters.
+pub const REFRESH_EVERY: Duration = Duration::from_millis(250);
+
+/// The longest a write from another process stays unseen by the server's pages.
+pub const SEEN_WITHIN: Duration = Duration::from_secs(1);
+
+/// A player's history, computed at most once (`None`: no such player).
+type HistoryCell = Arc<OnceLock<Option<Arc<PlayerHistory>>>>;
+
+/// One season as of one change counter: the checked season, its storage ids and what pages derive
+/// from it (computed on first use, shared by every request and every later snapshot while the
+/// season is unchanged).
+#[derive(Debug)]
+pub struct SeasonView {
+    /// The `season_versions` counter this view is at.
+    pub version: i64,
+    /// The checked season (league.md §1, §5, §6, §9), closed nights marked.
+    pub season: Season,
+    /// Storage ids of its players, nights and fines.
+    pub ids: Ids,
+    /// The stored carry-in in cents (payouts use the chained one: [`Snapshot::chained`]).
+    pub carry_in_cents: i64,
+    standings: OnceLock<Standings>,
+    histories: Mutex<HashMap<String, HistoryCell>>,
+}
+
+impl SeasonView {
+    /// A view of `season` at counter `version`.
+    pub fn new(version: i64, season: Season, ids: Ids, carry_in_cents: i64) -> SeasonView {
+        SeasonView {
+            version,
+            season,
+            ids,
+            carry_in_cents,
+            standings: OnceLock::new(),
+            histories: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The view of a season as stored: checked with [`Season::from_file`], closed nights marked.
+    /// Errors: the stored season fails its checks (German, where and why).
+    pub fn of_stored(stored: Stored) -> Result<SeasonView, league::EntryError> {
+        let mut season = Season::from_file(&stored.file)?;
+        for n in &mut season.nights {
+            n.closed = stored.closed.contains(&n.date);
+        }
+        Ok(SeasonView::new(
+            stored.version,
+            season,
+            stored.ids,
+            stored.carry_in_cents,
+        ))
+    }
+
+    /// The table as of the season's last night (league.md §3–§4), computed once per view.
+    pub fn standings(&self) -> &Standings {
+        self.standings
+            .get_or_init(|| league::standings(&self.season, None))
+    }
+
+    /// The table as of `as_of` (`None`: the last night; that one is kept).
+    pub fn standings_as_of(&self, as_of: Option<NaiveDate>) -> std::borrow::Cow<'_, Standings> {
+        match as_of {
+            None => std::borrow::Cow::Borrowed(self.standings()),
+            Some(d) => std::borrow::Cow::Owned(league::standings(&self.season, Some(d))),
+        }
+    }
+
+    /// The season of player `name` night by night (`league::player_history`), computed once per
+    /// view and player. `None` when `name` is not a player of the season.
+    pub fn player_history(&self, name: &str) -> Option<Arc<PlayerHistory>> {
+        let cell = {
+            let mut map = self.histories.lock().unwrap_or_else(|e| e.into_inner());
+            map.entry(name.to_string()).or_default().clone()
+        };
+        cell.get_or_init(|| league::player_history(&self.season, name).map(Arc::new))
+            .clone()
+    }
+
+    /// The name of the season's player with `players.id` = `id`, if he belongs to the season.
+    pub fn player_name(&self, id: i64) -> Option<&str> {
+        self.ids.player_name(id)
+    }
+
+    /// The night on `date`, if the season has one.
+    pub fn night(&self, date: NaiveDate) -> Option<&Night> {
+        self.season.night(date)
+    }
+}
+
+/// A season's payouts in the carry chain (league.md §8).
+#[derive(Debug, Clone)]
+pub struct Chained {
+    /// Its payouts; `carry_in_cents` is the previous season's carry-out (0 for the first season).
+    pub payouts: Payouts,
+    /// The payouts of the previous season stored, if any (its carry-out is our carry-in).
+    pub previous: Option<Payouts>,
+    /// The next season stored, if any (it receives our carry-out).
+    pub next_year: Option<i32>,
+}
+
+/// The whole league at one moment. Cheap to share (`Arc`); replaced, never changed.
+#[derive(Debug, Default)]
+pub struct Snapshot {
+    /// Increases with every replacement: pages rendered from a snapshot are valid while it is current.
+    pub id: u64,
+    seasons: BTreeMap<i32, Arc<SeasonView>>,
+    /// Seasons stored that fail their checks: (change counter, why).
+    broken: BTreeMap<i32, (i64, String)>,
+    chain: OnceLock<BTreeMap<i32, Chained>>,
+}
+
+impl Snapshot {
+    /// A snapshot of `seasons` and `broken` ones.
+    pub fn new(
+        id: u64,
+        seasons: BTreeMap<i32, Arc<SeasonView>>,
+        broken: BTreeMap<i32, (i64, String)>,
+    ) -> Snapshot {
+        Snapshot {
+            id,
+            seasons,
+            broken,
+            chain: OnceLock::new(),
+        }
+    }
+
+    /// Every stored season's year, newest first.
+    pub fn years(&self) -> Vec<i32> {
+        let mut years: Vec<i32> = self
+            .seasons
+            .keys()
+            .chain(self.broken.keys())
+            .copied()
+            .collect();
+        years.sort_unstable_by(|a, b| b.cmp(a));
+        years
+    }
+
+    /// Every stored season's change counter, by year.
+    pub fn versions(&self) -> BTreeMap<i32, i64> {
+        self.seasons
+            .iter()
+            .map(|(y, v)| (*y, v.version))
+            .chain(self.broken.iter().map(|(y, (v, _))| (*y, *v)))
+            .collect()
+    }
+
+    /// Season `year`. Errors: [`ServiceError::NoSeason`]; [`ServiceError::Corrupt`] for a stored
+    /// season that fails its checks.
+    pub fn season(&self, year: i32) -> Result<&Arc<SeasonView>, ServiceError> {
+        if let Some((_, why)) = self.broken.get(&year) {
+            return Err(ServiceError::Corrupt(format!(
+                "gespeicherte Saison {year} ungültig: {why}"
+            )));
+        }
+        self.seasons.get(&year).ok_or(ServiceError::NoSeason(year))
+    }
+
+    /// Every readable season, oldest first.
+    pub fn seasons(&self) -> impl DoubleEndedIterator<Item = &Arc<SeasonView>> {
+        self.seasons.values()
+    }
+
+    /// The current season: the newest with at least one night, else the newest (a season created
+    /// early to book fees must not empty the public table); `None` without seasons.
+    pub fn current_year(&self) -> Option<i32> {
+        self.seasons
+            .iter()
+            .rev()
+            .find(|(_, v)| !v.season.nights.is_empty())
+            .map(|(y, _)| *y)
+            .or_else(|| self.years().first().copied())
+    }
+
+    /// The season and night on `date`, if stored.
+    pub fn night(&self, date: NaiveDate) -> Option<(&Arc<SeasonView>, &Night)> {
+        let view = self.seasons.get(&chrono::Datelike::year(&date))?;
+        view.night(date).map(|n| (view, n))
+    }
+
+    /// Season `year` with its payouts chained over every earlier season: season N's carry-in =
+    /// payouts(N−1).carry_out, 0 for the first stored season. Computed once per snapshot.
+    /// Errors: no such season; a season up to `year` that fails its checks.
+    pub fn chained(&self, year: i32) -> Result<&Chained, ServiceError> {
+        self.season(year)?;
+        if let Some((&y, (_, why))) = self.broken.range(..year).next_back() {
+            return Err(ServiceError::Corrupt(format!(
+                "gespeicherte Saison {y} ungültig: {why}"
+            )));
+        }
+        let all = self.chain.get_or_init(|| {
+            let seasons: Vec<Season> = self.seasons.values().map(|v| v.season.clone()).collect();
+            let payouts = chain(&seasons);
+            let years: Vec<i32> = self.seasons.keys().copied().collect();
+            years
+                .iter()
+                .enumerate()
+                .zip(payouts.iter())
+                .map(|((i, &y), p)| {
+                    (
+                        y,
+                        Chained {
+                            payouts: p.clone(),
+                            previous: i.checked_sub(1).and_then(|k| payouts.get(k).cloned()),
+                            next_year: years.get(i + 1).copied(),
+                        },
+                    )
+                })
+                .collect()
+        });
+        all.get(&year).ok_or(ServiceError::NoSeason(year))
+    }
+
+    /// This snapshot with `views` in place of their seasons' views and `removed` seasons gone, as
+    /// snapshot `id`. A view replaces one only when its counter is newer (or the season is new).
+    pub fn with(&self, id: u64, views: Vec<Arc<SeasonView>>, removed: &[i32]) -> Snapshot {
+        let mut seasons = self.seasons.clone();
+        let mut broken = self.broken.clone();
+        for y in removed {
+            seasons.remove(y);
+            broken.remove(y);
+        }
+        for v in views {
+            let year = v.season.year;
+            let newer = seasons
+                .get(&year)
+                .map(|old| old.version < v.version)
+                .unwrap_or(true)
+                && broken.get(&year).is_none_or(|(old, _)| *old < v.version);
+            if newer {
+                broken.remove(&year);
+                seasons.insert(year, v);
+            }
+        }
+        Snapshot::new(id, seasons, broken)
+    }
+
+    /// This snapshot with season `year` at counter `version` marked broken (`why`), as snapshot `id`.
+    pub fn with_broken(&self, id: u64, year: i32, version: i64, why: String) -> Snapshot {
+        let mut seasons = self.seasons.clone();
+        let mut broken = self.broken.clone();
+        seasons.remove(&year);
+        broken.insert(year, (version, why));
+        Snapshot::new(id, seasons, broken)
+    }
+}

@@ -1,0 +1,408 @@
+//! The write pipeline: every change of league data, from a form, the Schockbesteck, the JSON API
+//! or the command line, runs the same steps in one `BEGIN IMMEDIATE` transaction:
+//!
+//! 1. open the write transaction with its author (the audit triggers name him);
+//! 2. take the season (the snapshot's view when it is at the stored counter, else read it);
+//! 3. apply the change (`Season::apply`: the one check of league.md);
+//! 4. the closed-night gate: a change of a closed night's draw, rounds or fines needs a Korrektur
+//!    with a reason, which is recorded;
+//! 5. the change's SQL (`db::change`), the audit row the triggers do not write;
+//! 6. commit, and install the changed season in the snapshot.
+//!
+//! A refusal at any step stores nothing and says where and why.
+
+use std::sync::Arc;
+
+use chrono::NaiveDate;
+use serde_json::{json, Value};
+
+use super::{League, SeasonView, ServiceError};
+use crate::db::{self, WriteTx};
+use crate::league::{self, Change, Korrektur, Season};
+
+/// An audit row a change writes besides the triggers' rows: what was done, and the data after.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AuditNote {
+    /// What, in German ("Runde 3 an Tisch 1 am 09.01.2026 aus dem Schockbesteck gespeichert").
+    pub action: String,
+    /// The data after the change.
+    pub after: Value,
+}
+
+/// Who makes a change and how: the author (login name, `cli`, …), the Korrektur of a closed
+/// night, an extra audit row, and the Schockbesteck Runde the change confirms (removed with it).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Edit {
+    /// The author named in the audit log.
+    pub author: String,
+    /// The Korrektur fields of the form (needed for a closed night).
+    pub korrektur: Korrektur,
+    /// An audit row written with the change.
+    pub note: Option<AuditNote>,
+    /// (table, round) of the Schockbesteck Runde this change confirms: its record is removed in
+    /// the same transaction.
+    pub confirms_runde: Option<(u32, u32)>,
+}
+
+impl Edit {
+    /// A change by `author`, no Korrektur.
+    pub fn by(author: &str) -> Edit {
+        Edit {
+            author: author.to_string(),
+            ..Edit::default()
+        }
+    }
+
+    /// The same with the Korrektur `korrektur`.
+    pub fn korrektur(mut self, korrektur: Korrektur) -> Edit {
+        self.korrektur = korrektur;
+        self
+    }
+}
+
+/// German date: 2026-01-09 → "09.01.2026".
+fn de(d: NaiveDate) -> String {
+    d.format("%d.%m.%Y").to_string()
+}
+
+impl League {
+    /// The view of season `year` as the transaction `tx` sees it: the snapshot's when it is at the
+    /// stored counter, else read through `tx`.
+    async fn view_in(&self, tx: &mut WriteTx, year: i32) -> Result<Arc<SeasonView>, ServiceError> {
+        let version = db::version::of_season(tx, year)
+            .await?
+            .ok_or(ServiceError::NoSeason(year))?;
+        if let Ok(view) = self.snapshot().season(year) {
+            if view.version == version {
+                return Ok(view.clone());
+            }
+        }
+        let stored = db::season::load(tx, year)
+            .await?
+            .ok_or(ServiceError::NoSeason(year))?;
+        SeasonView::of_stored(stored)
+            .map(Arc::new)
+            .map_err(|e| ServiceError::Corrupt(format!("gespeicherte Saison {year} ungültig: {e}")))
+    }
+
+    /// Makes `change` to season `year` through the pipeline (module doc) and returns the season's
+    /// new view (the old one when the change changes nothing). Errors: `Refused` (a league rule, a
+    /// missing Korrektur, the database's own refusal), `NoSeason`, storage.
+    pub async fn change(
+        &self,
+        year: i32,
+        change: Change,
+        edit: &Edit,
+    ) -> Result<Arc<SeasonView>, ServiceError> {
+        let view = self.change_locked(year, change, edit).await?;
+        self.written().await;
+        Ok(view)
+    }
+
+    /// [`League::change`] under the write lock, without telling the other leagues.
+    async fn change_locked(
+        &self,
+        year: i32,
+        change: Change,
+        edit: &Edit,
+    ) -> Result<Arc<SeasonView>, ServiceError> {
+        let _w = self.inner.writing.lock().await;
+        let mut tx = self.inner.db.begin_write_as(&edit.author).await?;
+        let view = self.view_in(&mut tx, year).await?;
+        let next = view.season.apply(&change)?;
+        if next == view.season && edit.confirms_runde.is_none() {
+            return Ok(view);
+        }
+        let correction = korrektur_gate(&mut tx, &view, &change, edit).await?;
+        let mut ids = view.ids.clone();
+        db::change::store(&mut tx, year, &change, &view.season, &next, &mut ids).await?;
+        audit(&mut tx, year, &change, &view.season, &next, edit).await?;
+        if let (Some((table, round)), Some(date)) = (edit.confirms_runde, change.night()) {
+            if let Some(&night) = ids.nights.get(&date) {
+                db::besteck::delete(&mut tx, night, table, round).await?;
+            }
+        }
+        if let Some(id) = correction {
+            db::closing::end_correction(&mut tx, id).await?;
+        }
+        let version = db::version::of_season(&mut tx, year)
+            .await?
+            .ok_or(ServiceError::NoSeason(year))?;
+        tx.commit().await?;
+        let view = Arc::new(SeasonView::new(version, next, ids, view.carry_in_cents));
+        self.install(vec![view.clone()]);
+        Ok(view)
+    }
+
+    /// Creates season `year` with the rules overrides `overrides` (league.md §10: the defaults of
+    /// its year, changed by the overrides). Refused (German) for a year that exists or rules that
+    /// do not check.
+    pub async fn create_season(
+        &self,
+        year: i32,
+        overrides: serde_json::Map<String, Value>,
+        edit: &Edit,
+    ) -> Result<Arc<SeasonView>, ServiceError> {
+        let _w = self.inner.writing.lock().await;
+        let file = league::file::SeasonFile {
+            format: league::file::FORMAT.to_string(),
+            season: year,
+            rules: overrides,
+            players: Vec::new(),
+            nights: Vec::new(),
+        };
+        let season = Season::from_file(&file)?;
+        let mut tx = self.inner.db.begin_write_as(&edit.author).await?;
+        if db::season::get(&mut tx, year).await?.is_some() {
+            return Err(ServiceError::refused(format!(
+                "Die Saison {year} gibt es schon."
+            )));
+        }
+        db::season::create(&mut tx, year, &file.rules).await?;
+        db::audit::record(
+            &mut tx,
+            &edit.author,
+            "Saison angelegt",
+            None,
+            Some(&json!({ "season": year, "rules": file.rules })),
+        )
+        .await?;
+        let version = db::version::of_season(&mut tx, year)
+            .await?
+            .ok_or(ServiceError::NoSeason(year))?;
+        tx.commit().await?;
+        let view = Arc::new(SeasonView::new(version, season, Default::default(), 0));
+        self.install(vec![view.clone()]);
+        drop(_w);
+        self.written().await;
+        Ok(view)
+    }
+
+    /// Deletes season `year`, which must have no night (its rules and player list are kept in the
+    /// audit row; players stay in the league). Refused (German) for a season with nights.
+    pub async fn delete_season(&self, year: i32, edit: &Edit) -> Result<(), ServiceError> {
+        let _w = self.inner.writing.lock().await;
+        let mut tx = self.inner.db.begin_write_as(&edit.author).await?;
+        let view = self.view_in(&mut tx, year).await?;
+        if !view.season.nights.is_empty() {
+            return Err(ServiceError::refused(format!(
+                "Die Saison {year} hat Spielabende und kann nicht gelöscht werden."
+            )));
+        }
+        let players: Vec<&str> = view
+            .season
+            .players
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect();
+        let before = json!({
+            "season": year,
+            "rules": Value::Object(view.season.rules.overrides(year)),
+            "players": players,
+        });
+        if !db::season::delete_empty(&mut tx, year).await? {
+            return Err(ServiceError::NoSeason(year));
+        }
+        db::audit::record(
+            &mut tx,
+            &edit.author,
+            "Saison gelöscht",
+            Some(&before),
+            None,
+        )
+        .await?;
+        tx.commit().await?;
+        self.replace(|s, id| s.with(id, Vec::new(), &[year]));
+        drop(_w);
+        self.written().await;
+        Ok(())
+    }
+
+    /// Adds player `name` to season `year` (league-wide names: a player of another season is
+    /// reused; a name that differs from a league player's only in case is refused).
+    pub async fn add_player(
+        &self,
+        year: i32,
+        name: &str,
+        edit: &Edit,
+    ) -> Result<Arc<SeasonView>, ServiceError> {
+        let name = league::normalize_name(name);
+        if !name.is_empty() {
+            let mut conn = self.inner.db.read.acquire().await?;
+            let all = db::player::all(&mut conn).await?;
+            if let Some(e) = league::names::twin(&name, None, &all) {
+                return Err(e.into());
+            }
+        }
+        self.change(year, Change::AddPlayer { name }, edit).await
+    }
+
+    /// Renames player `id` to `to` in every season he plays in (names are league-wide), `year`
+    /// being the season the secretary is on (he must play in it). Refused (German) for an empty or
+    /// taken name, a case twin, or a name any of his seasons refuses ("Saison 2025: …").
+    pub async fn rename_player(
+        &self,
+        year: i32,
+        id: i64,
+        to: &str,
+        edit: &Edit,
+    ) -> Result<(), ServiceError> {
+        let to = league::normalize_name(to);
+        let _w = self.inner.writing.lock().await;
+        let mut tx = self.inner.db.begin_write_as(&edit.author).await?;
+        let (_, old) = db::player::by_id(&mut tx, id)
+            .await?
+            .ok_or_else(|| ServiceError::NotFound(format!("Spieler Nr. {id}")))?;
+        let all = db::player::all(&mut tx).await?;
+        let taken = all.iter().find(|(other, n)| *other != id && *n == to);
+        if to.is_empty() {
+            return Err(league::names::empty_name().into());
+        }
+        if taken.is_some() {
+            return Err(ServiceError::refused(format!(
+                "Den Namen „{to}“ trägt schon ein anderer Spieler der Liga."
+            )));
+        }
+        if let Some(e) = league::names::twin(&to, Some(id), &all) {
+            return Err(e.into());
+        }
+        let seasons = db::player::seasons_of(&mut tx, id).await?;
+        if !seasons.contains(&year) {
+            return Err(ServiceError::refused(format!(
+                "{old} spielt nicht in der Saison {year}"
+            )));
+        }
+        let change = Change::RenamePlayer {
+            from: old.clone(),
+            to: to.clone(),
+        };
+        let mut views = Vec::new();
+        for y in &seasons {
+            let view = self.view_in(&mut tx, *y).await?;
+            let next = view.season.apply(&change).map_err(|e| {
+                if *y == year {
+                    ServiceError::Refused(e)
+                } else {
+                    ServiceError::refused(format!("Saison {y}: {e}"))
+                }
+            })?;
+            views.push((view, next));
+        }
+        // Audited by the players trigger (old and new name).
+        db::player::rename(&mut tx, id, &to).await?;
+        let mut installed = Vec::new();
+        for (view, next) in views {
+            let y = next.year;
+            let mut ids = view.ids.clone();
+            ids.players.remove(&old);
+            ids.players.insert(to.clone(), id);
+            let version = db::version::of_season(&mut tx, y)
+                .await?
+                .ok_or(ServiceError::NoSeason(y))?;
+            installed.push(Arc::new(SeasonView::new(
+                version,
+                next,
+                ids,
+                view.carry_in_cents,
+            )));
+        }
+        tx.commit().await?;
+        self.install(installed);
+        drop(_w);
+        self.written().await;
+        Ok(())
+    }
+}
+
+/// Step 4: a change of a closed night's draw, rounds or fines needs the Korrektur (box and reason);
+/// opens the correction (the triggers let the change through while it is active) and audits it.
+/// Returns the correction's id, to be ended before the commit.
+async fn korrektur_gate(
+    tx: &mut WriteTx,
+    view: &SeasonView,
+    change: &Change,
+    edit: &Edit,
+) -> Result<Option<i64>, ServiceError> {
+    let Some(date) = change.night() else {
+        return Ok(None);
+    };
+    let closed = view.season.night(date).is_some_and(|n| n.closed);
+    if !closed || !change.needs_korrektur() {
+        return Ok(None);
+    }
+    let reason = edit.korrektur.check(date).map_err(ServiceError::Closed)?;
+    let night = *view
+        .ids
+        .nights
+        .get(&date)
+        .ok_or_else(|| ServiceError::NotFound(format!("Abend {}", de(date))))?;
+    let id = db::closing::begin_correction(tx, night, &edit.author, &reason).await?;
+    db::audit::record(
+        tx,
+        &edit.author,
+        &format!("Korrektur eines abgeschlossenen Spielabends: {reason}"),
+        None,
+        Some(&json!({ "night_id": night, "correction": id })),
+    )
+    .await?;
+    Ok(Some(id))
+}
+
+/// Step 5's audit rows that the triggers do not write (nights, draws, the Strafenkatalog, closing),
+/// and the edit's own note.
+async fn audit(
+    tx: &mut WriteTx,
+    year: i32,
+    change: &Change,
+    before: &Season,
+    after: &Season,
+    edit: &Edit,
+) -> Result<(), ServiceError> {
+    let user = edit.author.as_str();
+    let draw_of = |s: &Season, d: NaiveDate| -> Value {
+        s.night(d)
+            .map(|n| n.draw.iter().map(|x| json!([x.player, x.table])).collect())
+            .unwrap_or_default()
+    };
+    match change {
+        Change::AddNight { date } => {
+            let after = json!({ "season": year, "date": date });
+            db::audit::record(tx, user, "Spielabend angelegt", None, Some(&after)).await?;
+        }
+        Change::SetDraw { date, .. } => {
+            db::audit::record(
+                tx,
+                user,
+                &format!("Teilnehmer und Auslosung {date}"),
+                Some(&draw_of(before, *date)),
+                Some(&draw_of(after, *date)),
+            )
+            .await?;
+        }
+        Change::SetFineKind { kind, .. } => {
+            db::audit::record(
+                tx,
+                user,
+                &format!("Strafenkatalog {year}: {}", kind.trim()),
+                Some(&json!(before.rules.fines)),
+                Some(&json!(after.rules.fines)),
+            )
+            .await?;
+        }
+        Change::CloseNight { date } => {
+            db::audit::record(
+                tx,
+                user,
+                &format!("Spielabend {} abgeschlossen", de(*date)),
+                Some(&json!({ "night": date, "closed": false })),
+                Some(&json!({ "night": date, "closed": true })),
+            )
+            .await?;
+        }
+        _ => {}
+    }
+    if let Some(note) = &edit.note {
+        db::audit::record(tx, user, &note.action, None, Some(&note.after)).await?;
+    }
+    Ok(())
+}
