@@ -9,6 +9,7 @@ pub mod history;
 pub mod kasse;
 pub mod names;
 pub mod payouts;
+pub mod progress;
 pub mod rules;
 pub mod season;
 pub mod standings;
