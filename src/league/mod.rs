@@ -2,6 +2,7 @@
 //! season's rule set (`rules`), the checked season (`season`), and the computations built on them:
 //! the table (`standings`), the year-end accounts (`payouts`), per-player and per-night views
 //! (`history`), the treasurer's Kasse and Jahresabschluss (`kasse`) and German number formats (`format`).
+pub mod career;
 pub mod curves;
 pub mod error;
 pub mod file;
