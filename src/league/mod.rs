@@ -12,6 +12,7 @@ pub mod kasse;
 pub mod names;
 pub mod payouts;
 pub mod progress;
+pub mod records;
 pub mod rules;
 pub mod season;
 pub mod standings;
