@@ -14,11 +14,11 @@ use super::payouts::Payouts;
 use super::season::Season;
 use super::standings::{standings, DWert, Liga, StandingRow};
 
-/// Rounds a player needs over all seasons to be listed in the all-time table (ten Teilnahmen).
+/// Rounds a player needs over all seasons to be listed in the all-time table (ten Teilnahmen, league.md §3).
 pub const ALL_TIME_MIN_ROUNDS: u32 = 100;
 
-/// One season of a player's career: his line of the final table (after the season's last night)
-/// and what he received at the year-end payout.
+/// One season of a player's career: his line of the final table after the season's last night
+/// (league.md §2–§4, §7) and what he received at the year-end payout in cents (§8).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CareerSeason {
     /// The season's year.
@@ -52,7 +52,7 @@ pub struct CareerSeason {
     pub payout_cents: i64,
 }
 
-/// A player's totals over the seasons of his career.
+/// A player's totals over the seasons of his career (league.md §3 for the D.Wert; money in cents, §8).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CareerTotals {
     /// Seasons with at least one round.
@@ -78,7 +78,7 @@ pub struct CareerTotals {
     pub payout_cents: i64,
 }
 
-/// A player's career: his seasons in year order and their totals.
+/// A player's career (league.md §2–§4, §7, §8): his seasons in year order and their totals.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Career {
     /// The player's name (spelling of his latest season).
@@ -223,7 +223,7 @@ pub fn careers(seasons: &[Season], payouts: &[Payouts]) -> Vec<Career> {
 }
 
 /// The career of `player` (matched by [`name_key`], so case does not matter), `None` when he has no
-/// round in any of `seasons`; see [`careers`].
+/// round in any of `seasons`; see [`careers`] (league.md §2–§4, §7, §8).
 pub fn career(seasons: &[Season], payouts: &[Payouts], player: &str) -> Option<Career> {
     let key = name_key(player);
     careers(seasons, payouts)
@@ -231,7 +231,7 @@ pub fn career(seasons: &[Season], payouts: &[Payouts], player: &str) -> Option<C
         .find(|c| name_key(&c.player) == key)
 }
 
-/// One line of the all-time table.
+/// One line of the all-time table (league.md §3 over all seasons).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AllTimeRow {
     /// Rank (D.Wert, then rounds; equal in both share the rank: 1, 2, 2, 4).
@@ -319,7 +319,7 @@ pub struct PaidPlace {
     pub cents: i64,
 }
 
-/// One year of the Ehrentafel.
+/// One year of the Ehrentafel (league.md §7, §8; money in cents).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HonourYear {
     /// The season's year.

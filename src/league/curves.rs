@@ -33,7 +33,7 @@ pub struct CurvePoint {
     pub rank: u32,
 }
 
-/// One player's curve: a point for every night of the season from his first night on.
+/// One player's curve (league.md §3, §4): a point for every night of the season from his first night on.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PlayerCurve {
     /// The player's name.
@@ -42,7 +42,7 @@ pub struct PlayerCurve {
     pub points: Vec<CurvePoint>,
 }
 
-/// The curves of a season: the nights and one curve per player.
+/// The curves of a season (league.md §3, §4): the nights and one curve per player.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SeasonCurves {
     /// The season's year.

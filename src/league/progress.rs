@@ -10,7 +10,7 @@ use chrono::NaiveDate;
 use serde::Serialize;
 
 use super::season::{fee_cents, Season};
-use super::standings::{deadline, standings, Liga, StandingRow};
+use super::standings::{deadline, standings, Liga, StandingRow, Standings};
 
 /// How a player's place changed since the previous night (league.md §3, §4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -71,8 +71,8 @@ impl Movement {
     }
 }
 
-/// The as-of date a table is shown for: `as_of`, or the date of the season's last night when `None`
-/// (as [`standings`] reads it); `None` for a season without nights and no date asked.
+/// The as-of date a table is shown for (league.md §4): `as_of`, or the date of the season's last
+/// night when `None` (as [`standings`] reads it); `None` for a season without nights and no date asked.
 pub fn resolve_as_of(season: &Season, as_of: Option<NaiveDate>) -> Option<NaiveDate> {
     as_of.or_else(|| season.last_night())
 }
@@ -117,11 +117,15 @@ pub fn movements(season: &Season, as_of: Option<NaiveDate>) -> Vec<MovementRow> 
     };
     let now = standings(season, Some(as_of));
     let before = previous_night(season, Some(as_of)).map(|d| standings(season, Some(d)));
+    movement_rows(&now, before.as_ref())
+}
+
+/// The rows of `now` with their place in `before` (the table as of the previous night, if any).
+fn movement_rows(now: &Standings, before: Option<&Standings>) -> Vec<MovementRow> {
     now.rows
         .iter()
         .map(|row| {
             let previous = before
-                .as_ref()
                 .and_then(|t| t.rows.iter().find(|r| r.player == row.player))
                 .map(|r| (r.liga, r.rank));
             MovementRow {
@@ -177,7 +181,8 @@ pub struct PlayersProgress {
     pub rows: Vec<ProgressRow>,
 }
 
-/// One listed player's line: place, movement and Liga-Fortschritt (public JSON contract).
+/// One listed player's line: place, movement and Liga-Fortschritt (league.md §3–§5; public JSON
+/// contract of `GET /api/v1/seasons/{season}/players`). Counts are rounds, money cents.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ProgressRow {
     /// The player's name.
@@ -234,7 +239,9 @@ pub fn players_progress(season: &Season, as_of: Option<NaiveDate>) -> PlayersPro
     };
     let table = standings(season, Some(as_of));
     let at_deadline = standings(season, Some(as_of.min(deadline)));
-    let moves = movements(season, Some(as_of));
+    let previous = previous_night(season, Some(as_of));
+    let before = previous.map(|d| standings(season, Some(d)));
+    let moves = movement_rows(&table, before.as_ref());
     let rows = table
         .rows
         .iter()
@@ -287,7 +294,7 @@ pub fn players_progress(season: &Season, as_of: Option<NaiveDate>) -> PlayersPro
     PlayersProgress {
         season: season.year,
         as_of: Some(as_of),
-        previous: previous_night(season, Some(as_of)),
+        previous,
         deadline,
         rows,
     }

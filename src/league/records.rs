@@ -16,7 +16,7 @@ use super::history::night_summary;
 use super::season::{row_points, Season};
 use super::standings::standings;
 
-/// The kinds of record, in display order.
+/// The kinds of record (league.md §1, §2, §7), in display order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RecordKind {
@@ -63,7 +63,7 @@ impl RecordKind {
     }
 }
 
-/// One holder of a record: who, in which season, and where it applies.
+/// One holder of a record (league.md §1): who, in which season, and on which night, table and round.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct RecordHolder {
     /// The season's year.
@@ -80,7 +80,8 @@ pub struct RecordHolder {
     pub player: String,
 }
 
-/// One record: its value and every holder (sorted by season, date, table, round, player).
+/// One record (league.md §1, §2, §7): its value and every holder (sorted by season, date, table,
+/// round, player).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Record {
     /// What is counted.
@@ -93,7 +94,7 @@ pub struct Record {
     pub holders: Vec<RecordHolder>,
 }
 
-/// The records of one season or of all seasons.
+/// The records of one season or of all seasons (league.md §1, §2, §7).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Records {
     /// The season's year; `None` for the all-time records.

@@ -19,7 +19,7 @@ use super::ruleset::RuleSet;
 use super::sequence::max_turnable;
 
 /// A non-negative exact fraction `num / den`, always reduced, `den` > 0 (probabilities and expected
-/// counts). Compared exactly by cross-multiplication.
+/// counts of Schock Outs, schocken-rules.md §2). Compared exactly by cross-multiplication.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub struct Fraction {
     num: u64,
@@ -128,7 +128,7 @@ fn rolls(k: usize) -> Vec<Vec<u8>> {
     })
 }
 
-/// The exact probability of a Schock Out (1-1-1) within `wuerfe` Würfe under `game`, for a player
+/// The exact probability of a Schock Out (1-1-1, schocken-rules.md §2, §4) within `wuerfe` Würfe under `game`, for a player
 /// following the strategy of the module note (keep every 1, turn sixes when `game.turn_sixes` and
 /// it is not his last Wurf). `wuerfe` above `game.max_throws` counts as `max_throws`; 0 gives 0.
 /// League default: 1 Wurf 1/216, 2 Würfe 379/11664, 3 Würfe 54271/629856.
@@ -169,14 +169,14 @@ pub fn schock_out_probability(wuerfe: u8, game: &RuleSet) -> Fraction {
     q[n][3]
 }
 
-/// The Schock Outs to expect from the turns `throws` under the league's default RuleSet
+/// The Schock Outs (schocken-rules.md §2) to expect from the turns `throws` under the league's default RuleSet
 /// (`schockerliga`): Σ [`schock_out_probability`] over the turns, each entry the Würfe (1..=3) the
 /// player had in one turn (a Wurfrunde; the Auswürfeln is 1). Exact; see [`expected_schock_outs_with`].
 pub fn expected_schock_outs(throws: &[u8]) -> Fraction {
     expected_schock_outs_with(&RuleSet::default(), throws)
 }
 
-/// The Schock Outs to expect from the turns `throws` under `game`: Σ over the turns of
+/// The Schock Outs (schocken-rules.md §2) to expect from the turns `throws` under `game`: Σ over the turns of
 /// [`schock_out_probability`] of that turn's Würfe (exact; the denominator divides 6^9). It would
 /// only saturate at `u64::MAX` for more than 10^12 turns, more than fit in memory.
 pub fn expected_schock_outs_with(game: &RuleSet, throws: &[u8]) -> Fraction {
