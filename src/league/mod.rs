@@ -2,8 +2,12 @@
 //! season's rule set (`rules`), the checked season (`season`), and the computations built on them:
 //! the table (`standings`), the year-end accounts (`payouts`), per-player and per-night views
 //! (`history`), the treasurer's Kasse and Jahresabschluss (`kasse`) and German number formats (`format`);
-//! every change of a season as one value (`change`: `Change`, `Season::apply`) and the draw (`draw`).
+//! every change of a season as one value (`change`: `Change`, `Season::apply`) and the draw (`draw`);
+//! the players' side: movement and Liga-Fortschritt (`progress`), curves (`curves`), careers, the
+//! all-time table and the Ehrentafel (`career`), records and streaks (`records`).
+pub mod career;
 pub mod change;
+pub mod curves;
 pub mod draw;
 pub mod error;
 pub mod file;
@@ -12,6 +16,8 @@ pub mod history;
 pub mod kasse;
 pub mod names;
 pub mod payouts;
+pub mod progress;
+pub mod records;
 pub mod rules;
 pub mod season;
 pub mod standings;

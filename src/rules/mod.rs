@@ -8,6 +8,7 @@
 pub mod classify;
 pub mod dice;
 pub mod error;
+pub mod odds;
 pub mod order;
 pub mod ruleset;
 pub mod runde;

@@ -1,0 +1,308 @@
+//! Records and streaks (league.md §1, §2, §7), per season and all-time. Every record lists all its
+//! holders when tied, each with the night (date) where it applies (a streak with its first and last
+//! night, the round record with table and round). A record needs a value of at least 1: a season
+//! without any Hand-Out has a Hand-Out record of 0 with no holders.
+//!
+//! **Streaks stay inside a season** (like open Julen, league.md §2): a run ends with the season's
+//! last night and the next season starts new runs. The all-time streak records are the best season
+//! runs, every tied run listed with its season.
+
+use std::collections::BTreeMap;
+
+use chrono::NaiveDate;
+use serde::Serialize;
+
+use super::history::night_summary;
+use super::season::{row_points, Season};
+use super::standings::standings;
+
+/// The kinds of record (league.md §1, §2, §7), in display order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RecordKind {
+    /// Most counted Outs of one player at one night (row values + Julen converted that night; §2).
+    CountedOutsNight,
+    /// Most counted Outs of one result row (one round; a Joker-Runde doubles them; §2).
+    CountedOutsRound,
+    /// Most Hand-Outs of one player at one night (§1).
+    HandOutsNight,
+    /// Most Julen of one player in one season (§1).
+    JulenSeason,
+    /// Most of a player's attended nights in a row, each with at least one Schock Out thrown (nights
+    /// he missed do not break the run; a night he played without an Out does).
+    OutStreak,
+    /// Most consecutive nights of the season the player attended (a missed night breaks the run).
+    AttendanceStreak,
+    /// Most paid rounds of one player at one night (at most `sozialfall_after`; §7).
+    PaidRoundsNight,
+}
+
+impl RecordKind {
+    /// Every kind, in display order.
+    pub const ALL: [RecordKind; 7] = [
+        RecordKind::CountedOutsNight,
+        RecordKind::CountedOutsRound,
+        RecordKind::HandOutsNight,
+        RecordKind::JulenSeason,
+        RecordKind::OutStreak,
+        RecordKind::AttendanceStreak,
+        RecordKind::PaidRoundsNight,
+    ];
+
+    /// The German title of the record, e.g. „Meiste gewertete Outs an einem Abend“.
+    pub fn label(self) -> &'static str {
+        match self {
+            RecordKind::CountedOutsNight => "Meiste gewertete Outs an einem Abend",
+            RecordKind::CountedOutsRound => "Meiste gewertete Outs in einer Runde",
+            RecordKind::HandOutsNight => "Meiste Hand-Outs an einem Abend",
+            RecordKind::JulenSeason => "Meiste Julen in einer Saison",
+            RecordKind::OutStreak => "Meiste Abende in Folge mit Out",
+            RecordKind::AttendanceStreak => "Meiste Abende in Folge dabei",
+            RecordKind::PaidRoundsNight => "Meiste bezahlte Runden an einem Abend",
+        }
+    }
+}
+
+/// One holder of a record (league.md §1): who, in which season, and on which night, table and round.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct RecordHolder {
+    /// The season's year.
+    pub season: i32,
+    /// The night; for a streak its first night; `None` for a season record (Julen).
+    pub date: Option<NaiveDate>,
+    /// The last night of a streak; `None` otherwise.
+    pub until: Option<NaiveDate>,
+    /// The table of the round record; `None` otherwise.
+    pub table: Option<u32>,
+    /// The round number of the round record; `None` otherwise.
+    pub round: Option<u32>,
+    /// The player's name (as spelled that season).
+    pub player: String,
+}
+
+/// One record (league.md §1, §2, §7): its value and every holder (sorted by season, date, table,
+/// round, player).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Record {
+    /// What is counted.
+    pub kind: RecordKind,
+    /// The German title.
+    pub label: &'static str,
+    /// The record value: counted Outs, Hand-Outs, Julen, nights or paid rounds as the kind says.
+    pub value: i64,
+    /// Everyone holding it (empty when the value is 0).
+    pub holders: Vec<RecordHolder>,
+}
+
+/// The records of one season or of all seasons (league.md §1, §2, §7).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Records {
+    /// The season's year; `None` for the all-time records.
+    pub season: Option<i32>,
+    /// One record per [`RecordKind`], in [`RecordKind::ALL`] order.
+    pub records: Vec<Record>,
+}
+
+impl Records {
+    /// The record of `kind`.
+    pub fn get(&self, kind: RecordKind) -> Option<&Record> {
+        self.records.iter().find(|r| r.kind == kind)
+    }
+}
+
+/// Keeps the best value and everyone reaching it (values below 1 hold no record).
+#[derive(Default)]
+struct Best {
+    value: i64,
+    holders: Vec<RecordHolder>,
+}
+
+impl Best {
+    fn offer(&mut self, value: i64, holder: RecordHolder) {
+        if value < 1 || value < self.value {
+            return;
+        }
+        if value > self.value {
+            self.value = value;
+            self.holders.clear();
+        }
+        self.holders.push(holder);
+    }
+
+    fn into_record(mut self, kind: RecordKind) -> Record {
+        self.holders.sort();
+        Record {
+            kind,
+            label: kind.label(),
+            value: self.value,
+            holders: self.holders,
+        }
+    }
+}
+
+fn holder(season: i32, player: &str) -> RecordHolder {
+    RecordHolder {
+        season,
+        date: None,
+        until: None,
+        table: None,
+        round: None,
+        player: player.to_string(),
+    }
+}
+
+/// A player's current run: its length and first night.
+struct Run {
+    len: i64,
+    from: NaiveDate,
+    to: NaiveDate,
+}
+
+/// Offers every maximal run of `flags` (one per night, in date order; `None` = the night does not
+/// count for this player and does not break the run, `Some(false)` breaks it) to `best`.
+fn offer_runs(
+    best: &mut Best,
+    season: i32,
+    player: &str,
+    flags: impl Iterator<Item = (NaiveDate, Option<bool>)>,
+) {
+    let mut run: Option<Run> = None;
+    let mut close = |run: &mut Option<Run>| {
+        if let Some(r) = run.take() {
+            best.offer(
+                r.len,
+                RecordHolder {
+                    date: Some(r.from),
+                    until: Some(r.to),
+                    ..holder(season, player)
+                },
+            );
+        }
+    };
+    for (date, flag) in flags {
+        match flag {
+            None => {}
+            Some(false) => close(&mut run),
+            Some(true) => match run.as_mut() {
+                Some(r) => {
+                    r.len += 1;
+                    r.to = date;
+                }
+                None => {
+                    run = Some(Run {
+                        len: 1,
+                        from: date,
+                        to: date,
+                    })
+                }
+            },
+        }
+    }
+    close(&mut run);
+}
+
+/// The records of `season` (league.md §1, §2, §7): one [`Record`] per [`RecordKind`], each with all
+/// tied holders and the night where it applies; streaks are runs within this season.
+pub fn season_records(season: &Season) -> Records {
+    let year = season.year;
+    let rules = &season.rules;
+    let mut night_outs = Best::default();
+    let mut round_outs = Best::default();
+    let mut hand_outs = Best::default();
+    let mut julen = Best::default();
+    let mut out_streak = Best::default();
+    let mut attendance = Best::default();
+    let mut paid = Best::default();
+    // player → per night (date, attended with ≥ 1 Out thrown?) / (date, attended?)
+    let mut with_out: BTreeMap<String, Vec<(NaiveDate, Option<bool>)>> = BTreeMap::new();
+    let mut attended: BTreeMap<String, Vec<(NaiveDate, Option<bool>)>> = BTreeMap::new();
+    let names: Vec<&str> = season.players.iter().map(|p| p.name.as_str()).collect();
+    for night in &season.nights {
+        let at = |player: &str| RecordHolder {
+            date: Some(night.date),
+            ..holder(year, player)
+        };
+        for (table, round, row) in night.rows() {
+            round_outs.offer(
+                row_points(rules, row),
+                RecordHolder {
+                    table: Some(table),
+                    round: Some(round),
+                    ..at(&row.player)
+                },
+            );
+        }
+        let summary = night_summary(season, night.date);
+        let players = summary
+            .as_ref()
+            .map(|s| s.players.as_slice())
+            .unwrap_or(&[]);
+        for p in players {
+            night_outs.offer(p.counted_outs, at(&p.player));
+            hand_outs.offer(i64::from(p.hand_outs), at(&p.player));
+            paid.offer(i64::from(p.paid_rounds), at(&p.player));
+        }
+        for &name in &names {
+            let mine = players.iter().find(|p| p.player == name);
+            with_out
+                .entry(name.to_string())
+                .or_default()
+                .push((night.date, mine.map(|p| p.outs > 0)));
+            attended
+                .entry(name.to_string())
+                .or_default()
+                .push((night.date, Some(mine.is_some())));
+        }
+    }
+    for (player, flags) in with_out {
+        offer_runs(&mut out_streak, year, &player, flags.into_iter());
+    }
+    for (player, flags) in attended {
+        offer_runs(&mut attendance, year, &player, flags.into_iter());
+    }
+    for row in standings(season, None).rows {
+        julen.offer(i64::from(row.julen), holder(year, &row.player));
+    }
+    Records {
+        season: Some(year),
+        records: vec![
+            night_outs.into_record(RecordKind::CountedOutsNight),
+            round_outs.into_record(RecordKind::CountedOutsRound),
+            hand_outs.into_record(RecordKind::HandOutsNight),
+            julen.into_record(RecordKind::JulenSeason),
+            out_streak.into_record(RecordKind::OutStreak),
+            attendance.into_record(RecordKind::AttendanceStreak),
+            paid.into_record(RecordKind::PaidRoundsNight),
+        ],
+    }
+}
+
+/// The all-time records over `seasons` (league.md §1, §2, §7): for each kind the best value of any
+/// season and every holder of it in any season (sorted by season, date, player). Streaks are the
+/// best runs within one season (see the module note).
+pub fn all_time_records(seasons: &[Season]) -> Records {
+    let mut best: Vec<Best> = RecordKind::ALL.iter().map(|_| Best::default()).collect();
+    for season in seasons {
+        for record in season_records(season).records {
+            if let Some(i) = RecordKind::ALL.iter().position(|k| *k == record.kind) {
+                if let Some(b) = best.get_mut(i) {
+                    for h in record.holders {
+                        b.offer(record.value, h);
+                    }
+                }
+            }
+        }
+    }
+    Records {
+        season: None,
+        records: best
+            .into_iter()
+            .zip(RecordKind::ALL)
+            .map(|(b, kind)| b.into_record(kind))
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+#[path = "tests/records.rs"]
+mod tests;
