@@ -351,3 +351,6 @@ pub async fn load_season(db: &Db, year: i32) -> Result<Arc<SeasonView>, ServiceE
         .map(Arc::new)
         .map_err(|e| ServiceError::Corrupt(format!("gespeicherte Saison {year} ungültig: {e}")))
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,285 @@
+//! The write pipeline against the read side: whatever sequence of changes the pipeline accepts, the
+//! season it installed in the snapshot is exactly what a fresh read of the database gives (the
+//! same checked season, draws and closed nights included, and the same storage ids).
+
+use chrono::NaiveDate;
+use proptest::prelude::*;
+
+use super::*;
+use crate::league::file::{ResultEntry, SeatEntry};
+use crate::league::{Change, Korrektur};
+
+const PLAYERS: [&str; 12] = [
+    "Anna", "Bernd", "Carla", "Dirk", "Elke", "Frank", "Gabi", "Hans", "Ilse", "Jörg", "Kurt",
+    "Lena",
+];
+
+fn date(day: u32) -> NaiveDate {
+    NaiveDate::from_ymd_opt(2026, 1, day).unwrap_or_default()
+}
+
+/// A change drawn from a small alphabet, so that many of them are accepted and they meet each
+/// other (the same nights, tables and rounds); `korrektur` is given with every change.
+fn change() -> impl Strategy<Value = (Change, bool)> {
+    let player = (0..PLAYERS.len()).prop_map(|i| PLAYERS[i].to_string());
+    let day = 1u32..4;
+    // Rows of distinct players (mostly those of the first night's draw), one of them the loser.
+    let rows = (
+        proptest::sample::subsequence((0..PLAYERS.len()).collect::<Vec<_>>(), 2..6),
+        proptest::collection::vec((0u32..4, 0u32..2, 0u32..2, any::<bool>()), 6),
+        0usize..6,
+        any::<bool>(),
+    )
+        .prop_map(|(players, values, loser, early)| {
+            let players: Vec<usize> = if early {
+                players
+                    .into_iter()
+                    .map(|p| p % 5)
+                    .collect::<std::collections::BTreeSet<_>>()
+                    .into_iter()
+                    .collect()
+            } else {
+                players
+            };
+            let k = loser % players.len().max(1);
+            players
+                .iter()
+                .zip(values)
+                .enumerate()
+                .map(|(i, (p, (outs, hand, julen, joker)))| ResultEntry {
+                    player: PLAYERS[*p].to_string(),
+                    outs,
+                    hand_outs: hand.min(outs),
+                    julen,
+                    joker,
+                    lost: i == k,
+                })
+                .collect::<Vec<_>>()
+        });
+    let seats = (
+        proptest::sample::subsequence((0..PLAYERS.len()).collect::<Vec<_>>(), 1..12),
+        any::<bool>(),
+    )
+        .prop_map(|(v, split)| {
+            let half = v.len().div_ceil(2);
+            v.into_iter()
+                .enumerate()
+                .map(|(i, p)| SeatEntry {
+                    player: PLAYERS[p].to_string(),
+                    table: if split && i >= half { 2 } else { 1 },
+                })
+                .collect::<Vec<_>>()
+        });
+    let change = prop_oneof![
+        1 => player.clone().prop_map(|name| Change::AddPlayer { name }),
+        2 => (player.clone(), proptest::option::of(1u32..12)).prop_map(|(player, month)| {
+            Change::SetFee {
+                player,
+                paid_on: month.and_then(|m| NaiveDate::from_ymd_opt(2026, m, 5)),
+            }
+        }),
+        1 => day.clone().prop_map(|d| Change::AddNight { date: date(d) }),
+        2 => (day.clone(), seats).prop_map(|(d, seats)| Change::SetDraw {
+            date: date(d),
+            seats
+        }),
+        8 => (
+            day.clone(),
+            1u32..3,
+            1u32..4,
+            rows,
+            any::<bool>(),
+            any::<bool>()
+        )
+            .prop_map(|(d, table, number, results, replace, seat_newcomers)| {
+                Change::PutRound {
+                    date: date(d),
+                    table,
+                    number,
+                    results,
+                    replace,
+                    seat_newcomers,
+                }
+            }),
+        2 => (day.clone(), player, any::<bool>()).prop_map(|(d, player, paid)| Change::BookFine {
+            date: date(d),
+            player,
+            kind: "late".into(),
+            paid,
+        }),
+        2 => (day.clone(), 0usize..3, any::<bool>()).prop_map(|(d, index, paid)| {
+            Change::SetFinePaid {
+                date: date(d),
+                index,
+                paid,
+            }
+        }),
+        1 => (proptest::option::of(0u32..300)).prop_map(|c| Change::SetFineKind {
+            kind: "sleepy".into(),
+            cents: c.map(i64::from),
+        }),
+        1 => day.prop_map(|d| Change::CloseNight { date: date(d) }),
+    ];
+    (change, any::<bool>())
+}
+
+/// Runs `changes` through a fresh league and compares its snapshot with a fresh read after each.
+async fn accepted_changes_load_again(changes: Vec<(Change, bool)>) -> Result<(), TestCaseError> {
+    let dir = tempfile::tempdir().map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let db = Db::open(&dir.path().join("liga.db"))
+        .await
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let league = League::of(db.clone())
+        .await
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let by = Edit::by("test");
+    let fail = |e: ServiceError| TestCaseError::fail(e.to_string());
+    league
+        .create_season(2026, Default::default(), &by)
+        .await
+        .map_err(fail)?;
+    // A start that many changes build on: 8 players, the first night with 5 of them drawn.
+    for p in &PLAYERS[..8] {
+        league.add_player(2026, p, &by).await.map_err(fail)?;
+    }
+    for day in 1..4 {
+        league
+            .change(2026, Change::AddNight { date: date(day) }, &by)
+            .await
+            .map_err(fail)?;
+    }
+    let seats = PLAYERS[..5]
+        .iter()
+        .map(|p| SeatEntry {
+            player: p.to_string(),
+            table: 1,
+        })
+        .collect();
+    league
+        .change(
+            2026,
+            Change::SetDraw {
+                date: date(1),
+                seats,
+            },
+            &by,
+        )
+        .await
+        .map_err(fail)?;
+    let mut accepted = 0;
+    for (change, korrektur) in changes {
+        let edit = Edit::by("test").korrektur(if korrektur {
+            Korrektur::because("Probe")
+        } else {
+            Korrektur::default()
+        });
+        match league.change(2026, change.clone(), &edit).await {
+            Ok(_) => {
+                accepted += 1;
+                eprintln!(
+                    "ok {}",
+                    format!("{change:?}")
+                        .split_whitespace()
+                        .next()
+                        .unwrap_or("")
+                );
+            }
+            Err(ServiceError::Refused(_) | ServiceError::Closed(_)) => continue,
+            Err(e) => return Err(TestCaseError::fail(format!("{change:?}: {e}"))),
+        }
+        let snapshot = league.snapshot();
+        let installed = snapshot
+            .season(2026)
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let stored = load_season(&db, 2026)
+            .await
+            .map_err(|e| TestCaseError::fail(format!("{change:?} does not load again: {e}")))?;
+        prop_assert_eq!(&installed.season, &stored.season, "after {:?}", change);
+        prop_assert_eq!(&installed.ids, &stored.ids, "after {:?}", change);
+        prop_assert_eq!(installed.version, stored.version, "after {:?}", change);
+    }
+    prop_assert!(accepted <= 40);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 32,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn any_season_the_write_pipeline_accepts_loads_again_on_the_read_side(
+        changes in proptest::collection::vec(change(), 1..40)
+    ) {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        rt.block_on(accepted_changes_load_again(changes))?;
+    }
+}
+
+#[tokio::test]
+async fn a_late_arrival_in_the_draw_loads_again() {
+    // The case of the issue: 11 drawn to two tables, 9 with a row.
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(&dir.path().join("liga.db")).await.unwrap();
+    let league = League::of(db.clone()).await.unwrap();
+    let by = Edit::by("test");
+    league
+        .create_season(2026, Default::default(), &by)
+        .await
+        .unwrap();
+    for p in &PLAYERS[..11] {
+        league.add_player(2026, p, &by).await.unwrap();
+    }
+    let night = date(9);
+    league
+        .change(2026, Change::AddNight { date: night }, &by)
+        .await
+        .unwrap();
+    let seats = PLAYERS[..11]
+        .iter()
+        .enumerate()
+        .map(|(i, p)| SeatEntry {
+            player: p.to_string(),
+            table: if i < 6 { 1 } else { 2 },
+        })
+        .collect();
+    league
+        .change(2026, Change::SetDraw { date: night, seats }, &by)
+        .await
+        .unwrap();
+    for (table, players) in [(1, &PLAYERS[..5]), (2, &PLAYERS[6..10])] {
+        let results = players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| ResultEntry {
+                player: p.to_string(),
+                outs: 0,
+                hand_outs: 0,
+                julen: 0,
+                joker: false,
+                lost: i == 0,
+            })
+            .collect();
+        let change = Change::PutRound {
+            date: night,
+            table,
+            number: 1,
+            results,
+            replace: false,
+            seat_newcomers: false,
+        };
+        league.change(2026, change, &by).await.unwrap();
+    }
+    let stored = load_season(&db, 2026).await.expect("loads again");
+    assert_eq!(stored.season.nights[0].draw.len(), 11);
+    assert_eq!(stored.standings().rows.len(), 9);
+    assert_eq!(
+        league.snapshot().season(2026).unwrap().season,
+        stored.season
+    );
+}
