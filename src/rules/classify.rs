@@ -190,5 +190,4 @@ pub fn classify_result(result: &ThrowResult, rules: &RuleSet) -> Class {
 }
 
 #[cfg(test)]
-#[path = "tests/classify.rs"]
 mod tests;

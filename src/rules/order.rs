@@ -86,5 +86,4 @@ pub fn order(ranked: &[Ranked], rules: &RuleSet) -> Vec<usize> {
 }
 
 #[cfg(test)]
-#[path = "tests/order.rs"]
 mod tests;

@@ -187,5 +187,4 @@ impl RuleSet {
 }
 
 #[cfg(test)]
-#[path = "tests/ruleset.rs"]
 mod tests;

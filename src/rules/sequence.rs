@@ -253,5 +253,4 @@ pub fn validate_final(
 }
 
 #[cfg(test)]
-#[path = "tests/sequence.rs"]
 mod tests;

@@ -406,5 +406,4 @@ pub fn evaluate_wurfrunde_json(body: &[u8]) -> Result<Value, RuleError> {
 }
 
 #[cfg(test)]
-#[path = "tests/wurfrunde.rs"]
 mod tests;
