@@ -16,7 +16,7 @@ use schockerliga::rules::sequence::validate_sequence;
 use schockerliga::rules::wurfrunde::rank_results;
 use schockerliga::rules::{
     classify, max_outs_per_round, Allowance, Class, ClassKind, Deckel, Dice, Part, RuleSet,
-    RundeState, StreetOrder, ThrowResult, Transfer, WurfInput, PRESET_NAMES,
+    RundeState, StreetFromHand, StreetOrder, ThrowResult, Transfer, WurfInput, PRESET_NAMES,
 };
 
 /// The presets plus one rule set with every variant switched on.
@@ -33,7 +33,7 @@ fn rule_sets() -> Vec<(String, RuleSet)> {
             general_beats_schock_doof: true,
             street_order: StreetOrder::AllEqual,
             general_from_hand_only: false,
-            street_from_hand_only: false,
+            street_from_hand: StreetFromHand::None,
             neuner: true,
             ..RuleSet::schockerliga()
         },

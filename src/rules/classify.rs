@@ -20,7 +20,7 @@ pub enum Class {
     Schock(u8),
     /// n-n-n, n = 2..=6 (from the hand when `general_from_hand_only`).
     General(u8),
-    /// A Straße, by its top die 3..=6 (from the hand when `street_from_hand_only`).
+    /// A Straße, by its top die 3..=6 (from the hand where `street_from_hand` asks for it).
     Strasse(u8),
     /// Anything else, read highest die first (221..=666; 666 only assembled).
     Hausnummer(u16),
@@ -178,7 +178,7 @@ pub fn classify(dice: Dice, from_hand: bool, rules: &RuleSet) -> Class {
     if a == b && b == c && (from_hand || !rules.general_from_hand_only) {
         return Class::General(a);
     }
-    if a == b + 1 && b == c + 1 && (from_hand || !rules.street_from_hand_only) {
+    if a == b + 1 && b == c + 1 && (from_hand || !rules.street_from_hand.requires_hand(a)) {
         return Class::Strasse(a);
     }
     Class::Hausnummer(dice.number())

@@ -40,9 +40,12 @@ pub enum ThrowProblem {
     /// Setting aside a value that this roll does not show (turned sixes excluded).
     #[error("eine {0} wurde in diesem Wurf nicht geworfen und kann nicht beiseitegelegt werden")]
     KeepNotRolled(i64),
-    /// Setting aside something other than a 1 under `only_ones_aside`.
+    /// Setting aside something other than a 1 under `aside: ones_only`.
     #[error("nur Einsen dürfen beiseitegelegt werden, nicht eine {0}")]
     OnlyOnesAside(i64),
+    /// Setting aside something other than a 1 or a 6 under `aside: ones_and_sixes`.
+    #[error("nur Einsen und Sechsen dürfen beiseitegelegt werden, nicht eine {0}")]
+    OnlyOnesAndSixesAside(i64),
     /// Turning sixes while the rules forbid it.
     #[error("Sechsen drehen ist nach diesen Regeln nicht erlaubt")]
     TurnDisabled,

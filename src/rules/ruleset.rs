@@ -6,6 +6,8 @@ use serde_json::Value;
 
 use super::RuleError;
 
+mod wire;
+
 /// How Straßen rank among themselves (schocken-rules.md §3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -16,10 +18,79 @@ pub enum StreetOrder {
     AllEqual,
 }
 
+/// Which dice a player may set aside after a Wurf (schocken-rules.md §5). JSON `"any"`, `"ones_and_sixes"`,
+/// `"ones_only"`; the older bool `only_ones_aside` is still read (false → `any`, true → `ones_only`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Aside {
+    /// Any die may be set aside (league default).
+    Any,
+    /// Only 1s and 6s may be set aside (a 6 to keep a high Hausnummer or a General in reach).
+    OnesAndSixes,
+    /// Only 1s may be set aside.
+    OnesOnly,
+}
+
+impl Aside {
+    /// Whether a die showing `face` (1..=6) may be set aside under this rule.
+    pub fn allows(self, face: u8) -> bool {
+        match self {
+            Aside::Any => true,
+            Aside::OnesAndSixes => face == 1 || face == 6,
+            Aside::OnesOnly => face == 1,
+        }
+    }
+
+    /// The older bool `only_ones_aside`: true → `OnesOnly`, false → `Any`.
+    pub fn from_only_ones(only_ones_aside: bool) -> Self {
+        if only_ones_aside {
+            Aside::OnesOnly
+        } else {
+            Aside::Any
+        }
+    }
+}
+
+/// Which Straßen count only when thrown from the hand (schocken-rules.md §2); an assembled one that
+/// must come from the hand is the Hausnummer of its dice. JSON `"all"`, `"none"`, `"only_1_2_3"`; the
+/// older bool `street_from_hand_only` is still read (true → `all`, false → `none`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StreetFromHand {
+    /// Every Straße only from the hand (league default).
+    All,
+    /// Assembled Straßen count too.
+    None,
+    /// Only 1-2-3 must come from the hand (it is easy to assemble from kept 1s); 2-3-4, 3-4-5 and
+    /// 4-5-6 may be assembled.
+    #[serde(rename = "only_1_2_3")]
+    Only123,
+}
+
+impl StreetFromHand {
+    /// Whether the Straße with top die `top` (3..=6) counts only from the hand.
+    pub fn requires_hand(self, top: u8) -> bool {
+        match self {
+            StreetFromHand::All => true,
+            StreetFromHand::None => false,
+            StreetFromHand::Only123 => top == 3,
+        }
+    }
+
+    /// The older bool `street_from_hand_only`: true → `All`, false → `None`.
+    pub fn from_hand_only(street_from_hand_only: bool) -> Self {
+        if street_from_hand_only {
+            StreetFromHand::All
+        } else {
+            StreetFromHand::None
+        }
+    }
+}
+
 /// The rules of one game of Schocken (schocken-rules.md §1–§8). Field names are those of the JSON
 /// `rules` object of the Wurfrunde request (interchange.md); `Default` is the league's rule set.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[serde(try_from = "wire::RuleSetWire")]
 pub struct RuleSet {
     /// Deckel per half and Finale (13); a part ends when one player holds all of them.
     pub stock: u8,
@@ -29,8 +100,8 @@ pub struct RuleSet {
     pub jule: bool,
     /// A General (n-n-n) counts only from the hand; an assembled one is a Hausnummer.
     pub general_from_hand_only: bool,
-    /// A Straße counts only from the hand; an assembled one is a Hausnummer.
-    pub street_from_hand_only: bool,
+    /// Which Straßen count only from the hand (`all`); an assembled one is then a Hausnummer.
+    pub street_from_hand: StreetFromHand,
     /// Order of the Straßen among themselves.
     pub street_order: StreetOrder,
     /// Of two Schock Outs the later one is higher (league default); off: the earlier, as for any tie.
@@ -45,8 +116,8 @@ pub struct RuleSet {
     pub turn_sixes: bool,
     /// A die once set aside never goes back into the cup (§5).
     pub kept_dice_stay: bool,
-    /// Only 1s may be set aside (§5).
-    pub only_ones_aside: bool,
+    /// Which dice may be set aside after a Wurf (§5): `any` (default), `ones_and_sixes`, `ones_only`.
+    pub aside: Aside,
     /// The Vorleger may announce "blind": the Deckel of the Wurfrunde count double.
     pub blind: bool,
     /// 2-2-1 from the hand is a "Neuner": 9 Deckel, ranked right below the Schock Out (above a Jule).
@@ -71,7 +142,7 @@ impl RuleSet {
             max_throws: 3,
             jule: true,
             general_from_hand_only: true,
-            street_from_hand_only: true,
+            street_from_hand: StreetFromHand::All,
             street_order: StreetOrder::Ascending,
             schock_out_later_wins: true,
             fewer_throws_wins: false,
@@ -79,7 +150,7 @@ impl RuleSet {
             general_beats_schock_doof: false,
             turn_sixes: true,
             kept_dice_stay: true,
-            only_ones_aside: false,
+            aside: Aside::Any,
             blind: false,
             neuner: false,
         }
@@ -102,7 +173,7 @@ impl RuleSet {
             jule: false,
             fewer_throws_wins: true,
             general_from_hand_only: false,
-            street_from_hand_only: false,
+            street_from_hand: StreetFromHand::None,
             schock_out_later_wins: false,
             ..Self::schockerliga()
         }
@@ -119,8 +190,10 @@ impl RuleSet {
     }
 
     /// Reads the `rules` of a request: a preset name string, or an object of RuleSet fields with an
-    /// optional `"preset"` base (default `schockerliga`); `null` means the default. Errors: unknown
-    /// preset, unknown field, a value of the wrong type or out of range.
+    /// optional `"preset"` base (default `schockerliga`); `null` means the default. The older bools
+    /// `only_ones_aside` and `street_from_hand_only` are read as `aside` / `street_from_hand`. Errors:
+    /// unknown preset, unknown field, a value of the wrong type or out of range, an older bool given
+    /// together with its replacement.
     pub fn from_json(value: &Value) -> Result<Self, RuleError> {
         let rules = match value {
             Value::Null => Self::default(),
@@ -139,12 +212,27 @@ impl RuleSet {
                     Ok(Value::Object(m)) => m,
                     _ => return Err(RuleError::InvalidRules("interner Fehler".into())),
                 };
+                for (old, new) in wire::LEGACY_FIELDS {
+                    if map.contains_key(old) && map.contains_key(new) {
+                        return Err(RuleError::InvalidRules(format!(
+                            "„{new}“ und das ältere „{old}“ beschreiben dieselbe Regel; nur eines angeben"
+                        )));
+                    }
+                }
                 for (key, v) in map {
                     if key == "preset" {
                         continue;
                     }
-                    if !merged.contains_key(key) {
+                    let replaced = wire::LEGACY_FIELDS
+                        .iter()
+                        .find(|(old, _)| old == key)
+                        .map(|&(_, new)| new);
+                    if !merged.contains_key(key) && replaced.is_none() {
                         return Err(RuleError::UnknownRule(key.clone()));
+                    }
+                    if let Some(new) = replaced {
+                        // the older bool replaces the base's value of the newer field
+                        merged.remove(new);
                     }
                     let probe = serde_json::json!({ key.clone(): v.clone() });
                     if let Err(e) = serde_json::from_value::<RuleSet>(probe) {

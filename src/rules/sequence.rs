@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::dice::{Dice, ThrowResult};
 use super::error::ThrowProblem;
-use super::ruleset::RuleSet;
+use super::ruleset::{Aside, RuleSet};
 
 /// One entered Wurf: the dice rolled (as many as were in the cup), the dice of this roll set
 /// aside (`keep`), sixes of this roll turned into 1s (`turn`, 0..=2) and, where the rules allow it,
@@ -87,6 +87,14 @@ fn die(v: i64, wurf: usize) -> Result<u8, SequenceError> {
     match u8::try_from(v) {
         Ok(d) if (1..=6).contains(&d) => Ok(d),
         _ => Err(err(wurf, ThrowProblem::DieOutOfRange(v))),
+    }
+}
+
+/// The refusal for setting aside the value `v` that `aside` does not allow.
+fn aside_refused(aside: Aside, v: i64) -> ThrowProblem {
+    match aside {
+        Aside::OnesAndSixes => ThrowProblem::OnlyOnesAndSixesAside(v),
+        Aside::Any | Aside::OnesOnly => ThrowProblem::OnlyOnesAside(v),
     }
 }
 
@@ -191,8 +199,8 @@ pub fn validate_sequence(
             if w.turn > 0 && d == 6 {
                 return Err(err(n, ThrowProblem::KeepSixAfterTurn));
             }
-            if rules.only_ones_aside && d != 1 {
-                return Err(err(n, ThrowProblem::OnlyOnesAside(v)));
+            if !rules.aside.allows(d) {
+                return Err(err(n, aside_refused(rules.aside, v)));
             }
             if !take(&mut roll, d) {
                 return Err(err(n, ThrowProblem::KeepNotRolled(v)));

@@ -41,8 +41,12 @@ pub fn play_turn(
             0
         };
         let mut keep: Vec<u8> = roll.iter().copied().filter(|&d| d == 1).collect();
-        if turn == 0 && !rules.only_ones_aside && rng.random_bool(0.15) {
-            if let Some(&high) = roll.iter().filter(|&&d| d >= 5).max() {
+        if turn == 0 && rng.random_bool(0.15) {
+            if let Some(&high) = roll
+                .iter()
+                .filter(|&&d| d >= 5 && rules.aside.allows(d))
+                .max()
+            {
                 keep.push(high);
             }
         }

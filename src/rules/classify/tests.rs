@@ -107,3 +107,67 @@ fn labels_and_values() {
         Deckel::Count(3)
     );
 }
+
+#[test]
+fn street_from_hand_decides_which_assembled_strassen_count() {
+    use crate::rules::ruleset::StreetFromHand;
+    // (rule, dice, from_hand, class)
+    let cases: Vec<(StreetFromHand, [u8; 3], bool, Class)> = vec![
+        (StreetFromHand::All, [1, 2, 3], true, Class::Strasse(3)),
+        (
+            StreetFromHand::All,
+            [1, 2, 3],
+            false,
+            Class::Hausnummer(321),
+        ),
+        (
+            StreetFromHand::All,
+            [4, 5, 6],
+            false,
+            Class::Hausnummer(654),
+        ),
+        (StreetFromHand::None, [1, 2, 3], false, Class::Strasse(3)),
+        (StreetFromHand::None, [4, 5, 6], false, Class::Strasse(6)),
+        (StreetFromHand::None, [3, 4, 5], true, Class::Strasse(5)),
+        (StreetFromHand::Only123, [1, 2, 3], true, Class::Strasse(3)),
+        (
+            StreetFromHand::Only123,
+            [3, 1, 2],
+            false,
+            Class::Hausnummer(321),
+        ),
+        (StreetFromHand::Only123, [2, 3, 4], false, Class::Strasse(4)),
+        (StreetFromHand::Only123, [3, 4, 5], false, Class::Strasse(5)),
+        (StreetFromHand::Only123, [6, 5, 4], false, Class::Strasse(6)),
+        (StreetFromHand::Only123, [6, 5, 4], true, Class::Strasse(6)),
+        // not a Straße under any rule
+        (
+            StreetFromHand::None,
+            [1, 3, 5],
+            false,
+            Class::Hausnummer(531),
+        ),
+        (
+            StreetFromHand::None,
+            [2, 4, 6],
+            true,
+            Class::Hausnummer(642),
+        ),
+    ];
+    for (rule, dice, hand, class) in cases {
+        let rules = RuleSet {
+            street_from_hand: rule,
+            ..RuleSet::schockerliga()
+        };
+        let got = classify(d(dice), hand, &rules);
+        assert_eq!(got, class, "{rule:?} {dice:?} hand={hand}");
+        assert_eq!(
+            got.deckel(),
+            match class {
+                Class::Strasse(_) => Deckel::Count(2),
+                _ => Deckel::Count(1),
+            },
+            "{rule:?} {dice:?}"
+        );
+    }
+}

@@ -32,6 +32,14 @@ fn messages_name_player_wurf_and_rule() {
             },
             "Spieler Carla, Wurf 1: als Jule angegeben, aber das Ergebnis ist 421",
         ),
+        (
+            RuleError::Throw {
+                player: "Dirk".into(),
+                wurf: Some(1),
+                problem: ThrowProblem::OnlyOnesAndSixesAside(5),
+            },
+            "Spieler Dirk, Wurf 1: nur Einsen und Sechsen dürfen beiseitegelegt werden, nicht eine 5",
+        ),
     ];
     for (err, msg) in cases {
         assert_eq!(err.to_string(), msg);

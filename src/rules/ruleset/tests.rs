@@ -36,11 +36,13 @@ fn presets_by_name_and_object() {
 #[test]
 fn preset_differences_are_the_documented_ones() {
     let w = RuleSet::wikipedia_standard();
-    assert!(!w.jule && w.general_from_hand_only && w.street_from_hand_only);
+    assert!(!w.jule && w.general_from_hand_only);
+    assert_eq!(w.street_from_hand, StreetFromHand::All);
     assert_eq!(w.street_order, StreetOrder::Ascending);
     let b = RuleSet::blog_rules();
     assert!(!b.jule && b.fewer_throws_wins);
-    assert!(!b.general_from_hand_only && !b.street_from_hand_only);
+    assert!(!b.general_from_hand_only);
+    assert_eq!(b.street_from_hand, StreetFromHand::None);
     assert_eq!(RuleSet::default(), RuleSet::schockerliga());
     assert!(RuleSet::default().jule && RuleSet::default().schock_out_later_wins);
 }
@@ -70,5 +72,154 @@ fn serde_round_trip() {
         let r = RuleSet::preset(name).unwrap();
         let v = serde_json::to_value(&r).unwrap();
         assert_eq!(RuleSet::from_json(&v).unwrap(), r);
+    }
+}
+
+#[test]
+fn aside_and_street_from_hand_read_new_values_and_older_bools() {
+    let league = RuleSet::schockerliga();
+    let cases: Vec<(Value, RuleSet)> = vec![
+        // defaults reproduce the older bools' defaults
+        (json!({}), league.clone()),
+        // the new enum values
+        (
+            json!({"aside": "ones_and_sixes"}),
+            RuleSet {
+                aside: Aside::OnesAndSixes,
+                ..league.clone()
+            },
+        ),
+        (
+            json!({"aside": "ones_only", "street_from_hand": "only_1_2_3"}),
+            RuleSet {
+                aside: Aside::OnesOnly,
+                street_from_hand: StreetFromHand::Only123,
+                ..league.clone()
+            },
+        ),
+        (
+            json!({"street_from_hand": "none"}),
+            RuleSet {
+                street_from_hand: StreetFromHand::None,
+                ..league.clone()
+            },
+        ),
+        // the older bools: false → any / none, true → ones_only / all
+        (
+            json!({"only_ones_aside": true}),
+            RuleSet {
+                aside: Aside::OnesOnly,
+                ..league.clone()
+            },
+        ),
+        (json!({"only_ones_aside": false}), league.clone()),
+        (
+            json!({"street_from_hand_only": false}),
+            RuleSet {
+                street_from_hand: StreetFromHand::None,
+                ..league.clone()
+            },
+        ),
+        (json!({"street_from_hand_only": true}), league.clone()),
+        // an older bool over a preset's newer value
+        (
+            json!({"preset": "blog_rules", "street_from_hand_only": true}),
+            RuleSet {
+                street_from_hand: StreetFromHand::All,
+                ..RuleSet::blog_rules()
+            },
+        ),
+    ];
+    for (input, expected) in cases {
+        assert_eq!(RuleSet::from_json(&input).unwrap(), expected, "{input}");
+    }
+}
+
+#[test]
+fn a_stored_rule_set_with_the_older_bools_still_loads() {
+    // the serialised form of RuleSet::schockerliga() before `aside` and `street_from_hand`, as
+    // stored in a Runde's record
+    let old = json!({
+        "stock": 13, "max_throws": 3, "jule": true, "general_from_hand_only": true,
+        "street_from_hand_only": true, "street_order": "ascending", "schock_out_later_wins": true,
+        "fewer_throws_wins": false, "hand_out_beats_assembled": false,
+        "general_beats_schock_doof": false, "turn_sixes": true, "kept_dice_stay": true,
+        "only_ones_aside": false, "blind": false, "neuner": false
+    });
+    assert_eq!(
+        serde_json::from_value::<RuleSet>(old.clone()).unwrap(),
+        RuleSet::schockerliga()
+    );
+    assert_eq!(RuleSet::from_json(&old).unwrap(), RuleSet::schockerliga());
+    let mut strict = old;
+    strict["only_ones_aside"] = json!(true);
+    strict["street_from_hand_only"] = json!(false);
+    let r: RuleSet = serde_json::from_value(strict).unwrap();
+    assert_eq!(
+        (r.aside, r.street_from_hand),
+        (Aside::OnesOnly, StreetFromHand::None)
+    );
+    // written back, only the newer fields appear
+    let v = serde_json::to_value(&r).unwrap();
+    assert_eq!(v["aside"], "ones_only");
+    assert_eq!(v["street_from_hand"], "none");
+    assert!(v.get("only_ones_aside").is_none() && v.get("street_from_hand_only").is_none());
+}
+
+#[test]
+fn aside_and_street_from_hand_refuse_mixed_or_wrong_values() {
+    let cases: Vec<(Value, &str)> = vec![
+        (
+            json!({"aside": "ones_only", "only_ones_aside": true}),
+            "„aside“ und das ältere „only_ones_aside“",
+        ),
+        (
+            json!({"street_from_hand": "all", "street_from_hand_only": true}),
+            "„street_from_hand“ und das ältere „street_from_hand_only“",
+        ),
+        (json!({"aside": true}), "aside"),
+        (json!({"aside": "sixes"}), "aside"),
+        (json!({"aside": null}), "aside"),
+        (json!({"only_ones_aside": "ones_only"}), "only_ones_aside"),
+        (json!({"street_from_hand": "1_2_3"}), "street_from_hand"),
+        (
+            json!({"street_from_hand_only": null}),
+            "street_from_hand_only",
+        ),
+        (json!({"jule": null}), "jule"),
+    ];
+    for (input, needle) in cases {
+        let err = RuleSet::from_json(&input).unwrap_err().to_string();
+        assert!(err.contains(needle), "{input}: {err}");
+    }
+    // the serde form refuses both at once as well
+    let both = json!({"aside": "any", "only_ones_aside": false});
+    let e = serde_json::from_value::<RuleSet>(both)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("nur eines angeben"), "{e}");
+}
+
+#[test]
+fn aside_allows_and_street_requires_hand_tables() {
+    // (rule, faces allowed among 1..=6)
+    let aside = [
+        (Aside::Any, vec![1, 2, 3, 4, 5, 6]),
+        (Aside::OnesAndSixes, vec![1, 6]),
+        (Aside::OnesOnly, vec![1]),
+    ];
+    for (rule, allowed) in aside {
+        let got: Vec<u8> = (1..=6).filter(|&f| rule.allows(f)).collect();
+        assert_eq!(got, allowed, "{rule:?}");
+    }
+    // (rule, top dice of the Straßen that must come from the hand)
+    let street = [
+        (StreetFromHand::All, vec![3, 4, 5, 6]),
+        (StreetFromHand::None, vec![]),
+        (StreetFromHand::Only123, vec![3]),
+    ];
+    for (rule, tops) in street {
+        let got: Vec<u8> = (3..=6).filter(|&t| rule.requires_hand(t)).collect();
+        assert_eq!(got, tops, "{rule:?}");
     }
 }

@@ -58,7 +58,7 @@ fn valid_sequences_give_dice_wuerfe_and_from_hand() {
 fn invalid_sequences_name_the_wurf_and_rule() {
     let r = RuleSet::schockerliga();
     let ones_only = RuleSet {
-        only_ones_aside: true,
+        aside: Aside::OnesOnly,
         ..r.clone()
     };
     let no_turn = RuleSet {
@@ -330,5 +330,98 @@ fn final_dice_form() {
             want,
             "{dice:?} {wuerfe}"
         );
+    }
+}
+
+#[test]
+fn aside_rule_decides_which_dice_may_be_set_aside() {
+    // (aside, first roll, keep, Ok(final dice after rolling 2s) or Err(problem))
+    type Case = (Aside, [i64; 3], Vec<i64>, Result<[u8; 3], ThrowProblem>);
+    let cases: Vec<Case> = vec![
+        (Aside::Any, [1, 5, 3], vec![1, 5], Ok([5, 2, 1])),
+        (Aside::Any, [6, 4, 3], vec![4], Ok([4, 2, 2])),
+        (Aside::OnesAndSixes, [1, 6, 3], vec![1, 6], Ok([6, 2, 1])),
+        (Aside::OnesAndSixes, [6, 4, 3], vec![6], Ok([6, 2, 2])),
+        (
+            Aside::OnesAndSixes,
+            [1, 5, 3],
+            vec![1, 5],
+            Err(ThrowProblem::OnlyOnesAndSixesAside(5)),
+        ),
+        (Aside::OnesOnly, [1, 1, 3], vec![1, 1], Ok([2, 1, 1])),
+        (
+            Aside::OnesOnly,
+            [1, 6, 3],
+            vec![6],
+            Err(ThrowProblem::OnlyOnesAside(6)),
+        ),
+        (
+            Aside::OnesOnly,
+            [1, 5, 3],
+            vec![1, 5],
+            Err(ThrowProblem::OnlyOnesAside(5)),
+        ),
+    ];
+    for (aside, first, keep, want) in cases {
+        let rules = RuleSet {
+            aside,
+            ..RuleSet::schockerliga()
+        };
+        let in_cup = 3 - keep.len();
+        let seq = vec![w(&first, &keep, 0), w(&vec![2; in_cup], &[], 0)];
+        let got = validate_sequence(&seq, Allowance::Vorleger(3), &rules);
+        match want {
+            Ok(dice) => assert_eq!(got.unwrap().dice.values(), dice, "{aside:?} {keep:?}"),
+            Err(problem) => assert_eq!(
+                got.unwrap_err(),
+                SequenceError {
+                    wurf: Some(1),
+                    problem
+                },
+                "{aside:?} {keep:?}"
+            ),
+        }
+    }
+}
+
+#[test]
+fn every_roll_and_every_single_keep_under_every_aside_rule() {
+    // all 216 first rolls; setting aside any one of its dice is accepted exactly when the rule
+    // allows that face, and the final dice are the kept die plus the second roll
+    for aside in [Aside::Any, Aside::OnesAndSixes, Aside::OnesOnly] {
+        let rules = RuleSet {
+            aside,
+            ..RuleSet::schockerliga()
+        };
+        let mut accepted = 0;
+        for roll in Dice::all_rolls() {
+            let first: Vec<i64> = roll.iter().map(|&v| i64::from(v)).collect();
+            for &kept in &roll {
+                let seq = vec![w(&first, &[i64::from(kept)], 0), w(&[3, 3], &[], 0)];
+                let got = validate_sequence(&seq, Allowance::Vorleger(3), &rules);
+                if aside.allows(kept) {
+                    let r = got.unwrap();
+                    assert_eq!(r.dice, Dice::new([kept, 3, 3]).unwrap());
+                    assert!(!r.from_hand);
+                    accepted += 1;
+                } else {
+                    let problem = got.unwrap_err().problem;
+                    assert!(
+                        matches!(
+                            problem,
+                            ThrowProblem::OnlyOnesAside(_) | ThrowProblem::OnlyOnesAndSixesAside(_)
+                        ),
+                        "{aside:?} {roll:?} {kept}: {problem:?}"
+                    );
+                }
+            }
+        }
+        // 648 dice in all, 108 showing each face
+        let want = match aside {
+            Aside::Any => 648,
+            Aside::OnesAndSixes => 216,
+            Aside::OnesOnly => 108,
+        };
+        assert_eq!(accepted, want, "{aside:?}");
     }
 }
