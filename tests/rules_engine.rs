@@ -64,6 +64,7 @@ fn spec_deckel(kind: ClassKind, value: Option<u16>) -> Deckel {
     match kind {
         ClassKind::SchockOut => Deckel::All,
         ClassKind::Neuner => Deckel::Count(9),
+        ClassKind::Achter => Deckel::Count(8),
         ClassKind::Jule => Deckel::Count(7),
         ClassKind::Schock => Deckel::Count(u8::try_from(value.unwrap()).unwrap()),
         ClassKind::General => Deckel::Count(3),
@@ -103,7 +104,7 @@ fn every_roll_is_classified_with_the_expected_counts() {
                 ClassKind::General => 3,
                 ClassKind::Strasse => 4,
                 ClassKind::Hausnummer => 5,
-                ClassKind::Neuner => panic!("no Neuner in {preset}"),
+                ClassKind::Neuner | ClassKind::Achter => panic!("no Neuner or Achter in {preset}"),
             };
             counts[slot] += 1;
             // the value is what the interchange says it is
@@ -115,7 +116,7 @@ fn every_roll_is_classified_with_the_expected_counts() {
                 Class::Hausnummer(v) => assert_eq!(v, Dice::new(roll).unwrap().number()),
                 Class::SchockOut => assert_eq!(sorted, [1, 1, 1]),
                 Class::Jule => assert_eq!(sorted, [4, 2, 1]),
-                Class::Neuner => unreachable!(),
+                Class::Neuner | Class::Achter => unreachable!(),
             }
         }
         assert_eq!(counts, want, "{preset} from_hand={hand}");

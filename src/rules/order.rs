@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 
 use super::classify::Class;
 use super::dice::ThrowResult;
-use super::ruleset::{RuleSet, StreetOrder};
+use super::ruleset::{AchterAbove, RuleSet, StreetOrder};
 
 /// One classified result at its position in the Wurfrunde (0 = the Vorleger).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,11 +34,23 @@ impl Ranked {
 
 /// The strength of a class alone (higher is better), before tie-breaks: Schock Out > Neuner > Jule >
 /// Schock 6..2 > General 6..2 (with `general_beats_schock_doof`: between Schock 3 and Schock 2) >
-/// Straße (by top die when `street_order = ascending`) > Hausnummer 666..221.
+/// Straße (by top die when `street_order = ascending`) > Hausnummer 666..221; an Achter directly above
+/// the class `achter_above` names.
 pub fn strength(class: Class, rules: &RuleSet) -> u32 {
     match class {
         Class::SchockOut => 10_000,
         Class::Neuner => 9_000,
+        Class::Achter => match rules.achter_above {
+            AchterAbove::Neuner => 9_500,
+            AchterAbove::Jule => 8_500,
+            AchterAbove::Schock => 7_800,
+            // above General 6 (7_256), below Schock 3 (7_300)
+            AchterAbove::General if rules.general_beats_schock_doof => 7_280,
+            // above General 6 (6_006), below Schock 2 (7_200)
+            AchterAbove::General => 6_500,
+            AchterAbove::Strasse => 5_500,
+            AchterAbove::Hausnummer => 4_000,
+        },
         Class::Jule => 8_000,
         Class::Schock(n) => 7_000 + 100 * u32::from(n),
         Class::General(n) if rules.general_beats_schock_doof => 7_250 + u32::from(n),

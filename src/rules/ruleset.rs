@@ -87,6 +87,29 @@ impl StreetFromHand {
     }
 }
 
+/// Where the Achter (3-3-1 from the hand) ranks: directly above every result of the named class and
+/// below every result of the next higher one (schocken-rules.md §3). JSON `achter_above`: `"neuner"`
+/// (second highest, right below the Schock Out), `"jule"` (default: below a Neuner, above a Jule),
+/// `"schock"` (below a Jule, above Schock 6), `"general"` (above General 6; below Schock 2, or below
+/// Schock 3 with `general_beats_schock_doof`), `"strasse"` (below General 2, above Straße 4-5-6),
+/// `"hausnummer"` (below every Straße, above Hausnummer 665/666).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AchterAbove {
+    /// Above a Neuner: the second highest result.
+    Neuner,
+    /// Above a Jule, below a Neuner (default).
+    Jule,
+    /// Above Schock 6, below a Jule.
+    Schock,
+    /// Above General 6, below the lowest Schock that ranks above the Generals.
+    General,
+    /// Above Straße 4-5-6, below General 2.
+    Strasse,
+    /// Above every Hausnummer, below Straße 1-2-3.
+    Hausnummer,
+}
+
 /// The rules of one game of Schocken (schocken-rules.md §1–§8). Field names are those of the JSON
 /// `rules` object of the Wurfrunde request (interchange.md); `Default` is the league's rule set.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -120,8 +143,18 @@ pub struct RuleSet {
     pub aside: Aside,
     /// The Vorleger may announce "blind": the Deckel of the Wurfrunde count double.
     pub blind: bool,
-    /// 2-2-1 from the hand is a "Neuner": 9 Deckel, ranked right below the Schock Out (above a Jule).
+    /// 2-2-1 from the hand is a "Neuner": `neuner_deckel` Deckel, ranked right below the Schock Out
+    /// (above a Jule).
     pub neuner: bool,
+    /// Deckel a Neuner costs (9), 1..=255.
+    pub neuner_deckel: u8,
+    /// 3-3-1 from the hand is an "Achter" (Westfalen): `achter_deckel` Deckel, ranked where
+    /// `achter_above` says; off (default): the Hausnummer 331.
+    pub achter: bool,
+    /// Deckel an Achter costs (8), 1..=255.
+    pub achter_deckel: u8,
+    /// Where an Achter ranks: directly above every result of this class (default `jule`).
+    pub achter_above: AchterAbove,
 }
 
 /// The names of the presets accepted by [`RuleSet::preset`] and [`RuleSet::from_json`].
@@ -153,6 +186,10 @@ impl RuleSet {
             aside: Aside::Any,
             blind: false,
             neuner: false,
+            neuner_deckel: 9,
+            achter: false,
+            achter_deckel: 8,
+            achter_above: AchterAbove::Jule,
         }
     }
 
@@ -253,12 +290,19 @@ impl RuleSet {
         Ok(rules)
     }
 
-    /// Checks the ranges: `stock` 1..=255 Deckel, `max_throws` 1..=3.
+    /// Checks the ranges: `stock`, `neuner_deckel` and `achter_deckel` 1..=255 Deckel,
+    /// `max_throws` 1..=3. Errors: `RuleError::InvalidRules` naming the field.
     pub fn validate(&self) -> Result<(), RuleError> {
-        if self.stock == 0 {
-            return Err(RuleError::InvalidRules(
-                "„stock“ muss mindestens 1 Deckel sein".into(),
-            ));
+        for (field, n) in [
+            ("stock", self.stock),
+            ("neuner_deckel", self.neuner_deckel),
+            ("achter_deckel", self.achter_deckel),
+        ] {
+            if n == 0 {
+                return Err(RuleError::InvalidRules(format!(
+                    "„{field}“ muss mindestens 1 Deckel sein"
+                )));
+            }
         }
         if !(1..=3).contains(&self.max_throws) {
             return Err(RuleError::InvalidRules(format!(

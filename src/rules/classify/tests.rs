@@ -171,3 +171,123 @@ fn street_from_hand_decides_which_assembled_strassen_count() {
         );
     }
 }
+
+#[test]
+fn achter_and_neuner_classification_and_deckel() {
+    let league = RuleSet::schockerliga();
+    let achter = RuleSet {
+        achter: true,
+        ..league.clone()
+    };
+    let achter_5 = RuleSet {
+        achter_deckel: 5,
+        ..achter.clone()
+    };
+    let neuner_4 = RuleSet {
+        neuner: true,
+        neuner_deckel: 4,
+        ..league.clone()
+    };
+    let both = RuleSet {
+        neuner: true,
+        achter: true,
+        ..league.clone()
+    };
+    // (rules, dice, from_hand, class, Deckel under the rules)
+    let cases: Vec<(&RuleSet, [u8; 3], bool, Class, Deckel)> = vec![
+        // off: 3-3-1 and 2-2-1 are Hausnummern, as before
+        (
+            &league,
+            [3, 3, 1],
+            true,
+            Class::Hausnummer(331),
+            Deckel::Count(1),
+        ),
+        (
+            &league,
+            [1, 3, 3],
+            false,
+            Class::Hausnummer(331),
+            Deckel::Count(1),
+        ),
+        (
+            &league,
+            [2, 2, 1],
+            true,
+            Class::Hausnummer(221),
+            Deckel::Count(1),
+        ),
+        // on: from the hand only
+        (&achter, [3, 3, 1], true, Class::Achter, Deckel::Count(8)),
+        (&achter, [1, 3, 3], true, Class::Achter, Deckel::Count(8)),
+        (
+            &achter,
+            [3, 1, 3],
+            false,
+            Class::Hausnummer(331),
+            Deckel::Count(1),
+        ),
+        (&achter_5, [3, 3, 1], true, Class::Achter, Deckel::Count(5)),
+        (
+            &achter,
+            [2, 2, 1],
+            true,
+            Class::Hausnummer(221),
+            Deckel::Count(1),
+        ),
+        (&achter, [4, 2, 1], true, Class::Jule, Deckel::Count(7)),
+        (
+            &achter,
+            [3, 3, 3],
+            true,
+            Class::General(3),
+            Deckel::Count(3),
+        ),
+        (&achter, [1, 1, 3], true, Class::Schock(3), Deckel::Count(3)),
+        (&neuner_4, [2, 2, 1], true, Class::Neuner, Deckel::Count(4)),
+        (
+            &neuner_4,
+            [2, 2, 1],
+            false,
+            Class::Hausnummer(221),
+            Deckel::Count(1),
+        ),
+        (
+            &neuner_4,
+            [3, 3, 1],
+            true,
+            Class::Hausnummer(331),
+            Deckel::Count(1),
+        ),
+        (&both, [2, 2, 1], true, Class::Neuner, Deckel::Count(9)),
+        (&both, [3, 3, 1], true, Class::Achter, Deckel::Count(8)),
+    ];
+    for (rules, dice, hand, class, deckel) in cases {
+        let got = classify(d(dice), hand, rules);
+        assert_eq!(got, class, "{dice:?} hand={hand} {rules:?}");
+        assert_eq!(got.deckel_with(rules), deckel, "{dice:?} {rules:?}");
+    }
+    // without a RuleSet the variants' default counts
+    assert_eq!(Class::Achter.deckel(), Deckel::Count(8));
+    assert_eq!(Class::Neuner.deckel(), Deckel::Count(9));
+    // every other class costs the same with and without the RuleSet
+    for c in [
+        Class::SchockOut,
+        Class::Jule,
+        Class::Schock(4),
+        Class::General(6),
+        Class::Strasse(5),
+        Class::Hausnummer(643),
+    ] {
+        assert_eq!(c.deckel_with(&neuner_4), c.deckel(), "{c:?}");
+    }
+    assert_eq!(
+        serde_json::to_value(Class::Achter.kind()).unwrap(),
+        "achter"
+    );
+    assert_eq!(Class::Achter.kind().german(), "Achter");
+    assert_eq!(
+        (Class::Achter.label(), Class::Achter.value()),
+        ("Achter".into(), None)
+    );
+}

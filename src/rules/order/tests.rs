@@ -146,3 +146,97 @@ fn order_sorts_highest_first() {
     ];
     assert_eq!(order(&ranked, &r), vec![2, 1, 0]);
 }
+
+#[test]
+fn the_achter_ranks_directly_above_the_class_achter_above_names() {
+    use super::AchterAbove;
+    // (achter_above, general_beats_schock_doof, the result just above the Achter, the one just below)
+    type Side = ([u8; 3], u8, bool);
+    let cases: Vec<(AchterAbove, bool, Side, Side)> = vec![
+        (
+            AchterAbove::Neuner,
+            false,
+            ([1, 1, 1], 3, false),
+            ([2, 2, 1], 1, true),
+        ),
+        (
+            AchterAbove::Jule,
+            false,
+            ([2, 2, 1], 1, true),
+            ([4, 2, 1], 1, true),
+        ),
+        (
+            AchterAbove::Schock,
+            false,
+            ([4, 2, 1], 1, true),
+            ([1, 1, 6], 1, true),
+        ),
+        (
+            AchterAbove::General,
+            false,
+            ([1, 1, 2], 1, true),
+            ([6, 6, 6], 1, true),
+        ),
+        (
+            AchterAbove::General,
+            true,
+            ([1, 1, 3], 1, true),
+            ([6, 6, 6], 1, true),
+        ),
+        (
+            AchterAbove::Strasse,
+            false,
+            ([2, 2, 2], 1, true),
+            ([4, 5, 6], 1, true),
+        ),
+        (
+            AchterAbove::Hausnummer,
+            false,
+            ([1, 2, 3], 1, true),
+            ([6, 6, 5], 1, true),
+        ),
+    ];
+    for (above, gbsd, (hd, hw, hh), (ld, lw, lh)) in cases {
+        let rules = RuleSet {
+            achter: true,
+            achter_above: above,
+            neuner: true,
+            general_beats_schock_doof: gbsd,
+            ..RuleSet::schockerliga()
+        };
+        for (achter_pos, other_pos) in [(0, 1), (1, 0)] {
+            let a = rk([3, 3, 1], 1, true, achter_pos, &rules);
+            assert_eq!(a.class, Class::Achter);
+            let higher = rk(hd, hw, hh, other_pos, &rules);
+            let lower = rk(ld, lw, lh, other_pos, &rules);
+            assert_eq!(
+                compare(&higher, &a, &rules),
+                Ordering::Greater,
+                "{above:?} {higher:?}"
+            );
+            assert_eq!(
+                compare(&a, &lower, &rules),
+                Ordering::Greater,
+                "{above:?} {lower:?}"
+            );
+        }
+    }
+    // two Achter: the earlier one is higher; assembled 3-3-1 is the Hausnummer 331
+    let rules = RuleSet {
+        achter: true,
+        ..RuleSet::schockerliga()
+    };
+    let first = rk([3, 3, 1], 1, true, 0, &rules);
+    let second = rk([1, 3, 3], 1, true, 1, &rules);
+    assert_eq!(compare(&first, &second, &rules), Ordering::Greater);
+    let assembled = rk([3, 3, 1], 2, false, 0, &rules);
+    let hausnummer = rk([3, 3, 2], 2, false, 1, &rules);
+    assert_eq!(compare(&hausnummer, &assembled, &rules), Ordering::Greater);
+    // flag off: a 3-3-1 from the hand is below a 3-3-2
+    let off = RuleSet::schockerliga();
+    let a = rk([3, 3, 1], 1, true, 0, &off);
+    assert_eq!(
+        compare(&rk([3, 3, 2], 1, true, 1, &off), &a, &off),
+        Ordering::Greater
+    );
+}

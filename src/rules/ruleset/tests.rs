@@ -223,3 +223,76 @@ fn aside_allows_and_street_requires_hand_tables() {
         assert_eq!(got, tops, "{rule:?}");
     }
 }
+
+#[test]
+fn achter_and_neuner_fields_from_json() {
+    let cases: Vec<(Value, RuleSet)> = vec![
+        (
+            json!({"achter": true}),
+            RuleSet {
+                achter: true,
+                ..RuleSet::schockerliga()
+            },
+        ),
+        (
+            json!({"achter": true, "achter_deckel": 6, "achter_above": "schock"}),
+            RuleSet {
+                achter: true,
+                achter_deckel: 6,
+                achter_above: AchterAbove::Schock,
+                ..RuleSet::schockerliga()
+            },
+        ),
+        (
+            json!({"neuner": true, "neuner_deckel": 7}),
+            RuleSet {
+                neuner: true,
+                neuner_deckel: 7,
+                ..RuleSet::schockerliga()
+            },
+        ),
+    ];
+    for (input, expected) in cases {
+        assert_eq!(RuleSet::from_json(&input).unwrap(), expected, "{input}");
+    }
+    let league = RuleSet::schockerliga();
+    assert!(!league.achter && !league.neuner);
+    assert_eq!(
+        (
+            league.achter_deckel,
+            league.achter_above,
+            league.neuner_deckel
+        ),
+        (8, AchterAbove::Jule, 9)
+    );
+    let above = [
+        ("neuner", AchterAbove::Neuner),
+        ("jule", AchterAbove::Jule),
+        ("schock", AchterAbove::Schock),
+        ("general", AchterAbove::General),
+        ("strasse", AchterAbove::Strasse),
+        ("hausnummer", AchterAbove::Hausnummer),
+    ];
+    for (name, value) in above {
+        let r = RuleSet::from_json(&json!({ "achter_above": name })).unwrap();
+        assert_eq!(r.achter_above, value);
+        assert_eq!(serde_json::to_value(value).unwrap(), name);
+    }
+    let bad: Vec<(Value, &str)> = vec![
+        (
+            json!({"achter_deckel": 0}),
+            "„achter_deckel“ muss mindestens 1 Deckel sein",
+        ),
+        (
+            json!({"neuner_deckel": 0}),
+            "„neuner_deckel“ muss mindestens 1 Deckel sein",
+        ),
+        (json!({"achter_deckel": 256}), "achter_deckel"),
+        (json!({"achter_above": "schock_out"}), "achter_above"),
+        (json!({"achter_above": "below_jule"}), "achter_above"),
+    ];
+    for (input, needle) in bad {
+        let err = RuleSet::from_json(&input).unwrap_err().to_string();
+        assert!(err.contains(needle), "{input}: {err}");
+    }
+}

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Deserializer};
 
-use super::{Aside, RuleSet, StreetFromHand, StreetOrder};
+use super::{AchterAbove, Aside, RuleSet, StreetFromHand, StreetOrder};
 
 /// The older bool `only_ones_aside` and the field `aside` that replaced it.
 const ASIDE_LEGACY: (&str, &str) = ("only_ones_aside", "aside");
@@ -51,6 +51,10 @@ pub(super) struct RuleSetWire {
     only_ones_aside: Option<bool>,
     blind: bool,
     neuner: bool,
+    neuner_deckel: u8,
+    achter: bool,
+    achter_deckel: u8,
+    achter_above: AchterAbove,
 }
 
 impl Default for RuleSetWire {
@@ -74,6 +78,10 @@ impl Default for RuleSetWire {
             only_ones_aside: None,
             blind: r.blind,
             neuner: r.neuner,
+            neuner_deckel: r.neuner_deckel,
+            achter: r.achter,
+            achter_deckel: r.achter_deckel,
+            achter_above: r.achter_above,
         }
     }
 }
@@ -133,6 +141,10 @@ impl TryFrom<RuleSetWire> for RuleSet {
             aside,
             blind: w.blind,
             neuner: w.neuner,
+            neuner_deckel: w.neuner_deckel,
+            achter: w.achter,
+            achter_deckel: w.achter_deckel,
+            achter_above: w.achter_above,
         })
     }
 }

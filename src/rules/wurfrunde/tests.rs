@@ -1,6 +1,7 @@
 //! Unit tests of `src/rules/wurfrunde.rs` (a plain `mod tests;` beside it, so the module reads as the code alone).
 
 use super::*;
+use serde_json::json;
 
 #[test]
 fn player_list_bounds() {
@@ -289,4 +290,81 @@ fn blind_with_the_variant() {
     )
     .unwrap();
     assert_eq!(evaluate_wurfrunde(&req).unwrap().deckel, Deckel::Count(8));
+}
+
+#[test]
+fn the_deckel_of_neuner_and_achter_follow_the_rule_set() {
+    // (rules JSON, Vorleger's dice, blind, expected class of A, expected Deckel)
+    let cases: Vec<(Value, [u8; 3], bool, ClassKind, Deckel)> = vec![
+        (
+            json!({"neuner": true}),
+            [2, 2, 1],
+            false,
+            ClassKind::Neuner,
+            Deckel::Count(9),
+        ),
+        (
+            json!({"neuner": true, "neuner_deckel": 5}),
+            [2, 2, 1],
+            false,
+            ClassKind::Neuner,
+            Deckel::Count(5),
+        ),
+        (
+            json!({"neuner": true, "neuner_deckel": 5, "blind": true}),
+            [2, 2, 1],
+            true,
+            ClassKind::Neuner,
+            Deckel::Count(10),
+        ),
+        (
+            json!({"achter": true}),
+            [3, 3, 1],
+            false,
+            ClassKind::Achter,
+            Deckel::Count(8),
+        ),
+        (
+            json!({"achter": true, "achter_deckel": 6}),
+            [1, 3, 3],
+            false,
+            ClassKind::Achter,
+            Deckel::Count(6),
+        ),
+        (
+            json!({"achter": true, "achter_deckel": 200, "blind": true}),
+            [3, 3, 1],
+            true,
+            ClassKind::Achter,
+            Deckel::Count(255),
+        ),
+        // off: the Hausnummer 331 loses to B's 665 and costs 1
+        (
+            json!({}),
+            [3, 3, 1],
+            false,
+            ClassKind::Hausnummer,
+            Deckel::Count(1),
+        ),
+    ];
+    for (rules, dice, blind, class, deckel) in cases {
+        let req = WurfrundeRequest {
+            rules: rules.clone(),
+            throws: vec![
+                ThrowInput::from_dice("A", dice, 1, true),
+                ThrowInput::from_dice("B", [6, 6, 5], 1, true),
+            ],
+            blind,
+        };
+        let resp = evaluate_wurfrunde(&req).unwrap_or_else(|e| panic!("{rules}: {e}"));
+        assert_eq!(resp.results[0].class, class, "{rules}");
+        assert_eq!(resp.deckel, deckel, "{rules}");
+        let a_wins = class != ClassKind::Hausnummer;
+        assert_eq!(resp.highest, if a_wins { "A" } else { "B" }, "{rules}");
+    }
+    assert_eq!(
+        deckel_under(Class::Achter, &RuleSet::default(), false),
+        Deckel::Count(8)
+    );
+    assert_eq!(deckel_for(Class::Neuner, true), Deckel::Count(18));
 }
