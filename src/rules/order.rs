@@ -14,7 +14,7 @@ pub struct Ranked {
     pub class: Class,
     /// Würfe used (1..=3), for `fewer_throws_wins`.
     pub wuerfe: u8,
-    /// From the hand, for `hand_out_beats_assembled`.
+    /// From the hand, for `hand_out_beats_assembled` and `hand_beats_assembled`.
     pub from_hand: bool,
     /// Position in throwing order, 0 = Vorleger.
     pub position: usize,
@@ -63,13 +63,15 @@ pub fn strength(class: Class, rules: &RuleSet) -> u32 {
     }
 }
 
-/// A key whose lexicographic order is the order of §3 (greater = higher): strength; among Schock
-/// Outs, a Hand-Out first (`hand_out_beats_assembled`); fewer Würfe (`fewer_throws_wins`); then
-/// position: earlier is higher, except the later of two Schock Outs with `schock_out_later_wins`.
+/// A key whose lexicographic order is the order of §3 (greater = higher): strength; from the hand
+/// first, among Schock Outs (`hand_out_beats_assembled`) or among all equal results
+/// (`hand_beats_assembled`); fewer Würfe (`fewer_throws_wins`); then position: earlier is higher,
+/// except the later of two Schock Outs with `schock_out_later_wins`.
 pub fn rank_key(r: &Ranked, rules: &RuleSet) -> (u32, bool, i32, i64) {
     let s = strength(r.class, rules);
     let out = r.class == Class::SchockOut;
-    let hand_out = out && rules.hand_out_beats_assembled && r.from_hand;
+    let hand_first =
+        r.from_hand && (rules.hand_beats_assembled || (out && rules.hand_out_beats_assembled));
     let fewer = if rules.fewer_throws_wins {
         -i32::from(r.wuerfe)
     } else {
@@ -81,7 +83,7 @@ pub fn rank_key(r: &Ranked, rules: &RuleSet) -> (u32, bool, i32, i64) {
     } else {
         -pos
     };
-    (s, hand_out, fewer, pos_key)
+    (s, hand_first, fewer, pos_key)
 }
 
 /// Compares two results of one Wurfrunde: `Greater` when `a` is higher. Never `Equal` for two

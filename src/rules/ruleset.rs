@@ -133,6 +133,9 @@ pub struct RuleSet {
     pub fewer_throws_wins: bool,
     /// A Hand-Out is higher than any assembled Schock Out, whatever the position.
     pub hand_out_beats_assembled: bool,
+    /// For every class: of two equal results, one from the hand is higher than an assembled one,
+    /// whatever the position or Würfe (includes `hand_out_beats_assembled`).
+    pub hand_beats_assembled: bool,
     /// Every General is higher than Schock 2 (Niederrhein); Deckel still follow the highest result.
     pub general_beats_schock_doof: bool,
     /// Two (three) sixes of one Wurf may be turned into one (two) 1s set aside (§4).
@@ -180,6 +183,7 @@ impl RuleSet {
             schock_out_later_wins: true,
             fewer_throws_wins: false,
             hand_out_beats_assembled: false,
+            hand_beats_assembled: false,
             general_beats_schock_doof: false,
             turn_sixes: true,
             kept_dice_stay: true,

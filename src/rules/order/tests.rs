@@ -240,3 +240,89 @@ fn the_achter_ranks_directly_above_the_class_achter_above_names() {
         Ordering::Greater
     );
 }
+
+#[test]
+fn hand_beats_assembled_for_every_class() {
+    let base = RuleSet {
+        general_from_hand_only: false,
+        street_from_hand: crate::rules::StreetFromHand::None,
+        ..RuleSet::schockerliga()
+    };
+    let on = RuleSet {
+        hand_beats_assembled: true,
+        ..base.clone()
+    };
+    // (earlier result (dice, Würfe, from_hand), later result): with the flag off the earlier one is
+    // higher (Schock Out: the later); with it on the one from the hand is higher
+    type Side = ([u8; 3], u8, bool);
+    let cases: Vec<(Side, Side)> = vec![
+        (([1, 1, 1], 3, false), ([1, 1, 1], 1, true)),
+        (([1, 1, 1], 1, true), ([1, 1, 1], 2, false)),
+        (([1, 1, 5], 2, false), ([5, 1, 1], 1, true)),
+        (([1, 1, 5], 1, true), ([5, 1, 1], 3, false)),
+        (([4, 4, 4], 3, false), ([4, 4, 4], 2, true)),
+        (([4, 5, 6], 2, false), ([6, 5, 4], 1, true)),
+        (([3, 4, 6], 2, false), ([6, 4, 3], 1, true)),
+        (([3, 4, 6], 1, true), ([6, 4, 3], 2, false)),
+        (([2, 2, 1], 3, false), ([1, 2, 2], 3, true)),
+    ];
+    for (early, late) in cases {
+        let a_off = rk(early.0, early.1, early.2, 0, &base);
+        let b_off = rk(late.0, late.1, late.2, 1, &base);
+        let out = a_off.class == Class::SchockOut;
+        // off: position decides (a Schock Out: the later one with schock_out_later_wins)
+        let want_off = if out {
+            Ordering::Less
+        } else {
+            Ordering::Greater
+        };
+        assert_eq!(
+            compare(&a_off, &b_off, &base),
+            want_off,
+            "off {early:?} {late:?}"
+        );
+        // on: the hand decides
+        let a = rk(early.0, early.1, early.2, 0, &on);
+        let b = rk(late.0, late.1, late.2, 1, &on);
+        let want_on = if early.2 {
+            Ordering::Greater
+        } else {
+            Ordering::Less
+        };
+        assert_eq!(compare(&a, &b, &on), want_on, "on {early:?} {late:?}");
+    }
+    // it never lifts a result over a higher class: assembled Schock 6 > Schock 5 from the hand
+    let s6 = rk([1, 1, 6], 3, false, 1, &on);
+    let s5 = rk([1, 1, 5], 1, true, 0, &on);
+    assert_eq!(compare(&s6, &s5, &on), Ordering::Greater);
+    // both from the hand (or both assembled): the old tie rules
+    let h1 = rk([6, 4, 3], 1, true, 0, &on);
+    let h2 = rk([6, 4, 3], 1, true, 1, &on);
+    assert_eq!(compare(&h1, &h2, &on), Ordering::Greater);
+    let o1 = rk([1, 1, 1], 2, false, 0, &on);
+    let o2 = rk([1, 1, 1], 3, false, 1, &on);
+    assert_eq!(compare(&o2, &o1, &on), Ordering::Greater, "later Out wins");
+    // before fewer Würfe: a re-roll of all three dice in Wurf 3 beats an assembled result in 2
+    let fewer = RuleSet {
+        fewer_throws_wins: true,
+        ..on.clone()
+    };
+    let hand3 = rk([6, 4, 3], 3, true, 1, &fewer);
+    let assembled2 = rk([6, 4, 3], 2, false, 0, &fewer);
+    assert_eq!(compare(&hand3, &assembled2, &fewer), Ordering::Greater);
+    let fewer_off = RuleSet {
+        hand_beats_assembled: false,
+        ..fewer
+    };
+    let hand3 = rk([6, 4, 3], 3, true, 1, &fewer_off);
+    let assembled2 = rk([6, 4, 3], 2, false, 0, &fewer_off);
+    assert_eq!(compare(&assembled2, &hand3, &fewer_off), Ordering::Greater);
+    // the flag's default is off in every rule set that existed before it
+    for r in [
+        RuleSet::schockerliga(),
+        RuleSet::wikipedia_standard(),
+        RuleSet::blog_rules(),
+    ] {
+        assert!(!r.hand_beats_assembled);
+    }
+}

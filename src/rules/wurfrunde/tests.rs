@@ -368,3 +368,32 @@ fn the_deckel_of_neuner_and_achter_follow_the_rule_set() {
     );
     assert_eq!(deckel_for(Class::Neuner, true), Deckel::Count(18));
 }
+
+#[test]
+fn hand_beats_assembled_through_the_json_contract() {
+    // A (Vorleger) assembles Schock 4 in two Würfe, B throws it from the hand in his first
+    let body = |rules: &str| {
+        format!(
+            r#"{{"rules":{rules},"throws":[
+              {{"player":"A","sequence":[{{"roll":[1,1,6],"keep":[1,1]}},{{"roll":[4]}}]}},
+              {{"player":"B","sequence":[{{"roll":[4,1,1]}}]}}]}}"#
+        )
+    };
+    // (rules, highest, lowest)
+    let cases = [
+        ("\"schockerliga\"", "A", "B"),
+        ("{\"hand_beats_assembled\":false}", "A", "B"),
+        ("{\"hand_beats_assembled\":true}", "B", "A"),
+        ("{\"hand_out_beats_assembled\":true}", "A", "B"),
+    ];
+    for (rules, highest, lowest) in cases {
+        let v = evaluate_wurfrunde_json(body(rules).as_bytes()).unwrap();
+        assert_eq!(
+            (v["highest"].as_str(), v["lowest"].as_str()),
+            (Some(highest), Some(lowest)),
+            "{rules}"
+        );
+        assert_eq!(v["deckel"], 4, "{rules}");
+        assert_eq!(v["results"][1]["from_hand"], true);
+    }
+}
