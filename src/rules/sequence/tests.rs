@@ -46,7 +46,7 @@ fn valid_sequences_give_dice_wuerfe_and_from_hand() {
             vec![w(&[6, 6, 2], &[], 1), w(&[1, 1], &[], 0)],
             ([1, 1, 1], 2, false),
         ),
-        // keep on the last Wurf is ignored: all dice stay
+        // a valid keep on the last Wurf changes nothing: all dice stay
         (vec![w(&[4, 2, 1], &[4], 0)], ([4, 2, 1], 1, true)),
     ];
     for (seq, want) in cases {
@@ -423,5 +423,175 @@ fn every_roll_and_every_single_keep_under_every_aside_rule() {
             Aside::OnesOnly => 108,
         };
         assert_eq!(accepted, want, "{aside:?}");
+    }
+}
+
+#[test]
+fn a_keep_on_the_last_wurf_is_checked_like_any_other() {
+    let any = RuleSet::schockerliga();
+    let ones_only = RuleSet {
+        aside: Aside::OnesOnly,
+        ..RuleSet::schockerliga()
+    };
+    // (rules, sequence, Ok(dice, Würfe, from_hand) or Err(Wurf, problem))
+    type Case = (
+        RuleSet,
+        Vec<WurfInput>,
+        Result<([u8; 3], u8, bool), (u8, ThrowProblem)>,
+    );
+    let cases: Vec<Case> = vec![
+        (
+            any.clone(),
+            vec![w(&[4, 2, 1], &[4, 2, 1], 0)],
+            Ok(([4, 2, 1], 1, true)),
+        ),
+        (
+            any.clone(),
+            vec![w(&[1, 3, 5], &[1], 0), w(&[1, 1], &[1, 1], 0)],
+            Ok(([1, 1, 1], 2, false)),
+        ),
+        (
+            any.clone(),
+            vec![w(&[4, 2, 1], &[5], 0)],
+            Err((1, ThrowProblem::KeepNotRolled(5))),
+        ),
+        (
+            any.clone(),
+            vec![w(&[4, 2, 1], &[4, 4], 0)],
+            Err((1, ThrowProblem::KeepNotRolled(4))),
+        ),
+        (
+            any.clone(),
+            vec![w(&[1, 3, 5], &[1], 0), w(&[2, 2], &[9], 0)],
+            Err((2, ThrowProblem::DieOutOfRange(9))),
+        ),
+        (
+            ones_only.clone(),
+            vec![w(&[1, 3, 5], &[1], 0), w(&[1, 4], &[1], 0)],
+            Ok(([4, 1, 1], 2, false)),
+        ),
+        (
+            ones_only.clone(),
+            vec![w(&[4, 2, 1], &[4], 0)],
+            Err((1, ThrowProblem::OnlyOnesAside(4))),
+        ),
+    ];
+    for (rules, seq, want) in cases {
+        let got = validate_sequence(&seq, Allowance::Vorleger(3), &rules)
+            .map(|r| (r.dice.values(), r.wuerfe, r.from_hand))
+            .map_err(|e| (e.wurf.unwrap_or(0), e.problem));
+        assert_eq!(got, want, "{seq:?}");
+    }
+}
+
+fn tb(roll: &[i64], keep: &[i64], take_back: &[i64]) -> WurfInput {
+    WurfInput {
+        roll: roll.to_vec(),
+        keep: keep.to_vec(),
+        turn: 0,
+        take_back: take_back.to_vec(),
+    }
+}
+
+#[test]
+fn take_back_table() {
+    let loose = RuleSet {
+        kept_dice_stay: false,
+        ..RuleSet::schockerliga()
+    };
+    let loose_ones = RuleSet {
+        aside: Aside::OnesOnly,
+        ..loose.clone()
+    };
+    // (rules, sequence, Ok(dice, Würfe, from_hand) or Err(Wurf, problem))
+    type Case = (
+        RuleSet,
+        Vec<WurfInput>,
+        Result<([u8; 3], u8, bool), (u8, ThrowProblem)>,
+    );
+    let cases: Vec<Case> = vec![
+        // one of two kept dice back into the cup: two dice rolled
+        (
+            loose.clone(),
+            vec![tb(&[1, 5, 6], &[5, 6], &[]), tb(&[1, 1], &[], &[5])],
+            Ok(([6, 1, 1], 2, false)),
+        ),
+        // everything back before the third Wurf: all three rolled, from the hand
+        (
+            loose.clone(),
+            vec![
+                tb(&[1, 5, 3], &[1], &[]),
+                tb(&[6, 2], &[6], &[]),
+                tb(&[4, 2, 1], &[], &[6, 1]),
+            ],
+            Ok(([4, 2, 1], 3, true)),
+        ),
+        // taking back and keeping again in the same Wurf
+        (
+            loose.clone(),
+            vec![
+                tb(&[5, 3, 2], &[5], &[]),
+                tb(&[1, 1, 4], &[1, 1], &[5]),
+                tb(&[1], &[], &[]),
+            ],
+            Ok(([1, 1, 1], 3, false)),
+        ),
+        // a turned one may go back too, but the result stays "not from the hand"
+        (
+            loose.clone(),
+            vec![w(&[6, 6, 3], &[], 1), tb(&[2, 2, 2], &[], &[1])],
+            Ok(([2, 2, 2], 2, false)),
+        ),
+        // taking back is not limited by `aside`
+        (
+            loose_ones.clone(),
+            vec![tb(&[1, 5, 3], &[1], &[]), tb(&[6, 6, 6], &[], &[1])],
+            Ok(([6, 6, 6], 2, true)),
+        ),
+        // nothing aside yet on Wurf 1, a value that is not aside, the same die twice, a bad value
+        (
+            loose.clone(),
+            vec![tb(&[1, 5, 3], &[], &[1])],
+            Err((1, ThrowProblem::TakeBackNotAside(1))),
+        ),
+        (
+            loose.clone(),
+            vec![tb(&[1, 5, 3], &[1], &[]), tb(&[2, 2, 2], &[], &[5])],
+            Err((2, ThrowProblem::TakeBackNotAside(5))),
+        ),
+        (
+            loose.clone(),
+            vec![tb(&[1, 5, 3], &[1], &[]), tb(&[2, 2, 2], &[], &[1, 1])],
+            Err((2, ThrowProblem::TakeBackNotAside(1))),
+        ),
+        (
+            loose.clone(),
+            vec![tb(&[1, 5, 3], &[1], &[]), tb(&[2, 2, 2], &[], &[0])],
+            Err((2, ThrowProblem::DieOutOfRange(0))),
+        ),
+        // the dice rolled must match the cup after taking back
+        (
+            loose.clone(),
+            vec![tb(&[1, 5, 3], &[1, 5], &[]), tb(&[2, 2, 2], &[], &[5])],
+            Err((
+                2,
+                ThrowProblem::DiceCount {
+                    rolled: 3,
+                    in_cup: 2,
+                },
+            )),
+        ),
+        // league rules: set-aside dice stay
+        (
+            RuleSet::schockerliga(),
+            vec![tb(&[1, 5, 3], &[1], &[]), tb(&[2, 2, 2], &[], &[1])],
+            Err((2, ThrowProblem::TakeBackForbidden)),
+        ),
+    ];
+    for (rules, seq, want) in cases {
+        let got = validate_sequence(&seq, Allowance::Vorleger(3), &rules)
+            .map(|r| (r.dice.values(), r.wuerfe, r.from_hand))
+            .map_err(|e| (e.wurf.unwrap_or(0), e.problem));
+        assert_eq!(got, want, "{seq:?}");
     }
 }

@@ -397,3 +397,27 @@ fn hand_beats_assembled_through_the_json_contract() {
         assert_eq!(v["results"][1]["from_hand"], true);
     }
 }
+
+#[test]
+fn take_back_through_the_json_contract() {
+    // A keeps a 5 and a 6, takes the 5 back and rolls two dice; B throws a Straße from the hand
+    let body = |rules: &str| {
+        format!(
+            r#"{{"rules":{rules},"throws":[
+              {{"player":"A","sequence":[{{"roll":[1,5,6],"keep":[5,6]}},{{"roll":[1,1],"take_back":[5]}}]}},
+              {{"player":"B","dice":[3,4,5],"wuerfe":1}}]}}"#
+        )
+    };
+    let v = evaluate_wurfrunde_json(body("{\"kept_dice_stay\":false}").as_bytes()).unwrap();
+    assert_eq!(v["results"][0]["dice"], json!([6, 1, 1]));
+    assert_eq!(v["results"][0]["label"], "Schock 6");
+    assert_eq!(
+        (v["highest"].as_str(), v["deckel"].as_u64()),
+        (Some("A"), Some(6))
+    );
+    let e = evaluate_wurfrunde_json(body("\"schockerliga\"").as_bytes()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "Spieler A, Wurf 2: ein beiseitegelegter Würfel darf nicht zurück in den Becher"
+    );
+}
