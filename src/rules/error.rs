@@ -108,7 +108,7 @@ pub enum RuleError {
         problem: ThrowProblem,
     },
     /// A preset name that does not exist.
-    #[error("unbekannter Regelsatz „{0}“ (bekannt: schockerliga, wikipedia_standard, blog_rules)")]
+    #[error("unbekannter Regelsatz „{0}“ (bekannt: {known})", known = super::ruleset::PRESET_NAMES.join(", "))]
     UnknownPreset(String),
     /// A RuleSet field that does not exist.
     #[error("unbekannte Regel „{0}“")]

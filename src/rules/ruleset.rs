@@ -1,5 +1,6 @@
 //! The `RuleSet`: every variant of schocken-rules.md §3 and §8 as a named field, with the presets
-//! `schockerliga` (default), `wikipedia_standard` and `blog_rules`.
+//! `schockerliga` (default), `wikipedia_standard`, `blog_rules`, `niederrhein`, `kneipe` and
+//! `westfalen`, each with a one-line German description ([`PRESETS`]).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -160,8 +161,52 @@ pub struct RuleSet {
     pub achter_above: AchterAbove,
 }
 
-/// The names of the presets accepted by [`RuleSet::preset`] and [`RuleSet::from_json`].
-pub const PRESET_NAMES: [&str; 3] = ["schockerliga", "wikipedia_standard", "blog_rules"];
+/// Every preset as (name, one-line German description), in the order pages list them; the names are
+/// those accepted by [`RuleSet::preset`] and [`RuleSet::from_json`].
+pub const PRESETS: [(&str, &str); 6] = [
+    (
+        "schockerliga",
+        "Regeln der Schockerliga: mit Jule, General und Straße nur aus der Hand, Straßen aufsteigend, \
+         von zwei Schock Outs gewinnt der spätere, Sechsen drehen erlaubt.",
+    ),
+    (
+        "wikipedia_standard",
+        "Standardregeln nach Wikipedia: ohne Jule, General und Straße nur aus der Hand, Straßen \
+         aufsteigend, bei gleichem Wurf verliert immer der spätere (auch beim Schock Out).",
+    ),
+    (
+        "blog_rules",
+        "Regeln aus dem Schocken-Blog: ohne Jule, General und Straße dürfen zusammengewürfelt werden, \
+         bei gleichem Wurf gewinnt, wer weniger Würfe brauchte.",
+    ),
+    (
+        "niederrhein",
+        "Niederrhein: jeder General schlägt den Schock doof (Schock 2), die Deckel bestimmt weiter \
+         der höchste Wurf; sonst Standardregeln ohne Jule.",
+    ),
+    (
+        "kneipe",
+        "Kneipenregel: mit Jule, nur Einsen dürfen raus, aus der Hand schlägt Zusammengewürfeltes, \
+         alle Straßen gleich, der Vorleger darf blind ansagen.",
+    ),
+    (
+        "westfalen",
+        "Westfalen: 3-3-1 aus der Hand ist ein Achter (8 Deckel, gleich nach dem Schock Out); \
+         sonst Standardregeln ohne Jule.",
+    ),
+];
+
+/// The names of the presets accepted by [`RuleSet::preset`] and [`RuleSet::from_json`], in the
+/// order of [`PRESETS`].
+pub const PRESET_NAMES: [&str; PRESETS.len()] = {
+    let mut names = [""; PRESETS.len()];
+    let mut i = 0;
+    while i < PRESETS.len() {
+        names[i] = PRESETS[i].0;
+        i += 1;
+    }
+    names
+};
 
 impl Default for RuleSet {
     fn default() -> Self {
@@ -220,14 +265,65 @@ impl RuleSet {
         }
     }
 
+    /// Niederrhein: the Wikipedia rules, and every General ranks above Schock 2 (the "Schock doof",
+    /// lexikon); the Deckel still follow the highest result.
+    pub fn niederrhein() -> Self {
+        RuleSet {
+            general_beats_schock_doof: true,
+            ..Self::wikipedia_standard()
+        }
+    }
+
+    /// A common pub ("Kneipe") rule set from the variants of the sources: Jule on, only 1s set aside,
+    /// from the hand beats assembled for every class, all Straßen equal, "blind" allowed; ties
+    /// otherwise lost by the later thrower.
+    pub fn kneipe() -> Self {
+        RuleSet {
+            jule: true,
+            aside: Aside::OnesOnly,
+            hand_beats_assembled: true,
+            street_order: StreetOrder::AllEqual,
+            blind: true,
+            ..Self::wikipedia_standard()
+        }
+    }
+
+    /// Westfalen: the Wikipedia rules with the Achter, 3-3-1 from the hand (8 Deckel, lexikon), ranked
+    /// directly above the (here absent) Jule, i.e. right below the Schock Out.
+    pub fn westfalen() -> Self {
+        RuleSet {
+            achter: true,
+            achter_deckel: 8,
+            achter_above: AchterAbove::Jule,
+            ..Self::wikipedia_standard()
+        }
+    }
+
     /// The preset called `name` (one of [`PRESET_NAMES`]), or `None`.
     pub fn preset(name: &str) -> Option<Self> {
         match name {
             "schockerliga" => Some(Self::schockerliga()),
             "wikipedia_standard" => Some(Self::wikipedia_standard()),
             "blog_rules" => Some(Self::blog_rules()),
+            "niederrhein" => Some(Self::niederrhein()),
+            "kneipe" => Some(Self::kneipe()),
+            "westfalen" => Some(Self::westfalen()),
             _ => None,
         }
+    }
+
+    /// The one-line German description of the preset called `name` (for the /regeln and
+    /// /schiedsrichter pages), or `None` for an unknown name.
+    pub fn preset_description(name: &str) -> Option<&'static str> {
+        PRESETS
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, description)| description)
+    }
+
+    /// Every preset as (name, description), in the order of [`PRESETS`].
+    pub fn presets() -> &'static [(&'static str, &'static str)] {
+        &PRESETS
     }
 
     /// Reads the `rules` of a request: a preset name string, or an object of RuleSet fields with an

@@ -296,3 +296,106 @@ fn achter_and_neuner_fields_from_json() {
         assert!(err.contains(needle), "{input}: {err}");
     }
 }
+
+#[test]
+fn every_preset_has_a_rule_set_and_a_one_line_german_description() {
+    assert_eq!(
+        PRESET_NAMES,
+        [
+            "schockerliga",
+            "wikipedia_standard",
+            "blog_rules",
+            "niederrhein",
+            "kneipe",
+            "westfalen"
+        ]
+    );
+    assert_eq!(RuleSet::presets().len(), PRESET_NAMES.len());
+    for (&(name, description), listed) in RuleSet::presets().iter().zip(PRESET_NAMES) {
+        assert_eq!(name, listed);
+        assert!(RuleSet::preset(name).is_some(), "{name}");
+        assert_eq!(RuleSet::preset_description(name), Some(description));
+        assert!(
+            !description.is_empty() && !description.contains('\n') && !description.contains("  "),
+            "{name}: {description:?}"
+        );
+        assert!(description.ends_with('.'), "{name}: {description:?}");
+        assert_eq!(
+            RuleSet::from_json(&json!(name)).unwrap(),
+            RuleSet::preset(name).unwrap()
+        );
+    }
+    assert_eq!(RuleSet::preset_description("hessen"), None);
+    assert_eq!(RuleSet::preset("hessen"), None);
+    let e = RuleSet::from_json(&json!("hessen"))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "unbekannter Regelsatz „hessen“ (bekannt: schockerliga, wikipedia_standard, blog_rules, \
+         niederrhein, kneipe, westfalen)"
+    );
+}
+
+#[test]
+fn the_new_presets_differ_from_their_base_only_as_documented() {
+    let wiki = RuleSet::wikipedia_standard();
+    // (preset, expected as a change of its base)
+    let cases: Vec<(&str, RuleSet)> = vec![
+        (
+            "niederrhein",
+            RuleSet {
+                general_beats_schock_doof: true,
+                ..wiki.clone()
+            },
+        ),
+        (
+            "kneipe",
+            RuleSet {
+                jule: true,
+                aside: Aside::OnesOnly,
+                hand_beats_assembled: true,
+                street_order: StreetOrder::AllEqual,
+                blind: true,
+                ..wiki.clone()
+            },
+        ),
+        (
+            "westfalen",
+            RuleSet {
+                achter: true,
+                ..wiki.clone()
+            },
+        ),
+    ];
+    for (name, expected) in cases {
+        assert_eq!(RuleSet::preset(name).unwrap(), expected, "{name}");
+    }
+    let w = RuleSet::westfalen();
+    assert_eq!((w.achter_deckel, w.achter_above), (8, AchterAbove::Jule));
+}
+
+#[test]
+fn the_old_presets_are_unchanged_by_the_new_fields() {
+    // the league's rule set, field by field as JSON: the new fields' defaults reproduce the
+    // behaviour from before them (no Achter, Neuner 9, any die aside, every Straße from the hand,
+    // hand beats assembled off)
+    let league = json!({
+        "stock": 13, "max_throws": 3, "jule": true, "general_from_hand_only": true,
+        "street_from_hand": "all", "street_order": "ascending", "schock_out_later_wins": true,
+        "fewer_throws_wins": false, "hand_out_beats_assembled": false,
+        "hand_beats_assembled": false, "general_beats_schock_doof": false, "turn_sixes": true,
+        "kept_dice_stay": true, "aside": "any", "blind": false, "neuner": false,
+        "neuner_deckel": 9, "achter": false, "achter_deckel": 8, "achter_above": "jule"
+    });
+    assert_eq!(
+        serde_json::to_value(RuleSet::schockerliga()).unwrap(),
+        league
+    );
+    for name in ["schockerliga", "wikipedia_standard", "blog_rules"] {
+        let r = RuleSet::preset(name).unwrap();
+        assert!(!r.achter && !r.neuner && !r.hand_beats_assembled, "{name}");
+        assert_eq!(r.aside, Aside::Any, "{name}");
+        assert_eq!((r.neuner_deckel, r.achter_deckel), (9, 8), "{name}");
+    }
+}
