@@ -399,3 +399,77 @@ fn the_old_presets_are_unchanged_by_the_new_fields() {
         assert_eq!((r.neuner_deckel, r.achter_deckel), (9, 8), "{name}");
     }
 }
+
+#[test]
+fn docs_regeln_documents_every_field_and_preset() {
+    let doc = include_str!("../../../docs/regeln.md");
+    let fields = match serde_json::to_value(RuleSet::default()).unwrap() {
+        Value::Object(m) => m,
+        other => panic!("{other}"),
+    };
+    for key in fields.keys() {
+        assert!(
+            doc.contains(&format!("| `{key}` |")),
+            "regeln.md lacks the rule {key}"
+        );
+    }
+    for (name, description) in RuleSet::presets() {
+        assert!(
+            doc.contains(&format!("| `{name}` | {description} |")),
+            "regeln.md lacks the preset {name} with its description"
+        );
+    }
+    for (old, new) in wire::LEGACY_FIELDS {
+        assert!(doc.contains(old) && doc.contains(new), "{old} → {new}");
+    }
+    for field in ["`roll`", "`keep`", "`turn`", "`take_back`"] {
+        assert!(
+            doc.contains(&format!("| {field} |")),
+            "sequence field {field}"
+        );
+    }
+}
+
+#[test]
+fn docs_regeln_preset_table_matches_the_presets() {
+    let doc = include_str!("../../../docs/regeln.md");
+    let start = doc.find("Worin sich die Voreinstellungen").unwrap();
+    let table = doc[start..].split("\n\n").nth(1).unwrap();
+    let mut rows = table.lines();
+    let header: Vec<&str> = rows
+        .next()
+        .unwrap()
+        .split('|')
+        .map(|c| c.trim().trim_matches('`'))
+        .filter(|c| !c.is_empty())
+        .skip(1)
+        .collect();
+    assert_eq!(header, PRESET_NAMES);
+    let presets: Vec<Value> = PRESET_NAMES
+        .iter()
+        .map(|n| serde_json::to_value(RuleSet::preset(n).unwrap()).unwrap())
+        .collect();
+    let mut listed = Vec::new();
+    for row in rows.skip(1) {
+        let cells: Vec<&str> = row
+            .split('|')
+            .map(|c| c.trim().trim_matches('`'))
+            .filter(|c| !c.is_empty())
+            .collect();
+        let field = cells[0];
+        for (value, preset) in cells[1..].iter().zip(&presets) {
+            let want = match &preset[field] {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            assert_eq!(*value, want, "{field}");
+        }
+        listed.push(field.to_string());
+    }
+    // a field left out of the table has the same value in every preset
+    for (field, v) in presets[0].as_object().unwrap() {
+        if !listed.contains(field) {
+            assert!(presets.iter().all(|p| &p[field] == v), "{field} differs");
+        }
+    }
+}
