@@ -1,6 +1,7 @@
 //! Whole-engine checks of the rules engine (schocken-rules.md): exhaustive classification and order
-//! over all 216 ordered rolls × from_hand for every preset, the Deckel of every pair, random whole
-//! Runden through `RundeState` (proptest), and a seeded simulation of the Schock-Out probability.
+//! over all 216 ordered rolls × from_hand for every preset and with every variant flag on, the Deckel
+//! of every pair, random whole Runden through `RundeState` (proptest), and a seeded simulation of the
+//! Schock-Out probability.
 
 #[path = "common/rules_driver.rs"]
 mod driver;
@@ -15,11 +16,17 @@ use schockerliga::rules::order::{compare, Ranked};
 use schockerliga::rules::sequence::validate_sequence;
 use schockerliga::rules::wurfrunde::rank_results;
 use schockerliga::rules::{
-    classify, max_outs_per_round, Allowance, Class, ClassKind, Deckel, Dice, Part, RuleSet,
-    RundeState, StreetOrder, ThrowResult, Transfer, WurfInput, PRESET_NAMES,
+    classify, max_outs_per_round, AchterAbove, Allowance, Aside, Class, ClassKind, Deckel, Dice,
+    Part, RuleSet, RundeState, StreetFromHand, StreetOrder, ThrowResult, Transfer, WurfInput,
+    PRESET_NAMES,
 };
 
-/// The presets plus one rule set with every variant switched on.
+/// How many rule sets [`rule_sets`] returns.
+const RULE_SETS: usize = PRESET_NAMES.len() + 3;
+
+/// The presets plus three rule sets that switch every variant flag on between them: `all_variants`
+/// (nearly everything at once), `achter_low` (the Achter below every Straße, odd Deckel counts,
+/// ones only), `hand_first` (from the hand beats assembled, the Achter second highest).
 fn rule_sets() -> Vec<(String, RuleSet)> {
     let mut v: Vec<(String, RuleSet)> = PRESET_NAMES
         .iter()
@@ -30,14 +37,48 @@ fn rule_sets() -> Vec<(String, RuleSet)> {
         RuleSet {
             fewer_throws_wins: true,
             hand_out_beats_assembled: true,
+            hand_beats_assembled: true,
             general_beats_schock_doof: true,
             street_order: StreetOrder::AllEqual,
             general_from_hand_only: false,
-            street_from_hand_only: false,
+            street_from_hand: StreetFromHand::Only123,
             neuner: true,
+            neuner_deckel: 4,
+            achter: true,
+            achter_deckel: 5,
+            achter_above: AchterAbove::General,
+            aside: Aside::OnesAndSixes,
+            kept_dice_stay: false,
+            blind: true,
             ..RuleSet::schockerliga()
         },
     ));
+    v.push((
+        "achter_low".into(),
+        RuleSet {
+            achter: true,
+            achter_deckel: 1,
+            achter_above: AchterAbove::Hausnummer,
+            neuner: true,
+            neuner_deckel: 12,
+            street_from_hand: StreetFromHand::None,
+            aside: Aside::OnesOnly,
+            ..RuleSet::schockerliga()
+        },
+    ));
+    v.push((
+        "hand_first".into(),
+        RuleSet {
+            hand_beats_assembled: true,
+            achter: true,
+            achter_above: AchterAbove::Neuner,
+            neuner: true,
+            street_from_hand: StreetFromHand::Only123,
+            schock_out_later_wins: false,
+            ..RuleSet::schockerliga()
+        },
+    ));
+    assert_eq!(v.len(), RULE_SETS);
     v
 }
 
@@ -58,12 +99,13 @@ fn all_results() -> Vec<ThrowResult> {
     v
 }
 
-/// The Deckel table of schocken-rules.md §2, by interchange class and value (independent of
-/// `Class::deckel`).
-fn spec_deckel(kind: ClassKind, value: Option<u16>) -> Deckel {
+/// The Deckel table of schocken-rules.md §2 under `rules`, by interchange class and value
+/// (independent of `Class::deckel`).
+fn spec_deckel(kind: ClassKind, value: Option<u16>, rules: &RuleSet) -> Deckel {
     match kind {
         ClassKind::SchockOut => Deckel::All,
-        ClassKind::Neuner => Deckel::Count(9),
+        ClassKind::Neuner => Deckel::Count(rules.neuner_deckel),
+        ClassKind::Achter => Deckel::Count(rules.achter_deckel),
         ClassKind::Jule => Deckel::Count(7),
         ClassKind::Schock => Deckel::Count(u8::try_from(value.unwrap()).unwrap()),
         ClassKind::General => Deckel::Count(3),
@@ -81,29 +123,78 @@ fn deckel_number(d: Deckel) -> u32 {
 
 #[test]
 fn every_roll_is_classified_with_the_expected_counts() {
-    // (preset, from_hand) -> counts over the 216 ordered rolls of
-    // [schock_out, jule, schock, general, strasse, hausnummer]
-    let cases = [
-        ("schockerliga", true, [1, 6, 15, 5, 24, 165]),
-        ("schockerliga", false, [1, 0, 15, 0, 0, 200]),
-        ("wikipedia_standard", true, [1, 0, 15, 5, 24, 171]),
-        ("wikipedia_standard", false, [1, 0, 15, 0, 0, 200]),
-        ("blog_rules", true, [1, 0, 15, 5, 24, 171]),
-        ("blog_rules", false, [1, 0, 15, 5, 24, 171]),
+    let league = RuleSet::schockerliga();
+    let variant = |name: &str, r: RuleSet| (name.to_string(), r);
+    let mut sets: Vec<(String, RuleSet)> = PRESET_NAMES
+        .iter()
+        .map(|n| (n.to_string(), RuleSet::preset(n).unwrap()))
+        .collect();
+    sets.extend([
+        variant(
+            "achter_and_neuner",
+            RuleSet {
+                achter: true,
+                neuner: true,
+                ..league.clone()
+            },
+        ),
+        variant(
+            "street_only_1_2_3",
+            RuleSet {
+                street_from_hand: StreetFromHand::Only123,
+                ..league.clone()
+            },
+        ),
+        variant(
+            "ones_and_sixes_hand_first",
+            RuleSet {
+                aside: Aside::OnesAndSixes,
+                hand_beats_assembled: true,
+                ..league.clone()
+            },
+        ),
+    ]);
+    // (rule set, from_hand) -> counts over the 216 ordered rolls of
+    // [schock_out, neuner, achter, jule, schock, general, strasse, hausnummer]
+    let league_hand = [1, 0, 0, 6, 15, 5, 24, 165];
+    let assembled = [1, 0, 0, 0, 15, 0, 0, 200];
+    let no_jule = [1, 0, 0, 0, 15, 5, 24, 171];
+    let cases: Vec<(&str, bool, [usize; 8])> = vec![
+        ("schockerliga", true, league_hand),
+        ("schockerliga", false, assembled),
+        ("wikipedia_standard", true, no_jule),
+        ("wikipedia_standard", false, assembled),
+        ("blog_rules", true, no_jule),
+        ("blog_rules", false, no_jule),
+        ("niederrhein", true, no_jule),
+        ("niederrhein", false, assembled),
+        ("kneipe", true, league_hand),
+        ("kneipe", false, assembled),
+        ("westfalen", true, [1, 0, 3, 0, 15, 5, 24, 168]),
+        ("westfalen", false, assembled),
+        ("achter_and_neuner", true, [1, 3, 3, 6, 15, 5, 24, 159]),
+        ("achter_and_neuner", false, assembled),
+        ("street_only_1_2_3", true, league_hand),
+        ("street_only_1_2_3", false, [1, 0, 0, 0, 15, 0, 18, 182]),
+        // the set-aside and order rules do not change a classification
+        ("ones_and_sixes_hand_first", true, league_hand),
+        ("ones_and_sixes_hand_first", false, assembled),
     ];
-    for (preset, hand, want) in cases {
-        let rules = RuleSet::preset(preset).unwrap();
-        let mut counts = [0; 6];
+    assert_eq!(cases.len(), 2 * sets.len(), "every rule set, both ways");
+    for (name, hand, want) in cases {
+        let rules = &sets.iter().find(|(n, _)| n == name).unwrap().1;
+        let mut counts = [0; 8];
         for roll in Dice::all_rolls() {
-            let c = classify(Dice::new(roll).unwrap(), hand, &rules);
+            let c = classify(Dice::new(roll).unwrap(), hand, rules);
             let slot = match c.kind() {
                 ClassKind::SchockOut => 0,
-                ClassKind::Jule => 1,
-                ClassKind::Schock => 2,
-                ClassKind::General => 3,
-                ClassKind::Strasse => 4,
-                ClassKind::Hausnummer => 5,
-                ClassKind::Neuner => panic!("no Neuner in {preset}"),
+                ClassKind::Neuner => 1,
+                ClassKind::Achter => 2,
+                ClassKind::Jule => 3,
+                ClassKind::Schock => 4,
+                ClassKind::General => 5,
+                ClassKind::Strasse => 6,
+                ClassKind::Hausnummer => 7,
             };
             counts[slot] += 1;
             // the value is what the interchange says it is
@@ -115,10 +206,11 @@ fn every_roll_is_classified_with_the_expected_counts() {
                 Class::Hausnummer(v) => assert_eq!(v, Dice::new(roll).unwrap().number()),
                 Class::SchockOut => assert_eq!(sorted, [1, 1, 1]),
                 Class::Jule => assert_eq!(sorted, [4, 2, 1]),
-                Class::Neuner => unreachable!(),
+                Class::Neuner => assert_eq!(sorted, [2, 2, 1]),
+                Class::Achter => assert_eq!(sorted, [3, 3, 1]),
             }
         }
-        assert_eq!(counts, want, "{preset} from_hand={hand}");
+        assert_eq!(counts, want, "{name} from_hand={hand}");
     }
 }
 
@@ -224,8 +316,13 @@ fn the_deckel_follow_the_highest_result_not_the_dearest() {
                 let (h, l) = if a_higher { (0, 1) } else { (1, 0) };
                 assert_eq!((e.highest, e.lowest, e.order.clone()), (h, l, vec![h, l]));
                 let (hc, lc) = if a_higher { (ca, cb) } else { (cb, ca) };
-                assert_eq!(e.deckel, spec_deckel(hc.kind(), hc.value()), "{name}");
-                if deckel_number(spec_deckel(lc.kind(), lc.value())) > deckel_number(e.deckel) {
+                assert_eq!(
+                    e.deckel,
+                    spec_deckel(hc.kind(), hc.value(), &rules),
+                    "{name}"
+                );
+                let lower = spec_deckel(lc.kind(), lc.value(), &rules);
+                if deckel_number(lower) > deckel_number(e.deckel) {
                     dearer_loser += 1;
                 }
             }
@@ -298,7 +395,7 @@ proptest! {
     /// Random whole Runden: Deckel are conserved, a part ends exactly when one player holds all,
     /// one loser per Runde, at most one Out per player and part, and the Runde replays from its record.
     #[test]
-    fn random_runden_keep_the_invariants(seed in any::<u64>(), n in 2usize..=6, preset in 0usize..4) {
+    fn random_runden_keep_the_invariants(seed in any::<u64>(), n in 2usize..=6, preset in 0usize..RULE_SETS) {
         let (name, rules) = rule_sets().swap_remove(preset);
         let players = &PLAYERS[..n];
         let mut rng = StdRng::seed_from_u64(seed);
@@ -383,5 +480,75 @@ proptest! {
         let back: RundeState = serde_json::from_str(&json).unwrap();
         prop_assert_eq!(&back, &state);
         prop_assert_eq!(state.part(), None::<Part>);
+    }
+}
+
+#[test]
+fn the_achter_sits_directly_above_the_named_class_for_every_result() {
+    let results = all_results();
+    let achter = ThrowResult {
+        dice: Dice::new([3, 3, 1]).unwrap(),
+        wuerfe: 1,
+        from_hand: true,
+    };
+    let aboves = [
+        AchterAbove::Neuner,
+        AchterAbove::Jule,
+        AchterAbove::Schock,
+        AchterAbove::General,
+        AchterAbove::Strasse,
+        AchterAbove::Hausnummer,
+    ];
+    for above in aboves {
+        for gbsd in [false, true] {
+            let rules = RuleSet {
+                achter: true,
+                neuner: true,
+                achter_above: above,
+                general_beats_schock_doof: gbsd,
+                general_from_hand_only: false,
+                street_from_hand: StreetFromHand::None,
+                ..RuleSet::schockerliga()
+            };
+            // independent of the strength numbers: which classes the Achter beats
+            let beats = |c: Class| match above {
+                AchterAbove::Neuner => c != Class::SchockOut,
+                AchterAbove::Jule => !matches!(c, Class::SchockOut | Class::Neuner),
+                AchterAbove::Schock => !matches!(c, Class::SchockOut | Class::Neuner | Class::Jule),
+                AchterAbove::General => {
+                    matches!(
+                        c,
+                        Class::General(_) | Class::Strasse(_) | Class::Hausnummer(_)
+                    ) || (gbsd && c == Class::Schock(2))
+                }
+                AchterAbove::Strasse => matches!(c, Class::Strasse(_) | Class::Hausnummer(_)),
+                AchterAbove::Hausnummer => matches!(c, Class::Hausnummer(_)),
+            };
+            let mut beaten = 0;
+            for r in &results {
+                let c = classify(r.dice, r.from_hand, &rules);
+                if c == Class::Achter {
+                    continue;
+                }
+                for (achter_seat, other_seat) in [(0, 1), (1, 0)] {
+                    let a = Ranked::new(&achter, Class::Achter, achter_seat);
+                    let x = Ranked::new(r, c, other_seat);
+                    let want = if beats(c) {
+                        Ordering::Greater
+                    } else {
+                        Ordering::Less
+                    };
+                    assert_eq!(
+                        compare(&a, &x, &rules),
+                        want,
+                        "{above:?} gbsd={gbsd}: {r:?}"
+                    );
+                }
+                if beats(c) {
+                    beaten += 1;
+                }
+            }
+            assert!(beaten > 0, "{above:?}");
+        }
     }
 }

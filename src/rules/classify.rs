@@ -14,13 +14,15 @@ pub enum Class {
     SchockOut,
     /// 2-2-1 from the hand, only with the `neuner` variant.
     Neuner,
+    /// 3-3-1 from the hand, only with the `achter` variant.
+    Achter,
     /// 4-2-1 from the hand, with `jule` on.
     Jule,
     /// 1-1-n, n = 2..=6 (Schock 2 is the "Schock doof").
     Schock(u8),
     /// n-n-n, n = 2..=6 (from the hand when `general_from_hand_only`).
     General(u8),
-    /// A Straße, by its top die 3..=6 (from the hand when `street_from_hand_only`).
+    /// A Straße, by its top die 3..=6 (from the hand where `street_from_hand` asks for it).
     Strasse(u8),
     /// Anything else, read highest die first (221..=666; 666 only assembled).
     Hausnummer(u16),
@@ -34,6 +36,8 @@ pub enum ClassKind {
     SchockOut,
     /// `neuner` (only with the `neuner` variant)
     Neuner,
+    /// `achter` (only with the `achter` variant)
+    Achter,
     /// `jule`
     Jule,
     /// `schock`
@@ -52,6 +56,7 @@ impl ClassKind {
         match self {
             ClassKind::SchockOut => "Schock Out",
             ClassKind::Neuner => "Neuner",
+            ClassKind::Achter => "Achter",
             ClassKind::Jule => "Jule",
             ClassKind::Schock => "Schock",
             ClassKind::General => "General",
@@ -112,6 +117,7 @@ impl Class {
         match self {
             Class::SchockOut => ClassKind::SchockOut,
             Class::Neuner => ClassKind::Neuner,
+            Class::Achter => ClassKind::Achter,
             Class::Jule => ClassKind::Jule,
             Class::Schock(_) => ClassKind::Schock,
             Class::General(_) => ClassKind::General,
@@ -124,7 +130,7 @@ impl Class {
     /// Hausnummer, else `None`.
     pub fn value(self) -> Option<u16> {
         match self {
-            Class::SchockOut | Class::Neuner | Class::Jule => None,
+            Class::SchockOut | Class::Neuner | Class::Achter | Class::Jule => None,
             Class::Schock(n) | Class::General(n) | Class::Strasse(n) => Some(u16::from(n)),
             Class::Hausnummer(v) => Some(v),
         }
@@ -135,6 +141,7 @@ impl Class {
         match self {
             Class::SchockOut => "Schock Out".into(),
             Class::Neuner => "Neuner".into(),
+            Class::Achter => "Achter".into(),
             Class::Jule => "Jule".into(),
             Class::Schock(n) => format!("Schock {n}"),
             Class::General(n) => format!("General {n}"),
@@ -144,11 +151,13 @@ impl Class {
     }
 
     /// The Deckel this result costs the loser when it is the highest of a Wurfrunde (§2, without
-    /// `blind`): Schock Out all, Neuner 9, Jule 7, Schock n n, General 3, Straße 2, Hausnummer 1.
+    /// `blind`), with the variants' default counts: Schock Out all, Neuner 9, Achter 8, Jule 7,
+    /// Schock n n, General 3, Straße 2, Hausnummer 1. Under a RuleSet use [`Class::deckel_with`].
     pub fn deckel(self) -> Deckel {
         match self {
             Class::SchockOut => Deckel::All,
             Class::Neuner => Deckel::Count(9),
+            Class::Achter => Deckel::Count(8),
             Class::Jule => Deckel::Count(7),
             Class::Schock(n) => Deckel::Count(n),
             Class::General(_) => Deckel::Count(3),
@@ -156,11 +165,21 @@ impl Class {
             Class::Hausnummer(_) => Deckel::Count(1),
         }
     }
+
+    /// The Deckel this result costs under `rules` (§2, without `blind`): as [`Class::deckel`], but a
+    /// Neuner costs `rules.neuner_deckel` and an Achter `rules.achter_deckel`.
+    pub fn deckel_with(self, rules: &RuleSet) -> Deckel {
+        match self {
+            Class::Neuner => Deckel::Count(rules.neuner_deckel),
+            Class::Achter => Deckel::Count(rules.achter_deckel),
+            other => other.deckel(),
+        }
+    }
 }
 
 /// Classifies final dice under `rules` (§2, checked in the table's order): Schock Out, [Neuner],
-/// Jule, Schock n, General n, Straße, Hausnummer. Assembled Jule/Neuner/General/Straße (where the rules
-/// ask for the hand) are the Hausnummer of their dice.
+/// [Achter], Jule, Schock n, General n, Straße, Hausnummer. Assembled Jule/Neuner/Achter/General/Straße
+/// (where the rules ask for the hand) are the Hausnummer of their dice.
 pub fn classify(dice: Dice, from_hand: bool, rules: &RuleSet) -> Class {
     let [a, b, c] = dice.values();
     if dice.count(1) == 3 {
@@ -168,6 +187,9 @@ pub fn classify(dice: Dice, from_hand: bool, rules: &RuleSet) -> Class {
     }
     if rules.neuner && from_hand && [a, b, c] == [2, 2, 1] {
         return Class::Neuner;
+    }
+    if rules.achter && from_hand && [a, b, c] == [3, 3, 1] {
+        return Class::Achter;
     }
     if rules.jule && from_hand && [a, b, c] == [4, 2, 1] {
         return Class::Jule;
@@ -178,7 +200,7 @@ pub fn classify(dice: Dice, from_hand: bool, rules: &RuleSet) -> Class {
     if a == b && b == c && (from_hand || !rules.general_from_hand_only) {
         return Class::General(a);
     }
-    if a == b + 1 && b == c + 1 && (from_hand || !rules.street_from_hand_only) {
+    if a == b + 1 && b == c + 1 && (from_hand || !rules.street_from_hand.requires_hand(a)) {
         return Class::Strasse(a);
     }
     Class::Hausnummer(dice.number())
@@ -190,5 +212,4 @@ pub fn classify_result(result: &ThrowResult, rules: &RuleSet) -> Class {
 }
 
 #[cfg(test)]
-#[path = "tests/classify.rs"]
 mod tests;

@@ -67,5 +67,4 @@ pub struct ThrowResult {
 }
 
 #[cfg(test)]
-#[path = "tests/dice.rs"]
 mod tests;

@@ -40,9 +40,12 @@ pub enum ThrowProblem {
     /// Setting aside a value that this roll does not show (turned sixes excluded).
     #[error("eine {0} wurde in diesem Wurf nicht geworfen und kann nicht beiseitegelegt werden")]
     KeepNotRolled(i64),
-    /// Setting aside something other than a 1 under `only_ones_aside`.
+    /// Setting aside something other than a 1 under `aside: ones_only`.
     #[error("nur Einsen dürfen beiseitegelegt werden, nicht eine {0}")]
     OnlyOnesAside(i64),
+    /// Setting aside something other than a 1 or a 6 under `aside: ones_and_sixes`.
+    #[error("nur Einsen und Sechsen dürfen beiseitegelegt werden, nicht eine {0}")]
+    OnlyOnesAndSixesAside(i64),
     /// Turning sixes while the rules forbid it.
     #[error("Sechsen drehen ist nach diesen Regeln nicht erlaubt")]
     TurnDisabled,
@@ -105,7 +108,7 @@ pub enum RuleError {
         problem: ThrowProblem,
     },
     /// A preset name that does not exist.
-    #[error("unbekannter Regelsatz „{0}“ (bekannt: schockerliga, wikipedia_standard, blog_rules)")]
+    #[error("unbekannter Regelsatz „{0}“ (bekannt: {known})", known = super::ruleset::PRESET_NAMES.join(", "))]
     UnknownPreset(String),
     /// A RuleSet field that does not exist.
     #[error("unbekannte Regel „{0}“")]
@@ -146,53 +149,4 @@ impl RuleError {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn messages_name_player_wurf_and_rule() {
-        let cases = [
-            (
-                RuleError::Throw {
-                    player: "Bernd".into(),
-                    wurf: Some(3),
-                    problem: ThrowProblem::MoreThanVorleger(2),
-                },
-                "Spieler Bernd, Wurf 3: mehr Würfe als der Vorleger (2)",
-            ),
-            (
-                RuleError::Throw {
-                    player: "Anna".into(),
-                    wurf: None,
-                    problem: ThrowProblem::NoForm,
-                },
-                "Spieler Anna: „dice“ mit „wuerfe“ oder „sequence“ fehlt",
-            ),
-            (
-                RuleError::Throw {
-                    player: "Carla".into(),
-                    wurf: Some(1),
-                    problem: ThrowProblem::ClassClaim {
-                        claimed: ClassKind::Jule,
-                        actual: "421".into(),
-                    },
-                },
-                "Spieler Carla, Wurf 1: als Jule angegeben, aber das Ergebnis ist 421",
-            ),
-        ];
-        for (err, msg) in cases {
-            assert_eq!(err.to_string(), msg);
-        }
-    }
-
-    #[test]
-    fn json_errors_name_the_position_once() {
-        let e = serde_json::from_str::<Vec<u8>>("[1,\n 2,\n x]").unwrap_err();
-        let msg = RuleError::json(&e).to_string();
-        assert!(
-            msg.starts_with("ungültige Anfrage (Zeile 3, Spalte 2): "),
-            "{msg}"
-        );
-        assert!(!msg.contains("at line"), "{msg}");
-    }
-}
+mod tests;

@@ -62,7 +62,9 @@ pub use classify::{classify, Class, ClassKind, Deckel};
 pub use dice::{Dice, ThrowResult};
 pub use error::{RuleError, ThrowProblem};
 pub use order::{compare, Ranked};
-pub use ruleset::{RuleSet, StreetOrder, PRESET_NAMES};
+pub use ruleset::{
+    AchterAbove, Aside, RuleSet, StreetFromHand, StreetOrder, PRESETS, PRESET_NAMES,
+};
 pub use runde::{
     max_outs_per_round, AppliedWurfrunde, Part, PlayerTally, RundeRecord, RundeState,
     WurfrundeOutcome,

@@ -202,5 +202,4 @@ pub fn expected_schock_outs_with(game: &RuleSet, throws: &[u8]) -> Fraction {
 }
 
 #[cfg(test)]
-#[path = "tests/odds.rs"]
 mod tests;

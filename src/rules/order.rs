@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 
 use super::classify::Class;
 use super::dice::ThrowResult;
-use super::ruleset::{RuleSet, StreetOrder};
+use super::ruleset::{AchterAbove, RuleSet, StreetOrder};
 
 /// One classified result at its position in the Wurfrunde (0 = the Vorleger).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -14,7 +14,7 @@ pub struct Ranked {
     pub class: Class,
     /// Würfe used (1..=3), for `fewer_throws_wins`.
     pub wuerfe: u8,
-    /// From the hand, for `hand_out_beats_assembled`.
+    /// From the hand, for `hand_out_beats_assembled` and `hand_beats_assembled`.
     pub from_hand: bool,
     /// Position in throwing order, 0 = Vorleger.
     pub position: usize,
@@ -34,11 +34,23 @@ impl Ranked {
 
 /// The strength of a class alone (higher is better), before tie-breaks: Schock Out > Neuner > Jule >
 /// Schock 6..2 > General 6..2 (with `general_beats_schock_doof`: between Schock 3 and Schock 2) >
-/// Straße (by top die when `street_order = ascending`) > Hausnummer 666..221.
+/// Straße (by top die when `street_order = ascending`) > Hausnummer 666..221; an Achter directly above
+/// the class `achter_above` names.
 pub fn strength(class: Class, rules: &RuleSet) -> u32 {
     match class {
         Class::SchockOut => 10_000,
         Class::Neuner => 9_000,
+        Class::Achter => match rules.achter_above {
+            AchterAbove::Neuner => 9_500,
+            AchterAbove::Jule => 8_500,
+            AchterAbove::Schock => 7_800,
+            // above General 6 (7_256), below Schock 3 (7_300)
+            AchterAbove::General if rules.general_beats_schock_doof => 7_280,
+            // above General 6 (6_006), below Schock 2 (7_200)
+            AchterAbove::General => 6_500,
+            AchterAbove::Strasse => 5_500,
+            AchterAbove::Hausnummer => 4_000,
+        },
         Class::Jule => 8_000,
         Class::Schock(n) => 7_000 + 100 * u32::from(n),
         Class::General(n) if rules.general_beats_schock_doof => 7_250 + u32::from(n),
@@ -51,13 +63,15 @@ pub fn strength(class: Class, rules: &RuleSet) -> u32 {
     }
 }
 
-/// A key whose lexicographic order is the order of §3 (greater = higher): strength; among Schock
-/// Outs, a Hand-Out first (`hand_out_beats_assembled`); fewer Würfe (`fewer_throws_wins`); then
-/// position: earlier is higher, except the later of two Schock Outs with `schock_out_later_wins`.
+/// A key whose lexicographic order is the order of §3 (greater = higher): strength; from the hand
+/// first, among Schock Outs (`hand_out_beats_assembled`) or among all equal results
+/// (`hand_beats_assembled`); fewer Würfe (`fewer_throws_wins`); then position: earlier is higher,
+/// except the later of two Schock Outs with `schock_out_later_wins`.
 pub fn rank_key(r: &Ranked, rules: &RuleSet) -> (u32, bool, i32, i64) {
     let s = strength(r.class, rules);
     let out = r.class == Class::SchockOut;
-    let hand_out = out && rules.hand_out_beats_assembled && r.from_hand;
+    let hand_first =
+        r.from_hand && (rules.hand_beats_assembled || (out && rules.hand_out_beats_assembled));
     let fewer = if rules.fewer_throws_wins {
         -i32::from(r.wuerfe)
     } else {
@@ -69,7 +83,7 @@ pub fn rank_key(r: &Ranked, rules: &RuleSet) -> (u32, bool, i32, i64) {
     } else {
         -pos
     };
-    (s, hand_out, fewer, pos_key)
+    (s, hand_first, fewer, pos_key)
 }
 
 /// Compares two results of one Wurfrunde: `Greater` when `a` is higher. Never `Equal` for two
@@ -86,5 +100,4 @@ pub fn order(ranked: &[Ranked], rules: &RuleSet) -> Vec<usize> {
 }
 
 #[cfg(test)]
-#[path = "tests/order.rs"]
 mod tests;

@@ -484,5 +484,4 @@ pub fn max_outs_per_round(rules: &RuleSet, played_finale: Option<bool>) -> u32 {
 }
 
 #[cfg(test)]
-#[path = "tests/runde.rs"]
 mod tests;

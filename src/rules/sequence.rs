@@ -4,17 +4,18 @@ use serde::{Deserialize, Serialize};
 
 use super::dice::{Dice, ThrowResult};
 use super::error::ThrowProblem;
-use super::ruleset::RuleSet;
+use super::ruleset::{Aside, RuleSet};
 
 /// One entered Wurf: the dice rolled (as many as were in the cup), the dice of this roll set
 /// aside (`keep`), sixes of this roll turned into 1s (`turn`, 0..=2) and, where the rules allow it,
-/// set-aside dice taken back into the cup before rolling (`take_back`). The last Wurf's dice all stay.
+/// set-aside dice taken back into the cup before rolling (`take_back`). The last Wurf's dice all stay;
+/// a `keep` on it is checked like any other (dice of this roll, allowed by `aside`) and changes nothing.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WurfInput {
     /// Dice rolled in this Wurf (values; checked to be 1..=6).
     pub roll: Vec<i64>,
-    /// Dice of this roll set aside (values); ignored on the last Wurf.
+    /// Dice of this roll set aside (values); on the last Wurf only checked (its dice all stay).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub keep: Vec<i64>,
     /// Sixes of this roll turned into 1s and set aside (2 sixes → 1, 3 sixes → 2).
@@ -90,6 +91,32 @@ fn die(v: i64, wurf: usize) -> Result<u8, SequenceError> {
     }
 }
 
+/// The refusal for setting aside the value `v` that `aside` does not allow.
+fn aside_refused(aside: Aside, v: i64) -> ThrowProblem {
+    match aside {
+        Aside::OnesAndSixes => ThrowProblem::OnlyOnesAndSixesAside(v),
+        Aside::Any | Aside::OnesOnly => ThrowProblem::OnlyOnesAside(v),
+    }
+}
+
+/// Sets aside the die `d` (entered as `v`) of Wurf `n` from `pool`, the dice of this roll still on
+/// offer: refused when `aside` does not allow its face or the roll does not show it.
+fn set_aside(
+    d: u8,
+    v: i64,
+    n: usize,
+    rules: &RuleSet,
+    pool: &mut Vec<u8>,
+) -> Result<(), SequenceError> {
+    if !rules.aside.allows(d) {
+        return Err(err(n, aside_refused(rules.aside, v)));
+    }
+    if !take(pool, d) {
+        return Err(err(n, ThrowProblem::KeepNotRolled(v)));
+    }
+    Ok(())
+}
+
 /// Removes one `v` from `pool`; false when absent.
 fn take(pool: &mut Vec<u8>, v: u8) -> bool {
     match pool.iter().position(|&x| x == v) {
@@ -161,6 +188,11 @@ pub fn validate_sequence(
                 };
                 return Err(err(n, problem));
             }
+            // a keep on the last Wurf is checked like any other; all its dice stay anyway
+            let mut offer = roll.clone();
+            for &v in &w.keep {
+                set_aside(die(v, n)?, v, n, rules, &mut offer)?;
+            }
             aside.extend_from_slice(&roll);
             break;
         }
@@ -191,12 +223,7 @@ pub fn validate_sequence(
             if w.turn > 0 && d == 6 {
                 return Err(err(n, ThrowProblem::KeepSixAfterTurn));
             }
-            if rules.only_ones_aside && d != 1 {
-                return Err(err(n, ThrowProblem::OnlyOnesAside(v)));
-            }
-            if !take(&mut roll, d) {
-                return Err(err(n, ThrowProblem::KeepNotRolled(v)));
-            }
+            set_aside(d, v, n, rules, &mut roll)?;
             aside.push(d);
         }
     }
@@ -253,5 +280,4 @@ pub fn validate_final(
 }
 
 #[cfg(test)]
-#[path = "tests/sequence.rs"]
 mod tests;

@@ -137,9 +137,20 @@ pub struct Evaluated {
     pub deckel: Deckel,
 }
 
-/// The Deckel a highest result costs (§6): the class's Deckel, doubled when `blind`.
+/// The Deckel a highest result costs (§6) with the variants' default counts ([`Class::deckel`]),
+/// doubled when `blind`. Under a RuleSet use [`deckel_under`].
 pub fn deckel_for(highest: Class, blind: bool) -> Deckel {
-    match highest.deckel() {
+    doubled(highest.deckel(), blind)
+}
+
+/// The Deckel a highest result costs under `rules` (§6): [`Class::deckel_with`] (the RuleSet's
+/// Neuner and Achter counts), doubled when `blind`; a Schock Out stays "all".
+pub fn deckel_under(highest: Class, rules: &RuleSet, blind: bool) -> Deckel {
+    doubled(highest.deckel_with(rules), blind)
+}
+
+fn doubled(deckel: Deckel, blind: bool) -> Deckel {
+    match deckel {
         Deckel::All => Deckel::All,
         Deckel::Count(n) if blind => Deckel::Count(n.saturating_mul(2)),
         d => d,
@@ -164,7 +175,7 @@ pub fn rank_results(
     let order = order(&ranked, rules);
     let highest = *order.first()?;
     let lowest = *order.last()?;
-    let deckel = deckel_for(results[highest].1, blind);
+    let deckel = deckel_under(results[highest].1, rules, blind);
     Some(Evaluated {
         results,
         order,
@@ -406,5 +417,4 @@ pub fn evaluate_wurfrunde_json(body: &[u8]) -> Result<Value, RuleError> {
 }
 
 #[cfg(test)]
-#[path = "tests/wurfrunde.rs"]
 mod tests;

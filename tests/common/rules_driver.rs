@@ -1,6 +1,8 @@
 //! A random-play driver for the rules engine, shared by `tests/rules_engine.rs` and
 //! `benches/rules.rs` (included with `#[path]`). It plays like people do: keeps 1s, sometimes a high
-//! die, turns sixes when it may, stops early now and then, and enters throws as sequences or as dice.
+//! die (one the `aside` rule allows), turns sixes when it may, takes a kept high die back into the
+//! cup now and then where `kept_dice_stay` is off, stops early now and then, and enters throws as
+//! sequences or as dice.
 
 #![allow(dead_code)]
 
@@ -20,6 +22,12 @@ pub fn play_turn(
     let mut turned = false;
     let mut seq = Vec::new();
     for n in 1..=allowed {
+        let mut take_back = vec![];
+        if !rules.kept_dice_stay && rng.random_bool(0.3) {
+            if let Some(i) = aside.iter().position(|&d| d != 1) {
+                take_back.push(i64::from(aside.swap_remove(i)));
+            }
+        }
         let cup = 3 - aside.len();
         let roll: Vec<u8> = (0..cup).map(|_| rng.random_range(1..=6u8)).collect();
         let last = n == allowed || rng.random_bool(0.2);
@@ -27,7 +35,7 @@ pub fn play_turn(
             roll: roll.iter().map(|&d| i64::from(d)).collect(),
             keep: vec![],
             turn: 0,
-            take_back: vec![],
+            take_back,
         };
         if last {
             aside.extend_from_slice(&roll);
@@ -41,8 +49,12 @@ pub fn play_turn(
             0
         };
         let mut keep: Vec<u8> = roll.iter().copied().filter(|&d| d == 1).collect();
-        if turn == 0 && !rules.only_ones_aside && rng.random_bool(0.15) {
-            if let Some(&high) = roll.iter().filter(|&&d| d >= 5).max() {
+        if turn == 0 && rng.random_bool(0.15) {
+            if let Some(&high) = roll
+                .iter()
+                .filter(|&&d| d >= 5 && rules.aside.allows(d))
+                .max()
+            {
                 keep.push(high);
             }
         }

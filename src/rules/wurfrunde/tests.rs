@@ -1,6 +1,7 @@
-//! Unit tests of `src/rules/wurfrunde.rs` (kept beside it in `tests/` so the module reads as the code alone).
+//! Unit tests of `src/rules/wurfrunde.rs` (a plain `mod tests;` beside it, so the module reads as the code alone).
 
 use super::*;
+use serde_json::json;
 
 #[test]
 fn player_list_bounds() {
@@ -289,4 +290,134 @@ fn blind_with_the_variant() {
     )
     .unwrap();
     assert_eq!(evaluate_wurfrunde(&req).unwrap().deckel, Deckel::Count(8));
+}
+
+#[test]
+fn the_deckel_of_neuner_and_achter_follow_the_rule_set() {
+    // (rules JSON, Vorleger's dice, blind, expected class of A, expected Deckel)
+    let cases: Vec<(Value, [u8; 3], bool, ClassKind, Deckel)> = vec![
+        (
+            json!({"neuner": true}),
+            [2, 2, 1],
+            false,
+            ClassKind::Neuner,
+            Deckel::Count(9),
+        ),
+        (
+            json!({"neuner": true, "neuner_deckel": 5}),
+            [2, 2, 1],
+            false,
+            ClassKind::Neuner,
+            Deckel::Count(5),
+        ),
+        (
+            json!({"neuner": true, "neuner_deckel": 5, "blind": true}),
+            [2, 2, 1],
+            true,
+            ClassKind::Neuner,
+            Deckel::Count(10),
+        ),
+        (
+            json!({"achter": true}),
+            [3, 3, 1],
+            false,
+            ClassKind::Achter,
+            Deckel::Count(8),
+        ),
+        (
+            json!({"achter": true, "achter_deckel": 6}),
+            [1, 3, 3],
+            false,
+            ClassKind::Achter,
+            Deckel::Count(6),
+        ),
+        (
+            json!({"achter": true, "achter_deckel": 200, "blind": true}),
+            [3, 3, 1],
+            true,
+            ClassKind::Achter,
+            Deckel::Count(255),
+        ),
+        // off: the Hausnummer 331 loses to B's 665 and costs 1
+        (
+            json!({}),
+            [3, 3, 1],
+            false,
+            ClassKind::Hausnummer,
+            Deckel::Count(1),
+        ),
+    ];
+    for (rules, dice, blind, class, deckel) in cases {
+        let req = WurfrundeRequest {
+            rules: rules.clone(),
+            throws: vec![
+                ThrowInput::from_dice("A", dice, 1, true),
+                ThrowInput::from_dice("B", [6, 6, 5], 1, true),
+            ],
+            blind,
+        };
+        let resp = evaluate_wurfrunde(&req).unwrap_or_else(|e| panic!("{rules}: {e}"));
+        assert_eq!(resp.results[0].class, class, "{rules}");
+        assert_eq!(resp.deckel, deckel, "{rules}");
+        let a_wins = class != ClassKind::Hausnummer;
+        assert_eq!(resp.highest, if a_wins { "A" } else { "B" }, "{rules}");
+    }
+    assert_eq!(
+        deckel_under(Class::Achter, &RuleSet::default(), false),
+        Deckel::Count(8)
+    );
+    assert_eq!(deckel_for(Class::Neuner, true), Deckel::Count(18));
+}
+
+#[test]
+fn hand_beats_assembled_through_the_json_contract() {
+    // A (Vorleger) assembles Schock 4 in two Würfe, B throws it from the hand in his first
+    let body = |rules: &str| {
+        format!(
+            r#"{{"rules":{rules},"throws":[
+              {{"player":"A","sequence":[{{"roll":[1,1,6],"keep":[1,1]}},{{"roll":[4]}}]}},
+              {{"player":"B","sequence":[{{"roll":[4,1,1]}}]}}]}}"#
+        )
+    };
+    // (rules, highest, lowest)
+    let cases = [
+        ("\"schockerliga\"", "A", "B"),
+        ("{\"hand_beats_assembled\":false}", "A", "B"),
+        ("{\"hand_beats_assembled\":true}", "B", "A"),
+        ("{\"hand_out_beats_assembled\":true}", "A", "B"),
+    ];
+    for (rules, highest, lowest) in cases {
+        let v = evaluate_wurfrunde_json(body(rules).as_bytes()).unwrap();
+        assert_eq!(
+            (v["highest"].as_str(), v["lowest"].as_str()),
+            (Some(highest), Some(lowest)),
+            "{rules}"
+        );
+        assert_eq!(v["deckel"], 4, "{rules}");
+        assert_eq!(v["results"][1]["from_hand"], true);
+    }
+}
+
+#[test]
+fn take_back_through_the_json_contract() {
+    // A keeps a 5 and a 6, takes the 5 back and rolls two dice; B throws a Straße from the hand
+    let body = |rules: &str| {
+        format!(
+            r#"{{"rules":{rules},"throws":[
+              {{"player":"A","sequence":[{{"roll":[1,5,6],"keep":[5,6]}},{{"roll":[1,1],"take_back":[5]}}]}},
+              {{"player":"B","dice":[3,4,5],"wuerfe":1}}]}}"#
+        )
+    };
+    let v = evaluate_wurfrunde_json(body("{\"kept_dice_stay\":false}").as_bytes()).unwrap();
+    assert_eq!(v["results"][0]["dice"], json!([6, 1, 1]));
+    assert_eq!(v["results"][0]["label"], "Schock 6");
+    assert_eq!(
+        (v["highest"].as_str(), v["deckel"].as_u64()),
+        (Some("A"), Some(6))
+    );
+    let e = evaluate_wurfrunde_json(body("\"schockerliga\"").as_bytes()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "Spieler A, Wurf 2: ein beiseitegelegter Würfel darf nicht zurück in den Becher"
+    );
 }

@@ -1,4 +1,4 @@
-//! Unit tests of `src/rules/sequence.rs` (kept beside it in `tests/` so the module reads as the code alone).
+//! Unit tests of `src/rules/sequence.rs` (a plain `mod tests;` beside it, so the module reads as the code alone).
 
 use super::*;
 
@@ -46,7 +46,7 @@ fn valid_sequences_give_dice_wuerfe_and_from_hand() {
             vec![w(&[6, 6, 2], &[], 1), w(&[1, 1], &[], 0)],
             ([1, 1, 1], 2, false),
         ),
-        // keep on the last Wurf is ignored: all dice stay
+        // a valid keep on the last Wurf changes nothing: all dice stay
         (vec![w(&[4, 2, 1], &[4], 0)], ([4, 2, 1], 1, true)),
     ];
     for (seq, want) in cases {
@@ -58,7 +58,7 @@ fn valid_sequences_give_dice_wuerfe_and_from_hand() {
 fn invalid_sequences_name_the_wurf_and_rule() {
     let r = RuleSet::schockerliga();
     let ones_only = RuleSet {
-        only_ones_aside: true,
+        aside: Aside::OnesOnly,
         ..r.clone()
     };
     let no_turn = RuleSet {
@@ -330,5 +330,268 @@ fn final_dice_form() {
             want,
             "{dice:?} {wuerfe}"
         );
+    }
+}
+
+#[test]
+fn aside_rule_decides_which_dice_may_be_set_aside() {
+    // (aside, first roll, keep, Ok(final dice after rolling 2s) or Err(problem))
+    type Case = (Aside, [i64; 3], Vec<i64>, Result<[u8; 3], ThrowProblem>);
+    let cases: Vec<Case> = vec![
+        (Aside::Any, [1, 5, 3], vec![1, 5], Ok([5, 2, 1])),
+        (Aside::Any, [6, 4, 3], vec![4], Ok([4, 2, 2])),
+        (Aside::OnesAndSixes, [1, 6, 3], vec![1, 6], Ok([6, 2, 1])),
+        (Aside::OnesAndSixes, [6, 4, 3], vec![6], Ok([6, 2, 2])),
+        (
+            Aside::OnesAndSixes,
+            [1, 5, 3],
+            vec![1, 5],
+            Err(ThrowProblem::OnlyOnesAndSixesAside(5)),
+        ),
+        (Aside::OnesOnly, [1, 1, 3], vec![1, 1], Ok([2, 1, 1])),
+        (
+            Aside::OnesOnly,
+            [1, 6, 3],
+            vec![6],
+            Err(ThrowProblem::OnlyOnesAside(6)),
+        ),
+        (
+            Aside::OnesOnly,
+            [1, 5, 3],
+            vec![1, 5],
+            Err(ThrowProblem::OnlyOnesAside(5)),
+        ),
+    ];
+    for (aside, first, keep, want) in cases {
+        let rules = RuleSet {
+            aside,
+            ..RuleSet::schockerliga()
+        };
+        let in_cup = 3 - keep.len();
+        let seq = vec![w(&first, &keep, 0), w(&vec![2; in_cup], &[], 0)];
+        let got = validate_sequence(&seq, Allowance::Vorleger(3), &rules);
+        match want {
+            Ok(dice) => assert_eq!(got.unwrap().dice.values(), dice, "{aside:?} {keep:?}"),
+            Err(problem) => assert_eq!(
+                got.unwrap_err(),
+                SequenceError {
+                    wurf: Some(1),
+                    problem
+                },
+                "{aside:?} {keep:?}"
+            ),
+        }
+    }
+}
+
+#[test]
+fn every_roll_and_every_single_keep_under_every_aside_rule() {
+    // all 216 first rolls; setting aside any one of its dice is accepted exactly when the rule
+    // allows that face, and the final dice are the kept die plus the second roll
+    for aside in [Aside::Any, Aside::OnesAndSixes, Aside::OnesOnly] {
+        let rules = RuleSet {
+            aside,
+            ..RuleSet::schockerliga()
+        };
+        let mut accepted = 0;
+        for roll in Dice::all_rolls() {
+            let first: Vec<i64> = roll.iter().map(|&v| i64::from(v)).collect();
+            for &kept in &roll {
+                let seq = vec![w(&first, &[i64::from(kept)], 0), w(&[3, 3], &[], 0)];
+                let got = validate_sequence(&seq, Allowance::Vorleger(3), &rules);
+                if aside.allows(kept) {
+                    let r = got.unwrap();
+                    assert_eq!(r.dice, Dice::new([kept, 3, 3]).unwrap());
+                    assert!(!r.from_hand);
+                    accepted += 1;
+                } else {
+                    let problem = got.unwrap_err().problem;
+                    assert!(
+                        matches!(
+                            problem,
+                            ThrowProblem::OnlyOnesAside(_) | ThrowProblem::OnlyOnesAndSixesAside(_)
+                        ),
+                        "{aside:?} {roll:?} {kept}: {problem:?}"
+                    );
+                }
+            }
+        }
+        // 648 dice in all, 108 showing each face
+        let want = match aside {
+            Aside::Any => 648,
+            Aside::OnesAndSixes => 216,
+            Aside::OnesOnly => 108,
+        };
+        assert_eq!(accepted, want, "{aside:?}");
+    }
+}
+
+#[test]
+fn a_keep_on_the_last_wurf_is_checked_like_any_other() {
+    let any = RuleSet::schockerliga();
+    let ones_only = RuleSet {
+        aside: Aside::OnesOnly,
+        ..RuleSet::schockerliga()
+    };
+    // (rules, sequence, Ok(dice, Würfe, from_hand) or Err(Wurf, problem))
+    type Case = (
+        RuleSet,
+        Vec<WurfInput>,
+        Result<([u8; 3], u8, bool), (u8, ThrowProblem)>,
+    );
+    let cases: Vec<Case> = vec![
+        (
+            any.clone(),
+            vec![w(&[4, 2, 1], &[4, 2, 1], 0)],
+            Ok(([4, 2, 1], 1, true)),
+        ),
+        (
+            any.clone(),
+            vec![w(&[1, 3, 5], &[1], 0), w(&[1, 1], &[1, 1], 0)],
+            Ok(([1, 1, 1], 2, false)),
+        ),
+        (
+            any.clone(),
+            vec![w(&[4, 2, 1], &[5], 0)],
+            Err((1, ThrowProblem::KeepNotRolled(5))),
+        ),
+        (
+            any.clone(),
+            vec![w(&[4, 2, 1], &[4, 4], 0)],
+            Err((1, ThrowProblem::KeepNotRolled(4))),
+        ),
+        (
+            any.clone(),
+            vec![w(&[1, 3, 5], &[1], 0), w(&[2, 2], &[9], 0)],
+            Err((2, ThrowProblem::DieOutOfRange(9))),
+        ),
+        (
+            ones_only.clone(),
+            vec![w(&[1, 3, 5], &[1], 0), w(&[1, 4], &[1], 0)],
+            Ok(([4, 1, 1], 2, false)),
+        ),
+        (
+            ones_only.clone(),
+            vec![w(&[4, 2, 1], &[4], 0)],
+            Err((1, ThrowProblem::OnlyOnesAside(4))),
+        ),
+    ];
+    for (rules, seq, want) in cases {
+        let got = validate_sequence(&seq, Allowance::Vorleger(3), &rules)
+            .map(|r| (r.dice.values(), r.wuerfe, r.from_hand))
+            .map_err(|e| (e.wurf.unwrap_or(0), e.problem));
+        assert_eq!(got, want, "{seq:?}");
+    }
+}
+
+fn tb(roll: &[i64], keep: &[i64], take_back: &[i64]) -> WurfInput {
+    WurfInput {
+        roll: roll.to_vec(),
+        keep: keep.to_vec(),
+        turn: 0,
+        take_back: take_back.to_vec(),
+    }
+}
+
+#[test]
+fn take_back_table() {
+    let loose = RuleSet {
+        kept_dice_stay: false,
+        ..RuleSet::schockerliga()
+    };
+    let loose_ones = RuleSet {
+        aside: Aside::OnesOnly,
+        ..loose.clone()
+    };
+    // (rules, sequence, Ok(dice, Würfe, from_hand) or Err(Wurf, problem))
+    type Case = (
+        RuleSet,
+        Vec<WurfInput>,
+        Result<([u8; 3], u8, bool), (u8, ThrowProblem)>,
+    );
+    let cases: Vec<Case> = vec![
+        // one of two kept dice back into the cup: two dice rolled
+        (
+            loose.clone(),
+            vec![tb(&[1, 5, 6], &[5, 6], &[]), tb(&[1, 1], &[], &[5])],
+            Ok(([6, 1, 1], 2, false)),
+        ),
+        // everything back before the third Wurf: all three rolled, from the hand
+        (
+            loose.clone(),
+            vec![
+                tb(&[1, 5, 3], &[1], &[]),
+                tb(&[6, 2], &[6], &[]),
+                tb(&[4, 2, 1], &[], &[6, 1]),
+            ],
+            Ok(([4, 2, 1], 3, true)),
+        ),
+        // taking back and keeping again in the same Wurf
+        (
+            loose.clone(),
+            vec![
+                tb(&[5, 3, 2], &[5], &[]),
+                tb(&[1, 1, 4], &[1, 1], &[5]),
+                tb(&[1], &[], &[]),
+            ],
+            Ok(([1, 1, 1], 3, false)),
+        ),
+        // a turned one may go back too, but the result stays "not from the hand"
+        (
+            loose.clone(),
+            vec![w(&[6, 6, 3], &[], 1), tb(&[2, 2, 2], &[], &[1])],
+            Ok(([2, 2, 2], 2, false)),
+        ),
+        // taking back is not limited by `aside`
+        (
+            loose_ones.clone(),
+            vec![tb(&[1, 5, 3], &[1], &[]), tb(&[6, 6, 6], &[], &[1])],
+            Ok(([6, 6, 6], 2, true)),
+        ),
+        // nothing aside yet on Wurf 1, a value that is not aside, the same die twice, a bad value
+        (
+            loose.clone(),
+            vec![tb(&[1, 5, 3], &[], &[1])],
+            Err((1, ThrowProblem::TakeBackNotAside(1))),
+        ),
+        (
+            loose.clone(),
+            vec![tb(&[1, 5, 3], &[1], &[]), tb(&[2, 2, 2], &[], &[5])],
+            Err((2, ThrowProblem::TakeBackNotAside(5))),
+        ),
+        (
+            loose.clone(),
+            vec![tb(&[1, 5, 3], &[1], &[]), tb(&[2, 2, 2], &[], &[1, 1])],
+            Err((2, ThrowProblem::TakeBackNotAside(1))),
+        ),
+        (
+            loose.clone(),
+            vec![tb(&[1, 5, 3], &[1], &[]), tb(&[2, 2, 2], &[], &[0])],
+            Err((2, ThrowProblem::DieOutOfRange(0))),
+        ),
+        // the dice rolled must match the cup after taking back
+        (
+            loose.clone(),
+            vec![tb(&[1, 5, 3], &[1, 5], &[]), tb(&[2, 2, 2], &[], &[5])],
+            Err((
+                2,
+                ThrowProblem::DiceCount {
+                    rolled: 3,
+                    in_cup: 2,
+                },
+            )),
+        ),
+        // league rules: set-aside dice stay
+        (
+            RuleSet::schockerliga(),
+            vec![tb(&[1, 5, 3], &[1], &[]), tb(&[2, 2, 2], &[], &[1])],
+            Err((2, ThrowProblem::TakeBackForbidden)),
+        ),
+    ];
+    for (rules, seq, want) in cases {
+        let got = validate_sequence(&seq, Allowance::Vorleger(3), &rules)
+            .map(|r| (r.dice.values(), r.wuerfe, r.from_hand))
+            .map_err(|e| (e.wurf.unwrap_or(0), e.problem));
+        assert_eq!(got, want, "{seq:?}");
     }
 }

@@ -1,4 +1,4 @@
-//! Unit tests of `src/rules/dice.rs` (kept beside it in `tests/` so the module reads as the code alone).
+//! Unit tests of `src/rules/dice.rs` (a plain `mod tests;` beside it, so the module reads as the code alone).
 
 use super::*;
 
