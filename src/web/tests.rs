@@ -32,3 +32,293 @@ fn every_route_is_listed_once_and_the_admin_area_is_guarded() {
         }
     }
 }
+
+/// The same check for a round on all three ways in: the round form, the Schockbesteck and the JSON
+/// round API each go through `Change::PutRound` and the write pipeline, so the league's limits,
+/// the one Joker-Runde per night, the replace rule and the Korrektur of a closed night answer
+/// alike (each path with its own way of asking to replace).
+mod one_round_check {
+    use axum::body::Body;
+    use axum::http::{header, Request, StatusCode};
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+
+    use crate::auth::Role;
+    use crate::league::file::SeasonFile;
+    use crate::service::{accounts, import};
+    use crate::web::{build_app, Config};
+
+    struct App {
+        router: axum::Router,
+        cookie: String,
+        _dir: tempfile::TempDir,
+    }
+
+    struct Reply {
+        status: StatusCode,
+        body: String,
+    }
+
+    /// 2026 with Anna, Bernd, Carla; 09.01.2026, table 1, round 1 entered, Anna's Joker-Runde.
+    async fn app() -> App {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("liga.db");
+        let db = crate::db::Db::open(&path).await.unwrap();
+        let file: SeasonFile = serde_json::from_value(serde_json::json!({
+            "format": "schockerliga-season/1", "season": 2026,
+            "players": [ { "name": "Anna" }, { "name": "Bernd" }, { "name": "Carla" } ],
+            "nights": [ { "date": "2026-01-09", "tables": [ { "number": 1, "rounds": [
+                { "number": 1, "results": [
+                    { "player": "Anna", "outs": 1, "hand_outs": 0, "joker": true },
+                    { "player": "Bernd", "outs": 0, "hand_outs": 0, "lost": true },
+                    { "player": "Carla", "outs": 0, "hand_outs": 0 } ] } ] } ] } ]
+        }))
+        .unwrap();
+        import(&db, &file, false).await.unwrap();
+        accounts::create(&db, "schrift", "geheim123", None, Role::Secretary, "test")
+            .await
+            .unwrap();
+        let router = build_app(Config::new(path, "127.0.0.1:3000".parse().unwrap()))
+            .await
+            .unwrap();
+        let mut app = App {
+            router,
+            cookie: String::new(),
+            _dir: dir,
+        };
+        let login = app
+            .send(
+                "POST",
+                "/login",
+                "username=schrift&password=geheim123",
+                None,
+            )
+            .await;
+        assert_eq!(login.status, StatusCode::SEE_OTHER);
+        app
+    }
+
+    impl App {
+        async fn send(&mut self, method: &str, uri: &str, body: &str, json: Option<()>) -> Reply {
+            let ct = match json {
+                Some(()) => "application/json",
+                None => "application/x-www-form-urlencoded",
+            };
+            let mut req = Request::builder()
+                .method(method)
+                .uri(uri)
+                .header(header::HOST, "127.0.0.1:3000")
+                .header("sec-fetch-site", "same-origin")
+                .header(header::CONTENT_TYPE, ct);
+            if !self.cookie.is_empty() {
+                req = req.header(header::COOKIE, &self.cookie);
+            }
+            let resp = self
+                .router
+                .clone()
+                .oneshot(req.body(Body::from(body.to_string())).unwrap())
+                .await
+                .unwrap();
+            if let Some(c) = resp.headers().get(header::SET_COOKIE) {
+                let c = c.to_str().unwrap().split(';').next().unwrap().to_string();
+                if c.starts_with("id=") && self.cookie.is_empty() {
+                    self.cookie = c;
+                }
+            }
+            let status = resp.status();
+            let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+            Reply {
+                status,
+                body: String::from_utf8_lossy(&bytes).into_owned(),
+            }
+        }
+
+        async fn get(&mut self, uri: &str) -> Reply {
+            self.send("GET", uri, "", None).await
+        }
+
+        /// The players' ids by name, from the night page's round form.
+        async fn ids(&mut self) -> Vec<(String, String)> {
+            let page = self.get("/verwaltung/abend/2026-01-09").await.body;
+            ["Anna", "Bernd", "Carla"]
+                .iter()
+                .map(|n| {
+                    let at = page.find(&format!("> {n}</label>")).unwrap();
+                    let before = &page[..at];
+                    let k = before.rfind("name=\"played_").unwrap() + "name=\"played_".len();
+                    let id: String = before[k..]
+                        .chars()
+                        .take_while(|c| c.is_ascii_digit())
+                        .collect();
+                    (n.to_string(), id)
+                })
+                .collect()
+        }
+
+        /// The round form of round `number`: Anna with `outs` Outs and Joker as given, Bernd loses.
+        async fn form(&mut self, number: u32, outs: u32, joker: bool, extra: &str) -> Reply {
+            let ids = self.ids().await;
+            let mut f = format!("table=1&number={number}");
+            for (name, id) in &ids {
+                f.push_str(&format!(
+                    "&played_{id}=1&outs_{id}={}",
+                    if name == "Anna" { outs } else { 0 }
+                ));
+                if joker && name == "Anna" {
+                    f.push_str(&format!("&joker_{id}=1"));
+                }
+            }
+            f.push_str(&format!("&lost={}{extra}", ids[1].1));
+            self.send("POST", "/verwaltung/abend/2026-01-09/runde", &f, None)
+                .await
+        }
+
+        /// The JSON round API for round `number`, same rows as [`App::form`].
+        async fn api(
+            &mut self,
+            number: u32,
+            outs: u32,
+            joker: bool,
+            korrektur: Option<&str>,
+        ) -> Reply {
+            let mut body = serde_json::json!({ "results": [
+                { "player": "Anna", "outs": outs, "hand_outs": 0, "joker": joker },
+                { "player": "Bernd", "outs": 0, "hand_outs": 0, "lost": true },
+                { "player": "Carla", "outs": 0, "hand_outs": 0 } ] });
+            if let Some(k) = korrektur {
+                body["korrektur"] = serde_json::json!(k);
+            }
+            let uri = format!("/api/v1/nights/2026-01-09/tables/1/rounds/{number}");
+            self.send("POST", &uri, &body.to_string(), Some(())).await
+        }
+
+        /// Plays round `number` in the Schockbesteck to its end (Anna throws two Schock Outs from
+        /// the hand, Bernd loses both halves) and confirms it with `extra` form fields.
+        async fn besteck(&mut self, number: u32, extra: &str) -> Reply {
+            let base = format!("/verwaltung/besteck/2026-01-09/1/{number}");
+            let start = self
+                .send(
+                    "POST",
+                    &format!("{base}/start"),
+                    "spieler=Anna&spieler=Bernd&vorleger=Anna",
+                    None,
+                )
+                .await;
+            assert_eq!(start.status, StatusCode::SEE_OTHER, "{}", start.body);
+            for seq in 0..2 {
+                let page = self.get(&base).await.body;
+                let first = if page.contains("name=\"p0\" value=\"Anna\"") {
+                    "Anna"
+                } else {
+                    "Bernd"
+                };
+                let (a, b) = if first == "Anna" {
+                    ("111", "654")
+                } else {
+                    ("654", "111")
+                };
+                let other = if first == "Anna" { "Bernd" } else { "Anna" };
+                let form = format!("seq={seq}&p0={first}&w0={a}&n0=1&p1={other}&w1={b}&n1=1");
+                let r = self
+                    .send("POST", &format!("{base}/wurfrunde"), &form, None)
+                    .await;
+                assert_eq!(r.status, StatusCode::SEE_OTHER, "{seq}: {}", r.body);
+            }
+            self.confirm(number, extra).await
+        }
+
+        /// Confirms the finished Runde `number` of the Schockbesteck with `extra` form fields.
+        async fn confirm(&mut self, number: u32, extra: &str) -> Reply {
+            let uri = format!("/verwaltung/besteck/2026-01-09/1/{number}/bestaetigen");
+            self.send("POST", &uri, &format!("seq=2{extra}"), None)
+                .await
+        }
+    }
+
+    #[tokio::test]
+    async fn the_round_form_the_besteck_and_the_api_get_the_same_answers() {
+        let mut t = app().await;
+        let anna = t.ids().await[0].1.clone();
+
+        // The league's limit: at most 3 Outs.
+        let r = t.form(2, 4, false, "").await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(
+            r.body.contains("höchstens 3 Outs pro Spieler und Runde"),
+            "{}",
+            r.body
+        );
+        let r = t.api(2, 4, false, None).await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(
+            r.body.contains("höchstens 3 Outs pro Spieler und Runde"),
+            "{}",
+            r.body
+        );
+
+        // One Joker-Runde per night (Anna had hers in round 1).
+        let joker = "hat an diesem Abend schon eine Joker-Runde (Tisch 1, Runde 1)";
+        let r = t.form(2, 1, true, "").await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(r.body.contains(joker), "{}", r.body);
+        let r = t.api(2, 1, true, None).await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(r.body.contains(joker), "{}", r.body);
+        let r = t.besteck(2, &format!("&joker_{anna}=1")).await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(r.body.contains(joker), "{}", r.body);
+
+        // Replacing: the form only with its box, the Schockbesteck after showing it, the API
+        // always (its round is the whole round).
+        let r = t.form(1, 0, false, "").await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(
+            r.body.contains("Runde 1 ist schon eingetragen"),
+            "{}",
+            r.body
+        );
+        let r = t.form(1, 0, false, "&replace=1").await;
+        assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+        let r = t.api(1, 2, false, None).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+        // (round 2 of the Schockbesteck, refused above, is still waiting to be confirmed)
+        let r = t.confirm(2, "").await;
+        assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+
+        // A closed night: no change without the Korrektur, on every path.
+        let r = t
+            .send(
+                "POST",
+                "/verwaltung/abend/2026-01-09/abschliessen",
+                "",
+                None,
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::SEE_OTHER);
+        let closed = "Häkchen „Korrektur“ und Grund";
+        let r = t.form(3, 0, false, "").await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(r.body.contains(closed), "{}", r.body);
+        let r = t.api(3, 0, false, None).await;
+        assert_eq!(r.status, StatusCode::CONFLICT);
+        assert!(r.body.contains(closed), "{}", r.body);
+        let r = t.besteck(3, "").await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(r.body.contains(closed), "{}", r.body);
+        // … and with it, on every path.
+        let k = "&korrektur=on&korrektur_grund=nachgetragen";
+        assert_eq!(t.form(4, 0, false, k).await.status, StatusCode::SEE_OTHER);
+        assert_eq!(
+            t.api(5, 0, false, Some("nachgetragen")).await.status,
+            StatusCode::OK
+        );
+        assert_eq!(t.confirm(3, k).await.status, StatusCode::SEE_OTHER);
+        let table = t.get("/abend/2026-01-09").await.body;
+        for n in 1..=5 {
+            assert!(
+                table.contains(&format!("Runde {n}</th>")),
+                "round {n}: {table}"
+            );
+        }
+    }
+}
