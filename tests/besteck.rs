@@ -535,7 +535,7 @@ async fn a_whole_runde_through_the_schockbesteck() {
         &app2,
         &cookie,
         "/verwaltung/abend/2026-01-09/abschliessen",
-        &[],
+        &[("sicher", "1")],
     )
     .await;
     assert_eq!(r.status, StatusCode::SEE_OTHER);

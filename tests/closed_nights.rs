@@ -176,7 +176,11 @@ async fn a_closed_night_is_changed_from_the_night_page_only_as_a_korrektur() {
 
     let resp = send(
         &t.app,
-        form(&format!("{page_uri}/abschliessen"), "", Some(&cookie)),
+        form(
+            &format!("{page_uri}/abschliessen"),
+            "sicher=1",
+            Some(&cookie),
+        ),
     )
     .await;
     assert_eq!(resp.status(), StatusCode::SEE_OTHER);
@@ -384,7 +388,7 @@ async fn presence_and_draw_of_a_closed_night_need_a_korrektur() {
         &t.app,
         form(
             &format!("/verwaltung/abend/{date}/abschliessen"),
-            "",
+            "sicher=1",
             Some(&cookie),
         ),
     )

@@ -392,7 +392,7 @@ async fn a_new_catalogue_amount_leaves_booked_fines_alone() {
     let r = a
         .post_follow(
             "/verwaltung/saison/2026/strafe",
-            &format!("date={first_night}&player=Dirk&kind=late&paid=on"),
+            &format!("date={first_night}&player=Dirk&kind=late&paid=on&again=1"),
             &cookie,
         )
         .await;

@@ -205,7 +205,7 @@ async fn an_admin_adds_and_disables_an_account_and_its_session_ends() {
         &t.app,
         form(
             "/verwaltung/abend/2026-01-02/abschliessen",
-            "",
+            "sicher=1",
             Some(&secretary),
         ),
     )
@@ -285,7 +285,7 @@ async fn the_session_id_changes_at_login_and_dies_at_logout() {
         &t.app,
         form(
             "/verwaltung/abend/2026-01-02/abschliessen",
-            "",
+            "sicher=1",
             Some(&second),
         ),
     )
@@ -466,7 +466,7 @@ async fn a_closed_night_changes_only_through_an_audited_correction() {
         &t.app,
         form(
             "/verwaltung/abend/2026-01-02/abschliessen",
-            "",
+            "sicher=1",
             Some(&secretary),
         ),
     )
@@ -537,6 +537,7 @@ async fn a_closed_night_changes_only_through_an_audited_correction() {
             player: first_player.clone(),
             kind: "late".into(),
             paid: false,
+            again: true,
         };
         let edit = Edit::by(SECRETARY).korrektur(korrektur.clone());
         match league.change(2026, change, &edit).await {

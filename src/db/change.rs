@@ -68,6 +68,15 @@ pub async fn store(
                 .draw;
             super::night::set_participants(conn, night, &seats(ids, draw, &[])?).await?;
         }
+        Change::SeatPlayer { date, .. } => {
+            let night_id = *ids.nights.get(date).ok_or_else(|| missing("Spielabend"))?;
+            let draw = &after
+                .night(*date)
+                .ok_or_else(|| missing("Spielabend"))?
+                .draw;
+            let old = before.night(*date).map_or(&[][..], |n| &n.draw[..]);
+            super::night::add_seats(conn, night_id, &seats(ids, draw, old)?).await?;
+        }
         Change::PutRound {
             date,
             table,
@@ -121,6 +130,10 @@ pub async fn store(
         Change::CloseNight { date } => {
             let night = *ids.nights.get(date).ok_or_else(|| missing("Spielabend"))?;
             super::closing::close(conn, night).await?;
+        }
+        Change::ReopenNight { date } => {
+            let night = *ids.nights.get(date).ok_or_else(|| missing("Spielabend"))?;
+            super::closing::reopen(conn, night).await?;
         }
     }
     Ok(())

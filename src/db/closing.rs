@@ -27,6 +27,15 @@ pub async fn close(conn: &mut SqliteConnection, night_id: i64) -> Result<bool, D
     Ok(done.rows_affected() == 1)
 }
 
+/// Opens closed night `night_id` again (idempotent); returns true when it was closed before.
+pub async fn reopen(conn: &mut SqliteConnection, night_id: i64) -> Result<bool, DbError> {
+    let done = sqlx::query("update nights set closed = 0 where id = ? and closed = 1")
+        .bind(night_id)
+        .execute(conn)
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
+
 /// Opens a correction of night `night_id` by `user` for `reason`; returns its id. Call inside the
 /// write transaction of the change, and [`end_correction`] before committing.
 pub async fn begin_correction(

@@ -56,6 +56,17 @@ pub enum Change {
         /// The participants with their tables.
         seats: Vec<SeatEntry>,
     },
+    /// Seats `player` at a running night on `date` ("Nachzügler", league.md §9): at `table`, or
+    /// (`None`) at the table with fewer players (a tie: table 2). Nobody else moves; rounds may be
+    /// entered already (he plays from the next one).
+    SeatPlayer {
+        /// The night.
+        date: NaiveDate,
+        /// The late arrival.
+        player: String,
+        /// The table the secretary chose, if any.
+        table: Option<u32>,
+    },
     /// Puts round `number` with `results` at `table` of the night on `date`.
     PutRound {
         /// The night.
@@ -83,6 +94,9 @@ pub enum Change {
         kind: String,
         /// Paid at once.
         paid: bool,
+        /// Booked although the player has a fine of this kind at this night already (a second
+        /// one is refused unless asked for: a double tap is more likely than a second offence).
+        again: bool,
     },
     /// Marks fine `index` (0-based, booking order) of the night on `date` paid or open.
     SetFinePaid {
@@ -95,6 +109,12 @@ pub enum Change {
     },
     /// Closes the night on `date` ("Abend abschließen"): later changes only as a Korrektur.
     CloseNight {
+        /// The night.
+        date: NaiveDate,
+    },
+    /// Opens the closed night on `date` again (a night closed by mistake; the web allows it on
+    /// the night's own day only).
+    ReopenNight {
         /// The night.
         date: NaiveDate,
     },
@@ -149,10 +169,12 @@ impl Change {
         match self {
             Change::AddNight { date }
             | Change::SetDraw { date, .. }
+            | Change::SeatPlayer { date, .. }
             | Change::PutRound { date, .. }
             | Change::BookFine { date, .. }
             | Change::SetFinePaid { date, .. }
-            | Change::CloseNight { date } => Some(*date),
+            | Change::CloseNight { date }
+            | Change::ReopenNight { date } => Some(*date),
             Change::AddPlayer { .. }
             | Change::RenamePlayer { .. }
             | Change::SetFee { .. }
@@ -161,11 +183,14 @@ impl Change {
     }
 
     /// True when the change alters a closed night and so needs a Korrektur: its draw, rounds or
-    /// fines. Marking a fine paid (collecting later is normal) and closing again do not.
+    /// fines. Marking a fine paid (collecting later is normal), closing and reopening do not.
     pub fn needs_korrektur(&self) -> bool {
         matches!(
             self,
-            Change::SetDraw { .. } | Change::PutRound { .. } | Change::BookFine { .. }
+            Change::SetDraw { .. }
+                | Change::SeatPlayer { .. }
+                | Change::PutRound { .. }
+                | Change::BookFine { .. }
         )
     }
 }
@@ -369,6 +394,22 @@ impl Season {
                 }
                 night.draw = Some(seats.clone());
             }
+            Change::SeatPlayer {
+                date,
+                player,
+                table,
+            } => {
+                let name = normalize_name(player);
+                let night = night_entry(file, *date)?;
+                let draw = night.draw.get_or_insert_with(Vec::new);
+                if let Some(s) = draw.iter().find(|s| s.player == name) {
+                    return Err(refuse(format!(
+                        "{name} ist an diesem Abend schon ausgelost (Tisch {}).",
+                        s.table
+                    )));
+                }
+                *draw = super::draw::seat(draw, &name, *table);
+            }
             Change::PutRound {
                 date,
                 table,
@@ -413,7 +454,21 @@ impl Season {
                 player,
                 kind,
                 paid,
+                again,
             } => {
+                let name = normalize_name(player);
+                let kind = kind.trim();
+                let booked = self
+                    .night(*date)
+                    .is_some_and(|n| n.fines.iter().any(|f| f.player == name && f.kind == kind));
+                if booked && !again {
+                    return Err(refuse(format!(
+                        "Abend {}: {name} hat an diesem Abend schon eine Strafe „{}“. Noch eine \
+                         buchen? Dann „Ja, noch einmal buchen“ ankreuzen.",
+                        date.format("%d.%m.%Y"),
+                        super::kasse::fine_label(kind)
+                    )));
+                }
                 night_entry(file, *date)?.fines.push(FineEntry {
                     player: player.trim().to_string(),
                     kind: kind.trim().to_string(),
@@ -433,6 +488,10 @@ impl Season {
                 if !closed.contains(date) {
                     closed.push(*date);
                 }
+            }
+            Change::ReopenNight { date } => {
+                night_entry(file, *date)?;
+                closed.retain(|d| d != date);
             }
         }
         Ok(())

@@ -31,6 +31,68 @@ pub fn by_lot<R: Rng + ?Sized>(players: &[String], split_from: u32, rng: &mut R)
         .collect()
 }
 
+/// The table a newcomer sits at when the secretary does not choose (league.md §9, a late arrival):
+/// the table of `draw` with fewer players; a tie goes to the higher table number; a night without a
+/// draw starts table 1.
+pub fn table_for_newcomer(draw: &[SeatEntry]) -> u32 {
+    let mut tables: Vec<u32> = draw.iter().map(|s| s.table).collect();
+    tables.sort_unstable();
+    tables.dedup();
+    let count = |t: u32| draw.iter().filter(|s| s.table == t).count();
+    tables
+        .iter()
+        .copied()
+        .min_by_key(|t| (count(*t), std::cmp::Reverse(*t)))
+        .unwrap_or(1)
+}
+
+/// `draw` with `player` seated at `table` (his last seat there); `None`: at
+/// [`table_for_newcomer`]. A player already drawn keeps his seat.
+pub fn seat(draw: &[SeatEntry], player: &str, table: Option<u32>) -> Vec<SeatEntry> {
+    let mut out = draw.to_vec();
+    if out.iter().any(|s| s.player == player) {
+        return out;
+    }
+    let table = table.unwrap_or_else(|| table_for_newcomer(draw));
+    let at = out
+        .iter()
+        .rposition(|s| s.table <= table)
+        .map_or(0, |k| k + 1);
+    out.insert(
+        at,
+        SeatEntry {
+            player: player.to_string(),
+            table,
+        },
+    );
+    out
+}
+
+/// The draw after the presence form: the players ticked `present` against the `current` draw.
+/// Without a current draw, or when the secretary asked for it (`redraw`), a new draw by lot
+/// ([`by_lot`]); else nobody moves: who is no longer ticked leaves, every newcomer is seated by
+/// [`seat`] in the order given.
+pub fn update<R: Rng + ?Sized>(
+    current: &[SeatEntry],
+    present: &[String],
+    split_from: u32,
+    redraw: bool,
+    rng: &mut R,
+) -> Vec<SeatEntry> {
+    if current.is_empty() || redraw {
+        return by_lot(present, split_from, rng);
+    }
+    let mut draw: Vec<SeatEntry> = current
+        .iter()
+        .filter(|s| present.contains(&s.player))
+        .cloned()
+        .collect();
+    for p in present {
+        draw = seat(&draw, p, None);
+    }
+    draw
+}
+
 /// The draw that the rows of `tables` show: each table's players in the order they first play
 /// (table by table, round by round). A night entered without a draw (an imported season file) has
 /// this draw.

@@ -101,12 +101,23 @@ fn change() -> impl Strategy<Value = (Change, bool)> {
                     seat_newcomers,
                 }
             }),
-        2 => (day.clone(), player, any::<bool>()).prop_map(|(d, player, paid)| Change::BookFine {
-            date: date(d),
-            player,
-            kind: "late".into(),
-            paid,
-        }),
+        2 => (day.clone(), player.clone(), any::<bool>(), any::<bool>()).prop_map(
+            |(d, player, paid, again)| Change::BookFine {
+                date: date(d),
+                player,
+                kind: "late".into(),
+                paid,
+                again,
+            }
+        ),
+        1 => (day.clone(), player, proptest::option::of(1u32..3)).prop_map(
+            |(d, player, table)| Change::SeatPlayer {
+                date: date(d),
+                player,
+                table,
+            }
+        ),
+        1 => day.clone().prop_map(|d| Change::ReopenNight { date: date(d) }),
         2 => (day.clone(), 0usize..3, any::<bool>()).prop_map(|(d, index, paid)| {
             Change::SetFinePaid {
                 date: date(d),

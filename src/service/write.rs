@@ -86,50 +86,81 @@ impl League {
     }
 
     /// Makes `change` to season `year` through the pipeline (module doc) and returns the season's
-    /// new view (the old one when the change changes nothing). Errors: `Refused` (a league rule, a
-    /// missing Korrektur, the database's own refusal), `NoSeason`, storage.
+    /// new view (the old one when the change changes nothing). Errors: `Refused` (a league rule, the
+    /// database's own refusal), `Closed` (a closed night without Korrektur), `NoSeason`, storage.
     pub async fn change(
         &self,
         year: i32,
         change: Change,
         edit: &Edit,
     ) -> Result<Arc<SeasonView>, ServiceError> {
-        let view = self.change_locked(year, change, edit).await?;
+        self.changes(year, std::slice::from_ref(&change), edit)
+            .await
+    }
+
+    /// Makes `changes` to season `year` one after the other in one transaction: all of them or
+    /// none (a late arrival seated with his fine, for example). As [`League::change`].
+    pub async fn changes(
+        &self,
+        year: i32,
+        changes: &[Change],
+        edit: &Edit,
+    ) -> Result<Arc<SeasonView>, ServiceError> {
+        let view = self.changes_locked(year, changes, edit).await?;
         self.written().await;
         Ok(view)
     }
 
-    /// [`League::change`] under the write lock, without telling the other leagues.
-    async fn change_locked(
+    /// [`League::changes`] under the write lock, without telling the other leagues.
+    async fn changes_locked(
         &self,
         year: i32,
-        change: Change,
+        changes: &[Change],
         edit: &Edit,
     ) -> Result<Arc<SeasonView>, ServiceError> {
         let _w = self.inner.writing.lock().await;
         let mut tx = self.inner.db.begin_write_as(&edit.author).await?;
         let view = self.view_in(&mut tx, year).await?;
-        let next = view.season.apply(&change)?;
-        if next == view.season && edit.confirms_runde.is_none() {
+        let mut season = view.season.clone();
+        let mut steps = Vec::with_capacity(changes.len());
+        for change in changes {
+            let next = season.apply(change)?;
+            steps.push((change, std::mem::replace(&mut season, next)));
+        }
+        if season == view.season && edit.confirms_runde.is_none() {
             return Ok(view);
         }
-        let correction = korrektur_gate(&mut tx, &view, &change, edit).await?;
+        let mut corrections = Vec::new();
         let mut ids = view.ids.clone();
-        db::change::store(&mut tx, year, &change, &view.season, &next, &mut ids).await?;
-        audit(&mut tx, year, &change, &view.season, &next, edit).await?;
-        if let (Some((table, round)), Some(date)) = (edit.confirms_runde, change.night()) {
+        for (i, (change, before)) in steps.iter().enumerate() {
+            let after = steps.get(i + 1).map_or(&season, |(_, s)| s);
+            if let Some(c) =
+                korrektur_gate(&mut tx, before, &ids, change, edit, &corrections).await?
+            {
+                corrections.push(c);
+            }
+            db::change::store(&mut tx, year, change, before, after, &mut ids).await?;
+            audit(&mut tx, year, change, before, after, edit).await?;
+        }
+        if let Some(note) = &edit.note {
+            let author = edit.author.as_str();
+            db::audit::record(&mut tx, author, &note.action, None, Some(&note.after)).await?;
+        }
+        if let (Some((table, round)), Some(date)) =
+            (edit.confirms_runde, changes.iter().find_map(Change::night))
+        {
             if let Some(&night) = ids.nights.get(&date) {
                 db::besteck::delete(&mut tx, night, table, round).await?;
             }
         }
-        if let Some(id) = correction {
+        for (_, id) in corrections {
             db::closing::end_correction(&mut tx, id).await?;
         }
         let version = db::version::of_season(&mut tx, year)
             .await?
             .ok_or(ServiceError::NoSeason(year))?;
         tx.commit().await?;
-        let view = Arc::new(SeasonView::new(version, next, ids, view.carry_in_cents));
+        let view = Arc::new(SeasonView::new(version, season, ids, view.carry_in_cents));
         self.install(vec![view.clone()]);
         Ok(view)
     }
@@ -315,24 +346,25 @@ impl League {
 }
 
 /// Step 4: a change of a closed night's draw, rounds or fines needs the Korrektur (box and reason);
-/// opens the correction (the triggers let the change through while it is active) and audits it.
-/// Returns the correction's id, to be ended before the commit.
+/// opens the correction of that night (once per transaction: `open` lists those opened, as
+/// (date, id)) and audits it. Returns the newly opened (date, id), to be ended before the commit.
 async fn korrektur_gate(
     tx: &mut WriteTx,
-    view: &SeasonView,
+    season: &Season,
+    ids: &db::season::Ids,
     change: &Change,
     edit: &Edit,
-) -> Result<Option<i64>, ServiceError> {
+    open: &[(NaiveDate, i64)],
+) -> Result<Option<(NaiveDate, i64)>, ServiceError> {
     let Some(date) = change.night() else {
         return Ok(None);
     };
-    let closed = view.season.night(date).is_some_and(|n| n.closed);
-    if !closed || !change.needs_korrektur() {
+    let closed = season.night(date).is_some_and(|n| n.closed);
+    if !closed || !change.needs_korrektur() || open.iter().any(|(d, _)| *d == date) {
         return Ok(None);
     }
     let reason = edit.korrektur.check(date).map_err(ServiceError::Closed)?;
-    let night = *view
-        .ids
+    let night = *ids
         .nights
         .get(&date)
         .ok_or_else(|| ServiceError::NotFound(format!("Abend {}", de(date))))?;
@@ -345,11 +377,10 @@ async fn korrektur_gate(
         Some(&json!({ "night_id": night, "correction": id })),
     )
     .await?;
-    Ok(Some(id))
+    Ok(Some((date, id)))
 }
 
-/// Step 5's audit rows that the triggers do not write (nights, draws, the Strafenkatalog, closing),
-/// and the edit's own note.
+/// Step 5's audit rows that the triggers do not write (nights, draws, the Strafenkatalog, closing).
 async fn audit(
     tx: &mut WriteTx,
     year: i32,
@@ -399,10 +430,27 @@ async fn audit(
             )
             .await?;
         }
+        Change::ReopenNight { date } => {
+            db::audit::record(
+                tx,
+                user,
+                &format!("Spielabend {} wieder geöffnet", de(*date)),
+                Some(&json!({ "night": date, "closed": true })),
+                Some(&json!({ "night": date, "closed": false })),
+            )
+            .await?;
+        }
+        Change::SeatPlayer { date, player, .. } => {
+            db::audit::record(
+                tx,
+                user,
+                &format!("Nachzügler {} am {}", player.trim(), de(*date)),
+                Some(&draw_of(before, *date)),
+                Some(&draw_of(after, *date)),
+            )
+            .await?;
+        }
         _ => {}
-    }
-    if let Some(note) = &edit.note {
-        db::audit::record(tx, user, &note.action, None, Some(&note.after)).await?;
     }
     Ok(())
 }

@@ -11,11 +11,11 @@ use axum::response::{IntoResponse, Response};
 use axum::Form;
 use serde::Deserialize;
 
-use super::extract::{AtNight, Flash};
+use super::extract::Flash;
 use super::{AppError, Guard, Layout, Routes};
-use crate::auth::{RequireAdmin, RequireSecretary, Role};
-use crate::league::{format::date_de, Change, Korrektur};
-use crate::service::{accounts, Edit, League, ServiceError};
+use crate::auth::{RequireAdmin, Role};
+use crate::league::Korrektur;
+use crate::service::{accounts, League, ServiceError};
 
 /// The routes of this feature (the role walk test reads them from the route table).
 pub fn routes() -> Routes {
@@ -33,11 +33,6 @@ pub fn routes() -> Routes {
             enable_account,
         )
         .get(Guard::Admin, "/verwaltung/protokoll", audit_log)
-        .post(
-            Guard::Secretary,
-            "/verwaltung/abend/{date}/abschliessen",
-            close_night,
-        )
 }
 
 /// The fields a form that changes a night carries for a closed night: the "Korrektur" tick box
@@ -270,28 +265,6 @@ async fn audit_log(
         lines,
         older,
     })
-}
-
-async fn close_night(
-    State(league): State<League>,
-    flash: Flash,
-    RequireSecretary(me): RequireSecretary,
-    at: AtNight,
-) -> Result<Response, AppError> {
-    let date = at.date;
-    league
-        .change(
-            at.year(),
-            Change::CloseNight { date },
-            &Edit::by(&me.username),
-        )
-        .await?;
-    Ok(flash
-        .redirect(
-            &format!("/verwaltung/abend/{date}#abschluss"),
-            format!("Spielabend {} abgeschlossen.", date_de(date)),
-        )
-        .await)
 }
 
 #[cfg(test)]

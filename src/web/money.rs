@@ -952,6 +952,9 @@ pub struct FineForm {
     pub kind: String,
     /// Present ("on") when paid at once.
     pub paid: Option<String>,
+    /// Present when "Ja, noch einmal buchen" is ticked (a second fine of the kind that night).
+    #[serde(default)]
+    pub again: Option<String>,
 }
 
 async fn book_fine(
@@ -982,6 +985,7 @@ async fn book_fine(
                 player: form.player.clone(),
                 kind: form.kind.clone(),
                 paid,
+                again: form.again.is_some(),
             };
             league
                 .change(year, change, &Edit::by(&user.username))

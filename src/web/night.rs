@@ -47,6 +47,21 @@ pub fn routes() -> Routes {
         )
         .post(
             Guard::Secretary,
+            "/verwaltung/abend/{date}/nachzuegler",
+            seat_late_arrival,
+        )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/abend/{date}/abschliessen",
+            close_night,
+        )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/abend/{date}/oeffnen",
+            reopen_night,
+        )
+        .post(
+            Guard::Secretary,
             "/verwaltung/abend/{date}/strafe/{fine}/bezahlt",
             toggle_fine,
         )
@@ -169,6 +184,16 @@ struct NightAdminPage {
     closed: bool,
     /// "gleich bezahlt" ticked in a rejected fine form.
     fine_paid: bool,
+    /// The night has a draw: the presence form keeps everybody seated unless asked to draw again.
+    has_draw: bool,
+    /// Season players not drawn tonight, for the late-arrival form.
+    late_players: Vec<PresentLine>,
+    /// The tables of the draw (for the late-arrival form's choice).
+    table_numbers: Vec<u32>,
+    /// The `late` fine of the catalogue, formatted, if it has one.
+    late_fine: Option<String>,
+    /// A closed night may still be reopened (until the day after it).
+    can_reopen: bool,
 }
 
 /// What a rejected form typed.
@@ -250,7 +275,18 @@ fn render(layout: Layout, at: &AtNight, typed: Typed) -> NightAdminPage {
         })
         .collect();
     let fine_ids = view.ids.fines.get(&at.date);
-    let round_error = typed.round.is_some();
+    let mut table_numbers: Vec<u32> = night.draw.iter().map(|s| s.table).collect();
+    table_numbers.dedup();
+    let late_players = season
+        .players
+        .iter()
+        .filter(|p| !night.draw.iter().any(|s| s.player == p.name))
+        .map(|p| PresentLine {
+            id: id_of(&p.name),
+            name: p.name.clone(),
+            checked: false,
+        })
+        .collect();
     NightAdminPage {
         layout,
         year: season.year,
@@ -296,9 +332,15 @@ fn render(layout: Layout, at: &AtNight, typed: Typed) -> NightAdminPage {
             })
             .collect(),
         fine_paid: typed.fine.as_ref().is_some_and(|f| f.2),
-        error: if round_error { None } else { typed.error },
+        // The refusal at the top, where the eye is after the page loads, with a link to its form.
+        error: typed.error,
         error_at: typed.error_at,
         closed: night.closed,
+        has_draw: !night.draw.is_empty(),
+        late_players,
+        table_numbers,
+        late_fine: rules.fines.get("late").map(|c| format_cents(*c)),
+        can_reopen: night.closed && chrono::Local::now().date_naive() <= reopen_until(at.date),
     }
 }
 
@@ -354,6 +396,12 @@ pub struct PresenceForm {
     /// Korrektur reason of a closed night.
     #[serde(default)]
     pub korrektur_grund: String,
+    /// Present when "Tische neu auslosen" was asked for (everybody may move).
+    #[serde(default)]
+    pub neu_auslosen: Option<String>,
+    /// Present when the re-draw was confirmed ("Ja, alle Tische neu auslosen").
+    #[serde(default)]
+    pub bestaetigt: Option<String>,
 }
 
 async fn save_participants(
@@ -385,9 +433,22 @@ async fn save_participants(
                 None => Err(ServiceError::refused(
                     "Nur Spieler der Saison können teilnehmen.",
                 )),
+                Some(_) if form.neu_auslosen.is_some() && form.bestaetigt.is_none() => {
+                    Err(ServiceError::refused(
+                        "Zum Neu-Auslosen „Ja, alle Tische neu auslosen“ ankreuzen: dann sitzt jeder neu.",
+                    ))
+                }
                 Some(names) => {
                     let rules = &at.view.season.rules;
-                    let seats = draw::by_lot(&names, rules.split_tables_from, &mut rand::rng());
+                    // Once a draw is shown nobody moves: who leaves is taken out, newcomers sit at
+                    // the smaller table. A new draw by lot only when asked for.
+                    let seats = draw::update(
+                        &at.night().draw,
+                        &names,
+                        rules.split_tables_from,
+                        form.neu_auslosen.is_some(),
+                        &mut rand::rng(),
+                    );
                     let edit = Edit::by(&user.username).korrektur(korrektur);
                     league
                         .change(at.year(), Change::SetDraw { date, seats }, &edit)
@@ -401,7 +462,12 @@ async fn save_participants(
         present: Some(ticked),
         ..Typed::default()
     };
-    let message = "Teilnehmer gespeichert und Tische ausgelost.".to_string();
+    let message = if at.night().draw.is_empty() || form.neu_auslosen.is_some() {
+        "Teilnehmer gespeichert und Tische ausgelost."
+    } else {
+        "Teilnehmer gespeichert; wer schon saß, sitzt noch am selben Tisch."
+    }
+    .to_string();
     let anchor = if done.is_ok() { "tische" } else { "teilnehmer" }.to_string();
     let submitted = Submitted {
         done,
@@ -688,6 +754,9 @@ pub struct FineForm {
     pub kind: String,
     /// Present when paid at once.
     pub paid: Option<String>,
+    /// Present when "Ja, noch einmal buchen" is ticked (a second fine of the kind this night).
+    #[serde(default)]
+    pub again: Option<String>,
     /// Korrektur fields of a closed night.
     #[serde(flatten)]
     pub korrektur: KorrekturFields,
@@ -713,6 +782,7 @@ async fn add_fine(
         player: player.clone(),
         kind: form.kind.clone(),
         paid,
+        again: form.again.is_some(),
     };
     let edit = Edit::by(&user.username).korrektur(Korrektur::from(&form.korrektur));
     let done = league.change(at.year(), change, &edit).await.map(|_| ());
@@ -730,6 +800,167 @@ async fn add_fine(
         anchor: "strafen".into(),
         message,
         typed,
+    };
+    finish(&league, layout, flash, date, submitted).await
+}
+
+/// The late-arrival form ("Nachzügler"): the player, the table (empty: the smaller one) and
+/// whether to book the `late` fine with it.
+#[derive(Deserialize)]
+pub struct LateForm {
+    /// `players.id` of the late arrival.
+    pub player: i64,
+    /// "1" or "2"; empty: the table with fewer players (a tie: table 2).
+    #[serde(default)]
+    pub table: String,
+    /// Present when the fine `late` is booked in the same step.
+    #[serde(default)]
+    pub fine: Option<String>,
+    /// Korrektur fields of a closed night.
+    #[serde(flatten)]
+    pub korrektur: KorrekturFields,
+}
+
+async fn seat_late_arrival(
+    State(league): State<League>,
+    layout: Layout,
+    flash: Flash,
+    RequireSecretary(user): RequireSecretary,
+    at: AtNight,
+    Form(form): Form<LateForm>,
+) -> Result<Response, AppError> {
+    let date = at.date;
+    let player = at
+        .view
+        .player_name(form.player)
+        .map(str::to_string)
+        .ok_or_else(|| AppError::BadRequest("unbekannter Spieler".into()))?;
+    let table = match form.table.trim() {
+        "" => Ok(None),
+        t => t
+            .parse::<u32>()
+            .map(Some)
+            .map_err(|_| ServiceError::refused(format!("Tisch „{t}“ gibt es nicht."))),
+    };
+    let done = match table {
+        Err(e) => Err(e),
+        Ok(table) => {
+            let mut changes = vec![Change::SeatPlayer {
+                date,
+                player: player.clone(),
+                table,
+            }];
+            if form.fine.is_some() {
+                changes.push(Change::BookFine {
+                    date,
+                    player: player.clone(),
+                    kind: "late".into(),
+                    paid: false,
+                    again: false,
+                });
+            }
+            let edit = Edit::by(&user.username).korrektur(Korrektur::from(&form.korrektur));
+            league.changes(at.year(), &changes, &edit).await.map(|_| ())
+        }
+    };
+    let seated = league
+        .snapshot()
+        .night(date)
+        .and_then(|(_, n)| n.draw.iter().find(|s| s.player == player).map(|s| s.table));
+    let message = match (seated, form.fine.is_some()) {
+        (Some(t), true) => {
+            format!("{player} spielt ab jetzt an Tisch {t} mit; Zuspätkommer gebucht.")
+        }
+        (Some(t), false) => format!("{player} spielt ab jetzt an Tisch {t} mit."),
+        (None, _) => String::new(),
+    };
+    let submitted = Submitted {
+        done,
+        anchor: "nachzuegler".into(),
+        message,
+        typed: Typed::default(),
+    };
+    finish(&league, layout, flash, date, submitted).await
+}
+
+/// The form that closes or reopens a night: the confirmation box.
+#[derive(Deserialize)]
+pub struct SureForm {
+    /// Present when the confirmation box is ticked.
+    #[serde(default)]
+    pub sicher: Option<String>,
+}
+
+async fn close_night(
+    State(league): State<League>,
+    layout: Layout,
+    flash: Flash,
+    RequireSecretary(user): RequireSecretary,
+    at: AtNight,
+    Form(form): Form<SureForm>,
+) -> Result<Response, AppError> {
+    let date = at.date;
+    let done = match form.sicher {
+        None => Err(ServiceError::refused(
+            "Zum Abschließen „Ja, alle Runden und Strafen sind eingetragen“ ankreuzen.",
+        )),
+        Some(_) => league
+            .change(
+                at.year(),
+                Change::CloseNight { date },
+                &Edit::by(&user.username),
+            )
+            .await
+            .map(|_| ()),
+    };
+    let submitted = Submitted {
+        done,
+        anchor: "abschluss".into(),
+        message: format!("Spielabend {} abgeschlossen.", date_de(date)),
+        typed: Typed::default(),
+    };
+    finish(&league, layout, flash, date, submitted).await
+}
+
+/// The last day a closed night may be reopened: the day after it (a night runs past midnight).
+pub fn reopen_until(date: NaiveDate) -> NaiveDate {
+    date.succ_opt().unwrap_or(date)
+}
+
+async fn reopen_night(
+    State(league): State<League>,
+    layout: Layout,
+    flash: Flash,
+    RequireSecretary(user): RequireSecretary,
+    at: AtNight,
+    Form(form): Form<SureForm>,
+) -> Result<Response, AppError> {
+    let date = at.date;
+    let today = chrono::Local::now().date_naive();
+    let done = if today > reopen_until(date) {
+        Err(ServiceError::refused(format!(
+            "Abend {}: wieder öffnen geht nur bis zum Tag danach; später nur als Korrektur.",
+            date_de(date)
+        )))
+    } else if form.sicher.is_none() {
+        Err(ServiceError::refused(
+            "Zum Öffnen „Ja, den Abend wieder öffnen“ ankreuzen.",
+        ))
+    } else {
+        league
+            .change(
+                at.year(),
+                Change::ReopenNight { date },
+                &Edit::by(&user.username),
+            )
+            .await
+            .map(|_| ())
+    };
+    let submitted = Submitted {
+        done,
+        anchor: "abschluss".into(),
+        message: format!("Spielabend {} ist wieder offen.", date_de(date)),
+        typed: Typed::default(),
     };
     finish(&league, layout, flash, date, submitted).await
 }

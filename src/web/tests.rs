@@ -290,7 +290,7 @@ mod one_round_check {
             .send(
                 "POST",
                 "/verwaltung/abend/2026-01-09/abschliessen",
-                "",
+                "sicher=1",
                 None,
             )
             .await;

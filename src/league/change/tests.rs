@@ -161,14 +161,14 @@ fn cases() -> Vec<(&'static str, Change, Result<Check, &'static str>)> {
             Err("Rundennummer muss zwischen 1 und 10 liegen")),
         ("table 2 of four players", put(2, 1, rows(&[("Dora", 0, true), ("Anna", 0, false)]), false, true),
             Err("Anna ist an Tisch 1 ausgelost")),
-        ("a fine", Change::BookFine { date: night, player: "Carla".into(), kind: "sleepy".into(), paid: true },
+        ("a fine", Change::BookFine { date: night, player: "Carla".into(), kind: "sleepy".into(), paid: true, again: false },
             Ok(|s| {
                 let f = &s.nights[0].fines[1];
                 assert_eq!((f.player.as_str(), f.amount_cents, f.paid), ("Carla", 50, true));
             })),
-        ("a fine of an unknown kind", Change::BookFine { date: night, player: "Carla".into(), kind: "Bier".into(), paid: true },
+        ("a fine of an unknown kind", Change::BookFine { date: night, player: "Carla".into(), kind: "Bier".into(), paid: true, again: false },
             Err("Strafart \"Bier\" steht nicht im Strafenkatalog (late, sleepy)")),
-        ("a fine of a stranger", Change::BookFine { date: night, player: "Zoe".into(), kind: "late".into(), paid: true },
+        ("a fine of a stranger", Change::BookFine { date: night, player: "Zoe".into(), kind: "late".into(), paid: true, again: false },
             Err("unbekannter Spieler \"Zoe\"")),
         ("a fine paid", Change::SetFinePaid { date: night, index: 0, paid: true },
             Ok(|s| assert!(s.nights[0].fines[0].paid))),
@@ -176,6 +176,24 @@ fn cases() -> Vec<(&'static str, Change, Result<Check, &'static str>)> {
             Err("Diese Strafe gibt es nicht.")),
         ("closing", Change::CloseNight { date: night },
             Ok(|s| assert!(s.nights[0].closed && !s.nights[1].closed))),
+        ("reopening an open night", Change::ReopenNight { date: night },
+            Ok(|s| assert!(!s.nights[0].closed))),
+        ("a second late fine", Change::BookFine { date: night, player: "Bernd".into(), kind: "late".into(), paid: false, again: false },
+            Err("Abend 09.01.2026: Bernd hat an diesem Abend schon eine Strafe „Zuspätkommer“. Noch eine buchen?")),
+        ("a second late fine, asked for", Change::BookFine { date: night, player: "Bernd".into(), kind: "late".into(), paid: false, again: true },
+            Ok(|s| assert_eq!(s.nights[0].fines.len(), 2))),
+        ("a late arrival", Change::SeatPlayer { date: night, player: "Dora".into(), table: None },
+            Ok(|s| {
+                let names: Vec<&str> = s.nights[0].draw.iter().map(|x| x.player.as_str()).collect();
+                assert_eq!(names, ["Anna", "Bernd", "Carla", "Dora"]);
+            })),
+        ("a late arrival at table 2 of one table of four",
+            Change::SeatPlayer { date: night, player: "Dora".into(), table: Some(2) },
+            Err("zwei Tische erst ab 10 Teilnehmern (hier 4)")),
+        ("a late arrival who is there", Change::SeatPlayer { date: night, player: "Bernd".into(), table: None },
+            Err("Bernd ist an diesem Abend schon ausgelost (Tisch 1).")),
+        ("a late arrival nobody knows", Change::SeatPlayer { date: night, player: "Zoe".into(), table: None },
+            Err("unbekannter Spieler \"Zoe\"")),
     ]
 }
 
@@ -284,6 +302,7 @@ fn what_needs_a_korrektur_on_a_closed_night() {
                 player: "A".into(),
                 kind: "late".into(),
                 paid: false,
+                again: false,
             },
             true,
         ),

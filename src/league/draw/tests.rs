@@ -122,3 +122,93 @@ fn the_derived_draw_is_each_tables_players_in_the_order_they_first_play() {
     assert_eq!(got, want);
     assert_eq!(table_players(&derive_draw(&tables), 2), vec!["E", "D"]);
 }
+
+fn seats(spec: &[(&str, u32)]) -> Vec<SeatEntry> {
+    spec.iter()
+        .map(|(p, t)| SeatEntry {
+            player: p.to_string(),
+            table: *t,
+        })
+        .collect()
+}
+
+fn show(draw: &[SeatEntry]) -> Vec<(String, u32)> {
+    draw.iter().map(|s| (s.player.clone(), s.table)).collect()
+}
+
+#[test]
+fn a_newcomer_sits_at_the_smaller_table_a_tie_at_table_two() {
+    // (draw, chosen table, expected draw)
+    let cases: Vec<(Vec<SeatEntry>, Option<u32>, Vec<SeatEntry>)> = vec![
+        (seats(&[]), None, seats(&[("N", 1)])),
+        (
+            seats(&[("A", 1), ("B", 1)]),
+            None,
+            seats(&[("A", 1), ("B", 1), ("N", 1)]),
+        ),
+        (
+            seats(&[("A", 1), ("B", 1), ("C", 2)]),
+            None,
+            seats(&[("A", 1), ("B", 1), ("C", 2), ("N", 2)]),
+        ),
+        (
+            seats(&[("A", 1), ("B", 2)]),
+            None,
+            seats(&[("A", 1), ("B", 2), ("N", 2)]),
+        ),
+        (
+            seats(&[("A", 1), ("B", 2), ("C", 2)]),
+            None,
+            seats(&[("A", 1), ("N", 1), ("B", 2), ("C", 2)]),
+        ),
+        (
+            seats(&[("A", 1), ("B", 2)]),
+            Some(1),
+            seats(&[("A", 1), ("N", 1), ("B", 2)]),
+        ),
+        // already drawn: stays where he sits
+        (
+            seats(&[("N", 1), ("B", 2)]),
+            Some(2),
+            seats(&[("N", 1), ("B", 2)]),
+        ),
+    ];
+    for (draw, table, want) in cases {
+        assert_eq!(
+            show(&seat(&draw, "N", table)),
+            show(&want),
+            "{draw:?} {table:?}"
+        );
+    }
+}
+
+#[test]
+fn the_presence_form_moves_nobody_unless_asked_to_draw_again() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    let current = seats(&[("A", 1), ("B", 1), ("C", 1), ("D", 2), ("E", 2)]);
+    let present: Vec<String> = ["A", "B", "D", "E", "F", "G"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    // C leaves; F and G arrive: F at the smaller table (a tie 2:2 → table 2), G then at table 1.
+    let got = update(&current, &present, 4, false, &mut rng);
+    assert_eq!(
+        show(&got),
+        show(&seats(&[
+            ("A", 1),
+            ("B", 1),
+            ("G", 1),
+            ("D", 2),
+            ("E", 2),
+            ("F", 2)
+        ]))
+    );
+    // Asked for: a new draw of exactly the present players.
+    let again = update(&current, &present, 4, true, &mut rng);
+    let mut names: Vec<String> = again.iter().map(|s| s.player.clone()).collect();
+    names.sort();
+    assert_eq!(names, present);
+    // No draw yet: by lot.
+    let first = update(&[], &present, 10, false, &mut rng);
+    assert!(first.iter().all(|s| s.table == 1) && first.len() == 6);
+}
