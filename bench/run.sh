@@ -164,6 +164,8 @@ for round in $(seq 1 "$ROUNDS"); do
     R[kasse]+="$(run_wrk "$WORK/wrk-kasse-$round.txt" "$READ_SLICE" -t1 -c"$CONNS" "$BASE$KASSE_PATH");"
     R[abschluss]+="$(run_wrk "$WORK/wrk-abschluss-$round.txt" "$READ_SLICE" -t1 -c"$CONNS" "$BASE$ABSCHLUSS_PATH");"
 done
+hwm_reads_kb=$(awk '/VmHWM/ {print $2}' "/proc/$SERVER_PID/status")
+echo "VmHWM nach den Lesetests: $((hwm_reads_kb / 1024)) MB" >&2
 R[write]=$(WRITERS_LUA="$WORK/writers.lua" run_wrk "$WORK/wrk-write.txt" "$WRITE_DURATION" -t4 -c4 \
     -s bench/rounds.lua "$BASE/")
 

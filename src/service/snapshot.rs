@@ -13,7 +13,6 @@ use chrono::NaiveDate;
 
 use super::ServiceError;
 use crate::db::season::{Ids, Stored};
-use crate::league::kasse::chain;
 use crate::league::{self, Night, Payouts, PlayerHistory, Season, Standings};
 
 /// How often the server compares its snapshot with the database's change counters.
@@ -208,8 +207,17 @@ impl Snapshot {
             )));
         }
         let all = self.chain.get_or_init(|| {
-            let seasons: Vec<Season> = self.seasons.values().map(|v| v.season.clone()).collect();
-            let payouts = chain(&seasons);
+            // league::kasse::chain over the views, without copying the seasons.
+            let mut carry = 0;
+            let payouts: Vec<Payouts> = self
+                .seasons
+                .values()
+                .map(|v| {
+                    let p = league::payouts(&v.season, carry);
+                    carry = p.carry_out_cents;
+                    p
+                })
+                .collect();
             let years: Vec<i32> = self.seasons.keys().copied().collect();
             years
                 .iter()
