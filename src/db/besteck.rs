@@ -88,3 +88,23 @@ pub async fn numbers(
         .map(|(n,)| super::to_u32(n, "besteck_runden.number"))
         .collect()
 }
+
+/// Every Runde in progress as (night, table, number, record JSON), for changes that must follow a
+/// player (a rename). The JSON is returned unparsed: a record that no longer reads is kept as is.
+pub async fn all_raw(conn: &mut SqliteConnection) -> Result<Vec<(i64, u32, u32, String)>, DbError> {
+    let rows: Vec<(i64, i64, i64, String)> = sqlx::query_as(
+        "select night_id, table_no, number, record_json from besteck_runden order by night_id",
+    )
+    .fetch_all(conn)
+    .await?;
+    rows.into_iter()
+        .map(|(n, t, r, j)| {
+            Ok((
+                n,
+                super::to_u32(t, "besteck_runden.table_no")?,
+                super::to_u32(r, "besteck_runden.number")?,
+                j,
+            ))
+        })
+        .collect()
+}

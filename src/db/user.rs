@@ -112,6 +112,15 @@ pub async fn list(pool: &SqlitePool) -> Result<Vec<User>, DbError> {
     .await?)
 }
 
+/// All accounts by name, inside a transaction.
+pub async fn list_conn(conn: &mut SqliteConnection) -> Result<Vec<User>, DbError> {
+    Ok(sqlx::query_as(
+        "select id, username, password_hash, role, disabled from users order by username",
+    )
+    .fetch_all(conn)
+    .await?)
+}
+
 /// The account with `id`, inside a transaction.
 pub async fn by_id_conn(conn: &mut SqliteConnection, id: i64) -> Result<Option<User>, DbError> {
     Ok(

@@ -457,6 +457,38 @@ impl RundeState {
     }
 }
 
+impl RundeRecord {
+    /// The record with player `from` called `to` everywhere (seat order and every throw): a
+    /// running Runde follows a renamed player.
+    pub fn renamed(&self, from: &str, to: &str) -> RundeRecord {
+        let name = |p: &String| if p == from { to.to_string() } else { p.clone() };
+        RundeRecord {
+            players: self.players.iter().map(name).collect(),
+            rules: self.rules.clone(),
+            wurfrunden: self
+                .wurfrunden
+                .iter()
+                .map(|w| AppliedWurfrunde {
+                    throws: w
+                        .throws
+                        .iter()
+                        .map(|t| ThrowInput {
+                            player: name(&t.player),
+                            ..t.clone()
+                        })
+                        .collect(),
+                    blind: w.blind,
+                })
+                .collect(),
+        }
+    }
+
+    /// True when `player` plays in this Runde.
+    pub fn has_player(&self, player: &str) -> bool {
+        self.players.iter().any(|p| p == player)
+    }
+}
+
 impl TryFrom<RundeRecord> for RundeState {
     type Error = RuleError;
     fn try_from(r: RundeRecord) -> Result<Self, Self::Error> {

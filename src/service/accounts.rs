@@ -7,6 +7,7 @@ use serde_json::json;
 use super::ServiceError;
 use crate::auth::{self, Role};
 use crate::db::{self, user::User, Db};
+use crate::league::names::name_key;
 
 /// The longest login name or password looked at when logging in; longer input fails like a wrong
 /// password (argon2 would otherwise hash megabytes).
@@ -52,6 +53,18 @@ async fn insert(
     {
         return Err(ServiceError::refused(format!(
             "Ein Konto \"{username}\" gibt es schon."
+        )));
+    }
+    // Login names count without case (a phone capitalises the first letter): one account per key.
+    let key = name_key(username);
+    if let Some(twin) = db::user::list_conn(&mut tx)
+        .await?
+        .into_iter()
+        .find(|u| name_key(&u.username) == key)
+    {
+        return Err(ServiceError::refused(format!(
+            "Ein Konto \"{}\" gibt es schon (Groß-/Kleinschreibung zählt beim Anmelden nicht).",
+            twin.username
         )));
     }
     let id = db::user::create(&mut tx, username, &hash, role.as_str()).await?;
@@ -118,8 +131,9 @@ pub async fn create_first_admin(
     .await
 }
 
-/// The account of a login: the enabled account `username` (trimmed) whose password is `password`;
-/// `None` otherwise. An unknown name takes as long as a wrong password (a dummy hash is checked).
+/// The account of a login: the enabled account `username` (trimmed; case does not count: "Anna"
+/// logs in as "anna") whose password is `password`; `None` otherwise. An unknown name takes as
+/// long as a wrong password (a dummy hash is checked).
 pub async fn authenticate(
     db: &Db,
     username: &str,
@@ -129,7 +143,16 @@ pub async fn authenticate(
     let sane = name.chars().count() <= MAX_CREDENTIAL_CHARS
         && password.chars().count() <= MAX_CREDENTIAL_CHARS;
     let user = if sane {
-        db::user::by_username(&db.read, name).await?
+        match db::user::by_username(&db.read, name).await? {
+            Some(u) => Some(u),
+            None => {
+                let key = name_key(name);
+                db::user::list(&db.read)
+                    .await?
+                    .into_iter()
+                    .find(|u| name_key(&u.username) == key)
+            }
+        }
     } else {
         None
     };

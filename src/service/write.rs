@@ -321,6 +321,15 @@ impl League {
         }
         // Audited by the players trigger (old and new name).
         db::player::rename(&mut tx, id, &to).await?;
+        // A Schockbesteck Runde in progress follows him.
+        for (night, table, number, json) in db::besteck::all_raw(&mut tx).await? {
+            let Ok(record) = serde_json::from_str::<crate::rules::RundeRecord>(&json) else {
+                continue;
+            };
+            if record.has_player(&old) {
+                db::besteck::put(&mut tx, night, table, number, &record.renamed(&old, &to)).await?;
+            }
+        }
         let mut installed = Vec::new();
         for (view, next) in views {
             let y = next.year;

@@ -9,9 +9,24 @@ use super::{Guard, Routes};
 /// The stylesheet (`static/style.css`).
 const STYLE_CSS: &str = include_str!("../../static/style.css");
 
+/// The site icon (`static/favicon.ico`, 32 × 32: a die's three).
+const FAVICON: &[u8] = include_bytes!("../../static/favicon.ico");
+
 /// The routes of this feature.
 pub fn routes() -> Routes {
-    Routes::new().get(Guard::Public, "/static/style.css", style)
+    Routes::new()
+        .get(Guard::Public, "/static/style.css", style)
+        .get(Guard::Public, "/favicon.ico", favicon)
+}
+
+async fn favicon() -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, "image/x-icon"),
+            (header::CACHE_CONTROL, "public, max-age=86400"),
+        ],
+        FAVICON,
+    )
 }
 
 async fn style() -> impl IntoResponse {

@@ -87,8 +87,10 @@ async fn login(
 ) -> Result<Response, AppError> {
     let ip = peer.map(|Extension(ConnectInfo(addr))| addr.ip());
     let name = form.username.trim().to_string();
+    // One throttle per account, whatever the case of the name as typed.
+    let account = crate::league::names::name_key(&name);
     let throttle = &state.throttle;
-    if !throttle.allowed(&name, ip, Instant::now()) {
+    if !throttle.allowed(&account, ip, Instant::now()) {
         return Ok(refused(
             StatusCode::TOO_MANY_REQUESTS,
             form.username,
@@ -97,14 +99,14 @@ async fn login(
     }
     match accounts::authenticate(state.league.db(), &name, &form.password).await? {
         Some(u) => {
-            throttle.succeeded(&name, ip);
+            throttle.succeeded(&account, ip);
             auth::start_session(&session, u.id)
                 .await
                 .map_err(session_error)?;
             Ok(Redirect::to("/verwaltung").into_response())
         }
         None => {
-            throttle.failed(&name, Instant::now());
+            throttle.failed(&account, Instant::now());
             Ok(refused(
                 StatusCode::UNAUTHORIZED,
                 form.username,

@@ -185,6 +185,8 @@ struct Ctx {
     game: RuleSet,
     entered: Vec<u32>,
     runde: Option<RundeState>,
+    /// A stored Runde that no longer loads (German: why); it can only be discarded.
+    broken: Option<String>,
     /// The night is closed: saving the result needs a Korrektur.
     closed: bool,
 }
@@ -213,13 +215,16 @@ async fn load(league: &League, at: &AtRound) -> Result<Ctx, AppError> {
         table: at.at.table,
         round: at.round,
     };
-    let record = league.runde(here).await?;
-    let runde = match record {
-        Some(record) => Some(
-            RundeState::try_from(record)
-                .map_err(|e| AppError::Internal(format!("gespeicherte Runde: {e}")))?,
-        ),
-        None => None,
+    // A Runde that no longer loads (a player renamed before renames followed, an older version's
+    // record) must not block the table: it is shown as broken and can be discarded.
+    let (runde, broken) = match league.runde(here).await {
+        Ok(Some(record)) => match RundeState::try_from(record) {
+            Ok(r) => (Some(r), None),
+            Err(e) => (None, Some(e.to_string())),
+        },
+        Ok(None) => (None, None),
+        Err(ServiceError::Db(crate::db::DbError::Corrupt(why))) => (None, Some(why)),
+        Err(e) => return Err(e.into()),
     };
     let ids = runde
         .iter()
@@ -248,6 +253,7 @@ async fn load(league: &League, at: &AtRound) -> Result<Ctx, AppError> {
             .map(|t| t.rounds.iter().map(|r| r.number).collect())
             .unwrap_or_default(),
         runde,
+        broken,
         closed: n.closed,
     })
 }
@@ -374,6 +380,8 @@ pub struct RundePage {
     next_round: Option<u32>,
     /// The night is closed: the confirm form carries the Korrektur fieldset.
     closed: bool,
+    /// The stored Runde does not load any more: why (German); only "verwerfen" is offered.
+    broken: Option<String>,
 }
 
 fn dice_text(d: [u8; 3]) -> String {
@@ -545,6 +553,7 @@ fn render(layout: Layout, ctx: &Ctx, extra: Extra<'_>) -> RundePage {
         joker_allowed: ctx.joker_allowed,
         next_round: (ctx.round < ctx.rounds_per_night).then_some(ctx.round + 1),
         closed: ctx.closed,
+        broken: ctx.broken.clone(),
     };
     let Some(runde) = &ctx.runde else {
         return page;
@@ -692,7 +701,7 @@ async fn start(
 ) -> Result<Response, AppError> {
     let ctx = load(&league, &at).await?;
     let round = ctx.round;
-    if ctx.runde.is_some() {
+    if ctx.runde.is_some() || ctx.broken.is_some() {
         return Ok(rejected(
             layout,
             &ctx,

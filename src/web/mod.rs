@@ -333,10 +333,12 @@ pub async fn build_app(config: Config) -> anyhow::Result<Router> {
     let league = League::open(&config.database).await?;
     league.watch();
     if let Some(token) = crate::service::accounts::setup_token(league.db()).await? {
-        tracing::warn!(
-            "Noch kein Konto: ersten Admin anlegen unter http://{}/setup?token={token}",
-            config.listen
-        );
+        let interfaces: Vec<std::net::IpAddr> = if_addrs::get_if_addrs()
+            .map(|all| all.iter().map(|i| i.ip()).collect())
+            .unwrap_or_default();
+        for link in setup_links(config.listen, &interfaces, &token) {
+            tracing::warn!("Noch kein Konto: ersten Admin anlegen unter {link}");
+        }
     }
     let sessions = crate::auth::session_layer(league.db(), config.secure_cookies).await?;
     let state = AppState {
@@ -346,6 +348,37 @@ pub async fn build_app(config: Config) -> anyhow::Result<Router> {
         pages: Default::default(),
     };
     Ok(security::protect(router(state).layer(sessions)).layer(TraceLayer::new_for_http()))
+}
+
+/// The setup links to print for a server listening on `listen`: on a specific address that one;
+/// on all addresses (`0.0.0.0`, `::`), which no phone can open, one link per reachable address of
+/// the machine (`interfaces`: loopback last, IPv6 only when listening on `::`).
+pub fn setup_links(
+    listen: SocketAddr,
+    interfaces: &[std::net::IpAddr],
+    token: &str,
+) -> Vec<String> {
+    let link = |ip: std::net::IpAddr| {
+        format!(
+            "http://{}/setup?token={token}",
+            SocketAddr::new(ip, listen.port())
+        )
+    };
+    if !listen.ip().is_unspecified() {
+        return vec![link(listen.ip())];
+    }
+    let mut ips: Vec<std::net::IpAddr> = interfaces
+        .iter()
+        .copied()
+        .filter(|ip| listen.is_ipv6() || ip.is_ipv4())
+        .filter(|ip| !ip.is_unspecified())
+        .collect();
+    ips.sort_by_key(|ip| (ip.is_loopback(), ip.is_ipv6(), *ip));
+    ips.dedup();
+    if ips.is_empty() {
+        ips.push(std::net::IpAddr::from([127, 0, 0, 1]));
+    }
+    ips.into_iter().map(link).collect()
 }
 
 #[cfg(test)]

@@ -56,6 +56,7 @@ pub async fn serve(State(state): State<AppState>, req: Request, next: Next) -> R
         && !path.starts_with("/static/")
         && !path.starts_with("/bench/")
         && path != "/money.css"
+        && path != "/favicon.ico"
         && path != "/login"
         && path != "/setup";
     if !cacheable {

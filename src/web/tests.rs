@@ -33,6 +33,49 @@ fn every_route_is_listed_once_and_the_admin_area_is_guarded() {
     }
 }
 
+#[test]
+fn the_setup_link_names_an_address_a_phone_can_open() {
+    let ips: Vec<std::net::IpAddr> = ["127.0.0.1", "192.168.1.5", "::1", "fd00::2", "10.0.0.7"]
+        .iter()
+        .map(|s| s.parse().unwrap())
+        .collect();
+    // (listen, expected links' hosts)
+    let cases: [(&str, &[&str]); 4] = [
+        ("127.0.0.1:3000", &["127.0.0.1:3000"]),
+        ("192.168.1.5:8080", &["192.168.1.5:8080"]),
+        (
+            "0.0.0.0:8080",
+            &["10.0.0.7:8080", "192.168.1.5:8080", "127.0.0.1:8080"],
+        ),
+        (
+            "[::]:8080",
+            &[
+                "10.0.0.7:8080",
+                "192.168.1.5:8080",
+                "[fd00::2]:8080",
+                "127.0.0.1:8080",
+                "[::1]:8080",
+            ],
+        ),
+    ];
+    for (listen, hosts) in cases {
+        let links = setup_links(listen.parse().unwrap(), &ips, "abc");
+        let want: Vec<String> = hosts
+            .iter()
+            .map(|h| format!("http://{h}/setup?token=abc"))
+            .collect();
+        assert_eq!(links, want, "{listen}");
+        assert!(links
+            .iter()
+            .all(|l| !l.contains("0.0.0.0") && !l.contains("[::]")));
+    }
+    // nothing known: loopback
+    assert_eq!(
+        setup_links("0.0.0.0:3000".parse().unwrap(), &[], "t"),
+        ["http://127.0.0.1:3000/setup?token=t"]
+    );
+}
+
 /// The same check for a round on all three ways in: the round form, the Schockbesteck and the JSON
 /// round API each go through `Change::PutRound` and the write pipeline, so the league's limits,
 /// the one Joker-Runde per night, the replace rule and the Korrektur of a closed night answer

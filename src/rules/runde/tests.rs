@@ -307,3 +307,23 @@ fn replay_undo_and_serde() {
         .to_string();
     assert!(err.contains("Wurfrunde 2"), "{err}");
 }
+
+#[test]
+fn a_renamed_player_is_renamed_in_the_whole_record_and_the_runde_replays() {
+    let mut s = RundeState::new(names(&["A", "B"]), RuleSet::default()).unwrap();
+    s.apply(vec![t("A", [1, 1, 1], 1), t("B", [6, 5, 4], 1)])
+        .unwrap();
+    let renamed = s.record().renamed("B", "Bernd");
+    assert_eq!(renamed.players, names(&["A", "Bernd"]));
+    assert!(renamed.has_player("Bernd") && !renamed.has_player("B"));
+    let throwers: Vec<&str> = renamed.wurfrunden[0]
+        .throws
+        .iter()
+        .map(|t| t.player.as_str())
+        .collect();
+    assert_eq!(throwers, ["A", "Bernd"]);
+    let replayed = RundeState::try_from(renamed).expect("replays");
+    assert_eq!(replayed.half_losers(), &["Bernd".to_string()][..]);
+    // a name that plays not: unchanged
+    assert_eq!(s.record().renamed("Z", "Y"), s.record());
+}
