@@ -1,4 +1,4 @@
-//! A random-play driver for the rules engine, shared by `tests/rules_engine.rs` and
+//! A random-play driver for the rules engine, shared by the cases crate (`tests/cases/rules_engine.rs`) and
 //! `benches/rules.rs` (included with `#[path]`). It plays like people do: keeps 1s, sometimes a high
 //! die, turns sixes when it may, stops early now and then, and enters throws as sequences or as dice.
 

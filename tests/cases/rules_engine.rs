@@ -2,12 +2,10 @@
 //! over all 216 ordered rolls × from_hand for every preset, the Deckel of every pair, random whole
 //! Runden through `RundeState` (proptest), and a seeded simulation of the Schock-Out probability.
 
-#[path = "common/rules_driver.rs"]
-mod driver;
-
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
+use crate::driver;
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
