@@ -651,6 +651,7 @@ async fn every_change_to_results_players_fees_and_fines_is_audited_with_who_befo
 }
 
 #[tokio::test]
+#[ignore = "slow: 100 argon2 logins, ~7 s; run by .ci/run (cargo test -- --ignored)"]
 async fn past_100_failures_an_account_takes_only_known_addresses_and_is_never_locked() {
     let t = TestApp::staffed().await;
     let known = [10, 3, 0, 1];
