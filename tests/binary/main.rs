@@ -1,6 +1,7 @@
 //! The binary tests: the real `schockerliga` binary (`CARGO_BIN_EXE_schockerliga`) run as a
 //! command line or as a server on a temporary database. The kill -9 tests and the 10 s soak are
 //! `#[ignore]`d; `.ci/run` runs them with `cargo test -- --ignored`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

@@ -1,5 +1,6 @@
 //! The case tables: the library against the fixtures of `tests/fixtures/` and against properties
 //! (proptest, seeded simulations); no app, no binary.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "../common/mod.rs"]
 mod common;

@@ -76,7 +76,7 @@ async fn post_wurfrunde(
     rows: &[(&str, &str, u8, bool)],
 ) -> Reply {
     let f = wurfrunde_form(seq, rows);
-    t.post_fields(&format!("{PAGE}/wurfrunde"), &f, Some(&cookie))
+    t.post_fields(&format!("{PAGE}/wurfrunde"), &f, Some(cookie))
         .await
 }
 

@@ -1,6 +1,7 @@
 //! The router tests: the whole app (`web::build_app` on a temporary database) driven with
 //! `tower::ServiceExt::oneshot` through one helper, [`app::TestApp`]. A few also run the binary
 //! on the app's database to compare the command line with the web.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "../common/mod.rs"]
 mod common;
