@@ -43,38 +43,38 @@ pub struct TestApp {
 
 /// What a [`TestApp`] starts with: accounts (password [`PASSWORD`]), then imported seasons.
 #[derive(Default)]
-pub struct Setup {
+pub struct Builder {
     accounts: Vec<(String, &'static str)>,
     seasons: Vec<SeasonFile>,
     secure_cookies: bool,
 }
 
-impl Setup {
+impl Builder {
     /// An account `name` with `role` ("admin" or "secretary").
-    pub fn account(mut self, name: &str, role: &'static str) -> Setup {
+    pub fn account(mut self, name: &str, role: &'static str) -> Builder {
         self.accounts.push((name.to_string(), role));
         self
     }
 
     /// The admin [`ADMIN`] and the secretary [`SECRETARY`].
-    pub fn staff(self) -> Setup {
+    pub fn staff(self) -> Builder {
         self.account(ADMIN, "admin").account(SECRETARY, "secretary")
     }
 
     /// The season `file`, imported before the app starts.
-    pub fn season(mut self, file: SeasonFile) -> Setup {
+    pub fn season(mut self, file: SeasonFile) -> Builder {
         self.seasons.push(file);
         self
     }
 
     /// The seasons `files`, imported in this order.
-    pub fn seasons(mut self, files: impl IntoIterator<Item = SeasonFile>) -> Setup {
+    pub fn seasons(mut self, files: impl IntoIterator<Item = SeasonFile>) -> Builder {
         self.seasons.extend(files);
         self
     }
 
     /// The session cookie marked `Secure` (`Config::secure_cookies`).
-    pub fn secure_cookies(mut self, on: bool) -> Setup {
+    pub fn secure_cookies(mut self, on: bool) -> Builder {
         self.secure_cookies = on;
         self
     }
@@ -117,24 +117,24 @@ fn config(path: &std::path::Path, secure_cookies: bool) -> Config {
 }
 
 impl TestApp {
-    /// An app to set up: nothing in the database until [`Setup::start`].
-    pub fn setup() -> Setup {
-        Setup::default()
+    /// An app to build: nothing is in the database until [`Builder::start`].
+    pub fn builder() -> Builder {
+        Builder::default()
     }
 
     /// An empty database: no account (the one-time setup link is open), no season.
     pub async fn empty() -> TestApp {
-        TestApp::setup().start().await
+        TestApp::builder().start().await
     }
 
     /// The admin and the secretary, no season.
     pub async fn staffed() -> TestApp {
-        TestApp::setup().staff().start().await
+        TestApp::builder().staff().start().await
     }
 
     /// The admin, the secretary and the small fixture season 2026 (`small-2026.season.json`).
     pub async fn small_season() -> TestApp {
-        TestApp::setup()
+        TestApp::builder()
             .staff()
             .season(season_file("small-2026", None))
             .start()
@@ -143,7 +143,7 @@ impl TestApp {
 
     /// `seasons` imported, no account.
     pub async fn with_seasons(seasons: &[SeasonFile]) -> TestApp {
-        TestApp::setup().seasons(seasons.to_vec()).start().await
+        TestApp::builder().seasons(seasons.to_vec()).start().await
     }
 
     /// A new router on the same database file, as after a server restart (the old one is dropped).

@@ -27,7 +27,7 @@ const PAGE: &str = "/verwaltung/besteck/2026-01-09/1/2";
 /// The season above and a secretary.
 async fn prepared() -> TestApp {
     let file: SeasonFile = serde_json::from_str(SEASON).unwrap();
-    TestApp::setup()
+    TestApp::builder()
         .season(file)
         .account(SECRETARY, "secretary")
         .start()

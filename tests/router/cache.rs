@@ -24,7 +24,7 @@ const SPEC: DemoSpec = DemoSpec {
 /// An app on the demo league of [`SPEC`] with a secretary `schreiber`, and the league's files.
 async fn filled() -> (TestApp, Vec<SeasonFile>) {
     let files = league(&SPEC);
-    let t = TestApp::setup()
+    let t = TestApp::builder()
         .seasons(files.clone())
         .account("schreiber", "secretary")
         .start()

@@ -296,7 +296,7 @@ async fn the_session_id_changes_at_login_and_dies_at_logout() {
 #[tokio::test]
 async fn the_session_cookie_is_httponly_strict_expiring_and_secure_when_configured() {
     for secure in [false, true] {
-        let t = TestApp::setup()
+        let t = TestApp::builder()
             .staff()
             .secure_cookies(secure)
             .start()
