@@ -7,6 +7,7 @@
 //! no SQL), `standings_pure` (the computation alone on a loaded season).
 //!
 //! Run: `cargo bench --bench league`.
+#![allow(clippy::expect_used)]
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use schockerliga::db::Db;

@@ -382,5 +382,4 @@ where
 }
 
 #[cfg(test)]
-#[path = "tests/auth.rs"]
 mod tests;

@@ -392,5 +392,4 @@ pub fn ehrentafel(seasons: &[Season], payouts: &[Payouts]) -> Vec<HonourYear> {
 }
 
 #[cfg(test)]
-#[path = "tests/career.rs"]
 mod tests;

@@ -110,5 +110,4 @@ pub fn player_curve(season: &Season, player: &str) -> Option<PlayerCurve> {
 }
 
 #[cfg(test)]
-#[path = "tests/curves.rs"]
 mod tests;

@@ -148,5 +148,4 @@ fn render(location: &Location, message: &str) -> String {
 }
 
 #[cfg(test)]
-#[path = "tests/error.rs"]
 mod tests;

@@ -39,7 +39,7 @@ pub fn format_cents(cents: i64) -> String {
     let euros = (abs / 100).to_string();
     let mut grouped = String::new();
     for (i, c) in euros.chars().enumerate() {
-        if i > 0 && (euros.len() - i) % 3 == 0 {
+        if i > 0 && (euros.len() - i).is_multiple_of(3) {
             grouped.push('.');
         }
         grouped.push(c);

@@ -339,5 +339,4 @@ pub fn fine_label(kind: &str) -> &str {
 }
 
 #[cfg(test)]
-#[path = "tests/kasse.rs"]
 mod tests;

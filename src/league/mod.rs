@@ -22,7 +22,6 @@ pub mod rules;
 pub mod season;
 pub mod standings;
 #[cfg(test)]
-#[path = "tests/testkit.rs"]
 pub(crate) mod testkit;
 
 pub use change::{Change, Korrektur};

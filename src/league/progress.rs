@@ -309,5 +309,4 @@ fn one_rank_above<'a>(rows: &'a [StandingRow], row: &StandingRow) -> Option<&'a 
 }
 
 #[cfg(test)]
-#[path = "tests/progress.rs"]
 mod tests;

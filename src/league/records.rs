@@ -304,5 +304,4 @@ pub fn all_time_records(seasons: &[Season]) -> Records {
 }
 
 #[cfg(test)]
-#[path = "tests/records.rs"]
 mod tests;

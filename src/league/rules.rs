@@ -240,5 +240,4 @@ impl SeasonRules {
 }
 
 #[cfg(test)]
-#[path = "tests/rules.rs"]
 mod tests;

@@ -708,5 +708,4 @@ impl Night {
 }
 
 #[cfg(test)]
-#[path = "tests/season.rs"]
 mod tests;

@@ -305,5 +305,4 @@ pub fn standings(season: &Season, as_of: Option<NaiveDate>) -> Standings {
 }
 
 #[cfg(test)]
-#[path = "tests/standings.rs"]
 mod tests;

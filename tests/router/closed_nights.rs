@@ -3,11 +3,10 @@
 //! forms of a closed night need the Korrektur box and a reason (422, typed values kept, nothing
 //! stored) and are stored and audited with them; marking a fine paid works on a closed night.
 
-mod common;
-
 use axum::http::StatusCode;
-use common::*;
 use sqlx::SqlitePool;
+
+use crate::app::*;
 
 const NIGHT: &str = "2026-01-02";
 
@@ -67,33 +66,24 @@ fn round_body(number: i64, rows: &[(i64, i64, i64, i64, bool)], extra: &str) -> 
     body
 }
 
-fn location(resp: &axum::http::Response<axum::body::Body>) -> String {
-    resp.headers()
-        .get("location")
-        .map(|v| v.to_str().unwrap().to_string())
-        .unwrap_or_default()
-}
-
 #[tokio::test]
 async fn one_round_entry_is_audited_once_per_result_naming_the_secretary() {
-    let t = test_app(true, false).await;
-    let cookie = login(&t.app, SECRETARY, None).await;
+    let t = TestApp::small_season().await;
+    let cookie = t.login(SECRETARY).await;
     let rows = stored_round(&t.db.read, NIGHT, 1).await;
     assert!(rows.len() >= 2);
     let since = last_audit_id(&t.db.read).await;
     // Round 1 again, with one more Jule for its first player: the round is replaced.
     let mut changed = rows.clone();
     changed[0].3 += 1;
-    let resp = send(
-        &t.app,
-        form(
+    let resp = t
+        .send(form(
             &format!("/verwaltung/abend/{NIGHT}/runde"),
             &round_body(1, &changed, ""),
             Some(&cookie),
-        ),
-    )
-    .await;
-    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+        ))
+        .await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER);
     assert_eq!(stored_round(&t.db.read, NIGHT, 1).await, changed);
     let audit = audit_since(&t.db.read, since).await;
     let actions: Vec<&str> = audit.iter().map(|a| a.1.as_str()).collect();
@@ -124,30 +114,26 @@ async fn one_round_entry_is_audited_once_per_result_naming_the_secretary() {
         .fetch_one(&t.db.read)
         .await
         .unwrap();
-    let resp = send(
-        &t.app,
-        form(
+    let resp = t
+        .send(form(
             &format!("/verwaltung/abend/{NIGHT}/strafe"),
             &format!("player={dirk}&kind=sleepy"),
             Some(&cookie),
-        ),
-    )
-    .await;
-    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+        ))
+        .await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER);
     let (fine,): (i64,) = sqlx::query_as("select max(id) from fines")
         .fetch_one(&t.db.read)
         .await
         .unwrap();
-    let resp = send(
-        &t.app,
-        form(
+    let resp = t
+        .send(form(
             &format!("/verwaltung/abend/{NIGHT}/strafe/{fine}/bezahlt"),
             "paid=1",
             Some(&cookie),
-        ),
-    )
-    .await;
-    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+        ))
+        .await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER);
     let audit = audit_since(&t.db.read, since).await;
     let got: Vec<(&str, &str)> = audit.iter().map(|a| (a.0.as_str(), a.1.as_str())).collect();
     assert_eq!(
@@ -161,10 +147,10 @@ async fn one_round_entry_is_audited_once_per_result_naming_the_secretary() {
 
 #[tokio::test]
 async fn a_closed_night_is_changed_from_the_night_page_only_as_a_korrektur() {
-    let t = test_app(true, false).await;
-    let cookie = login(&t.app, SECRETARY, None).await;
+    let t = TestApp::small_season().await;
+    let cookie = t.login(SECRETARY).await;
     let page_uri = format!("/verwaltung/abend/{NIGHT}");
-    let page = text(send(&t.app, get(&page_uri, Some(&cookie))).await).await;
+    let page = t.send(get(&page_uri, Some(&cookie))).await.body;
     assert!(page.contains("Abend abschließen"), "the close button");
     assert!(page.contains(&format!(
         "action=\"/verwaltung/abend/{NIGHT}/abschliessen\""
@@ -174,18 +160,19 @@ async fn a_closed_night_is_changed_from_the_night_page_only_as_a_korrektur() {
         "no Korrektur on an open night"
     );
 
-    let resp = send(
-        &t.app,
-        form(
+    let resp = t
+        .send(form(
             &format!("{page_uri}/abschliessen"),
             "sicher=1",
             Some(&cookie),
-        ),
-    )
-    .await;
-    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
-    assert_eq!(location(&resp), format!("{page_uri}#abschluss"));
-    let page = text(send(&t.app, get(&page_uri, Some(&cookie))).await).await;
+        ))
+        .await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER);
+    assert_eq!(
+        resp.location().unwrap_or_default(),
+        format!("{page_uri}#abschluss")
+    );
+    let page = t.send(get(&page_uri, Some(&cookie))).await.body;
     assert!(!page.contains("Abend abschließen"));
     assert!(page.contains("ist abgeschlossen"));
     // The round form of table 1 and the fine form carry the fieldset.
@@ -214,13 +201,15 @@ async fn a_closed_night_is_changed_from_the_night_page_only_as_a_korrektur() {
         ),
     ];
     for (extra, message) in refused {
-        let resp = send(
-            &t.app,
-            form(&round_uri, &round_body(1, &changed, extra), Some(&cookie)),
-        )
-        .await;
-        assert_eq!(resp.status(), StatusCode::UNPROCESSABLE_ENTITY, "{extra}");
-        let body = text(resp).await;
+        let resp = t
+            .send(form(
+                &round_uri,
+                &round_body(1, &changed, extra),
+                Some(&cookie),
+            ))
+            .await;
+        assert_eq!(resp.status, StatusCode::UNPROCESSABLE_ENTITY, "{extra}");
+        let body = resp.body;
         assert!(body.contains(message), "{extra}: {body}");
         let (id, _, _, julen, _) = changed[0];
         assert!(
@@ -231,16 +220,14 @@ async fn a_closed_night_is_changed_from_the_night_page_only_as_a_korrektur() {
     assert_eq!(snapshot(&t.db.write).await, before, "nothing stored");
 
     let since = last_audit_id(&t.db.read).await;
-    let resp = send(
-        &t.app,
-        form(
+    let resp = t
+        .send(form(
             &round_uri,
             &round_body(1, &changed, "&korrektur=on&korrektur_grund=Jule+vergessen"),
             Some(&cookie),
-        ),
-    )
-    .await;
-    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+        ))
+        .await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER);
     assert_eq!(stored_round(&t.db.read, NIGHT, 1).await, changed);
     let audit = audit_since(&t.db.read, since).await;
     assert_eq!(
@@ -274,17 +261,15 @@ async fn a_closed_night_is_changed_from_the_night_page_only_as_a_korrektur() {
     };
     let fines_before = count_fines().await;
     let before = snapshot(&t.db.write).await;
-    let resp = send(
-        &t.app,
-        form(
+    let resp = t
+        .send(form(
             &fine_uri,
             &format!("player={dirk}&kind=sleepy&paid=1"),
             Some(&cookie),
-        ),
-    )
-    .await;
-    assert_eq!(resp.status(), StatusCode::UNPROCESSABLE_ENTITY);
-    let body = text(resp).await;
+        ))
+        .await;
+    assert_eq!(resp.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let body = resp.body;
     assert!(body.contains("Häkchen „Korrektur“ und Grund"));
     // The typed fine is kept: player, kind, paid at once.
     assert!(
@@ -298,16 +283,14 @@ async fn a_closed_night_is_changed_from_the_night_page_only_as_a_korrektur() {
     assert!(body.contains("name=\"paid\" value=\"1\" checked"), "{body}");
     assert_eq!(snapshot(&t.db.write).await, before);
     let since = last_audit_id(&t.db.read).await;
-    let resp = send(
-        &t.app,
-        form(
+    let resp = t
+        .send(form(
             &fine_uri,
             &format!("player={dirk}&kind=sleepy&korrektur=on&korrektur_grund=nachgetragen"),
             Some(&cookie),
-        ),
-    )
-    .await;
-    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+        ))
+        .await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER);
     assert_eq!(count_fines().await, fines_before + 1);
     let actions: Vec<String> = audit_since(&t.db.read, since)
         .await
@@ -345,8 +328,8 @@ async fn a_closed_night_is_changed_from_the_night_page_only_as_a_korrektur() {
         ),
     ] {
         let since = last_audit_id(&t.db.read).await;
-        let resp = send(&t.app, form(&uri, body, Some(&cookie))).await;
-        assert_eq!(resp.status(), StatusCode::SEE_OTHER, "{uri}");
+        let resp = t.send(form(&uri, body, Some(&cookie))).await;
+        assert_eq!(resp.status, StatusCode::SEE_OTHER, "{uri}");
         assert_eq!(paid(t.db.read.clone()).await, want, "{uri}");
         let audit = audit_since(&t.db.read, since).await;
         assert_eq!(audit.len(), 1, "{uri}: {audit:?}");
@@ -359,19 +342,17 @@ async fn a_closed_night_is_changed_from_the_night_page_only_as_a_korrektur() {
 
 #[tokio::test]
 async fn presence_and_draw_of_a_closed_night_need_a_korrektur() {
-    let t = test_app(true, false).await;
-    let cookie = login(&t.app, SECRETARY, None).await;
+    let t = TestApp::small_season().await;
+    let cookie = t.login(SECRETARY).await;
     let date = "2026-12-30";
-    let resp = send(
-        &t.app,
-        form(
+    let resp = t
+        .send(form(
             "/verwaltung/saison/2026/abend",
             &format!("date={date}"),
             Some(&cookie),
-        ),
-    )
-    .await;
-    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+        ))
+        .await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER);
     let ids: Vec<(i64,)> = sqlx::query_as("select id from players order by id limit 4")
         .fetch_all(&t.db.read)
         .await
@@ -382,26 +363,20 @@ async fn presence_and_draw_of_a_closed_night_need_a_korrektur() {
         .collect::<Vec<_>>()
         .join("&");
     let uri = format!("/verwaltung/abend/{date}/teilnehmer");
-    let resp = send(&t.app, form(&uri, &present, Some(&cookie))).await;
-    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
-    let resp = send(
-        &t.app,
-        form(
+    let resp = t.send(form(&uri, &present, Some(&cookie))).await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER);
+    let resp = t
+        .send(form(
             &format!("/verwaltung/abend/{date}/abschliessen"),
             "sicher=1",
             Some(&cookie),
-        ),
-    )
-    .await;
-    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
-    let page = text(
-        send(
-            &t.app,
-            get(&format!("/verwaltung/abend/{date}"), Some(&cookie)),
-        )
-        .await,
-    )
-    .await;
+        ))
+        .await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER);
+    let page = t
+        .send(get(&format!("/verwaltung/abend/{date}"), Some(&cookie)))
+        .await
+        .body;
     // Presence form, the table's round form and the fine form.
     assert_eq!(
         page.matches("name=\"korrektur_grund\"").count(),
@@ -411,9 +386,9 @@ async fn presence_and_draw_of_a_closed_night_need_a_korrektur() {
 
     let three = present.rsplit_once('&').unwrap().0;
     let before = snapshot(&t.db.write).await;
-    let resp = send(&t.app, form(&uri, three, Some(&cookie))).await;
-    assert_eq!(resp.status(), StatusCode::UNPROCESSABLE_ENTITY);
-    let body = text(resp).await;
+    let resp = t.send(form(&uri, three, Some(&cookie))).await;
+    assert_eq!(resp.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let body = resp.body;
     assert!(body.contains("Häkchen „Korrektur“ und Grund"), "{body}");
     let last = ids[3].0;
     assert!(
@@ -423,16 +398,14 @@ async fn presence_and_draw_of_a_closed_night_need_a_korrektur() {
     assert!(body.contains(&format!("value=\"{}\" checked", ids[0].0)));
     assert_eq!(snapshot(&t.db.write).await, before);
 
-    let resp = send(
-        &t.app,
-        form(
+    let resp = t
+        .send(form(
             &uri,
             &format!("{three}&korrektur=on&korrektur_grund=Dirk+ging+vorher"),
             Some(&cookie),
-        ),
-    )
-    .await;
-    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+        ))
+        .await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER);
     let (n,): (i64,) = sqlx::query_as(
         "select count(*) from night_participants p join nights n on n.id = p.night_id where n.date = ?",
     )
@@ -453,7 +426,7 @@ async fn presence_and_draw_of_a_closed_night_need_a_korrektur() {
 
 #[tokio::test]
 async fn on_a_closed_night_only_the_paid_flag_of_a_fine_changes_without_korrektur() {
-    let t = test_app(true, false).await;
+    let t = TestApp::small_season().await;
     let (night,): (i64,) = sqlx::query_as("select id from nights where date = ?")
         .bind(NIGHT)
         .fetch_one(&t.db.read)

@@ -1,4 +1,4 @@
-//! Unit tests of `src/league/rules.rs` (kept beside it in `tests/` so the module reads as the code alone).
+//! Unit tests of `src/league/rules.rs`.
 
 use super::*;
 

@@ -1,111 +1,20 @@
 //! The real router from outside (`tower::ServiceExt::oneshot`): the JSON API against the fixtures,
 //! and a secretary's evening from setup to the public table.
 
-use std::path::{Path, PathBuf};
-
-use axum::body::Body;
-use axum::http::{header, Request, StatusCode};
-use axum::Router;
-use http_body_util::BodyExt;
-use schockerliga::db::{self, Db};
+use axum::http::StatusCode;
+use schockerliga::db;
 use schockerliga::league::file::SeasonFile;
-use schockerliga::web::{build_app, Config};
 use serde_json::Value;
-use tower::ServiceExt;
 
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name)
-}
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
-/// A fresh app on a database in a temporary directory, and a second handle on that database.
-async fn spawn_app() -> (Router, Db, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("liga.db");
-    let app = build_app(Config::new(path.clone(), "127.0.0.1:3000".parse().unwrap()))
-        .await
-        .unwrap();
-    let db = Db::open(&path).await.unwrap();
-    (app, db, dir)
-}
-
-/// A response's status, `Location`, `Set-Cookie` (name=value) and body.
-struct Answer {
-    status: StatusCode,
-    location: Option<String>,
-    cookie: Option<String>,
-    /// The whole `Set-Cookie` header with its attributes.
-    cookie_header: Option<String>,
-    body: String,
-}
-
-async fn send(app: &Router, req: Request<Body>) -> Answer {
-    let res = app.clone().oneshot(req).await.unwrap();
-    let status = res.status();
-    let location = res
-        .headers()
-        .get(header::LOCATION)
-        .map(|v| v.to_str().unwrap().to_string());
-    let cookie_header = res
-        .headers()
-        .get(header::SET_COOKIE)
-        .map(|v| v.to_str().unwrap().to_string());
-    let cookie = cookie_header
-        .as_ref()
-        .map(|v| v.split(';').next().unwrap().to_string());
-    let body = res.into_body().collect().await.unwrap().to_bytes();
-    Answer {
-        status,
-        location,
-        cookie,
-        cookie_header,
-        body: String::from_utf8_lossy(&body).into_owned(),
-    }
-}
-
-async fn get(app: &Router, uri: &str, cookie: Option<&str>) -> Answer {
-    let mut req = Request::get(uri);
-    if let Some(c) = cookie {
-        req = req.header(header::COOKIE, c);
-    }
-    send(app, req.body(Body::empty()).unwrap()).await
-}
-
-/// Percent-encodes a form value (enough for the test's values).
-fn enc(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
-}
-
-async fn post(app: &Router, uri: &str, cookie: Option<&str>, fields: &[(&str, String)]) -> Answer {
-    let body = fields
-        .iter()
-        .map(|(k, v)| format!("{}={}", enc(k), enc(v)))
-        .collect::<Vec<_>>()
-        .join("&");
-    let mut req =
-        Request::post(uri).header(header::CONTENT_TYPE, "application/x-www-form-urlencoded");
-    if let Some(c) = cookie {
-        req = req.header(header::COOKIE, c);
-    }
-    send(app, req.body(Body::from(body)).unwrap()).await
-}
+use crate::app::TestApp;
+use crate::common::{fixture, read_json};
 
 #[tokio::test]
 async fn the_json_api_gives_exactly_the_fixtures() {
-    let (app, db, _dir) = spawn_app().await;
+    let t = TestApp::empty().await;
     let file: SeasonFile =
         serde_json::from_value(read_json(&fixture("sample-2026.season.json"))).unwrap();
-    schockerliga::service::import(&db, &file, false)
+    schockerliga::service::import(&t.db, &file, false)
         .await
         .unwrap();
 
@@ -117,18 +26,15 @@ async fn the_json_api_gives_exactly_the_fixtures() {
         ("/api/v1/seasons/2026/payouts", "sample-2026.payouts.json"),
     ];
     for (uri, expected) in cases {
-        let a = get(&app, uri, None).await;
+        let a = t.get(uri, None).await;
         assert_eq!(a.status, StatusCode::OK, "{uri}");
         let got: Value = serde_json::from_str(&a.body).unwrap();
         assert_eq!(got, read_json(&fixture(expected)), "{uri}");
     }
 
-    let early = get(
-        &app,
-        "/api/v1/seasons/2026/standings?as_of=2026-03-01",
-        None,
-    )
-    .await;
+    let early = t
+        .get("/api/v1/seasons/2026/standings?as_of=2026-03-01", None)
+        .await;
     assert_eq!(early.status, StatusCode::OK);
     let early: Value = serde_json::from_str(&early.body).unwrap();
     assert_eq!(early["as_of"], "2026-03-01");
@@ -147,7 +53,7 @@ async fn the_json_api_gives_exactly_the_fixtures() {
         ),
     ];
     for (uri, status) in errors {
-        let a = get(&app, uri, None).await;
+        let a = t.get(uri, None).await;
         assert_eq!(a.status, status, "{uri}");
         let v: Value = serde_json::from_str(&a.body).unwrap();
         assert!(
@@ -160,18 +66,18 @@ async fn the_json_api_gives_exactly_the_fixtures() {
 
 #[tokio::test]
 async fn public_pages_show_the_imported_season_in_german_format() {
-    let (app, db, _dir) = spawn_app().await;
+    let t = TestApp::empty().await;
     // A name with markup must come out escaped.
     let text = std::fs::read_to_string(fixture("small-2026.season.json")).unwrap();
     let text = text.replace("\"Anna\"", "\"Anna <b>&</b>\"");
     let file: SeasonFile = serde_json::from_str(&text).unwrap();
-    schockerliga::service::import(&db, &file, false)
+    schockerliga::service::import(&t.db, &file, false)
         .await
         .unwrap();
     let standings: Value = read_json(&fixture("small-2026.standings.json"));
     let first = &standings["rows"][0];
 
-    let home = get(&app, "/", None).await;
+    let home = t.get("/", None).await;
     assert_eq!(home.status, StatusCode::OK);
     assert!(
         home.body.contains("Anna &#60;b&#62;&#38;&#60;/b&#62;")
@@ -191,115 +97,114 @@ async fn public_pages_show_the_imported_season_in_german_format() {
     let d_wert = format!("{:.2}", first["d_wert"].as_f64().unwrap()).replace('.', ",");
     assert!(home.body.contains(&d_wert), "table lacks D.Wert {d_wert}");
 
-    let players = db::player::of_season_pool(&db.read, 2026).await.unwrap();
-    let page = get(
-        &app,
-        &format!("/saison/2026/spieler/{}", players[1].id),
-        None,
-    )
-    .await;
+    let players = db::player::of_season_pool(&t.db.read, 2026).await.unwrap();
+    let page = t
+        .get(&format!("/saison/2026/spieler/{}", players[1].id), None)
+        .await;
     assert_eq!(page.status, StatusCode::OK);
     assert!(page.body.contains(&players[1].name));
 
-    let nights = get(&app, "/saison/2026/abende", None).await;
+    let nights = t.get("/saison/2026/abende", None).await;
     assert!(nights.body.contains("25.12.2026"));
-    let night = get(&app, "/abend/2026-12-25", None).await;
+    let night = t.get("/abend/2026-12-25", None).await;
     assert_eq!(night.status, StatusCode::OK);
     assert!(night.body.contains("Tisch 1"));
     assert_eq!(
-        get(&app, "/abend/2031-01-01", None).await.status,
+        t.get("/abend/2031-01-01", None).await.status,
         StatusCode::NOT_FOUND
     );
     assert_eq!(
-        get(&app, "/verwaltung", None).await.status,
+        t.get("/verwaltung", None).await.status,
         StatusCode::SEE_OTHER
     );
     assert_eq!(
-        get(&app, "/gibt/es/nicht", None).await.status,
+        t.get("/gibt/es/nicht", None).await.status,
         StatusCode::NOT_FOUND
     );
 }
 
 #[tokio::test]
 async fn a_secretary_runs_an_evening_from_setup_to_the_public_table() {
-    let (app, db, _dir) = spawn_app().await;
+    let t = TestApp::empty().await;
 
     // Setup: the one-time link creates the first admin and logs him in.
-    let token = db::user::setup_token(&db.read)
+    let token = db::user::setup_token(&t.db.read)
         .await
         .unwrap()
         .expect("setup token");
     assert_eq!(
-        get(&app, "/setup?token=wrong", None).await.status,
+        t.get("/setup?token=wrong", None).await.status,
         StatusCode::NOT_FOUND
     );
     assert_eq!(
-        get(&app, &format!("/setup?token={token}"), None)
-            .await
-            .status,
+        t.get(&format!("/setup?token={token}"), None).await.status,
         StatusCode::OK
     );
     let pw = "geheim123".to_string();
-    let setup = post(
-        &app,
-        "/setup",
-        None,
-        &[
-            ("token", token.clone()),
-            ("username", "anna".into()),
-            ("password", pw.clone()),
-            ("password2", pw.clone()),
-        ],
-    )
-    .await;
+    let setup = t
+        .post_fields(
+            "/setup",
+            &[
+                ("token", token.clone()),
+                ("username", "anna".to_string()),
+                ("password", pw.clone()),
+                ("password2", pw.clone()),
+            ],
+            None,
+        )
+        .await;
     assert_eq!(setup.status, StatusCode::SEE_OTHER, "{}", setup.body);
-    assert_eq!(setup.location.as_deref(), Some("/verwaltung"));
+    assert_eq!(setup.location(), Some("/verwaltung"));
     assert_eq!(
-        get(&app, &format!("/setup?token={token}"), None)
-            .await
-            .status,
+        t.get(&format!("/setup?token={token}"), None).await.status,
         StatusCode::NOT_FOUND,
         "the link is gone"
     );
 
     // Login with a wrong password fails; the right one gives a session cookie.
-    let wrong = post(
-        &app,
-        "/login",
-        None,
-        &[("username", "anna".into()), ("password", "falsch".into())],
-    )
-    .await;
+    let wrong = t
+        .post_fields(
+            "/login",
+            &[
+                ("username", "anna".to_string()),
+                ("password", "falsch".to_string()),
+            ],
+            None,
+        )
+        .await;
     assert_eq!(wrong.status, StatusCode::UNAUTHORIZED);
-    let login = post(
-        &app,
-        "/login",
-        None,
-        &[("username", "anna".into()), ("password", pw.clone())],
-    )
-    .await;
+    let login = t
+        .post_fields(
+            "/login",
+            &[("username", "anna".to_string()), ("password", pw.clone())],
+            None,
+        )
+        .await;
     assert_eq!(login.status, StatusCode::SEE_OTHER);
-    let attributes = login.cookie_header.clone().expect("session cookie");
+    let attributes = login
+        .set_cookie()
+        .map(str::to_string)
+        .expect("session cookie");
     assert!(
         attributes.contains("HttpOnly") && attributes.contains("SameSite=Strict"),
         "{attributes}"
     );
-    assert_ne!(login.cookie, setup.cookie, "a new session id at login");
-    let cookie = login.cookie.expect("session cookie");
+    assert_ne!(login.cookie(), setup.cookie(), "a new session id at login");
+    let cookie = login.cookie().expect("session cookie");
     let c = Some(cookie.as_str());
-    assert_eq!(get(&app, "/verwaltung", c).await.status, StatusCode::OK);
+    assert_eq!(t.get("/verwaltung", c).await.status, StatusCode::OK);
 
     // Season and ten players.
-    let season = post(
-        &app,
-        "/verwaltung/saison",
-        c,
-        &[("year", "2026".into()), ("rules", "{}".into())],
-    )
-    .await;
+    let season = t
+        .post_fields(
+            "/verwaltung/saison",
+            &[("year", "2026".to_string()), ("rules", "{}".to_string())],
+            c,
+        )
+        .await;
     assert_eq!(season.status, StatusCode::SEE_OTHER, "{}", season.body);
     assert!(
-        get(&app, "/verwaltung/saison/2026", c)
+        t.get("/verwaltung/saison/2026", c)
             .await
             .body
             .contains("hand_out_points"),
@@ -309,66 +214,68 @@ async fn a_secretary_runs_an_evening_from_setup_to_the_public_table() {
         "Anna", "Bernd", "Carla", "Dirk", "Elke", "Frank", "Gabi", "Hans", "Ilse", "Jörg",
     ];
     for name in names {
-        let a = post(
-            &app,
-            "/verwaltung/saison/2026/spieler",
-            c,
-            &[("name", name.into())],
-        )
-        .await;
+        let a = t
+            .post_fields(
+                "/verwaltung/saison/2026/spieler",
+                &[("name", name.to_string())],
+                c,
+            )
+            .await;
         assert_eq!(a.status, StatusCode::SEE_OTHER, "{name}: {}", a.body);
     }
-    let dup = post(
-        &app,
-        "/verwaltung/saison/2026/spieler",
-        c,
-        &[("name", "Anna".into())],
-    )
-    .await;
+    let dup = t
+        .post_fields(
+            "/verwaltung/saison/2026/spieler",
+            &[("name", "Anna".to_string())],
+            c,
+        )
+        .await;
     assert_eq!(
         dup.status,
         StatusCode::UNPROCESSABLE_ENTITY,
         "a name twice is refused"
     );
-    let players = db::player::of_season_pool(&db.read, 2026).await.unwrap();
+    let players = db::player::of_season_pool(&t.db.read, 2026).await.unwrap();
     assert_eq!(players.len(), 10);
-    let fee = post(
-        &app,
-        &format!("/verwaltung/saison/2026/spieler/{}/beitrag", players[0].id),
-        c,
-        &[("paid_on", "2026-04-10".into())],
-    )
-    .await;
+    let fee = t
+        .post_fields(
+            &format!("/verwaltung/saison/2026/spieler/{}/beitrag", players[0].id),
+            &[("paid_on", "2026-04-10".to_string())],
+            c,
+        )
+        .await;
     assert_eq!(fee.status, StatusCode::SEE_OTHER, "{}", fee.body);
-    let late_fee = post(
-        &app,
-        &format!("/verwaltung/saison/2026/spieler/{}/beitrag", players[1].id),
-        c,
-        &[("paid_on", "2026-10-01".into())],
-    )
-    .await;
+    let late_fee = t
+        .post_fields(
+            &format!("/verwaltung/saison/2026/spieler/{}/beitrag", players[1].id),
+            &[("paid_on", "2026-10-01".to_string())],
+            c,
+        )
+        .await;
     assert_eq!(late_fee.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(late_fee.body.contains("September"), "{}", late_fee.body);
-    let stored = db::player::of_season_pool(&db.read, 2026).await.unwrap();
+    let stored = db::player::of_season_pool(&t.db.read, 2026).await.unwrap();
     assert_eq!(stored[0].fee_cents, Some(1600), "April costs 16 €");
     assert_eq!(stored[1].fee_cents, None);
 
     // A night with all ten: two tables of five by lot.
-    let night = post(
-        &app,
-        "/verwaltung/saison/2026/abend",
-        c,
-        &[("date", "2026-01-09".into())],
-    )
-    .await;
+    let night = t
+        .post_fields(
+            "/verwaltung/saison/2026/abend",
+            &[("date", "2026-01-09".to_string())],
+            c,
+        )
+        .await;
     assert_eq!(night.status, StatusCode::SEE_OTHER, "{}", night.body);
     let present: Vec<(&str, String)> = players
         .iter()
         .map(|p| ("present", p.id.to_string()))
         .collect();
-    let draw = post(&app, "/verwaltung/abend/2026-01-09/teilnehmer", c, &present).await;
+    let draw = t
+        .post_fields("/verwaltung/abend/2026-01-09/teilnehmer", &present, c)
+        .await;
     assert_eq!(draw.status, StatusCode::SEE_OTHER, "{}", draw.body);
-    let mut conn = db.read.acquire().await.unwrap();
+    let mut conn = t.db.read.acquire().await.unwrap();
     let stored_night = db::night::by_date(&mut conn, "2026-01-09".parse().unwrap())
         .await
         .unwrap()
@@ -398,16 +305,17 @@ async fn a_secretary_runs_an_evening_from_setup_to_the_public_table() {
     keys.push(("lost".to_string(), table1[1].player_id.to_string()));
     let key_refs: Vec<(&str, String)> = keys.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
     fields.extend(key_refs.iter().map(|(k, v)| (*k, v.clone())));
-    let round = post(&app, "/verwaltung/abend/2026-01-09/runde", c, &fields).await;
+    let round = t
+        .post_fields("/verwaltung/abend/2026-01-09/runde", &fields, c)
+        .await;
     assert_eq!(round.status, StatusCode::SEE_OTHER, "{}", round.body);
 
     // The public table shows the new figures: 3 counted Outs in 1 round = D.Wert 30,00.
-    let table = get(&app, "/", None).await;
+    let table = t.get("/", None).await;
     assert!(table.body.contains(&table1[0].name), "{}", table.body);
     assert!(table.body.contains("30,00"), "{}", table.body);
     let api: Value =
-        serde_json::from_str(&get(&app, "/api/v1/seasons/2026/standings", None).await.body)
-            .unwrap();
+        serde_json::from_str(&t.get("/api/v1/seasons/2026/standings", None).await.body).unwrap();
     let row = api["rows"]
         .as_array()
         .unwrap()
@@ -429,7 +337,9 @@ async fn a_secretary_runs_an_evening_from_setup_to_the_public_table() {
             f.1 = "4".into();
         }
     }
-    let rejected = post(&app, "/verwaltung/abend/2026-01-09/runde", c, &bad).await;
+    let rejected = t
+        .post_fields("/verwaltung/abend/2026-01-09/runde", &bad, c)
+        .await;
     assert_eq!(rejected.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(
         rejected.body.contains("höchstens 3 Outs"),
@@ -449,7 +359,7 @@ async fn a_secretary_runs_an_evening_from_setup_to_the_public_table() {
             .contains("name=\"number\" min=\"1\" value=\"2\""),
         "round number kept"
     );
-    let mut conn = db.read.acquire().await.unwrap();
+    let mut conn = t.db.read.acquire().await.unwrap();
     assert_eq!(
         db::night::round_count(&mut conn, stored_night.id)
             .await
@@ -460,55 +370,55 @@ async fn a_secretary_runs_an_evening_from_setup_to_the_public_table() {
     drop(conn);
 
     // Rename a player: the table follows; a taken name is refused.
-    let renamed = post(
-        &app,
-        &format!(
-            "/verwaltung/saison/2026/spieler/{}/name",
-            table1[0].player_id
-        ),
-        c,
-        &[("name", "Zacharias".into())],
-    )
-    .await;
+    let renamed = t
+        .post_fields(
+            &format!(
+                "/verwaltung/saison/2026/spieler/{}/name",
+                table1[0].player_id
+            ),
+            &[("name", "Zacharias".to_string())],
+            c,
+        )
+        .await;
     assert_eq!(renamed.status, StatusCode::SEE_OTHER, "{}", renamed.body);
-    assert!(get(&app, "/", None).await.body.contains("Zacharias"));
-    let taken = post(
-        &app,
-        &format!(
-            "/verwaltung/saison/2026/spieler/{}/name",
-            table1[1].player_id
-        ),
-        c,
-        &[("name", "Zacharias".into())],
-    )
-    .await;
+    assert!(t.get("/", None).await.body.contains("Zacharias"));
+    let taken = t
+        .post_fields(
+            &format!(
+                "/verwaltung/saison/2026/spieler/{}/name",
+                table1[1].player_id
+            ),
+            &[("name", "Zacharias".to_string())],
+            c,
+        )
+        .await;
     assert_eq!(taken.status, StatusCode::UNPROCESSABLE_ENTITY);
 
     // A fine from the catalogue, open: counted as outstanding, not in the pot.
-    let fine = post(
-        &app,
-        "/verwaltung/abend/2026-01-09/strafe",
-        c,
-        &[
-            ("player", table1[2].player_id.to_string()),
-            ("kind", "late".into()),
-        ],
-    )
-    .await;
+    let fine = t
+        .post_fields(
+            "/verwaltung/abend/2026-01-09/strafe",
+            &[
+                ("player", table1[2].player_id.to_string()),
+                ("kind", "late".to_string()),
+            ],
+            c,
+        )
+        .await;
     assert_eq!(fine.status, StatusCode::SEE_OTHER, "{}", fine.body);
-    let unknown = post(
-        &app,
-        "/verwaltung/abend/2026-01-09/strafe",
-        c,
-        &[
-            ("player", table1[2].player_id.to_string()),
-            ("kind", "rude".into()),
-        ],
-    )
-    .await;
+    let unknown = t
+        .post_fields(
+            "/verwaltung/abend/2026-01-09/strafe",
+            &[
+                ("player", table1[2].player_id.to_string()),
+                ("kind", "rude".to_string()),
+            ],
+            c,
+        )
+        .await;
     assert_eq!(unknown.status, StatusCode::UNPROCESSABLE_ENTITY);
     let payouts: Value =
-        serde_json::from_str(&get(&app, "/api/v1/seasons/2026/payouts", None).await.body).unwrap();
+        serde_json::from_str(&t.get("/api/v1/seasons/2026/payouts", None).await.body).unwrap();
     assert_eq!(
         (
             payouts["fines_cents"].as_i64(),
@@ -520,16 +430,13 @@ async fn a_secretary_runs_an_evening_from_setup_to_the_public_table() {
 
     // Every change left an audit row.
     let (audits,): (i64,) = sqlx::query_as("select count(*) from audit_log")
-        .fetch_one(&db.read)
+        .fetch_one(&t.db.read)
         .await
         .unwrap();
     assert!(audits >= 16, "{audits} audit rows");
 
     // Logout destroys the session.
-    let out = post(&app, "/logout", c, &[]).await;
+    let out = t.post("/logout", "", c).await;
     assert_eq!(out.status, StatusCode::SEE_OTHER);
-    assert_eq!(
-        get(&app, "/verwaltung", c).await.status,
-        StatusCode::SEE_OTHER
-    );
+    assert_eq!(t.get("/verwaltung", c).await.status, StatusCode::SEE_OTHER);
 }

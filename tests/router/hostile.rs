@@ -1,25 +1,14 @@
 //! Hostile and malformed input: every form, the season-file import and the JSON API get a clear 4xx
 //! (or a refused import) and change nothing (database snapshot before and after); names with markup
-//! are shown escaped; proptests feed arbitrary bytes and mutated files to the season-file parser
-//! and the Wurfrunde request parser without a panic.
-
-mod common;
+//! are shown escaped. (The proptests that feed arbitrary bytes to the parsers are the cases crate's
+//! `parsers`.)
 
 use axum::body::Body;
 use axum::http::StatusCode;
-use common::*;
-use proptest::prelude::*;
 use schockerliga::league::file::SeasonFile;
-use schockerliga::league::Season;
-use schockerliga::rules::wurfrunde::evaluate_wurfrunde_json;
 use serde_json::Value;
 
-/// A form post with raw body bytes.
-fn form_bytes(uri: &str, body: Vec<u8>, cookie: Option<&str>) -> axum::http::Request<Body> {
-    let mut r = form(uri, "", cookie);
-    *r.body_mut() = Body::from(body);
-    r
-}
+use crate::app::*;
 
 fn long(n: usize) -> String {
     "x".repeat(n)
@@ -27,9 +16,9 @@ fn long(n: usize) -> String {
 
 #[tokio::test]
 async fn hostile_form_posts_get_4xx_and_change_nothing() {
-    let t = test_app(true, false).await;
-    let admin = login(&t.app, ADMIN, None).await;
-    let secretary = login(&t.app, SECRETARY, None).await;
+    let t = TestApp::small_season().await;
+    let admin = t.login(ADMIN).await;
+    let secretary = t.login(SECRETARY).await;
     let before = snapshot(&t.db.write).await;
     let pw = "password=geheim123&password2=geheim123";
     let huge = vec![b'a'; 50 * 1024 * 1024];
@@ -263,10 +252,12 @@ async fn hostile_form_posts_get_4xx_and_change_nothing() {
     let mut peer = 0u8;
     for (what, uri, body, cookie, want) in cases {
         peer = peer.wrapping_add(1);
-        let resp = send_from(&t.app, form_bytes(uri, body, cookie), [10, 1, 0, peer]).await;
-        let status = resp.status().as_u16();
+        let resp = t
+            .send_from(form_bytes(uri, body, cookie), [10, 1, 0, peer])
+            .await;
+        let status = resp.status.as_u16();
         assert!(want.contains(&status), "{what}: {status}, want {want:?}");
-        let body = text(resp).await;
+        let body = resp.body;
         assert!(
             !body.contains("<script>"),
             "{what}: markup echoed unescaped"
@@ -281,15 +272,15 @@ async fn hostile_form_posts_get_4xx_and_change_nothing() {
         if let Some(ct) = ct {
             b = b.header("content-type", ct);
         }
-        let resp = send(&t.app, b.body(Body::from(body)).unwrap()).await;
-        assert!(resp.status().is_client_error(), "{ct:?}: {}", resp.status());
+        let resp = t.send(b.body(Body::from(body)).unwrap()).await;
+        assert!(resp.status.is_client_error(), "{ct:?}: {}", resp.status);
     }
     assert_eq!(snapshot(&t.db.write).await, before, "nothing changed");
 }
 
 #[tokio::test]
 async fn hostile_api_requests_get_4xx_json_and_change_nothing() {
-    let t = test_app(true, false).await;
+    let t = TestApp::small_season().await;
     let before = snapshot(&t.db.write).await;
     let cases: &[(&str, u16)] = &[
         ("/api/v1/seasons/abc/standings", 404),
@@ -312,13 +303,13 @@ async fn hostile_api_requests_get_4xx_json_and_change_nothing() {
         ),
     ];
     for (uri, want) in cases {
-        let resp = send(&t.app, get(uri, None)).await;
-        assert_eq!(resp.status().as_u16(), *want, "{uri}");
+        let resp = t.send(get(uri, None)).await;
+        assert_eq!(resp.status.as_u16(), *want, "{uri}");
         let ct = resp
-            .headers()
+            .headers
             .get("content-type")
             .map(|v| v.to_str().unwrap().to_string());
-        let body = text(resp).await;
+        let body = resp.body;
         if *want == 400 || uri.ends_with("payouts") || uri.contains("1999") {
             assert_eq!(ct.as_deref(), Some("application/json"), "{uri}");
             let v: Value = serde_json::from_str(&body).unwrap();
@@ -328,8 +319,8 @@ async fn hostile_api_requests_get_4xx_json_and_change_nothing() {
     // Writes to the read-only API are not routes.
     let mut r = form("/api/v1/seasons/2026/standings", "", None);
     *r.body_mut() = Body::from("{\"season\": 2026");
-    let resp = send(&t.app, r).await;
-    assert_eq!(resp.status(), StatusCode::METHOD_NOT_ALLOWED);
+    let resp = t.send(r).await;
+    assert_eq!(resp.status, StatusCode::METHOD_NOT_ALLOWED);
     assert_eq!(snapshot(&t.db.write).await, before);
 }
 
@@ -354,7 +345,7 @@ async fn import_bytes(
 
 #[tokio::test]
 async fn hostile_season_files_are_refused_whole_and_change_nothing() {
-    let t = test_app(true, false).await;
+    let t = TestApp::small_season().await;
     let before = snapshot(&t.db.write).await;
     let base = small_season();
     let edit = |f: &dyn Fn(&mut Value)| {
@@ -467,8 +458,8 @@ async fn hostile_season_files_are_refused_whole_and_change_nothing() {
 
 #[tokio::test]
 async fn names_with_markup_are_shown_escaped() {
-    let t = test_app(false, false).await;
-    let admin = login(&t.app, ADMIN, None).await;
+    let t = TestApp::staffed().await;
+    let admin = t.login(ADMIN).await;
     let evil = "<img src=x onerror=alert(1)>";
     let mut season = small_season();
     let old = season["players"][0]["name"].as_str().unwrap().to_string();
@@ -480,16 +471,14 @@ async fn names_with_markup_are_shown_escaped() {
     import_bytes(&t.db, &serde_json::to_vec(&season).unwrap(), false)
         .await
         .unwrap();
-    let resp = send(
-        &t.app,
-        form(
+    let resp = t.send(form(
             "/verwaltung/konten",
             "username=%3Cscript%3Ealert(1)%3C%2Fscript%3E&password=geheim123&password2=geheim123&role=secretary",
             Some(&admin),
         ),
     )
     .await;
-    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+    assert_eq!(resp.status, StatusCode::SEE_OTHER);
     let pages = [
         "/",
         "/saison/2026",
@@ -499,9 +488,9 @@ async fn names_with_markup_are_shown_escaped() {
     ];
     let mut escaped = 0;
     for uri in pages {
-        let resp = send(&t.app, get(uri, Some(&admin))).await;
-        assert_eq!(resp.status(), StatusCode::OK, "{uri}");
-        let body = text(resp).await;
+        let resp = t.send(get(uri, Some(&admin))).await;
+        assert_eq!(resp.status, StatusCode::OK, "{uri}");
+        let body = resp.body;
         assert!(
             !body.contains(evil) && !body.contains("<script>alert"),
             "{uri} shows raw markup"
@@ -519,189 +508,22 @@ async fn names_with_markup_are_shown_escaped() {
     assert_eq!(escaped, 5, "escaped names shown on {escaped} pages");
 }
 
-/// Numeric leaves of the small fixture (JSON pointers), for mutation.
-fn numeric_pointers(v: &Value, at: String, out: &mut Vec<String>) {
-    match v {
-        Value::Number(_) | Value::Bool(_) => out.push(at),
-        Value::Array(a) => a
-            .iter()
-            .enumerate()
-            .for_each(|(i, x)| numeric_pointers(x, format!("{at}/{i}"), out)),
-        Value::Object(o) => o
-            .iter()
-            .for_each(|(k, x)| numeric_pointers(x, format!("{at}/{k}"), out)),
-        _ => {}
-    }
-}
-
-/// Parses and checks season-file bytes; must never panic.
-fn check_season(bytes: &[u8]) -> bool {
-    match serde_json::from_slice::<SeasonFile>(bytes) {
-        Ok(file) => Season::from_file(&file).is_ok(),
-        Err(_) => false,
-    }
-}
-
-fn hostile_number() -> impl Strategy<Value = Value> {
-    prop_oneof![
-        any::<i64>().prop_map(Value::from),
-        any::<u64>().prop_map(Value::from),
-        (-3i64..300).prop_map(Value::from),
-        any::<f64>()
-            .prop_filter("finite", |f| f.is_finite())
-            .prop_map(Value::from),
-        any::<bool>().prop_map(Value::from),
-        ".{0,20}".prop_map(Value::from),
-        Just(Value::Null),
-    ]
-}
-
-fn wurf_value() -> impl Strategy<Value = Value> {
-    let die = prop_oneof![
-        (0i64..8).prop_map(Value::from),
-        any::<i64>().prop_map(Value::from)
-    ];
-    let throw_dice = (
-        "[A-D<>&]{0,3}",
-        proptest::collection::vec(die.clone(), 0..5),
-        prop_oneof![
-            (0i64..5).prop_map(Value::from),
-            any::<i64>().prop_map(Value::from)
-        ],
-        proptest::option::of(any::<bool>()),
-    )
-        .prop_map(|(player, dice, wuerfe, from_hand)| {
-            let mut t = serde_json::json!({ "player": player, "dice": dice, "wuerfe": wuerfe });
-            if let Some(h) = from_hand {
-                t["from_hand"] = Value::from(h);
-            }
-            t
-        });
-    let wurf = (
-        proptest::collection::vec(die.clone(), 0..4),
-        proptest::collection::vec(die, 0..4),
-        proptest::option::of(-1i64..4),
-    )
-        .prop_map(|(roll, keep, turn)| {
-            let mut w = serde_json::json!({ "roll": roll, "keep": keep });
-            if let Some(t) = turn {
-                w["turn"] = Value::from(t);
-            }
-            w
-        });
-    let throw_seq = ("[A-D]{1,2}", proptest::collection::vec(wurf, 0..5))
-        .prop_map(|(player, seq)| serde_json::json!({ "player": player, "sequence": seq }));
-    let rules = prop_oneof![
-        Just(Value::from("schockerliga")),
-        Just(Value::from("wikipedia_standard")),
-        Just(Value::from("blog_rules")),
-        ".{0,12}".prop_map(Value::from),
-        Just(serde_json::json!({ "preset": "schockerliga" })),
-        Just(serde_json::json!({ "preset": "nichts" })),
-    ];
-    (
-        rules,
-        proptest::collection::vec(prop_oneof![throw_dice, throw_seq], 0..6),
-    )
-        .prop_map(|(rules, throws)| serde_json::json!({ "rules": rules, "throws": throws }))
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
-
-    #[test]
-    fn season_parser_survives_arbitrary_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..2048)) {
-        let _ = check_season(&bytes);
-    }
-
-    #[test]
-    fn season_parser_survives_arbitrary_strings(s in ".{0,512}") {
-        let _ = check_season(s.as_bytes());
-    }
-
-    #[test]
-    fn wurfrunde_parser_survives_arbitrary_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..1024)) {
-        let _ = evaluate_wurfrunde_json(&bytes);
-    }
-
-    #[test]
-    fn wurfrunde_parser_survives_arbitrary_requests(req in wurf_value()) {
-        let bytes = serde_json::to_vec(&req).unwrap();
-        let _ = evaluate_wurfrunde_json(&bytes);
-    }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
-
-    #[test]
-    fn season_checks_survive_hostile_values_in_a_real_file(
-        picks in proptest::collection::vec((any::<prop::sample::Index>(), hostile_number()), 1..4)
-    ) {
-        let mut v = small_season();
-        let mut ptrs = Vec::new();
-        numeric_pointers(&v, String::new(), &mut ptrs);
-        for (idx, val) in picks {
-            let p = idx.get(&ptrs);
-            if let Some(slot) = v.pointer_mut(p) {
-                *slot = val;
-            }
-        }
-        let _ = check_season(&serde_json::to_vec(&v).unwrap());
-    }
-
-    #[test]
-    fn season_parser_survives_byte_flips_in_a_real_file(
-        flips in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..6),
-        cut in proptest::option::of(any::<prop::sample::Index>()),
-    ) {
-        let mut bytes = std::fs::read(fixture("small-2026.season.json")).unwrap();
-        for (idx, b) in flips {
-            let i = idx.index(bytes.len());
-            bytes[i] = b;
-        }
-        if let Some(c) = cut {
-            bytes.truncate(c.index(bytes.len()));
-        }
-        let _ = check_season(&bytes);
-    }
-
-    #[test]
-    fn wurfrunde_parser_survives_byte_flips_in_fixture_requests(
-        case in any::<prop::sample::Index>(),
-        flips in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..4),
-    ) {
-        let all: Value = serde_json::from_str(
-            &std::fs::read_to_string(fixture("wurfrunde.json")).unwrap(),
-        ).unwrap();
-        let cases = all.as_array().unwrap();
-        let mut bytes = serde_json::to_vec(&case.get(cases)["request"]).unwrap();
-        for (idx, b) in flips {
-            let i = idx.index(bytes.len());
-            bytes[i] = b;
-        }
-        let _ = evaluate_wurfrunde_json(&bytes);
-    }
-}
-
 /// The night's forms (round, presence/draw, fines), the Schockbesteck forms and the Wurfrunde API:
 /// wrong types, huge and negative numbers, unknown names and ids, markup, very long strings,
 /// invalid UTF-8, truncated JSON and oversized bodies each get a clear 4xx and change nothing.
 #[tokio::test]
 async fn hostile_night_besteck_and_wurfrunde_posts_get_4xx_and_change_nothing() {
-    let t = test_app(true, false).await;
-    let secretary = login(&t.app, SECRETARY, None).await;
+    let t = TestApp::small_season().await;
+    let secretary = t.login(SECRETARY).await;
     // A night without rounds for the presence form (created before the snapshot).
-    let resp = send(
-        &t.app,
-        form(
+    let resp = t
+        .send(form(
             "/verwaltung/saison/2026/abend",
             "date=2026-12-30",
             Some(&secretary),
-        ),
-    )
-    .await;
-    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+        ))
+        .await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER);
     let ids: Vec<(i64,)> = sqlx::query_as(
         "select p.player_id from night_participants p join nights n on n.id = p.night_id
          where n.date = '2026-01-02' and p.table_no = 1 order by p.seat",
@@ -1076,9 +898,9 @@ async fn hostile_night_besteck_and_wurfrunde_posts_get_4xx_and_change_nothing() 
     ];
     let mut wrong = Vec::new();
     for (what, uri, body, want) in cases.drain(..) {
-        let resp = send(&t.app, form_bytes(&uri, body, Some(&secretary))).await;
-        let status = resp.status().as_u16();
-        let text = text(resp).await;
+        let resp = t.send(form_bytes(&uri, body, Some(&secretary))).await;
+        let status = resp.status.as_u16();
+        let text = resp.body;
         if !want.contains(&status) {
             wrong.push(format!("{what}: {status}, want {want:?}"));
         }
@@ -1116,9 +938,9 @@ async fn hostile_night_besteck_and_wurfrunde_posts_get_4xx_and_change_nothing() 
             .header("origin", format!("http://{HOST}"))
             .body(Body::from(body))
             .unwrap();
-        let resp = send(&t.app, r).await;
-        let status = resp.status().as_u16();
-        let text = text(resp).await;
+        let resp = t.send(r).await;
+        let status = resp.status.as_u16();
+        let text = resp.body;
         assert!(
             want.contains(&status),
             "api {what}: {status}, want {want:?}: {text}"

@@ -1,33 +1,11 @@
 //! The command line from outside: the real binary with `--database` in a temporary directory.
 
-use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_schockerliga");
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name)
-}
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
-/// Runs the binary with `args` and `--database db` (appended after the subcommand: global).
-fn run(db: &Path, args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .arg("--database")
-        .arg(db)
-        .env_remove("DATABASE_URL")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
-}
+use crate::common::{fixture, read_json};
+use crate::{run, BIN};
 
 fn json_of(out: &Output) -> Value {
     assert!(

@@ -5,14 +5,11 @@ use schockerliga::league::file::SeasonFile;
 use schockerliga::league::{payouts, standings, Season};
 use serde_json::Value;
 
-fn fixture(name: &str) -> String {
-    let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
+use crate::common::fixture_text;
 
 fn season(name: &str) -> Season {
-    let file: SeasonFile =
-        serde_json::from_str(&fixture(&format!("{name}.season.json"))).expect("season file parses");
+    let file: SeasonFile = serde_json::from_str(&fixture_text(&format!("{name}.season.json")))
+        .expect("season file parses");
     Season::from_file(&file).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
@@ -23,7 +20,7 @@ fn as_value<T: serde::Serialize>(x: &T) -> Value {
 }
 
 fn expected(name: &str) -> Value {
-    serde_json::from_str(&fixture(name)).expect("fixture parses")
+    serde_json::from_str(&fixture_text(name)).expect("fixture parses")
 }
 
 #[test]

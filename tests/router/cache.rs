@@ -3,20 +3,15 @@
 //! show a submitted round right after it was submitted — also when the write came from another
 //! connection (the command line).
 
-use std::path::Path;
-
-use axum::body::Body;
-use axum::http::{header, Request, StatusCode};
-use axum::Router;
-use http_body_util::BodyExt;
+use axum::http::StatusCode;
 use schockerliga::db::{self, Db};
 use schockerliga::demo::{league, DemoSpec};
 use schockerliga::league::file::{ResultEntry, SeasonFile};
 use schockerliga::league::{self, Season};
 use schockerliga::service;
-use schockerliga::web::{build_app, Config};
 use serde_json::Value;
-use tower::ServiceExt;
+
+use crate::app::{Reply, TestApp};
 
 const SPEC: DemoSpec = DemoSpec {
     seasons: 2,
@@ -26,77 +21,33 @@ const SPEC: DemoSpec = DemoSpec {
     last_year: 2026,
 };
 
-/// A database at `path` with the demo league of [`SPEC`] and a secretary `schreiber`/`geheim123`.
-async fn filled(path: &Path) -> (Db, Vec<SeasonFile>) {
-    let db = Db::open(path).await.unwrap();
+/// An app on the demo league of [`SPEC`] with a secretary `schreiber`, and the league's files.
+async fn filled() -> (TestApp, Vec<SeasonFile>) {
     let files = league(&SPEC);
-    for f in &files {
-        service::import(&db, f, true).await.unwrap();
-    }
-    let hash = schockerliga::auth::hash_password("geheim123".into())
-        .await
-        .unwrap();
-    let mut tx = db.begin_write().await.unwrap();
-    db::user::create(&mut tx, "schreiber", &hash, "secretary")
-        .await
-        .unwrap();
-    tx.commit().await.unwrap();
-    (db, files)
+    let t = TestApp::builder()
+        .seasons(files.clone())
+        .account("schreiber", "secretary")
+        .start()
+        .await;
+    (t, files)
 }
 
-async fn app(path: &Path) -> Router {
-    build_app(Config::new(
-        path.to_path_buf(),
-        "127.0.0.1:0".parse().unwrap(),
-    ))
-    .await
-    .unwrap()
-}
-
-async fn send(app: &Router, req: Request<Body>) -> (StatusCode, Option<String>, String) {
-    let resp = app.clone().oneshot(req).await.unwrap();
-    let status = resp.status();
-    let cookie = resp
-        .headers()
-        .get(header::SET_COOKIE)
-        .map(|v| v.to_str().unwrap().split(';').next().unwrap().to_string());
-    let body = resp.into_body().collect().await.unwrap().to_bytes();
-    (status, cookie, String::from_utf8_lossy(&body).into_owned())
-}
-
-async fn get(app: &Router, uri: &str) -> (StatusCode, String) {
-    let (s, _, b) = send(app, Request::get(uri).body(Body::empty()).unwrap()).await;
-    (s, b)
-}
-
-async fn login(app: &Router) -> String {
-    let req = Request::post("/login")
-        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
-        .body(Body::from("username=schreiber&password=geheim123"))
-        .unwrap();
-    let (status, cookie, body) = send(app, req).await;
-    assert!(status.is_redirection(), "{status}: {body}");
-    cookie.expect("session cookie")
-}
-
+/// Posts round `number` at `table` of the night `date` to the JSON API.
 async fn post_round(
-    app: &Router,
+    t: &TestApp,
     cookie: &str,
     date: &str,
     table: u32,
     number: u32,
     results: &[ResultEntry],
-) -> (StatusCode, String) {
+) -> Reply {
     let body = serde_json::json!({ "results": results }).to_string();
-    let req = Request::post(format!(
-        "/api/v1/nights/{date}/tables/{table}/rounds/{number}"
-    ))
-    .header(header::CONTENT_TYPE, "application/json")
-    .header(header::COOKIE, cookie)
-    .body(Body::from(body))
-    .unwrap();
-    let (s, _, b) = send(app, req).await;
-    (s, b)
+    t.post_json(
+        &format!("/api/v1/nights/{date}/tables/{table}/rounds/{number}"),
+        body,
+        Some(cookie),
+    )
+    .await
 }
 
 fn standings_json(file: &SeasonFile) -> Value {
@@ -133,20 +84,25 @@ fn apply(file: &SeasonFile, results: &[ResultEntry]) -> SeasonFile {
 
 #[tokio::test]
 async fn a_submitted_round_shows_at_once_on_table_player_page_and_json() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("liga.db");
-    let (_db, files) = filled(&path).await;
+    let (t, files) = filled().await;
     let current = files.last().unwrap();
-    let app = app(&path).await;
 
     // Warm the cache: the first reads compute and keep the season.
-    let (s, before) = get(&app, "/api/v1/seasons/2026/standings").await;
+    let Reply {
+        status: s,
+        body: before,
+        ..
+    } = t.get("/api/v1/seasons/2026/standings", None).await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(
         serde_json::from_str::<Value>(&before).unwrap(),
         standings_json(current)
     );
-    let (s, table_before) = get(&app, "/").await;
+    let Reply {
+        status: s,
+        body: table_before,
+        ..
+    } = t.get("/", None).await;
     assert_eq!(s, StatusCode::OK);
 
     let (date, results) = changed_round(current);
@@ -156,7 +112,7 @@ async fn a_submitted_round_shows_at_once_on_table_player_page_and_json() {
 
     let loser = results[0].player.clone();
     let loser_id = {
-        let db = Db::open(&path).await.unwrap();
+        let db = Db::open(&t.path).await.unwrap();
         let mut conn = db.read.acquire().await.unwrap();
         db::player::by_name(&mut conn, &loser)
             .await
@@ -165,25 +121,43 @@ async fn a_submitted_round_shows_at_once_on_table_player_page_and_json() {
             .0
     };
     let player_uri = format!("/saison/2026/spieler/{loser_id}");
-    let (s, player_before) = get(&app, &player_uri).await;
+    let Reply {
+        status: s,
+        body: player_before,
+        ..
+    } = t.get(&player_uri, None).await;
     assert_eq!(s, StatusCode::OK);
 
-    let cookie = login(&app).await;
-    let (s, body) = post_round(&app, &cookie, &date, 1, 1, &results).await;
+    let cookie = t.login("schreiber").await;
+    let Reply {
+        status: s, body, ..
+    } = post_round(&t, &cookie, &date, 1, 1, &results).await;
     assert_eq!(s, StatusCode::OK, "{body}");
 
     // His page lists round 1 of that night with 3 Outs, all Hand-Outs, lost.
-    let (_, player_after) = get(&app, &player_uri).await;
+    let Reply {
+        status: _,
+        body: player_after,
+        ..
+    } = t.get(&player_uri, None).await;
     assert_ne!(player_before, player_after);
     let line = "<tr><td class=\"num\">1</td><td class=\"num\">3</td><td class=\"num\">3</td><td class=\"num\">0</td><td></td><td>bezahlt</td></tr>";
     let first_night = player_after.rsplit("<h2>").next().unwrap();
     assert!(first_night.contains(line), "{first_night}");
 
-    let (_, after) = get(&app, "/api/v1/seasons/2026/standings").await;
+    let Reply {
+        status: _,
+        body: after,
+        ..
+    } = t.get("/api/v1/seasons/2026/standings", None).await;
     assert_eq!(serde_json::from_str::<Value>(&after).unwrap(), expected);
 
     // The table page shows the loser's new counted Outs in his row.
-    let (_, table_after) = get(&app, "/").await;
+    let Reply {
+        status: _,
+        body: table_after,
+        ..
+    } = t.get("/", None).await;
     assert_ne!(table_before, table_after);
     let row = expected["rows"]
         .as_array()
@@ -201,12 +175,16 @@ async fn a_submitted_round_shows_at_once_on_table_player_page_and_json() {
     assert!(table_after.contains(&cell), "{cell} not in table");
 
     // The export (database truth) has the round as submitted.
-    let db = Db::open(&path).await.unwrap();
+    let db = Db::open(&t.path).await.unwrap();
     let stored = service::export(&db, 2026).await.unwrap();
     assert_eq!(stored.nights[0].tables[0].rounds[0].results, results);
 
     // The older season is untouched and still served.
-    let (_, old) = get(&app, "/api/v1/seasons/2025/standings").await;
+    let Reply {
+        status: _,
+        body: old,
+        ..
+    } = t.get("/api/v1/seasons/2025/standings", None).await;
     assert_eq!(
         serde_json::from_str::<Value>(&old).unwrap(),
         standings_json(&files[0])
@@ -215,12 +193,9 @@ async fn a_submitted_round_shows_at_once_on_table_player_page_and_json() {
 
 #[tokio::test]
 async fn a_refused_round_stores_nothing_and_says_why() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("liga.db");
-    let (_db, files) = filled(&path).await;
+    let (t, files) = filled().await;
     let current = files.last().unwrap();
-    let app = app(&path).await;
-    let cookie = login(&app).await;
+    let cookie = t.login("schreiber").await;
     let (date, mut results) = changed_round(current);
     // (change, expected status, needle in the message)
     type Change = Box<dyn Fn(&mut Vec<ResultEntry>)>;
@@ -241,36 +216,46 @@ async fn a_refused_round_stores_nothing_and_says_why() {
             "Niemand",
         ),
     ];
-    let before = get(&app, "/api/v1/seasons/2026/standings").await.1;
+    let before = t.get("/api/v1/seasons/2026/standings", None).await.body;
     for (change, status, needle) in cases {
         let mut rows = results.clone();
         change(&mut rows);
-        let (s, body) = post_round(&app, &cookie, &date, 1, 1, &rows).await;
+        let Reply {
+            status: s, body, ..
+        } = post_round(&t, &cookie, &date, 1, 1, &rows).await;
         assert_eq!(s, status, "{body}");
         assert!(body.contains(needle), "{body}");
-        assert_eq!(get(&app, "/api/v1/seasons/2026/standings").await.1, before);
+        assert_eq!(
+            t.get("/api/v1/seasons/2026/standings", None).await.body,
+            before
+        );
     }
     // Not logged in: no write.
     results[0].outs = 1;
-    let req = Request::post(format!("/api/v1/nights/{date}/tables/1/rounds/1"))
-        .header(header::CONTENT_TYPE, "application/json")
-        .body(Body::from(
+    let s = t
+        .post_json(
+            &format!("/api/v1/nights/{date}/tables/1/rounds/1"),
             serde_json::json!({ "results": results }).to_string(),
-        ))
-        .unwrap();
-    let (s, _, _) = send(&app, req).await;
+            None,
+        )
+        .await
+        .status;
     assert!(s.is_redirection() || s == StatusCode::UNAUTHORIZED, "{s}");
-    assert_eq!(get(&app, "/api/v1/seasons/2026/standings").await.1, before);
+    assert_eq!(
+        t.get("/api/v1/seasons/2026/standings", None).await.body,
+        before
+    );
 }
 
 #[tokio::test]
 async fn a_write_from_another_connection_invalidates_the_cache() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("liga.db");
-    let (_db, files) = filled(&path).await;
+    let (t, files) = filled().await;
     let current = files.last().unwrap();
-    let app = app(&path).await;
-    let (_, before) = get(&app, "/api/v1/seasons/2026/standings").await;
+    let Reply {
+        status: _,
+        body: before,
+        ..
+    } = t.get("/api/v1/seasons/2026/standings", None).await;
     assert_eq!(
         serde_json::from_str::<Value>(&before).unwrap(),
         standings_json(current)
@@ -278,9 +263,13 @@ async fn a_write_from_another_connection_invalidates_the_cache() {
     // Like `schockerliga import --replace` from the command line: another process, another pool.
     let (_, results) = changed_round(current);
     let changed = apply(current, &results);
-    let other = Db::open(&path).await.unwrap();
+    let other = Db::open(&t.path).await.unwrap();
     service::import(&other, &changed, true).await.unwrap();
-    let (_, after) = get(&app, "/api/v1/seasons/2026/standings").await;
+    let Reply {
+        status: _,
+        body: after,
+        ..
+    } = t.get("/api/v1/seasons/2026/standings", None).await;
     assert_eq!(
         serde_json::from_str::<Value>(&after).unwrap(),
         standings_json(&changed)
@@ -289,9 +278,8 @@ async fn a_write_from_another_connection_invalidates_the_cache() {
 
 #[tokio::test]
 async fn every_write_to_a_season_bumps_only_its_counter() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("liga.db");
-    let (db, _) = filled(&path).await;
+    let (t, _) = filled().await;
+    let db = t.db.clone();
     let night_2026 = "(select min(id) from nights where season = 2026)";
     let round_2026 = format!("(select min(id) from rounds where night_id = {night_2026})");
     // Each statement touches season 2026 only (player 1 plays in both seasons: the rename is
@@ -354,15 +342,16 @@ async fn every_write_to_a_season_bumps_only_its_counter() {
 #[tokio::test]
 async fn a_write_from_another_process_shows_within_the_recheck_time() {
     use sqlx::{ConnectOptions, Connection};
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("liga.db");
-    let (_db, _) = filled(&path).await;
-    let app = app(&path).await;
-    let (_, before) = get(&app, "/api/v1/seasons/2026/standings").await;
+    let (t, _) = filled().await;
+    let Reply {
+        status: _,
+        body: before,
+        ..
+    } = t.get("/api/v1/seasons/2026/standings", None).await;
     assert!(!before.contains("Zacharias"));
     // A bare connection with none of this process's hooks: like another program writing.
     let mut other = sqlx::sqlite::SqliteConnectOptions::new()
-        .filename(&path)
+        .filename(&t.path)
         .connect()
         .await
         .unwrap();
@@ -379,54 +368,10 @@ async fn a_write_from_another_process_shows_within_the_recheck_time() {
         schockerliga::service::snapshot::SEEN_WITHIN + std::time::Duration::from_millis(100),
     )
     .await;
-    let (_, after) = get(&app, "/api/v1/seasons/2026/standings").await;
+    let Reply {
+        status: _,
+        body: after,
+        ..
+    } = t.get("/api/v1/seasons/2026/standings", None).await;
     assert!(after.contains("Zacharias"), "{after}");
-}
-
-#[test]
-fn the_demo_command_fills_the_same_league_for_the_same_seed() {
-    use std::process::Command;
-    let bin = env!("CARGO_BIN_EXE_schockerliga");
-    let dir = tempfile::tempdir().unwrap();
-    let export = |name: &str, seed: &str| {
-        let db = dir.path().join(format!("{name}.db"));
-        let out = Command::new(bin)
-            .args(["demo", "--seasons", "2", "--nights", "6", "--players", "12"])
-            .args(["--seed", seed, "--database"])
-            .arg(&db)
-            .env_remove("DATABASE_URL")
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let out = Command::new(bin)
-            .args(["export", "2026", "--database"])
-            .arg(&db)
-            .env_remove("DATABASE_URL")
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice::<Value>(&out.stdout).unwrap()
-    };
-    let a = export("a", "5");
-    assert_eq!(a, export("b", "5"));
-    assert_ne!(a, export("c", "6"));
-    // What was stored is the generator's season, through the import path.
-    let spec = DemoSpec {
-        seasons: 2,
-        nights: 6,
-        players: 12,
-        seed: 5,
-        last_year: 2026,
-    };
-    let generated = &league(&spec)[1];
-    let canonical = Season::from_file(generated).unwrap().to_file();
-    assert_eq!(a, serde_json::to_value(canonical).unwrap());
 }

@@ -1,4 +1,4 @@
-//! Unit tests of `src/auth/mod.rs` (kept beside it in `tests/` so the module reads as the code alone).
+//! Unit tests of `src/auth/mod.rs`.
 
 use super::*;
 

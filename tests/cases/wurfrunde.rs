@@ -3,14 +3,7 @@
 use schockerliga::rules::{evaluate_wurfrunde, evaluate_wurfrunde_json, WurfrundeRequest};
 use serde_json::Value;
 
-fn cases() -> Vec<Value> {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/wurfrunde.json"
-    ))
-    .expect("fixture");
-    serde_json::from_str(&text).expect("fixture JSON")
-}
+use crate::common::{check_expect, wurfrunde_cases as cases};
 
 #[test]
 fn every_fixture_case_passes() {
@@ -34,34 +27,7 @@ fn every_fixture_case_passes() {
         }
         let resp = got.unwrap_or_else(|e| panic!("{name}: {e}"));
         let v = serde_json::to_value(&resp).unwrap();
-        let per_result = |field: &str| -> Value {
-            Value::Array(
-                v["results"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|r| r[field].clone())
-                    .collect(),
-            )
-        };
-        for (key, want) in expect.as_object().unwrap() {
-            let have = match key.as_str() {
-                "classes" => per_result("class"),
-                "values" => per_result("value"),
-                "from_hand" => per_result("from_hand"),
-                "labels" => per_result("label"),
-                "wuerfe" => per_result("wuerfe"),
-                other => {
-                    assert!(
-                        v.get(other).is_some(),
-                        "{name}: unknown expect field {other}"
-                    );
-                    v[other].clone()
-                }
-            };
-            assert_eq!(&have, want, "{name}: field {key}");
-            checked_fields += 1;
-        }
+        checked_fields += check_expect(name, &v, expect);
         // the JSON helper gives the same value
         let body = serde_json::to_vec(&case["request"]).unwrap();
         assert_eq!(evaluate_wurfrunde_json(&body).unwrap(), v, "{name}");

@@ -2,19 +2,13 @@
 //! the real router (or the binary) the way a club secretary would and fails on the old behaviour.
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
 use std::path::Path;
 
-use axum::body::Body;
-use axum::extract::ConnectInfo;
-use axum::http::{header, Request, StatusCode};
-use http_body_util::BodyExt;
-use schockerliga::db::{self};
+use axum::http::StatusCode;
+use schockerliga::db;
 use schockerliga::league::file::SeasonFile;
-use tower::ServiceExt;
 
-mod common;
-use common::imported::{app, TestApp};
+use crate::app::{season_file, TestApp};
 
 /// The ten players drawn on 09.01.2026: the first five at table 1, the others at table 2.
 const NAMES: [&str; 10] = [
@@ -22,29 +16,6 @@ const NAMES: [&str; 10] = [
 ];
 /// A player of the season who is not there on 09.01.2026.
 const ABSENT: &str = "Kurt";
-
-struct Reply {
-    status: StatusCode,
-    location: String,
-    body: String,
-}
-
-/// Percent-encodes a form value.
-fn enc(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
-}
-
-fn fixture(name: &str) -> SeasonFile {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name);
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
 
 /// Season 2026 with the ten `NAMES`, `ABSENT` and one empty night on 09.01.2026.
 fn ten_players() -> SeasonFile {
@@ -63,79 +34,6 @@ fn ten_players() -> SeasonFile {
 }
 
 impl TestApp {
-    async fn send(&self, mut req: Request<Body>) -> Reply {
-        req.extensions_mut()
-            .insert(ConnectInfo(SocketAddr::from(([10, 0, 0, 1], 40000))));
-        let res = self.router.clone().oneshot(req).await.unwrap();
-        let status = res.status();
-        let location = res
-            .headers()
-            .get(header::LOCATION)
-            .map(|v| v.to_str().unwrap().to_string())
-            .unwrap_or_default();
-        let cookie = res
-            .headers()
-            .get(header::SET_COOKIE)
-            .map(|v| v.to_str().unwrap().split(';').next().unwrap().to_string());
-        let body = res.into_body().collect().await.unwrap().to_bytes();
-        Reply {
-            status,
-            location: cookie
-                .map(|c| format!("{location}\n{c}"))
-                .unwrap_or(location),
-            body: String::from_utf8_lossy(&body).into_owned(),
-        }
-    }
-
-    async fn get(&self, uri: &str, cookie: Option<&str>) -> Reply {
-        let mut req = Request::get(uri).header(header::HOST, "127.0.0.1:3000");
-        if let Some(c) = cookie {
-            req = req.header(header::COOKIE, c);
-        }
-        self.send(req.body(Body::empty()).unwrap()).await
-    }
-
-    async fn post(&self, uri: &str, cookie: Option<&str>, fields: &[(String, String)]) -> Reply {
-        let body = fields
-            .iter()
-            .map(|(k, v)| format!("{}={}", enc(k), enc(v)))
-            .collect::<Vec<_>>()
-            .join("&");
-        let mut req = Request::post(uri)
-            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
-            .header(header::HOST, "127.0.0.1:3000")
-            .header(header::ORIGIN, "http://127.0.0.1:3000")
-            .header("sec-fetch-site", "same-origin");
-        if let Some(c) = cookie {
-            req = req.header(header::COOKIE, c);
-        }
-        self.send(req.body(Body::from(body)).unwrap()).await
-    }
-
-    /// Creates an account with `role` and logs in; returns the session cookie.
-    async fn login(&self, username: &str, role: &str) -> String {
-        let hash = schockerliga::auth::hash_password("geheim123".into())
-            .await
-            .unwrap();
-        let mut tx = self.db.begin_write().await.unwrap();
-        db::user::create(&mut tx, username, &hash, role)
-            .await
-            .unwrap();
-        tx.commit().await.unwrap();
-        let r = self
-            .post(
-                "/login",
-                None,
-                &[
-                    ("username".into(), username.into()),
-                    ("password".into(), "geheim123".into()),
-                ],
-            )
-            .await;
-        assert!(r.status.is_redirection(), "login: {}", r.status);
-        r.location.split('\n').nth(1).unwrap().to_string()
-    }
-
     /// Player ids of season 2026 by name.
     async fn ids(&self) -> HashMap<String, i64> {
         db::player::of_season_pool(&self.db.read, 2026)
@@ -212,17 +110,17 @@ const ROUND: &str = "/verwaltung/abend/2026-01-09/runde";
 
 #[tokio::test]
 async fn the_home_page_shows_the_newest_season_with_nights_and_an_empty_one_can_be_deleted() {
-    let t = app(&[fixture("small-2026.season.json")]).await;
-    let admin = t.login("chef", "admin").await;
-    let sec = t.login("schrift", "secretary").await;
+    let t = TestApp::with_seasons(&[season_file("small-2026", None)]).await;
+    let admin = t.login_new("chef", "admin").await;
+    let sec = t.login_new("schrift", "secretary").await;
     let made = t
-        .post(
+        .post_fields(
             "/verwaltung/saison",
-            Some(&sec),
             &[
-                ("year".into(), "2027".into()),
-                ("rules".into(), "{}".into()),
+                ("year".to_string(), "2027".to_string()),
+                ("rules".to_string(), "{}".to_string()),
             ],
+            Some(&sec),
         )
         .await;
     assert_eq!(made.status, StatusCode::SEE_OTHER, "{}", made.body);
@@ -232,20 +130,20 @@ async fn the_home_page_shows_the_newest_season_with_nights_and_an_empty_one_can_
     assert_eq!(home.status, StatusCode::OK);
     assert!(home.body.contains("Tabelle 2026"), "{}", home.body);
     let nights = t.get("/abende", None).await;
-    assert_eq!(nights.location, "/saison/2026/abende");
+    assert_eq!(nights.location(), Some("/saison/2026/abende"));
 
     // Deleting: only an admin, only with the box ticked, only a season without nights.
     let del = "/verwaltung/saison/2027/loeschen";
     let confirm = [("confirm".to_string(), "1".to_string())];
     assert_eq!(
-        t.post(del, Some(&sec), &confirm).await.status,
+        t.post_fields(del, &confirm, Some(&sec)).await.status,
         StatusCode::FORBIDDEN
     );
-    let unticked = t.post(del, Some(&admin), &[]).await;
+    let unticked = t.post(del, "", Some(&admin)).await;
     assert_eq!(unticked.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(unticked.body.contains("ankreuzen"), "{}", unticked.body);
     let with_nights = t
-        .post("/verwaltung/saison/2026/loeschen", Some(&admin), &confirm)
+        .post_fields("/verwaltung/saison/2026/loeschen", &confirm, Some(&admin))
         .await;
     assert_eq!(with_nights.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(
@@ -254,20 +152,23 @@ async fn the_home_page_shows_the_newest_season_with_nights_and_an_empty_one_can_
         with_nights.body
     );
     let audits = t.audit_count().await;
-    let gone = t.post(del, Some(&admin), &confirm).await;
+    let gone = t.post_fields(del, &confirm, Some(&admin)).await;
     assert_eq!(gone.status, StatusCode::SEE_OTHER, "{}", gone.body);
     assert_eq!(db::season::years(&t.db.read).await.unwrap(), vec![2026]);
     assert!(t.audit_count().await > audits, "deletion audited");
 
     // Only empty seasons: the newest one is shown.
-    let empty = app(&[]).await;
-    let sec = empty.login("schrift", "secretary").await;
+    let empty = TestApp::with_seasons(&[]).await;
+    let sec = empty.login_new("schrift", "secretary").await;
     for year in ["2026", "2027"] {
         empty
-            .post(
+            .post_fields(
                 "/verwaltung/saison",
+                &[
+                    ("year".to_string(), year.to_string()),
+                    ("rules".to_string(), "{}".to_string()),
+                ],
                 Some(&sec),
-                &[("year".into(), year.into()), ("rules".into(), "{}".into())],
             )
             .await;
     }
@@ -276,12 +177,12 @@ async fn the_home_page_shows_the_newest_season_with_nights_and_an_empty_one_can_
 
 #[tokio::test]
 async fn a_round_with_two_losers_is_refused_and_keeps_what_was_typed() {
-    let t = app(&[ten_players()]).await;
-    let sec = t.login("schrift", "secretary").await;
+    let t = TestApp::with_seasons(&[ten_players()]).await;
+    let sec = t.login_new("schrift", "secretary").await;
     let ids = t.seat_two_tables().await;
     let mut two = round_form(&ids, 1, "Bernd");
     two.push(("lost".into(), ids["Carla"].to_string()));
-    let r = t.post(ROUND, Some(&sec), &two).await;
+    let r = t.post_fields(ROUND, &two, Some(&sec)).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
     assert!(
         r.body
@@ -299,7 +200,7 @@ async fn a_round_with_two_losers_is_refused_and_keeps_what_was_typed() {
     );
     assert_eq!(t.round_count().await, 0, "nothing stored");
     let one = t
-        .post(ROUND, Some(&sec), &round_form(&ids, 1, "Bernd"))
+        .post_fields(ROUND, &round_form(&ids, 1, "Bernd"), Some(&sec))
         .await;
     assert_eq!(one.status, StatusCode::SEE_OTHER, "{}", one.body);
     assert_eq!(t.round_count().await, 1);
@@ -307,8 +208,8 @@ async fn a_round_with_two_losers_is_refused_and_keeps_what_was_typed() {
 
 #[tokio::test]
 async fn a_row_for_a_player_of_the_other_table_or_absent_is_refused() {
-    let t = app(&[ten_players()]).await;
-    let sec = t.login("schrift", "secretary").await;
+    let t = TestApp::with_seasons(&[ten_players()]).await;
+    let sec = t.login_new("schrift", "secretary").await;
     let mut ids = t.seat_two_tables().await;
     ids.extend(t.ids().await);
     let cases = [
@@ -322,7 +223,7 @@ async fn a_row_for_a_player_of_the_other_table_or_absent_is_refused() {
             (format!("played_{id}"), "1".to_string()),
             (format!("outs_{id}"), "1".to_string()),
         ]);
-        let r = t.post(ROUND, Some(&sec), &f).await;
+        let r = t.post_fields(ROUND, &f, Some(&sec)).await;
         assert_eq!(
             r.status,
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -335,7 +236,7 @@ async fn a_row_for_a_player_of_the_other_table_or_absent_is_refused() {
     }
     // The other table's player chosen as loser is refused too.
     let r = t
-        .post(ROUND, Some(&sec), &round_form(&ids, 1, "Frank"))
+        .post_fields(ROUND, &round_form(&ids, 1, "Frank"), Some(&sec))
         .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(
@@ -366,11 +267,11 @@ async fn stored_loser(t: &TestApp, number: u32) -> Option<String> {
 
 #[tokio::test]
 async fn an_entered_round_is_shown_and_replaced_only_when_the_box_is_ticked() {
-    let t = app(&[ten_players()]).await;
-    let sec = t.login("schrift", "secretary").await;
+    let t = TestApp::with_seasons(&[ten_players()]).await;
+    let sec = t.login_new("schrift", "secretary").await;
     let ids = t.seat_two_tables().await;
     let first = t
-        .post(ROUND, Some(&sec), &round_form(&ids, 1, "Bernd"))
+        .post_fields(ROUND, &round_form(&ids, 1, "Bernd"), Some(&sec))
         .await;
     assert_eq!(first.status, StatusCode::SEE_OTHER, "{}", first.body);
 
@@ -385,7 +286,7 @@ async fn an_entered_round_is_shown_and_replaced_only_when_the_box_is_ticked() {
 
     // Typing 1 again without the box: refused, typed values kept, round 1 unchanged.
     let again = t
-        .post(ROUND, Some(&sec), &round_form(&ids, 1, "Carla"))
+        .post_fields(ROUND, &round_form(&ids, 1, "Carla"), Some(&sec))
         .await;
     assert_eq!(
         again.status,
@@ -412,7 +313,7 @@ async fn an_entered_round_is_shown_and_replaced_only_when_the_box_is_ticked() {
     // With the box: replaced, and the audit row keeps before and after.
     let mut replace = round_form(&ids, 1, "Carla");
     replace.push(("replace".into(), "1".into()));
-    let done = t.post(ROUND, Some(&sec), &replace).await;
+    let done = t.post_fields(ROUND, &replace, Some(&sec)).await;
     assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
     assert_eq!(stored_loser(&t, 1).await.as_deref(), Some("Carla"));
     assert_eq!(t.round_count().await, 1);
@@ -438,8 +339,8 @@ async fn an_entered_round_is_shown_and_replaced_only_when_the_box_is_ticked() {
 
 #[tokio::test]
 async fn an_empty_fee_date_deletes_a_fee_only_with_the_box_ticked() {
-    let t = app(&[ten_players()]).await;
-    let sec = t.login("schrift", "secretary").await;
+    let t = TestApp::with_seasons(&[ten_players()]).await;
+    let sec = t.login_new("schrift", "secretary").await;
     let ids = t.ids().await;
     let uri = format!("/verwaltung/saison/2026/spieler/{}/beitrag", ids["Anna"]);
     let fee = async || {
@@ -452,13 +353,17 @@ async fn an_empty_fee_date_deletes_a_fee_only_with_the_box_ticked() {
             .fee_cents
     };
     let paid = t
-        .post(&uri, Some(&sec), &[("paid_on".into(), "2026-04-10".into())])
+        .post_fields(
+            &uri,
+            &[("paid_on".to_string(), "2026-04-10".to_string())],
+            Some(&sec),
+        )
         .await;
     assert_eq!(paid.status, StatusCode::SEE_OTHER, "{}", paid.body);
     assert_eq!(fee().await, Some(1600));
 
     let empty = t
-        .post(&uri, Some(&sec), &[("paid_on".into(), "".into())])
+        .post_fields(&uri, &[("paid_on".to_string(), "".to_string())], Some(&sec))
         .await;
     assert_eq!(
         empty.status,
@@ -475,10 +380,13 @@ async fn an_empty_fee_date_deletes_a_fee_only_with_the_box_ticked() {
 
     let audits = t.audit_count().await;
     let deleted = t
-        .post(
+        .post_fields(
             &uri,
+            &[
+                ("paid_on".to_string(), "".to_string()),
+                ("delete".to_string(), "1".to_string()),
+            ],
             Some(&sec),
-            &[("paid_on".into(), "".into()), ("delete".into(), "1".into())],
         )
         .await;
     assert_eq!(deleted.status, StatusCode::SEE_OTHER, "{}", deleted.body);
@@ -488,8 +396,8 @@ async fn an_empty_fee_date_deletes_a_fee_only_with_the_box_ticked() {
 
 #[tokio::test]
 async fn values_for_a_player_not_ticked_are_refused_not_discarded() {
-    let t = app(&[ten_players()]).await;
-    let sec = t.login("schrift", "secretary").await;
+    let t = TestApp::with_seasons(&[ten_players()]).await;
+    let sec = t.login_new("schrift", "secretary").await;
     let ids = t.seat_two_tables().await;
     let ilse = ids["Ilse"];
     let typed = [
@@ -504,7 +412,7 @@ async fn values_for_a_player_not_ticked_are_refused_not_discarded() {
             .filter(|(k, _)| *k != format!("played_{ilse}") && !k.ends_with(&format!("_{ilse}")))
             .collect();
         f.push((key.clone(), value.to_string()));
-        let r = t.post(ROUND, Some(&sec), &f).await;
+        let r = t.post_fields(ROUND, &f, Some(&sec)).await;
         assert_eq!(
             r.status,
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -522,14 +430,14 @@ async fn values_for_a_player_not_ticked_are_refused_not_discarded() {
     // Unticked with zeros (the form's default) is fine: Ilse did not play.
     let mut zeros = round_form(&ids, 1, "Bernd");
     zeros.retain(|(k, _)| *k != format!("played_{ilse}"));
-    let ok = t.post(ROUND, Some(&sec), &zeros).await;
+    let ok = t.post_fields(ROUND, &zeros, Some(&sec)).await;
     assert_eq!(ok.status, StatusCode::SEE_OTHER, "{}", ok.body);
 }
 
 #[tokio::test]
 async fn messages_use_german_field_labels_and_fine_kinds() {
-    let t = app(&[ten_players()]).await;
-    let sec = t.login("schrift", "secretary").await;
+    let t = TestApp::with_seasons(&[ten_players()]).await;
+    let sec = t.login_new("schrift", "secretary").await;
     let ids = t.seat_two_tables().await;
 
     // A league rule broken in the round form: "Feld Outs", not "Feld outs".
@@ -539,7 +447,7 @@ async fn messages_use_german_field_labels_and_fine_kinds() {
             f.1 = "4".into();
         }
     }
-    let r = t.post(ROUND, Some(&sec), &four).await;
+    let r = t.post_fields(ROUND, &four, Some(&sec)).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(
         r.body.contains("Spieler Anna, Feld Outs: 4 Outs"),
@@ -549,10 +457,10 @@ async fn messages_use_german_field_labels_and_fine_kinds() {
 
     // A fee date after September: "Feld Beitragsdatum".
     let late = t
-        .post(
+        .post_fields(
             &format!("/verwaltung/saison/2026/spieler/{}/beitrag", ids["Bernd"]),
+            &[("paid_on".to_string(), "2026-10-01".to_string())],
             Some(&sec),
-            &[("paid_on".into(), "2026-10-01".into())],
         )
         .await;
     assert_eq!(late.status, StatusCode::UNPROCESSABLE_ENTITY);
@@ -565,10 +473,10 @@ async fn messages_use_german_field_labels_and_fine_kinds() {
 
     // An empty name: no "(11. Spieler der Liste)" in a form.
     let empty = t
-        .post(
+        .post_fields(
             "/verwaltung/saison/2026/spieler",
+            &[("name".to_string(), "  ".to_string())],
             Some(&sec),
-            &[("name".into(), "  ".into())],
         )
         .await;
     assert_eq!(empty.status, StatusCode::UNPROCESSABLE_ENTITY);
@@ -586,13 +494,13 @@ async fn messages_use_german_field_labels_and_fine_kinds() {
     );
     assert!(!page.body.contains(">late ("));
     let fine = t
-        .post(
+        .post_fields(
             "/verwaltung/abend/2026-01-09/strafe",
-            Some(&sec),
             &[
-                ("player".into(), ids["Carla"].to_string()),
-                ("kind".into(), "late".into()),
+                ("player".to_string(), ids["Carla"].to_string()),
+                ("kind".to_string(), "late".to_string()),
             ],
+            Some(&sec),
         )
         .await;
     assert_eq!(fine.status, StatusCode::SEE_OTHER, "{}", fine.body);
@@ -621,7 +529,7 @@ fn narrow_cells(row: &str, tag: &str) -> usize {
 
 #[tokio::test]
 async fn the_public_night_page_fits_a_360_px_phone() {
-    let t = app(&[fixture("small-2026.season.json")]).await;
+    let t = TestApp::with_seasons(&[season_file("small-2026", None)]).await;
     let page = t.get("/abend/2026-12-25", None).await;
     assert_eq!(page.status, StatusCode::OK);
     let tables: Vec<&str> = page.body.split("<table").skip(1).collect();
@@ -663,7 +571,7 @@ async fn the_public_night_page_fits_a_360_px_phone() {
 
 #[tokio::test]
 async fn the_command_line_table_shows_teilnahmen_with_two_decimals_like_the_web() {
-    let t = app(&[fixture("small-2026.season.json")]).await;
+    let t = TestApp::with_seasons(&[season_file("small-2026", None)]).await;
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_schockerliga"))
         .args(["standings", "2026", "--database"])
         .arg(&t.path)
@@ -705,8 +613,8 @@ async fn the_command_line_table_shows_teilnahmen_with_two_decimals_like_the_web(
 
 #[tokio::test]
 async fn a_repeated_round_field_or_a_presence_value_that_is_no_id_is_refused() {
-    let t = app(&[ten_players()]).await;
-    let sec = t.login("schrift", "secretary").await;
+    let t = TestApp::with_seasons(&[ten_players()]).await;
+    let sec = t.login_new("schrift", "secretary").await;
     let ids = t.seat_two_tables().await;
     let anna = ids["Anna"];
     // (extra pair appended to a valid round form, expected fragment of the 422 page)
@@ -731,7 +639,7 @@ async fn a_repeated_round_field_or_a_presence_value_that_is_no_id_is_refused() {
     for ((k, v), want) in cases {
         let mut f = round_form(&ids, 1, "Bernd");
         f.push((k.clone(), v.to_string()));
-        let r = t.post(ROUND, Some(&sec), &f).await;
+        let r = t.post_fields(ROUND, &f, Some(&sec)).await;
         assert_eq!(
             r.status,
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -743,8 +651,8 @@ async fn a_repeated_round_field_or_a_presence_value_that_is_no_id_is_refused() {
     assert_eq!(t.round_count().await, 0, "nothing stored");
 
     // The presence form: a value that is no player number is refused, not dropped.
-    let t = app(&[ten_players()]).await;
-    let sec = t.login("schrift", "secretary").await;
+    let t = TestApp::with_seasons(&[ten_players()]).await;
+    let sec = t.login_new("schrift", "secretary").await;
     let ids = t.ids().await;
     let uri = "/verwaltung/abend/2026-01-09/teilnehmer";
     let mut present: Vec<(String, String)> = NAMES
@@ -752,7 +660,7 @@ async fn a_repeated_round_field_or_a_presence_value_that_is_no_id_is_refused() {
         .map(|n| ("present".to_string(), ids[*n].to_string()))
         .collect();
     present.push(("present".into(), "abc".into()));
-    let r = t.post(uri, Some(&sec), &present).await;
+    let r = t.post_fields(uri, &present, Some(&sec)).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
     assert!(
         r.body.contains("„abc“ ist keine Spielernummer"),
@@ -760,7 +668,7 @@ async fn a_repeated_round_field_or_a_presence_value_that_is_no_id_is_refused() {
         r.body
     );
     present.pop();
-    let r = t.post(uri, Some(&sec), &present).await;
+    let r = t.post_fields(uri, &present, Some(&sec)).await;
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
 }
 
@@ -789,18 +697,18 @@ fn table_round(
 async fn a_late_arrival_drawn_but_not_played_keeps_every_page_and_the_api_answering() {
     // 11 present, drawn by lot to two tables (6 and 5); round 1 is entered at both tables, each
     // without one drawn player who has not arrived yet: 9 players with a row on two tables.
-    let t = app(&[ten_players()]).await;
-    let sec = t.login("schrift", "secretary").await;
+    let t = TestApp::with_seasons(&[ten_players()]).await;
+    let sec = t.login_new("schrift", "secretary").await;
     let ids = t.ids().await;
     let present: Vec<(String, String)> = ids
         .values()
         .map(|id| ("present".to_string(), id.to_string()))
         .collect();
     let r = t
-        .post(
+        .post_fields(
             "/verwaltung/abend/2026-01-09/teilnehmer",
-            Some(&sec),
             &present,
+            Some(&sec),
         )
         .await;
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
@@ -825,7 +733,7 @@ async fn a_late_arrival_drawn_but_not_played_keeps_every_page_and_the_api_answer
     let (late_1, late_2) = (one[5].clone(), two[4].clone());
     for (table, players) in [(1, &one[..5]), (2, &two[..4])] {
         let r = t
-            .post(ROUND, Some(&sec), &table_round(&ids, table, players))
+            .post_fields(ROUND, &table_round(&ids, table, players), Some(&sec))
             .await;
         assert_eq!(r.status, StatusCode::SEE_OTHER, "table {table}: {}", r.body);
     }
@@ -875,7 +783,7 @@ async fn a_late_arrival_drawn_but_not_played_keeps_every_page_and_the_api_answer
     late_round.insert(0, late_1.clone());
     let mut f = table_round(&ids, 1, &late_round);
     f[1].1 = "2".into();
-    let r = t.post(ROUND, Some(&sec), &f).await;
+    let r = t.post_fields(ROUND, &f, Some(&sec)).await;
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
     let v: serde_json::Value =
         serde_json::from_str(&t.get("/api/v1/seasons/2026/standings", None).await.body).unwrap();

@@ -2,142 +2,23 @@
 //! the carry chain across seasons, the Kasse and Jahresabschluss pages, the CSV exports, and the
 //! secretary's Strafenkatalog (a changed amount leaves booked fines alone).
 
-use std::path::Path;
 use std::process::Command;
 
-use std::net::SocketAddr;
-
-use axum::body::Body;
-use axum::extract::ConnectInfo;
-use axum::http::{header, Request, StatusCode};
-use http_body_util::BodyExt;
+use axum::http::{header, StatusCode};
 use schockerliga::db::Db;
 use schockerliga::league::file::SeasonFile;
 use schockerliga::service;
 use serde_json::Value;
-use tower::ServiceExt;
 
-mod common;
-use common::imported::{app, TestApp};
-
-fn fixture_text(name: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name);
-    std::fs::read_to_string(&path).unwrap()
-}
-
-fn fixture_json(name: &str) -> Value {
-    serde_json::from_str(&fixture_text(name)).unwrap()
-}
-
-/// The season file `name` (e.g. "small-2026"), optionally moved to another year by replacing the
-/// year in every date.
-fn season_file(name: &str, year: Option<i32>) -> SeasonFile {
-    let mut text = fixture_text(&format!("{name}.season.json"));
-    if let Some(y) = year {
-        text = text
-            .replace("\"2026-", &format!("\"{y}-"))
-            .replace("\"season\": 2026", &format!("\"season\": {y}"));
-    }
-    let file: SeasonFile = serde_json::from_str(&text).unwrap();
-    if let Some(y) = year {
-        assert_eq!(file.season, y);
-    }
-    file
-}
-
-struct Reply {
-    status: StatusCode,
-    headers: axum::http::HeaderMap,
-    body: Vec<u8>,
-}
-
-impl Reply {
-    fn text(&self) -> String {
-        String::from_utf8(self.body.clone()).unwrap()
-    }
-    fn json(&self) -> Value {
-        serde_json::from_slice(&self.body).unwrap()
-    }
-    fn header(&self, name: header::HeaderName) -> String {
-        self.headers
-            .get(name)
-            .map(|v| v.to_str().unwrap().to_string())
-            .unwrap_or_default()
-    }
-}
+use crate::app::TestApp;
+use crate::common::{fixture_json, season_file};
 
 impl TestApp {
-    /// Sends `req` through the app as from a client at 10.0.0.1 (for per-address limits).
-    async fn send(&self, mut req: Request<Body>) -> Reply {
-        req.extensions_mut()
-            .insert(ConnectInfo(SocketAddr::from(([10, 0, 0, 1], 40000))));
-        let res = self.router.clone().oneshot(req).await.unwrap();
-        let status = res.status();
-        let headers = res.headers().clone();
-        let body = res.into_body().collect().await.unwrap().to_bytes().to_vec();
-        Reply {
-            status,
-            headers,
-            body,
-        }
-    }
-
-    async fn get(&self, uri: &str) -> Reply {
-        let req = Request::get(uri).header(header::HOST, "127.0.0.1:3000");
-        self.send(req.body(Body::empty()).unwrap()).await
-    }
-
-    /// A same-origin form POST with the session `cookie` (if any).
-    async fn post(&self, uri: &str, form: &str, cookie: Option<&str>) -> Reply {
-        let mut req = Request::post(uri)
-            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
-            .header(header::HOST, "127.0.0.1:3000")
-            .header(header::ORIGIN, "http://127.0.0.1:3000")
-            .header("sec-fetch-site", "same-origin");
-        if let Some(c) = cookie {
-            req = req.header(header::COOKIE, c);
-        }
-        self.send(req.body(Body::from(form.to_string())).unwrap())
-            .await
-    }
-
-    /// [`TestApp::post`] as a browser sends it: a redirect after the change (Post/Redirect/Get)
-    /// is followed with the same cookie, and the page it leads to is the reply.
-    async fn post_follow(&self, uri: &str, form: &str, cookie: &str) -> Reply {
-        let r = self.post(uri, form, Some(cookie)).await;
-        if r.status != StatusCode::SEE_OTHER {
-            return r;
-        }
-        let location = r.header(header::LOCATION);
-        let req = Request::get(&location)
-            .header(header::HOST, "127.0.0.1:3000")
-            .header(header::COOKIE, cookie);
-        self.send(req.body(Body::empty()).unwrap()).await
-    }
-
-    /// Creates a secretary account and logs in; returns the session cookie.
-    async fn secretary(&self) -> String {
-        let hash = schockerliga::auth::hash_password("geheim123".into())
-            .await
-            .unwrap();
-        let mut tx = self.db.begin_write().await.unwrap();
-        schockerliga::db::user::create(&mut tx, "kassier", &hash, "secretary")
-            .await
-            .unwrap();
-        tx.commit().await.unwrap();
-        let r = self
-            .post("/login", "username=kassier&password=geheim123", None)
-            .await;
-        assert!(r.status.is_redirection(), "login: {}", r.status);
-        let cookie = r.header(header::SET_COOKIE);
-        cookie.split(';').next().unwrap().to_string()
-    }
-
     async fn payouts(&self, year: i32) -> Value {
-        let r = self.get(&format!("/api/v1/seasons/{year}/payouts")).await;
-        assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+        let r = self
+            .get(&format!("/api/v1/seasons/{year}/payouts"), None)
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.body);
         r.json()
     }
 
@@ -184,7 +65,7 @@ fn invariant(p: &Value) {
 #[tokio::test]
 async fn the_api_and_the_command_line_give_exactly_the_fixture_payouts() {
     for name in ["sample-2026", "small-2026"] {
-        let a = app(&[season_file(name, None)]).await;
+        let a = TestApp::with_seasons(&[season_file(name, None)]).await;
         let want = fixture_json(&format!("{name}.payouts.json"));
         assert_eq!(a.payouts(2026).await, want, "{name} API");
         assert_eq!(a.cli_payouts(2026), want, "{name} CLI");
@@ -193,10 +74,10 @@ async fn the_api_and_the_command_line_give_exactly_the_fixture_payouts() {
 
 #[tokio::test]
 async fn kasse_and_jahresabschluss_show_the_fixture_figures() {
-    let a = app(&[season_file("sample-2026", None)]).await;
-    let kasse = a.get("/saison/2026/kasse").await;
+    let a = TestApp::with_seasons(&[season_file("sample-2026", None)]).await;
+    let kasse = a.get("/saison/2026/kasse", None).await;
     assert_eq!(kasse.status, StatusCode::OK);
-    let page = kasse.text();
+    let page = kasse.body;
     for part in [
         r#"<dd class="pot" id="pot">187,50 €</dd>"#, // pot: 157 − 10 + 40,50
         "157,00 €",                                  // fees
@@ -212,9 +93,9 @@ async fn kasse_and_jahresabschluss_show_the_fixture_figures() {
         "no buttons for the public"
     );
 
-    let abschluss = a.get("/saison/2026/abschluss").await;
+    let abschluss = a.get("/saison/2026/abschluss", None).await;
     assert_eq!(abschluss.status, StatusCode::OK);
-    let page = abschluss.text();
+    let page = abschluss.body;
     for part in [
         r#"<span id="pot">187,50 €</span>"#,
         r#"id="fees">157,00 €"#,
@@ -235,24 +116,27 @@ async fn kasse_and_jahresabschluss_show_the_fixture_figures() {
         assert!(page.contains(part), "Jahresabschluss lacks {part:?}");
     }
 
-    let css = a.get("/money.css").await;
+    let css = a.get("/money.css", None).await;
     assert_eq!(css.status, StatusCode::OK);
-    assert!(css.header(header::CONTENT_TYPE).starts_with("text/css"));
-    assert!(css.text().contains("@media print"));
+    assert!(css
+        .header(header::CONTENT_TYPE)
+        .unwrap_or_default()
+        .starts_with("text/css"));
+    assert!(css.body.contains("@media print"));
 
     // the current season's Kasse from the nav
-    let r = a.get("/kasse").await;
+    let r = a.get("/kasse", None).await;
     assert!(r.status.is_redirection());
-    assert_eq!(r.header(header::LOCATION), "/saison/2026/kasse");
+    assert_eq!(r.location(), Some("/saison/2026/kasse"));
     assert_eq!(
-        a.get("/saison/1999/kasse").await.status,
+        a.get("/saison/1999/kasse", None).await.status,
         StatusCode::NOT_FOUND
     );
 }
 
 #[tokio::test]
 async fn a_seasons_carry_out_is_the_next_seasons_carry_in() {
-    let a = app(&[
+    let a = TestApp::with_seasons(&[
         season_file("small-2026", Some(2025)),
         season_file("sample-2026", None),
     ])
@@ -276,38 +160,41 @@ async fn a_seasons_carry_out_is_the_next_seasons_carry_in() {
     assert_eq!(p2026["places"][0]["cents"][0], 6604);
     assert_eq!(a.cli_payouts(2026), p2026, "command line = API");
 
-    let page_2025 = a.get("/saison/2025/abschluss").await.text();
+    let page_2025 = a.get("/saison/2025/abschluss", None).await.body;
     assert!(
         page_2025.contains(r#"id="carry-out">32,63 €"#),
         "2025 shows its carry-out"
     );
     assert!(page_2025.contains(r#"<a href="/saison/2026/abschluss">2026</a>"#));
-    let page_2026 = a.get("/saison/2026/abschluss").await.text();
+    let page_2026 = a.get("/saison/2026/abschluss", None).await.body;
     assert!(
         page_2026.contains(r#"id="carry-in">32,63 €"#),
         "2026 shows the carry-in"
     );
     assert!(page_2026.contains(r#"<a href="/saison/2025/abschluss">2025</a>"#));
     assert!(page_2026.contains(r#"<span id="pot">220,13 €</span>"#));
-    let kasse_2026 = a.get("/saison/2026/kasse").await.text();
+    let kasse_2026 = a.get("/saison/2026/kasse", None).await.body;
     assert!(kasse_2026.contains("32,63 €") && kasse_2026.contains("220,13 €"));
 }
 
 #[tokio::test]
 async fn csv_exports_open_in_a_german_spreadsheet() {
-    let a = app(&[season_file("small-2026", None)]).await;
+    let a = TestApp::with_seasons(&[season_file("small-2026", None)]).await;
     let today = chrono::Local::now().date_naive();
     let expected = fixture_json("small-2026.standings.json");
     for (what, min_rows) in [("tabelle", 2), ("kasse", 7), ("abende", 13)] {
-        let r = a.get(&format!("/saison/2026/{what}.csv")).await;
+        let r = a.get(&format!("/saison/2026/{what}.csv"), None).await;
         assert_eq!(r.status, StatusCode::OK, "{what}");
-        assert_eq!(r.header(header::CONTENT_TYPE), "text/csv; charset=utf-8");
+        assert_eq!(
+            r.header(header::CONTENT_TYPE),
+            Some("text/csv; charset=utf-8")
+        );
         assert_eq!(
             r.header(header::CONTENT_DISPOSITION),
-            format!("attachment; filename=\"schockerliga-2026-{what}-{today}.csv\"")
+            Some(format!("attachment; filename=\"schockerliga-2026-{what}-{today}.csv\"").as_str())
         );
-        assert!(r.body.starts_with(b"\xEF\xBB\xBF"), "{what}: BOM");
-        let text = r.text();
+        assert!(r.bytes.starts_with(b"\xEF\xBB\xBF"), "{what}: BOM");
+        let text = r.body.clone();
         let lines: Vec<&str> = text.trim_start_matches('\u{feff}').split("\r\n").collect();
         assert!(lines.len() > min_rows, "{what}: {} lines", lines.len());
         assert!(
@@ -318,7 +205,7 @@ async fn csv_exports_open_in_a_german_spreadsheet() {
     }
 
     // the table: one line per standings row, D.Wert and Teilnahmen with a decimal comma
-    let table = a.get("/saison/2026/tabelle.csv").await.text();
+    let table = a.get("/saison/2026/tabelle.csv", None).await.body;
     let lines: Vec<&str> = table
         .trim_start_matches('\u{feff}')
         .trim_end()
@@ -333,7 +220,7 @@ async fn csv_exports_open_in_a_german_spreadsheet() {
     assert_eq!(first[11], format!("{d:.2}").replace('.', ","));
 
     // the Kasse: its Summe line has the fixture's fees and paid/open fines in euros with a comma
-    let kasse = a.get("/saison/2026/kasse.csv").await.text();
+    let kasse = a.get("/saison/2026/kasse.csv", None).await.body;
     let sum = kasse
         .split("\r\n")
         .find(|l| l.starts_with("Summe;"))
@@ -343,7 +230,7 @@ async fn csv_exports_open_in_a_german_spreadsheet() {
 
 #[tokio::test]
 async fn a_new_catalogue_amount_leaves_booked_fines_alone() {
-    let a = app(&[season_file("small-2026", None)]).await;
+    let a = TestApp::with_seasons(&[season_file("small-2026", None)]).await;
     let before = a.payouts(2026).await;
     assert_eq!(before["fines_cents"], 750);
 
@@ -356,9 +243,9 @@ async fn a_new_catalogue_amount_leaves_booked_fines_alone() {
         )
         .await;
     assert!(r.status.is_redirection());
-    assert_eq!(r.header(header::LOCATION), "/login");
+    assert_eq!(r.location(), Some("/login"));
 
-    let cookie = a.secretary().await;
+    let cookie = a.login_new("kassier", "secretary").await;
     let page = a
         .post_follow(
             "/verwaltung/saison/2026/strafen",
@@ -366,9 +253,9 @@ async fn a_new_catalogue_amount_leaves_booked_fines_alone() {
             &cookie,
         )
         .await;
-    assert_eq!(page.status, StatusCode::OK, "{}", page.text());
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
     assert!(page
-        .text()
+        .body
         .contains("Schon gebuchte Strafen behalten ihren Betrag"));
 
     // booked fines keep their amounts: the payouts are unchanged
@@ -396,7 +283,7 @@ async fn a_new_catalogue_amount_leaves_booked_fines_alone() {
             &cookie,
         )
         .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     assert_eq!(a.payouts(2026).await["fines_cents"], 750 + 200);
 
     // a new kind, then a wrong amount is refused and the form keeps what was typed
@@ -420,7 +307,7 @@ async fn a_new_catalogue_amount_leaves_booked_fines_alone() {
         )
         .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
-    let text = r.text();
+    let text = r.body.clone();
     assert!(
         text.contains("ist kein Betrag") && text.contains(r#"value="zwei""#),
         "{text}"
@@ -438,7 +325,7 @@ async fn a_new_catalogue_amount_leaves_booked_fines_alone() {
         )
         .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(r.text().contains("kann nicht gelöscht werden"));
+    assert!(r.body.contains("kann nicht gelöscht werden"));
     let r = a
         .post_follow(
             "/verwaltung/saison/2026/strafen/loeschen",
@@ -454,11 +341,11 @@ async fn a_new_catalogue_amount_leaves_booked_fines_alone() {
 
 #[tokio::test]
 async fn marking_an_open_fine_paid_puts_it_in_the_pot() {
-    let a = app(&[season_file("small-2026", None)]).await;
+    let a = TestApp::with_seasons(&[season_file("small-2026", None)]).await;
     let before = a.payouts(2026).await;
     assert_eq!(before["open_fines_cents"], 50);
-    let cookie = a.secretary().await;
-    let kasse = a.get("/saison/2026/kasse").await.text();
+    let cookie = a.login_new("kassier", "secretary").await;
+    let kasse = a.get("/saison/2026/kasse", None).await.body;
     assert!(kasse.contains("Dirk") && kasse.contains("Schock-Schlafmütze"));
 
     let fines = schockerliga::db::money::fines_of_season(&a.db.read, 2026)
@@ -473,7 +360,7 @@ async fn marking_an_open_fine_paid_puts_it_in_the_pot() {
         )
         .await;
     assert!(r.status.is_redirection(), "{}", r.status);
-    assert_eq!(r.header(header::LOCATION), "/saison/2026/kasse");
+    assert_eq!(r.location(), Some("/saison/2026/kasse"));
     let after = a.payouts(2026).await;
     assert_eq!(after["open_fines_cents"], 0);
     assert_eq!(after["fines_cents"], 750 + 50);
@@ -505,8 +392,8 @@ async fn a_fine_before_2012_is_refused_for_the_empty_catalogue() {
     for n in &mut old.nights {
         n.fines.clear();
     }
-    let a = app(&[old.clone()]).await;
-    let cookie = a.secretary().await;
+    let a = TestApp::with_seasons(&[old.clone()]).await;
+    let cookie = a.login_new("kassier", "secretary").await;
     let date = old.nights[0].date;
     let r = a
         .post(
@@ -517,16 +404,16 @@ async fn a_fine_before_2012_is_refused_for_the_empty_catalogue() {
         .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(
-        r.text()
+        r.body
             .contains("die Saison 2011 hat keinen Strafenkatalog (erst ab 2012)"),
         "{}",
-        r.text()
+        r.body
     );
     assert!(schockerliga::db::money::fines_of_season(&a.db.read, 2011)
         .await
         .unwrap()
         .is_empty());
-    let page = a.get("/saison/2011/abschluss").await.text();
+    let page = a.get("/saison/2011/abschluss", None).await.body;
     assert!(page.contains("Strafenkatalog: keiner"));
 }
 
@@ -607,7 +494,7 @@ async fn a_paid_player_short_of_100_rounds_drops_to_the_2_liga_after_30_november
         ],
         &nights,
     );
-    let a = app(&[file]).await;
+    let a = TestApp::with_seasons(&[file]).await;
     let liga_of = |v: &Value, who: &str| {
         v["rows"]
             .as_array()
@@ -632,7 +519,10 @@ async fn a_paid_player_short_of_100_rounds_drops_to_the_2_liga_after_30_november
     ];
     for (as_of, who, liga, rounds) in cases {
         let r = a
-            .get(&format!("/api/v1/seasons/2026/standings?as_of={as_of}"))
+            .get(
+                &format!("/api/v1/seasons/2026/standings?as_of={as_of}"),
+                None,
+            )
             .await;
         assert_eq!(r.status, StatusCode::OK);
         assert_eq!(
@@ -651,10 +541,10 @@ async fn a_paid_player_short_of_100_rounds_drops_to_the_2_liga_after_30_november
 
 #[tokio::test]
 async fn the_payout_rules_are_visible_before_the_first_night() {
-    let a = app(&[small_season(&[("Anna", Some("2026-01-02"))], &[])]).await;
-    let page = a.get("/saison/2026/abschluss").await;
+    let a = TestApp::with_seasons(&[small_season(&[("Anna", Some("2026-01-02"))], &[])]).await;
+    let page = a.get("/saison/2026/abschluss", None).await;
     assert_eq!(page.status, StatusCode::OK);
-    let text = page.text();
+    let text = page.body.clone();
     for part in [
         "Noch kein Spielabend",
         "Platz 1: 30 %, Platz 2: 25 %, Platz 3: 20 %, Platz 4: 15 %, Platz 5: 10 %",
@@ -667,7 +557,7 @@ async fn the_payout_rules_are_visible_before_the_first_night() {
     ] {
         assert!(text.contains(part), "rules lack {part:?}");
     }
-    let table = a.get("/saison/2026").await.text();
+    let table = a.get("/saison/2026", None).await.body;
     for link in [
         "/saison/2026/kasse",
         "/saison/2026/abschluss",
@@ -676,16 +566,16 @@ async fn the_payout_rules_are_visible_before_the_first_night() {
         assert!(table.contains(link), "table page lacks {link}");
     }
     assert!(a
-        .get("/saison/2026/abende")
+        .get("/saison/2026/abende", None)
         .await
-        .text()
+        .body
         .contains("/saison/2026/abende.csv"));
 }
 
 #[tokio::test]
 async fn a_database_trigger_refusal_is_shown_not_a_500() {
     // as a closed night refuses changes to its fines (SQLite RAISE(ABORT, …))
-    let a = app(&[season_file("small-2026", None)]).await;
+    let a = TestApp::with_seasons(&[season_file("small-2026", None)]).await;
     sqlx::query(
         "create trigger no_fines before update on fines begin
          select raise(abort, 'Spielabend ist abgeschlossen: Änderung nur als Korrektur'); end",
@@ -700,7 +590,7 @@ async fn a_database_trigger_refusal_is_shown_not_a_500() {
     .execute(&a.db.write)
     .await
     .unwrap();
-    let cookie = a.secretary().await;
+    let cookie = a.login_new("kassier", "secretary").await;
     let before = a.payouts(2026).await;
     let fines = schockerliga::db::money::fines_of_season(&a.db.read, 2026)
         .await
@@ -715,9 +605,9 @@ async fn a_database_trigger_refusal_is_shown_not_a_500() {
         .await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST);
     assert!(
-        r.text().contains("Spielabend ist abgeschlossen"),
+        r.body.contains("Spielabend ist abgeschlossen"),
         "{}",
-        r.text()
+        r.body
     );
     let r = a
         .post(
@@ -728,9 +618,9 @@ async fn a_database_trigger_refusal_is_shown_not_a_500() {
         .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(
-        r.text().contains("Spielabend ist abgeschlossen"),
+        r.body.contains("Spielabend ist abgeschlossen"),
         "{}",
-        r.text()
+        r.body
     );
     assert_eq!(a.payouts(2026).await, before);
 }

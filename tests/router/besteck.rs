@@ -3,15 +3,12 @@
 //! and stock, corrects a Wurfrunde, survives a rebuilt app on the same database file, and confirms
 //! the round, which is stored with the tallies of the throws (not the posted numbers).
 
-use axum::body::Body;
-use axum::http::{header, Request, StatusCode};
-use axum::Router;
-use http_body_util::BodyExt;
-use schockerliga::db::{self, Db};
+use axum::http::StatusCode;
+use schockerliga::db;
 use schockerliga::league::file::{ResultEntry, SeasonFile};
 use schockerliga::rules::{RuleSet, RundeState, ThrowInput};
-use schockerliga::web::{build_app, Config};
-use tower::ServiceExt;
+
+use crate::app::{Reply, TestApp, SECRETARY};
 
 const SEASON: &str = r#"{
   "format": "schockerliga-season/1", "season": 2026, "rules": {},
@@ -27,124 +24,14 @@ const SEASON: &str = r#"{
 
 const PAGE: &str = "/verwaltung/besteck/2026-01-09/1/2";
 
-/// A fresh database with the season above and a secretary `schrift` / `geheim-und-lang`.
-async fn prepared_db(dir: &tempfile::TempDir) -> std::path::PathBuf {
-    let path = dir.path().join("liga.db");
-    let db = Db::open(&path).await.unwrap();
+/// The season above and a secretary.
+async fn prepared() -> TestApp {
     let file: SeasonFile = serde_json::from_str(SEASON).unwrap();
-    schockerliga::service::import(&db, &file, false)
+    TestApp::builder()
+        .season(file)
+        .account(SECRETARY, "secretary")
+        .start()
         .await
-        .unwrap();
-    let hash = schockerliga::auth::hash_password("geheim-und-lang".into())
-        .await
-        .unwrap();
-    let mut tx = db.begin_write().await.unwrap();
-    db::user::create(&mut tx, "schrift", &hash, "secretary")
-        .await
-        .unwrap();
-    tx.commit().await.unwrap();
-    db.write.close().await;
-    db.read.close().await;
-    db.sessions.close().await;
-    path
-}
-
-async fn app(path: &std::path::Path) -> Router {
-    build_app(Config::new(
-        path.to_path_buf(),
-        "127.0.0.1:0".parse().unwrap(),
-    ))
-    .await
-    .unwrap()
-}
-
-/// A response: status, Location header, body text.
-struct Resp {
-    status: StatusCode,
-    location: Option<String>,
-    body: String,
-}
-
-async fn send(app: &Router, req: Request<Body>) -> Resp {
-    let resp = app.clone().oneshot(req).await.unwrap();
-    let status = resp.status();
-    let location = resp
-        .headers()
-        .get(header::LOCATION)
-        .map(|v| v.to_str().unwrap().to_string());
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    Resp {
-        status,
-        location,
-        body: String::from_utf8(bytes.to_vec()).unwrap(),
-    }
-}
-
-fn encode(pairs: &[(&str, &str)]) -> String {
-    let enc = |s: &str| -> String {
-        s.bytes()
-            .map(|b| match b {
-                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => {
-                    (b as char).to_string()
-                }
-                _ => format!("%{b:02X}"),
-            })
-            .collect()
-    };
-    pairs
-        .iter()
-        .map(|(k, v)| format!("{}={}", enc(k), enc(v)))
-        .collect::<Vec<_>>()
-        .join("&")
-}
-
-async fn get(app: &Router, cookie: &str, uri: &str) -> Resp {
-    send(
-        app,
-        Request::get(uri)
-            .header(header::COOKIE, cookie)
-            .body(Body::empty())
-            .unwrap(),
-    )
-    .await
-}
-
-async fn post(app: &Router, cookie: &str, uri: &str, pairs: &[(&str, &str)]) -> Resp {
-    send(
-        app,
-        Request::post(uri)
-            .header(header::COOKIE, cookie)
-            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
-            .body(Body::from(encode(pairs)))
-            .unwrap(),
-    )
-    .await
-}
-
-/// Logs in and returns the session cookie (`name=value`).
-async fn login(app: &Router) -> String {
-    let resp = app
-        .clone()
-        .oneshot(
-            Request::post("/login")
-                .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
-                .body(Body::from(encode(&[
-                    ("username", "schrift"),
-                    ("password", "geheim-und-lang"),
-                ])))
-                .unwrap(),
-        )
-        .await
-        .unwrap();
-    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
-    let cookie = resp.headers().get(header::SET_COOKIE).unwrap();
-    cookie
-        .to_str()
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_string()
 }
 
 /// The number in `data-{attr}="N"` inside the first tag that contains `anchor`.
@@ -183,14 +70,14 @@ fn wurfrunde_form(seq: usize, rows: &[(&str, &str, u8, bool)]) -> Vec<(String, S
 }
 
 async fn post_wurfrunde(
-    app: &Router,
+    t: &TestApp,
     cookie: &str,
     seq: usize,
     rows: &[(&str, &str, u8, bool)],
-) -> Resp {
+) -> Reply {
     let f = wurfrunde_form(seq, rows);
-    let pairs: Vec<(&str, &str)> = f.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    post(app, cookie, &format!("{PAGE}/wurfrunde"), &pairs).await
+    t.post_fields(&format!("{PAGE}/wurfrunde"), &f, Some(cookie))
+        .await
 }
 
 /// The throws of the whole Runde as played (the corrected version), for an independent replay.
@@ -236,79 +123,79 @@ const NAMES: [&str; 3] = ["Anna", "Bernd", "Carla"];
 
 #[tokio::test]
 async fn a_whole_runde_through_the_schockbesteck() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = prepared_db(&dir).await;
-    let app1 = app(&path).await;
+    let mut t = prepared().await;
 
     // Without login every page and action sends to the login page and changes nothing.
     for uri in ["start", "wurfrunde", "zurueck", "verwerfen", "bestaetigen"] {
-        let r = post(&app1, "", &format!("{PAGE}/{uri}"), &[("seq", "0")]).await;
+        let r = t
+            .post_fields(&format!("{PAGE}/{uri}"), &[("seq", "0")], None)
+            .await;
         assert_eq!(r.status, StatusCode::SEE_OTHER, "{uri}");
-        assert_eq!(r.location.as_deref(), Some("/login"), "{uri}");
+        assert_eq!(r.location(), Some("/login"), "{uri}");
     }
-    let r = get(&app1, "", PAGE).await;
-    assert_eq!(r.location.as_deref(), Some("/login"));
+    let r = t.get(PAGE, None).await;
+    assert_eq!(r.location(), Some("/login"));
 
-    let cookie = login(&app1).await;
+    let cookie = t.login(SECRETARY).await;
     // the night page links a logged-in secretary to the Schockbesteck
-    let night = get(&app1, &cookie, "/abend/2026-01-09").await.body;
+    let night = t.get("/abend/2026-01-09", Some(&cookie)).await.body;
     assert!(
         night.contains("href=\"/verwaltung/besteck/2026-01-09\""),
         "{night}"
     );
 
     // The night's overview lists table 1 with its four players and the round links.
-    let r = get(&app1, &cookie, "/verwaltung/besteck/2026-01-09").await;
+    let r = t.get("/verwaltung/besteck/2026-01-09", Some(&cookie)).await;
     assert_eq!(r.status, StatusCode::OK);
     assert!(r.body.contains("Anna, Bernd, Carla, Dirk"), "{}", r.body);
     assert!(r.body.contains("Runde 1</a> (eingetragen)"), "{}", r.body);
     assert!(r.body.contains(&format!("href=\"{PAGE}\"")));
     // unknown table / round number beyond the night: 404
     assert_eq!(
-        get(&app1, &cookie, "/verwaltung/besteck/2026-01-09/2/1")
+        t.get("/verwaltung/besteck/2026-01-09/2/1", Some(&cookie))
             .await
             .status,
         StatusCode::NOT_FOUND
     );
     assert_eq!(
-        get(&app1, &cookie, "/verwaltung/besteck/2026-01-09/1/11")
+        t.get("/verwaltung/besteck/2026-01-09/1/11", Some(&cookie))
             .await
             .status,
         StatusCode::NOT_FOUND
     );
 
     // Start: the start form offers the table's players; Dirk sits this round out.
-    let r = get(&app1, &cookie, PAGE).await;
+    let r = t.get(PAGE, Some(&cookie)).await;
     assert!(r.body.contains("Runde beginnen"));
     assert!(r.body.contains("value=\"Dirk\""));
-    let r = post(
-        &app1,
-        &cookie,
-        &format!("{PAGE}/start"),
-        &[
-            ("spieler", "Anna"),
-            ("spieler", "Bernd"),
-            ("vorleger", "Dirk"),
-        ],
-    )
-    .await;
+    let r = t
+        .post_fields(
+            &format!("{PAGE}/start"),
+            &[
+                ("spieler", "Anna"),
+                ("spieler", "Bernd"),
+                ("vorleger", "Dirk"),
+            ],
+            Some(&cookie),
+        )
+        .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(r.body.contains("Der Vorleger muss mitspielen."));
-    let r = post(
-        &app1,
-        &cookie,
-        &format!("{PAGE}/start"),
-        &[
-            ("spieler", "Anna"),
-            ("spieler", "Bernd"),
-            ("spieler", "Carla"),
-            ("vorleger", "Anna"),
-        ],
-    )
-    .await;
+    let r = t
+        .post_fields(
+            &format!("{PAGE}/start"),
+            &[
+                ("spieler", "Anna"),
+                ("spieler", "Bernd"),
+                ("spieler", "Carla"),
+                ("vorleger", "Anna"),
+            ],
+            Some(&cookie),
+        )
+        .await;
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
-    assert_eq!(r.location.as_deref(), Some(PAGE));
-    let r = get(&app1, &cookie, PAGE).await;
+    assert_eq!(r.location(), Some(PAGE));
+    let r = t.get(PAGE, Some(&cookie)).await;
     assert!(r.body.contains("Hälfte 1 – Auswürfeln"), "{}", r.body);
     assert_eq!(deckel_and_stock(&r.body, &NAMES), (vec![0, 0, 0], Some(13)));
     assert!(!r.body.contains("data-player=\"Dirk\""));
@@ -324,20 +211,19 @@ async fn a_whole_runde_through_the_schockbesteck() {
         (vec![0, 7, 3], Some(3), "Bernd nimmt 7 Deckel aus dem Stock."),
     ];
     for (seq, (deckel, stock, text)) in expected.into_iter().enumerate() {
-        let r = post_wurfrunde(&app1, &cookie, seq, RUNDE[seq]).await;
+        let r = post_wurfrunde(&t, &cookie, seq, RUNDE[seq]).await;
         assert_eq!(r.status, StatusCode::SEE_OTHER, "{seq}: {}", r.body);
-        let page = get(&app1, &cookie, PAGE).await.body;
+        let page = t.get(PAGE, Some(&cookie)).await.body;
         assert_eq!(deckel_and_stock(&page, &NAMES), (deckel, stock), "{seq}");
         assert!(page.contains(text), "{seq}: {page}");
     }
-    let page = get(&app1, &cookie, PAGE).await.body;
+    let page = t.get(PAGE, Some(&cookie)).await.body;
     assert!(page.contains("Hälfte 1 verloren: Bernd"));
     assert!(page.contains("Carla: Jule"), "{page}");
 
     // A rebuilt app on the same file (a server restart) shows the same Runde; the session survives.
-    drop(app1);
-    let app2 = app(&path).await;
-    let page = get(&app2, &cookie, PAGE).await.body;
+    t.restart().await;
+    let page = t.get(PAGE, Some(&cookie)).await.body;
     assert_eq!(
         deckel_and_stock(&page, &NAMES),
         (vec![0, 7, 3], Some(3)),
@@ -347,7 +233,7 @@ async fn a_whole_runde_through_the_schockbesteck() {
 
     // A rule broken: 3 Würfe after the Vorleger's 2 → 422, the message, the typed dice kept.
     let r = post_wurfrunde(
-        &app2,
+        &t,
         &cookie,
         3,
         &[
@@ -367,7 +253,7 @@ async fn a_whole_runde_through_the_schockbesteck() {
     assert!(r.body.contains("name=\"w2\" value=\"631\""));
     // dice that are not three digits, and a thrower out of turn
     let r = post_wurfrunde(
-        &app2,
+        &t,
         &cookie,
         3,
         &[
@@ -384,7 +270,7 @@ async fn a_whole_runde_through_the_schockbesteck() {
         r.body
     );
     let r = post_wurfrunde(
-        &app2,
+        &t,
         &cookie,
         3,
         &[("Anna", "631", 1, false), ("Bernd", "114", 1, false)],
@@ -396,7 +282,7 @@ async fn a_whole_runde_through_the_schockbesteck() {
         "{}",
         r.body
     );
-    let page = get(&app2, &cookie, PAGE).await.body;
+    let page = t.get(PAGE, Some(&cookie)).await.body;
     assert_eq!(deckel_and_stock(&page, &NAMES), (vec![0, 7, 3], Some(3)));
 
     // A typo: Carla 5-3-2 instead of 6-4-3 makes her take the last 3 …
@@ -405,18 +291,22 @@ async fn a_whole_runde_through_the_schockbesteck() {
         ("Carla", "532", 1, false),
         ("Anna", "631", 2, false),
     ];
-    let r = post_wurfrunde(&app2, &cookie, 3, &typo).await;
+    let r = post_wurfrunde(&t, &cookie, 3, &typo).await;
     assert_eq!(r.status, StatusCode::SEE_OTHER);
     // … a second tap of the same form is stale and changes nothing …
-    let r = post_wurfrunde(&app2, &cookie, 3, &typo).await;
+    let r = post_wurfrunde(&t, &cookie, 3, &typo).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(r.body.contains("nicht mehr aktuell"), "{}", r.body);
-    let page = get(&app2, &cookie, PAGE).await.body;
+    let page = t.get(PAGE, Some(&cookie)).await.body;
     assert_eq!(deckel_and_stock(&page, &NAMES), (vec![0, 7, 6], Some(0)));
     // … so the last Wurfrunde is taken back: the state before it, its throws in the form.
-    let r = post(&app2, &cookie, &format!("{PAGE}/zurueck"), &[("seq", "3")]).await;
+    let r = t
+        .post_fields(&format!("{PAGE}/zurueck"), &[("seq", "3")], Some(&cookie))
+        .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "stale seq");
-    let r = post(&app2, &cookie, &format!("{PAGE}/zurueck"), &[("seq", "4")]).await;
+    let r = t
+        .post_fields(&format!("{PAGE}/zurueck"), &[("seq", "4")], Some(&cookie))
+        .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     assert!(r.body.contains("Wurfrunde 4 ist zurückgenommen"));
     assert!(r.body.contains("name=\"w1\" value=\"532\""), "{}", r.body);
@@ -426,7 +316,7 @@ async fn a_whole_runde_through_the_schockbesteck() {
         r.body
     );
     assert_eq!(deckel_and_stock(&r.body, &NAMES), (vec![0, 7, 3], Some(3)));
-    let page = get(&app2, &cookie, PAGE).await.body;
+    let page = t.get(PAGE, Some(&cookie)).await.body;
     assert_eq!(deckel_and_stock(&page, &NAMES), (vec![0, 7, 3], Some(3)));
 
     // The rest of the Runde, corrected.
@@ -442,9 +332,9 @@ async fn a_whole_runde_through_the_schockbesteck() {
     ];
     for (k, (deckel, stock, text)) in expected.into_iter().enumerate() {
         let seq = 3 + k;
-        let r = post_wurfrunde(&app2, &cookie, seq, RUNDE[seq]).await;
+        let r = post_wurfrunde(&t, &cookie, seq, RUNDE[seq]).await;
         assert_eq!(r.status, StatusCode::SEE_OTHER, "{seq}: {}", r.body);
-        let page = get(&app2, &cookie, PAGE).await.body;
+        let page = t.get(PAGE, Some(&cookie)).await.body;
         assert_eq!(deckel_and_stock(&page, &NAMES), (deckel, stock), "{seq}");
         assert!(page.contains(text), "{seq}: {page}");
         if seq == 4 {
@@ -455,7 +345,7 @@ async fn a_whole_runde_through_the_schockbesteck() {
     }
 
     // The finished Runde: its loser, and the result form filled from the throws.
-    let page = get(&app2, &cookie, PAGE).await.body;
+    let page = t.get(PAGE, Some(&cookie)).await.body;
     assert!(
         page.contains("<strong>Bernd</strong> verliert die Runde"),
         "{page}"
@@ -468,7 +358,7 @@ async fn a_whole_runde_through_the_schockbesteck() {
         assert_eq!(data_after(&page, &anchor, "hand-outs"), Some(hand), "{p}");
         assert_eq!(data_after(&page, &anchor, "julen"), Some(julen), "{p}");
     }
-    let id = player_ids(&path).await;
+    let id = player_ids(&t).await;
     assert!(page.contains(&format!("name=\"lost\" value=\"{}\" checked", id["Bernd"])));
 
     // The same throws through the engine directly give the same tallies.
@@ -501,13 +391,13 @@ async fn a_whole_runde_through_the_schockbesteck() {
         .collect();
 
     // Confirming with a second Joker for Carla is refused by the league's checks; nothing stored.
-    let r = post(
-        &app2,
-        &cookie,
-        &format!("{PAGE}/bestaetigen"),
-        &[("seq", "7"), (&format!("joker_{}", id["Carla"]), "1")],
-    )
-    .await;
+    let r = t
+        .post_fields(
+            &format!("{PAGE}/bestaetigen"),
+            &[("seq", "7"), (&format!("joker_{}", id["Carla"]), "1")],
+            Some(&cookie),
+        )
+        .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(
         r.body.contains(
@@ -523,7 +413,7 @@ async fn a_whole_runde_through_the_schockbesteck() {
         )),
         "the typed Joker is kept"
     );
-    let stored = db::season::load_file(&sqlx_pool(&path).await, 2026)
+    let stored = db::season::load_file(&t.db.read, 2026)
         .await
         .unwrap()
         .unwrap();
@@ -531,15 +421,15 @@ async fn a_whole_runde_through_the_schockbesteck() {
 
     // The night is closed meanwhile: saving needs the Korrektur box and a reason (422, the
     // typed Joker kept, nothing stored); with them it is stored and the correction audited.
-    let r = post(
-        &app2,
-        &cookie,
-        "/verwaltung/abend/2026-01-09/abschliessen",
-        &[("sicher", "1")],
-    )
-    .await;
+    let r = t
+        .post(
+            "/verwaltung/abend/2026-01-09/abschliessen",
+            "sicher=1",
+            Some(&cookie),
+        )
+        .await;
     assert_eq!(r.status, StatusCode::SEE_OTHER);
-    let page = get(&app2, &cookie, PAGE).await;
+    let page = t.get(PAGE, Some(&cookie)).await;
     assert!(
         page.body.contains("name=\"korrektur_grund\""),
         "{}",
@@ -550,7 +440,7 @@ async fn a_whole_runde_through_the_schockbesteck() {
         "the closed night is said at the top: {}",
         page.body
     );
-    let night_page = get(&app2, &cookie, "/verwaltung/abend/2026-01-09").await;
+    let night_page = t.get("/verwaltung/abend/2026-01-09", Some(&cookie)).await;
     assert!(night_page
         .body
         .contains("href=\"/verwaltung/besteck/2026-01-09\""));
@@ -562,7 +452,9 @@ async fn a_whole_runde_through_the_schockbesteck() {
         let anna = format!("joker_{}", id["Anna"]);
         let mut pairs = vec![("seq", "7"), (anna.as_str(), "1")];
         pairs.extend(extra.iter().copied());
-        let r = post(&app2, &cookie, &format!("{PAGE}/bestaetigen"), &pairs).await;
+        let r = t
+            .post_fields(&format!("{PAGE}/bestaetigen"), &pairs, Some(&cookie))
+            .await;
         assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{extra:?}");
         assert!(r.body.contains("Korrektur"), "{}", r.body);
         assert!(r.body.contains(&format!(
@@ -570,35 +462,35 @@ async fn a_whole_runde_through_the_schockbesteck() {
             id["Anna"]
         )));
     }
-    let stored = db::season::load_file(&sqlx_pool(&path).await, 2026)
+    let stored = db::season::load_file(&t.db.read, 2026)
         .await
         .unwrap()
         .unwrap();
     assert_eq!(stored.nights[0].tables[0].rounds.len(), 1);
 
     // Confirm with Anna's Joker; tampered numbers and loser are ignored.
-    let r = post(
-        &app2,
-        &cookie,
-        &format!("{PAGE}/bestaetigen"),
-        &[
-            ("korrektur", "on"),
-            ("korrektur_grund", "Runde 2 nachgetragen"),
-            ("seq", "7"),
-            (&format!("joker_{}", id["Anna"]), "1"),
-            (&format!("outs_{}", id["Anna"]), "3"),
-            (&format!("hand_outs_{}", id["Bernd"]), "1"),
-            (&format!("julen_{}", id["Carla"]), "0"),
-            ("lost", &id["Anna"].to_string()),
-        ],
-    )
-    .await;
+    let r = t
+        .post_fields(
+            &format!("{PAGE}/bestaetigen"),
+            &[
+                ("korrektur", "on"),
+                ("korrektur_grund", "Runde 2 nachgetragen"),
+                ("seq", "7"),
+                (&format!("joker_{}", id["Anna"]), "1"),
+                (&format!("outs_{}", id["Anna"]), "3"),
+                (&format!("hand_outs_{}", id["Bernd"]), "1"),
+                (&format!("julen_{}", id["Carla"]), "0"),
+                ("lost", &id["Anna"].to_string()),
+            ],
+            Some(&cookie),
+        )
+        .await;
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
     assert_eq!(
-        r.location.as_deref(),
+        r.location(),
         Some("/verwaltung/besteck/2026-01-09/1/3?gespeichert=2")
     );
-    let stored = db::season::load_file(&sqlx_pool(&path).await, 2026)
+    let stored = db::season::load_file(&t.db.read, 2026)
         .await
         .unwrap()
         .unwrap();
@@ -609,7 +501,7 @@ async fn a_whole_runde_through_the_schockbesteck() {
         "select user, action from audit_log where action like 'Korrektur%'
          or action like 'Runde 2 an Tisch 1%' or after_json like '%\"round\":2,%' order by id",
     )
-    .fetch_all(&sqlx_pool(&path).await)
+    .fetch_all(&t.db.read)
     .await
     .unwrap();
     let actions: Vec<&str> = audit.iter().map(|(_, a)| a.as_str()).collect();
@@ -648,41 +540,39 @@ async fn a_whole_runde_through_the_schockbesteck() {
     assert_eq!(rounds[1].results, from_engine);
 
     // The Runde in progress is gone: round 2 offers a new start and says it is entered.
-    let r = get(
-        &app2,
-        &cookie,
-        "/verwaltung/besteck/2026-01-09/1/3?gespeichert=2",
-    )
-    .await;
+    let r = t
+        .get(
+            "/verwaltung/besteck/2026-01-09/1/3?gespeichert=2",
+            Some(&cookie),
+        )
+        .await;
     assert!(r.body.contains("Runde 2 ist gespeichert."), "{}", r.body);
-    let page = get(&app2, &cookie, PAGE).await.body;
+    let page = t.get(PAGE, Some(&cookie)).await.body;
     assert!(page.contains("Runde beginnen"));
     assert!(page.contains("Runde 2 ist an diesem Tisch schon eingetragen"));
     // and the public night page shows it
-    let public = get(&app2, "", "/abend/2026-01-09").await.body;
+    let public = t.get("/abend/2026-01-09", None).await.body;
     assert!(public.contains("Runde 2"), "{public}");
 }
 
 #[tokio::test]
 async fn a_runde_can_be_discarded() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = prepared_db(&dir).await;
-    let app = app(&path).await;
-    let cookie = login(&app).await;
+    let t = prepared().await;
+    let cookie = t.login(SECRETARY).await;
     let page = "/verwaltung/besteck/2026-01-09/1/5";
-    let r = post(
-        &app,
-        &cookie,
-        &format!("{page}/start"),
-        &[
-            ("spieler", "Dirk"),
-            ("spieler", "Bernd"),
-            ("vorleger", "Dirk"),
-        ],
-    )
-    .await;
+    let r = t
+        .post_fields(
+            &format!("{page}/start"),
+            &[
+                ("spieler", "Dirk"),
+                ("spieler", "Bernd"),
+                ("vorleger", "Dirk"),
+            ],
+            Some(&cookie),
+        )
+        .await;
     assert_eq!(r.status, StatusCode::SEE_OTHER);
-    let body = get(&app, &cookie, page).await.body;
+    let body = t.get(page, Some(&cookie)).await.body;
     // seat order of the table from the Vorleger: Dirk, then Bernd
     let (d, b) = (
         body.find("name=\"p0\" value=\"Dirk\""),
@@ -690,43 +580,42 @@ async fn a_runde_can_be_discarded() {
     );
     assert!(d.is_some() && b.is_some(), "{body}");
     // starting twice is refused
-    let r = post(
-        &app,
-        &cookie,
-        &format!("{page}/start"),
-        &[
-            ("spieler", "Dirk"),
-            ("spieler", "Bernd"),
-            ("vorleger", "Dirk"),
-        ],
-    )
-    .await;
+    let r = t
+        .post_fields(
+            &format!("{page}/start"),
+            &[
+                ("spieler", "Dirk"),
+                ("spieler", "Bernd"),
+                ("vorleger", "Dirk"),
+            ],
+            Some(&cookie),
+        )
+        .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(r.body.contains("Runde 5 läuft schon."));
-    let overview = get(&app, &cookie, "/verwaltung/besteck/2026-01-09")
+    let overview = t
+        .get("/verwaltung/besteck/2026-01-09", Some(&cookie))
         .await
         .body;
     assert!(overview.contains("Runde 5</a> (läuft)"), "{overview}");
-    let r = post(&app, &cookie, &format!("{page}/verwerfen"), &[]).await;
+    let r = t
+        .post(&format!("{page}/verwerfen"), "", Some(&cookie))
+        .await;
     assert_eq!(r.status, StatusCode::SEE_OTHER);
-    assert!(get(&app, &cookie, page)
+    assert!(t
+        .get(page, Some(&cookie))
         .await
         .body
         .contains("Runde beginnen"));
 }
 
 /// Player ids by name, as stored.
-async fn player_ids(path: &std::path::Path) -> std::collections::HashMap<String, i64> {
-    let pool = sqlx_pool(path).await;
-    let mut conn = pool.acquire().await.unwrap();
+async fn player_ids(t: &TestApp) -> std::collections::HashMap<String, i64> {
+    let mut conn = t.db.read.acquire().await.unwrap();
     let mut ids = std::collections::HashMap::new();
     for name in ["Anna", "Bernd", "Carla", "Dirk"] {
         let (id, _) = db::player::by_name(&mut conn, name).await.unwrap().unwrap();
         ids.insert(name.to_string(), id);
     }
     ids
-}
-
-async fn sqlx_pool(path: &std::path::Path) -> sqlx::SqlitePool {
-    Db::open(path).await.unwrap().read
 }

@@ -1,0 +1,34 @@
+//! The binary tests: the real `schockerliga` binary (`CARGO_BIN_EXE_schockerliga`) run as a
+//! command line or as a server on a temporary database. The kill -9 tests and the 10 s soak are
+//! `#[ignore]`d; `.ci/run` runs them with `cargo test -- --ignored`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod server;
+
+mod cli;
+mod demo;
+mod durability;
+mod harden;
+mod wurfrunde;
+
+/// The binary under test.
+pub const BIN: &str = env!("CARGO_BIN_EXE_schockerliga");
+
+/// Runs the binary with `args` and `--database db` (appended after the subcommand: global), no
+/// `DATABASE_URL`, no stdin.
+pub fn run(db: &Path, args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .arg("--database")
+        .arg(db)
+        .env_remove("DATABASE_URL")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}

@@ -1,0 +1,424 @@
+//! The one way the router tests build and drive the app: [`TestApp`] is the whole router
+//! (`web::build_app`) on a fresh database in a temporary directory, optionally with accounts and
+//! imported seasons, driven with `tower::ServiceExt::oneshot`; every answer is a [`Reply`].
+//!
+//! Requests carry the test host; form and JSON posts are same-origin (as a browser sends them);
+//! every request comes from peer address 10.0.0.1 unless sent with [`TestApp::send_from`] (the
+//! login limits count per address).
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use axum::body::{Body, Bytes};
+use axum::extract::ConnectInfo;
+use axum::http::header::{self, AsHeaderName, HeaderMap};
+use axum::http::{request, Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use schockerliga::db::{self, Db};
+use schockerliga::league::file::SeasonFile;
+use schockerliga::web::{build_app, Config};
+use serde_json::Value;
+use tower::ServiceExt;
+
+pub use crate::common::{fixture, season_file, ADMIN, PASSWORD, SECRETARY};
+
+/// The `Host` of every test request (and the `Origin` of same-origin posts).
+pub const HOST: &str = "liga.test";
+
+/// The peer address of requests sent with [`TestApp::send`].
+pub const PEER: [u8; 4] = [10, 0, 0, 1];
+
+/// The app on its own database file (deleted with the `TestApp`).
+pub struct TestApp {
+    /// The router, as `schockerliga serve` runs it.
+    pub router: Router,
+    /// A second handle on the app's database (for setup and for checking what was stored).
+    pub db: Db,
+    /// The database file.
+    pub path: PathBuf,
+    secure_cookies: bool,
+    _dir: tempfile::TempDir,
+}
+
+/// What a [`TestApp`] starts with: accounts (password [`PASSWORD`]), then imported seasons.
+#[derive(Default)]
+pub struct Builder {
+    accounts: Vec<(String, &'static str)>,
+    seasons: Vec<SeasonFile>,
+    secure_cookies: bool,
+}
+
+impl Builder {
+    /// An account `name` with `role` ("admin" or "secretary").
+    pub fn account(mut self, name: &str, role: &'static str) -> Builder {
+        self.accounts.push((name.to_string(), role));
+        self
+    }
+
+    /// The admin [`ADMIN`] and the secretary [`SECRETARY`].
+    pub fn staff(self) -> Builder {
+        self.account(ADMIN, "admin").account(SECRETARY, "secretary")
+    }
+
+    /// The season `file`, imported before the app starts.
+    pub fn season(mut self, file: SeasonFile) -> Builder {
+        self.seasons.push(file);
+        self
+    }
+
+    /// The seasons `files`, imported in this order.
+    pub fn seasons(mut self, files: impl IntoIterator<Item = SeasonFile>) -> Builder {
+        self.seasons.extend(files);
+        self
+    }
+
+    /// The session cookie marked `Secure` (`Config::secure_cookies`).
+    pub fn secure_cookies(mut self, on: bool) -> Builder {
+        self.secure_cookies = on;
+        self
+    }
+
+    /// Creates the database, the accounts and the seasons, then builds the app on it.
+    pub async fn start(self) -> TestApp {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("liga.db");
+        let db = Db::open(&path).await.unwrap();
+        if !self.accounts.is_empty() {
+            let hash = schockerliga::auth::hash_password(PASSWORD.to_string())
+                .await
+                .unwrap();
+            let mut tx = db.begin_write().await.unwrap();
+            for (name, role) in &self.accounts {
+                db::user::create(&mut tx, name, &hash, role).await.unwrap();
+            }
+            tx.commit().await.unwrap();
+        }
+        for file in &self.seasons {
+            schockerliga::service::import(&db, file, false)
+                .await
+                .unwrap();
+        }
+        let router = build_app(config(&path, self.secure_cookies)).await.unwrap();
+        TestApp {
+            router,
+            db,
+            path,
+            secure_cookies: self.secure_cookies,
+            _dir: dir,
+        }
+    }
+}
+
+fn config(path: &std::path::Path, secure_cookies: bool) -> Config {
+    let mut config = Config::new(path.to_path_buf(), "127.0.0.1:3000".parse().unwrap());
+    config.secure_cookies = secure_cookies;
+    config
+}
+
+impl TestApp {
+    /// An app to build: nothing is in the database until [`Builder::start`].
+    pub fn builder() -> Builder {
+        Builder::default()
+    }
+
+    /// An empty database: no account (the one-time setup link is open), no season.
+    pub async fn empty() -> TestApp {
+        TestApp::builder().start().await
+    }
+
+    /// The admin and the secretary, no season.
+    pub async fn staffed() -> TestApp {
+        TestApp::builder().staff().start().await
+    }
+
+    /// The admin, the secretary and the small fixture season 2026 (`small-2026.season.json`).
+    pub async fn small_season() -> TestApp {
+        TestApp::builder()
+            .staff()
+            .season(season_file("small-2026", None))
+            .start()
+            .await
+    }
+
+    /// `seasons` imported, no account.
+    pub async fn with_seasons(seasons: &[SeasonFile]) -> TestApp {
+        TestApp::builder().seasons(seasons.to_vec()).start().await
+    }
+
+    /// A new router on the same database file, as after a server restart (the old one is dropped).
+    pub async fn restart(&mut self) {
+        self.router = build_app(config(&self.path, self.secure_cookies))
+            .await
+            .unwrap();
+    }
+
+    /// Sends `r` through the app from [`PEER`].
+    pub async fn send(&self, r: Request<Body>) -> Reply {
+        self.send_from(r, PEER).await
+    }
+
+    /// Sends `r` through the app as from peer address `peer`.
+    pub async fn send_from(&self, mut r: Request<Body>, peer: [u8; 4]) -> Reply {
+        r.extensions_mut()
+            .insert(ConnectInfo(SocketAddr::from((peer, 40000))));
+        let resp = self.router.clone().oneshot(r).await.unwrap();
+        let status = resp.status();
+        let headers = resp.headers().clone();
+        let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+        Reply::new(status, headers, bytes)
+    }
+
+    /// A GET of `uri`, with the session `cookie` when given.
+    pub async fn get(&self, uri: &str, cookie: Option<&str>) -> Reply {
+        self.send(get(uri, cookie)).await
+    }
+
+    /// A same-origin form post of `body` (already url-encoded).
+    pub async fn post(&self, uri: &str, body: &str, cookie: Option<&str>) -> Reply {
+        self.send(form(uri, body, cookie)).await
+    }
+
+    /// A same-origin form post of `fields` (url-encoded here, repeated keys allowed).
+    pub async fn post_fields<K, V>(
+        &self,
+        uri: &str,
+        fields: &[(K, V)],
+        cookie: Option<&str>,
+    ) -> Reply
+    where
+        K: AsRef<str>,
+        V: AsRef<str>,
+    {
+        self.post(uri, &encode(fields), cookie).await
+    }
+
+    /// [`TestApp::post`] as a browser sends it: a redirect after the change (Post/Redirect/Get)
+    /// is followed with the same cookie, and the page it leads to is the reply.
+    pub async fn post_follow(&self, uri: &str, body: &str, cookie: &str) -> Reply {
+        let r = self.post(uri, body, Some(cookie)).await;
+        if r.status != StatusCode::SEE_OTHER {
+            return r;
+        }
+        let location = r.location().unwrap_or_default().to_string();
+        self.get(&location, Some(cookie)).await
+    }
+
+    /// A same-origin JSON post of `body`.
+    pub async fn post_json(&self, uri: &str, body: impl Into<Body>, cookie: Option<&str>) -> Reply {
+        self.send(json(uri, body, cookie)).await
+    }
+
+    /// Creates the account `name` with `role` and password [`PASSWORD`].
+    pub async fn create_account(&self, name: &str, role: &str) {
+        let hash = schockerliga::auth::hash_password(PASSWORD.to_string())
+            .await
+            .unwrap();
+        let mut tx = self.db.begin_write().await.unwrap();
+        db::user::create(&mut tx, name, &hash, role).await.unwrap();
+        tx.commit().await.unwrap();
+    }
+
+    /// Logs `name` in with [`PASSWORD`]; returns the session cookie (`id=…`).
+    pub async fn login(&self, name: &str) -> String {
+        self.login_in(name, None).await
+    }
+
+    /// Logs `name` in from the session `cookie` (when given); returns the new session cookie.
+    pub async fn login_in(&self, name: &str, cookie: Option<&str>) -> String {
+        let resp = self
+            .post(
+                "/login",
+                &format!("username={name}&password={PASSWORD}"),
+                cookie,
+            )
+            .await;
+        assert_eq!(resp.status, StatusCode::SEE_OTHER, "login {name}");
+        resp.cookie().expect("login sets the session cookie")
+    }
+
+    /// Creates the account `name` with `role` and logs it in; returns the session cookie.
+    pub async fn login_new(&self, name: &str, role: &str) -> String {
+        self.create_account(name, role).await;
+        self.login(name).await
+    }
+}
+
+/// An answer of the app: status, headers and the whole body.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    /// The body as text (checked to be UTF-8 when the content type is text or JSON).
+    pub body: String,
+    /// The body's bytes.
+    pub bytes: Bytes,
+}
+
+impl Reply {
+    fn new(status: StatusCode, headers: HeaderMap, bytes: Bytes) -> Reply {
+        let body = match std::str::from_utf8(&bytes) {
+            Ok(text) => text.to_string(),
+            Err(e) => {
+                let ct = headers
+                    .get(header::CONTENT_TYPE)
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or("");
+                let textual = ct.starts_with("text/") || ct.contains("json");
+                assert!(!textual, "{status}: {ct} body is not UTF-8: {e}");
+                String::from_utf8_lossy(&bytes).into_owned()
+            }
+        };
+        Reply {
+            status,
+            headers,
+            body,
+            bytes,
+        }
+    }
+
+    /// The (first) header `name` as text.
+    pub fn header(&self, name: impl AsHeaderName) -> Option<&str> {
+        self.headers.get(name).map(|v| v.to_str().unwrap())
+    }
+
+    /// The `Location` header.
+    pub fn location(&self) -> Option<&str> {
+        self.header(header::LOCATION)
+    }
+
+    /// The whole `Set-Cookie` header of the session cookie, with its attributes.
+    pub fn set_cookie(&self) -> Option<&str> {
+        self.headers
+            .get_all(header::SET_COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .find(|v| v.starts_with("id="))
+    }
+
+    /// The session cookie's `id=…` pair, when the answer sets it.
+    pub fn cookie(&self) -> Option<String> {
+        self.set_cookie()
+            .and_then(|v| v.split(';').next())
+            .map(str::to_string)
+    }
+
+    /// The body as JSON.
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.bytes)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+
+    /// True when the answer sends the browser to the login page.
+    pub fn is_login_redirect(&self) -> bool {
+        self.status == StatusCode::SEE_OTHER && self.location() == Some("/login")
+    }
+}
+
+/// A request builder for `method` and `uri` with the test host.
+pub fn req(method: &str, uri: &str) -> request::Builder {
+    Request::builder()
+        .method(method)
+        .uri(uri)
+        .header(header::HOST, HOST)
+}
+
+/// `b` with the session cookie when given.
+fn with_cookie(b: request::Builder, cookie: Option<&str>) -> request::Builder {
+    match cookie {
+        Some(c) => b.header(header::COOKIE, c),
+        None => b,
+    }
+}
+
+/// A same-origin POST builder (`Origin` of the test host, `Sec-Fetch-Site: same-origin`).
+fn same_origin_post(uri: &str, content_type: &str, cookie: Option<&str>) -> request::Builder {
+    let b = req("POST", uri)
+        .header(header::CONTENT_TYPE, content_type)
+        .header(header::ORIGIN, format!("http://{HOST}"))
+        .header("sec-fetch-site", "same-origin");
+    with_cookie(b, cookie)
+}
+
+/// A GET with the session cookie when given.
+pub fn get(uri: &str, cookie: Option<&str>) -> Request<Body> {
+    with_cookie(req("GET", uri), cookie)
+        .body(Body::empty())
+        .unwrap()
+}
+
+/// A same-origin form post (`body` already url-encoded), with the cookie when given.
+pub fn form(uri: &str, body: &str, cookie: Option<&str>) -> Request<Body> {
+    same_origin_post(uri, "application/x-www-form-urlencoded", cookie)
+        .body(Body::from(body.to_string()))
+        .unwrap()
+}
+
+/// A same-origin form post with raw body bytes.
+pub fn form_bytes(uri: &str, body: Vec<u8>, cookie: Option<&str>) -> Request<Body> {
+    same_origin_post(uri, "application/x-www-form-urlencoded", cookie)
+        .body(Body::from(body))
+        .unwrap()
+}
+
+/// A same-origin JSON post, with the cookie when given.
+pub fn json(uri: &str, body: impl Into<Body>, cookie: Option<&str>) -> Request<Body> {
+    same_origin_post(uri, "application/json", cookie)
+        .body(body.into())
+        .unwrap()
+}
+
+/// Percent-encodes a form key or value.
+pub fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// `fields` as a url-encoded form body.
+pub fn encode<K: AsRef<str>, V: AsRef<str>>(fields: &[(K, V)]) -> String {
+    fields
+        .iter()
+        .map(|(k, v)| format!("{}={}", enc(k.as_ref()), enc(v.as_ref())))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// Every row of every league table (not sessions, not migrations), as text: equal snapshots mean
+/// nothing changed.
+pub async fn snapshot(pool: &sqlx::SqlitePool) -> String {
+    let tables: Vec<(String,)> = sqlx::query_as(
+        "select name from sqlite_master where type = 'table' and name not like 'sqlite_%'
+         and name not like '_sqlx%' and name not like 'tower_sessions%' order by name",
+    )
+    .fetch_all(pool)
+    .await
+    .unwrap();
+    let mut out = String::new();
+    for (table,) in tables {
+        let cols: Vec<(String,)> =
+            sqlx::query_as(&format!("select name from pragma_table_info('{table}')"))
+                .fetch_all(pool)
+                .await
+                .unwrap();
+        let expr = cols
+            .iter()
+            .map(|(c,)| format!("quote(\"{c}\")"))
+            .collect::<Vec<_>>()
+            .join("||'|'||");
+        let rows: Vec<(String,)> =
+            sqlx::query_as(&format!("select {expr} from \"{table}\" order by rowid"))
+                .fetch_all(pool)
+                .await
+                .unwrap();
+        out.push_str(&format!("## {table} ({})\n", rows.len()));
+        for (r,) in rows {
+            out.push_str(&r);
+            out.push('\n');
+        }
+    }
+    out
+}

@@ -1,0 +1,240 @@
+//! What a hostile tester found (issue 5): each finding's attack from outside, through the whole app
+//! (`oneshot`), refused with a German message and nothing stored (the command-line findings are in
+//! the binary tests' `harden`).
+
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::http::StatusCode;
+use serde_json::{json, Value};
+
+use crate::app::*;
+
+/// The id of player `name`.
+async fn player_id(t: &TestApp, name: &str) -> i64 {
+    let (id,): (i64,) = sqlx::query_as("select id from players where name = ?")
+        .bind(name)
+        .fetch_one(&t.db.write)
+        .await
+        .unwrap();
+    id
+}
+
+/// Imports a season `year` with the small fixture's rules and only the player `name`, no nights.
+async fn import_other_season(t: &TestApp, year: i32, name: &str) {
+    let text = std::fs::read_to_string(fixture("small-2026.season.json")).unwrap();
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    v["season"] = json!(year);
+    v["players"] = json!([{"name": name, "fee_paid_on": null}]);
+    v["nights"] = json!([]);
+    let file = serde_json::from_value(v).unwrap();
+    schockerliga::service::import(&t.db, &file, false)
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn wurfrunde_with_70000_throws_is_refused_quickly() {
+    let t = TestApp::staffed().await;
+    let throws: Vec<Value> = (0..70_000)
+        .map(|i| json!({"player": format!("P{i}"), "dice": [6, 5, 4], "wuerfe": 1}))
+        .collect();
+    let body = serde_json::to_vec(&json!({"throws": throws})).unwrap();
+    assert!(body.len() < 4 * 1024 * 1024, "{} bytes", body.len());
+    let start = Instant::now();
+    let resp = t.send(json("/api/v1/wurfrunde", body, None)).await;
+    let took = start.elapsed();
+    assert_eq!(resp.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let v: Value = serde_json::from_str(&resp.body).unwrap();
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("höchstens 20 Spieler"),
+        "{v}"
+    );
+    assert!(took < Duration::from_secs(5), "took {took:?}");
+}
+
+#[tokio::test]
+async fn rename_through_another_season_is_refused() {
+    let t = TestApp::small_season().await;
+    import_other_season(&t, 2027, "Neuling").await;
+    let cookie = t.login(SECRETARY).await;
+    let anna = player_id(&t, "Anna").await;
+    let neu = player_id(&t, "Neuling").await;
+    let long = "x".repeat(10_000);
+    // (year of the URL, player, new name, expected fragment of the 422 page)
+    let cases = [
+        (2027, anna, long.as_str(), "spielt nicht in der Saison 2027"),
+        (2027, anna, "Anna2", "spielt nicht in der Saison 2027"),
+        (2026, anna, long.as_str(), "mehr als 60 Zeichen"),
+        (2027, neu, long.as_str(), "mehr als 60 Zeichen"),
+    ];
+    let before = snapshot(&t.db.write).await;
+    for (year, id, name, want) in cases {
+        let uri = format!("/verwaltung/saison/{year}/spieler/{id}/name");
+        let resp = t
+            .send(form(&uri, &format!("name={name}"), Some(&cookie)))
+            .await;
+        assert_eq!(resp.status, StatusCode::UNPROCESSABLE_ENTITY, "{uri}");
+        let page = resp.body;
+        assert!(page.contains(want), "{uri}: no {want:?}");
+    }
+    assert_eq!(snapshot(&t.db.write).await, before, "nothing stored");
+    // A player of both seasons: the name must pass both, and the good rename still works.
+    let resp = t
+        .send(form(
+            &format!("/verwaltung/saison/2026/spieler/{anna}/name"),
+            "name=Anne",
+            Some(&cookie),
+        ))
+        .await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER);
+    assert_eq!(player_id(&t, "Anne").await, anna);
+    let resp = t.send(get("/saison/2026", None)).await;
+    assert_ne!(resp.status, StatusCode::INTERNAL_SERVER_ERROR);
+}
+
+#[tokio::test]
+async fn invisible_and_case_twin_names_are_refused_in_the_forms() {
+    let t = TestApp::small_season().await;
+    import_other_season(&t, 2027, "Neuling").await;
+    let cookie = t.login(SECRETARY).await;
+    let bernd = player_id(&t, "Bernd").await;
+    let add = "/verwaltung/saison/2026/spieler".to_string();
+    let rename = format!("/verwaltung/saison/2026/spieler/{bernd}/name");
+    // (form, name, expected fragment of the 422 page)
+    let cases = [
+        (&add, "anna", "(Groß-/Kleinschreibung)"),
+        (&add, "neuling", "(Groß-/Kleinschreibung)"),
+        (&add, "Zo\u{7}e", "U+0007"),
+        (&add, "\u{1b}[31mRot", "U+001B"),
+        (&add, "Zo\te", "U+0009"),
+        (&add, "Zo\ne", "U+000A"),
+        (&add, "\u{202E}eoZ", "U+202E"),
+        (&add, "Zoe\u{2069}", "U+2069"),
+        (&add, "Zo\u{200B}e", "U+200B"),
+        (&add, "\u{FEFF}\u{200B}", "U+FEFF"),
+        (&rename, "ANNA", "(Groß-/Kleinschreibung)"),
+        (&rename, "Ber\u{202E}nd", "U+202E"),
+    ];
+    let before = snapshot(&t.db.write).await;
+    for (uri, name, want) in cases {
+        let resp = t
+            .send(form(uri, &format!("name={}", enc(name)), Some(&cookie)))
+            .await;
+        assert_eq!(resp.status, StatusCode::UNPROCESSABLE_ENTITY, "{name:?}");
+        let page = resp.body;
+        assert!(page.contains(want), "{name:?}: no {want:?}");
+    }
+    assert_eq!(snapshot(&t.db.write).await, before, "nothing stored");
+    // NFD in, NFC stored; the NFC spelling is then the same player.
+    let resp = t
+        .send(form(
+            &add,
+            &format!("name={}", enc(" Ju\u{308}rgen ")),
+            Some(&cookie),
+        ))
+        .await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER);
+    player_id(&t, "J\u{fc}rgen").await;
+    let resp = t
+        .send(form(
+            &add,
+            &format!("name={}", enc("jürgen")),
+            Some(&cookie),
+        ))
+        .await;
+    assert_eq!(resp.status, StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+#[tokio::test]
+async fn framework_refusals_answer_in_german_with_their_status() {
+    let t = TestApp::small_season().await;
+    let cookie = t.login(SECRETARY).await;
+    let big = vec![b' '; 5 * 1024 * 1024];
+    let json_form = {
+        let mut r = form("/verwaltung/saison", "{}", Some(&cookie));
+        r.headers_mut().insert(
+            "content-type",
+            axum::http::HeaderValue::from_static("application/json"),
+        );
+        r
+    };
+    // (request, status, is JSON, expected German fragment)
+    let cases: Vec<(axum::http::Request<Body>, StatusCode, bool, &str)> = vec![
+        (
+            form("/verwaltung/saison", "", Some(&cookie)),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            false,
+            "Formular unvollständig oder fehlerhaft",
+        ),
+        (
+            form("/verwaltung/saison/abc/spieler", "name=X", Some(&cookie)),
+            StatusCode::BAD_REQUEST,
+            false,
+            "Anfrage fehlerhaft",
+        ),
+        (
+            json_form,
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            false,
+            "Falscher Inhaltstyp",
+        ),
+        (
+            json("/api/v1/wurfrunde", big, None),
+            StatusCode::PAYLOAD_TOO_LARGE,
+            true,
+            "Anfrage zu groß (höchstens 4 MiB)",
+        ),
+    ];
+    for (r, status, is_json, want) in cases {
+        let uri = r.uri().to_string();
+        let resp = t.send(r).await;
+        assert_eq!(resp.status, status, "{uri}");
+        let ct = resp
+            .headers
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string();
+        let body = resp.body;
+        for english in [
+            "Failed to",
+            "Invalid URL",
+            "length limit",
+            "Expected request",
+        ] {
+            assert!(!body.contains(english), "{uri}: {body}");
+        }
+        if is_json {
+            assert!(ct.starts_with("application/json"), "{uri}: {ct}");
+            let v: Value = serde_json::from_str(&body).unwrap();
+            let error = v["error"].as_str().unwrap_or("");
+            assert!(error.contains(want), "{uri}: {v}");
+        } else {
+            assert!(ct.starts_with("text/html"), "{uri}: {ct}");
+            assert!(body.contains(want), "{uri}: {body}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn api_as_of_outside_the_season_is_a_400() {
+    let t = TestApp::small_season().await;
+    for (q, status) in [
+        ("0000-01-01", StatusCode::BAD_REQUEST),
+        ("2027-01-01", StatusCode::BAD_REQUEST),
+        ("2026-06-30", StatusCode::OK),
+    ] {
+        let uri = format!("/api/v1/seasons/2026/standings?as_of={q}");
+        let resp = t.send(get(&uri, None)).await;
+        assert_eq!(resp.status, status, "{uri}");
+        let v: Value = serde_json::from_str(&resp.body).unwrap();
+        if status == StatusCode::BAD_REQUEST {
+            let e = v["error"].as_str().unwrap_or("");
+            assert!(e.contains("nicht in der Saison 2026"), "{uri}: {v}");
+        }
+    }
+}

@@ -1,0 +1,20 @@
+//! The router tests: the whole app (`web::build_app` on a temporary database) driven with
+//! `tower::ServiceExt::oneshot` through one helper, [`app::TestApp`]. A few also run the binary
+//! on the app's database to compare the command line with the web.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod app;
+
+mod api;
+mod besteck;
+mod cache;
+mod closed_nights;
+mod entry;
+mod harden;
+mod hostile;
+mod money;
+mod security;
+mod wurfrunde_api;
