@@ -46,8 +46,10 @@ function request()
   end
   local body = '{"results":[' .. table.concat(rows, ",") .. ']}'
   local path = string.format("/api/v1/nights/%s/tables/%d/rounds/%d", me.date, me.table, round_no)
+  -- The rounds exist already: replacing them is asked for explicitly (If-Match: *).
   return wrk.format("POST", path, {
     ["Content-Type"] = "application/json",
     ["Cookie"] = me.cookie,
+    ["If-Match"] = "*",
   }, body)
 end

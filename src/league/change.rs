@@ -77,8 +77,8 @@ pub enum Change {
         number: u32,
         /// One row per player of the round.
         results: Vec<ResultEntry>,
-        /// An entered round of that number is replaced; without it, it is refused.
-        replace: bool,
+        /// Whether an entered round of that number is replaced ([`Replace`]).
+        replace: Replace,
         /// A player who is not in the night's draw yet is seated at `table` (the JSON API);
         /// without it, every row's player must be drawn to `table` (the form, the Schockbesteck).
         seat_newcomers: bool,
@@ -118,6 +118,42 @@ pub enum Change {
         /// The night.
         date: NaiveDate,
     },
+}
+
+/// Whether a round may replace one entered under the same number (lost updates: a second secretary
+/// or the Schockbesteck must not silently overwrite a round they did not see).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Replace {
+    /// Only a new round: an entered one is refused ("schon eingetragen", a conflict).
+    No,
+    /// Whatever is entered is replaced (the form's box "Runde ersetzen").
+    Any,
+    /// Only the round as it was seen: [`round_version`] of the entered round must be this one
+    /// (the JSON API's `If-Match`, the Schockbesteck's confirm); else a conflict.
+    IfVersion(String),
+}
+
+/// The version of an entered round: a short hash of its rows (player, Outs, Hand-Outs, Julen,
+/// Joker, lost, in order), e.g. `"r5f3a9c1e0b2d4c6a"`; equal rounds have equal versions.
+pub fn round_version(round: &Round) -> String {
+    // FNV-1a, 64 bit: stable across builds and platforms.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |bytes: &[u8]| {
+        for b in bytes {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    eat(&round.number.to_le_bytes());
+    for r in &round.results {
+        eat(r.player.as_bytes());
+        eat(&[0xff]);
+        eat(&r.outs.to_le_bytes());
+        eat(&r.hand_outs.to_le_bytes());
+        eat(&r.julen.to_le_bytes());
+        eat(&[u8::from(r.joker), u8::from(r.lost)]);
+    }
+    format!("r{h:016x}")
 }
 
 /// Longest accepted Korrektur reason, in characters.
@@ -423,17 +459,37 @@ impl Season {
                     .and_then(|n| n.tables.iter().find(|t| t.number == *table))
                     .and_then(|t| t.rounds.iter().find(|r| r.number == *number));
                 let night = night_entry(file, *date)?;
-                if let Some(old) = entered.filter(|_| !replace) {
-                    let at = Location::night(*date).table(*table).round(*number);
-                    return Err(EntryError::new(
-                        at.clone(),
-                        format!(
-                            "{at} ist schon eingetragen (verloren: {}; Outs: {}). Zum Überschreiben \
-                             „Runde ersetzen“ ankreuzen, sonst eine andere Rundennummer eingeben.",
-                            round_loser(old),
-                            round_outs(old)
-                        ),
-                    ));
+                let at = Location::night(*date).table(*table).round(*number);
+                match (entered, replace) {
+                    (Some(old), Replace::No) => {
+                        return Err(EntryError::conflict(
+                            at.clone(),
+                            format!(
+                                "{at} ist schon eingetragen (verloren: {}; Outs: {}). Zum Überschreiben \
+                                 „Runde ersetzen“ ankreuzen, sonst eine andere Rundennummer eingeben.",
+                                round_loser(old),
+                                round_outs(old)
+                            ),
+                        ));
+                    }
+                    (Some(old), Replace::IfVersion(v)) if round_version(old) != *v => {
+                        return Err(EntryError::conflict(
+                            at.clone(),
+                            format!(
+                                "{at} wurde inzwischen geändert (jetzt verloren: {}; Outs: {}). \
+                                 Bitte prüfen und neu entscheiden.",
+                                round_loser(old),
+                                round_outs(old)
+                            ),
+                        ));
+                    }
+                    (None, Replace::IfVersion(_)) => {
+                        return Err(EntryError::conflict(
+                            at.clone(),
+                            format!("{at} ist nicht mehr eingetragen. Bitte prüfen und neu entscheiden."),
+                        ));
+                    }
+                    _ => {}
                 }
                 if *seat_newcomers {
                     let draw = night.draw.get_or_insert_with(Vec::new);

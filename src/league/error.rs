@@ -121,12 +121,24 @@ pub struct EntryError {
     pub location: Location,
     /// Why the input is refused (German).
     pub message: String,
+    /// The input is fine but was written against an older state (a round changed meanwhile, one
+    /// entered already): the caller may show what is there now and ask again (HTTP 409).
+    pub conflict: bool,
 }
 
 impl EntryError {
+    /// A conflict with what is stored now (see [`EntryError::conflict`]) at `location`.
+    pub fn conflict(location: Location, message: impl Into<String>) -> EntryError {
+        EntryError {
+            conflict: true,
+            ..EntryError::new(location, message)
+        }
+    }
+
     /// An error at `location` with the German reason `message`.
     pub fn new(location: Location, message: impl Into<String>) -> EntryError {
         EntryError {
+            conflict: false,
             location,
             message: message.into(),
         }

@@ -35,6 +35,10 @@ pub enum ServiceError {
     /// night and what is missing). Nothing was stored.
     #[error("{0}")]
     Closed(EntryError),
+    /// The change was made against an older state (a round entered or changed meanwhile): German,
+    /// with what is there now. Nothing was stored; ask again.
+    #[error("{0}")]
+    Conflict(EntryError),
     /// No such season.
     #[error("Saison {0} gibt es nicht")]
     NoSeason(i32),
@@ -58,7 +62,11 @@ impl ServiceError {
 
 impl From<EntryError> for ServiceError {
     fn from(e: EntryError) -> Self {
-        ServiceError::Refused(e)
+        if e.conflict {
+            ServiceError::Conflict(e)
+        } else {
+            ServiceError::Refused(e)
+        }
     }
 }
 

@@ -42,7 +42,9 @@ impl From<ServiceError> for ApiError {
                 ApiError(StatusCode::NOT_FOUND, e.to_string())
             }
             ServiceError::Refused(_) => ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()),
-            ServiceError::Closed(_) => ApiError(StatusCode::CONFLICT, e.to_string()),
+            ServiceError::Closed(_) | ServiceError::Conflict(_) => {
+                ApiError(StatusCode::CONFLICT, e.to_string())
+            }
             ServiceError::Corrupt(_) | ServiceError::Db(_) => {
                 tracing::error!(error = %e, "api request failed");
                 ApiError(

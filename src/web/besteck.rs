@@ -23,6 +23,7 @@ use serde_json::json;
 use super::extract::{AtNight, AtRound, Flash};
 use super::{AppError, Guard, Layout, Routes};
 use crate::auth::RequireSecretary;
+use crate::league::change::{round_version, Replace};
 use crate::league::file::ResultEntry;
 use crate::league::format::date_de;
 use crate::league::{draw, Change, Korrektur};
@@ -184,6 +185,8 @@ struct Ctx {
     /// The season's dice RuleSet (`rules.game`), under which a new Runde is played.
     game: RuleSet,
     entered: Vec<u32>,
+    /// The version of round `round` as entered at this table, if it is (`league::change::round_version`).
+    entered_version: Option<String>,
     runde: Option<RundeState>,
     /// A stored Runde that no longer loads (German: why); it can only be discarded.
     broken: Option<String>,
@@ -235,6 +238,12 @@ async fn load(league: &League, at: &AtRound) -> Result<Ctx, AppError> {
         AppError::Internal(format!("Regelwerk der Saison {}: {e}", view.season.year))
     })?;
     let n = night.night();
+    let entered_version = n
+        .tables
+        .iter()
+        .find(|t| t.number == at.at.table)
+        .and_then(|t| t.rounds.iter().find(|r| r.number == at.round))
+        .map(round_version);
     Ok(Ctx {
         at: here,
         season: view.season.year,
@@ -252,6 +261,7 @@ async fn load(league: &League, at: &AtRound) -> Result<Ctx, AppError> {
             .find(|t| t.number == at.at.table)
             .map(|t| t.rounds.iter().map(|r| r.number).collect())
             .unwrap_or_default(),
+        entered_version,
         runde,
         broken,
         closed: n.closed,
@@ -359,6 +369,8 @@ pub struct RundePage {
     error: Option<String>,
     notice: Option<String>,
     already_entered: bool,
+    /// The version of the entered round the page shows ("" when none): the confirm replaces only it.
+    stand: String,
     /// Start form (no Runde in progress): the table's players in seat order.
     start_players: Vec<String>,
     started: bool,
@@ -534,6 +546,7 @@ fn render(layout: Layout, ctx: &Ctx, extra: Extra<'_>) -> RundePage {
         error: extra.error,
         notice: extra.notice,
         already_entered: ctx.entered.contains(&ctx.round),
+        stand: ctx.entered_version.clone().unwrap_or_default(),
         start_players: ctx.table_players.clone(),
         started: false,
         finished: false,
@@ -910,6 +923,22 @@ async fn confirm(
         });
     }
     let (table, round, date) = (ctx.table, ctx.round, ctx.date);
+    // A round entered meanwhile (by the form, another phone) is replaced only when the page showed
+    // it and the secretary ticked "Runde ersetzen": lost updates are refused, not silent.
+    let stand = field(&form, "stand").unwrap_or_default().trim().to_string();
+    let replace = if stand.is_empty() {
+        Replace::No
+    } else if form.contains_key("ersetzen") {
+        Replace::IfVersion(stand)
+    } else {
+        return Ok(fail(
+            layout,
+            &ctx,
+            format!(
+                "Runde {round} ist an diesem Tisch schon eingetragen: zum Überschreiben „Runde ersetzen“ ankreuzen."
+            ),
+        ));
+    };
     let note = AuditNote {
         action: format!(
             "Runde {round} an Tisch {table} am {} aus dem Schockbesteck gespeichert",
@@ -933,12 +962,12 @@ async fn confirm(
         table,
         number: round,
         results,
-        replace: true,
+        replace,
         seat_newcomers: false,
     };
     match league.change(ctx.season, change, &edit).await {
         Ok(_) => {}
-        Err(ServiceError::Refused(e) | ServiceError::Closed(e)) => {
+        Err(ServiceError::Refused(e) | ServiceError::Closed(e) | ServiceError::Conflict(e)) => {
             return Ok(fail(layout, &ctx, e.to_string()))
         }
         Err(e) => return Err(e.into()),

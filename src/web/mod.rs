@@ -98,7 +98,8 @@ pub enum AppError {
     /// A request that cannot be served as sent (400), with the German reason.
     #[error("{0}")]
     BadRequest(String),
-    /// The night is closed: a change needs a Korrektur (409), with the German reason.
+    /// The night is closed (a change needs a Korrektur) or the change was made against an older
+    /// state (409), with the German reason.
     #[error("{0}")]
     Closed(String),
     /// Anything that failed inside (500).
@@ -111,7 +112,9 @@ impl From<ServiceError> for AppError {
         match e {
             ServiceError::NoSeason(_) | ServiceError::NotFound(_) => AppError::NotFound,
             ServiceError::Refused(err) => AppError::BadRequest(err.to_string()),
-            ServiceError::Closed(err) => AppError::Closed(err.to_string()),
+            ServiceError::Closed(err) | ServiceError::Conflict(err) => {
+                AppError::Closed(err.to_string())
+            }
             ServiceError::Corrupt(m) => AppError::Internal(m),
             ServiceError::Db(err) => AppError::Internal(err.to_string()),
         }

@@ -869,7 +869,7 @@ async fn finish(
         Ok(ok) => Ok(flash
             .redirect(&format!("/verwaltung/saison/{year}/strafen"), ok)
             .await),
-        Err(ServiceError::Refused(e) | ServiceError::Closed(e)) => {
+        Err(ServiceError::Refused(e) | ServiceError::Closed(e) | ServiceError::Conflict(e)) => {
             let snapshot = league.snapshot();
             let view = snapshot.season(year)?;
             let page = render_strafen(layout, view, typed, Some(e.to_string()));
@@ -1030,7 +1030,7 @@ async fn mark(
     let change = Change::SetFinePaid { date, index, paid };
     match league.change(year, change, &Edit::by(&user.username)).await {
         Ok(_) => {}
-        Err(ServiceError::Refused(e) | ServiceError::Closed(e)) => {
+        Err(ServiceError::Refused(e) | ServiceError::Closed(e) | ServiceError::Conflict(e)) => {
             return Err(AppError::BadRequest(e.to_string()))
         }
         Err(e) => return Err(e.into()),

@@ -19,7 +19,7 @@ use super::admin::KorrekturFields;
 use super::extract::{AtNight, Flash};
 use super::{AppError, Guard, Layout, Routes};
 use crate::auth::RequireSecretary;
-use crate::league::change::{round_loser, round_outs};
+use crate::league::change::{round_loser, round_outs, Replace};
 use crate::league::file::ResultEntry;
 use crate::league::format::{date_de, format_cents};
 use crate::league::kasse::fine_label;
@@ -371,7 +371,7 @@ async fn finish(
         Ok(()) => Ok(flash
             .redirect(&format!("/verwaltung/abend/{date}#{}", s.anchor), s.message)
             .await),
-        Err(ServiceError::Refused(e) | ServiceError::Closed(e)) => {
+        Err(ServiceError::Refused(e) | ServiceError::Closed(e) | ServiceError::Conflict(e)) => {
             let at = AtNight::find(league.snapshot(), date)?;
             let typed = Typed {
                 error: Some(e.to_string()),
@@ -718,7 +718,7 @@ async fn save_round(
                 table,
                 number,
                 results,
-                replace,
+                replace: if replace { Replace::Any } else { Replace::No },
                 seat_newcomers: false,
             };
             let edit = Edit::by(&user.username).korrektur(korrektur);

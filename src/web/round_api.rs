@@ -1,15 +1,21 @@
-//! Entering one round as JSON (secretary login): `POST
-//! /api/v1/nights/{date}/tables/{table}/rounds/{number}` with `{"results": [ResultEntry, …]}` and,
-//! for a closed night, `"korrektur": "<reason>"` stores or replaces round `number` at table
-//! `table` of the night on `date`. A player not yet in the night's draw is seated at `table`.
+//! One round as JSON. `GET /api/v1/nights/{date}/tables/{table}/rounds/{number}` (public) answers
+//! the round with its version as `ETag`. `POST` to the same address (secretary login) with
+//! `{"results": [ResultEntry, …]}` and, for a closed night, `"korrektur": "<reason>"` stores round
+//! `number` at table `table` of the night on `date`; a player not yet in the night's draw is seated
+//! at `table`.
+//!
+//! Lost updates: a round that is entered already is replaced only when the request says so —
+//! `If-Match: "<version>"` (the `ETag` it saw: refused with 409 when the round changed meanwhile) or
+//! `If-Match: *` (whatever is there). Without `If-Match` an entered round is a 409 naming what is
+//! there. The answer carries the stored round's new `ETag`.
 //!
 //! It is `Change::PutRound` through the write pipeline, the same check as the round form and the
 //! Schockbesteck (league.md §1 on the whole season, the Korrektur of a closed night); a refused
 //! round stores nothing: 422 with the German reason naming night, table, round, player and field
-//! (409 for a closed night without Korrektur).
+//! (409 for a closed night without Korrektur or a lost update).
 
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use chrono::NaiveDate;
@@ -18,17 +24,78 @@ use serde_json::json;
 
 use super::{Guard, Routes};
 use crate::auth::RequireSecretary;
+use crate::league::change::{round_version, Replace};
 use crate::league::file::ResultEntry;
-use crate::league::{Change, Korrektur};
+use crate::league::{Change, Korrektur, Round};
 use crate::service::{Edit, League, ServiceError};
 
 /// The routes of this feature.
 pub fn routes() -> Routes {
-    Routes::new().post(
-        Guard::Secretary,
-        "/api/v1/nights/{date}/tables/{table}/rounds/{number}",
-        put_round,
-    )
+    Routes::new()
+        .get(
+            Guard::Public,
+            "/api/v1/nights/{date}/tables/{table}/rounds/{number}",
+            get_round,
+        )
+        .post(
+            Guard::Secretary,
+            "/api/v1/nights/{date}/tables/{table}/rounds/{number}",
+            put_round,
+        )
+}
+
+/// The `ETag` of a round version: the version in quotes.
+fn etag(round: &Round) -> Option<HeaderValue> {
+    HeaderValue::from_str(&format!("\"{}\"", round_version(round))).ok()
+}
+
+/// What `If-Match` asks for: nothing (a new round only), `*` (any), or one version.
+fn replace_of(headers: &HeaderMap) -> Replace {
+    match headers.get(header::IF_MATCH).and_then(|v| v.to_str().ok()) {
+        None => Replace::No,
+        Some(v) if v.trim() == "*" => Replace::Any,
+        Some(v) => Replace::IfVersion(
+            v.trim()
+                .trim_start_matches("W/")
+                .trim_matches('"')
+                .to_string(),
+        ),
+    }
+}
+
+async fn get_round(
+    State(league): State<League>,
+    Path((date, table, number)): Path<(String, u32, u32)>,
+) -> Response {
+    let Ok(date) = NaiveDate::parse_from_str(&date, "%Y-%m-%d") else {
+        return error(
+            StatusCode::NOT_FOUND,
+            format!("\"{date}\" ist kein Datum (JJJJ-MM-TT)"),
+        );
+    };
+    let snapshot = league.snapshot();
+    let round = snapshot
+        .night(date)
+        .and_then(|(_, n)| n.tables.iter().find(|t| t.number == table))
+        .and_then(|t| t.rounds.iter().find(|r| r.number == number));
+    let Some(round) = round else {
+        return error(
+            StatusCode::NOT_FOUND,
+            format!("Tisch {table}, Runde {number} ist an diesem Tag nicht eingetragen"),
+        );
+    };
+    let mut resp = Json(json!({
+        "date": date,
+        "table": table,
+        "round": number,
+        "version": round_version(round),
+        "results": round.results,
+    }))
+    .into_response();
+    if let Some(tag) = etag(round) {
+        resp.headers_mut().insert(header::ETAG, tag);
+    }
+    resp
 }
 
 /// The body: one row per player of the round, and the Korrektur reason for a closed night.
@@ -51,6 +118,7 @@ async fn put_round(
     State(league): State<League>,
     RequireSecretary(user): RequireSecretary,
     Path((date, table, number)): Path<(String, u32, u32)>,
+    headers: HeaderMap,
     Json(body): Json<RoundBody>,
 ) -> Response {
     let Ok(date) = NaiveDate::parse_from_str(&date, "%Y-%m-%d") else {
@@ -70,7 +138,7 @@ async fn put_round(
         table,
         number,
         results: body.results,
-        replace: true,
+        replace: replace_of(&headers),
         seat_newcomers: true,
     };
     let korrektur = body
@@ -79,22 +147,35 @@ async fn put_round(
         .unwrap_or_default();
     let edit = Edit::by(&user.username).korrektur(korrektur);
     match league.change(year, change, &edit).await {
-        Ok(view) => (
-            StatusCode::OK,
-            Json(json!({
-                "season": year,
-                "date": date,
-                "table": table,
-                "round": number,
-                "version": view.version,
-            })),
-        )
-            .into_response(),
+        Ok(view) => {
+            let stored = view
+                .night(date)
+                .and_then(|n| n.tables.iter().find(|t| t.number == table))
+                .and_then(|t| t.rounds.iter().find(|r| r.number == number));
+            let mut resp = (
+                StatusCode::OK,
+                Json(json!({
+                    "season": year,
+                    "date": date,
+                    "table": table,
+                    "round": number,
+                    "version": view.version,
+                    "round_version": stored.map(round_version),
+                })),
+            )
+                .into_response();
+            if let Some(tag) = stored.and_then(etag) {
+                resp.headers_mut().insert(header::ETAG, tag);
+            }
+            resp
+        }
         Err(e @ (ServiceError::NoSeason(_) | ServiceError::NotFound(_))) => {
             error(StatusCode::NOT_FOUND, e.to_string())
         }
         Err(ServiceError::Refused(e)) => error(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()),
-        Err(ServiceError::Closed(e)) => error(StatusCode::CONFLICT, e.to_string()),
+        Err(ServiceError::Closed(e) | ServiceError::Conflict(e)) => {
+            error(StatusCode::CONFLICT, e.to_string())
+        }
         Err(e) => {
             tracing::error!(error = %e, "round api failed");
             error(

@@ -143,6 +143,17 @@ mod one_round_check {
 
     impl App {
         async fn send(&mut self, method: &str, uri: &str, body: &str, json: Option<()>) -> Reply {
+            self.send_with(method, uri, body, json, None).await
+        }
+
+        async fn send_with(
+            &mut self,
+            method: &str,
+            uri: &str,
+            body: &str,
+            json: Option<()>,
+            if_match: Option<&str>,
+        ) -> Reply {
             let ct = match json {
                 Some(()) => "application/json",
                 None => "application/x-www-form-urlencoded",
@@ -155,6 +166,9 @@ mod one_round_check {
                 .header(header::CONTENT_TYPE, ct);
             if !self.cookie.is_empty() {
                 req = req.header(header::COOKIE, &self.cookie);
+            }
+            if let Some(m) = if_match {
+                req = req.header(header::IF_MATCH, m);
             }
             let resp = self
                 .router
@@ -224,6 +238,19 @@ mod one_round_check {
             joker: bool,
             korrektur: Option<&str>,
         ) -> Reply {
+            self.api_if_match(number, outs, joker, korrektur, None)
+                .await
+        }
+
+        /// [`App::api`] with an `If-Match` header.
+        async fn api_if_match(
+            &mut self,
+            number: u32,
+            outs: u32,
+            joker: bool,
+            korrektur: Option<&str>,
+            if_match: Option<&str>,
+        ) -> Reply {
             let mut body = serde_json::json!({ "results": [
                 { "player": "Anna", "outs": outs, "hand_outs": 0, "joker": joker },
                 { "player": "Bernd", "outs": 0, "hand_outs": 0, "lost": true },
@@ -232,7 +259,8 @@ mod one_round_check {
                 body["korrektur"] = serde_json::json!(k);
             }
             let uri = format!("/api/v1/nights/2026-01-09/tables/1/rounds/{number}");
-            self.send("POST", &uri, &body.to_string(), Some(())).await
+            self.send_with("POST", &uri, &body.to_string(), Some(()), if_match)
+                .await
         }
 
         /// Plays round `number` in the Schockbesteck to its end (Anna throws two Schock Outs from
@@ -311,8 +339,8 @@ mod one_round_check {
         assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
         assert!(r.body.contains(joker), "{}", r.body);
 
-        // Replacing: the form only with its box, the Schockbesteck after showing it, the API
-        // always (its round is the whole round).
+        // Replacing: the form only with its box, the Schockbesteck after showing it and with its
+        // box, the API only with If-Match (a lost update is refused on every path).
         let r = t.form(1, 0, false, "").await;
         assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
         assert!(
@@ -323,6 +351,13 @@ mod one_round_check {
         let r = t.form(1, 0, false, "&replace=1").await;
         assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
         let r = t.api(1, 2, false, None).await;
+        assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.body);
+        assert!(
+            r.body.contains("Runde 1 ist schon eingetragen"),
+            "{}",
+            r.body
+        );
+        let r = t.api_if_match(1, 2, false, None, Some("*")).await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.body);
         // (round 2 of the Schockbesteck, refused above, is still waiting to be confirmed)
         let r = t.confirm(2, "").await;

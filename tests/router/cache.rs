@@ -11,7 +11,7 @@ use schockerliga::league::{self, Season};
 use schockerliga::service;
 use serde_json::Value;
 
-use crate::app::{Reply, TestApp};
+use crate::app::{json, Reply, TestApp};
 
 const SPEC: DemoSpec = DemoSpec {
     seasons: 2,
@@ -42,12 +42,17 @@ async fn post_round(
     results: &[ResultEntry],
 ) -> Reply {
     let body = serde_json::json!({ "results": results }).to_string();
-    t.post_json(
+    // The round is entered already: replaced only when asked (If-Match, a lost-update guard).
+    let mut r = json(
         &format!("/api/v1/nights/{date}/tables/{table}/rounds/{number}"),
         body,
         Some(cookie),
-    )
-    .await
+    );
+    r.headers_mut().insert(
+        axum::http::header::IF_MATCH,
+        axum::http::HeaderValue::from_static("*"),
+    );
+    t.send(r).await
 }
 
 fn standings_json(file: &SeasonFile) -> Value {

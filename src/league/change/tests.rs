@@ -56,7 +56,7 @@ fn put(table: u32, number: u32, results: Vec<ResultEntry>, replace: bool, seat: 
         table,
         number,
         results,
-        replace,
+        replace: if replace { Replace::Any } else { Replace::No },
         seat_newcomers: seat,
     }
 }
@@ -237,7 +237,7 @@ fn a_put_round_replaces_its_number_or_is_added_and_the_table_is_made() {
                 table: 2,
                 number: 2,
                 results: rows(&[("Anna", 0, false), ("Bernd", 0, true)]),
-                replace: false,
+                replace: Replace::No,
                 seat_newcomers: false,
             })
         });
@@ -249,7 +249,7 @@ fn a_put_round_replaces_its_number_or_is_added_and_the_table_is_made() {
             table: 2,
             number,
             results: rows(&[("Anna", 0, loser == "Anna"), ("Bernd", 0, loser == "Bernd")]),
-            replace: true,
+            replace: Replace::Any,
             seat_newcomers: false,
         })
         .expect("round")
@@ -340,4 +340,54 @@ fn what_needs_a_korrektur_on_a_closed_night() {
             (got, w) => panic!("{ticked} {reason:?}: {got:?} vs {w:?}"),
         }
     }
+}
+
+#[test]
+fn a_round_is_replaced_only_as_it_was_seen() {
+    let s = base();
+    let entered = &s.nights[0].tables[0].rounds[0];
+    let seen = round_version(entered);
+    assert!(seen.starts_with('r') && seen.len() == 17, "{seen}");
+    let with = |replace: Replace, number: u32| Change::PutRound {
+        date: d("2026-01-09"),
+        table: 1,
+        number,
+        results: three(0, "Carla"),
+        replace,
+        seat_newcomers: false,
+    };
+    // (change, Ok or Err(fragment, is a conflict))
+    let cases: Vec<(Change, Result<(), (&str, bool)>)> = vec![
+        (with(Replace::No, 1), Err(("ist schon eingetragen", true))),
+        (with(Replace::Any, 1), Ok(())),
+        (with(Replace::IfVersion(seen.clone()), 1), Ok(())),
+        (
+            with(Replace::IfVersion("r0000000000000000".into()), 1),
+            Err((
+                "Abend 09.01.2026, Tisch 1, Runde 1 wurde inzwischen geändert (jetzt verloren: Bernd",
+                true,
+            )),
+        ),
+        (
+            with(Replace::IfVersion(seen.clone()), 2),
+            Err(("Runde 2 ist nicht mehr eingetragen", true)),
+        ),
+        (with(Replace::No, 2), Ok(())),
+    ];
+    for (change, want) in cases {
+        match (s.apply(&change), want) {
+            (Ok(_), Ok(())) => {}
+            (Err(e), Err((w, conflict))) => {
+                assert!(e.to_string().contains(w), "{change:?}: {e}");
+                assert_eq!(e.conflict, conflict, "{change:?}");
+            }
+            (got, want) => panic!("{change:?}: {got:?} vs {want:?}"),
+        }
+    }
+    // Equal rounds have equal versions; any change of a row changes it.
+    let replaced = s.apply(&with(Replace::Any, 1)).expect("replaced");
+    let new = round_version(&replaced.nights[0].tables[0].rounds[0]);
+    assert_ne!(new, seen);
+    let again = replaced.apply(&with(Replace::Any, 1)).expect("again");
+    assert_eq!(round_version(&again.nights[0].tables[0].rounds[0]), new);
 }
