@@ -357,7 +357,8 @@ fn a_round_is_replaced_only_as_it_was_seen() {
         seat_newcomers: false,
     };
     // (change, Ok or Err(fragment, is a conflict))
-    let cases: Vec<(Change, Result<(), (&str, bool)>)> = vec![
+    type Case = (Change, Result<(), (&'static str, bool)>);
+    let cases: Vec<Case> = vec![
         (with(Replace::No, 1), Err(("ist schon eingetragen", true))),
         (with(Replace::Any, 1), Ok(())),
         (with(Replace::IfVersion(seen.clone()), 1), Ok(())),
