@@ -197,7 +197,8 @@ impl CurrentUser {
 
 /// The session layer of the application: sessions stored in the database (`Db::sessions`),
 /// cookie HttpOnly, SameSite=Strict, `Secure` when `secure_cookies`, ending after
-/// [`SESSION_IDLE`] without a request; expired records are deleted once an hour.
+/// [`SESSION_IDLE`] without a request (sliding: every request of a logged-in user moves it) and
+/// [`SESSION_ABSOLUTE_SECS`] after the login; expired records are deleted once an hour.
 pub async fn session_layer(
     db: &Db,
     secure_cookies: bool,
@@ -214,11 +215,14 @@ pub async fn session_layer(
             }
         }
     });
+    // always_save: the idle time runs from the last request, not from the login (a session with
+    // data is saved, and its expiry moved, on every request; visitors have no session to save).
     Ok(SessionManagerLayer::new(store)
         .with_secure(secure_cookies)
         .with_http_only(true)
         .with_same_site(SameSite::Strict)
-        .with_expiry(Expiry::OnInactivity(SESSION_IDLE)))
+        .with_expiry(Expiry::OnInactivity(SESSION_IDLE))
+        .with_always_save(true))
 }
 
 /// Why a guarded page refused the request.
@@ -278,14 +282,17 @@ where
         Some(id) => {
             let login_at: Option<i64> =
                 session.get(LOGIN_AT_KEY).await.map_err(|e| internal(&e))?;
-            if session_expired(login_at, chrono::Utc::now().timestamp()) {
+            let league = League::from_ref(state);
+            let read = &league.db().read;
+            let cutoff = db::user::session_cutoff(read, id)
+                .await
+                .map_err(|e| internal(&e))?;
+            let ended = login_at.zip(cutoff).is_some_and(|(at, after)| at <= after);
+            if ended || session_expired(login_at, chrono::Utc::now().timestamp()) {
                 session.flush().await.map_err(|e| internal(&e))?;
                 None
             } else {
-                let league = League::from_ref(state);
-                let user = db::user::by_id(&league.db().read, id)
-                    .await
-                    .map_err(|e| internal(&e))?;
+                let user = db::user::by_id(read, id).await.map_err(|e| internal(&e))?;
                 user.filter(|u| !u.disabled).and_then(|u| {
                     Role::parse(&u.role).map(|role| CurrentUser {
                         id: u.id,

@@ -161,6 +161,29 @@ pub async fn set_disabled(
     Ok(())
 }
 
+/// The session cutoff of account `id` (Unix seconds): its sessions that logged in at or before it
+/// are over; `None` when never set.
+pub async fn session_cutoff(pool: &SqlitePool, id: i64) -> Result<Option<i64>, DbError> {
+    let row: Option<(i64,)> = sqlx::query_as("select after from session_cutoffs where user_id = ?")
+        .bind(id)
+        .fetch_optional(pool)
+        .await?;
+    Ok(row.map(|(a,)| a))
+}
+
+/// Ends every session of account `id` that logged in at or before `now` (Unix seconds).
+pub async fn end_sessions(conn: &mut SqliteConnection, id: i64, now: i64) -> Result<(), DbError> {
+    sqlx::query(
+        "insert into session_cutoffs (user_id, after) values (?, ?)
+         on conflict (user_id) do update set after = excluded.after",
+    )
+    .bind(id)
+    .bind(now)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
 /// Number of enabled admins, inside a transaction (the last one cannot be disabled).
 pub async fn enabled_admins(conn: &mut SqliteConnection) -> Result<i64, DbError> {
     let (n,): (i64,) =

@@ -194,6 +194,10 @@ pub async fn set_disabled(
         return Ok(());
     }
     db::user::set_disabled(&mut tx, id, disabled).await?;
+    if disabled {
+        // For good: enabling the account again does not bring these sessions back.
+        db::user::end_sessions(&mut tx, id, chrono::Utc::now().timestamp()).await?;
+    }
     let verb = if disabled { "gesperrt" } else { "entsperrt" };
     db::audit::record(
         &mut tx,

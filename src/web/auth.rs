@@ -6,7 +6,7 @@ use std::time::Instant;
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::{ConnectInfo, Query, State};
-use axum::http::{Method, StatusCode};
+use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Form};
@@ -43,6 +43,8 @@ struct LoginPage {
     layout: Layout,
     username: String,
     error: Option<String>,
+    /// A form was kept because the login ran out.
+    kept: bool,
 }
 
 /// The login form's fields.
@@ -54,11 +56,12 @@ pub struct LoginForm {
     pub password: String,
 }
 
-async fn login_form(layout: Layout) -> LoginPage {
+async fn login_form(layout: Layout, headers: HeaderMap) -> LoginPage {
     LoginPage {
         layout,
         username: String::new(),
         error: None,
+        kept: super::unsent::peek(&headers).is_some(),
     }
 }
 
@@ -74,6 +77,7 @@ fn refused(status: StatusCode, username: String, error: &str) -> Response {
             layout: Layout::default(),
             username,
             error: Some(error.to_string()),
+            kept: false,
         },
     )
         .into_response()
@@ -83,6 +87,7 @@ async fn login(
     State(state): State<AppState>,
     peer: Option<Extension<ConnectInfo<SocketAddr>>>,
     session: Session,
+    headers: HeaderMap,
     Form(form): Form<LoginForm>,
 ) -> Result<Response, AppError> {
     let ip = peer.map(|Extension(ConnectInfo(addr))| addr.ip());
@@ -103,7 +108,20 @@ async fn login(
             auth::start_session(&session, u.id)
                 .await
                 .map_err(session_error)?;
-            Ok(Redirect::to("/verwaltung").into_response())
+            // Back to the form that arrived after the login ran out, filled in again.
+            match super::unsent::peek(&headers) {
+                Some(kept) => {
+                    let flash = super::extract::Flash::of(session);
+                    Ok(flash
+                        .redirect(
+                            kept.page(),
+                            "Die Anmeldung war abgelaufen: nichts gespeichert. Die Eingabe steht \
+                             wieder im Formular; bitte prüfen und noch einmal senden.",
+                        )
+                        .await)
+                }
+                None => Ok(Redirect::to("/verwaltung").into_response()),
+            }
         }
         None => {
             throttle.failed(&account, Instant::now());

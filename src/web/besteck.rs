@@ -640,21 +640,39 @@ pub struct SavedQuery {
 }
 
 async fn runde_page(
-    State(league): State<League>,
+    State(state): State<crate::web::AppState>,
     layout: Layout,
+    headers: axum::http::HeaderMap,
     at: AtRound,
     Query(q): Query<SavedQuery>,
-) -> Result<RundePage, AppError> {
-    let ctx = load(&league, &at).await?;
+) -> Result<Response, AppError> {
+    let ctx = load(&state.league, &at).await?;
     let notice = q.gespeichert.map(|n| format!("Runde {n} ist gespeichert."));
-    Ok(render(
+    // A Wurfrunde that arrived after the login ran out comes back filled in (once).
+    let path = format!("{}/wurfrunde", ctx.base());
+    let kept = super::unsent::take(&headers, &path, state.secure_cookies);
+    let typed = kept
+        .as_ref()
+        .map(|(k, _)| typed_throws(&k.fields()))
+        .unwrap_or_default();
+    let error = (!typed.is_empty()).then(|| {
+        "Diese Wurfrunde ist noch nicht eingetragen (die Anmeldung war abgelaufen): bitte prüfen und eintragen."
+            .to_string()
+    });
+    let page = render(
         layout,
         &ctx,
         Extra {
             notice,
+            error,
+            typed: &typed,
             ..Extra::default()
         },
-    ))
+    );
+    Ok(match kept {
+        Some((_, forget)) => ([(axum::http::header::SET_COOKIE, forget)], page).into_response(),
+        None => page.into_response(),
+    })
 }
 
 /// A rejected action: the page with the message and what was typed, status 422.

@@ -21,6 +21,7 @@ pub mod public;
 pub mod round_api;
 pub mod season;
 pub mod security;
+pub mod unsent;
 pub mod wurfrunde;
 
 use std::collections::BTreeMap;
@@ -77,6 +78,8 @@ pub struct AppState {
     pub throttle: Arc<LoginThrottle>,
     /// Rendered public pages of the current snapshot, for anonymous visitors.
     pub pages: Arc<page_cache::PageCache>,
+    /// Cookies are marked `Secure` (served behind TLS).
+    pub secure_cookies: bool,
 }
 
 impl FromRef<AppState> for League {
@@ -307,14 +310,24 @@ pub fn router(state: AppState) -> Router {
                 state.clone(),
                 page_cache::serve,
             )),
-            Guard::Secretary => group.route_layer(axum::middleware::from_extractor_with_state::<
-                RequireSecretary,
-                AppState,
-            >(state.clone())),
-            Guard::Admin => group.route_layer(axum::middleware::from_extractor_with_state::<
-                RequireAdmin,
-                AppState,
-            >(state.clone())),
+            Guard::Secretary => group
+                .route_layer(axum::middleware::from_extractor_with_state::<
+                    RequireSecretary,
+                    AppState,
+                >(state.clone()))
+                .route_layer(axum::middleware::from_fn_with_state(
+                    state.clone(),
+                    unsent::keep,
+                )),
+            Guard::Admin => group
+                .route_layer(axum::middleware::from_extractor_with_state::<
+                    RequireAdmin,
+                    AppState,
+                >(state.clone()))
+                .route_layer(axum::middleware::from_fn_with_state(
+                    state.clone(),
+                    unsent::keep,
+                )),
         };
         app = app.merge(group);
     }
@@ -349,6 +362,7 @@ pub async fn build_app(config: Config) -> anyhow::Result<Router> {
         listen: config.listen,
         throttle: Arc::new(LoginThrottle::new()),
         pages: Default::default(),
+        secure_cookies: config.secure_cookies,
     };
     Ok(security::protect(router(state).layer(sessions)).layer(TraceLayer::new_for_http()))
 }

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Form;
 use chrono::NaiveDate;
@@ -17,7 +17,7 @@ use serde::Deserialize;
 
 use super::admin::KorrekturFields;
 use super::extract::{AtNight, Flash};
-use super::{AppError, Guard, Layout, Routes};
+use super::{AppError, AppState, Guard, Layout, Routes};
 use crate::auth::RequireSecretary;
 use crate::league::change::{round_loser, round_outs, Replace};
 use crate::league::file::ResultEntry;
@@ -344,8 +344,48 @@ fn render(layout: Layout, at: &AtNight, typed: Typed) -> NightAdminPage {
     }
 }
 
-async fn night_page(layout: Layout, at: AtNight) -> NightAdminPage {
-    render(layout, &at, Typed::default())
+async fn night_page(
+    State(state): State<AppState>,
+    layout: Layout,
+    headers: HeaderMap,
+    at: AtNight,
+) -> Response {
+    // A round form that arrived after the login ran out comes back filled in (once).
+    let path = format!("/verwaltung/abend/{}/runde", at.date);
+    match super::unsent::take(&headers, &path, state.secure_cookies) {
+        Some((kept, forget)) => (
+            [(header::SET_COOKIE, forget)],
+            render(layout, &at, kept_round(&at, &kept.fields())),
+        )
+            .into_response(),
+        None => render(layout, &at, Typed::default()).into_response(),
+    }
+}
+
+/// The page's typed values for a kept round form: its table's rows as typed, with the notice that
+/// nothing was stored.
+fn kept_round(at: &AtNight, fields: &RoundFields) -> Typed {
+    let Some(table) = first(fields, "table").and_then(|v| v.parse::<u32>().ok()) else {
+        return Typed::default();
+    };
+    let id_of = |name: &str| at.view.ids.players.get(name).copied().unwrap_or_default();
+    let rows = draw::table_players(&at.night().draw, table)
+        .iter()
+        .map(|name| typed_row(fields, id_of(name), name))
+        .collect();
+    Typed {
+        error: Some(format!(
+            "Tisch {table}: noch nicht gespeichert (die Anmeldung war abgelaufen). Bitte prüfen und „Runde speichern“."
+        )),
+        error_at: format!("tisch-{table}"),
+        round: Some((
+            table,
+            first(fields, "number").unwrap_or_default().to_string(),
+            rows,
+            fields.contains_key("replace"),
+        )),
+        ..Typed::default()
+    }
 }
 
 /// A submitted form of the night's page: what the change did, the form's anchor, the message

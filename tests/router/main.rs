@@ -9,6 +9,7 @@ mod common;
 mod app;
 
 mod api;
+mod bar;
 mod besteck;
 mod cache;
 mod closed_nights;
