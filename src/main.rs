@@ -15,7 +15,7 @@ use schockerliga::league::file::SeasonFile;
 use schockerliga::league::format::de2;
 use schockerliga::league::{format_dwert, Liga, Standings};
 use schockerliga::service::{self, accounts, League, ServiceError};
-use schockerliga::web::{build_app, Config};
+use schockerliga::web::{build, server, Config};
 
 /// Die Schockerliga: Spielabende, Tabelle, Kasse und Jahresabschluss einer Schocken-Liga.
 #[derive(Parser)]
@@ -363,16 +363,19 @@ async fn serve(path: &Path, listen: SocketAddr, secure_cookies: bool) -> anyhow:
     let bound = listener.local_addr()?;
     let mut config = Config::new(path.to_path_buf(), bound);
     config.secure_cookies = secure_cookies;
-    let app = build_app(config).await?;
-    tracing::info!("Schockerliga läuft auf http://{bound}");
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async {
-        let _ = tokio::signal::ctrl_c().await;
-    })
-    .await?;
+    let (app, league) = build(config).await?;
+    let limits = server::limits();
+    tracing::info!(
+        "Schockerliga läuft auf http://{bound} (höchstens {} Verbindungen)",
+        limits.max_connections
+    );
+    server::serve(listener, app, limits, server::stop_signal()).await;
+    league
+        .db()
+        .close()
+        .await
+        .context("Datenbank beim Beenden nicht sauber geschlossen")?;
+    tracing::info!("Datenbank geschlossen, Schockerliga beendet");
     Ok(())
 }
 

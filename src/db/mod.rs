@@ -112,6 +112,18 @@ impl Db {
             .await?;
         Ok(())
     }
+
+    /// Folds the write-ahead log into the database file and empties it (`wal_checkpoint(TRUNCATE)`),
+    /// then closes all pools: after this the database is one self-contained file (a stop, a copy).
+    pub async fn close(&self) -> Result<(), DbError> {
+        sqlx::query("pragma wal_checkpoint(TRUNCATE)")
+            .execute(&self.write)
+            .await?;
+        self.sessions.close().await;
+        self.read.close().await;
+        self.write.close().await;
+        Ok(())
+    }
 }
 
 /// Converts a stored integer count to `u32`, or reports corrupt data.

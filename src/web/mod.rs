@@ -21,6 +21,7 @@ pub mod public;
 pub mod round_api;
 pub mod season;
 pub mod security;
+pub mod server;
 pub mod unsent;
 pub mod wurfrunde;
 
@@ -343,9 +344,15 @@ async fn not_found() -> AppError {
 /// setup link when no account exists, and builds the whole application with sessions
 /// (SameSite=Strict, HttpOnly, `Secure` per config, idle expiry), the protections of
 /// [`security::protect`] and tracing. The league follows writes of other processes
-/// ([`League::watch`]). Serve it with `into_make_service_with_connect_info::<SocketAddr>()` so that
-/// the login limits see client addresses.
+/// ([`League::watch`]). Serve it with [`server::serve`] (or axum's
+/// `into_make_service_with_connect_info::<SocketAddr>()`) so that the login limits see client
+/// addresses.
 pub async fn build_app(config: Config) -> anyhow::Result<Router> {
+    Ok(build(config).await?.0)
+}
+
+/// Like [`build_app`], and also the [`League`] behind it (to close its database after serving).
+pub async fn build(config: Config) -> anyhow::Result<(Router, League)> {
     let league = League::open(&config.database).await?;
     league.watch();
     if let Some(token) = crate::service::accounts::setup_token(league.db()).await? {
@@ -358,13 +365,14 @@ pub async fn build_app(config: Config) -> anyhow::Result<Router> {
     }
     let sessions = crate::auth::session_layer(league.db(), config.secure_cookies).await?;
     let state = AppState {
-        league,
+        league: league.clone(),
         listen: config.listen,
         throttle: Arc::new(LoginThrottle::new()),
         pages: Default::default(),
         secure_cookies: config.secure_cookies,
     };
-    Ok(security::protect(router(state).layer(sessions)).layer(TraceLayer::new_for_http()))
+    let app = security::protect(router(state).layer(sessions)).layer(TraceLayer::new_for_http());
+    Ok((app, league))
 }
 
 /// The setup links to print for a server listening on `listen`: on a specific address that one;

@@ -14,6 +14,7 @@ mod server;
 mod cli;
 mod demo;
 mod durability;
+mod faults;
 mod harden;
 mod wurfrunde;
 
