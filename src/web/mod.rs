@@ -19,6 +19,7 @@ pub mod night;
 pub mod page_cache;
 pub mod public;
 pub mod round_api;
+pub mod schiedsrichter;
 pub mod season;
 pub mod security;
 pub mod wurfrunde;
@@ -262,6 +263,7 @@ fn routes() -> Routes {
         .merge(public::routes())
         .merge(api::routes())
         .merge(wurfrunde::routes())
+        .merge(schiedsrichter::routes())
         .merge(auth::routes())
         .merge(money::routes())
         .merge(season::routes())

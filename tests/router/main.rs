@@ -16,5 +16,6 @@ mod entry;
 mod harden;
 mod hostile;
 mod money;
+mod schiedsrichter;
 mod security;
 mod wurfrunde_api;
