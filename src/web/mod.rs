@@ -18,6 +18,7 @@ pub mod money;
 pub mod night;
 pub mod page_cache;
 pub mod public;
+pub mod regeln;
 pub mod round_api;
 pub mod schiedsrichter;
 pub mod season;
@@ -264,6 +265,7 @@ fn routes() -> Routes {
         .merge(api::routes())
         .merge(wurfrunde::routes())
         .merge(schiedsrichter::routes())
+        .merge(regeln::routes())
         .merge(auth::routes())
         .merge(money::routes())
         .merge(season::routes())
