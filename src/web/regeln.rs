@@ -22,7 +22,7 @@ use crate::league::kasse::fine_label;
 use crate::league::rules::SeasonRules;
 use crate::league::season::month_name;
 use crate::rules::explain::{ranking, rule_sentences, RankLine};
-use crate::rules::RuleSet;
+use crate::rules::{Deckel, RuleSet};
 use crate::service::League;
 
 /// The routes of this feature.
@@ -167,8 +167,8 @@ pub struct GameView {
     pub description: Option<&'static str>,
     /// For own rules: each changed field with its value, e.g. `achter: true`.
     pub changes: Vec<String>,
-    /// The order of throws, highest first.
-    pub ranking: Vec<RankLine>,
+    /// The order of throws, highest first, each with its Deckel for the table ("7", "alle").
+    pub ranking: Vec<(RankLine, String)>,
     /// The rules in sentences.
     pub sentences: Vec<String>,
     /// "blind" is allowed: the Deckel of a table line double.
@@ -205,7 +205,16 @@ pub fn game_view(game: &Value) -> Result<GameView, String> {
         name,
         description,
         changes,
-        ranking: ranking(&rules),
+        ranking: ranking(&rules)
+            .into_iter()
+            .map(|l| {
+                let deckel = match l.deckel {
+                    Deckel::All => "alle".to_string(),
+                    Deckel::Count(n) => n.to_string(),
+                };
+                (l, deckel)
+            })
+            .collect(),
         sentences: rule_sentences(&rules),
         blind: rules.blind,
     })

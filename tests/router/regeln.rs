@@ -66,7 +66,7 @@ async fn the_page_follows_the_seasons_rules() {
     let r = eventually(&t, "/saison/2026/regeln", |r| r.status == StatusCode::OK).await;
     assert!(r.body.contains("Regeln der Saison 2026"));
     assert!(
-        hand_out_row(&r.body).ends_with("<td>2 Punkte</td>"),
+        hand_out_row(&r.body).starts_with("<tr><td>Hand-Out</td><td><strong>2 Punkte</strong>"),
         "{}",
         hand_out_row(&r.body)
     );
@@ -98,7 +98,7 @@ async fn the_page_follows_the_seasons_rules() {
         .unwrap();
     let r = eventually(&t, "/saison/2025/regeln", |r| r.status == StatusCode::OK).await;
     assert!(
-        hand_out_row(&r.body).ends_with("<td>3 Punkte</td>"),
+        hand_out_row(&r.body).starts_with("<tr><td>Hand-Out</td><td><strong>3 Punkte</strong>"),
         "{}",
         hand_out_row(&r.body)
     );
@@ -179,14 +179,16 @@ async fn the_year_dependent_rules_fees_and_payouts() {
         .unwrap();
     let old = eventually(&t, "/saison/2005/regeln", |r| r.status == StatusCode::OK).await;
     // before 2007 a Hand-Out counts 1, no Joker before 2011, no fines before 2012
-    assert!(hand_out_row(&old.body).ends_with("<td>1 Punkt</td>"));
-    assert!(old
-        .body
-        .contains("<td>ab 2007: 2 Punkte<br><span class=\"muted\">vorher: 1 Punkt</span></td>"));
-    assert!(old.body.contains("<tr><td>Joker-Runde</td><td>ab 2011: Outs ×2<br><span class=\"muted\">vorher: keine</span></td><td>keine</td></tr>"));
-    assert!(old
-        .body
-        .contains("<tr><td>Strafenkatalog</td><td>ab 2012: "));
+    for row in [
+        "<tr><td>Hand-Out</td><td><strong>1 Punkt</strong><br><span class=\"muted\">Standard ab \
+         2007: 2 Punkte; vorher: 1 Punkt</span></td></tr>",
+        "<tr><td>Joker-Runde</td><td><strong>keine</strong><br><span class=\"muted\">Standard ab \
+         2011: Outs ×2; vorher: keine</span></td></tr>",
+        "<tr><td>Strafenkatalog</td><td><strong>leer</strong><br><span class=\"muted\">Standard ab \
+         2012: Zuspätkommer 1,00 €, Schock-Schlafmütze 0,50 €; vorher: leer</span></td></tr>",
+    ] {
+        assert!(old.body.contains(row), "{row}");
+    }
     assert!(old.body.contains("Diese Saison hat keinen Strafenkatalog."));
     assert!(old.body.contains("Diese Saison hat keine Joker-Runde."));
 

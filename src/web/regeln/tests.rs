@@ -66,12 +66,18 @@ fn the_game_is_named_with_its_changes() {
     let preset = game_view(&json!("westfalen")).unwrap();
     assert_eq!(preset.name, "westfalen");
     assert_eq!(preset.description, RuleSet::preset_description("westfalen"));
-    assert!(preset.ranking.iter().any(|l| l.name == "Achter"));
+    assert!(preset
+        .ranking
+        .iter()
+        .any(|(l, d)| l.name == "Achter" && d == "8"));
     let own = game_view(&json!({ "preset": "kneipe", "neuner": true })).unwrap();
     assert_eq!(own.name, "eigene Regeln auf Grundlage von „kneipe“");
     assert_eq!(own.changes, ["neuner: true"]);
     assert!(own.blind);
-    assert!(own.ranking.iter().any(|l| l.name == "Neuner"));
+    assert!(own
+        .ranking
+        .iter()
+        .any(|(l, d)| l.name == "Neuner" && d == "9"));
     assert!(game_view(&json!("hessen")).is_err());
 }
 
