@@ -1,13 +1,15 @@
 //! The Schocken rules engine (schocken-rules.md): pure code, no I/O. Dice and results (`dice`),
 //! classification (`classify`, §2), order (`order`, §3), turning sixes and throw validation
 //! (`sequence`, §4–§5), one Wurfrunde and the stateless JSON contract (`wurfrunde`, §6,
-//! interchange.md), a whole Runde (`runde`, §7) and the `RuleSet` with its presets (`ruleset`, §8).
+//! interchange.md), a whole Runde (`runde`, §7), the `RuleSet` with its presets (`ruleset`, §8) and
+//! the engine's answers in German words (`explain`: the deciding rule, the order of throws).
 
 #![warn(missing_docs)]
 
 pub mod classify;
 pub mod dice;
 pub mod error;
+pub mod explain;
 pub mod odds;
 pub mod order;
 pub mod ruleset;
@@ -61,6 +63,7 @@ pub(crate) fn check_player_names<'a>(
 pub use classify::{classify, Class, ClassKind, Deckel};
 pub use dice::{Dice, ThrowResult};
 pub use error::{RuleError, ThrowProblem};
+pub use explain::{decisions, Decider, Decision, RankLine};
 pub use order::{compare, Ranked};
 pub use ruleset::{
     AchterAbove, Aside, RuleSet, StreetFromHand, StreetOrder, PRESETS, PRESET_NAMES,

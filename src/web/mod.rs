@@ -18,7 +18,9 @@ pub mod money;
 pub mod night;
 pub mod page_cache;
 pub mod public;
+pub mod regeln;
 pub mod round_api;
+pub mod schiedsrichter;
 pub mod season;
 pub mod security;
 pub mod server;
@@ -269,6 +271,8 @@ fn routes() -> Routes {
         .merge(public::routes())
         .merge(api::routes())
         .merge(wurfrunde::routes())
+        .merge(schiedsrichter::routes())
+        .merge(regeln::routes())
         .merge(auth::routes())
         .merge(money::routes())
         .merge(season::routes())

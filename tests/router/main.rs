@@ -17,5 +17,7 @@ mod entry;
 mod harden;
 mod hostile;
 mod money;
+mod regeln;
+mod schiedsrichter;
 mod security;
 mod wurfrunde_api;
