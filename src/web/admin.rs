@@ -97,11 +97,7 @@ pub struct AddAccountForm {
 
 /// The German label of a stored role.
 fn role_label(role: &str) -> &'static str {
-    match Role::parse(role) {
-        Some(Role::Admin) => "Admin",
-        Some(Role::Secretary) => "Schriftführer",
-        None => "?",
-    }
+    Role::parse(role).map_or("?", Role::label)
 }
 
 async fn account_lines(league: &League, me: i64) -> Result<Vec<AccountLine>, AppError> {

@@ -100,10 +100,14 @@ async fn login(
     match accounts::authenticate(state.league.db(), &name, &form.password).await? {
         Some(u) => {
             throttle.succeeded(&account, ip);
-            auth::start_session(&session, u.id)
+            auth::start_session(&session, u.id, u.session_epoch)
                 .await
                 .map_err(session_error)?;
-            Ok(Redirect::to("/verwaltung").into_response())
+            let home = match auth::Role::parse(&u.role) {
+                Some(auth::Role::Treasurer) => "/verwaltung/kasse",
+                _ => "/verwaltung",
+            };
+            Ok(Redirect::to(home).into_response())
         }
         None => {
             throttle.failed(&account, Instant::now());
@@ -196,7 +200,7 @@ async fn setup(
         }
         Err(e) => return Err(e.into()),
     };
-    auth::start_session(&session, id)
+    auth::start_session(&session, id, 0)
         .await
         .map_err(session_error)?;
     Ok(Redirect::to("/verwaltung").into_response())

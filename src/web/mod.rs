@@ -39,7 +39,7 @@ use axum::Router;
 use tower_http::trace::TraceLayer;
 
 use crate::auth::throttle::LoginThrottle;
-use crate::auth::{RequireAdmin, RequireSecretary};
+use crate::auth::{CurrentUser, RequireAdmin, RequireMoney, RequireSecretary};
 use crate::service::{League, ServiceError};
 pub use extract::Layout;
 
@@ -172,6 +172,11 @@ pub enum Guard {
     Secretary,
     /// A logged-in admin.
     Admin,
+    /// A logged-in account that handles money: a Kassenwart, a secretary or an admin (fees,
+    /// fines, payments, the Strafenkatalog, the Jahresabschluss).
+    Money,
+    /// Any logged-in account (its own password).
+    Account,
 }
 
 /// One line of the route table: guard, method and path pattern.
@@ -280,8 +285,8 @@ pub fn route_table() -> Vec<RouteInfo> {
     table
 }
 
-/// The application's routes with the shared state: one router per guard (the secretary and admin
-/// groups behind their role guard), the page cache on the public group, the 404 page for the rest.
+/// The application's routes with the shared state: one router per guard (the secretary, money,
+/// admin and account groups behind their role guard), the page cache on the public group, the 404 page for the rest.
 pub fn router(state: AppState) -> Router {
     let mut groups: BTreeMap<Guard, BTreeMap<&'static str, MethodRouter<AppState>>> =
         BTreeMap::new();
@@ -310,6 +315,14 @@ pub fn router(state: AppState) -> Router {
             >(state.clone())),
             Guard::Admin => group.route_layer(axum::middleware::from_extractor_with_state::<
                 RequireAdmin,
+                AppState,
+            >(state.clone())),
+            Guard::Money => group.route_layer(axum::middleware::from_extractor_with_state::<
+                RequireMoney,
+                AppState,
+            >(state.clone())),
+            Guard::Account => group.route_layer(axum::middleware::from_extractor_with_state::<
+                CurrentUser,
                 AppState,
             >(state.clone())),
         };
