@@ -21,6 +21,7 @@ pub mod public;
 pub mod round_api;
 pub mod season;
 pub mod security;
+pub mod treasurer;
 pub mod wurfrunde;
 
 use std::collections::BTreeMap;
@@ -275,6 +276,7 @@ fn routes() -> Routes {
         .merge(round_api::routes())
         .merge(admin::routes())
         .merge(bench::routes())
+        .merge(treasurer::routes())
 }
 
 /// The route table: every route's guard, method and path, sorted. What the router is built from
