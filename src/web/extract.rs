@@ -69,6 +69,11 @@ impl FromRequestParts<AppState> for Flash {
 }
 
 impl Flash {
+    /// The flash slot of `session` (a handler that also needs the session itself).
+    pub fn of(session: Session) -> Flash {
+        Flash(session)
+    }
+
     /// Post/Redirect/Get: keeps `message` for the next page and answers 303 to `to`.
     pub async fn redirect(self, to: &str, message: impl Into<String>) -> Response {
         if let Err(e) = self.0.insert(FLASH_KEY, message.into()).await {

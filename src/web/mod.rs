@@ -5,6 +5,7 @@
 //! message, or with its form again (422) keeping what was typed. Anonymous GETs of public routes
 //! are served from a rendered-page cache keyed by the snapshot (`page_cache`).
 
+pub mod account;
 pub mod admin;
 pub mod api;
 pub mod assets;
@@ -277,6 +278,7 @@ fn routes() -> Routes {
         .merge(admin::routes())
         .merge(bench::routes())
         .merge(treasurer::routes())
+        .merge(account::routes())
 }
 
 /// The route table: every route's guard, method and path, sorted. What the router is built from
@@ -373,12 +375,14 @@ pub fn setup_links(
     interfaces: &[std::net::IpAddr],
     token: &str,
 ) -> Vec<String> {
-    let link = |ip: std::net::IpAddr| {
-        format!(
-            "http://{}/setup?token={token}",
-            SocketAddr::new(ip, listen.port())
-        )
-    };
+    links(listen, interfaces, &format!("/setup?token={token}"))
+}
+
+/// The links to `path` (with its query) on a server listening on `listen`, as [`setup_links`]
+/// chooses the addresses (the reset links of `schockerliga user reset` too).
+pub fn links(listen: SocketAddr, interfaces: &[std::net::IpAddr], path: &str) -> Vec<String> {
+    let link =
+        |ip: std::net::IpAddr| format!("http://{}{path}", SocketAddr::new(ip, listen.port()));
     if !listen.ip().is_unspecified() {
         return vec![link(listen.ip())];
     }

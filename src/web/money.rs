@@ -38,7 +38,11 @@ pub fn routes() -> Routes {
         .get(Guard::Public, "/saison/{year}/kasse.csv", kasse_csv)
         .get(Guard::Public, "/saison/{year}/abende.csv", nights_csv)
         .get(Guard::Public, "/money.css", money_css)
-        .get(Guard::Money, "/verwaltung/saison/{year}/strafen", strafen_page)
+        .get(
+            Guard::Money,
+            "/verwaltung/saison/{year}/strafen",
+            strafen_page,
+        )
         .post(Guard::Money, "/verwaltung/saison/{year}/strafen", set_kind)
         .post(
             Guard::Money,
@@ -444,7 +448,13 @@ fn netting_view(season: &Season, carry_in: i64, on: NaiveDate, can_book: bool) -
     let shown = after.as_ref().unwrap_or(season);
     let p = payouts(shown, carry_in);
     let lines = netting(shown, &p, on);
-    let dash = |c: i64| if c == 0 { "–".to_string() } else { format_cents(c) };
+    let dash = |c: i64| {
+        if c == 0 {
+            "–".to_string()
+        } else {
+            format_cents(c)
+        }
+    };
     let paid_out: i64 = lines.iter().map(|l| l.payout_cents).sum();
     let netted: i64 = lines.iter().map(|l| l.netted_cents).sum();
     let shares: i64 = lines.iter().map(|l| l.share_cents).sum();

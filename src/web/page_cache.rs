@@ -122,7 +122,12 @@ fn not_for_caches(headers: &axum::http::HeaderMap) -> bool {
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(','))
-        .any(|d| matches!(d.trim().to_ascii_lowercase().as_str(), "private" | "no-store"))
+        .any(|d| {
+            matches!(
+                d.trim().to_ascii_lowercase().as_str(),
+                "private" | "no-store"
+            )
+        })
 }
 
 fn respond(page: Page) -> Response {

@@ -25,8 +25,16 @@ use crate::service::{Edit, League, SeasonView, ServiceError, Snapshot};
 pub fn routes() -> Routes {
     Routes::new()
         .get(Guard::Money, "/verwaltung/kasse", start)
-        .get(Guard::Money, "/verwaltung/saison/{year}/zahlungen", payments)
-        .post(Guard::Money, "/verwaltung/saison/{year}/zahlung", book_payment)
+        .get(
+            Guard::Money,
+            "/verwaltung/saison/{year}/zahlungen",
+            payments,
+        )
+        .post(
+            Guard::Money,
+            "/verwaltung/saison/{year}/zahlung",
+            book_payment,
+        )
         .post(
             Guard::Money,
             "/verwaltung/saison/{year}/zahlungen/beitrag/{id}",
@@ -212,7 +220,8 @@ async fn book_payment(
         day: Some(form.paid_on.clone()),
         fee: None,
     };
-    let cents = parse_euros(&form.amount).map_err(|e| ServiceError::refused(format!("Betrag: {e}")));
+    let cents =
+        parse_euros(&form.amount).map_err(|e| ServiceError::refused(format!("Betrag: {e}")));
     let done = match (cents, paid_on(&form.paid_on)) {
         (Err(e), _) | (_, Err(e)) => Err(e),
         (Ok(cents), Ok(day)) => {
@@ -370,8 +379,8 @@ pub struct MoneyCard {
 /// with error correction level M as EPC069-12 asks. `None` when it does not fit a QR code.
 pub fn qr_svg(payload: &str) -> Option<String> {
     use qrcode::render::svg;
-    let code = qrcode::QrCode::with_error_correction_level(payload.as_bytes(), qrcode::EcLevel::M)
-        .ok()?;
+    let code =
+        qrcode::QrCode::with_error_correction_level(payload.as_bytes(), qrcode::EcLevel::M).ok()?;
     let svg = code
         .render::<svg::Color>()
         .min_dimensions(200, 200)
