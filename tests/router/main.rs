@@ -17,4 +17,5 @@ mod harden;
 mod hostile;
 mod money;
 mod security;
+mod treasurer;
 mod wurfrunde_api;
