@@ -54,15 +54,12 @@ pub fn routes() -> Routes {
         .post(Guard::Money, "/verwaltung/strafe/{id}/offen", mark_open)
 }
 
-/// The money of the league for this request, or (`Err`) the way to the login page: while the
-/// club keeps its money private ("Kasse nur für Mitglieder") a visitor who is not logged in sees
-/// no Kasse, no Jahresabschluss and no money export (SECURITY.md "Private money").
-pub fn money_gate(snapshot: &crate::service::Snapshot, layout: &Layout) -> Result<(), Response> {
-    if snapshot.money_visible(layout.user.is_some()) {
-        Ok(())
-    } else {
-        Err(Redirect::to("/login").into_response())
-    }
+/// `None` when the league's money may be shown for this request, else (`Some`) the way to the
+/// login page: while the club keeps its money private ("Kasse nur für Mitglieder") a visitor who
+/// is not logged in sees no Kasse, no Jahresabschluss and no money export (SECURITY.md "Private
+/// money").
+pub fn money_gate(snapshot: &crate::service::Snapshot, layout: &Layout) -> Option<Response> {
+    (!snapshot.money_visible(layout.user.is_some())).then(|| Redirect::to("/login").into_response())
 }
 
 /// `resp` marked `Cache-Control: private, no-store` when the club keeps its money private: such
@@ -230,7 +227,7 @@ fn fine_rows(view: &SeasonView) -> Vec<FineRow> {
 }
 
 async fn kasse_page(layout: Layout, at: AtSeason) -> Result<Response, AppError> {
-    if let Err(to_login) = money_gate(&at.snapshot, &layout) {
+    if let Some(to_login) = money_gate(&at.snapshot, &layout) {
         return Ok(to_login);
     }
     let page = kasse_view(layout, &at)?;
@@ -585,7 +582,7 @@ fn rules_view(season: &Season) -> RulesView {
 }
 
 async fn abschluss_page(layout: Layout, at: AtSeason) -> Result<Response, AppError> {
-    if let Err(to_login) = money_gate(&at.snapshot, &layout) {
+    if let Some(to_login) = money_gate(&at.snapshot, &layout) {
         return Ok(to_login);
     }
     let page = abschluss_view(layout, &at)?;
@@ -825,7 +822,7 @@ async fn table_csv(at: AtSeason, Query(q): Query<CsvQuery>) -> Result<Response, 
 }
 
 async fn kasse_csv(layout: Layout, at: AtSeason) -> Result<Response, AppError> {
-    if let Err(to_login) = money_gate(&at.snapshot, &layout) {
+    if let Some(to_login) = money_gate(&at.snapshot, &layout) {
         return Ok(to_login);
     }
     let year = at.year();
@@ -860,7 +857,7 @@ async fn kasse_csv(layout: Layout, at: AtSeason) -> Result<Response, AppError> {
 }
 
 async fn nights_csv(layout: Layout, at: AtSeason) -> Result<Response, AppError> {
-    if let Err(to_login) = money_gate(&at.snapshot, &layout) {
+    if let Some(to_login) = money_gate(&at.snapshot, &layout) {
         return Ok(to_login);
     }
     let year = at.year();

@@ -110,7 +110,7 @@ async fn payments_are_booked_on_their_day_against_the_oldest_open_items() {
         json["nights"][0]["fines"][0].get("paid_on").is_none(),
         "paid at the night"
     );
-    let again = TestApp::with_seasons(&[file.clone()]).await;
+    let again = TestApp::with_seasons(std::slice::from_ref(&file)).await;
     assert_eq!(
         schockerliga::service::export(&again.db, 2026)
             .await

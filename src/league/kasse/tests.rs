@@ -287,7 +287,8 @@ fn d(s: &str) -> NaiveDate {
 fn a_payment_settles_the_oldest_open_items_whole() {
     let s = sample();
     // (player, cents, day, the settled items or the refusal)
-    let cases: [(&str, i64, &str, Result<&[&str], &str>); 8] = [
+    type Case<'a> = (&'a str, i64, &'a str, Result<&'a [&'a str], &'a str>);
+    let cases: [Case; 8] = [
         (
             "Bea",
             50,
