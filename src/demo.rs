@@ -141,6 +141,8 @@ fn night(rng: &mut StdRng, rules: &SeasonRules, date: NaiveDate, names: &[&str])
                 kind: kinds[rng.random_range(0..kinds.len())].clone(),
                 paid: rng.random_bool(0.8),
                 amount_cents: None,
+                paid_on: None,
+                netted: false,
             });
         }
     }

@@ -127,12 +127,18 @@ enum UserCommand {
         #[arg(long, value_enum)]
         role: RoleArg,
     },
+    /// Print a one-time link that sets a new password for the account (24 hours, once).
+    Reset {
+        /// Login name.
+        name: String,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
 enum RoleArg {
     Admin,
     Secretary,
+    Kassenwart,
 }
 
 /// Parses the command line (usage errors exit 2 via clap), runs the command, and exits 1 with the
@@ -195,7 +201,12 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     // (a backup of it would look fine and hold nothing).
     let creates = matches!(
         command,
-        Command::Serve | Command::Import { .. } | Command::User { .. } | Command::Demo(_)
+        Command::Serve
+            | Command::Import { .. }
+            | Command::User {
+                command: UserCommand::Add { .. }
+            }
+            | Command::Demo(_)
     );
     if !creates && !matches!(command, Command::Wurfrunde { .. }) && !path.exists() {
         anyhow::bail!(
@@ -265,6 +276,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             let role = match role {
                 RoleArg::Admin => Role::Admin,
                 RoleArg::Secretary => Role::Secretary,
+                RoleArg::Kassenwart => Role::Treasurer,
             };
             let name = name.trim().to_string();
             // The web's account checks (name 1–50 characters, nothing invisible; password 8–200).
@@ -275,6 +287,26 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 .await
                 .map_err(refused)?;
             eprintln!("Konto {name} ({}) angelegt", role.as_str());
+            Ok(())
+        }
+        Command::User {
+            command: UserCommand::Reset { name },
+        } => {
+            let db = Db::open(&path).await?;
+            let token = accounts::issue_reset(&db, &name, "cli")
+                .await
+                .map_err(refused)?;
+            let interfaces: Vec<std::net::IpAddr> = if_addrs::get_if_addrs()
+                .map(|all| all.iter().map(|i| i.ip()).collect())
+                .unwrap_or_default();
+            let path = format!("/passwort/zuruecksetzen?token={token}");
+            for link in schockerliga::web::links(cli.listen, &interfaces, &path) {
+                stdout(&format!("{link}\n"))?;
+            }
+            eprintln!(
+                "Einmal-Link für {} (24 Stunden gültig, nur einmal; ein neuer Link macht ihn ungültig)",
+                name.trim()
+            );
             Ok(())
         }
         Command::Wurfrunde { file } => {

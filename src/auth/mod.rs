@@ -1,5 +1,6 @@
 //! Accounts: argon2id passwords, the session's user, and role guards (`RequireSecretary`,
-//! `RequireAdmin`; an admin may do everything a secretary may).
+//! `RequireMoney`, `RequireAdmin`; an admin may do everything a secretary or a Kassenwart may, a
+//! secretary everything a Kassenwart may; a Kassenwart enters no rounds).
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
@@ -24,6 +25,10 @@ pub const USER_ID_KEY: &str = "user_id";
 /// The session key holding the login time (Unix seconds) for the absolute lifetime.
 pub const LOGIN_AT_KEY: &str = "login_at";
 
+/// The session key holding the account's session epoch at login: a password change or reset
+/// raises the account's epoch, and a session of an older epoch is logged out.
+pub const EPOCH_KEY: &str = "epoch";
+
 /// A session ends after this much inactivity (the cookie's and the store's expiry): 3 hours, longer
 /// than the pause between two rounds of a Spielabend.
 pub const SESSION_IDLE: time::Duration = time::Duration::hours(3);
@@ -37,14 +42,16 @@ pub fn session_expired(login_at: Option<i64>, now: i64) -> bool {
     login_at.is_none_or(|t| t > now || now.saturating_sub(t) > SESSION_ABSOLUTE_SECS)
 }
 
-/// Starts the logged-in session of user `id`: a new session id (against fixation), the user and
-/// the login time.
+/// Starts the logged-in session of user `id` at the account's session epoch `epoch`: a new
+/// session id (against fixation), the user, the epoch and the login time.
 pub async fn start_session(
     session: &Session,
     id: i64,
+    epoch: i64,
 ) -> Result<(), tower_sessions::session::Error> {
     session.cycle_id().await?;
     session.insert(USER_ID_KEY, id).await?;
+    session.insert(EPOCH_KEY, epoch).await?;
     session
         .insert(LOGIN_AT_KEY, chrono::Utc::now().timestamp())
         .await?;
@@ -58,23 +65,37 @@ pub enum Role {
     Admin,
     /// Enters seasons, players, nights, rounds, fees and fines.
     Secretary,
+    /// The Kassenwart: books fees, fines and payments, edits the Strafenkatalog, runs the
+    /// Jahresabschluss; enters no rounds, draws, nights or Schockbesteck.
+    Treasurer,
 }
 
 impl Role {
-    /// Parses `admin` or `secretary`.
+    /// Parses `admin`, `secretary` or `kassenwart`.
     pub fn parse(s: &str) -> Option<Role> {
         match s {
             "admin" => Some(Role::Admin),
             "secretary" => Some(Role::Secretary),
+            "kassenwart" => Some(Role::Treasurer),
             _ => None,
         }
     }
 
-    /// The stored name: `admin` or `secretary`.
+    /// The stored name: `admin`, `secretary` or `kassenwart`.
     pub fn as_str(self) -> &'static str {
         match self {
             Role::Admin => "admin",
             Role::Secretary => "secretary",
+            Role::Treasurer => "kassenwart",
+        }
+    }
+
+    /// The German label: "Admin", "Schriftführer", "Kassenwart".
+    pub fn label(self) -> &'static str {
+        match self {
+            Role::Admin => "Admin",
+            Role::Secretary => "Schriftführer",
+            Role::Treasurer => "Kassenwart",
         }
     }
 }
@@ -104,26 +125,55 @@ pub fn check_account_name(username: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Checks a new account's name (already trimmed, [`check_account_name`]) and password pair, for the setup page, the admin's
-/// account form and `schockerliga user add`: name 1–50 characters without control or invisible
-/// characters (`league::names`), password 8–200 characters, both passwords equal (`password2`:
-/// `None` when there is no repeat field, as on the CLI). `Err` is the German message.
+/// Shortest password accepted, in characters.
+pub const MIN_PASSWORD_CHARS: usize = 8;
+
+/// Shortest account name a password may not contain (shorter names are in too many words); a
+/// password equal to the name is refused whatever its length.
+pub const NAME_IN_PASSWORD_FROM: usize = 3;
+
+/// Checks a new password of account `username`: [`MIN_PASSWORD_CHARS`]–200 characters, not the
+/// name and not containing it (case does not count; names from [`NAME_IN_PASSWORD_FROM`]
+/// characters), and the same twice (`password2`: `None` without a repeat field, as on the CLI).
+/// `Err` is the German message.
+pub fn check_password(
+    username: &str,
+    password: &str,
+    password2: Option<&str>,
+) -> Result<(), String> {
+    if password.chars().count() > 200 {
+        return Err("Das Passwort darf höchstens 200 Zeichen lang sein.".to_string());
+    }
+    if password.chars().count() < MIN_PASSWORD_CHARS {
+        return Err(format!(
+            "Das Passwort muss mindestens {MIN_PASSWORD_CHARS} Zeichen lang sein."
+        ));
+    }
+    let name = crate::league::names::name_key(username.trim());
+    let key = crate::league::names::name_key(password);
+    if !name.is_empty() && key == name {
+        return Err("Das Passwort darf nicht der Name des Kontos sein.".to_string());
+    }
+    if name.chars().count() >= NAME_IN_PASSWORD_FROM && key.contains(&name) {
+        return Err("Das Passwort darf den Namen des Kontos nicht enthalten.".to_string());
+    }
+    if password2.is_some_and(|p2| p2 != password) {
+        return Err("Die beiden Passwörter stimmen nicht überein.".to_string());
+    }
+    Ok(())
+}
+
+/// Checks a new account's name (already trimmed, [`check_account_name`]) and password pair, for
+/// the setup page, the admin's account form and `schockerliga user add`: name 1–50 characters
+/// without control or invisible characters (`league::names`), the password as
+/// [`check_password`] checks it. `Err` is the German message.
 pub fn check_new_account(
     username: &str,
     password: &str,
     password2: Option<&str>,
 ) -> Result<(), String> {
     check_account_name(username)?;
-    if password.chars().count() > 200 {
-        return Err("Das Passwort darf höchstens 200 Zeichen lang sein.".to_string());
-    }
-    if password.chars().count() < 8 {
-        return Err("Das Passwort muss mindestens 8 Zeichen lang sein.".to_string());
-    }
-    if password2.is_some_and(|p2| p2 != password) {
-        return Err("Die beiden Passwörter stimmen nicht überein.".to_string());
-    }
-    Ok(())
+    check_password(username, password, password2)
 }
 
 /// Hashes `password` with argon2id (`Argon2::default()`) on a blocking thread; returns the PHC string.
@@ -187,6 +237,20 @@ impl CurrentUser {
     /// True for a secretary or an admin.
     pub fn is_secretary(&self) -> bool {
         matches!(self.role, Role::Admin | Role::Secretary)
+    }
+
+    /// True for an account that handles money: a Kassenwart, a secretary or an admin (fees,
+    /// fines, payments, the Strafenkatalog, the Jahresabschluss).
+    pub fn handles_money(&self) -> bool {
+        matches!(self.role, Role::Admin | Role::Secretary | Role::Treasurer)
+    }
+
+    /// The page a login leads to: the Kassenwart's page for a Kassenwart, else the Verwaltung.
+    pub fn home(&self) -> &'static str {
+        match self.role {
+            Role::Treasurer => "/verwaltung/kasse",
+            Role::Admin | Role::Secretary => "/verwaltung",
+        }
     }
 
     /// True for an admin.
@@ -282,17 +346,22 @@ where
         Some(id) => {
             let login_at: Option<i64> =
                 session.get(LOGIN_AT_KEY).await.map_err(|e| internal(&e))?;
+            let epoch: i64 = session
+                .get(EPOCH_KEY)
+                .await
+                .map_err(|e| internal(&e))?
+                .unwrap_or(0);
             let league = League::from_ref(state);
-            let read = &league.db().read;
-            let cutoff = db::user::session_cutoff(read, id)
+            let user = db::user::by_id(&league.db().read, id)
                 .await
                 .map_err(|e| internal(&e))?;
-            let ended = login_at.zip(cutoff).is_some_and(|(at, after)| at <= after);
+            // A password changed or reset, or the account disabled, since this login ends the
+            // session for good (each bumps the account's session epoch).
+            let ended = user.as_ref().is_some_and(|u| u.session_epoch != epoch);
             if ended || session_expired(login_at, chrono::Utc::now().timestamp()) {
                 session.flush().await.map_err(|e| internal(&e))?;
                 None
             } else {
-                let user = db::user::by_id(read, id).await.map_err(|e| internal(&e))?;
                 user.filter(|u| !u.disabled).and_then(|u| {
                     Role::parse(&u.role).map(|role| CurrentUser {
                         id: u.id,
@@ -367,6 +436,25 @@ where
         require(parts, state, CurrentUser::is_secretary)
             .await
             .map(RequireSecretary)
+    }
+}
+
+/// A logged-in account that handles money (a Kassenwart, a secretary or an admin); others are sent
+/// to the login page or refused (403).
+#[derive(Debug, Clone)]
+pub struct RequireMoney(pub CurrentUser);
+
+impl<S> FromRequestParts<S> for RequireMoney
+where
+    S: Send + Sync,
+    League: FromRef<S>,
+{
+    type Rejection = AuthRejection;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        require(parts, state, CurrentUser::handles_money)
+            .await
+            .map(RequireMoney)
     }
 }
 

@@ -30,10 +30,12 @@ fn sessions_end_after_their_absolute_lifetime() {
 }
 
 #[test]
-fn roles_parse_only_the_two_names() {
+fn roles_parse_only_the_three_names() {
     for (s, r) in [
         ("admin", Some(Role::Admin)),
         ("secretary", Some(Role::Secretary)),
+        ("kassenwart", Some(Role::Treasurer)),
+        ("treasurer", None),
         ("Admin", None),
         ("", None),
     ] {
@@ -51,6 +53,13 @@ fn new_accounts_need_a_name_a_long_password_and_the_same_twice() {
         ("an\u{0}na", "geheim123", "geheim123", false),
         ("anna\n", "geheim123", "geheim123", false),
         ("<b>anna</b>", "geheim123", "geheim123", true),
+        // not the name, not containing it (case does not count)
+        ("Anna12345", "anna12345", "anna12345", false),
+        ("anna", "xxANNAxx99", "xxANNAxx99", false),
+        ("anna", "hans123456", "hans123456", true),
+        ("ab", "abcdefgh12", "abcdefgh12", true),
+        ("kassenwart", "kassenwart", "kassenwart", false),
+        ("anna", "1234567", "1234567", false),
     ];
     for (name, p1, p2, ok) in cases {
         assert_eq!(

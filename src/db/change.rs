@@ -118,14 +118,8 @@ pub async fn store(
             .await?;
             ids.fines.entry(*date).or_default().push(id);
         }
-        Change::SetFinePaid { date, index, paid } => {
-            let id = ids
-                .fines
-                .get(date)
-                .and_then(|f| f.get(*index))
-                .copied()
-                .ok_or_else(|| missing("Strafe"))?;
-            super::money::set_fine_paid(conn, id, *paid).await?;
+        Change::SetFinePaid { .. } => {
+            payments(conn, year, before, after, ids).await?;
         }
         Change::CloseNight { date } => {
             let night = *ids.nights.get(date).ok_or_else(|| missing("Spielabend"))?;
@@ -134,6 +128,42 @@ pub async fn store(
         Change::ReopenNight { date } => {
             let night = *ids.nights.get(date).ok_or_else(|| missing("Spielabend"))?;
             super::closing::reopen(conn, night).await?;
+        }
+        Change::PayFine { .. } | Change::BookPayment { .. } | Change::NetPayouts { .. } => {
+            payments(conn, year, before, after, ids).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Stores what a payment changed from `before` to `after`: every fine whose paid state, payment
+/// day or netting differs, and every Jahresbeitrag whose payment day differs.
+async fn payments(
+    conn: &mut SqliteConnection,
+    year: i32,
+    before: &Season,
+    after: &Season,
+    ids: &Ids,
+) -> Result<(), DbError> {
+    for (old, new) in before.nights.iter().zip(&after.nights) {
+        let fine_ids = ids.fines.get(&new.date);
+        for (i, (a, b)) in old.fines.iter().zip(&new.fines).enumerate() {
+            let same =
+                (a.paid, a.paid_on_override, a.netted) == (b.paid, b.paid_on_override, b.netted);
+            if same {
+                continue;
+            }
+            let id = fine_ids
+                .and_then(|f| f.get(i))
+                .copied()
+                .ok_or_else(|| missing("Strafe"))?;
+            super::money::set_fine_payment(&mut *conn, id, b).await?;
+        }
+    }
+    for (a, b) in before.players.iter().zip(&after.players) {
+        if a.fee_paid_on != b.fee_paid_on {
+            let fee = b.fee_paid_on.map(|d| (d, b.fee_cents));
+            super::player::set_fee(&mut *conn, year, player(ids, &b.name)?, fee).await?;
         }
     }
     Ok(())

@@ -10,6 +10,7 @@ pub mod money;
 pub mod night;
 pub mod player;
 pub mod season;
+pub mod settings;
 pub mod user;
 pub mod version;
 

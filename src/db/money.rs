@@ -53,14 +53,37 @@ pub async fn fines_of_season(pool: &SqlitePool, year: i32) -> Result<Vec<BookedF
     .await?)
 }
 
-/// Marks fine `id` paid (`true`) or open; returns whether a fine was changed.
+/// Marks fine `id` paid (`true`, at the night unless a payment day is stored) or open (payment
+/// day and netting cleared); returns whether a fine was changed.
 pub async fn set_fine_paid(
     conn: &mut SqliteConnection,
     id: i64,
     paid: bool,
 ) -> Result<bool, DbError> {
-    let done = sqlx::query("update fines set paid = ? where id = ?")
+    let done = sqlx::query(
+        "update fines set paid = ?1,
+                paid_on = case when ?1 then paid_on end, netted = case when ?1 then netted else 0 end
+         where id = ?2",
+    )
         .bind(paid)
+        .bind(id)
+        .execute(conn)
+        .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+/// Stores the payment state of fine `id` as the checked `fine` has it: paid or open, the payment
+/// day as given (`paid_on`, NULL = at the night or open) and whether it was netted; returns
+/// whether a fine was changed.
+pub async fn set_fine_payment(
+    conn: &mut SqliteConnection,
+    id: i64,
+    fine: &crate::league::Fine,
+) -> Result<bool, DbError> {
+    let done = sqlx::query("update fines set paid = ?, paid_on = ?, netted = ? where id = ?")
+        .bind(fine.paid)
+        .bind(fine.paid_on_override)
+        .bind(fine.netted)
         .bind(id)
         .execute(conn)
         .await?;

@@ -142,6 +142,8 @@ struct FineRow {
     kind: String,
     amount_cents: i64,
     paid: bool,
+    paid_on: Option<NaiveDate>,
+    netted: bool,
 }
 
 /// The storage ids of one season's players, nights and fines: what pages link to and what a
@@ -231,7 +233,8 @@ pub async fn load(conn: &mut SqliteConnection, year: i32) -> Result<Option<Store
     .fetch_all(&mut *conn)
     .await?;
     let fines: Vec<FineRow> = sqlx::query_as(
-        "select f.id, f.night_id, p.name as player, f.kind, f.amount_cents, f.paid
+        "select f.id, f.night_id, p.name as player, f.kind, f.amount_cents, f.paid, f.paid_on,
+                f.netted
          from fines f join nights n on n.id = f.night_id join players p on p.id = f.player_id
          where n.season = ? order by f.id",
     )
@@ -278,6 +281,8 @@ pub async fn load(conn: &mut SqliteConnection, year: i32) -> Result<Option<Store
                 kind: f.kind,
                 paid: f.paid,
                 amount_cents,
+                paid_on: f.paid_on,
+                netted: f.netted,
             },
         ));
     }
@@ -440,7 +445,7 @@ pub async fn replace(conn: &mut SqliteConnection, season: &Season) -> Result<(),
             }
         }
         for f in &night.fines {
-            super::money::book_fine(
+            let id = super::money::book_fine(
                 &mut *conn,
                 night_id,
                 id_of(&f.player)?,
@@ -449,6 +454,9 @@ pub async fn replace(conn: &mut SqliteConnection, season: &Season) -> Result<(),
                 f.paid,
             )
             .await?;
+            if f.paid_on_override.is_some() || f.netted {
+                super::money::set_fine_payment(&mut *conn, id, f).await?;
+            }
         }
     }
     Ok(())

@@ -1,4 +1,5 @@
-//! Accounts (roles `admin`, `secretary`) and the one-time setup token.
+//! Accounts (roles `admin`, `secretary`, `kassenwart`), the one-time setup token, password
+//! changes and the one-time reset links.
 
 use sqlx::{FromRow, SqliteConnection, SqlitePool};
 
@@ -13,10 +14,12 @@ pub struct User {
     pub username: String,
     /// The argon2id PHC string.
     pub password_hash: String,
-    /// `admin` or `secretary`.
+    /// `admin`, `secretary` or `kassenwart`.
     pub role: String,
     /// A disabled account cannot log in.
     pub disabled: bool,
+    /// Raised by a password change or reset: sessions that logged in at an older epoch end.
+    pub session_epoch: i64,
 }
 
 /// Number of accounts.
@@ -30,7 +33,7 @@ pub async fn count(pool: &SqlitePool) -> Result<i64, DbError> {
 /// The account called `username`.
 pub async fn by_username(pool: &SqlitePool, username: &str) -> Result<Option<User>, DbError> {
     Ok(sqlx::query_as(
-        "select id, username, password_hash, role, disabled from users where username = ?",
+        "select id, username, password_hash, role, disabled, session_epoch from users where username = ?",
     )
     .bind(username)
     .fetch_optional(pool)
@@ -39,14 +42,12 @@ pub async fn by_username(pool: &SqlitePool, username: &str) -> Result<Option<Use
 
 /// The account with `id`.
 pub async fn by_id(pool: &SqlitePool, id: i64) -> Result<Option<User>, DbError> {
-    Ok(
-        sqlx::query_as(
-            "select id, username, password_hash, role, disabled from users where id = ?",
-        )
-        .bind(id)
-        .fetch_optional(pool)
-        .await?,
+    Ok(sqlx::query_as(
+        "select id, username, password_hash, role, disabled, session_epoch from users where id = ?",
     )
+    .bind(id)
+    .fetch_optional(pool)
+    .await?)
 }
 
 /// Creates an account; returns its id. A taken name is a unique-constraint error.
@@ -106,7 +107,7 @@ pub async fn count_conn(conn: &mut SqliteConnection) -> Result<i64, DbError> {
 /// All accounts by name.
 pub async fn list(pool: &SqlitePool) -> Result<Vec<User>, DbError> {
     Ok(sqlx::query_as(
-        "select id, username, password_hash, role, disabled from users order by username",
+        "select id, username, password_hash, role, disabled, session_epoch from users order by username",
     )
     .fetch_all(pool)
     .await?)
@@ -115,7 +116,7 @@ pub async fn list(pool: &SqlitePool) -> Result<Vec<User>, DbError> {
 /// All accounts by name, inside a transaction.
 pub async fn list_conn(conn: &mut SqliteConnection) -> Result<Vec<User>, DbError> {
     Ok(sqlx::query_as(
-        "select id, username, password_hash, role, disabled from users order by username",
+        "select id, username, password_hash, role, disabled, session_epoch from users order by username",
     )
     .fetch_all(conn)
     .await?)
@@ -123,14 +124,12 @@ pub async fn list_conn(conn: &mut SqliteConnection) -> Result<Vec<User>, DbError
 
 /// The account with `id`, inside a transaction.
 pub async fn by_id_conn(conn: &mut SqliteConnection, id: i64) -> Result<Option<User>, DbError> {
-    Ok(
-        sqlx::query_as(
-            "select id, username, password_hash, role, disabled from users where id = ?",
-        )
-        .bind(id)
-        .fetch_optional(conn)
-        .await?,
+    Ok(sqlx::query_as(
+        "select id, username, password_hash, role, disabled, session_epoch from users where id = ?",
     )
+    .bind(id)
+    .fetch_optional(conn)
+    .await?)
 }
 
 /// The account called `username`, inside a transaction.
@@ -139,7 +138,7 @@ pub async fn by_username_conn(
     username: &str,
 ) -> Result<Option<User>, DbError> {
     Ok(sqlx::query_as(
-        "select id, username, password_hash, role, disabled from users where username = ?",
+        "select id, username, password_hash, role, disabled, session_epoch from users where username = ?",
     )
     .bind(username)
     .fetch_optional(conn)
@@ -161,26 +160,13 @@ pub async fn set_disabled(
     Ok(())
 }
 
-/// The session cutoff of account `id` (Unix seconds): its sessions that logged in at or before it
-/// are over; `None` when never set.
-pub async fn session_cutoff(pool: &SqlitePool, id: i64) -> Result<Option<i64>, DbError> {
-    let row: Option<(i64,)> = sqlx::query_as("select after from session_cutoffs where user_id = ?")
+/// Ends every session of account `id` for good: raises its session epoch, so sessions that
+/// logged in before (carrying the old epoch) are over, whatever happens to the account later.
+pub async fn end_sessions(conn: &mut SqliteConnection, id: i64) -> Result<(), DbError> {
+    sqlx::query("update users set session_epoch = session_epoch + 1 where id = ?")
         .bind(id)
-        .fetch_optional(pool)
+        .execute(conn)
         .await?;
-    Ok(row.map(|(a,)| a))
-}
-
-/// Ends every session of account `id` that logged in at or before `now` (Unix seconds).
-pub async fn end_sessions(conn: &mut SqliteConnection, id: i64, now: i64) -> Result<(), DbError> {
-    sqlx::query(
-        "insert into session_cutoffs (user_id, after) values (?, ?)
-         on conflict (user_id) do update set after = excluded.after",
-    )
-    .bind(id)
-    .bind(now)
-    .execute(conn)
-    .await?;
     Ok(())
 }
 
@@ -191,4 +177,87 @@ pub async fn enabled_admins(conn: &mut SqliteConnection) -> Result<i64, DbError>
             .fetch_one(conn)
             .await?;
     Ok(n)
+}
+
+/// Sets the password hash of account `id` and raises its session epoch (its other sessions end);
+/// returns the new epoch.
+pub async fn set_password(
+    conn: &mut SqliteConnection,
+    id: i64,
+    password_hash: &str,
+) -> Result<i64, DbError> {
+    let (epoch,): (i64,) = sqlx::query_as(
+        "update users set password_hash = ?, session_epoch = session_epoch + 1 where id = ?
+         returning session_epoch",
+    )
+    .bind(password_hash)
+    .bind(id)
+    .fetch_one(conn)
+    .await?;
+    Ok(epoch)
+}
+
+/// One reset link as stored (the token only as its hash).
+#[derive(Debug, Clone, FromRow)]
+pub struct Reset {
+    /// `password_resets.id`.
+    pub id: i64,
+    /// The account.
+    pub user_id: i64,
+    /// Unix seconds after which the link is dead.
+    pub expires_at: i64,
+    /// Unix seconds of its use, if used.
+    pub used_at: Option<i64>,
+}
+
+/// Stores a reset link for account `user_id` by `author`: the token's hash, valid until
+/// `expires_at` (Unix seconds); the account's earlier unused links are deleted (one link at a time).
+pub async fn create_reset(
+    conn: &mut SqliteConnection,
+    user_id: i64,
+    token_hash: &str,
+    now: i64,
+    expires_at: i64,
+    author: &str,
+) -> Result<(), DbError> {
+    sqlx::query("delete from password_resets where user_id = ? and used_at is null")
+        .bind(user_id)
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query(
+        "insert into password_resets (user_id, token_hash, created_at, expires_at, created_by)
+         values (?, ?, ?, ?, ?)",
+    )
+    .bind(user_id)
+    .bind(token_hash)
+    .bind(now)
+    .bind(expires_at)
+    .bind(author)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// The reset link with `token_hash`, if any (used or not, expired or not).
+pub async fn reset_by_hash(
+    conn: &mut SqliteConnection,
+    token_hash: &str,
+) -> Result<Option<Reset>, DbError> {
+    Ok(sqlx::query_as(
+        "select id, user_id, expires_at, used_at from password_resets where token_hash = ?",
+    )
+    .bind(token_hash)
+    .fetch_optional(conn)
+    .await?)
+}
+
+/// Marks reset link `id` used at `now`; true when it was unused before (a link works once).
+pub async fn use_reset(conn: &mut SqliteConnection, id: i64, now: i64) -> Result<bool, DbError> {
+    let done =
+        sqlx::query("update password_resets set used_at = ? where id = ? and used_at is null")
+            .bind(now)
+            .bind(id)
+            .execute(conn)
+            .await?;
+    Ok(done.rows_affected() == 1)
 }

@@ -118,6 +118,37 @@ pub enum Change {
         /// The night.
         date: NaiveDate,
     },
+    /// Marks fine `index` (0-based, booking order) of the night on `date` paid on `paid_on` (the
+    /// Kasse counts it on that day; not before the night), or open again (`None`).
+    PayFine {
+        /// The night.
+        date: NaiveDate,
+        /// The fine's position among the night's fines.
+        index: usize,
+        /// The payment day, or `None` for open.
+        paid_on: Option<NaiveDate>,
+    },
+    /// A payment of `cents` by `player` on `paid_on`, booked against his oldest open items: his
+    /// open fines by night and booking order, then the Jahresbeitrag when it is due that day
+    /// ([`crate::league::kasse::allocate`]: the amount must settle whole items).
+    BookPayment {
+        /// The paying player.
+        player: String,
+        /// The amount in cents.
+        cents: i64,
+        /// The payment day.
+        paid_on: NaiveDate,
+    },
+    /// Books the netting of the Jahresabschluss on `paid_on` (league.md §8): each payee's open
+    /// fines, oldest first and as far as his share covers them, become paid out of his share
+    /// ([`crate::league::kasse::netting_plan`]). Refused when there is nothing to net.
+    NetPayouts {
+        /// The day of the netting (the fines' payment day).
+        paid_on: NaiveDate,
+        /// The season's carry-in in cents (the previous season's carry-out, which the season
+        /// itself does not know; the shares depend on it).
+        carry_in_cents: i64,
+    },
 }
 
 /// Whether a round may replace one entered under the same number (lost updates: a second secretary
@@ -215,6 +246,8 @@ impl Change {
             | Change::RenamePlayer { .. }
             | Change::SetFee { .. }
             | Change::SetFineKind { .. } => None,
+            Change::PayFine { date, .. } => Some(*date),
+            Change::BookPayment { .. } | Change::NetPayouts { .. } => None,
         }
     }
 
@@ -530,6 +563,8 @@ impl Season {
                     kind: kind.trim().to_string(),
                     paid: *paid,
                     amount_cents: None,
+                    paid_on: None,
+                    netted: false,
                 });
             }
             Change::SetFinePaid { date, index, paid } => {
@@ -537,6 +572,10 @@ impl Season {
                     .fines
                     .get_mut(*index)
                     .ok_or_else(|| refuse("Diese Strafe gibt es nicht."))?;
+                if !*paid {
+                    fine.paid_on = None;
+                    fine.netted = false;
+                }
                 fine.paid = *paid;
             }
             Change::CloseNight { date } => {
@@ -548,6 +587,60 @@ impl Season {
             Change::ReopenNight { date } => {
                 night_entry(file, *date)?;
                 closed.retain(|d| d != date);
+            }
+            Change::PayFine {
+                date,
+                index,
+                paid_on,
+            } => {
+                let fine = night_entry(file, *date)?
+                    .fines
+                    .get_mut(*index)
+                    .ok_or_else(|| refuse("Diese Strafe gibt es nicht."))?;
+                fine.paid = paid_on.is_some();
+                fine.paid_on = *paid_on;
+                fine.netted = false;
+            }
+            Change::BookPayment {
+                player,
+                cents,
+                paid_on,
+            } => {
+                let name = normalize_name(player);
+                let items = super::kasse::allocate(self, &name, *cents, *paid_on)?;
+                for item in items {
+                    match item.fine {
+                        Some((date, index)) => {
+                            if let Some(f) = night_entry(file, date)?.fines.get_mut(index) {
+                                f.paid = true;
+                                f.paid_on = Some(*paid_on);
+                            }
+                        }
+                        None => {
+                            if let Some(p) = file.players.iter_mut().find(|p| p.name == name) {
+                                p.fee_paid_on = Some(*paid_on);
+                            }
+                        }
+                    }
+                }
+            }
+            Change::NetPayouts {
+                paid_on,
+                carry_in_cents,
+            } => {
+                let plan = super::kasse::netting_plan(self, *carry_in_cents, *paid_on);
+                if plan.is_empty() {
+                    return Err(refuse(
+                        "Nichts zu verrechnen: keine offenen Strafen der Gewinner, die ihr Anteil deckt.",
+                    ));
+                }
+                for (date, index) in plan {
+                    if let Some(f) = night_entry(file, date)?.fines.get_mut(index) {
+                        f.paid = true;
+                        f.paid_on = Some(*paid_on);
+                        f.netted = true;
+                    }
+                }
             }
         }
         Ok(())

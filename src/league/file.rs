@@ -145,4 +145,12 @@ pub struct FineEntry {
     /// The amount booked, in cents, when it differs from the catalogue's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount_cents: Option<i64>,
+    /// The day a paid fine was paid (the Kasse counts it on that day); absent or null for an open
+    /// fine and for a paid one that was paid at the night (files written before the field).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paid_on: Option<NaiveDate>,
+    /// Paid out of the player's share at the Jahresabschluss ("verrechnet", league.md §8);
+    /// written only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub netted: bool,
 }

@@ -2,11 +2,15 @@
 //! night, the carry chain across seasons, and the Jahresabschluss broken down payee by payee so that
 //! every cent can be checked by hand. Pure code; money is i64 cents, exact shares are fractions.
 
-use chrono::NaiveDate;
+use std::collections::BTreeMap;
 
+use chrono::{Datelike, NaiveDate};
+
+use super::error::{EntryError, Location};
+use super::format::{date_de, format_cents};
 use super::payouts::{payouts, Payouts};
 use super::rules::SeasonRules;
-use super::season::Season;
+use super::season::{fee_cents, month_name, Season};
 
 /// One player's money in a season: Jahresbeitrag and fines, paid and open (league.md §5, §6).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,7 +57,8 @@ pub struct PotStep {
     pub night_fines_open: (u32, i64),
 }
 
-/// The Kasse of a season: one line per player (by name), the totals, and the pot night by night.
+/// The Kasse of a season: one line per player (by name), the totals, the pot night by night and
+/// the income by payment day.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Kasse {
     /// Per player, sorted by name.
@@ -62,6 +67,59 @@ pub struct Kasse {
     pub total: KasseLine,
     /// The pot after each night, in date order.
     pub steps: Vec<PotStep>,
+    /// What came in, day by day ([`income_by_date`]).
+    pub income: Vec<IncomeDay>,
+}
+
+/// What came into the Kasse on one day: Jahresbeiträge by their payment date, fines by the day
+/// they were paid (league.md §5, §6).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IncomeDay {
+    /// The day.
+    pub date: NaiveDate,
+    /// Number of Jahresbeiträge paid that day.
+    pub fees: u32,
+    /// Their sum, cents.
+    pub fees_cents: i64,
+    /// Number of fines paid that day (netted ones included: paid out of a share).
+    pub fines: u32,
+    /// Their sum, cents.
+    pub fines_cents: i64,
+}
+
+impl IncomeDay {
+    /// Fees and fines of the day, cents.
+    pub fn cents(&self) -> i64 {
+        self.fees_cents + self.fines_cents
+    }
+}
+
+/// The income of `season` by payment day, in date order: each Jahresbeitrag on its `fee_paid_on`,
+/// each paid fine on its `paid_on` (the night's date when paid without one). Σ of all days + the
+/// open fines = every fee and every fine booked.
+pub fn income_by_date(season: &Season) -> Vec<IncomeDay> {
+    let mut out: BTreeMap<NaiveDate, IncomeDay> = BTreeMap::new();
+    for p in &season.players {
+        if let Some(d) = p.fee_paid_on {
+            let e = out.entry(d).or_insert_with(|| IncomeDay {
+                date: d,
+                ..IncomeDay::default()
+            });
+            e.fees += 1;
+            e.fees_cents += p.fee_cents;
+        }
+    }
+    for f in season.nights.iter().flat_map(|n| &n.fines) {
+        if let Some(d) = f.paid_on {
+            let e = out.entry(d).or_insert_with(|| IncomeDay {
+                date: d,
+                ..IncomeDay::default()
+            });
+            e.fines += 1;
+            e.fines_cents += f.amount_cents;
+        }
+    }
+    out.into_values().collect()
 }
 
 /// The Kasse of `season` with `carry_in_cents` (league.md §5, §6, §8): fees and fines per player,
@@ -136,10 +194,12 @@ pub fn kasse(season: &Season, carry_in_cents: i64) -> Kasse {
         lines,
         total,
         steps,
+        income: income_by_date(season),
     }
 }
 
-/// The season as known on `date`: nights up to it, Jahresbeiträge paid up to it (later ones unpaid).
+/// The season as known on `date`: nights up to it, Jahresbeiträge and fines paid up to it (those
+/// paid later count as unpaid, open).
 fn as_of(season: &Season, date: NaiveDate) -> Season {
     let mut s = season.clone();
     s.nights.retain(|n| n.date <= date);
@@ -147,6 +207,12 @@ fn as_of(season: &Season, date: NaiveDate) -> Season {
         if p.fee_paid_on.is_some_and(|d| d > date) {
             p.fee_paid_on = None;
             p.fee_cents = 0;
+        }
+    }
+    for f in s.nights.iter_mut().flat_map(|n| n.fines.iter_mut()) {
+        if f.paid_on.is_some_and(|d| d > date) {
+            f.paid = false;
+            f.paid_on = None;
         }
     }
     s
@@ -335,6 +401,326 @@ pub fn fine_label(kind: &str) -> &str {
         "late" => "Zuspätkommer",
         "sleepy" => "Schock-Schlafmütze",
         other => other,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A player's account: open items, payments against the oldest, the money card
+
+/// One open item of a player (league.md §5, §6): a fine not paid yet, or the Jahresbeitrag.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenItem {
+    /// The fine's night and position among the night's fines; `None` for the Jahresbeitrag.
+    pub fine: Option<(NaiveDate, usize)>,
+    /// German label: "Zuspätkommer am 09.01.2026", "Jahresbeitrag (bei Zahlung im Mai)".
+    pub label: String,
+    /// Its amount in cents.
+    pub cents: i64,
+}
+
+/// The open fines of `player`, oldest first (by night, then booking order), of the nights up to
+/// `until` (all with `None`).
+pub fn open_fines(season: &Season, player: &str, until: Option<NaiveDate>) -> Vec<OpenItem> {
+    season
+        .nights
+        .iter()
+        .filter(|n| until.is_none_or(|u| n.date <= u))
+        .flat_map(|n| {
+            n.fines
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| f.player == player && !f.paid)
+                .map(move |(i, f)| OpenItem {
+                    fine: Some((n.date, i)),
+                    label: format!("{} am {}", fine_label(&f.kind), date_de(n.date)),
+                    cents: f.amount_cents,
+                })
+        })
+        .collect()
+}
+
+/// The Jahresbeitrag of `player` as an open item on `on`: when he has none yet and it can be paid
+/// that day (league.md §5: the amount of that day's month, until `last_join_month`).
+pub fn fee_due(season: &Season, player: &str, on: NaiveDate) -> Option<OpenItem> {
+    let p = season.player(player)?;
+    if p.fee_paid_on.is_some() {
+        return None;
+    }
+    let cents = fee_cents(&season.rules, season.year, on).ok()?;
+    Some(OpenItem {
+        fine: None,
+        label: format!(
+            "Jahresbeitrag für die 1. Liga (bei Zahlung im {})",
+            month_name(on.month())
+        ),
+        cents,
+    })
+}
+
+/// The open items of `player` on `on`, oldest first: his open fines of the nights up to `on`,
+/// then the Jahresbeitrag when it is due ([`fee_due`]) — it is optional, so it comes last.
+pub fn open_items(season: &Season, player: &str, on: NaiveDate) -> Vec<OpenItem> {
+    let mut items = open_fines(season, player, Some(on));
+    items.extend(fee_due(season, player, on));
+    items
+}
+
+/// The items that a payment of `cents` by `player` on `on` settles: the oldest open items
+/// ([`open_items`]) whose amounts add up to exactly `cents` (an item is paid whole). Refused
+/// (German): not a player of the season, not a positive amount, more than is open, or an amount
+/// that ends inside an item (the message names the amounts that settle whole items).
+pub fn allocate(
+    season: &Season,
+    player: &str,
+    cents: i64,
+    on: NaiveDate,
+) -> Result<Vec<OpenItem>, EntryError> {
+    let at = Location::default().player(player).field("betrag");
+    if season.player(player).is_none() {
+        return Err(EntryError::new(
+            Location::default(),
+            format!("{player} spielt nicht in der Saison {}", season.year),
+        ));
+    }
+    if cents <= 0 {
+        return Err(EntryError::new(at, "Der Betrag muss größer als 0 sein."));
+    }
+    let items = open_items(season, player, on);
+    let total: i64 = items.iter().map(|i| i.cents).sum();
+    if items.is_empty() {
+        return Err(EntryError::new(
+            at,
+            format!("{player} hat am {} nichts offen.", date_de(on)),
+        ));
+    }
+    if cents > total {
+        return Err(EntryError::new(
+            at,
+            format!(
+                "{} ist mehr als offen: {player} hat am {} {} offen.",
+                format_cents(cents),
+                date_de(on),
+                format_cents(total)
+            ),
+        ));
+    }
+    let mut sum = 0;
+    let mut settled = Vec::new();
+    let mut whole = Vec::new();
+    for item in items {
+        if sum == cents {
+            break;
+        }
+        sum += item.cents;
+        whole.push(sum);
+        settled.push(item);
+        if sum > cents {
+            let amounts: Vec<String> = whole.iter().map(|c| format_cents(*c)).collect();
+            return Err(EntryError::new(
+                at,
+                format!(
+                    "{} deckt die offenen Posten von {player} (älteste zuerst) nicht ganz: \
+                     ganze Posten ergeben {}. Der Rest bleibt offen oder wird zurückgegeben.",
+                    format_cents(cents),
+                    amounts.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(settled)
+}
+
+/// One paid item of a player: a fine or the Jahresbeitrag, with its payment day.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaidItem {
+    /// German label: "Jahresbeitrag", "Zuspätkommer am 09.01.2026".
+    pub label: String,
+    /// Its amount in cents.
+    pub cents: i64,
+    /// The day it was paid.
+    pub paid_on: NaiveDate,
+    /// Paid out of his share at the Jahresabschluss.
+    pub netted: bool,
+}
+
+/// A player's money in a season as his money card shows it: what he owes (each open fine, the
+/// Jahresbeitrag when due on `today`) and what he paid, with the sums.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Account {
+    /// His open items, oldest first (all his open fines, then the Jahresbeitrag when due).
+    pub open: Vec<OpenItem>,
+    /// Σ open, cents.
+    pub open_cents: i64,
+    /// What he paid, by payment day.
+    pub paid: Vec<PaidItem>,
+    /// Σ paid, cents.
+    pub paid_cents: i64,
+}
+
+/// The account of `player` on `today` ([`Account`]); `None` when he is not a player of the season.
+pub fn account(season: &Season, player: &str, today: NaiveDate) -> Option<Account> {
+    let p = season.player(player)?;
+    let mut open = open_fines(season, player, None);
+    open.extend(fee_due(season, player, today));
+    let mut paid: Vec<PaidItem> = p
+        .fee_paid_on
+        .map(|d| PaidItem {
+            label: "Jahresbeitrag".to_string(),
+            cents: p.fee_cents,
+            paid_on: d,
+            netted: false,
+        })
+        .into_iter()
+        .collect();
+    for n in &season.nights {
+        for f in n.fines.iter().filter(|f| f.player == player) {
+            if let Some(d) = f.paid_on {
+                paid.push(PaidItem {
+                    label: format!("{} am {}", fine_label(&f.kind), date_de(n.date)),
+                    cents: f.amount_cents,
+                    paid_on: d,
+                    netted: f.netted,
+                });
+            }
+        }
+    }
+    paid.sort_by_key(|i| i.paid_on);
+    Some(Account {
+        open_cents: open.iter().map(|i| i.cents).sum(),
+        paid_cents: paid.iter().map(|i| i.cents).sum(),
+        open,
+        paid,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Netting the Jahresabschluss
+
+/// One payee of the Jahresabschluss with his fines netted against his share (league.md §8): the
+/// club pays out his share less the fines it keeps.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NetLine {
+    /// The payee.
+    pub player: String,
+    /// Σ of his places and Lucky Looser shares, cents.
+    pub share_cents: i64,
+    /// His fines netted already (booked as paid out of his share), cents.
+    pub netted_cents: i64,
+    /// His open fines that a netting on the day asked for would pay out of his share: (night,
+    /// position, cents), oldest first, as far as the share covers them.
+    pub to_net: Vec<(NaiveDate, usize, i64)>,
+    /// Σ `to_net`, cents.
+    pub to_net_cents: i64,
+    /// His open fines the share does not cover (they stay open), cents.
+    pub left_open_cents: i64,
+    /// Paid out in cash: share − netted − to_net, cents.
+    pub payout_cents: i64,
+}
+
+/// The payees of `p` (places best first, then the Lucky Looser) with their fines netted against
+/// their shares on `on` ([`NetLine`]); a player with a place and the Lucky Looser share is one line.
+pub fn netting(season: &Season, p: &Payouts, on: NaiveDate) -> Vec<NetLine> {
+    let mut shares: Vec<(String, i64)> = Vec::new();
+    let pairs = p
+        .places
+        .iter()
+        .flat_map(|x| x.players.iter().zip(&x.cents))
+        .chain(p.lucky_looser.players.iter().zip(&p.lucky_looser.cents));
+    for (name, &cents) in pairs {
+        match shares.iter_mut().find(|(n, _)| n == name) {
+            Some((_, c)) => *c += cents,
+            None => shares.push((name.clone(), cents)),
+        }
+    }
+    shares
+        .into_iter()
+        .map(|(player, share_cents)| {
+            let netted_cents: i64 = season
+                .nights
+                .iter()
+                .flat_map(|n| &n.fines)
+                .filter(|f| f.player == player && f.netted)
+                .map(|f| f.amount_cents)
+                .sum();
+            let mut room = share_cents - netted_cents;
+            let mut to_net = Vec::new();
+            let mut left_open_cents = 0;
+            for item in open_fines(season, &player, Some(on)) {
+                let Some((date, index)) = item.fine else {
+                    continue;
+                };
+                if left_open_cents == 0 && item.cents <= room {
+                    room -= item.cents;
+                    to_net.push((date, index, item.cents));
+                } else {
+                    left_open_cents += item.cents;
+                }
+            }
+            let to_net_cents: i64 = to_net.iter().map(|x| x.2).sum();
+            NetLine {
+                payout_cents: share_cents - netted_cents - to_net_cents,
+                player,
+                share_cents,
+                netted_cents,
+                to_net,
+                to_net_cents,
+                left_open_cents,
+            }
+        })
+        .collect()
+}
+
+/// `season` with the fines `fines` (night, position) paid on `on` out of a share (netted).
+fn with_netted(season: &Season, fines: &[(NaiveDate, usize)], on: NaiveDate) -> Season {
+    let mut s = season.clone();
+    for n in &mut s.nights {
+        for (i, f) in n.fines.iter_mut().enumerate() {
+            if fines.contains(&(n.date, i)) {
+                f.paid = true;
+                f.paid_on = Some(on);
+                f.paid_on_override = Some(on);
+                f.netted = true;
+            }
+        }
+    }
+    s
+}
+
+/// The fines (night, position) that the netting of the Jahresabschluss on `on` pays out of the
+/// payees' shares, with the season's carry-in `carry_in_cents` (league.md §8): each payee's open
+/// fines, oldest first, as far as his share covers them. The netted fines count into the pot like
+/// any paid fine, so the shares are those of the season after the netting; the plan is checked
+/// against them (a payee whose share would not cover his fines nets one fine less), so nobody is
+/// paid out less than nothing.
+pub fn netting_plan(
+    season: &Season,
+    carry_in_cents: i64,
+    on: NaiveDate,
+) -> Vec<(NaiveDate, usize)> {
+    let p = payouts(season, carry_in_cents);
+    let mut plan: Vec<(String, Vec<(NaiveDate, usize)>)> = netting(season, &p, on)
+        .into_iter()
+        .map(|l| (l.player, l.to_net.iter().map(|x| (x.0, x.1)).collect()))
+        .collect();
+    loop {
+        let all: Vec<(NaiveDate, usize)> = plan.iter().flat_map(|(_, f)| f.clone()).collect();
+        let after = with_netted(season, &all, on);
+        let p2 = payouts(&after, carry_in_cents);
+        let short: Vec<String> = netting(&after, &p2, on)
+            .into_iter()
+            .filter(|l| l.payout_cents < 0)
+            .map(|l| l.player)
+            .collect();
+        let mut fewer = false;
+        for (player, fines) in plan.iter_mut() {
+            if short.contains(player) {
+                fewer |= fines.pop().is_some();
+            }
+        }
+        // Short only by fines netted earlier (the shares shrank since): nothing more to take back.
+        if !fewer {
+            return all;
+        }
     }
 }
 

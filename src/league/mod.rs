@@ -12,6 +12,7 @@ pub mod draw;
 pub mod error;
 pub mod file;
 pub mod format;
+pub mod girocode;
 pub mod history;
 pub mod kasse;
 pub mod names;

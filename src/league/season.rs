@@ -114,6 +114,13 @@ pub struct Fine {
     pub amount_cents: i64,
     /// The override from the file (kept for export).
     pub amount_override: Option<i64>,
+    /// The day it was paid, `None` while open: the file's `paid_on`, or the night's date for a
+    /// fine paid without one (paid at the night). The Kasse counts it on this day.
+    pub paid_on: Option<NaiveDate>,
+    /// The file's `paid_on` (kept for export).
+    pub paid_on_override: Option<NaiveDate>,
+    /// Paid out of the player's share at the Jahresabschluss (league.md §8, "verrechnet").
+    pub netted: bool,
 }
 
 /// The Jahresbeitrag in cents for a payment on `paid_on` in season `season_year` (league.md §5):
@@ -299,6 +306,8 @@ impl Season {
                             kind: f.kind.clone(),
                             paid: f.paid,
                             amount_cents: f.amount_override,
+                            paid_on: f.paid_on_override,
+                            netted: f.netted,
                         })
                         .collect(),
                 })
@@ -662,12 +671,35 @@ fn check_night(
                 ));
             }
         }
+        if let Some(on) = f.paid_on {
+            if !f.paid {
+                return Err(EntryError::new(
+                    at_fine.field("paid_on"),
+                    "Zahltag angegeben, aber die Strafe ist nicht bezahlt",
+                ));
+            }
+            if on < date {
+                return Err(EntryError::new(
+                    at_fine.field("paid_on"),
+                    format!("bezahlt am {} liegt vor dem Abend", on.format("%d.%m.%Y")),
+                ));
+            }
+        }
+        if f.netted && !f.paid {
+            return Err(EntryError::new(
+                at_fine.field("netted"),
+                "verrechnet, aber die Strafe ist nicht bezahlt",
+            ));
+        }
         fines.push(Fine {
             player: name.to_string(),
             kind: f.kind.clone(),
             paid: f.paid,
             amount_cents: f.amount_cents.unwrap_or(catalogue),
             amount_override: f.amount_cents,
+            paid_on: f.paid.then(|| f.paid_on.unwrap_or(date)),
+            paid_on_override: f.paid_on,
+            netted: f.netted,
         });
     }
     Ok(Night {

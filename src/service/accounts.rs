@@ -1,6 +1,7 @@
-//! Accounts (roles admin and secretary; SECURITY.md "Access"): one way to create an account for
-//! the command line, the first-start setup page and the admin's accounts page; disabling and
-//! enabling; checking a login; the one-time setup token.
+//! Accounts (roles admin, secretary and kassenwart; SECURITY.md "Access"): one way to create an
+//! account for the command line, the first-start setup page and the admin's accounts page;
+//! disabling and enabling; checking a login; the one-time setup token; changing one's own password
+//! and the one-time reset links (SECURITY.md "Accounts").
 
 use serde_json::json;
 
@@ -196,7 +197,7 @@ pub async fn set_disabled(
     db::user::set_disabled(&mut tx, id, disabled).await?;
     if disabled {
         // For good: enabling the account again does not bring these sessions back.
-        db::user::end_sessions(&mut tx, id, chrono::Utc::now().timestamp()).await?;
+        db::user::end_sessions(&mut tx, id).await?;
     }
     let verb = if disabled { "gesperrt" } else { "entsperrt" };
     db::audit::record(
@@ -219,4 +220,174 @@ pub async fn audit_log(
     limit: i64,
 ) -> Result<Vec<db::audit::Entry>, ServiceError> {
     Ok(db::audit::recent(&db.read, before, limit).await?)
+}
+
+/// How long a reset link works: 24 hours.
+pub const RESET_VALID_SECS: i64 = 24 * 3600;
+
+/// The stored form of a reset token: its SHA-256 as 64 hex digits (the token is 32 random bytes,
+/// so a fast hash is enough; only the holder of the link knows the token).
+pub fn token_hash(token: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Changes the password of account `id` (the logged-in user): `old` must be its password, `new`
+/// (twice) passes [`auth::check_password`]. The account's session epoch rises, which ends its
+/// other sessions; returns the new epoch for the session that asked. Audited (without hashes).
+/// Refused (German) for a wrong old password or a new one the checks refuse.
+pub async fn change_password(
+    db: &Db,
+    id: i64,
+    old: &str,
+    new: &str,
+    new2: &str,
+) -> Result<i64, ServiceError> {
+    let user = db::user::by_id(&db.read, id)
+        .await?
+        .filter(|u| !u.disabled)
+        .ok_or_else(|| ServiceError::NotFound(format!("Konto Nr. {id}")))?;
+    let sane = old.chars().count() <= MAX_CREDENTIAL_CHARS;
+    let ok = auth::verify_password(
+        if sane { old.to_string() } else { String::new() },
+        Some(user.password_hash.clone()),
+    )
+    .await
+    .map_err(|e| ServiceError::Corrupt(e.to_string()))?;
+    if !ok {
+        return Err(ServiceError::refused(
+            "Das bisherige Passwort stimmt nicht.",
+        ));
+    }
+    if new == old {
+        return Err(ServiceError::refused(
+            "Das neue Passwort muss sich vom bisherigen unterscheiden.",
+        ));
+    }
+    auth::check_password(&user.username, new, Some(new2)).map_err(ServiceError::refused)?;
+    set_password(db, &user, new, &user.username, "Passwort geändert").await
+}
+
+/// Stores `password` for `user` in one write transaction by `author` with the audit `action`;
+/// returns the new session epoch.
+async fn set_password(
+    db: &Db,
+    user: &User,
+    password: &str,
+    author: &str,
+    action: &str,
+) -> Result<i64, ServiceError> {
+    let hash = auth::hash_password(password.to_string())
+        .await
+        .map_err(|e| ServiceError::Corrupt(e.to_string()))?;
+    let mut tx = db.begin_write_as(author).await?;
+    let epoch = db::user::set_password(&mut tx, user.id, &hash).await?;
+    db::audit::record(
+        &mut tx,
+        author,
+        &format!("{action}: Konto {}", user.username),
+        None,
+        Some(&json!({ "id": user.id, "username": user.username, "sessions_ended": true })),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(epoch)
+}
+
+/// Issues a one-time reset link for account `username` (exact name, or the same without case) by
+/// `author` (an admin's login, or `cli`): returns the token to put into the link. Only its hash
+/// is stored; it works once within [`RESET_VALID_SECS`]; earlier unused links of the account die.
+/// Audited. `NotFound` for an unknown account.
+pub async fn issue_reset(db: &Db, username: &str, author: &str) -> Result<String, ServiceError> {
+    let key = name_key(username.trim());
+    let user = db::user::list(&db.read)
+        .await?
+        .into_iter()
+        .find(|u| u.username == username.trim() || name_key(&u.username) == key)
+        .ok_or_else(|| ServiceError::NotFound(format!("Konto \"{}\"", username.trim())))?;
+    let token = auth::random_token();
+    let now = chrono::Utc::now().timestamp();
+    let mut tx = db.begin_write_as(author).await?;
+    db::user::create_reset(
+        &mut tx,
+        user.id,
+        &token_hash(&token),
+        now,
+        now + RESET_VALID_SECS,
+        author,
+    )
+    .await?;
+    db::audit::record(
+        &mut tx,
+        author,
+        &format!(
+            "Link zum Zurücksetzen des Passworts für {} erstellt",
+            user.username
+        ),
+        None,
+        Some(&json!({ "id": user.id, "username": user.username, "valid_hours": 24 })),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(token)
+}
+
+/// The account a reset `token` belongs to while the link works (unused, not expired, account
+/// enabled); `None` otherwise.
+pub async fn reset_account(db: &Db, token: &str) -> Result<Option<User>, ServiceError> {
+    if token.is_empty() || token.len() > MAX_CREDENTIAL_CHARS {
+        return Ok(None);
+    }
+    let mut conn = db.read.acquire().await?;
+    let Some(reset) = db::user::reset_by_hash(&mut conn, &token_hash(token)).await? else {
+        return Ok(None);
+    };
+    if reset.used_at.is_some() || reset.expires_at <= chrono::Utc::now().timestamp() {
+        return Ok(None);
+    }
+    Ok(db::user::by_id_conn(&mut conn, reset.user_id)
+        .await?
+        .filter(|u| !u.disabled))
+}
+
+/// Sets a new password through the reset link `token`: the link must work ([`reset_account`]),
+/// `new` (twice) passes [`auth::check_password`]; the link is used up and every session of the
+/// account ends. Returns the account and its new session epoch. `NotFound` for a dead link;
+/// refused (German) for a password the checks refuse (the link still works then).
+pub async fn reset_password(
+    db: &Db,
+    token: &str,
+    new: &str,
+    new2: &str,
+) -> Result<(User, i64), ServiceError> {
+    let dead = || ServiceError::NotFound("Link zum Zurücksetzen".into());
+    let user = reset_account(db, token).await?.ok_or_else(dead)?;
+    auth::check_password(&user.username, new, Some(new2)).map_err(ServiceError::refused)?;
+    let hash = auth::hash_password(new.to_string())
+        .await
+        .map_err(|e| ServiceError::Corrupt(e.to_string()))?;
+    let now = chrono::Utc::now().timestamp();
+    let mut tx = db.begin_write_as(&user.username).await?;
+    // Checked again inside the transaction: two tabs with one link set one password.
+    let reset = db::user::reset_by_hash(&mut tx, &token_hash(token))
+        .await?
+        .filter(|r| r.user_id == user.id && r.expires_at > now)
+        .ok_or_else(dead)?;
+    if !db::user::use_reset(&mut tx, reset.id, now).await? {
+        return Err(dead());
+    }
+    let epoch = db::user::set_password(&mut tx, user.id, &hash).await?;
+    db::audit::record(
+        &mut tx,
+        &user.username,
+        &format!("Passwort über Link zurückgesetzt: Konto {}", user.username),
+        None,
+        Some(&json!({ "id": user.id, "username": user.username, "sessions_ended": true })),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok((user, epoch))
 }

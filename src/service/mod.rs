@@ -8,6 +8,7 @@
 
 pub mod accounts;
 pub mod besteck;
+pub mod settings;
 pub mod snapshot;
 mod write;
 
@@ -200,6 +201,14 @@ impl League {
             let mut conn = self.inner.db.read.acquire().await?;
             db::version::all(&mut conn).await?.into_iter().collect()
         };
+        let settings = {
+            let mut conn = self.inner.db.read.acquire().await?;
+            db::settings::get(&mut conn).await?
+        };
+        if *self.snapshot().settings != settings {
+            let settings = Arc::new(settings);
+            self.replace(|s, id| s.with_settings(id, settings));
+        }
         let known = self.snapshot().versions();
         let removed: Vec<i32> = known
             .keys()

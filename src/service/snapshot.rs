@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use chrono::NaiveDate;
 
+use super::settings::ClubSettings;
 use super::ServiceError;
 use crate::db::season::{Ids, Stored};
 use crate::league::{self, Night, Payouts, PlayerHistory, Season, Standings};
@@ -125,6 +126,8 @@ pub struct Snapshot {
     /// Seasons stored that fail their checks: (change counter, why).
     broken: BTreeMap<i32, (i64, String)>,
     chain: OnceLock<BTreeMap<i32, Chained>>,
+    /// The club's settings (the GiroCode's account, "Kasse nur für Mitglieder").
+    pub settings: Arc<ClubSettings>,
 }
 
 impl Snapshot {
@@ -139,7 +142,23 @@ impl Snapshot {
             seasons,
             broken,
             chain: OnceLock::new(),
+            settings: Arc::default(),
         }
+    }
+
+    /// This snapshot with the club's `settings`, as snapshot `id` (the seasons and their computed
+    /// pages are shared).
+    pub fn with_settings(&self, id: u64, settings: Arc<ClubSettings>) -> Snapshot {
+        let mut next = Snapshot::new(id, self.seasons.clone(), self.broken.clone());
+        next.settings = settings;
+        next
+    }
+
+    /// True when the money of the league (Kasse, open fines, money cards, amounts next to names)
+    /// may be shown to a visitor: always to a logged-in account (`logged_in`), to the public
+    /// unless the club set "Kasse nur für Mitglieder".
+    pub fn money_visible(&self, logged_in: bool) -> bool {
+        logged_in || !self.settings.money_private
     }
 
     /// Every stored season's year, newest first.
@@ -259,7 +278,9 @@ impl Snapshot {
                 seasons.insert(year, v);
             }
         }
-        Snapshot::new(id, seasons, broken)
+        let mut next = Snapshot::new(id, seasons, broken);
+        next.settings = self.settings.clone();
+        next
     }
 
     /// This snapshot with season `year` at counter `version` marked broken (`why`), as snapshot `id`.
@@ -268,6 +289,8 @@ impl Snapshot {
         let mut broken = self.broken.clone();
         seasons.remove(&year);
         broken.insert(year, (version, why));
-        Snapshot::new(id, seasons, broken)
+        let mut next = Snapshot::new(id, seasons, broken);
+        next.settings = self.settings.clone();
+        next
     }
 }

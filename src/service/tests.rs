@@ -133,7 +133,25 @@ fn change() -> impl Strategy<Value = (Change, bool)> {
             kind: "sleepy".into(),
             cents: c.map(i64::from),
         }),
-        1 => day.prop_map(|d| Change::CloseNight { date: date(d) }),
+        1 => day.clone().prop_map(|d| Change::CloseNight { date: date(d) }),
+        2 => (day.clone(), 0usize..3, proptest::option::of(0u32..40)).prop_map(|(d, index, on)| {
+            Change::PayFine {
+                date: date(d),
+                index,
+                paid_on: on.and_then(|n| date(1).checked_add_days(chrono::Days::new(u64::from(n)))),
+            }
+        }),
+        2 => ((0..PLAYERS.len()), 1i64..4, 1u32..60).prop_map(|(p, k, n)| Change::BookPayment {
+            player: PLAYERS[p].to_string(),
+            cents: k * 100,
+            paid_on: date(1)
+                .checked_add_days(chrono::Days::new(u64::from(n)))
+                .unwrap_or_default(),
+        }),
+        1 => (0i64..500).prop_map(|c| Change::NetPayouts {
+            paid_on: date(28),
+            carry_in_cents: c,
+        }),
     ];
     (change, any::<bool>())
 }

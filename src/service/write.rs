@@ -459,6 +459,58 @@ async fn audit(
             )
             .await?;
         }
+        Change::BookPayment {
+            player,
+            cents,
+            paid_on,
+        } => {
+            let paid = |s: &Season| -> Value {
+                let name = league::normalize_name(player);
+                let fee = s.player(&name).and_then(|p| p.fee_paid_on);
+                let fines: Vec<Value> = s
+                    .nights
+                    .iter()
+                    .flat_map(|n| n.fines.iter().map(move |f| (n.date, f)))
+                    .filter(|(_, f)| f.player == name)
+                    .map(|(d, f)| json!([d, f.kind, f.amount_cents, f.paid_on]))
+                    .collect();
+                json!({ "player": name, "fee_paid_on": fee, "fines": fines })
+            };
+            db::audit::record(
+                tx,
+                user,
+                &format!(
+                    "Zahlung von {} über {} am {}",
+                    league::normalize_name(player),
+                    league::format_cents(*cents),
+                    de(*paid_on)
+                ),
+                Some(&paid(before)),
+                Some(&paid(after)),
+            )
+            .await?;
+        }
+        Change::NetPayouts { paid_on, .. } => {
+            let netted = |s: &Season| -> Value {
+                s.nights
+                    .iter()
+                    .flat_map(|n| n.fines.iter().map(move |f| (n.date, f)))
+                    .filter(|(_, f)| f.netted)
+                    .map(|(d, f)| json!([d, f.player, f.kind, f.amount_cents]))
+                    .collect()
+            };
+            db::audit::record(
+                tx,
+                user,
+                &format!(
+                    "Jahresabschluss {year}: offene Strafen der Gewinner am {} verrechnet",
+                    de(*paid_on)
+                ),
+                Some(&netted(before)),
+                Some(&netted(after)),
+            )
+            .await?;
+        }
         _ => {}
     }
     Ok(())

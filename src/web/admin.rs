@@ -1,5 +1,6 @@
-//! Administration (SECURITY.md "Access"): admins list, add, disable and enable accounts and read
-//! the audit log; secretaries close a Spielabend. Closed nights change only through a Korrektur
+//! Administration (SECURITY.md "Access"): admins list, add, disable and enable accounts, issue
+//! one-time reset links, set the club's settings (the GiroCode's account, "Kasse nur für
+//! Mitglieder") and read the audit log; secretaries close a Spielabend. Closed nights change only through a Korrektur
 //! ([`KorrekturFields`] on every form that changes a night), which the write pipeline checks and
 //! the database enforces.
 
@@ -33,6 +34,13 @@ pub fn routes() -> Routes {
             enable_account,
         )
         .get(Guard::Admin, "/verwaltung/protokoll", audit_log)
+        .post(
+            Guard::Admin,
+            "/verwaltung/konten/{id}/zuruecksetzen",
+            reset_link,
+        )
+        .get(Guard::Admin, "/verwaltung/einstellungen", settings_page)
+        .post(Guard::Admin, "/verwaltung/einstellungen", save_settings)
 }
 
 /// The fields a form that changes a night carries for a closed night: the "Korrektur" tick box
@@ -91,17 +99,13 @@ pub struct AddAccountForm {
     pub password: String,
     /// The password again.
     pub password2: String,
-    /// `admin` or `secretary`.
+    /// `admin`, `secretary` or `kassenwart`.
     pub role: String,
 }
 
 /// The German label of a stored role.
 fn role_label(role: &str) -> &'static str {
-    match Role::parse(role) {
-        Some(Role::Admin) => "Admin",
-        Some(Role::Secretary) => "Schriftführer",
-        None => "?",
-    }
+    Role::parse(role).map_or("?", Role::label)
 }
 
 async fn account_lines(league: &League, me: i64) -> Result<Vec<AccountLine>, AppError> {
@@ -269,3 +273,145 @@ async fn audit_log(
 
 #[cfg(test)]
 mod tests;
+
+// ---------------------------------------------------------------------------------------------
+// Reset links
+
+/// The page with a new reset link, shown once.
+#[derive(Template, WebTemplate)]
+#[template(path = "admin/reset_link.html")]
+struct ResetLinkPage {
+    layout: Layout,
+    username: String,
+    link: String,
+}
+
+/// The link to the reset page for `token` on the host the admin uses (`Host` header; the
+/// server's listen address without one).
+fn reset_url(headers: &axum::http::HeaderMap, listen: std::net::SocketAddr, token: &str) -> String {
+    let host = headers
+        .get(axum::http::header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .filter(|h| {
+            !h.is_empty()
+                && h.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || ".-:[]".contains(c))
+        })
+        .map(str::to_string)
+        .unwrap_or_else(|| listen.to_string());
+    format!("http://{host}/passwort/zuruecksetzen?token={token}")
+}
+
+/// Issues a one-time reset link for account `id` and shows it once (200, not stored by any
+/// cache: the link is a secret and exists nowhere else; a reload issues a new one and the old
+/// one dies). The one POST of the app that does not redirect: a redirect would have to keep the
+/// token in the session store.
+async fn reset_link(
+    State(state): State<super::AppState>,
+    layout: Layout,
+    RequireAdmin(me): RequireAdmin,
+    headers: axum::http::HeaderMap,
+    Path(id): Path<i64>,
+) -> Result<Response, AppError> {
+    let user = crate::db::user::by_id(&state.league.db().read, id)
+        .await
+        .map_err(|e| AppError::Internal(e.to_string()))?
+        .ok_or(AppError::NotFound)?;
+    let token = accounts::issue_reset(state.league.db(), &user.username, &me.username).await?;
+    let page = ResetLinkPage {
+        layout,
+        link: reset_url(&headers, state.listen, &token),
+        username: user.username,
+    };
+    Ok(([(axum::http::header::CACHE_CONTROL, "no-store")], page).into_response())
+}
+
+// ---------------------------------------------------------------------------------------------
+// The club's settings
+
+/// The settings page.
+#[derive(Template, WebTemplate)]
+#[template(path = "admin/settings.html")]
+struct SettingsPage {
+    layout: Layout,
+    account_name: String,
+    iban: String,
+    bic: String,
+    paypal_me: String,
+    money_private: bool,
+    error: Option<String>,
+}
+
+/// The settings form's fields.
+#[derive(Deserialize)]
+pub struct SettingsForm {
+    /// Kontoinhaber.
+    #[serde(default)]
+    pub account_name: String,
+    /// IBAN.
+    #[serde(default)]
+    pub iban: String,
+    /// BIC.
+    #[serde(default)]
+    pub bic: String,
+    /// PayPal.me name.
+    #[serde(default)]
+    pub paypal_me: String,
+    /// Present when "Kasse nur für Mitglieder" is ticked.
+    pub money_private: Option<String>,
+}
+
+async fn settings_page(State(league): State<League>, layout: Layout) -> SettingsPage {
+    let s = league.settings();
+    SettingsPage {
+        layout,
+        account_name: s.account_name.clone(),
+        iban: s.iban.clone(),
+        bic: s.bic.clone(),
+        paypal_me: s.paypal_me.clone(),
+        money_private: s.money_private,
+        error: None,
+    }
+}
+
+async fn save_settings(
+    State(league): State<League>,
+    layout: Layout,
+    flash: Flash,
+    RequireAdmin(me): RequireAdmin,
+    Form(form): Form<SettingsForm>,
+) -> Result<Response, AppError> {
+    let input = crate::service::settings::SettingsInput {
+        account_name: form.account_name.clone(),
+        iban: form.iban.clone(),
+        bic: form.bic.clone(),
+        paypal_me: form.paypal_me.clone(),
+        money_private: form.money_private.is_some(),
+    };
+    match league.set_settings(&input, &me.username).await {
+        Ok(s) => Ok(flash
+            .redirect(
+                "/verwaltung/einstellungen",
+                if s.money_private {
+                    "Einstellungen gespeichert. Die Kasse ist jetzt nur für Mitglieder sichtbar."
+                } else {
+                    "Einstellungen gespeichert. Die Kasse ist öffentlich."
+                },
+            )
+            .await),
+        Err(ServiceError::Refused(e)) => Ok((
+            StatusCode::UNPROCESSABLE_ENTITY,
+            SettingsPage {
+                layout,
+                account_name: form.account_name,
+                iban: form.iban,
+                bic: form.bic,
+                paypal_me: form.paypal_me,
+                money_private: input.money_private,
+                error: Some(e.to_string()),
+            },
+        )
+            .into_response()),
+        Err(e) => Err(e.into()),
+    }
+}

@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::{Guard, Routes};
-use crate::league::Payouts;
+use crate::auth::CurrentUser;
 use crate::service::{League, ServiceError};
 
 /// The routes of this feature.
@@ -105,13 +105,24 @@ async fn standings(
     Ok(Json(&*view.standings_as_of(as_of)).into_response())
 }
 
+/// The payouts of a season; while the club keeps its money private ("Kasse nur für Mitglieder")
+/// only for a logged-in account (403 for others: the payees' names with their amounts).
 async fn payouts(
     State(league): State<League>,
+    user: Option<CurrentUser>,
     season: Result<Path<String>, PathRejection>,
-) -> Result<Json<Payouts>, ApiError> {
+) -> Result<Response, ApiError> {
     let Path(season) = season.map_err(bad_request)?;
     let year = season_year(&season)?;
-    Ok(Json(league.payouts(year)?))
+    let snapshot = league.snapshot();
+    if !snapshot.money_visible(user.is_some()) {
+        return Err(ApiError(
+            StatusCode::FORBIDDEN,
+            "Die Kasse ist nur für Mitglieder: bitte anmelden.".to_string(),
+        ));
+    }
+    let resp = Json(league.payouts(year)?).into_response();
+    Ok(super::money::private_money(&snapshot, resp))
 }
 
 #[cfg(test)]

@@ -105,10 +105,11 @@ async fn login(
     match accounts::authenticate(state.league.db(), &name, &form.password).await? {
         Some(u) => {
             throttle.succeeded(&account, ip);
-            auth::start_session(&session, u.id)
+            auth::start_session(&session, u.id, u.session_epoch)
                 .await
                 .map_err(session_error)?;
-            // Back to the form that arrived after the login ran out, filled in again.
+            // Back to the form that arrived after the login ran out, filled in again; else the
+            // account's start page.
             match super::unsent::peek(&headers) {
                 Some(kept) => {
                     let flash = super::extract::Flash::of(session);
@@ -120,7 +121,13 @@ async fn login(
                         )
                         .await)
                 }
-                None => Ok(Redirect::to("/verwaltung").into_response()),
+                None => {
+                    let home = match auth::Role::parse(&u.role) {
+                        Some(auth::Role::Treasurer) => "/verwaltung/kasse",
+                        _ => "/verwaltung",
+                    };
+                    Ok(Redirect::to(home).into_response())
+                }
             }
         }
         None => {
@@ -214,7 +221,7 @@ async fn setup(
         }
         Err(e) => return Err(e.into()),
     };
-    auth::start_session(&session, id)
+    auth::start_session(&session, id, 0)
         .await
         .map_err(session_error)?;
     Ok(Redirect::to("/verwaltung").into_response())

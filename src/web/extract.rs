@@ -69,7 +69,7 @@ impl FromRequestParts<AppState> for Flash {
 }
 
 impl Flash {
-    /// The flash slot of `session`.
+    /// The flash slot of `session` (a handler that also needs the session itself).
     pub fn of(session: Session) -> Flash {
         Flash(session)
     }

@@ -5,6 +5,7 @@
 //! message, or with its form again (422) keeping what was typed. Anonymous GETs of public routes
 //! are served from a rendered-page cache keyed by the snapshot (`page_cache`).
 
+pub mod account;
 pub mod admin;
 pub mod api;
 pub mod assets;
@@ -24,6 +25,7 @@ pub mod schiedsrichter;
 pub mod season;
 pub mod security;
 pub mod server;
+pub mod treasurer;
 pub mod unsent;
 pub mod wurfrunde;
 
@@ -43,7 +45,7 @@ use axum::Router;
 use tower_http::trace::TraceLayer;
 
 use crate::auth::throttle::LoginThrottle;
-use crate::auth::{RequireAdmin, RequireSecretary};
+use crate::auth::{CurrentUser, RequireAdmin, RequireMoney, RequireSecretary};
 use crate::service::{League, ServiceError};
 pub use extract::Layout;
 
@@ -181,6 +183,11 @@ pub enum Guard {
     Secretary,
     /// A logged-in admin.
     Admin,
+    /// A logged-in account that handles money: a Kassenwart, a secretary or an admin (fees,
+    /// fines, payments, the Strafenkatalog, the Jahresabschluss).
+    Money,
+    /// Any logged-in account (its own password).
+    Account,
 }
 
 /// One line of the route table: guard, method and path pattern.
@@ -281,6 +288,8 @@ fn routes() -> Routes {
         .merge(round_api::routes())
         .merge(admin::routes())
         .merge(bench::routes())
+        .merge(treasurer::routes())
+        .merge(account::routes())
 }
 
 /// The route table: every route's guard, method and path, sorted. What the router is built from
@@ -291,8 +300,8 @@ pub fn route_table() -> Vec<RouteInfo> {
     table
 }
 
-/// The application's routes with the shared state: one router per guard (the secretary and admin
-/// groups behind their role guard), the page cache on the public group, the 404 page for the rest.
+/// The application's routes with the shared state: one router per guard (the secretary, money,
+/// admin and account groups behind their role guard), the page cache on the public group, the 404 page for the rest.
 pub fn router(state: AppState) -> Router {
     let mut groups: BTreeMap<Guard, BTreeMap<&'static str, MethodRouter<AppState>>> =
         BTreeMap::new();
@@ -304,6 +313,7 @@ pub fn router(state: AppState) -> Router {
         };
         paths.insert(info.path, merged);
     }
+    let keep_unsent = axum::middleware::from_fn_with_state(state.clone(), unsent::keep);
     let mut app = Router::new();
     for (guard, paths) in groups {
         let mut group = Router::new();
@@ -320,19 +330,24 @@ pub fn router(state: AppState) -> Router {
                     RequireSecretary,
                     AppState,
                 >(state.clone()))
-                .route_layer(axum::middleware::from_fn_with_state(
-                    state.clone(),
-                    unsent::keep,
-                )),
+                .route_layer(keep_unsent.clone()),
             Guard::Admin => group
                 .route_layer(axum::middleware::from_extractor_with_state::<
                     RequireAdmin,
                     AppState,
                 >(state.clone()))
-                .route_layer(axum::middleware::from_fn_with_state(
-                    state.clone(),
-                    unsent::keep,
-                )),
+                .route_layer(keep_unsent.clone()),
+            Guard::Money => group
+                .route_layer(axum::middleware::from_extractor_with_state::<
+                    RequireMoney,
+                    AppState,
+                >(state.clone()))
+                .route_layer(keep_unsent.clone()),
+            // Only the own password change: nothing of it is kept in a cookie.
+            Guard::Account => group.route_layer(axum::middleware::from_extractor_with_state::<
+                CurrentUser,
+                AppState,
+            >(state.clone())),
         };
         app = app.merge(group);
     }
@@ -387,12 +402,14 @@ pub fn setup_links(
     interfaces: &[std::net::IpAddr],
     token: &str,
 ) -> Vec<String> {
-    let link = |ip: std::net::IpAddr| {
-        format!(
-            "http://{}/setup?token={token}",
-            SocketAddr::new(ip, listen.port())
-        )
-    };
+    links(listen, interfaces, &format!("/setup?token={token}"))
+}
+
+/// The links to `path` (with its query) on a server listening on `listen`, as [`setup_links`]
+/// chooses the addresses (the reset links of `schockerliga user reset` too).
+pub fn links(listen: SocketAddr, interfaces: &[std::net::IpAddr], path: &str) -> Vec<String> {
+    let link =
+        |ip: std::net::IpAddr| format!("http://{}{path}", SocketAddr::new(ip, listen.port()));
     if !listen.ip().is_unspecified() {
         return vec![link(listen.ip())];
     }

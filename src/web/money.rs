@@ -17,7 +17,7 @@ use serde::Deserialize;
 
 use super::extract::{as_of_date, AtSeason, Flash};
 use super::{AppError, Guard, Layout, Routes};
-use crate::auth::{CurrentUser, RequireSecretary};
+use crate::auth::{CurrentUser, RequireMoney};
 use crate::league::format::{date_de as de_date, de2};
 use crate::league::kasse::{
     fine_label, format_exact_cents, kasse, lucky_lines, parse_euros, place_lines, ShareLine,
@@ -39,31 +39,54 @@ pub fn routes() -> Routes {
         .get(Guard::Public, "/saison/{year}/abende.csv", nights_csv)
         .get(Guard::Public, "/money.css", money_css)
         .get(
-            Guard::Secretary,
+            Guard::Money,
             "/verwaltung/saison/{year}/strafen",
             strafen_page,
         )
+        .post(Guard::Money, "/verwaltung/saison/{year}/strafen", set_kind)
         .post(
-            Guard::Secretary,
-            "/verwaltung/saison/{year}/strafen",
-            set_kind,
-        )
-        .post(
-            Guard::Secretary,
+            Guard::Money,
             "/verwaltung/saison/{year}/strafen/loeschen",
             remove_kind,
         )
-        .post(
-            Guard::Secretary,
-            "/verwaltung/saison/{year}/strafe",
-            book_fine,
-        )
-        .post(
-            Guard::Secretary,
-            "/verwaltung/strafe/{id}/bezahlt",
-            mark_paid,
-        )
-        .post(Guard::Secretary, "/verwaltung/strafe/{id}/offen", mark_open)
+        .post(Guard::Money, "/verwaltung/saison/{year}/strafe", book_fine)
+        .post(Guard::Money, "/verwaltung/strafe/{id}/bezahlt", mark_paid)
+        .post(Guard::Money, "/verwaltung/strafe/{id}/offen", mark_open)
+}
+
+/// `None` when the league's money may be shown for this request, else (`Some`) the way to the
+/// login page: while the club keeps its money private ("Kasse nur für Mitglieder") a visitor who
+/// is not logged in sees no Kasse, no Jahresabschluss and no money export (SECURITY.md "Private
+/// money").
+pub fn money_gate(snapshot: &crate::service::Snapshot, layout: &Layout) -> Option<Response> {
+    (!snapshot.money_visible(layout.user.is_some())).then(|| Redirect::to("/login").into_response())
+}
+
+/// `resp` marked `Cache-Control: private, no-store` when the club keeps its money private: such
+/// a page (shown to a logged-in account) is kept by no cache, the page cache included.
+pub fn private_money(snapshot: &crate::service::Snapshot, mut resp: Response) -> Response {
+    if snapshot.settings.money_private {
+        resp.headers_mut().insert(
+            header::CACHE_CONTROL,
+            axum::http::HeaderValue::from_static("private, no-store"),
+        );
+    }
+    resp
+}
+
+/// Today, in the server's time zone: the default payment day of the forms.
+pub fn today() -> NaiveDate {
+    chrono::Local::now().date_naive()
+}
+
+/// A payment day as typed (`YYYY-MM-DD`; empty: today). `Err` is the German refusal.
+pub fn paid_on(typed: &str) -> Result<NaiveDate, ServiceError> {
+    let text = typed.trim();
+    if text.is_empty() {
+        return Ok(today());
+    }
+    NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .map_err(|_| ServiceError::refused(format!("bezahlt am: \"{text}\" ist kein Datum")))
 }
 
 async fn money_css() -> impl IntoResponse {
@@ -111,6 +134,20 @@ pub struct FineRow {
     pub amount: String,
     /// Paid or open.
     pub paid: bool,
+    /// The day it was paid, German ("" while open), with "verrechnet" for a netted fine.
+    pub paid_on: String,
+}
+
+/// What came in on one day, formatted.
+pub struct IncomeRow {
+    /// The day, German date.
+    pub date: String,
+    /// Jahresbeiträge of the day: count and sum ("–" when none).
+    pub fees: String,
+    /// Fines of the day: count and sum ("–" when none).
+    pub fines: String,
+    /// Both.
+    pub total: String,
 }
 
 /// The pot after one night, formatted.
@@ -145,7 +182,10 @@ struct KassePage {
     total: KasseRow,
     open_fines: Vec<FineRow>,
     steps: Vec<PotRow>,
-    secretary: bool,
+    income: Vec<IncomeRow>,
+    income_total: String,
+    money: bool,
+    today: String,
 }
 
 async fn kasse_current(State(league): State<League>) -> Redirect {
@@ -176,12 +216,25 @@ fn fine_rows(view: &SeasonView) -> Vec<FineRow> {
                 kind: fine_label(&f.kind).to_string(),
                 amount: format_cents(f.amount_cents),
                 paid: f.paid,
+                paid_on: match (f.paid_on, f.netted) {
+                    (Some(d), true) => format!("{} (verrechnet)", de_date(d)),
+                    (Some(d), false) => de_date(d),
+                    (None, _) => String::new(),
+                },
             })
         })
         .collect()
 }
 
-async fn kasse_page(layout: Layout, at: AtSeason) -> Result<KassePage, AppError> {
+async fn kasse_page(layout: Layout, at: AtSeason) -> Result<Response, AppError> {
+    if let Some(to_login) = money_gate(&at.snapshot, &layout) {
+        return Ok(to_login);
+    }
+    let page = kasse_view(layout, &at)?;
+    Ok(private_money(&at.snapshot, page.into_response()))
+}
+
+fn kasse_view(layout: Layout, at: &AtSeason) -> Result<KassePage, AppError> {
     let year = at.year();
     let chained = at.snapshot.chained(year)?;
     let season = &at.view.season;
@@ -206,9 +259,30 @@ async fn kasse_page(layout: Layout, at: AtSeason) -> Result<KassePage, AppError>
         .into_iter()
         .filter(|f| !f.paid)
         .collect();
+    let income_total: i64 = k.income.iter().map(|d| d.cents()).sum();
+    let booked: i64 = k.total.fee_cents + k.total.fines_paid_cents + k.total.fines_open_cents;
     Ok(KassePage {
-        secretary: layout.user.as_ref().is_some_and(CurrentUser::is_secretary),
+        money: layout.user.as_ref().is_some_and(CurrentUser::handles_money),
         layout,
+        today: today().to_string(),
+        income: k
+            .income
+            .iter()
+            .rev()
+            .map(|d| IncomeRow {
+                date: de_date(d.date),
+                fees: count_sum(d.fees, d.fees_cents),
+                fines: count_sum(d.fines, d.fines_cents),
+                total: format_cents(d.cents()),
+            })
+            .collect(),
+        income_total: format!(
+            "{} eingenommen + {} offen = {} gebucht",
+            format_cents(income_total),
+            format_cents(k.total.fines_open_cents),
+            format_cents(booked)
+        ),
+
         year,
         as_of: season
             .last_night()
@@ -322,6 +396,94 @@ struct AbschlussPage {
     check_right: String,
     check_ok: bool,
     schocker: String,
+    netting: NettingView,
+}
+
+/// One payee of the netting, formatted (league.md §8).
+pub struct NetRow {
+    /// The payee.
+    pub player: String,
+    /// His share (places and Lucky Looser).
+    pub share: String,
+    /// His fines paid out of the share ("–" when none).
+    pub netted: String,
+    /// His open fines the share does not cover ("–" when none).
+    pub left_open: String,
+    /// Paid out in cash.
+    pub payout: String,
+}
+
+/// The netting section of the Jahresabschluss: each payee's share, his fines netted and what he
+/// is paid out; before the netting is booked, a preview of the season after it.
+pub struct NettingView {
+    /// The rows, payee by payee.
+    pub rows: Vec<NetRow>,
+    /// True while open fines of payees wait to be netted: `rows` show the season after it.
+    pub preview: bool,
+    /// "Mit der Verrechnung kommen 1,50 € Strafen in den Topf: Topf 82,50 €."
+    pub preview_note: String,
+    /// Σ paid out + Σ netted = Σ places + Lucky Looser, in words.
+    pub check: String,
+    /// The viewer may book the netting (a Kassenwart, secretary or admin).
+    pub can_book: bool,
+    /// Default day of the netting (`YYYY-MM-DD`).
+    pub day: String,
+}
+
+/// The netting of `season` with carry-in `carry_in` on `on` ([`NettingView`]).
+fn netting_view(season: &Season, carry_in: i64, on: NaiveDate, can_book: bool) -> NettingView {
+    use crate::league::kasse::{netting, netting_plan};
+    use crate::league::payouts;
+    let plan = netting_plan(season, carry_in, on);
+    let change = Change::NetPayouts {
+        paid_on: on,
+        carry_in_cents: carry_in,
+    };
+    let after = (!plan.is_empty())
+        .then(|| season.apply(&change).ok())
+        .flatten();
+    let shown = after.as_ref().unwrap_or(season);
+    let p = payouts(shown, carry_in);
+    let lines = netting(shown, &p, on);
+    let dash = |c: i64| {
+        if c == 0 {
+            "–".to_string()
+        } else {
+            format_cents(c)
+        }
+    };
+    let paid_out: i64 = lines.iter().map(|l| l.payout_cents).sum();
+    let netted: i64 = lines.iter().map(|l| l.netted_cents).sum();
+    let shares: i64 = lines.iter().map(|l| l.share_cents).sum();
+    let before = payouts(season, carry_in);
+    NettingView {
+        rows: lines
+            .iter()
+            .map(|l| NetRow {
+                player: l.player.clone(),
+                share: format_cents(l.share_cents),
+                netted: dash(l.netted_cents),
+                left_open: dash(l.left_open_cents),
+                payout: format_cents(l.payout_cents),
+            })
+            .collect(),
+        preview: after.is_some(),
+        preview_note: format!(
+            "Mit der Verrechnung kommen {} offene Strafen der Gewinner als bezahlt in den Topf: \
+             Topf {} statt {}; die Anteile unten sind die nach der Verrechnung.",
+            format_cents(p.fines_cents - before.fines_cents),
+            format_cents(p.pot_cents),
+            format_cents(before.pot_cents)
+        ),
+        check: format!(
+            "{} ausgezahlt + {} verrechnet = {} Plätze und Lucky Looser",
+            format_cents(paid_out),
+            format_cents(netted),
+            format_cents(shares)
+        ),
+        can_book,
+        day: on.to_string(),
+    }
 }
 
 /// German percent `num / den` with up to two decimals and "…" when it does not end: 45/2 →
@@ -419,7 +581,15 @@ fn rules_view(season: &Season) -> RulesView {
     }
 }
 
-async fn abschluss_page(layout: Layout, at: AtSeason) -> Result<AbschlussPage, AppError> {
+async fn abschluss_page(layout: Layout, at: AtSeason) -> Result<Response, AppError> {
+    if let Some(to_login) = money_gate(&at.snapshot, &layout) {
+        return Ok(to_login);
+    }
+    let page = abschluss_view(layout, &at)?;
+    Ok(private_money(&at.snapshot, page.into_response()))
+}
+
+fn abschluss_view(layout: Layout, at: &AtSeason) -> Result<AbschlussPage, AppError> {
     let year = at.year();
     let chained = at.snapshot.chained(year)?;
     let (season, p) = (&at.view.season, &chained.payouts);
@@ -466,6 +636,7 @@ async fn abschluss_page(layout: Layout, at: AtSeason) -> Result<AbschlussPage, A
             format_cents(lucky)
         )
     };
+    let can_book = layout.user.as_ref().is_some_and(CurrentUser::handles_money);
     let placed: i64 = p.places.iter().flat_map(|x| &x.cents).sum();
     let left = placed + lucky + p.carry_out_cents;
     let right = p.fees_cents + p.fines_cents + p.carry_in_cents;
@@ -528,6 +699,12 @@ async fn abschluss_page(layout: Layout, at: AtSeason) -> Result<AbschlussPage, A
         ),
         check_ok: left == right,
         schocker: p.schocker_des_jahres.join(", "),
+        netting: netting_view(
+            season,
+            p.carry_in_cents,
+            today.max(season.last_night().unwrap_or(today)),
+            can_book,
+        ),
     })
 }
 
@@ -644,7 +821,10 @@ async fn table_csv(at: AtSeason, Query(q): Query<CsvQuery>) -> Result<Response, 
     csv_response(year, "tabelle", &rows)
 }
 
-async fn kasse_csv(at: AtSeason) -> Result<Response, AppError> {
+async fn kasse_csv(layout: Layout, at: AtSeason) -> Result<Response, AppError> {
+    if let Some(to_login) = money_gate(&at.snapshot, &layout) {
+        return Ok(to_login);
+    }
     let year = at.year();
     let chained = at.snapshot.chained(year)?;
     let k = kasse(&at.view.season, chained.payouts.carry_in_cents);
@@ -670,10 +850,16 @@ async fn kasse_csv(at: AtSeason) -> Result<Response, AppError> {
             csv_cents(l.paid_cents()),
         ]);
     }
-    csv_response(year, "kasse", &rows)
+    Ok(private_money(
+        &at.snapshot,
+        csv_response(year, "kasse", &rows)?,
+    ))
 }
 
-async fn nights_csv(at: AtSeason) -> Result<Response, AppError> {
+async fn nights_csv(layout: Layout, at: AtSeason) -> Result<Response, AppError> {
+    if let Some(to_login) = money_gate(&at.snapshot, &layout) {
+        return Ok(to_login);
+    }
     let year = at.year();
     let season = &at.view.season;
     let mut rows = vec![strings([
@@ -744,7 +930,10 @@ async fn nights_csv(at: AtSeason) -> Result<Response, AppError> {
             rows.push(row);
         }
     }
-    csv_response(year, "abende", &rows)
+    Ok(private_money(
+        &at.snapshot,
+        csv_response(year, "abende", &rows)?,
+    ))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -779,6 +968,8 @@ pub struct Typed {
     pub fine_kind: String,
     /// Booking: paid.
     pub paid: bool,
+    /// Booking: the payment day (`YYYY-MM-DD`).
+    pub paid_on: String,
 }
 
 /// The secretary's Strafenkatalog page.
@@ -793,6 +984,7 @@ struct StrafenPage {
     fines: Vec<FineRow>,
     typed: Typed,
     error: Option<String>,
+    today: String,
 }
 
 fn render_strafen(
@@ -837,6 +1029,7 @@ fn render_strafen(
         fines: fine_rows(view).into_iter().rev().collect(),
         typed,
         error,
+        today: today().to_string(),
     }
 }
 
@@ -883,7 +1076,7 @@ async fn set_kind(
     State(league): State<League>,
     layout: Layout,
     flash: Flash,
-    RequireSecretary(user): RequireSecretary,
+    RequireMoney(user): RequireMoney,
     at: AtSeason,
     Form(form): Form<KindForm>,
 ) -> Result<Response, AppError> {
@@ -925,7 +1118,7 @@ async fn remove_kind(
     State(league): State<League>,
     layout: Layout,
     flash: Flash,
-    RequireSecretary(user): RequireSecretary,
+    RequireMoney(user): RequireMoney,
     at: AtSeason,
     Form(form): Form<KindForm>,
 ) -> Result<Response, AppError> {
@@ -952,6 +1145,9 @@ pub struct FineForm {
     pub kind: String,
     /// Present ("on") when paid at once.
     pub paid: Option<String>,
+    /// The payment day of a fine paid at once (`YYYY-MM-DD`; empty: today).
+    #[serde(default)]
+    pub paid_on: String,
     /// Present when "Ja, noch einmal buchen" is ticked (a second fine of the kind that night).
     #[serde(default)]
     pub again: Option<String>,
@@ -961,7 +1157,7 @@ async fn book_fine(
     State(league): State<League>,
     layout: Layout,
     flash: Flash,
-    RequireSecretary(user): RequireSecretary,
+    RequireMoney(user): RequireMoney,
     at: AtSeason,
     Form(form): Form<FineForm>,
 ) -> Result<Response, AppError> {
@@ -972,23 +1168,38 @@ async fn book_fine(
         player: form.player.clone(),
         fine_kind: form.kind.clone(),
         paid,
+        paid_on: form.paid_on.clone(),
         ..Typed::default()
     };
-    let done = match NaiveDate::parse_from_str(form.date.trim(), "%Y-%m-%d") {
-        Err(_) => Err(ServiceError::refused(format!(
-            "\"{}\" ist kein Datum (JJJJ-MM-TT)",
-            form.date
-        ))),
-        Ok(date) => {
-            let change = Change::BookFine {
+    let date = NaiveDate::parse_from_str(form.date.trim(), "%Y-%m-%d").map_err(|_| {
+        ServiceError::refused(format!("\"{}\" ist kein Datum (JJJJ-MM-TT)", form.date))
+    });
+    let day = if paid {
+        paid_on(&form.paid_on).map(Some)
+    } else {
+        Ok(None)
+    };
+    let done = match (date, day) {
+        (Err(e), _) | (_, Err(e)) => Err(e),
+        (Ok(date), Ok(day)) => {
+            // Booked open, then paid on its day: one transaction, all or nothing.
+            let index = at.view.night(date).map_or(0, |n| n.fines.len());
+            let mut changes = vec![Change::BookFine {
                 date,
                 player: form.player.clone(),
                 kind: form.kind.clone(),
-                paid,
+                paid: false,
                 again: form.again.is_some(),
-            };
+            }];
+            if let Some(day) = day {
+                changes.push(Change::PayFine {
+                    date,
+                    index,
+                    paid_on: Some(day),
+                });
+            }
             league
-                .change(year, change, &Edit::by(&user.username))
+                .changes(year, &changes, &Edit::by(&user.username))
                 .await
                 .map(|_| {
                     format!(
@@ -996,7 +1207,10 @@ async fn book_fine(
                         form.player.trim(),
                         fine_label(form.kind.trim()),
                         de_date(date),
-                        if paid { "bezahlt" } else { "offen" }
+                        match day {
+                            Some(d) => format!("bezahlt am {}", de_date(d)),
+                            None => "offen".to_string(),
+                        }
                     )
                 })
         }
@@ -1004,12 +1218,16 @@ async fn book_fine(
     finish(&league, layout, flash, year, done, typed).await
 }
 
-/// Where to go after marking a fine: `back=kasse` returns to the Kasse, else the fines page.
+/// Where to go after marking a fine: `back=kasse` returns to the Kasse, else the fines page;
+/// the payment day of a fine marked paid (`YYYY-MM-DD`; empty: today).
 #[derive(Deserialize)]
 pub struct BackForm {
     /// `kasse` or absent.
     #[serde(default)]
     pub back: String,
+    /// The payment day.
+    #[serde(default)]
+    pub paid_on: String,
 }
 
 /// Marks fine `id` (a `fines.id`) paid or open; a refusal (the database's, for example) is a 400
@@ -1020,14 +1238,24 @@ async fn mark(
     user: CurrentUser,
     id: i64,
     paid: bool,
-    back: &str,
+    form: &BackForm,
 ) -> Result<Response, AppError> {
+    let back = form.back.as_str();
     let snapshot = league.snapshot();
     let (year, date, index) = snapshot
         .seasons()
         .find_map(|v| v.ids.fine(id).map(|(d, i)| (v.season.year, d, i)))
         .ok_or(AppError::NotFound)?;
-    let change = Change::SetFinePaid { date, index, paid };
+    let day = if paid {
+        Some(paid_on(&form.paid_on).map_err(|e| AppError::BadRequest(e.to_string()))?)
+    } else {
+        None
+    };
+    let change = Change::PayFine {
+        date,
+        index,
+        paid_on: day,
+    };
     match league.change(year, change, &Edit::by(&user.username)).await {
         Ok(_) => {}
         Err(ServiceError::Refused(e) | ServiceError::Closed(e) | ServiceError::Conflict(e)) => {
@@ -1040,10 +1268,9 @@ async fn mark(
     } else {
         format!("/verwaltung/saison/{year}/strafen")
     };
-    let message = if paid {
-        "Strafe als bezahlt markiert."
-    } else {
-        "Strafe wieder offen."
+    let message = match day {
+        Some(d) => format!("Strafe als bezahlt am {} markiert.", de_date(d)),
+        None => "Strafe wieder offen.".to_string(),
     };
     Ok(flash.redirect(&to, message).await)
 }
@@ -1051,21 +1278,21 @@ async fn mark(
 async fn mark_paid(
     State(league): State<League>,
     flash: Flash,
-    RequireSecretary(user): RequireSecretary,
+    RequireMoney(user): RequireMoney,
     Path(id): Path<i64>,
     Form(form): Form<BackForm>,
 ) -> Result<Response, AppError> {
-    mark(league, flash, user, id, true, &form.back).await
+    mark(league, flash, user, id, true, &form).await
 }
 
 async fn mark_open(
     State(league): State<League>,
     flash: Flash,
-    RequireSecretary(user): RequireSecretary,
+    RequireMoney(user): RequireMoney,
     Path(id): Path<i64>,
     Form(form): Form<BackForm>,
 ) -> Result<Response, AppError> {
-    mark(league, flash, user, id, false, &form.back).await
+    mark(league, flash, user, id, false, &form).await
 }
 
 #[cfg(test)]

@@ -1028,11 +1028,11 @@ async fn toggle_fine(
         .get(&at.date)
         .and_then(|ids| ids.iter().position(|x| *x == fine))
         .ok_or(AppError::NotFound)?;
-    // Allowed on a closed night (collecting a fine later is normal).
-    let change = Change::SetFinePaid {
+    // Allowed on a closed night (collecting a fine later is normal); paid today.
+    let change = Change::PayFine {
         date: at.date,
         index,
-        paid,
+        paid_on: paid.then(|| chrono::Local::now().date_naive().max(at.date)),
     };
     league
         .change(at.year(), change, &Edit::by(&user.username))

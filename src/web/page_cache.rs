@@ -1,7 +1,10 @@
 //! The rendered-page cache of the public routes: an anonymous GET (no cookie at all) is answered
 //! from memory when the same URI was rendered from the current snapshot of the league. Any write
 //! replaces the snapshot and so empties the cache; pages for logged-in users (or any request with a
-//! cookie) are never stored or served from it.
+//! cookie) are never stored or served from it. The club's settings are part of the snapshot, so
+//! turning "Kasse nur für Mitglieder" on empties the cache too; and a response marked
+//! `Cache-Control: private` or `no-store` (every page that shows money while the club keeps it
+//! private, the reset-link pages) is never stored, whoever asked for it.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -58,7 +61,8 @@ pub async fn serve(State(state): State<AppState>, req: Request, next: Next) -> R
         && path != "/money.css"
         && path != "/favicon.ico"
         && path != "/login"
-        && path != "/setup";
+        && path != "/setup"
+        && !path.starts_with("/passwort");
     if !cacheable {
         return next.run(req).await;
     }
@@ -74,7 +78,10 @@ pub async fn serve(State(state): State<AppState>, req: Request, next: Next) -> R
         }
     }
     let resp = next.run(req).await;
-    if resp.status() != StatusCode::OK || resp.headers().contains_key(header::SET_COOKIE) {
+    if resp.status() != StatusCode::OK
+        || resp.headers().contains_key(header::SET_COOKIE)
+        || not_for_caches(resp.headers())
+    {
         return resp;
     }
     let (parts, body) = resp.into_parts();
@@ -106,6 +113,21 @@ pub async fn serve(State(state): State<AppState>, req: Request, next: Next) -> R
         }
     }
     Response::from_parts(parts, Body::from(body))
+}
+
+/// True when the response says no cache may keep it (`Cache-Control: private` or `no-store`).
+fn not_for_caches(headers: &axum::http::HeaderMap) -> bool {
+    headers
+        .get_all(header::CACHE_CONTROL)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|d| {
+            matches!(
+                d.trim().to_ascii_lowercase().as_str(),
+                "private" | "no-store"
+            )
+        })
 }
 
 fn respond(page: Page) -> Response {

@@ -128,6 +128,8 @@ struct PlayerPage<'a> {
     open_julen: u32,
     /// His nights, newest first.
     nights: Vec<&'a PlayerNight>,
+    /// His money card; `None` while the club keeps its money private from a visitor.
+    card: Option<super::treasurer::MoneyCard>,
 }
 
 async fn player(
@@ -139,7 +141,15 @@ async fn player(
     let name = view.player_name(id).ok_or(AppError::NotFound)?.to_string();
     let p = view.season.player(&name).ok_or(AppError::NotFound)?;
     let history = view.player_history(&name).ok_or(AppError::NotFound)?;
-    Ok(PlayerPage {
+    let card = super::treasurer::card(
+        &at.snapshot,
+        view,
+        &name,
+        layout.user.is_some(),
+        chrono::Local::now().date_naive(),
+    );
+    let page = PlayerPage {
+        card,
         layout,
         year: at.year(),
         fee_paid_on: p.fee_paid_on,
@@ -148,7 +158,8 @@ async fn player(
         nights: history.nights.iter().rev().collect(),
         name,
     }
-    .into_response())
+    .into_response();
+    Ok(super::money::private_money(&at.snapshot, page))
 }
 
 /// A night in the list.
@@ -233,10 +244,12 @@ struct NightPage<'a> {
     tables: Vec<TableView<'a>>,
     players: Vec<NightPlayerView<'a>>,
     sozialfaelle: &'a [String],
+    /// The night's fines; none while the club keeps its money private from a visitor.
     fines: &'a [league::Fine],
 }
 
 async fn night(layout: Layout, at: AtNight) -> Result<Response, AppError> {
+    let logged_in = layout.user.is_some();
     let view = &at.view;
     let n = at.night();
     let summary = league::night_summary(&view.season, at.date);
@@ -268,14 +281,19 @@ async fn night(layout: Layout, at: AtNight) -> Result<Response, AppError> {
                 .collect()
         })
         .unwrap_or_default();
-    Ok(NightPage {
+    let page = NightPage {
         layout,
         year: at.year(),
         date: at.date,
         tables,
         players,
         sozialfaelle: summary.as_ref().map_or(&[][..], |s| &s.sozialfaelle[..]),
-        fines: &n.fines,
+        fines: if at.snapshot.money_visible(logged_in) {
+            &n.fines
+        } else {
+            &[]
+        },
     }
-    .into_response())
+    .into_response();
+    Ok(super::money::private_money(&at.snapshot, page))
 }

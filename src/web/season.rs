@@ -263,7 +263,11 @@ fn render_season(layout: Layout, view: &SeasonView, typed: Typed) -> SeasonPage 
                 fee: p.fee_paid_on.map(|d| (d, p.fee_cents)),
                 fee_input: match &typed.fee {
                     Some((i, v)) if *i == id => v.clone(),
-                    _ => p.fee_paid_on.map(|d| d.to_string()).unwrap_or_default(),
+                    // bezahlt am: the stored day, else today (editable).
+                    _ => p
+                        .fee_paid_on
+                        .unwrap_or_else(|| chrono::Local::now().date_naive())
+                        .to_string(),
                 },
                 name: p.name.clone(),
             }

@@ -95,6 +95,16 @@ fn set_cookie(unsent: Option<&Unsent>, secure: bool) -> Option<HeaderValue> {
     HeaderValue::from_str(&cookie.to_string()).ok()
 }
 
+/// Whether a URL-encoded form has a field whose name mentions a password (`password`,
+/// `passwort_neu`, …).
+fn has_password(form: &[u8]) -> bool {
+    form.split(|b| *b == b'&').any(|pair| {
+        let key = pair.split(|b| *b == b'=').next().unwrap_or_default();
+        let key = String::from_utf8_lossy(key).to_lowercase();
+        key.contains("passw")
+    })
+}
+
 /// The kept form of a request, if its cookie holds one.
 pub fn peek(headers: &HeaderMap) -> Option<Unsent> {
     headers
@@ -137,6 +147,10 @@ pub async fn keep(State(state): State<AppState>, req: Request, next: Next) -> Re
     let Ok(bytes) = to_bytes(body, MAX_UNSENT_BYTES).await else {
         return Redirect::to("/login").into_response();
     };
+    if has_password(&bytes) {
+        // A password never goes into a cookie: the form is refused as without the keeping.
+        return next.run(Request::from_parts(parts, bytes.into())).await;
+    }
     let unsent = Unsent {
         path: parts.uri.path().to_string(),
         body: String::from_utf8_lossy(&bytes).into_owned(),

@@ -412,6 +412,32 @@ async fn a_round_sent_after_the_login_ran_out_comes_back_filled_in_after_logging
 }
 
 #[tokio::test]
+async fn a_form_with_a_password_is_never_kept_in_a_cookie() {
+    let (t, _) = app().await;
+    // Without a login: a new account (admin) and a password change (any account).
+    for (path, form) in [
+        (
+            "/verwaltung/konten",
+            "username=neu&password=geheim-geheim-1&password2=geheim-geheim-1&role=secretary",
+        ),
+        (
+            "/verwaltung/passwort",
+            "old=x&password=geheim-geheim-1&password2=geheim-geheim-1",
+        ),
+    ] {
+        let r = t.post(path, form, None).await;
+        assert!(r.is_login_redirect(), "{path}: {}", r.status);
+        let kept = r
+            .headers
+            .get_all("set-cookie")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .any(|v| v.starts_with("unsent="));
+        assert!(!kept, "{path}: a password went into a cookie");
+    }
+}
+
+#[tokio::test]
 async fn a_second_fine_of_a_kind_is_booked_only_when_asked() {
     let (t, cookie) = app().await;
     presence(&t, &cookie, &NAMES[..3], &[]).await;

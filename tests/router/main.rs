@@ -20,4 +20,5 @@ mod money;
 mod regeln;
 mod schiedsrichter;
 mod security;
+mod treasurer;
 mod wurfrunde_api;

@@ -26,6 +26,7 @@ const PUBLIC_WRITES: &[(&str, &str)] = &[
     ("POST", "/logout"),
     ("POST", "/setup"),
     ("POST", "/api/v1/wurfrunde"),
+    ("POST", "/passwort/zuruecksetzen"),
 ];
 
 /// Routes only an admin may use.
@@ -36,6 +37,25 @@ const ADMIN_ONLY: &[(&str, &str)] = &[
     ("POST", "/verwaltung/konten/{id}/entsperren"),
     ("GET", "/verwaltung/protokoll"),
     ("POST", "/verwaltung/saison/{year}/loeschen"),
+    ("POST", "/verwaltung/konten/{id}/zuruecksetzen"),
+    ("GET", "/verwaltung/einstellungen"),
+    ("POST", "/verwaltung/einstellungen"),
+];
+
+/// Routes a Kassenwart may use (with a secretary and an admin): fees, fines, payments, the
+/// Strafenkatalog, the Jahresabschluss (`Guard::Money`).
+const MONEY: &[(&str, &str)] = &[
+    ("GET", "/verwaltung/kasse"),
+    ("GET", "/verwaltung/saison/{year}/strafen"),
+    ("POST", "/verwaltung/saison/{year}/strafen"),
+    ("POST", "/verwaltung/saison/{year}/strafen/loeschen"),
+    ("POST", "/verwaltung/saison/{year}/strafe"),
+    ("POST", "/verwaltung/strafe/{id}/bezahlt"),
+    ("POST", "/verwaltung/strafe/{id}/offen"),
+    ("GET", "/verwaltung/saison/{year}/zahlungen"),
+    ("POST", "/verwaltung/saison/{year}/zahlung"),
+    ("POST", "/verwaltung/saison/{year}/zahlungen/beitrag/{id}"),
+    ("POST", "/verwaltung/saison/{year}/verrechnung"),
 ];
 
 /// A concrete URI for a route pattern: `{date}` a night of the fixture, years 2026, ids 2.
@@ -78,9 +98,91 @@ async fn the_route_table_is_read_and_every_listed_route_exists() {
                 assert!(PUBLIC_WRITES.contains(&key), "{key:?} public write")
             }
             Guard::Public => assert!(!r.path.starts_with("/verwaltung"), "{key:?}"),
-            Guard::Secretary => assert!(!ADMIN_ONLY.contains(&key), "{key:?} secretary"),
+            Guard::Secretary => {
+                assert!(!ADMIN_ONLY.contains(&key), "{key:?} secretary");
+                assert!(!MONEY.contains(&key), "{key:?} is a money route");
+            }
+            Guard::Money => assert!(MONEY.contains(&key), "{key:?} money"),
+            Guard::Account => assert!(r.path.starts_with("/verwaltung"), "{key:?} account"),
         }
     }
+    for (m, r) in MONEY {
+        assert!(
+            table.contains(&(m.to_string(), r.to_string())),
+            "{m} {r} not in the route table"
+        );
+    }
+}
+
+/// `method` `uri` with an empty form (a write) or as a GET, with `cookie`.
+async fn send_as(t: &TestApp, method: &str, uri: &str, cookie: &str) -> Reply {
+    let req = if is_write(method) {
+        let mut q = form(uri, "", Some(cookie));
+        *q.method_mut() = method.parse().unwrap();
+        q
+    } else {
+        get(uri, Some(cookie))
+    };
+    t.send(req).await
+}
+
+/// A Kassenwart walks the whole route table: every money route lets him in, every secretary route
+/// (rounds, draws, nights, the Schockbesteck, seasons and players) and every admin route answers
+/// 403 — and a secretary keeps his money routes.
+#[tokio::test]
+async fn a_kassenwart_handles_the_money_and_gets_403_on_everything_else() {
+    use schockerliga::web::Guard;
+    let t = TestApp::small_season().await;
+    let kassenwart = t.login_new("kasse", "kassenwart").await;
+    let secretary = t.login(SECRETARY).await;
+    let mut refused = 0;
+    for r in schockerliga::web::route_table() {
+        let method = r.method.as_str();
+        let uri = concrete(r.path);
+        match r.guard {
+            Guard::Secretary | Guard::Admin => {
+                let resp = send_as(&t, method, &uri, &kassenwart).await;
+                assert_eq!(
+                    resp.status,
+                    StatusCode::FORBIDDEN,
+                    "kassenwart {method} {uri}"
+                );
+                refused += 1;
+            }
+            Guard::Money | Guard::Account => {
+                for (who, cookie) in [("kassenwart", &kassenwart), ("secretary", &secretary)] {
+                    let resp = send_as(&t, method, &uri, cookie).await;
+                    assert!(
+                        resp.status != StatusCode::FORBIDDEN && !resp.is_login_redirect(),
+                        "{who} {method} {uri}: {}",
+                        resp.status
+                    );
+                }
+            }
+            Guard::Public => {}
+        }
+    }
+    assert!(refused >= 20, "only {refused} routes refused");
+    // Round entry in particular, through the form and the JSON API.
+    let resp = t
+        .post(
+            "/verwaltung/abend/2026-01-02/runde",
+            "tisch=1&runde=1",
+            Some(&kassenwart),
+        )
+        .await;
+    assert_eq!(resp.status, StatusCode::FORBIDDEN);
+    let resp = t
+        .post_json(
+            "/api/v1/nights/2026-01-02/tables/1/rounds/1",
+            r#"{"results": []}"#,
+            Some(&kassenwart),
+        )
+        .await;
+    assert_eq!(resp.status, StatusCode::FORBIDDEN);
+    // A secretary gets 403 on the settings page.
+    let resp = t.get("/verwaltung/einstellungen", Some(&secretary)).await;
+    assert_eq!(resp.status, StatusCode::FORBIDDEN);
 }
 
 #[tokio::test]

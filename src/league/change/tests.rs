@@ -194,6 +194,48 @@ fn cases() -> Vec<(&'static str, Change, Result<Check, &'static str>)> {
             Err("Bernd ist an diesem Abend schon ausgelost (Tisch 1).")),
         ("a late arrival nobody knows", Change::SeatPlayer { date: night, player: "Zoe".into(), table: None },
             Err("unbekannter Spieler \"Zoe\"")),
+        ("a fine paid on a day", Change::PayFine { date: night, index: 0, paid_on: Some(d("2026-02-01")) },
+            Ok(|s| {
+                let f = &s.nights[0].fines[0];
+                assert_eq!((f.paid, f.paid_on, f.paid_on_override), (true, Some(d("2026-02-01")), Some(d("2026-02-01"))));
+            })),
+        ("a fine paid before its night", Change::PayFine { date: night, index: 0, paid_on: Some(d("2026-01-08")) },
+            Err("Spieler Bernd, Feld paid_on: bezahlt am 08.01.2026 liegt vor dem Abend")),
+        ("an open fine left open", Change::PayFine { date: night, index: 0, paid_on: None },
+            Ok(|s| assert_eq!((s.nights[0].fines[0].paid, s.nights[0].fines[0].paid_on), (false, None)))),
+        ("a fine paid at the night", Change::SetFinePaid { date: night, index: 0, paid: true },
+            Ok(|s| assert_eq!(s.nights[0].fines[0].paid_on, Some(d("2026-01-09"))))),
+        ("a payment of the open fine", Change::BookPayment { player: "Bernd".into(), cents: 100, paid_on: d("2026-01-20") },
+            Ok(|s| {
+                assert_eq!(s.nights[0].fines[0].paid_on, Some(d("2026-01-20")));
+                assert_eq!(s.player("Bernd").and_then(|p| p.fee_paid_on), None);
+            })),
+        ("a payment of the fine and the fee", Change::BookPayment { player: "Bernd".into(), cents: 1800, paid_on: d("2026-05-02") },
+            Ok(|s| {
+                assert_eq!(s.nights[0].fines[0].paid_on, Some(d("2026-05-02")));
+                let p = s.player("Bernd").expect("Bernd");
+                assert_eq!((p.fee_paid_on, p.fee_cents), (Some(d("2026-05-02")), 1700));
+            })),
+        ("a payment that ends inside an item", Change::BookPayment { player: "Bernd".into(), cents: 150, paid_on: d("2026-01-20") },
+            Err("1,50 € deckt die offenen Posten von Bernd (älteste zuerst) nicht ganz: ganze Posten ergeben 1,00 €, 16,00 €.")),
+        ("a payment of more than is open", Change::BookPayment { player: "Bernd".into(), cents: 2000, paid_on: d("2026-01-20") },
+            Err("20,00 € ist mehr als offen: Bernd hat am 20.01.2026 16,00 € offen.")),
+        ("a payment before the fine's night", Change::BookPayment { player: "Bernd".into(), cents: 100, paid_on: d("2026-01-05") },
+            Err("deckt die offenen Posten von Bernd (älteste zuerst) nicht ganz: ganze Posten ergeben 15,00 €.")),
+        ("a payment of nothing", Change::BookPayment { player: "Bernd".into(), cents: 0, paid_on: d("2026-01-20") },
+            Err("Der Betrag muss größer als 0 sein.")),
+        ("a payment by a player who owes nothing", Change::BookPayment { player: "Anna".into(), cents: 100, paid_on: d("2026-01-20") },
+            Err("Anna hat am 20.01.2026 nichts offen.")),
+        ("a payment after the last join month", Change::BookPayment { player: "Carla".into(), cents: 1500, paid_on: d("2026-10-01") },
+            Err("Carla hat am 01.10.2026 nichts offen.")),
+        ("a payment by a stranger", Change::BookPayment { player: "Zoe".into(), cents: 100, paid_on: d("2026-01-20") },
+            Err("Zoe spielt nicht in der Saison 2026")),
+        ("the netting of the Jahresabschluss", Change::NetPayouts { paid_on: d("2026-12-20"), carry_in_cents: 0 },
+            Ok(|s| {
+                // Bernd, the Lucky Looser (10,00 €), owes 1,00 €: paid out of his share.
+                let f = &s.nights[0].fines[0];
+                assert_eq!((f.paid, f.paid_on, f.netted), (true, Some(d("2026-12-20")), true));
+            })),
     ]
 }
 
@@ -391,4 +433,36 @@ fn a_round_is_replaced_only_as_it_was_seen() {
     assert_ne!(new, seen);
     let again = replaced.apply(&with(Replace::Any, 1)).expect("again");
     assert_eq!(round_version(&again.nights[0].tables[0].rounds[0]), new);
+}
+
+#[test]
+fn a_netting_leaves_nothing_to_net_and_opening_a_netted_fine_undoes_it() {
+    let net = Change::NetPayouts {
+        paid_on: d("2026-12-20"),
+        carry_in_cents: 0,
+    };
+    let netted = base().apply(&net).expect("netting");
+    let again = netted.apply(&net).expect_err("nothing left");
+    assert!(
+        again.to_string().contains("Nichts zu verrechnen"),
+        "{again}"
+    );
+    let open = netted
+        .apply(&Change::SetFinePaid {
+            date: d("2026-01-09"),
+            index: 0,
+            paid: false,
+        })
+        .expect("open again");
+    let f = &open.nights[0].fines[0];
+    assert_eq!((f.paid, f.paid_on, f.netted), (false, None, false));
+    // The file of a netted season carries paid_on and netted, and nothing else changes.
+    let file = netted.to_file();
+    let fine = &file.nights[0].fines[0];
+    assert_eq!((fine.paid_on, fine.netted), (Some(d("2026-12-20")), true));
+    let text = serde_json::to_value(&file).expect("json");
+    assert_eq!(
+        text["nights"][0]["fines"][0],
+        json!({ "player": "Bernd", "kind": "late", "paid": true, "paid_on": "2026-12-20", "netted": true })
+    );
 }

@@ -279,6 +279,237 @@ fn fine_labels() {
     }
 }
 
+fn d(s: &str) -> NaiveDate {
+    NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("test date")
+}
+
+#[test]
+fn a_payment_settles_the_oldest_open_items_whole() {
+    let s = sample();
+    // (player, cents, day, the settled items or the refusal)
+    type Case<'a> = (&'a str, i64, &'a str, Result<&'a [&'a str], &'a str>);
+    let cases: [Case; 8] = [
+        (
+            "Bea",
+            50,
+            "2026-03-01",
+            Ok(&["Schock-Schlafmütze am 09.01.2026"]),
+        ),
+        (
+            "Bea",
+            1550,
+            "2026-03-01",
+            Ok(&[
+                "Schock-Schlafmütze am 09.01.2026",
+                "Jahresbeitrag für die 1. Liga (bei Zahlung im März)",
+            ]),
+        ),
+        (
+            "Bea",
+            100,
+            "2026-03-01",
+            Err("ganze Posten ergeben 0,50 €, 15,50 €."),
+        ),
+        (
+            "Bea",
+            1750,
+            "2026-05-01",
+            Ok(&[
+                "Schock-Schlafmütze am 09.01.2026",
+                "Jahresbeitrag für die 1. Liga (bei Zahlung im Mai)",
+            ]),
+        ),
+        (
+            "Dora",
+            250,
+            "2026-07-01",
+            Err("Dora hat am 01.07.2026 nichts offen."),
+        ),
+        (
+            "Dora",
+            250,
+            "2026-07-10",
+            Ok(&["Zuspätkommer am 10.07.2026"]),
+        ),
+        (
+            "Bea",
+            50,
+            "2026-10-01",
+            Ok(&["Schock-Schlafmütze am 09.01.2026"]),
+        ),
+        (
+            "Bea",
+            1550,
+            "2026-10-01",
+            Err("mehr als offen: Bea hat am 01.10.2026 0,50 € offen."),
+        ),
+    ];
+    for (player, cents, day, want) in cases {
+        let got = allocate(&s, player, cents, d(day));
+        match (got, want) {
+            (Ok(items), Ok(labels)) => {
+                let got: Vec<&str> = items.iter().map(|i| i.label.as_str()).collect();
+                assert_eq!(got, labels, "{player} {cents} {day}");
+                assert_eq!(items.iter().map(|i| i.cents).sum::<i64>(), cents);
+            }
+            (Err(e), Err(w)) => assert!(e.to_string().contains(w), "{player} {cents} {day}: {e}"),
+            (got, want) => panic!("{player} {cents} {day}: {got:?}, expected {want:?}"),
+        }
+    }
+}
+
+#[test]
+fn income_is_counted_on_the_day_it_came_in() {
+    let s = sample()
+        .apply(&crate::league::Change::PayFine {
+            date: d("2026-07-10"),
+            index: 0,
+            paid_on: Some(d("2026-08-01")),
+        })
+        .expect("paid later");
+    let got: Vec<(NaiveDate, u32, i64, u32, i64)> = income_by_date(&s)
+        .iter()
+        .map(|x| (x.date, x.fees, x.fees_cents, x.fines, x.fines_cents))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (d("2026-01-05"), 2, 3000, 0, 0),
+            (d("2026-01-09"), 0, 0, 2, 150),
+            (d("2026-06-01"), 1, 1800, 0, 0),
+            (d("2026-08-01"), 0, 0, 1, 250),
+        ]
+    );
+    let k = kasse(&s, 0);
+    assert_eq!(k.income, income_by_date(&s));
+    // After the night of 10.07. Dora's fine is still open: it came in on 01.08.
+    let last = k.steps.last().expect("steps");
+    assert_eq!(last.fines_cents, 150);
+    assert_eq!(payouts(&s, 0).fines_cents, 400);
+}
+
+#[test]
+fn the_money_card_lists_what_is_open_and_what_was_paid() {
+    let a = account(&sample(), "Bea", d("2026-03-01")).expect("Bea");
+    let open: Vec<(&str, i64)> = a.open.iter().map(|i| (i.label.as_str(), i.cents)).collect();
+    assert_eq!(
+        open,
+        [
+            ("Schock-Schlafmütze am 09.01.2026", 50),
+            ("Jahresbeitrag für die 1. Liga (bei Zahlung im März)", 1500)
+        ]
+    );
+    let paid: Vec<(&str, i64, NaiveDate)> = a
+        .paid
+        .iter()
+        .map(|i| (i.label.as_str(), i.cents, i.paid_on))
+        .collect();
+    assert_eq!(paid, [("Zuspätkommer am 09.01.2026", 100, d("2026-01-09"))]);
+    assert_eq!((a.open_cents, a.paid_cents), (1550, 100));
+    let dora = account(&sample(), "Dora", d("2026-12-01")).expect("Dora");
+    assert_eq!((dora.open_cents, dora.paid_cents), (250, 1800));
+    assert!(account(&sample(), "Zoe", d("2026-03-01")).is_none());
+}
+
+/// Six players, all paid in January, two nights: Anna 1st … Emil 5th, Fritz the Lucky Looser.
+/// Anna owes 1,00 € and 0,50 €, Emil 50,00 € (more than his share), Dora paid 1,00 €.
+fn winners() -> Season {
+    let names = ["Anna", "Bea", "Cem", "Dora", "Emil", "Fritz"];
+    let nights = ["2026-01-09", "2026-01-16"]
+        .iter()
+        .map(|day| {
+            NightSpec {
+                date: day,
+                players: &names,
+                outs: &[5, 4, 3, 2, 1, 0],
+                ..NightSpec::default()
+            }
+            .build()
+        })
+        .collect();
+    let players: Vec<(&str, Option<&str>)> = names.iter().map(|n| (*n, JAN)).collect();
+    let mut v = season_json(2026, &players, nights);
+    v["nights"][0]["fines"] = json!([
+        { "player": "Anna", "kind": "late", "paid": false },
+        { "player": "Emil", "kind": "late", "paid": false, "amount_cents": 5000 },
+        { "player": "Dora", "kind": "late", "paid": true }
+    ]);
+    v["nights"][1]["fines"] = json!([ { "player": "Anna", "kind": "sleepy", "paid": false } ]);
+    season(v)
+}
+
+#[test]
+fn the_netting_pays_open_fines_out_of_the_shares_and_every_cent_stays() {
+    type Line<'a> = (&'a str, i64, i64, i64, i64, i64);
+    let lines = |s: &Season, on: &str| -> Vec<(String, i64, i64, i64, i64, i64)> {
+        netting(s, &payouts(s, 0), d(on))
+            .into_iter()
+            .map(|l| {
+                (
+                    l.player,
+                    l.share_cents,
+                    l.netted_cents,
+                    l.to_net_cents,
+                    l.left_open_cents,
+                    l.payout_cents,
+                )
+            })
+            .collect()
+    };
+    let own = |v: Vec<(String, i64, i64, i64, i64, i64)>| v;
+    let before = winners();
+    // pot 9000 − 1000 + 100 = 8100: 2430 | 2025 | 1620 | 1215 | 810, Fritz 1000
+    let want: [Line; 6] = [
+        ("Anna", 2430, 0, 150, 0, 2280),
+        ("Bea", 2025, 0, 0, 0, 2025),
+        ("Cem", 1620, 0, 0, 0, 1620),
+        ("Dora", 1215, 0, 0, 0, 1215),
+        ("Emil", 810, 0, 0, 5000, 810),
+        ("Fritz", 1000, 0, 0, 0, 1000),
+    ];
+    let got = own(lines(&before, "2026-12-20"));
+    let got: Vec<Line> = got
+        .iter()
+        .map(|l| (l.0.as_str(), l.1, l.2, l.3, l.4, l.5))
+        .collect();
+    assert_eq!(got, want);
+    assert_eq!(
+        netting_plan(&before, 0, d("2026-12-20")),
+        [(d("2026-01-09"), 0), (d("2026-01-16"), 0)]
+    );
+    // Booked: Anna's 1,50 € are paid fines now, the pot is 8250 and every share grows with it.
+    let after = before
+        .apply(&crate::league::Change::NetPayouts {
+            paid_on: d("2026-12-20"),
+            carry_in_cents: 0,
+        })
+        .expect("netting");
+    let want: [Line; 6] = [
+        ("Anna", 2475, 150, 0, 0, 2325),
+        ("Bea", 2063, 0, 0, 0, 2063), // 2062,5 and Dora's 1237,5: the cent to the better place
+        ("Cem", 1650, 0, 0, 0, 1650),
+        ("Dora", 1237, 0, 0, 0, 1237),
+        ("Emil", 825, 0, 0, 5000, 825),
+        ("Fritz", 1000, 0, 0, 0, 1000),
+    ];
+    let got = own(lines(&after, "2026-12-20"));
+    let got: Vec<Line> = got
+        .iter()
+        .map(|l| (l.0.as_str(), l.1, l.2, l.3, l.4, l.5))
+        .collect();
+    assert_eq!(got, want);
+    let p = payouts(&after, 0);
+    let places: i64 = p.places.iter().flat_map(|x| &x.cents).sum();
+    let lucky: i64 = p.lucky_looser.cents.iter().sum();
+    assert_eq!((p.fines_cents, p.pot_cents), (250, 8250));
+    assert_eq!(
+        places + lucky + p.carry_out_cents,
+        p.fees_cents + p.fines_cents + p.carry_in_cents
+    );
+    let income: i64 = income_by_date(&after).iter().map(IncomeDay::cents).sum();
+    assert_eq!(income, 9000 + 250);
+}
+
 mod random {
     use proptest::prelude::*;
     use serde_json::{json, Value};
@@ -399,6 +630,75 @@ mod random {
             }
             // telescoped over the chain: everything paid in is paid out or still carried
             prop_assert_eq!(paid_out + carry, paid_in);
+        }
+
+        /// Payments on random days against the oldest open items, then the netting of the
+        /// Jahresabschluss: the income by day plus what is open is everything booked, the pot
+        /// never shrinks from night to night, and after the netting places + lucky + carry_out =
+        /// fees + fines + carry_in still holds, with every payee paid out his share less what
+        /// was netted, never less than nothing.
+        #[test]
+        fn payments_on_random_days_and_the_netting_account_for_every_cent(
+            g in season_gen(),
+            payments in proptest::collection::vec((0usize..6, 0usize..8, 0u32..365, any::<bool>()), 0..12),
+            carry_in in 0i64..5000,
+            net_day in 0u32..30,
+        ) {
+            let year = 2026;
+            let mut s = build(year, &g);
+            let day = |n: u32| NaiveDate::from_ymd_opt(year, 1, 1).and_then(|d| d.checked_add_days(chrono::Days::new(u64::from(n))));
+            for (p, k, n, exact) in payments {
+                let (Some(on), player) = (day(n), NAMES[p]) else { continue };
+                let items = open_items(&s, player, on);
+                if items.is_empty() {
+                    continue;
+                }
+                let take = k % items.len() + 1;
+                let prefix: i64 = items.iter().take(take).map(|i| i.cents).sum();
+                let cents = if exact { prefix } else { prefix - 1 };
+                let change = crate::league::Change::BookPayment { player: player.into(), cents, paid_on: on };
+                let previous: i64 = items.iter().take(take - 1).map(|i| i.cents).sum();
+                match s.apply(&change) {
+                    Ok(next) => {
+                        prop_assert!(exact || cents == previous, "{} {} accepted", player, cents);
+                        s = next;
+                    }
+                    Err(e) => prop_assert!(!exact && cents != previous, "{}", e),
+                }
+            }
+            let booked: i64 = s.players.iter().map(|p| p.fee_cents).sum::<i64>()
+                + s.nights.iter().flat_map(|n| &n.fines).map(|f| f.amount_cents).sum::<i64>();
+            let open: i64 = s.nights.iter().flat_map(|n| &n.fines).filter(|f| !f.paid).map(|f| f.amount_cents).sum();
+            let income: i64 = income_by_date(&s).iter().map(IncomeDay::cents).sum();
+            prop_assert_eq!(income + open, booked);
+            let k = kasse(&s, carry_in);
+            for w in k.steps.windows(2) {
+                prop_assert!(w[0].pot_cents <= w[1].pot_cents, "{:?}", w);
+            }
+
+            let on = NaiveDate::from_ymd_opt(year, 12, 1 + net_day).unwrap_or_default();
+            let net = crate::league::Change::NetPayouts { paid_on: on, carry_in_cents: carry_in };
+            let before = payouts(&s, carry_in);
+            let Ok(after) = s.apply(&net) else {
+                prop_assert!(netting_plan(&s, carry_in, on).is_empty());
+                return Ok(());
+            };
+            let p = payouts(&after, carry_in);
+            let places: i64 = p.places.iter().flat_map(|x| &x.cents).sum();
+            let lucky: i64 = p.lucky_looser.cents.iter().sum();
+            prop_assert_eq!(places + lucky + p.carry_out_cents, p.fees_cents + p.fines_cents + p.carry_in_cents);
+            let lines = netting(&after, &p, on);
+            let netted: i64 = lines.iter().map(|l| l.netted_cents).sum();
+            let newly: i64 = after.nights.iter().flat_map(|n| &n.fines).filter(|f| f.netted).map(|f| f.amount_cents).sum();
+            prop_assert_eq!(netted, newly);
+            prop_assert_eq!(p.fines_cents, before.fines_cents + newly);
+            prop_assert_eq!(lines.iter().map(|l| l.payout_cents).sum::<i64>() + netted, places + lucky);
+            for l in &lines {
+                prop_assert!(l.payout_cents >= 0, "{:?}", l);
+            }
+            let income: i64 = income_by_date(&after).iter().map(IncomeDay::cents).sum();
+            let open: i64 = after.nights.iter().flat_map(|n| &n.fines).filter(|f| !f.paid).map(|f| f.amount_cents).sum();
+            prop_assert_eq!(income + open, booked);
         }
     }
 }
