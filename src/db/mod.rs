@@ -38,6 +38,19 @@ pub enum DbError {
     Corrupt(String),
 }
 
+impl DbError {
+    /// Whether SQLite answered SQLITE_FULL (13: the disk or the database's page limit is full).
+    pub fn is_disk_full(&self) -> bool {
+        match self {
+            DbError::Sqlx(sqlx::Error::Database(d)) => d
+                .code()
+                .and_then(|c| c.parse::<i32>().ok())
+                .is_some_and(|c| c & 0xff == 13),
+            _ => false,
+        }
+    }
+}
+
 /// The database handles: one writer connection (SQLite has one writer), a few readers, and a small
 /// pool for the session store.
 #[derive(Clone, Debug)]
@@ -50,6 +63,21 @@ pub struct Db {
     pub sessions: SqlitePool,
     /// The database file.
     pub path: std::path::PathBuf,
+}
+
+/// Whether the writer connection may go back to its pool after use. SQLite rolls a transaction back
+/// by itself on some errors (SQLITE_FULL: the disk is full); sqlx's own rollback then fails and it
+/// counts the transaction as still open, so every later `BEGIN` on that connection would fail
+/// until a restart. Such a connection is closed instead (the pool opens a fresh one). The `select 1`
+/// waits for the rollback sqlx queued when the transaction was dropped.
+async fn still_usable(conn: &mut sqlx::SqliteConnection) -> Result<bool, sqlx::Error> {
+    use sqlx::Connection;
+    sqlx::query("select 1").execute(&mut *conn).await?;
+    let usable = !conn.is_in_transaction();
+    if !usable {
+        tracing::warn!("Schreibverbindung nach abgebrochener Transaktion neu geöffnet");
+    }
+    Ok(usable)
 }
 
 /// The connect options every pool shares: create the file, WAL, `synchronous=FULL`, foreign keys.
@@ -70,6 +98,7 @@ impl Db {
         let opts = options(path)?;
         let write = SqlitePoolOptions::new()
             .max_connections(1)
+            .after_release(|conn, _| Box::pin(still_usable(conn)))
             .connect_with(opts.clone())
             .await?;
         sqlx::migrate!().run(&write).await?;

@@ -49,10 +49,19 @@ pub enum ServiceError {
     /// A stored season fails its checks (German: which and why).
     #[error("{0}")]
     Corrupt(String),
+    /// The disk is full (SQLITE_FULL): German "Speicher voll, nichts gespeichert", with what to
+    /// do. The transaction was rolled back; the next write works once there is space again.
+    #[error("{0}")]
+    Full(EntryError),
     /// Storage failed.
     #[error(transparent)]
     Db(DbError),
 }
+
+/// The refusal of a write on a full disk.
+pub const DISK_FULL: &str =
+    "Speicher voll, nichts gespeichert: auf dem Server ist kein Platz mehr. \
+Bitte dem Administrator Bescheid geben und die Eingabe erneut senden, sobald wieder Platz ist.";
 
 impl ServiceError {
     /// A refusal without a location: `message` says where and why.
@@ -78,6 +87,10 @@ impl From<DbError> for ServiceError {
         match &e {
             DbError::Sqlx(sqlx::Error::Database(d)) if d.code().as_deref() == Some("1811") => {
                 ServiceError::Closed(EntryError::new(Location::default(), d.message()))
+            }
+            _ if e.is_disk_full() => {
+                tracing::error!(error = %e, "Speicher voll: Schreiben abgelehnt");
+                ServiceError::Full(EntryError::new(Location::default(), DISK_FULL))
             }
             _ => ServiceError::Db(e),
         }

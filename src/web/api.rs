@@ -45,6 +45,7 @@ impl From<ServiceError> for ApiError {
             ServiceError::Closed(_) | ServiceError::Conflict(_) => {
                 ApiError(StatusCode::CONFLICT, e.to_string())
             }
+            ServiceError::Full(_) => ApiError(StatusCode::INSUFFICIENT_STORAGE, e.to_string()),
             ServiceError::Corrupt(_) | ServiceError::Db(_) => {
                 tracing::error!(error = %e, "api request failed");
                 ApiError(

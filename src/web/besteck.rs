@@ -985,9 +985,12 @@ async fn confirm(
     };
     match league.change(ctx.season, change, &edit).await {
         Ok(_) => {}
-        Err(ServiceError::Refused(e) | ServiceError::Closed(e) | ServiceError::Conflict(e)) => {
-            return Ok(fail(layout, &ctx, e.to_string()))
-        }
+        Err(
+            ServiceError::Refused(e)
+            | ServiceError::Closed(e)
+            | ServiceError::Conflict(e)
+            | ServiceError::Full(e),
+        ) => return Ok(fail(layout, &ctx, e.to_string())),
         Err(e) => return Err(e.into()),
     }
     let next = if round < ctx.rounds_per_night {

@@ -110,6 +110,9 @@ pub enum AppError {
     /// state (409), with the German reason.
     #[error("{0}")]
     Closed(String),
+    /// The disk is full; nothing was stored (507), with the German reason.
+    #[error("{0}")]
+    Full(String),
     /// Anything that failed inside (500).
     #[error("{0}")]
     Internal(String),
@@ -123,6 +126,7 @@ impl From<ServiceError> for AppError {
             ServiceError::Closed(err) | ServiceError::Conflict(err) => {
                 AppError::Closed(err.to_string())
             }
+            ServiceError::Full(err) => AppError::Full(err.to_string()),
             ServiceError::Corrupt(m) => AppError::Internal(m),
             ServiceError::Db(err) => AppError::Internal(err.to_string()),
         }
@@ -162,6 +166,7 @@ impl IntoResponse for AppError {
             ),
             AppError::BadRequest(m) => (StatusCode::BAD_REQUEST, m.clone()),
             AppError::Closed(m) => (StatusCode::CONFLICT, m.clone()),
+            AppError::Full(m) => (StatusCode::INSUFFICIENT_STORAGE, m.clone()),
             AppError::Internal(_) => {
                 tracing::error!(error = %self, "request failed");
                 (

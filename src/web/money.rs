@@ -1062,7 +1062,12 @@ async fn finish(
         Ok(ok) => Ok(flash
             .redirect(&format!("/verwaltung/saison/{year}/strafen"), ok)
             .await),
-        Err(ServiceError::Refused(e) | ServiceError::Closed(e) | ServiceError::Conflict(e)) => {
+        Err(
+            ServiceError::Refused(e)
+            | ServiceError::Closed(e)
+            | ServiceError::Conflict(e)
+            | ServiceError::Full(e),
+        ) => {
             let snapshot = league.snapshot();
             let view = snapshot.season(year)?;
             let page = render_strafen(layout, view, typed, Some(e.to_string()));
@@ -1258,9 +1263,12 @@ async fn mark(
     };
     match league.change(year, change, &Edit::by(&user.username)).await {
         Ok(_) => {}
-        Err(ServiceError::Refused(e) | ServiceError::Closed(e) | ServiceError::Conflict(e)) => {
-            return Err(AppError::BadRequest(e.to_string()))
-        }
+        Err(
+            ServiceError::Refused(e)
+            | ServiceError::Closed(e)
+            | ServiceError::Conflict(e)
+            | ServiceError::Full(e),
+        ) => return Err(AppError::BadRequest(e.to_string())),
         Err(e) => return Err(e.into()),
     }
     let to = if back == "kasse" {

@@ -411,7 +411,12 @@ async fn finish(
         Ok(()) => Ok(flash
             .redirect(&format!("/verwaltung/abend/{date}#{}", s.anchor), s.message)
             .await),
-        Err(ServiceError::Refused(e) | ServiceError::Closed(e) | ServiceError::Conflict(e)) => {
+        Err(
+            ServiceError::Refused(e)
+            | ServiceError::Closed(e)
+            | ServiceError::Conflict(e)
+            | ServiceError::Full(e),
+        ) => {
             let at = AtNight::find(league.snapshot(), date)?;
             let typed = Typed {
                 error: Some(e.to_string()),

@@ -176,6 +176,7 @@ async fn put_round(
         Err(ServiceError::Closed(e) | ServiceError::Conflict(e)) => {
             error(StatusCode::CONFLICT, e.to_string())
         }
+        Err(ServiceError::Full(e)) => error(StatusCode::INSUFFICIENT_STORAGE, e.to_string()),
         Err(e) => {
             tracing::error!(error = %e, "round api failed");
             error(

@@ -126,3 +126,85 @@ fn sigterm_answers_the_running_request_checkpoints_the_database_and_exits_0() {
     let wal_len = std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0);
     assert_eq!(wal_len, 0, "{} bytes left in {}", wal_len, wal.display());
 }
+
+/// A tmpfs of `size` mounted at a fresh directory, unmounted on drop; `None` where this machine
+/// does not allow mounting (not root, no CAP_SYS_ADMIN).
+struct Tmpfs(std::path::PathBuf);
+
+impl Tmpfs {
+    fn mount(size: &str) -> Option<Tmpfs> {
+        let dir = tempfile::tempdir().unwrap().keep();
+        let ok = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(&dir)
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        ok.then(|| Tmpfs(dir))
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        // Lazy: the database's connections close on their own threads.
+        let _ = Command::new("umount").arg("-l").arg(&self.0).status();
+        let _ = std::fs::remove_dir(&self.0);
+    }
+}
+
+/// Fills the file system of `dir` with a file `fill` until a write fails (ENOSPC).
+fn fill_up(fill: &std::path::Path) {
+    let mut f = std::fs::File::create(fill).unwrap();
+    let block = vec![0u8; 64 * 1024];
+    while f.write_all(&block).is_ok() {}
+    let small = [0u8; 512];
+    while f.write_all(&small).is_ok() {}
+    let _ = f.sync_all();
+}
+
+#[tokio::test]
+#[ignore = "mounts a tmpfs (needs root); run by .ci/run with --ignored"]
+async fn a_full_disk_refuses_a_write_in_german_stores_nothing_and_writes_work_again_when_space_is_back(
+) {
+    use schockerliga::league::change::Change;
+    use schockerliga::service::{Edit, League};
+    let Some(fs) = Tmpfs::mount("2m") else {
+        eprintln!("kein tmpfs möglich (nicht root): Test übersprungen");
+        return;
+    };
+    let db = fs.0.join("liga.db");
+    let league = League::open(&db).await.unwrap();
+    league
+        .create_season(2026, Default::default(), &Edit::by("test"))
+        .await
+        .unwrap();
+    let add = |i: usize| Change::AddPlayer {
+        name: format!("Spieler Nummer {i} mit einem langen Namen"),
+    };
+    let edit = Edit::by("test");
+    league.change(2026, add(0), &edit).await.unwrap();
+    fill_up(&fs.0.join("fill"));
+    // Writes until the disk refuses one.
+    let mut refused = None;
+    for i in 1..2000 {
+        if let Err(e) = league.change(2026, add(i), &edit).await {
+            refused = Some((i, e));
+            break;
+        }
+    }
+    let (at, e) = refused.expect("the full disk refuses a write");
+    eprintln!("refused at {at}: {e:?}");
+    assert!(
+        e.to_string().contains("Speicher voll, nichts gespeichert"),
+        "{e}"
+    );
+    // Space back: the next write works on the same league (same writer connection).
+    std::fs::remove_file(fs.0.join("fill")).unwrap();
+    league.change(2026, add(at), &edit).await.unwrap();
+    let players = league.export(2026).unwrap().players;
+    assert_eq!(
+        players.len(),
+        at + 1,
+        "nothing of the refused write, everything else"
+    );
+}

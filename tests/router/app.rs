@@ -1,5 +1,5 @@
 //! The one way the router tests build and drive the app: [`TestApp`] is the whole router
-//! (`web::build_app`) on a fresh database in a temporary directory, optionally with accounts and
+//! (`web::build`) on a fresh database in a temporary directory, optionally with accounts and
 //! imported seasons, driven with `tower::ServiceExt::oneshot`; every answer is a [`Reply`].
 //!
 //! Requests carry the test host; form and JSON posts are same-origin (as a browser sends them);
@@ -17,7 +17,7 @@ use axum::Router;
 use http_body_util::BodyExt;
 use schockerliga::db::{self, Db};
 use schockerliga::league::file::SeasonFile;
-use schockerliga::web::{build_app, Config};
+use schockerliga::web::{build, Config};
 use serde_json::Value;
 use tower::ServiceExt;
 
@@ -35,6 +35,8 @@ pub struct TestApp {
     pub router: Router,
     /// A second handle on the app's database (for setup and for checking what was stored).
     pub db: Db,
+    /// The app's own league (its database handles are the ones the app writes with).
+    pub league: schockerliga::service::League,
     /// The database file.
     pub path: PathBuf,
     secure_cookies: bool,
@@ -99,10 +101,11 @@ impl Builder {
                 .await
                 .unwrap();
         }
-        let router = build_app(config(&path, self.secure_cookies)).await.unwrap();
+        let (router, league) = build(config(&path, self.secure_cookies)).await.unwrap();
         TestApp {
             router,
             db,
+            league,
             path,
             secure_cookies: self.secure_cookies,
             _dir: dir,
@@ -148,9 +151,11 @@ impl TestApp {
 
     /// A new router on the same database file, as after a server restart (the old one is dropped).
     pub async fn restart(&mut self) {
-        self.router = build_app(config(&self.path, self.secure_cookies))
+        let (router, league) = build(config(&self.path, self.secure_cookies))
             .await
             .unwrap();
+        self.router = router;
+        self.league = league;
     }
 
     /// Sends `r` through the app from [`PEER`].

@@ -412,6 +412,89 @@ async fn a_round_sent_after_the_login_ran_out_comes_back_filled_in_after_logging
 }
 
 #[tokio::test]
+async fn a_round_on_a_full_disk_is_refused_in_german_kept_in_its_form_and_goes_in_once_there_is_space(
+) {
+    let (t, cookie) = app().await;
+    presence(&t, &cookie, &NAMES[..3], &[]).await;
+    let ids = ids(&t).await;
+    // Round `n`, replacing a stored one (each replacement adds audit rows: the database grows).
+    let round = |n: u32| {
+        format!(
+            "table=1&number={n}&played_{0}=1&outs_{0}=2&played_{1}=1&outs_{1}=0&played_{2}=1&lost={1}&replace=1",
+            ids["Anna"], ids["Bernd"], ids["Carla"]
+        )
+    };
+    // The disk is full: the writer may not grow the database by a page (SQLITE_FULL). Rounds go
+    // in while their rows fit into the pages there are; rounds 1..10 again and again.
+    let (pages,): (i64,) = sqlx::query_as("pragma page_count")
+        .fetch_one(&t.league.db().write)
+        .await
+        .unwrap();
+    sqlx::query(&format!("pragma max_page_count = {pages}"))
+        .execute(&t.league.db().write)
+        .await
+        .unwrap();
+    let file = || async {
+        db::season::load_file(&t.db.read, 2026)
+            .await
+            .unwrap()
+            .unwrap()
+    };
+    let mut refused = None;
+    for i in 0..500 {
+        let n = i % 10 + 1;
+        let before = file().await;
+        let r = t
+            .post(
+                &format!("/verwaltung/abend/{NIGHT}/runde"),
+                &round(n),
+                Some(&cookie),
+            )
+            .await;
+        if r.status != StatusCode::SEE_OTHER {
+            refused = Some((n, r, before));
+            break;
+        }
+    }
+    let (n, r, before) = refused.expect("a full disk refuses a round");
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+    assert!(
+        r.body.contains("Speicher voll, nichts gespeichert"),
+        "{}",
+        r.body
+    );
+    assert!(
+        r.body.contains(&format!(
+            "name=\"outs_{}\" min=\"0\" max=\"3\" value=\"2\"",
+            ids["Anna"]
+        )),
+        "the typed round stays in its form"
+    );
+    let after = file().await;
+    assert_eq!(
+        serde_json::to_value(&after).unwrap(),
+        serde_json::to_value(&before).unwrap(),
+        "nothing of round {n} stored"
+    );
+    let kept = after.nights[0].tables.first().map_or(0, |t| t.rounds.len());
+    // Space again (on whichever writer connection the pool holds now): the same round goes in.
+    sqlx::query("pragma max_page_count = 1073741823")
+        .execute(&t.league.db().write)
+        .await
+        .unwrap();
+    let r = t
+        .post(
+            &format!("/verwaltung/abend/{NIGHT}/runde"),
+            &round(n),
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let now = file().await;
+    assert_eq!(now.nights[0].tables[0].rounds.len(), kept.max(n as usize));
+}
+
+#[tokio::test]
 async fn a_form_with_a_password_is_never_kept_in_a_cookie() {
     let (t, _) = app().await;
     // Without a login: a new account (admin) and a password change (any account).
