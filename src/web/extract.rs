@@ -26,12 +26,24 @@ pub struct Layout {
     pub user: Option<CurrentUser>,
     /// The message of the change that led here ("Runde 3 an Tisch 1 gespeichert."), once.
     pub flash: Option<String>,
+    /// The token every POST form of this page sends as `einmal` (a fresh one per page for a
+    /// logged-in account, empty for visitors): see [`super::once`].
+    pub once: String,
 }
 
 impl Layout {
     /// The layout of `user`, no message.
     pub fn of(user: Option<CurrentUser>) -> Layout {
-        Layout { user, flash: None }
+        let once = if user.is_some() {
+            super::once::token()
+        } else {
+            String::new()
+        };
+        Layout {
+            user,
+            flash: None,
+            once,
+        }
     }
 }
 
@@ -50,7 +62,10 @@ impl FromRequestParts<AppState> for Layout {
                 flash = session.remove::<String>(FLASH_KEY).await.ok().flatten();
             }
         }
-        Ok(Layout { user, flash })
+        Ok(Layout {
+            flash,
+            ..Layout::of(user)
+        })
     }
 }
 

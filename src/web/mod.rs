@@ -17,6 +17,7 @@ pub mod extract;
 pub mod filters;
 pub mod money;
 pub mod night;
+pub mod once;
 pub mod page_cache;
 pub mod public;
 pub mod regeln;
@@ -85,6 +86,8 @@ pub struct AppState {
     pub pages: Arc<page_cache::PageCache>,
     /// Cookies are marked `Secure` (served behind TLS).
     pub secure_cookies: bool,
+    /// The forms carried out, so that one sent again is not carried out twice.
+    pub once: Arc<once::Submitted>,
 }
 
 impl FromRef<AppState> for League {
@@ -319,6 +322,7 @@ pub fn router(state: AppState) -> Router {
         paths.insert(info.path, merged);
     }
     let keep_unsent = axum::middleware::from_fn_with_state(state.clone(), unsent::keep);
+    let once = axum::middleware::from_fn_with_state(state.clone(), once::guard);
     let mut app = Router::new();
     for (guard, paths) in groups {
         let mut group = Router::new();
@@ -331,28 +335,30 @@ pub fn router(state: AppState) -> Router {
                 page_cache::serve,
             )),
             Guard::Secretary => group
+                .route_layer(once.clone())
                 .route_layer(axum::middleware::from_extractor_with_state::<
                     RequireSecretary,
                     AppState,
                 >(state.clone()))
                 .route_layer(keep_unsent.clone()),
             Guard::Admin => group
+                .route_layer(once.clone())
                 .route_layer(axum::middleware::from_extractor_with_state::<
                     RequireAdmin,
                     AppState,
                 >(state.clone()))
                 .route_layer(keep_unsent.clone()),
             Guard::Money => group
+                .route_layer(once.clone())
                 .route_layer(axum::middleware::from_extractor_with_state::<
                     RequireMoney,
                     AppState,
                 >(state.clone()))
                 .route_layer(keep_unsent.clone()),
             // Only the own password change: nothing of it is kept in a cookie.
-            Guard::Account => group.route_layer(axum::middleware::from_extractor_with_state::<
-                CurrentUser,
-                AppState,
-            >(state.clone())),
+            Guard::Account => group.route_layer(once.clone()).route_layer(
+                axum::middleware::from_extractor_with_state::<CurrentUser, AppState>(state.clone()),
+            ),
         };
         app = app.merge(group);
     }
@@ -394,6 +400,7 @@ pub async fn build(config: Config) -> anyhow::Result<(Router, League)> {
         throttle: Arc::new(LoginThrottle::new()),
         pages: Default::default(),
         secure_cookies: config.secure_cookies,
+        once: Default::default(),
     };
     let app = security::protect(router(state).layer(sessions)).layer(TraceLayer::new_for_http());
     Ok((app, league))
