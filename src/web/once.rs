@@ -8,6 +8,8 @@
 //! again — with the note "schon gespeichert" — and is not carried out a second time. A second
 //! request that arrives while the first still runs waits for it. A refused form (422 with the
 //! form shown again) is not remembered: corrected, it is sent with the new page's token anyway.
+//! A form that answers with a page instead of a redirect (a reset link shown once) gets that
+//! same page again.
 //!
 //! [`Layout::once`]: super::extract::Layout::once
 
@@ -48,11 +50,17 @@ pub fn token() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The answer of a carried-out form: its status and where it redirected.
+/// The largest page remembered as the answer of a form that showed a page (a reset link shown
+/// once, say) instead of redirecting; a larger one is not remembered.
+const MAX_PAGE: usize = 256 * 1024;
+
+/// The answer of a carried-out form: its status and where it redirected, or the page it showed
+/// (headers without cookies, and the body).
 #[derive(Debug, Clone)]
 struct Answer {
     status: StatusCode,
     location: Option<HeaderValue>,
+    page: Option<(axum::http::HeaderMap, axum::body::Bytes)>,
 }
 
 /// One remembered form: when it was first sent, and its answer once there is one (locked while
@@ -173,13 +181,37 @@ pub async fn guard(State(state): State<AppState>, req: Request, next: Next) -> R
         *answer = Some(Answer {
             status: resp.status(),
             location: resp.headers().get(header::LOCATION).cloned(),
+            page: None,
         });
+    } else if resp.status().is_success() {
+        // A form that answers with a page (a link shown once): the same page again, not a
+        // second change.
+        let (head, body) = resp.into_parts();
+        let Ok(body) = to_bytes(body, usize::MAX).await else {
+            return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+        };
+        if body.len() <= MAX_PAGE {
+            let mut headers = head.headers.clone();
+            headers.remove(header::SET_COOKIE);
+            *answer = Some(Answer {
+                status: head.status,
+                location: None,
+                page: Some((headers, body.clone())),
+            });
+        }
+        return Response::from_parts(head, Body::from(body));
     }
     resp
 }
 
-/// The answer to a form sent again: the first answer's redirect, with the note [`AGAIN`].
+/// The answer to a form sent again: the first answer's redirect, with the note [`AGAIN`], or
+/// the page it showed.
 async fn again(parts: &mut axum::http::request::Parts, state: &AppState, a: Answer) -> Response {
+    if let Some((headers, body)) = a.page {
+        let mut resp = (a.status, body).into_response();
+        *resp.headers_mut() = headers;
+        return resp;
+    }
     let to = a
         .location
         .as_ref()

@@ -17,6 +17,7 @@ mod entry;
 mod harden;
 mod hostile;
 mod money;
+mod once;
 mod regeln;
 mod schiedsrichter;
 mod security;
