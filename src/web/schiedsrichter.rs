@@ -789,8 +789,8 @@ pub struct SchiedsrichterPage {
     answer: Option<Answer>,
     /// The link of this question (when one was asked).
     share: Option<String>,
-    /// A refusal: which seat, for the link above the form.
-    error_seat: Option<(usize, String)>,
+    /// A refusal: which seat, whose, and the engine's message, above the form with a link to the seat.
+    error_seat: Option<(usize, String, String)>,
     error_rules: Option<String>,
     error_blind: Option<String>,
     error_round: Option<String>,
@@ -901,7 +901,7 @@ async fn page(
             q.seats
                 .iter()
                 .find(|s| s.i == f.seat)
-                .map(|s| (s.i, s.player()))
+                .map(|s| (s.i, s.player(), f.message.clone()))
         }),
         error_rules,
         error_blind,

@@ -191,6 +191,12 @@ async fn every_fixture_case_through_the_page() {
                 r.body.contains(&format!("href=\"#platz-{seat}\"")),
                 "{name}"
             );
+            // The reason is also at the top, where the eye is, not only at the seat.
+            let top = r.body.find("id=\"fehler\"").unwrap();
+            assert!(
+                top < seat_at && r.body[top..seat_at].contains(&html(&message)),
+                "{name}: the reason is not at the top"
+            );
             assert!(!r.body.contains("id=\"antwort\""), "{name}");
             refused += 1;
             continue;
