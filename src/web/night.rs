@@ -65,6 +65,26 @@ pub fn routes() -> Routes {
             "/verwaltung/abend/{date}/strafe/{fine}/bezahlt",
             toggle_fine,
         )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/abend/{date}/runde/{table}/{number}/loeschen",
+            remove_round,
+        )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/abend/{date}/runde/{table}/{number}/verschieben",
+            move_round,
+        )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/abend/{date}/strafe/{fine}/loeschen",
+            remove_fine,
+        )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/abend/{date}/loeschen",
+            remove_night,
+        )
 }
 
 /// A season player in the presence form.
@@ -124,6 +144,8 @@ impl EnteredRound {
 pub struct TableForm {
     /// Table number.
     pub number: u32,
+    /// The other table (a round entered here by mistake moves there).
+    pub other: u32,
     /// The rounds entered at it, by number.
     pub rounds: Vec<EnteredRound>,
     /// "Runde ersetzen" ticked (only after a rejection).
@@ -245,6 +267,7 @@ fn render(layout: Layout, at: &AtNight, typed: Typed) -> NightAdminPage {
             match &typed.round {
                 Some((t, round_input, rows, replace)) if *t == number => TableForm {
                     number,
+                    other: 3 - number.min(2),
                     rounds,
                     replace: *replace,
                     round_input: round_input.clone(),
@@ -253,6 +276,7 @@ fn render(layout: Layout, at: &AtNight, typed: Typed) -> NightAdminPage {
                 },
                 _ => TableForm {
                     number,
+                    other: 3 - number.min(2),
                     rounds,
                     replace: false,
                     round_input: next.to_string(),
@@ -1050,6 +1074,204 @@ async fn toggle_fine(
     Ok(flash
         .redirect(&format!("/verwaltung/abend/{}#strafen", at.date), message)
         .await)
+}
+
+/// The confirmation of a correction (remove or move): the box, the target table of a move, and
+/// the Korrektur fields of a closed night.
+#[derive(Deserialize)]
+pub struct CorrectionForm {
+    /// Present when the confirmation box is ticked.
+    #[serde(default)]
+    pub sicher: Option<String>,
+    /// The table a round moves to ("1" or "2").
+    #[serde(default)]
+    pub nach: String,
+    /// Korrektur fields of a closed night.
+    #[serde(flatten)]
+    pub korrektur: KorrekturFields,
+}
+
+/// A correction of the night's page: the change after the confirmation box, or the German
+/// refusal naming the box (`ask`); the page again (422) on a refusal, else a redirect to `anchor`.
+#[allow(clippy::too_many_arguments)]
+async fn correct(
+    league: &League,
+    layout: Layout,
+    flash: Flash,
+    user: &str,
+    at: &AtNight,
+    form: &CorrectionForm,
+    change: Change,
+    ask: &str,
+    anchor: &str,
+    message: String,
+) -> Result<Response, AppError> {
+    let done = match form.sicher {
+        None => Err(ServiceError::refused(format!(
+            "Zum Bestätigen „{ask}“ ankreuzen."
+        ))),
+        Some(_) => {
+            let edit = Edit::by(user).korrektur(Korrektur::from(&form.korrektur));
+            league.change(at.year(), change, &edit).await.map(|_| ())
+        }
+    };
+    let submitted = Submitted {
+        done,
+        anchor: anchor.to_string(),
+        message,
+        typed: Typed::default(),
+    };
+    finish(league, layout, flash, at.date, submitted).await
+}
+
+async fn remove_round(
+    State(league): State<League>,
+    layout: Layout,
+    flash: Flash,
+    RequireSecretary(user): RequireSecretary,
+    at: AtNight,
+    Path((_, table, number)): Path<(String, u32, u32)>,
+    Form(form): Form<CorrectionForm>,
+) -> Result<Response, AppError> {
+    let change = Change::RemoveRound {
+        date: at.date,
+        table,
+        number,
+    };
+    let message = format!("Runde {number} an Tisch {table} gelöscht.");
+    let ask = format!("Ja, Runde {number} löschen");
+    let anchor = format!("tisch-{table}");
+    correct(
+        &league,
+        layout,
+        flash,
+        &user.username,
+        &at,
+        &form,
+        change,
+        &ask,
+        &anchor,
+        message,
+    )
+    .await
+}
+
+async fn move_round(
+    State(league): State<League>,
+    layout: Layout,
+    flash: Flash,
+    RequireSecretary(user): RequireSecretary,
+    at: AtNight,
+    Path((_, table, number)): Path<(String, u32, u32)>,
+    Form(form): Form<CorrectionForm>,
+) -> Result<Response, AppError> {
+    let to: u32 = form.nach.trim().parse().map_err(|_| {
+        AppError::BadRequest(format!("Tisch „{}“ gibt es nicht.", form.nach.trim()))
+    })?;
+    let change = Change::MoveRound {
+        date: at.date,
+        table,
+        number,
+        to,
+    };
+    let message = format!("Runde {number} von Tisch {table} an Tisch {to} verschoben.");
+    let ask = format!("Ja, Runde {number} an Tisch {to} verschieben");
+    let anchor = format!("tisch-{to}");
+    correct(
+        &league,
+        layout,
+        flash,
+        &user.username,
+        &at,
+        &form,
+        change,
+        &ask,
+        &anchor,
+        message,
+    )
+    .await
+}
+
+async fn remove_fine(
+    State(league): State<League>,
+    layout: Layout,
+    flash: Flash,
+    RequireSecretary(user): RequireSecretary,
+    at: AtNight,
+    Path((_, fine)): Path<(String, i64)>,
+    Form(form): Form<CorrectionForm>,
+) -> Result<Response, AppError> {
+    let index = at
+        .view
+        .ids
+        .fines
+        .get(&at.date)
+        .and_then(|ids| ids.iter().position(|x| *x == fine))
+        .ok_or(AppError::NotFound)?;
+    let what = at
+        .night()
+        .fines
+        .get(index)
+        .map(|f| format!("{}, {}", f.player, fine_label(&f.kind)))
+        .unwrap_or_default();
+    let change = Change::RemoveFine {
+        date: at.date,
+        index,
+    };
+    let message = format!("Strafe gelöscht: {what}.");
+    correct(
+        &league,
+        layout,
+        flash,
+        &user.username,
+        &at,
+        &form,
+        change,
+        "Ja, Strafe löschen",
+        "strafen",
+        message,
+    )
+    .await
+}
+
+async fn remove_night(
+    State(league): State<League>,
+    layout: Layout,
+    flash: Flash,
+    RequireSecretary(user): RequireSecretary,
+    at: AtNight,
+    Form(form): Form<CorrectionForm>,
+) -> Result<Response, AppError> {
+    let date = at.date;
+    let done = match form.sicher {
+        None => Err(ServiceError::refused(
+            "Zum Löschen „Ja, den Abend mit allen Runden und Strafen löschen“ ankreuzen.",
+        )),
+        Some(_) => {
+            let edit = Edit::by(&user.username).korrektur(Korrektur::from(&form.korrektur));
+            league
+                .change(at.year(), Change::RemoveNight { date }, &edit)
+                .await
+                .map(|_| ())
+        }
+    };
+    match done {
+        Ok(()) => Ok(flash
+            .redirect(
+                &format!("/verwaltung/saison/{}", at.year()),
+                format!("Spielabend {} gelöscht.", date_de(date)),
+            )
+            .await),
+        Err(e) => {
+            let submitted = Submitted {
+                done: Err(e),
+                anchor: "loeschen".into(),
+                message: String::new(),
+                typed: Typed::default(),
+            };
+            finish(&league, layout, flash, date, submitted).await
+        }
+    }
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ mod bar;
 mod besteck;
 mod cache;
 mod closed_nights;
+mod corrections;
 mod entry;
 mod harden;
 mod hostile;
