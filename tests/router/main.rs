@@ -17,6 +17,7 @@ mod corrections;
 mod entry;
 mod harden;
 mod hostile;
+mod late_arrival;
 mod money;
 mod regeln;
 mod schiedsrichter;
