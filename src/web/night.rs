@@ -550,7 +550,7 @@ async fn save_participants(
 /// The round form as sent: every field name with all its values (player rows have numbered
 /// fields `played_{id}`, `outs_{id}`, `hand_outs_{id}`, `julen_{id}`, `joker_{id}`; the loser is
 /// the radio `lost` = id).
-type RoundFields = BTreeMap<String, Vec<String>>;
+pub(super) type RoundFields = BTreeMap<String, Vec<String>>;
 
 /// The first value of field `name`.
 fn first<'a>(fields: &'a RoundFields, name: &str) -> Option<&'a str> {
@@ -714,52 +714,55 @@ fn parse_round(
     Ok((number, out))
 }
 
-async fn save_round(
-    State(league): State<League>,
-    layout: Layout,
-    flash: Flash,
-    RequireSecretary(user): RequireSecretary,
-    at: AtNight,
-    axum_extra::extract::Form(fields): axum_extra::extract::Form<RoundFields>,
-) -> Result<Response, AppError> {
+/// A round form of one table as read: its rows, round number field and "Runde ersetzen" box as
+/// typed, the Korrektur fields, and the round number with its change, or the German refusal of
+/// the form's shape (numbers, one loser, no repeated field, unknown players).
+pub(super) struct ReadRound {
+    /// The table's rows as typed.
+    pub rows: Vec<EntryRow>,
+    /// The round number field as typed.
+    pub number_input: String,
+    /// "Runde ersetzen" ticked.
+    pub replace: bool,
+    /// The Korrektur fields.
+    pub korrektur: Korrektur,
+    /// The round number and its `Change::PutRound`, or the refusal.
+    pub parsed: Result<(u32, Change), String>,
+}
+
+/// Reads the round form `fields` of `table` at night `at` (its rows are the table's drawn
+/// players; a row of another player goes to the league's check, which names him).
+pub(super) fn read_round(at: &AtNight, table: u32, fields: &RoundFields) -> ReadRound {
     let date = at.date;
-    let table: u32 = first(&fields, "table")
-        .and_then(|v| v.parse().ok())
-        .ok_or_else(|| AppError::BadRequest("Tisch fehlt".into()))?;
     let seats = draw::table_players(&at.night().draw, table);
-    if seats.is_empty() {
-        return Err(AppError::BadRequest(format!(
-            "Tisch {table} gibt es an diesem Abend nicht"
-        )));
-    }
     let id_of = |name: &str| at.view.ids.players.get(name).copied().unwrap_or_default();
     let seated: Vec<i64> = seats.iter().map(|n| id_of(n)).collect();
     let rows: Vec<EntryRow> = seats
         .iter()
-        .map(|name| typed_row(&fields, id_of(name), name))
+        .map(|name| typed_row(fields, id_of(name), name))
         .collect();
-    let number_input = first(&fields, "number").unwrap_or_default().to_string();
+    let number_input = first(fields, "number").unwrap_or_default().to_string();
     let replace = fields.contains_key("replace");
     let korrektur = Korrektur {
         ticked: fields.contains_key("korrektur"),
-        reason: first(&fields, "korrektur_grund")
+        reason: first(fields, "korrektur_grund")
             .unwrap_or_default()
             .to_string(),
     };
     // Players of other tables or not drawn go to the league's check as rows, which names them.
     let mut foreign = Vec::new();
     let mut unknown = None;
-    for id in foreign_ids(&fields, &seated) {
+    for id in foreign_ids(fields, &seated) {
         match at.view.player_name(id) {
             Some(name) => {
-                let mut row = typed_row(&fields, id, name);
+                let mut row = typed_row(fields, id, name);
                 row.played = true;
                 foreign.push(row);
             }
             None => unknown = unknown.or(Some(id)),
         }
     }
-    let parsed = check_shape(&fields, date, table, &number_input, &rows)
+    let parsed = check_shape(fields, date, table, &number_input, &rows)
         .and_then(|()| match unknown {
             Some(id) => Err(format!(
                 "Abend {}, Tisch {table}, Runde {}: Spieler Nr. {id} gibt es nicht",
@@ -768,10 +771,8 @@ async fn save_round(
             )),
             None => Ok(()),
         })
-        .and_then(|()| parse_round(date, table, &number_input, &rows));
-    let done = match parsed {
-        Err(e) => Err(ServiceError::refused(e)),
-        Ok((number, mut results)) => {
+        .and_then(|()| parse_round(date, table, &number_input, &rows))
+        .map(|(number, mut results)| {
             for r in &foreign {
                 results.push(ResultEntry {
                     player: r.name.clone(),
@@ -790,7 +791,39 @@ async fn save_round(
                 replace: if replace { Replace::Any } else { Replace::No },
                 seat_newcomers: false,
             };
-            let edit = Edit::by(&user.username).korrektur(korrektur);
+            (number, change)
+        });
+    ReadRound {
+        rows,
+        number_input,
+        replace,
+        korrektur,
+        parsed,
+    }
+}
+
+async fn save_round(
+    State(league): State<League>,
+    layout: Layout,
+    flash: Flash,
+    RequireSecretary(user): RequireSecretary,
+    at: AtNight,
+    axum_extra::extract::Form(fields): axum_extra::extract::Form<RoundFields>,
+) -> Result<Response, AppError> {
+    let date = at.date;
+    let table: u32 = first(&fields, "table")
+        .and_then(|v| v.parse().ok())
+        .ok_or_else(|| AppError::BadRequest("Tisch fehlt".into()))?;
+    if draw::table_players(&at.night().draw, table).is_empty() {
+        return Err(AppError::BadRequest(format!(
+            "Tisch {table} gibt es an diesem Abend nicht"
+        )));
+    }
+    let read = read_round(&at, table, &fields);
+    let done = match read.parsed {
+        Err(e) => Err(ServiceError::refused(e)),
+        Ok((number, change)) => {
+            let edit = Edit::by(&user.username).korrektur(read.korrektur);
             league
                 .change(at.year(), change, &edit)
                 .await
@@ -802,7 +835,7 @@ async fn save_round(
         Err(_) => String::new(),
     };
     let typed = Typed {
-        round: Some((table, number_input, rows, replace)),
+        round: Some((table, read.number_input, read.rows, read.replace)),
         ..Typed::default()
     };
     let submitted = Submitted {

@@ -21,6 +21,7 @@ mod late_arrival;
 mod money;
 mod regeln;
 mod schiedsrichter;
+mod scorer_links;
 mod security;
 mod treasurer;
 mod wurfrunde_api;
