@@ -302,3 +302,85 @@ async fn two_scorers_at_once_enter_ten_rounds_each_and_lose_nothing() {
     assert_eq!(errors, 0);
     assert_eq!(stored, 20);
 }
+
+#[tokio::test]
+async fn a_scorer_link_keeps_the_schockbesteck_of_its_table_only() {
+    let (t, cookie, _) = app().await;
+    let two = table_players(&t, NIGHT, 2).await;
+    let link = make_link(&t, &cookie, NIGHT, 2).await;
+    let page = t.get(&link, None).await;
+    assert!(
+        page.body.contains(&format!("{link}/besteck/1")),
+        "a way to the Schockbesteck"
+    );
+    let base = format!("{link}/besteck/1");
+    let (a, b) = (two[0].as_str(), two[1].as_str());
+    let r = t
+        .post_fields(
+            &format!("{base}/start"),
+            &[
+                ("einmal", "b0"),
+                ("spieler", a),
+                ("spieler", b),
+                ("vorleger", a),
+            ],
+            None,
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    for seq in 0..2 {
+        let page = t.get(&base, None).await;
+        assert_eq!(page.status, StatusCode::OK);
+        assert!(
+            page.body.contains(&format!("href=\"{link}\"")),
+            "back to the link's table"
+        );
+        let (first, second) = if page.body.contains(&format!("name=\"p0\" value=\"{a}\"")) {
+            ((a, "111"), (b, "654"))
+        } else {
+            ((b, "654"), (a, "111"))
+        };
+        let seq = seq.to_string();
+        let once = format!("w{seq}");
+        let r = t
+            .post_fields(
+                &format!("{base}/wurfrunde"),
+                &[
+                    ("einmal", once.as_str()),
+                    ("seq", seq.as_str()),
+                    ("p0", first.0),
+                    ("w0", first.1),
+                    ("n0", "1"),
+                    ("p1", second.0),
+                    ("w1", second.1),
+                    ("n1", "1"),
+                ],
+                None,
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    }
+    let r = t
+        .post(&format!("{base}/bestaetigen"), "einmal=c1&seq=2", None)
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    assert!(
+        r.location()
+            .unwrap()
+            .starts_with(&format!("{link}/besteck/2")),
+        "{:?}",
+        r.location()
+    );
+    assert_eq!(rounds_at(&t.db.read, NIGHT, 2).await, 1);
+    let author = format!("Tisch 2 (Link von {SECRETARY})");
+    let audit = audit_rows(&t.db.read).await;
+    assert!(
+        audit
+            .iter()
+            .any(|(u, a)| *u == author && a.contains("Schockbesteck")),
+        "{audit:?}"
+    );
+    // Not the Schockbesteck of the other table.
+    let other = base.replace(&format!("/{NIGHT}/2/"), &format!("/{NIGHT}/1/"));
+    assert_eq!(t.get(&other, None).await.status, StatusCode::FORBIDDEN);
+}
