@@ -233,3 +233,92 @@ async fn the_json_api_deletes_a_round_as_it_was_seen() {
     assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.body);
     assert_eq!(t.get(&uri, None).await.status, StatusCode::NOT_FOUND);
 }
+
+/// Eleven players, nine drawn at one table on 09.01.2026.
+fn eleven() -> schockerliga::league::file::SeasonFile {
+    let names = [
+        "Anna", "Bernd", "Carla", "Dieter", "Elke", "Frank", "Gabi", "Hans", "Ilse", "Jörg", "Kurt",
+    ];
+    let players: Vec<_> = names
+        .iter()
+        .map(|n| serde_json::json!({ "name": n }))
+        .collect();
+    serde_json::from_value(serde_json::json!({
+        "format": "schockerliga-season/1", "season": 2026,
+        "players": players, "nights": [ { "date": "2026-01-09", "draw": names[..9].iter()
+            .map(|n| serde_json::json!({ "player": n, "table": 1 })).collect::<Vec<_>>() } ],
+    }))
+    .unwrap()
+}
+
+#[tokio::test]
+async fn a_round_sent_to_the_wrong_table_moves_with_its_players() {
+    let t = TestApp::builder().staff().season(eleven()).start().await;
+    let cookie = t.login(SECRETARY).await;
+    // Jörg and Kurt open a second table, but their round 1 is sent as table 1's.
+    let r = t
+        .post_json(
+            "/api/v1/nights/2026-01-09/tables/1/rounds/1",
+            serde_json::json!({ "results": [
+                { "player": "Jörg", "outs": 1, "hand_outs": 0, "lost": false },
+                { "player": "Kurt", "outs": 0, "hand_outs": 0, "lost": true } ] })
+            .to_string(),
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    let since = last_audit_id(&t.db.read).await;
+    let path = "/verwaltung/abend/2026-01-09/runde/1/1/verschieben";
+    let body = "einmal=mv1&nach=2&sicher=1";
+    let r = t.post(path, body, Some(&cookie)).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    assert_eq!(r.location(), Some("/verwaltung/abend/2026-01-09#tisch-2"));
+    let seats: Vec<(String, i64)> = sqlx::query_as(
+        "select p.name, np.table_no from night_participants np join players p on p.id = np.player_id
+         where p.name in ('Jörg', 'Kurt', 'Anna') order by p.name",
+    )
+    .fetch_all(&t.db.read)
+    .await
+    .unwrap();
+    assert_eq!(
+        seats,
+        [("Anna".into(), 1), ("Jörg".into(), 2), ("Kurt".into(), 2)]
+    );
+    let (at1, at2) = (
+        count(&t.db.read, "select count(*) from rounds where table_no = 1").await,
+        count(&t.db.read, "select count(*) from rounds where table_no = 2").await,
+    );
+    assert_eq!((at1, at2), (0, 1));
+    let audit = audit_since(&t.db.read, since).await;
+    let actions: Vec<&str> = audit.iter().map(|a| a.1.as_str()).collect();
+    assert_eq!(
+        actions,
+        ["Runde 1 am 09.01.2026 von Tisch 1 an Tisch 2 verschoben"]
+    );
+    assert!(audit[0].2.as_deref().unwrap().contains("\"table\":1"));
+    // A reload moves nothing back or twice.
+    let page = t.post_follow(path, body, &cookie).await;
+    assert!(page.body.contains("Schon gespeichert"), "{}", page.body);
+    assert_eq!(audit_since(&t.db.read, since).await.len(), 1);
+    // Moving onto a round that is there: refused in German, nothing stored.
+    let r = t
+        .post_json(
+            "/api/v1/nights/2026-01-09/tables/1/rounds/1",
+            serde_json::json!({ "results": [
+                { "player": "Anna", "outs": 0, "hand_outs": 0, "lost": true },
+                { "player": "Bernd", "outs": 0, "hand_outs": 0, "lost": false } ] })
+            .to_string(),
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    let r = t
+        .post(path, "einmal=mv2&nach=2&sicher=1", Some(&cookie))
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        r.body.contains("An Tisch 2 ist Runde 1 schon eingetragen"),
+        "{}",
+        r.body
+    );
+}
