@@ -137,3 +137,14 @@ pub async fn link(db: &Db, token: &str) -> Result<Option<ScorerLink>, ServiceErr
 pub fn link_path(token: &str, date: NaiveDate, table: u32) -> String {
     format!("/tisch/{token}/{date}/{table}")
 }
+
+/// The tables of night `night_id` with a working link, and who made each: (table, login name),
+/// by table. Empty for a closed night (its links no longer work).
+pub async fn active_links(db: &Db, night_id: i64) -> Result<Vec<(u32, String)>, ServiceError> {
+    Ok(db::scorer::active(&db.read, night_id)
+        .await?
+        .into_iter()
+        .filter(|l| !l.closed)
+        .map(|l| (u32::try_from(l.table_no).unwrap_or(0), l.created_by))
+        .collect())
+}

@@ -216,6 +216,8 @@ struct NightAdminPage {
     late_fine: Option<String>,
     /// A closed night may still be reopened (until the day after it).
     can_reopen: bool,
+    /// The tables with a working scorer link: (table, made by).
+    active_links: Vec<(u32, String)>,
 }
 
 /// What a rejected form typed.
@@ -230,7 +232,20 @@ struct Typed {
     fine: Option<(i64, String, bool)>,
 }
 
-fn render(layout: Layout, at: &AtNight, typed: Typed) -> NightAdminPage {
+/// The tables of night `at` with a working scorer link (none when they cannot be read: the page
+/// still works).
+async fn active_links(league: &League, at: &AtNight) -> Vec<(u32, String)> {
+    crate::service::scorer::active_links(league.db(), at.id())
+        .await
+        .unwrap_or_default()
+}
+
+fn render(
+    layout: Layout,
+    at: &AtNight,
+    typed: Typed,
+    active_links: Vec<(u32, String)>,
+) -> NightAdminPage {
     let view = &at.view;
     let season = &view.season;
     let rules = &season.rules;
@@ -365,6 +380,7 @@ fn render(layout: Layout, at: &AtNight, typed: Typed) -> NightAdminPage {
         table_numbers,
         late_fine: rules.fines.get("late").map(|c| format_cents(*c)),
         can_reopen: night.closed && chrono::Local::now().date_naive() <= reopen_until(at.date),
+        active_links,
     }
 }
 
@@ -379,10 +395,18 @@ async fn night_page(
     match super::unsent::take(&headers, &path, state.secure_cookies) {
         Some((kept, forget)) => (
             [(header::SET_COOKIE, forget)],
-            render(layout, &at, kept_round(&at, &kept.fields())),
+            render(
+                layout,
+                &at,
+                kept_round(&at, &kept.fields()),
+                active_links(&state.league, &at).await,
+            ),
         )
             .into_response(),
-        None => render(layout, &at, Typed::default()).into_response(),
+        None => {
+            let links = active_links(&state.league, &at).await;
+            render(layout, &at, Typed::default(), links).into_response()
+        }
     }
 }
 
@@ -447,7 +471,12 @@ async fn finish(
                 error_at: s.anchor,
                 ..s.typed
             };
-            Ok((StatusCode::UNPROCESSABLE_ENTITY, render(layout, &at, typed)).into_response())
+            let links = active_links(league, &at).await;
+            Ok((
+                StatusCode::UNPROCESSABLE_ENTITY,
+                render(layout, &at, typed, links),
+            )
+                .into_response())
         }
         Err(e) => Err(e.into()),
     }

@@ -150,6 +150,13 @@ async fn a_scorer_link_writes_its_table_on_its_night_until_revoked_or_closed() {
     );
     let token = link.split('/').nth(2).unwrap().to_string();
     assert!(token.len() >= 32, "at least 128 bits");
+    // The night page says which table has a working link.
+    let active = format!("Tisch 2: Link aktiv (erstellt von {SECRETARY})");
+    let night_page = t
+        .get(&format!("/verwaltung/abend/{NIGHT}"), Some(&cookie))
+        .await;
+    assert!(night_page.body.contains(&active), "{}", night_page.body);
+    assert!(night_page.body.contains("Tisch 1 schreiben"));
     // Only the hash is stored.
     let (stored,): (String,) = sqlx::query_as("select token_hash from scorer_links")
         .fetch_one(&t.db.read)
@@ -226,6 +233,10 @@ async fn a_scorer_link_writes_its_table_on_its_night_until_revoked_or_closed() {
         )
         .await;
     assert_eq!(r.status, StatusCode::SEE_OTHER);
+    let night_page = t
+        .get(&format!("/verwaltung/abend/{NIGHT}"), Some(&cookie))
+        .await;
+    assert!(!night_page.body.contains(&active));
     let r = t
         .post(
             &format!("{link}/runde"),
