@@ -95,6 +95,26 @@ enum Command {
     },
     /// Fill the database with a large, deterministic demo league (replaces those seasons).
     Demo(DemoArgs),
+    /// A Spielabend's scorer links.
+    Night {
+        #[command(subcommand)]
+        command: NightCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum NightCommand {
+    /// Print the link with which one table's rounds are entered without an account (until the
+    /// night is closed or the link is revoked; a new link revokes the old one).
+    Link {
+        /// The night (YYYY-MM-DD).
+        date: NaiveDate,
+        /// The table, 1 or 2.
+        table: u32,
+        /// End the table's link instead.
+        #[arg(long)]
+        revoke: bool,
+    },
 }
 
 /// The size of the demo league (`schockerliga demo`).
@@ -334,6 +354,41 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Demo(args) => demo(&path, args).await,
+        Command::Night {
+            command:
+                NightCommand::Link {
+                    date,
+                    table,
+                    revoke,
+                },
+        } => {
+            let db = Db::open(&path).await?;
+            if revoke {
+                let was = service::scorer::revoke_link(&db, date, table, "cli")
+                    .await
+                    .map_err(refused)?;
+                match was {
+                    true => eprintln!("Der Link für Tisch {table} gilt nicht mehr."),
+                    false => eprintln!("Für Tisch {table} gab es keinen gültigen Link."),
+                }
+                return Ok(());
+            }
+            let token = service::scorer::create_link(&db, date, table, "cli")
+                .await
+                .map_err(refused)?;
+            let interfaces: Vec<std::net::IpAddr> = if_addrs::get_if_addrs()
+                .map(|all| all.iter().map(|i| i.ip()).collect())
+                .unwrap_or_default();
+            let path = service::scorer::link_path(&token, date, table);
+            for link in schockerliga::web::links(cli.listen, &interfaces, &path) {
+                stdout(&format!("{link}\n"))?;
+            }
+            eprintln!(
+                "Link für Tisch {table} am {} (gilt bis zum Abschluss des Abends oder bis --revoke; ein älterer gilt nicht mehr)",
+                date.format("%d.%m.%Y")
+            );
+            Ok(())
+        }
     }
 }
 

@@ -121,6 +121,48 @@ pub async fn store(
         Change::SetFinePaid { .. } => {
             payments(conn, year, before, after, ids).await?;
         }
+        Change::RemoveRound {
+            date,
+            table,
+            number,
+        } => {
+            let night = *ids.nights.get(date).ok_or_else(|| missing("Spielabend"))?;
+            // The results first (one audit row each, naming the round), then the round.
+            super::night::delete_round(conn, night, *table, *number).await?;
+        }
+        Change::MoveRound {
+            date,
+            table,
+            number,
+            to,
+        } => {
+            let night_id = *ids.nights.get(date).ok_or_else(|| missing("Spielabend"))?;
+            let old = before.night(*date).map_or(&[][..], |n| &n.draw[..]);
+            let draw = &after
+                .night(*date)
+                .ok_or_else(|| missing("Spielabend"))?
+                .draw;
+            super::night::move_round(conn, night_id, *table, *number, *to).await?;
+            if draw != old {
+                super::night::set_participants(conn, night_id, &seats(ids, draw, &[])?).await?;
+            }
+        }
+        Change::RemoveFine { date, index } => {
+            let fines = ids.fines.get_mut(date).ok_or_else(|| missing("Strafe"))?;
+            if *index >= fines.len() {
+                return Err(missing("Strafe"));
+            }
+            let id = fines.remove(*index);
+            super::money::delete_fine(conn, id).await?;
+        }
+        Change::RemoveNight { date } => {
+            let night = ids
+                .nights
+                .remove(date)
+                .ok_or_else(|| missing("Spielabend"))?;
+            ids.fines.remove(date);
+            super::night::delete(conn, night).await?;
+        }
         Change::CloseNight { date } => {
             let night = *ids.nights.get(date).ok_or_else(|| missing("Spielabend"))?;
             super::closing::close(conn, night).await?;

@@ -9,6 +9,7 @@ pub mod closing;
 pub mod money;
 pub mod night;
 pub mod player;
+pub mod scorer;
 pub mod season;
 pub mod settings;
 pub mod user;

@@ -114,6 +114,15 @@ pub async fn book_fine(
     Ok(id)
 }
 
+/// Deletes fine `id` (audited by the fines trigger); returns whether a fine was deleted.
+pub async fn delete_fine(conn: &mut SqliteConnection, id: i64) -> Result<bool, DbError> {
+    let done = sqlx::query("delete from fines where id = ?")
+        .bind(id)
+        .execute(conn)
+        .await?;
+    Ok(done.rows_affected() > 0)
+}
+
 /// Stores `overrides` as the `rules` object of season `year` (the Strafenkatalog is its `fines`
 /// field); returns whether the season exists.
 pub async fn set_rules(

@@ -225,6 +225,67 @@ pub async fn put_round(
     Ok(())
 }
 
+/// Deletes round `number` at `table` of night `id`: its results first (each audited by the
+/// results trigger while the round still names night, table and number), then the round.
+pub async fn delete_round(
+    conn: &mut SqliteConnection,
+    id: i64,
+    table: u32,
+    number: u32,
+) -> Result<(), DbError> {
+    sqlx::query(
+        "delete from results where round_id in
+         (select id from rounds where night_id = ? and table_no = ? and number = ?)",
+    )
+    .bind(id)
+    .bind(table)
+    .bind(number)
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query("delete from rounds where night_id = ? and table_no = ? and number = ?")
+        .bind(id)
+        .bind(table)
+        .bind(number)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// Moves round `number` of night `id` from table `table` to table `to` (its results stay).
+pub async fn move_round(
+    conn: &mut SqliteConnection,
+    id: i64,
+    table: u32,
+    number: u32,
+    to: u32,
+) -> Result<(), DbError> {
+    sqlx::query(
+        "update rounds set table_no = ? where night_id = ? and table_no = ? and number = ?",
+    )
+    .bind(to)
+    .bind(id)
+    .bind(table)
+    .bind(number)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Deletes night `id` with everything of it: results (each audited), rounds, fines (each
+/// audited), the draw, open Schockbesteck Runden (by cascade) and the night.
+pub async fn delete(conn: &mut SqliteConnection, id: i64) -> Result<(), DbError> {
+    for sql in [
+        "delete from results where round_id in (select id from rounds where night_id = ?)",
+        "delete from rounds where night_id = ?",
+        "delete from fines where night_id = ?",
+        "delete from night_participants where night_id = ?",
+        "delete from nights where id = ?",
+    ] {
+        sqlx::query(sql).bind(id).execute(&mut *conn).await?;
+    }
+    Ok(())
+}
+
 /// Inserts round `number` at `table` of night `night_id` (no round of that number may be stored
 /// there) and returns its `rounds.id`.
 pub(crate) async fn insert_round(

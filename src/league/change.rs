@@ -107,6 +107,42 @@ pub enum Change {
         /// Paid (true) or open.
         paid: bool,
     },
+    /// Removes round `number` at `table` of the night on `date` (entered by mistake). Refused when
+    /// that round is not entered.
+    RemoveRound {
+        /// The night.
+        date: NaiveDate,
+        /// Table 1 or 2.
+        table: u32,
+        /// The round number.
+        number: u32,
+    },
+    /// Moves round `number` from `table` to table `to` of the night on `date` (entered at the
+    /// wrong table). Its players who have no other round at `table` are seated at `to`; refused
+    /// when `to` has a round of that number or a player of the round is drawn to `table` and plays
+    /// other rounds there.
+    MoveRound {
+        /// The night.
+        date: NaiveDate,
+        /// The table the round is entered at.
+        table: u32,
+        /// The round number.
+        number: u32,
+        /// The table it belongs to.
+        to: u32,
+    },
+    /// Removes fine `index` (0-based, booking order) of the night on `date` (booked by mistake).
+    RemoveFine {
+        /// The night.
+        date: NaiveDate,
+        /// The fine's position among the night's fines.
+        index: usize,
+    },
+    /// Removes the night on `date` with its draw, rounds and fines (a night entered by mistake).
+    RemoveNight {
+        /// The night.
+        date: NaiveDate,
+    },
     /// Closes the night on `date` ("Abend abschließen"): later changes only as a Korrektur.
     CloseNight {
         /// The night.
@@ -240,6 +276,10 @@ impl Change {
             | Change::PutRound { date, .. }
             | Change::BookFine { date, .. }
             | Change::SetFinePaid { date, .. }
+            | Change::RemoveRound { date, .. }
+            | Change::MoveRound { date, .. }
+            | Change::RemoveFine { date, .. }
+            | Change::RemoveNight { date }
             | Change::CloseNight { date }
             | Change::ReopenNight { date } => Some(*date),
             Change::AddPlayer { .. }
@@ -252,7 +292,8 @@ impl Change {
     }
 
     /// True when the change alters a closed night and so needs a Korrektur: its draw, rounds or
-    /// fines. Marking a fine paid (collecting later is normal), closing and reopening do not.
+    /// fines, or removes it. Marking a fine paid (collecting later is normal), closing and
+    /// reopening do not.
     pub fn needs_korrektur(&self) -> bool {
         matches!(
             self,
@@ -260,6 +301,10 @@ impl Change {
                 | Change::SeatPlayer { .. }
                 | Change::PutRound { .. }
                 | Change::BookFine { .. }
+                | Change::RemoveRound { .. }
+                | Change::MoveRound { .. }
+                | Change::RemoveFine { .. }
+                | Change::RemoveNight { .. }
         )
     }
 }
@@ -577,6 +622,109 @@ impl Season {
                     fine.netted = false;
                 }
                 fine.paid = *paid;
+            }
+            Change::RemoveRound {
+                date,
+                table,
+                number,
+            } => {
+                let night = night_entry(file, *date)?;
+                let at = Location::night(*date).table(*table).round(*number);
+                let t = night
+                    .tables
+                    .iter_mut()
+                    .find(|t| t.number == *table && t.rounds.iter().any(|r| r.number == *number))
+                    .ok_or_else(|| {
+                        EntryError::new(at.clone(), format!("{at} ist nicht eingetragen."))
+                    })?;
+                t.rounds.retain(|r| r.number != *number);
+                night.tables.retain(|t| !t.rounds.is_empty());
+            }
+            Change::MoveRound {
+                date,
+                table,
+                number,
+                to,
+            } => {
+                let night = night_entry(file, *date)?;
+                let at = Location::night(*date).table(*table).round(*number);
+                if to == table {
+                    return Err(EntryError::new(
+                        at.clone(),
+                        format!("{at} ist schon an Tisch {to} eingetragen."),
+                    ));
+                }
+                let k = night
+                    .tables
+                    .iter()
+                    .position(|t| {
+                        t.number == *table && t.rounds.iter().any(|r| r.number == *number)
+                    })
+                    .ok_or_else(|| {
+                        EntryError::new(at.clone(), format!("{at} ist nicht eingetragen."))
+                    })?;
+                let taken = night
+                    .tables
+                    .iter()
+                    .any(|t| t.number == *to && t.rounds.iter().any(|r| r.number == *number));
+                if taken {
+                    return Err(EntryError::conflict(
+                        at.clone(),
+                        format!(
+                            "An Tisch {to} ist Runde {number} schon eingetragen: erst diese löschen oder verschieben."
+                        ),
+                    ));
+                }
+                let round = night.tables[k]
+                    .rounds
+                    .iter()
+                    .find(|r| r.number == *number)
+                    .cloned()
+                    .ok_or_else(|| {
+                        EntryError::new(at.clone(), format!("{at} ist nicht eingetragen."))
+                    })?;
+                night.tables[k].rounds.retain(|r| r.number != *number);
+                // Who played only this round at the old table goes with it.
+                let stays = |name: &str| {
+                    night.tables[k]
+                        .rounds
+                        .iter()
+                        .any(|r| r.results.iter().any(|x| x.player == name))
+                };
+                let moving: Vec<String> = round
+                    .results
+                    .iter()
+                    .filter(|r| !stays(&r.player))
+                    .map(|r| r.player.clone())
+                    .collect();
+                if let Some(draw) = night.draw.as_mut() {
+                    let mut next: Vec<SeatEntry> = draw
+                        .iter()
+                        .filter(|s| !(s.table == *table && moving.contains(&s.player)))
+                        .cloned()
+                        .collect();
+                    for s in draw
+                        .iter()
+                        .filter(|s| s.table == *table && moving.contains(&s.player))
+                    {
+                        next = super::draw::seat(&next, &s.player, Some(*to));
+                    }
+                    *draw = next;
+                }
+                night.tables.retain(|t| !t.rounds.is_empty());
+                night.put_round(*to, *number, round.results);
+            }
+            Change::RemoveFine { date, index } => {
+                let night = night_entry(file, *date)?;
+                if *index >= night.fines.len() {
+                    return Err(refuse("Diese Strafe gibt es nicht."));
+                }
+                night.fines.remove(*index);
+            }
+            Change::RemoveNight { date } => {
+                night_entry(file, *date)?;
+                file.nights.retain(|n| n.date != *date);
+                closed.retain(|d| d != date);
             }
             Change::CloseNight { date } => {
                 night_entry(file, *date)?;

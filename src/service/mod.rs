@@ -8,6 +8,7 @@
 
 pub mod accounts;
 pub mod besteck;
+pub mod scorer;
 pub mod settings;
 pub mod snapshot;
 mod write;

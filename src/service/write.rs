@@ -449,6 +449,53 @@ async fn audit(
             )
             .await?;
         }
+        Change::MoveRound {
+            date,
+            table,
+            number,
+            to,
+        } => {
+            // The results keep their rows (no trigger fires): the move is one row, the round and
+            // the draw before and after.
+            let round_at = |s: &Season, t: u32| -> Value {
+                let rows = s
+                    .night(*date)
+                    .and_then(|n| n.tables.iter().find(|x| x.number == t))
+                    .and_then(|x| x.rounds.iter().find(|r| r.number == *number))
+                    .map(|r| json!(r.results))
+                    .unwrap_or(Value::Null);
+                json!({ "night": date, "table": t, "round": number, "results": rows,
+                        "draw": draw_of(s, *date) })
+            };
+            db::audit::record(
+                tx,
+                user,
+                &format!(
+                    "Runde {number} am {} von Tisch {table} an Tisch {to} verschoben",
+                    de(*date)
+                ),
+                Some(&round_at(before, *table)),
+                Some(&round_at(after, *to)),
+            )
+            .await?;
+        }
+        Change::RemoveNight { date } => {
+            // Each result and fine has its own row (the triggers); this one keeps the rest.
+            let night = before.night(*date).map(|n| {
+                json!({ "season": year, "date": date, "closed": n.closed,
+                        "draw": draw_of(before, *date),
+                        "rounds": n.tables.iter().map(|t| t.rounds.len()).sum::<usize>(),
+                        "fines": n.fines.len() })
+            });
+            db::audit::record(
+                tx,
+                user,
+                &format!("Spielabend {} gelöscht", de(*date)),
+                night.as_ref(),
+                None,
+            )
+            .await?;
+        }
         Change::SeatPlayer { date, player, .. } => {
             db::audit::record(
                 tx,

@@ -36,8 +36,6 @@ use crate::service::{AuditNote, Edit, League, ServiceError};
 
 /// The routes of this feature (all under `/verwaltung/besteck`).
 pub fn routes() -> Routes {
-    let base = "/verwaltung/besteck/{date}/{table}/{round}";
-    let _ = base;
     Routes::new()
         .get(Guard::Secretary, "/verwaltung/besteck/{date}", night_page)
         .get(
@@ -70,6 +68,99 @@ pub fn routes() -> Routes {
             "/verwaltung/besteck/{date}/{table}/{round}/bestaetigen",
             confirm,
         )
+        // The same through a scorer link of the table.
+        .get(
+            Guard::Link,
+            "/tisch/{token}/{date}/{table}/besteck/{round}",
+            runde_page,
+        )
+        .post(
+            Guard::Link,
+            "/tisch/{token}/{date}/{table}/besteck/{round}/start",
+            start,
+        )
+        .post(
+            Guard::Link,
+            "/tisch/{token}/{date}/{table}/besteck/{round}/wurfrunde",
+            wurfrunde,
+        )
+        .post(
+            Guard::Link,
+            "/tisch/{token}/{date}/{table}/besteck/{round}/zurueck",
+            undo,
+        )
+        .post(
+            Guard::Link,
+            "/tisch/{token}/{date}/{table}/besteck/{round}/verwerfen",
+            discard,
+        )
+        .post(
+            Guard::Link,
+            "/tisch/{token}/{date}/{table}/besteck/{round}/bestaetigen",
+            confirm,
+        )
+}
+
+/// Who keeps the Schockbesteck: a secretary (`/verwaltung/besteck/…`) or the holder of a scorer
+/// link of the table (`/tisch/{token}/{date}/{table}/besteck/…`, checked by `scorer::guard`).
+pub struct Writer {
+    /// The author named in the audit log ("anna", "Tisch 2 (Link von anna)").
+    pub author: String,
+    /// The link's token, when written through a scorer link.
+    pub token: Option<String>,
+}
+
+impl Writer {
+    /// The address of round `round` at `table` of the night on `date` for this writer.
+    pub fn round_path(&self, date: NaiveDate, table: u32, round: u32) -> String {
+        match &self.token {
+            Some(token) => format!("/tisch/{token}/{date}/{table}/besteck/{round}"),
+            None => format!("/verwaltung/besteck/{date}/{table}/{round}"),
+        }
+    }
+
+    /// The page this writer's Runde page links back to: the Schockbesteck's night page, or the
+    /// link's table page.
+    pub fn night_path(&self, date: NaiveDate, table: u32) -> String {
+        match &self.token {
+            Some(token) => format!("/tisch/{token}/{date}/{table}"),
+            None => format!("/verwaltung/besteck/{date}"),
+        }
+    }
+}
+
+impl axum::extract::FromRequestParts<super::AppState> for Writer {
+    type Rejection = Response;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &super::AppState,
+    ) -> Result<Self, Response> {
+        if let Some(link) = parts
+            .extensions
+            .get::<crate::service::scorer::ScorerLink>()
+            .cloned()
+        {
+            let token = parts
+                .uri
+                .path()
+                .split('/')
+                .nth(2)
+                .unwrap_or_default()
+                .to_string();
+            return Ok(Writer {
+                author: link.author(),
+                token: Some(token),
+            });
+        }
+        let RequireSecretary(user) = RequireSecretary::from_request_parts(parts, state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        Ok(Writer {
+            author: user.username,
+            token: None,
+        })
+    }
 }
 
 /// A form with numbered fields (`p0`, `w0`, …, `joker_{id}`) as sent: every field name with all
@@ -172,6 +263,8 @@ pub fn typed_throws(form: &Fields) -> Vec<TypedThrow> {
 /// What every page and action of one Runde needs: the night, its season rules, the players drawn
 /// to the table (seat order), the round numbers already entered there and the Runde in progress.
 struct Ctx {
+    /// The scorer link's token when written through one (the pages' addresses follow it).
+    token: Option<String>,
     at: RundeAt,
     season: i32,
     date: NaiveDate,
@@ -196,10 +289,15 @@ struct Ctx {
 
 impl Ctx {
     fn base(&self) -> String {
-        format!(
-            "/verwaltung/besteck/{}/{}/{}",
-            self.date, self.table, self.round
-        )
+        self.writer().round_path(self.date, self.table, self.round)
+    }
+
+    /// The writer's addresses (a secretary's or a scorer link's).
+    fn writer(&self) -> Writer {
+        Writer {
+            author: String::new(),
+            token: self.token.clone(),
+        }
     }
 
     /// Wurfrunden applied to the Runde in progress (0 without one).
@@ -209,7 +307,7 @@ impl Ctx {
 }
 
 /// The context of round `at` from the league's snapshot and the stored Runde in progress.
-async fn load(league: &League, at: &AtRound) -> Result<Ctx, AppError> {
+async fn load(league: &League, at: &AtRound, writer: &Writer) -> Result<Ctx, AppError> {
     let night = &at.at.night;
     let view = &night.view;
     let rules = &view.season.rules;
@@ -245,6 +343,7 @@ async fn load(league: &League, at: &AtRound) -> Result<Ctx, AppError> {
         .and_then(|t| t.rounds.iter().find(|r| r.number == at.round))
         .map(round_version);
     Ok(Ctx {
+        token: writer.token.clone(),
         at: here,
         season: view.season.year,
         date: night.date,
@@ -362,7 +461,6 @@ pub struct ConfirmRow {
 pub struct RundePage {
     layout: Layout,
     date: String,
-    iso_date: String,
     table: u32,
     round: u32,
     base: String,
@@ -390,6 +488,10 @@ pub struct RundePage {
     confirm: Vec<ConfirmRow>,
     joker_allowed: bool,
     next_round: Option<u32>,
+    /// The page the Runde page links back to (the Schockbesteck's night, or the link's table).
+    night_href: String,
+    /// The address of the next round's page.
+    next_href: String,
     /// The night is closed: the confirm form carries the Korrektur fieldset.
     closed: bool,
     /// The stored Runde does not load any more: why (German); only "verwerfen" is offered.
@@ -539,7 +641,6 @@ fn render(layout: Layout, ctx: &Ctx, extra: Extra<'_>) -> RundePage {
     let mut page = RundePage {
         layout,
         date: date_de(ctx.date),
-        iso_date: ctx.date.to_string(),
         table: ctx.table,
         round: ctx.round,
         base: ctx.base(),
@@ -565,6 +666,8 @@ fn render(layout: Layout, ctx: &Ctx, extra: Extra<'_>) -> RundePage {
         confirm: Vec::new(),
         joker_allowed: ctx.joker_allowed,
         next_round: (ctx.round < ctx.rounds_per_night).then_some(ctx.round + 1),
+        night_href: ctx.writer().night_path(ctx.date, ctx.table),
+        next_href: ctx.writer().round_path(ctx.date, ctx.table, ctx.round + 1),
         closed: ctx.closed,
         broken: ctx.broken.clone(),
     };
@@ -641,12 +744,13 @@ pub struct SavedQuery {
 
 async fn runde_page(
     State(state): State<crate::web::AppState>,
+    writer: Writer,
     layout: Layout,
     headers: axum::http::HeaderMap,
     at: AtRound,
     Query(q): Query<SavedQuery>,
 ) -> Result<Response, AppError> {
-    let ctx = load(&state.league, &at).await?;
+    let ctx = load(&state.league, &at, &writer).await?;
     let notice = q.gespeichert.map(|n| format!("Runde {n} ist gespeichert."));
     // A Wurfrunde that arrived after the login ran out comes back filled in (once).
     let path = format!("{}/wurfrunde", ctx.base());
@@ -726,11 +830,11 @@ pub struct StartForm {
 async fn start(
     State(league): State<League>,
     layout: Layout,
-    RequireSecretary(user): RequireSecretary,
+    writer: Writer,
     at: AtRound,
     axum_extra::extract::Form(form): axum_extra::extract::Form<StartForm>,
 ) -> Result<Response, AppError> {
-    let ctx = load(&league, &at).await?;
+    let ctx = load(&league, &at, &writer).await?;
     let round = ctx.round;
     if ctx.runde.is_some() || ctx.broken.is_some() {
         return Ok(rejected(
@@ -752,17 +856,17 @@ async fn start(
         Ok(r) => r,
         Err(e) => return Ok(rejected(layout, &ctx, Extra::error(e.to_string()))),
     };
-    save(&league, layout, &user.username, &ctx, &runde).await
+    save(&league, layout, &writer.author, &ctx, &runde).await
 }
 
 async fn wurfrunde(
     State(league): State<League>,
     layout: Layout,
-    RequireSecretary(user): RequireSecretary,
+    writer: Writer,
     at: AtRound,
     axum_extra::extract::Form(form): axum_extra::extract::Form<Fields>,
 ) -> Result<Response, AppError> {
-    let mut ctx = load(&league, &at).await?;
+    let mut ctx = load(&league, &at, &writer).await?;
     let typed = typed_throws(&form);
     let fail = |layout: Layout, ctx: &Ctx, msg: String| {
         rejected(
@@ -800,7 +904,7 @@ async fn wurfrunde(
     if let Err(e) = runde.apply_blind(throws, blind) {
         return Ok(fail(layout, &ctx, e.to_string()));
     }
-    let saved = save(&league, layout, &user.username, &ctx, &runde).await?;
+    let saved = save(&league, layout, &writer.author, &ctx, &runde).await?;
     ctx.runde = Some(runde);
     Ok(saved)
 }
@@ -808,11 +912,11 @@ async fn wurfrunde(
 async fn undo(
     State(league): State<League>,
     layout: Layout,
-    RequireSecretary(user): RequireSecretary,
+    writer: Writer,
     at: AtRound,
     axum_extra::extract::Form(form): axum_extra::extract::Form<Fields>,
 ) -> Result<Response, AppError> {
-    let ctx = load(&league, &at).await?;
+    let ctx = load(&league, &at, &writer).await?;
     if let Some(msg) = stale(&ctx, &form) {
         return Ok(rejected(layout, &ctx, Extra::error(msg)));
     }
@@ -839,7 +943,7 @@ async fn undo(
             ctx.at,
             Some(ctx.seq()),
             Some(&runde.record()),
-            &user.username,
+            &writer.author,
         )
         .await
     {
@@ -870,7 +974,7 @@ async fn undo(
 
 async fn discard(
     State(league): State<League>,
-    RequireSecretary(user): RequireSecretary,
+    writer: Writer,
     at: AtRound,
 ) -> Result<Response, AppError> {
     let here = RundeAt {
@@ -878,23 +982,22 @@ async fn discard(
         table: at.at.table,
         round: at.round,
     };
-    league.save_runde(here, None, None, &user.username).await?;
-    Ok(axum::response::Redirect::to(&format!(
-        "/verwaltung/besteck/{}/{}/{}",
-        at.at.night.date, at.at.table, at.round
-    ))
-    .into_response())
+    league.save_runde(here, None, None, &writer.author).await?;
+    Ok(
+        axum::response::Redirect::to(&writer.round_path(at.at.night.date, at.at.table, at.round))
+            .into_response(),
+    )
 }
 
 async fn confirm(
     State(league): State<League>,
     layout: Layout,
     flash: Flash,
-    RequireSecretary(user): RequireSecretary,
+    writer: Writer,
     at: AtRound,
     axum_extra::extract::Form(form): axum_extra::extract::Form<Fields>,
 ) -> Result<Response, AppError> {
-    let ctx = load(&league, &at).await?;
+    let ctx = load(&league, &at, &writer).await?;
     let jokers: Vec<&str> = ctx
         .ids
         .iter()
@@ -965,7 +1068,7 @@ async fn confirm(
         after: json!({ "results": results, "wurfrunden": runde.record().wurfrunden }),
     };
     let edit = Edit {
-        author: user.username.clone(),
+        author: writer.author.clone(),
         korrektur: Korrektur {
             ticked: form.contains_key("korrektur"),
             reason: field(&form, "korrektur_grund")
@@ -995,8 +1098,8 @@ async fn confirm(
     }
     let next = if round < ctx.rounds_per_night {
         format!(
-            "/verwaltung/besteck/{date}/{table}/{}?gespeichert={round}",
-            round + 1
+            "{}?gespeichert={round}",
+            writer.round_path(date, table, round + 1)
         )
     } else {
         format!("/abend/{date}")

@@ -55,16 +55,32 @@ impl FromRequestParts<AppState> for Layout {
             <CurrentUser as OptionalFromRequestParts<AppState>>::from_request_parts(parts, state)
                 .await
                 .map_err(IntoResponse::into_response)?;
-        // Flash messages belong to logged-in secretaries; visitors' pages stay cacheable.
+        // Flash messages belong to logged-in secretaries and scorer links; visitors' pages stay
+        // cacheable.
+        let link = parts
+            .extensions
+            .get::<crate::service::scorer::ScorerLink>()
+            .is_some();
         let mut flash = None;
-        if user.is_some() {
+        if user.is_some() || link {
             if let Ok(session) = Session::from_request_parts(parts, state).await {
                 flash = session.remove::<String>(FLASH_KEY).await.ok().flatten();
             }
         }
+        // A scorer link's pages have forms too: they carry `einmal` like an account's.
+        let once = match (&user, link) {
+            (None, true) => super::once::token(),
+            _ => String::new(),
+        };
+        let layout = Layout::of(user);
         Ok(Layout {
             flash,
-            ..Layout::of(user)
+            once: if once.is_empty() {
+                layout.once.clone()
+            } else {
+                once
+            },
+            ..layout
         })
     }
 }

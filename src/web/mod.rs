@@ -23,6 +23,7 @@ pub mod public;
 pub mod regeln;
 pub mod round_api;
 pub mod schiedsrichter;
+pub mod scorer;
 pub mod season;
 pub mod security;
 pub mod server;
@@ -106,6 +107,10 @@ pub enum AppError {
     /// Logged in, but the role does not allow this (403).
     #[error("Keine Berechtigung")]
     Forbidden,
+    /// Not allowed here, with the German reason (403): a scorer link used where it does not
+    /// work.
+    #[error("{0}")]
+    ForbiddenBecause(String),
     /// A request that cannot be served as sent (400), with the German reason.
     #[error("{0}")]
     BadRequest(String),
@@ -167,6 +172,7 @@ impl IntoResponse for AppError {
                 StatusCode::FORBIDDEN,
                 "Dafür fehlt die Berechtigung.".to_string(),
             ),
+            AppError::ForbiddenBecause(m) => (StatusCode::FORBIDDEN, m.clone()),
             AppError::BadRequest(m) => (StatusCode::BAD_REQUEST, m.clone()),
             AppError::Closed(m) => (StatusCode::CONFLICT, m.clone()),
             AppError::Full(m) => (StatusCode::INSUFFICIENT_STORAGE, m.clone()),
@@ -196,6 +202,9 @@ pub enum Guard {
     Money,
     /// Any logged-in account (its own password).
     Account,
+    /// The holder of a scorer link (`/tisch/{token}/{date}/{table}`, no account): only that
+    /// table at that night while the link works (`scorer::guard`).
+    Link,
 }
 
 /// One line of the route table: guard, method and path pattern.
@@ -294,6 +303,7 @@ fn routes() -> Routes {
         .merge(night::routes())
         .merge(besteck::routes())
         .merge(round_api::routes())
+        .merge(scorer::routes())
         .merge(admin::routes())
         .merge(bench::routes())
         .merge(treasurer::routes())
@@ -329,37 +339,44 @@ pub fn router(state: AppState) -> Router {
         for (path, handler) in paths {
             group = group.route(path, handler);
         }
-        group = match guard {
-            Guard::Public => group.route_layer(axum::middleware::from_fn_with_state(
-                state.clone(),
-                page_cache::serve,
-            )),
-            Guard::Secretary => group
-                .route_layer(once.clone())
-                .route_layer(axum::middleware::from_extractor_with_state::<
-                    RequireSecretary,
-                    AppState,
-                >(state.clone()))
-                .route_layer(keep_unsent.clone()),
-            Guard::Admin => group
-                .route_layer(once.clone())
-                .route_layer(axum::middleware::from_extractor_with_state::<
-                    RequireAdmin,
-                    AppState,
-                >(state.clone()))
-                .route_layer(keep_unsent.clone()),
-            Guard::Money => group
-                .route_layer(once.clone())
-                .route_layer(axum::middleware::from_extractor_with_state::<
-                    RequireMoney,
-                    AppState,
-                >(state.clone()))
-                .route_layer(keep_unsent.clone()),
-            // Only the own password change: nothing of it is kept in a cookie.
-            Guard::Account => group.route_layer(once.clone()).route_layer(
-                axum::middleware::from_extractor_with_state::<CurrentUser, AppState>(state.clone()),
-            ),
-        };
+        group =
+            match guard {
+                Guard::Public => group.route_layer(axum::middleware::from_fn_with_state(
+                    state.clone(),
+                    page_cache::serve,
+                )),
+                Guard::Secretary => group
+                    .route_layer(once.clone())
+                    .route_layer(axum::middleware::from_extractor_with_state::<
+                        RequireSecretary,
+                        AppState,
+                    >(state.clone()))
+                    .route_layer(keep_unsent.clone()),
+                Guard::Admin => group
+                    .route_layer(once.clone())
+                    .route_layer(axum::middleware::from_extractor_with_state::<
+                        RequireAdmin,
+                        AppState,
+                    >(state.clone()))
+                    .route_layer(keep_unsent.clone()),
+                Guard::Money => group
+                    .route_layer(once.clone())
+                    .route_layer(axum::middleware::from_extractor_with_state::<
+                        RequireMoney,
+                        AppState,
+                    >(state.clone()))
+                    .route_layer(keep_unsent.clone()),
+                // A scorer link: checked on every request, its forms carried out once.
+                Guard::Link => group.route_layer(once.clone()).route_layer(
+                    axum::middleware::from_fn_with_state(state.clone(), scorer::guard),
+                ),
+                // Only the own password change: nothing of it is kept in a cookie.
+                Guard::Account => group.route_layer(once.clone()).route_layer(
+                    axum::middleware::from_extractor_with_state::<CurrentUser, AppState>(
+                        state.clone(),
+                    ),
+                ),
+            };
         app = app.merge(group);
     }
     app.fallback(not_found).with_state(state)

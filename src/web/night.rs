@@ -65,6 +65,26 @@ pub fn routes() -> Routes {
             "/verwaltung/abend/{date}/strafe/{fine}/bezahlt",
             toggle_fine,
         )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/abend/{date}/runde/{table}/{number}/loeschen",
+            remove_round,
+        )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/abend/{date}/runde/{table}/{number}/verschieben",
+            move_round,
+        )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/abend/{date}/strafe/{fine}/loeschen",
+            remove_fine,
+        )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/abend/{date}/loeschen",
+            remove_night,
+        )
 }
 
 /// A season player in the presence form.
@@ -124,6 +144,8 @@ impl EnteredRound {
 pub struct TableForm {
     /// Table number.
     pub number: u32,
+    /// The other table (a round entered here by mistake moves there).
+    pub other: u32,
     /// The rounds entered at it, by number.
     pub rounds: Vec<EnteredRound>,
     /// "Runde ersetzen" ticked (only after a rejection).
@@ -194,6 +216,8 @@ struct NightAdminPage {
     late_fine: Option<String>,
     /// A closed night may still be reopened (until the day after it).
     can_reopen: bool,
+    /// The tables with a working scorer link: (table, made by).
+    active_links: Vec<(u32, String)>,
 }
 
 /// What a rejected form typed.
@@ -208,7 +232,20 @@ struct Typed {
     fine: Option<(i64, String, bool)>,
 }
 
-fn render(layout: Layout, at: &AtNight, typed: Typed) -> NightAdminPage {
+/// The tables of night `at` with a working scorer link (none when they cannot be read: the page
+/// still works).
+async fn active_links(league: &League, at: &AtNight) -> Vec<(u32, String)> {
+    crate::service::scorer::active_links(league.db(), at.id())
+        .await
+        .unwrap_or_default()
+}
+
+fn render(
+    layout: Layout,
+    at: &AtNight,
+    typed: Typed,
+    active_links: Vec<(u32, String)>,
+) -> NightAdminPage {
     let view = &at.view;
     let season = &view.season;
     let rules = &season.rules;
@@ -245,6 +282,7 @@ fn render(layout: Layout, at: &AtNight, typed: Typed) -> NightAdminPage {
             match &typed.round {
                 Some((t, round_input, rows, replace)) if *t == number => TableForm {
                     number,
+                    other: 3 - number.min(2),
                     rounds,
                     replace: *replace,
                     round_input: round_input.clone(),
@@ -253,6 +291,7 @@ fn render(layout: Layout, at: &AtNight, typed: Typed) -> NightAdminPage {
                 },
                 _ => TableForm {
                     number,
+                    other: 3 - number.min(2),
                     rounds,
                     replace: false,
                     round_input: next.to_string(),
@@ -341,6 +380,7 @@ fn render(layout: Layout, at: &AtNight, typed: Typed) -> NightAdminPage {
         table_numbers,
         late_fine: rules.fines.get("late").map(|c| format_cents(*c)),
         can_reopen: night.closed && chrono::Local::now().date_naive() <= reopen_until(at.date),
+        active_links,
     }
 }
 
@@ -355,10 +395,18 @@ async fn night_page(
     match super::unsent::take(&headers, &path, state.secure_cookies) {
         Some((kept, forget)) => (
             [(header::SET_COOKIE, forget)],
-            render(layout, &at, kept_round(&at, &kept.fields())),
+            render(
+                layout,
+                &at,
+                kept_round(&at, &kept.fields()),
+                active_links(&state.league, &at).await,
+            ),
         )
             .into_response(),
-        None => render(layout, &at, Typed::default()).into_response(),
+        None => {
+            let links = active_links(&state.league, &at).await;
+            render(layout, &at, Typed::default(), links).into_response()
+        }
     }
 }
 
@@ -423,7 +471,12 @@ async fn finish(
                 error_at: s.anchor,
                 ..s.typed
             };
-            Ok((StatusCode::UNPROCESSABLE_ENTITY, render(layout, &at, typed)).into_response())
+            let links = active_links(league, &at).await;
+            Ok((
+                StatusCode::UNPROCESSABLE_ENTITY,
+                render(layout, &at, typed, links),
+            )
+                .into_response())
         }
         Err(e) => Err(e.into()),
     }
@@ -526,7 +579,7 @@ async fn save_participants(
 /// The round form as sent: every field name with all its values (player rows have numbered
 /// fields `played_{id}`, `outs_{id}`, `hand_outs_{id}`, `julen_{id}`, `joker_{id}`; the loser is
 /// the radio `lost` = id).
-type RoundFields = BTreeMap<String, Vec<String>>;
+pub(super) type RoundFields = BTreeMap<String, Vec<String>>;
 
 /// The first value of field `name`.
 fn first<'a>(fields: &'a RoundFields, name: &str) -> Option<&'a str> {
@@ -690,52 +743,55 @@ fn parse_round(
     Ok((number, out))
 }
 
-async fn save_round(
-    State(league): State<League>,
-    layout: Layout,
-    flash: Flash,
-    RequireSecretary(user): RequireSecretary,
-    at: AtNight,
-    axum_extra::extract::Form(fields): axum_extra::extract::Form<RoundFields>,
-) -> Result<Response, AppError> {
+/// A round form of one table as read: its rows, round number field and "Runde ersetzen" box as
+/// typed, the Korrektur fields, and the round number with its change, or the German refusal of
+/// the form's shape (numbers, one loser, no repeated field, unknown players).
+pub(super) struct ReadRound {
+    /// The table's rows as typed.
+    pub rows: Vec<EntryRow>,
+    /// The round number field as typed.
+    pub number_input: String,
+    /// "Runde ersetzen" ticked.
+    pub replace: bool,
+    /// The Korrektur fields.
+    pub korrektur: Korrektur,
+    /// The round number and its `Change::PutRound`, or the refusal.
+    pub parsed: Result<(u32, Change), String>,
+}
+
+/// Reads the round form `fields` of `table` at night `at` (its rows are the table's drawn
+/// players; a row of another player goes to the league's check, which names him).
+pub(super) fn read_round(at: &AtNight, table: u32, fields: &RoundFields) -> ReadRound {
     let date = at.date;
-    let table: u32 = first(&fields, "table")
-        .and_then(|v| v.parse().ok())
-        .ok_or_else(|| AppError::BadRequest("Tisch fehlt".into()))?;
     let seats = draw::table_players(&at.night().draw, table);
-    if seats.is_empty() {
-        return Err(AppError::BadRequest(format!(
-            "Tisch {table} gibt es an diesem Abend nicht"
-        )));
-    }
     let id_of = |name: &str| at.view.ids.players.get(name).copied().unwrap_or_default();
     let seated: Vec<i64> = seats.iter().map(|n| id_of(n)).collect();
     let rows: Vec<EntryRow> = seats
         .iter()
-        .map(|name| typed_row(&fields, id_of(name), name))
+        .map(|name| typed_row(fields, id_of(name), name))
         .collect();
-    let number_input = first(&fields, "number").unwrap_or_default().to_string();
+    let number_input = first(fields, "number").unwrap_or_default().to_string();
     let replace = fields.contains_key("replace");
     let korrektur = Korrektur {
         ticked: fields.contains_key("korrektur"),
-        reason: first(&fields, "korrektur_grund")
+        reason: first(fields, "korrektur_grund")
             .unwrap_or_default()
             .to_string(),
     };
     // Players of other tables or not drawn go to the league's check as rows, which names them.
     let mut foreign = Vec::new();
     let mut unknown = None;
-    for id in foreign_ids(&fields, &seated) {
+    for id in foreign_ids(fields, &seated) {
         match at.view.player_name(id) {
             Some(name) => {
-                let mut row = typed_row(&fields, id, name);
+                let mut row = typed_row(fields, id, name);
                 row.played = true;
                 foreign.push(row);
             }
             None => unknown = unknown.or(Some(id)),
         }
     }
-    let parsed = check_shape(&fields, date, table, &number_input, &rows)
+    let parsed = check_shape(fields, date, table, &number_input, &rows)
         .and_then(|()| match unknown {
             Some(id) => Err(format!(
                 "Abend {}, Tisch {table}, Runde {}: Spieler Nr. {id} gibt es nicht",
@@ -744,10 +800,8 @@ async fn save_round(
             )),
             None => Ok(()),
         })
-        .and_then(|()| parse_round(date, table, &number_input, &rows));
-    let done = match parsed {
-        Err(e) => Err(ServiceError::refused(e)),
-        Ok((number, mut results)) => {
+        .and_then(|()| parse_round(date, table, &number_input, &rows))
+        .map(|(number, mut results)| {
             for r in &foreign {
                 results.push(ResultEntry {
                     player: r.name.clone(),
@@ -766,7 +820,39 @@ async fn save_round(
                 replace: if replace { Replace::Any } else { Replace::No },
                 seat_newcomers: false,
             };
-            let edit = Edit::by(&user.username).korrektur(korrektur);
+            (number, change)
+        });
+    ReadRound {
+        rows,
+        number_input,
+        replace,
+        korrektur,
+        parsed,
+    }
+}
+
+async fn save_round(
+    State(league): State<League>,
+    layout: Layout,
+    flash: Flash,
+    RequireSecretary(user): RequireSecretary,
+    at: AtNight,
+    axum_extra::extract::Form(fields): axum_extra::extract::Form<RoundFields>,
+) -> Result<Response, AppError> {
+    let date = at.date;
+    let table: u32 = first(&fields, "table")
+        .and_then(|v| v.parse().ok())
+        .ok_or_else(|| AppError::BadRequest("Tisch fehlt".into()))?;
+    if draw::table_players(&at.night().draw, table).is_empty() {
+        return Err(AppError::BadRequest(format!(
+            "Tisch {table} gibt es an diesem Abend nicht"
+        )));
+    }
+    let read = read_round(&at, table, &fields);
+    let done = match read.parsed {
+        Err(e) => Err(ServiceError::refused(e)),
+        Ok((number, change)) => {
+            let edit = Edit::by(&user.username).korrektur(read.korrektur);
             league
                 .change(at.year(), change, &edit)
                 .await
@@ -778,7 +864,7 @@ async fn save_round(
         Err(_) => String::new(),
     };
     let typed = Typed {
-        round: Some((table, number_input, rows, replace)),
+        round: Some((table, read.number_input, read.rows, read.replace)),
         ..Typed::default()
     };
     let submitted = Submitted {
@@ -1050,6 +1136,204 @@ async fn toggle_fine(
     Ok(flash
         .redirect(&format!("/verwaltung/abend/{}#strafen", at.date), message)
         .await)
+}
+
+/// The confirmation of a correction (remove or move): the box, the target table of a move, and
+/// the Korrektur fields of a closed night.
+#[derive(Deserialize)]
+pub struct CorrectionForm {
+    /// Present when the confirmation box is ticked.
+    #[serde(default)]
+    pub sicher: Option<String>,
+    /// The table a round moves to ("1" or "2").
+    #[serde(default)]
+    pub nach: String,
+    /// Korrektur fields of a closed night.
+    #[serde(flatten)]
+    pub korrektur: KorrekturFields,
+}
+
+/// A correction of the night's page: the change after the confirmation box, or the German
+/// refusal naming the box (`ask`); the page again (422) on a refusal, else a redirect to `anchor`.
+#[allow(clippy::too_many_arguments)]
+async fn correct(
+    league: &League,
+    layout: Layout,
+    flash: Flash,
+    user: &str,
+    at: &AtNight,
+    form: &CorrectionForm,
+    change: Change,
+    ask: &str,
+    anchor: &str,
+    message: String,
+) -> Result<Response, AppError> {
+    let done = match form.sicher {
+        None => Err(ServiceError::refused(format!(
+            "Zum Bestätigen „{ask}“ ankreuzen."
+        ))),
+        Some(_) => {
+            let edit = Edit::by(user).korrektur(Korrektur::from(&form.korrektur));
+            league.change(at.year(), change, &edit).await.map(|_| ())
+        }
+    };
+    let submitted = Submitted {
+        done,
+        anchor: anchor.to_string(),
+        message,
+        typed: Typed::default(),
+    };
+    finish(league, layout, flash, at.date, submitted).await
+}
+
+async fn remove_round(
+    State(league): State<League>,
+    layout: Layout,
+    flash: Flash,
+    RequireSecretary(user): RequireSecretary,
+    at: AtNight,
+    Path((_, table, number)): Path<(String, u32, u32)>,
+    Form(form): Form<CorrectionForm>,
+) -> Result<Response, AppError> {
+    let change = Change::RemoveRound {
+        date: at.date,
+        table,
+        number,
+    };
+    let message = format!("Runde {number} an Tisch {table} gelöscht.");
+    let ask = format!("Ja, Runde {number} löschen");
+    let anchor = format!("tisch-{table}");
+    correct(
+        &league,
+        layout,
+        flash,
+        &user.username,
+        &at,
+        &form,
+        change,
+        &ask,
+        &anchor,
+        message,
+    )
+    .await
+}
+
+async fn move_round(
+    State(league): State<League>,
+    layout: Layout,
+    flash: Flash,
+    RequireSecretary(user): RequireSecretary,
+    at: AtNight,
+    Path((_, table, number)): Path<(String, u32, u32)>,
+    Form(form): Form<CorrectionForm>,
+) -> Result<Response, AppError> {
+    let to: u32 = form.nach.trim().parse().map_err(|_| {
+        AppError::BadRequest(format!("Tisch „{}“ gibt es nicht.", form.nach.trim()))
+    })?;
+    let change = Change::MoveRound {
+        date: at.date,
+        table,
+        number,
+        to,
+    };
+    let message = format!("Runde {number} von Tisch {table} an Tisch {to} verschoben.");
+    let ask = format!("Ja, Runde {number} an Tisch {to} verschieben");
+    let anchor = format!("tisch-{to}");
+    correct(
+        &league,
+        layout,
+        flash,
+        &user.username,
+        &at,
+        &form,
+        change,
+        &ask,
+        &anchor,
+        message,
+    )
+    .await
+}
+
+async fn remove_fine(
+    State(league): State<League>,
+    layout: Layout,
+    flash: Flash,
+    RequireSecretary(user): RequireSecretary,
+    at: AtNight,
+    Path((_, fine)): Path<(String, i64)>,
+    Form(form): Form<CorrectionForm>,
+) -> Result<Response, AppError> {
+    let index = at
+        .view
+        .ids
+        .fines
+        .get(&at.date)
+        .and_then(|ids| ids.iter().position(|x| *x == fine))
+        .ok_or(AppError::NotFound)?;
+    let what = at
+        .night()
+        .fines
+        .get(index)
+        .map(|f| format!("{}, {}", f.player, fine_label(&f.kind)))
+        .unwrap_or_default();
+    let change = Change::RemoveFine {
+        date: at.date,
+        index,
+    };
+    let message = format!("Strafe gelöscht: {what}.");
+    correct(
+        &league,
+        layout,
+        flash,
+        &user.username,
+        &at,
+        &form,
+        change,
+        "Ja, Strafe löschen",
+        "strafen",
+        message,
+    )
+    .await
+}
+
+async fn remove_night(
+    State(league): State<League>,
+    layout: Layout,
+    flash: Flash,
+    RequireSecretary(user): RequireSecretary,
+    at: AtNight,
+    Form(form): Form<CorrectionForm>,
+) -> Result<Response, AppError> {
+    let date = at.date;
+    let done = match form.sicher {
+        None => Err(ServiceError::refused(
+            "Zum Löschen „Ja, den Abend mit allen Runden und Strafen löschen“ ankreuzen.",
+        )),
+        Some(_) => {
+            let edit = Edit::by(&user.username).korrektur(Korrektur::from(&form.korrektur));
+            league
+                .change(at.year(), Change::RemoveNight { date }, &edit)
+                .await
+                .map(|_| ())
+        }
+    };
+    match done {
+        Ok(()) => Ok(flash
+            .redirect(
+                &format!("/verwaltung/saison/{}", at.year()),
+                format!("Spielabend {} gelöscht.", date_de(date)),
+            )
+            .await),
+        Err(e) => {
+            let submitted = Submitted {
+                done: Err(e),
+                anchor: "loeschen".into(),
+                message: String::new(),
+                typed: Typed::default(),
+            };
+            finish(&league, layout, flash, date, submitted).await
+        }
+    }
 }
 
 #[cfg(test)]

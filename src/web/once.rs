@@ -161,7 +161,14 @@ pub async fn guard(State(state): State<AppState>, req: Request, next: Next) -> R
             .ok()
             .flatten();
     let mut hash = Sha256::new();
-    hash.update(user.map(|u| u.id).unwrap_or_default().to_le_bytes());
+    // Whose form: the account, or a scorer link (no account; its own key space).
+    match parts.extensions.get::<crate::service::scorer::ScorerLink>() {
+        Some(link) => {
+            hash.update(b"scorer-link\0");
+            hash.update(link.id.to_le_bytes());
+        }
+        None => hash.update(user.map(|u| u.id).unwrap_or_default().to_le_bytes()),
+    }
     hash.update(parts.uri.path().as_bytes());
     hash.update([0]);
     hash.update(&bytes);

@@ -9,12 +9,17 @@
 //! `If-Match: *` (whatever is there). Without `If-Match` an entered round is a 409 naming what is
 //! there. The answer carries the stored round's new `ETag`.
 //!
+//! `DELETE` to the same address (secretary login; `?korrektur=<reason>` for a closed night) removes
+//! the round (`Change::RemoveRound`: one audit row per removed result); with `If-Match:
+//! "<version>"` only the round as it was seen (else 409). 200 with the season's new version; 404
+//! when the round is not entered.
+//!
 //! It is `Change::PutRound` through the write pipeline, the same check as the round form and the
 //! Schockbesteck (league.md §1 on the whole season, the Korrektur of a closed night); a refused
 //! round stores nothing: 422 with the German reason naming night, table, round, player and field
 //! (409 for a closed night without Korrektur or a lost update).
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -41,6 +46,11 @@ pub fn routes() -> Routes {
             Guard::Secretary,
             "/api/v1/nights/{date}/tables/{table}/rounds/{number}",
             put_round,
+        )
+        .delete(
+            Guard::Secretary,
+            "/api/v1/nights/{date}/tables/{table}/rounds/{number}",
+            delete_round,
         )
 }
 
@@ -112,6 +122,103 @@ pub struct RoundBody {
 /// A JSON error answer `{"error": "<German message>"}`.
 fn error(status: StatusCode, message: impl Into<String>) -> Response {
     (status, Json(json!({ "error": message.into() }))).into_response()
+}
+
+/// The query of a `DELETE`: the Korrektur reason for a closed night.
+#[derive(Debug, Default, Deserialize)]
+pub struct DeleteQuery {
+    /// Why a closed night is corrected (its presence ticks the Korrektur).
+    #[serde(default)]
+    pub korrektur: Option<String>,
+}
+
+async fn delete_round(
+    State(league): State<League>,
+    RequireSecretary(user): RequireSecretary,
+    Path((date, table, number)): Path<(String, u32, u32)>,
+    Query(query): Query<DeleteQuery>,
+    headers: HeaderMap,
+) -> Response {
+    let Ok(date) = NaiveDate::parse_from_str(&date, "%Y-%m-%d") else {
+        return error(
+            StatusCode::NOT_FOUND,
+            format!("\"{date}\" ist kein Datum (JJJJ-MM-TT)"),
+        );
+    };
+    let snapshot = league.snapshot();
+    let Some((view, night)) = snapshot.night(date) else {
+        return error(
+            StatusCode::NOT_FOUND,
+            "An diesem Tag gibt es keinen Spielabend",
+        );
+    };
+    let year = view.season.year;
+    let round = night
+        .tables
+        .iter()
+        .find(|t| t.number == table)
+        .and_then(|t| t.rounds.iter().find(|r| r.number == number));
+    let Some(round) = round else {
+        return error(
+            StatusCode::NOT_FOUND,
+            format!("Tisch {table}, Runde {number} ist an diesem Tag nicht eingetragen"),
+        );
+    };
+    if let Replace::IfVersion(v) = replace_of(&headers) {
+        if round_version(round) != v {
+            return error(
+                StatusCode::CONFLICT,
+                format!(
+                    "Tisch {table}, Runde {number} wurde inzwischen geändert (jetzt verloren: {}). \
+                     Bitte prüfen und neu entscheiden.",
+                    crate::league::change::round_loser(round)
+                ),
+            );
+        }
+    }
+    let korrektur = query
+        .korrektur
+        .map(|reason| Korrektur::because(&reason))
+        .unwrap_or_default();
+    let edit = Edit::by(&user.username).korrektur(korrektur);
+    let change = Change::RemoveRound {
+        date,
+        table,
+        number,
+    };
+    match league.change(year, change, &edit).await {
+        Ok(view) => Json(json!({
+            "season": year,
+            "date": date,
+            "table": table,
+            "round": number,
+            "version": view.version,
+            "deleted": true,
+        }))
+        .into_response(),
+        Err(e) => service_error(e),
+    }
+}
+
+/// The JSON answer of a refused or failed change.
+fn service_error(e: ServiceError) -> Response {
+    match e {
+        e @ (ServiceError::NoSeason(_) | ServiceError::NotFound(_)) => {
+            error(StatusCode::NOT_FOUND, e.to_string())
+        }
+        ServiceError::Refused(e) => error(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()),
+        ServiceError::Closed(e) | ServiceError::Conflict(e) => {
+            error(StatusCode::CONFLICT, e.to_string())
+        }
+        ServiceError::Full(e) => error(StatusCode::INSUFFICIENT_STORAGE, e.to_string()),
+        e => {
+            tracing::error!(error = %e, "round api failed");
+            error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "Ein interner Fehler ist aufgetreten.",
+            )
+        }
+    }
 }
 
 async fn put_round(

@@ -16,6 +16,7 @@ mod demo;
 mod durability;
 mod faults;
 mod harden;
+mod night_link;
 mod wurfrunde;
 
 /// The binary under test.

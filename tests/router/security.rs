@@ -104,6 +104,8 @@ async fn the_route_table_is_read_and_every_listed_route_exists() {
             }
             Guard::Money => assert!(MONEY.contains(&key), "{key:?} money"),
             Guard::Account => assert!(r.path.starts_with("/verwaltung"), "{key:?} account"),
+            // A scorer link: its token is the guard (tests/router/scorer_links.rs).
+            Guard::Link => assert!(r.path.starts_with("/tisch/{token}/"), "{key:?} link"),
         }
     }
     for (m, r) in MONEY {
@@ -158,6 +160,11 @@ async fn a_kassenwart_handles_the_money_and_gets_403_on_everything_else() {
                         resp.status
                     );
                 }
+            }
+            // No account at all: a link without a working token is refused.
+            Guard::Link => {
+                let resp = send_as(&t, method, &uri, &kassenwart).await;
+                assert_eq!(resp.status, StatusCode::FORBIDDEN, "link {method} {uri}");
             }
             Guard::Public => {}
         }
@@ -258,7 +265,9 @@ async fn no_get_route_changes_data_even_for_an_admin() {
                 resp.status.is_success()
                     || resp.status.is_redirection()
                     || resp.status == StatusCode::NOT_FOUND
-                    || resp.status == StatusCode::BAD_REQUEST,
+                    || resp.status == StatusCode::BAD_REQUEST
+                    // A scorer link's page without a working token.
+                    || (route.starts_with("/tisch/") && resp.status == StatusCode::FORBIDDEN),
                 "GET {route}: {}",
                 resp.status
             );

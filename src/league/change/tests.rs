@@ -230,6 +230,38 @@ fn cases() -> Vec<(&'static str, Change, Result<Check, &'static str>)> {
             Err("Carla hat am 01.10.2026 nichts offen.")),
         ("a payment by a stranger", Change::BookPayment { player: "Zoe".into(), cents: 100, paid_on: d("2026-01-20") },
             Err("Zoe spielt nicht in der Saison 2026")),
+        ("a round removed", Change::RemoveRound { date: night, table: 1, number: 1 }, Ok(|s| {
+            assert!(s.nights[0].tables.iter().all(|t| t.rounds.is_empty()));
+            assert_eq!(s.nights[0].draw.len(), 3, "the draw stays");
+        })),
+        ("a round removed that is not entered", Change::RemoveRound { date: night, table: 1, number: 2 },
+            Err("Abend 09.01.2026, Tisch 1, Runde 2 ist nicht eingetragen.")),
+        ("a round removed at the wrong table", Change::RemoveRound { date: night, table: 2, number: 1 },
+            Err("Tisch 2, Runde 1 ist nicht eingetragen.")),
+        ("a round of a night that is not there", Change::RemoveRound { date: d("2026-02-01"), table: 1, number: 1 },
+            Err("Am 01.02.2026 gibt es keinen Spielabend der Saison 2026")),
+        ("a round moved onto its own table", Change::MoveRound { date: night, table: 1, number: 1, to: 1 },
+            Err("ist schon an Tisch 1 eingetragen")),
+        ("a round moved that is not entered", Change::MoveRound { date: night, table: 1, number: 4, to: 2 },
+            Err("Runde 4 ist nicht eingetragen.")),
+        // Each of the three played only this round: they move with it.
+        ("a round moved to table 2 with its players", Change::MoveRound { date: night, table: 1, number: 1, to: 2 },
+            Ok(|s| {
+                let n = &s.nights[0];
+                assert!(n.draw.iter().all(|x| x.table == 2), "{:?}", n.draw);
+                assert_eq!(n.tables.iter().map(|t| t.number).collect::<Vec<_>>(), [2]);
+            })),
+        ("a fine removed", Change::RemoveFine { date: night, index: 0 },
+            Ok(|s| assert!(s.nights[0].fines.is_empty()))),
+        ("a fine removed that is not there", Change::RemoveFine { date: night, index: 1 },
+            Err("Diese Strafe gibt es nicht.")),
+        ("a night removed with its rounds and fines", Change::RemoveNight { date: night }, Ok(|s| {
+            assert_eq!(s.nights.iter().map(|n| n.date).collect::<Vec<_>>(), [d("2026-01-16")]);
+        })),
+        ("an empty night removed", Change::RemoveNight { date: empty },
+            Ok(|s| assert_eq!(s.nights.len(), 1))),
+        ("a night removed that is not there", Change::RemoveNight { date: d("2026-02-01") },
+            Err("Am 01.02.2026 gibt es keinen Spielabend der Saison 2026")),
         ("the netting of the Jahresabschluss", Change::NetPayouts { paid_on: d("2026-12-20"), carry_in_cents: 0 },
             Ok(|s| {
                 // Bernd, the Lucky Looser (10,00 €), owes 1,00 €: paid out of his share.
@@ -357,6 +389,31 @@ fn what_needs_a_korrektur_on_a_closed_night() {
             false,
         ),
         (Change::CloseNight { date: night }, false),
+        (
+            Change::RemoveRound {
+                date: night,
+                table: 1,
+                number: 1,
+            },
+            true,
+        ),
+        (
+            Change::MoveRound {
+                date: night,
+                table: 1,
+                number: 1,
+                to: 2,
+            },
+            true,
+        ),
+        (
+            Change::RemoveFine {
+                date: night,
+                index: 0,
+            },
+            true,
+        ),
+        (Change::RemoveNight { date: night }, true),
         (Change::AddPlayer { name: "A".into() }, false),
     ];
     for (change, needs) in cases {
@@ -464,5 +521,121 @@ fn a_netting_leaves_nothing_to_net_and_opening_a_netted_fine_undoes_it() {
     assert_eq!(
         text["nights"][0]["fines"][0],
         json!({ "player": "Bernd", "kind": "late", "paid": true, "paid_on": "2026-12-20", "netted": true })
+    );
+}
+
+/// Eleven players at two tables (Anna..Fritz at 1, Gabi..Kurt at 2); round 3 of table 2 was
+/// entered at table 1 by mistake, by players seated there by the JSON API.
+fn two_tables() -> Season {
+    let names = [
+        "Anna", "Bernd", "Carla", "Dora", "Emil", "Fritz", "Gabi", "Hans", "Ilse", "Jörg", "Kurt",
+    ];
+    let players: Vec<_> = names.iter().map(|n| json!({ "name": n })).collect();
+    let f = file(json!({
+        "format": "schockerliga-season/1", "season": 2026,
+        "players": players, "nights": [ { "date": "2026-01-09" } ] }));
+    let mut s = Season::from_file(&f).expect("season");
+    let seats = names
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != 10)
+        .map(|(i, p)| SeatEntry {
+            player: p.to_string(),
+            table: if i < 5 { 1 } else { 2 },
+        })
+        .collect();
+    s = s
+        .apply(&Change::SetDraw {
+            date: d("2026-01-09"),
+            seats,
+        })
+        .expect("draw");
+    s.apply(&Change::PutRound {
+        date: d("2026-01-09"),
+        table: 1,
+        number: 1,
+        results: rows(&[("Anna", 0, true), ("Bernd", 0, false)]),
+        replace: Replace::No,
+        seat_newcomers: false,
+    })
+    .expect("round 1 at table 1")
+}
+
+#[test]
+fn a_round_moves_to_its_table_with_the_players_who_only_played_it() {
+    let date = d("2026-01-09");
+    let put = |s: &Season, number: u32, spec: &[(&str, u32, bool)]| {
+        s.apply(&Change::PutRound {
+            date,
+            table: 1,
+            number,
+            results: rows(spec),
+            replace: Replace::No,
+            seat_newcomers: true,
+        })
+    };
+    // Fritz is drawn to table 2: the league refuses his row at table 1 in the first place.
+    assert!(put(&two_tables(), 2, &[("Fritz", 1, false), ("Kurt", 0, true)]).is_err());
+    // Kurt (not drawn) and Anna: Kurt is seated at table 1 by the JSON API.
+    let s = put(&two_tables(), 2, &[("Kurt", 0, true), ("Anna", 0, false)]).expect("Kurt at 1");
+    assert!(s.nights[0]
+        .draw
+        .iter()
+        .any(|x| x.player == "Kurt" && x.table == 1));
+    // Anna plays round 1 at table 1 too: she cannot go to table 2, so the move is refused.
+    let e = s
+        .apply(&Change::MoveRound {
+            date,
+            table: 1,
+            number: 2,
+            to: 2,
+        })
+        .expect_err("Anna plays round 1 at table 1");
+    assert!(e.to_string().contains("Anna"), "{e}");
+    // Without round 1 the round goes to table 2, and Kurt and Anna with it.
+    let s = s
+        .apply(&Change::RemoveRound {
+            date,
+            table: 1,
+            number: 1,
+        })
+        .and_then(|s| {
+            s.apply(&Change::MoveRound {
+                date,
+                table: 1,
+                number: 2,
+                to: 2,
+            })
+        })
+        .expect("moved");
+    let n = &s.nights[0];
+    for p in ["Kurt", "Anna"] {
+        assert!(
+            n.draw.iter().any(|x| x.player == p && x.table == 2),
+            "{p}: {:?}",
+            n.draw
+        );
+    }
+    let at: Vec<(u32, u32)> = n
+        .tables
+        .iter()
+        .flat_map(|t| t.rounds.iter().map(move |r| (t.number, r.number)))
+        .collect();
+    assert_eq!(at, [(2, 2)]);
+    // Nothing moves onto a round of that number.
+    let e = put(&s, 2, &[("Bernd", 0, true), ("Carla", 0, false)])
+        .and_then(|s| {
+            s.apply(&Change::MoveRound {
+                date,
+                table: 1,
+                number: 2,
+                to: 2,
+            })
+        })
+        .expect_err("taken");
+    assert!(
+        e.to_string()
+            .contains("An Tisch 2 ist Runde 2 schon eingetragen"),
+        "{e}"
     );
 }

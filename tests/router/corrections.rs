@@ -1,0 +1,324 @@
+//! Corrections of a night (issue 11.4): a round, a fine or a night entered by mistake is removed,
+//! a round entered at the wrong table is moved; each through the write pipeline, audited (one row
+//! per removed result), through the Korrektur on a closed night, and stored once however often
+//! the form is sent. The JSON API's `DELETE` of a round.
+
+use axum::body::Body;
+use axum::http::StatusCode;
+use sqlx::SqlitePool;
+
+use crate::app::*;
+
+const NIGHT: &str = "2026-01-02";
+
+async fn last_audit_id(pool: &SqlitePool) -> i64 {
+    let (n,): (i64,) = sqlx::query_as("select coalesce(max(id), 0) from audit_log")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    n
+}
+
+/// (user, action, before) of the audit rows after `since`.
+async fn audit_since(pool: &SqlitePool, since: i64) -> Vec<(String, String, Option<String>)> {
+    sqlx::query_as("select user, action, before_json from audit_log where id > ? order by id")
+        .bind(since)
+        .fetch_all(pool)
+        .await
+        .unwrap()
+}
+
+/// The rows stored for round `number` at `table` of `NIGHT`.
+async fn rows_of(pool: &SqlitePool, table: i64, number: i64) -> i64 {
+    let (n,): (i64,) = sqlx::query_as(
+        "select count(*) from results x join rounds r on r.id = x.round_id
+         join nights n on n.id = r.night_id where n.date = ? and r.table_no = ? and r.number = ?",
+    )
+    .bind(NIGHT)
+    .bind(table)
+    .bind(number)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    n
+}
+
+async fn count(pool: &SqlitePool, sql: &str) -> i64 {
+    let (n,): (i64,) = sqlx::query_as(sql).fetch_one(pool).await.unwrap();
+    n
+}
+
+#[tokio::test]
+async fn a_deleted_round_leaves_one_audit_row_per_result_and_a_reload_deletes_nothing_more() {
+    let t = TestApp::small_season().await;
+    let cookie = t.login(SECRETARY).await;
+    let results = rows_of(&t.db.read, 1, 3).await;
+    assert!(results >= 2);
+    let since = last_audit_id(&t.db.read).await;
+    let path = format!("/verwaltung/abend/{NIGHT}/runde/1/3/loeschen");
+    // Without the confirmation: refused in German, nothing stored.
+    let r = t.post(&path, "einmal=aa11", Some(&cookie)).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        r.body.contains("„Ja, Runde 3 löschen“ ankreuzen"),
+        "{}",
+        r.body
+    );
+    assert_eq!(rows_of(&t.db.read, 1, 3).await, results);
+    // Confirmed: gone, one row per removed result, naming the secretary.
+    let body = "einmal=bb22&sicher=1";
+    let r = t.post(&path, body, Some(&cookie)).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    assert_eq!(rows_of(&t.db.read, 1, 3).await, 0);
+    let audit = audit_since(&t.db.read, since).await;
+    assert_eq!(audit.len() as i64, results, "{audit:?}");
+    for (user, action, before) in &audit {
+        assert_eq!(
+            (user.as_str(), action.as_str()),
+            (SECRETARY, "Ergebnis gelöscht")
+        );
+        let before = before.as_deref().unwrap();
+        assert!(before.contains("\"table\":1,\"round\":3"), "{before}");
+    }
+    // The same form again (a reload): the first answer, nothing more happens.
+    let page = t.post_follow(&path, body, &cookie).await;
+    assert!(page.body.contains("Schon gespeichert"), "{}", page.body);
+    assert_eq!(audit_since(&t.db.read, since).await.len() as i64, results);
+    // A fresh token on a round that is gone: refused, nothing stored.
+    let r = t.post(&path, "einmal=cc33&sicher=1", Some(&cookie)).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        r.body.contains("Runde 3 ist nicht eingetragen"),
+        "{}",
+        r.body
+    );
+    // The public night page no longer shows round 3.
+    let page = t.get(&format!("/abend/{NIGHT}"), None).await;
+    assert_eq!(page.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_closed_night_is_corrected_only_with_the_korrektur() {
+    let t = TestApp::small_season().await;
+    let cookie = t.login(SECRETARY).await;
+    let r = t
+        .post(
+            &format!("/verwaltung/abend/{NIGHT}/abschliessen"),
+            "sicher=1",
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER);
+    let path = format!("/verwaltung/abend/{NIGHT}/runde/1/5/loeschen");
+    let r = t.post(&path, "sicher=1", Some(&cookie)).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.body.contains("Korrektur"), "{}", r.body);
+    assert!(rows_of(&t.db.read, 1, 5).await > 0, "nothing removed");
+    let r = t
+        .post(
+            &path,
+            "sicher=1&korrektur=on&korrektur_grund=doppelt%20eingetragen",
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    assert_eq!(rows_of(&t.db.read, 1, 5).await, 0);
+    let corrections = count(
+        &t.db.read,
+        "select count(*) from night_corrections where reason = 'doppelt eingetragen' and active = 0",
+    )
+    .await;
+    assert_eq!(corrections, 1);
+}
+
+#[tokio::test]
+async fn a_fine_and_a_night_are_removed_with_their_audit_rows() {
+    let t = TestApp::small_season().await;
+    let cookie = t.login(SECRETARY).await;
+    let fines = "select count(*) from fines f join nights n on n.id = f.night_id where n.date = '2026-01-02'";
+    assert_eq!(count(&t.db.read, fines).await, 1);
+    let (fine,): (i64,) = sqlx::query_as(
+        "select f.id from fines f join nights n on n.id = f.night_id where n.date = ?",
+    )
+    .bind(NIGHT)
+    .fetch_one(&t.db.read)
+    .await
+    .unwrap();
+    let since = last_audit_id(&t.db.read).await;
+    let r = t
+        .post(
+            &format!("/verwaltung/abend/{NIGHT}/strafe/{fine}/loeschen"),
+            "einmal=dd44&sicher=1",
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    assert_eq!(count(&t.db.read, fines).await, 0);
+    let audit = audit_since(&t.db.read, since).await;
+    let actions: Vec<&str> = audit.iter().map(|a| a.1.as_str()).collect();
+    assert_eq!(actions, ["Strafe gelöscht"]);
+    // The whole night: every result and the night's summary row; the season page follows.
+    let results = count(
+        &t.db.read,
+        "select count(*) from results x join rounds r on r.id = x.round_id join nights n on n.id = r.night_id where n.date = '2026-01-02'",
+    )
+    .await;
+    let since = last_audit_id(&t.db.read).await;
+    let r = t
+        .post(
+            &format!("/verwaltung/abend/{NIGHT}/loeschen"),
+            "einmal=ee55&sicher=1",
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    assert_eq!(r.location(), Some("/verwaltung/saison/2026"));
+    let audit = audit_since(&t.db.read, since).await;
+    let removed = audit.iter().filter(|a| a.1 == "Ergebnis gelöscht").count() as i64;
+    assert_eq!(removed, results);
+    assert_eq!(
+        audit.last().map(|a| a.1.as_str()),
+        Some("Spielabend 02.01.2026 gelöscht")
+    );
+    assert_eq!(
+        count(
+            &t.db.read,
+            "select count(*) from nights where date = '2026-01-02'"
+        )
+        .await,
+        0
+    );
+    let page = t
+        .get(&format!("/verwaltung/abend/{NIGHT}"), Some(&cookie))
+        .await;
+    assert_eq!(page.status, StatusCode::NOT_FOUND);
+    let table = t.get("/saison/2026", None).await;
+    assert_eq!(table.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn the_json_api_deletes_a_round_as_it_was_seen() {
+    let t = TestApp::small_season().await;
+    let cookie = t.login(SECRETARY).await;
+    let uri = format!("/api/v1/nights/{NIGHT}/tables/1/rounds/7");
+    let seen = t.get(&uri, None).await;
+    assert_eq!(seen.status, StatusCode::OK);
+    let etag = seen.header("etag").unwrap().to_string();
+    let delete = |if_match: &str, cookie: Option<&str>| {
+        let mut r = req("DELETE", &uri);
+        if !if_match.is_empty() {
+            r = r.header("if-match", if_match);
+        }
+        if let Some(c) = cookie {
+            r = r.header("cookie", c);
+        }
+        r.body(Body::empty()).unwrap()
+    };
+    // Anonymous: no.
+    let r = t.send(delete("", None)).await;
+    assert_ne!(r.status, StatusCode::OK);
+    assert!(rows_of(&t.db.read, 1, 7).await > 0);
+    // Another version: 409, nothing removed.
+    let r = t.send(delete("\"r0000000000000000\"", Some(&cookie))).await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.body);
+    assert!(rows_of(&t.db.read, 1, 7).await > 0);
+    let since = last_audit_id(&t.db.read).await;
+    let results = rows_of(&t.db.read, 1, 7).await;
+    let r = t.send(delete(&etag, Some(&cookie))).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    assert_eq!(r.json()["deleted"], true);
+    assert_eq!(rows_of(&t.db.read, 1, 7).await, 0);
+    assert_eq!(audit_since(&t.db.read, since).await.len() as i64, results);
+    let r = t.send(delete("", Some(&cookie))).await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.body);
+    assert_eq!(t.get(&uri, None).await.status, StatusCode::NOT_FOUND);
+}
+
+/// Eleven players, nine drawn at one table on 09.01.2026.
+fn eleven() -> schockerliga::league::file::SeasonFile {
+    let names = [
+        "Anna", "Bernd", "Carla", "Dieter", "Elke", "Frank", "Gabi", "Hans", "Ilse", "Jörg", "Kurt",
+    ];
+    let players: Vec<_> = names
+        .iter()
+        .map(|n| serde_json::json!({ "name": n }))
+        .collect();
+    serde_json::from_value(serde_json::json!({
+        "format": "schockerliga-season/1", "season": 2026,
+        "players": players, "nights": [ { "date": "2026-01-09", "draw": names[..9].iter()
+            .map(|n| serde_json::json!({ "player": n, "table": 1 })).collect::<Vec<_>>() } ],
+    }))
+    .unwrap()
+}
+
+#[tokio::test]
+async fn a_round_sent_to_the_wrong_table_moves_with_its_players() {
+    let t = TestApp::builder().staff().season(eleven()).start().await;
+    let cookie = t.login(SECRETARY).await;
+    // Jörg and Kurt open a second table, but their round 1 is sent as table 1's.
+    let r = t
+        .post_json(
+            "/api/v1/nights/2026-01-09/tables/1/rounds/1",
+            serde_json::json!({ "results": [
+                { "player": "Jörg", "outs": 1, "hand_outs": 0, "lost": false },
+                { "player": "Kurt", "outs": 0, "hand_outs": 0, "lost": true } ] })
+            .to_string(),
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    let since = last_audit_id(&t.db.read).await;
+    let path = "/verwaltung/abend/2026-01-09/runde/1/1/verschieben";
+    let body = "einmal=mv1&nach=2&sicher=1";
+    let r = t.post(path, body, Some(&cookie)).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    assert_eq!(r.location(), Some("/verwaltung/abend/2026-01-09#tisch-2"));
+    let seats: Vec<(String, i64)> = sqlx::query_as(
+        "select p.name, np.table_no from night_participants np join players p on p.id = np.player_id
+         where p.name in ('Jörg', 'Kurt', 'Anna') order by p.name",
+    )
+    .fetch_all(&t.db.read)
+    .await
+    .unwrap();
+    assert_eq!(
+        seats,
+        [("Anna".into(), 1), ("Jörg".into(), 2), ("Kurt".into(), 2)]
+    );
+    let (at1, at2) = (
+        count(&t.db.read, "select count(*) from rounds where table_no = 1").await,
+        count(&t.db.read, "select count(*) from rounds where table_no = 2").await,
+    );
+    assert_eq!((at1, at2), (0, 1));
+    let audit = audit_since(&t.db.read, since).await;
+    let actions: Vec<&str> = audit.iter().map(|a| a.1.as_str()).collect();
+    assert_eq!(
+        actions,
+        ["Runde 1 am 09.01.2026 von Tisch 1 an Tisch 2 verschoben"]
+    );
+    assert!(audit[0].2.as_deref().unwrap().contains("\"table\":1"));
+    // A reload moves nothing back or twice.
+    let page = t.post_follow(path, body, &cookie).await;
+    assert!(page.body.contains("Schon gespeichert"), "{}", page.body);
+    assert_eq!(audit_since(&t.db.read, since).await.len(), 1);
+    // Moving onto a round that is there: refused in German, nothing stored.
+    let r = t
+        .post_json(
+            "/api/v1/nights/2026-01-09/tables/1/rounds/1",
+            serde_json::json!({ "results": [
+                { "player": "Anna", "outs": 0, "hand_outs": 0, "lost": true },
+                { "player": "Bernd", "outs": 0, "hand_outs": 0, "lost": false } ] })
+            .to_string(),
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    let r = t
+        .post(path, "einmal=mv2&nach=2&sicher=1", Some(&cookie))
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        r.body.contains("An Tisch 2 ist Runde 1 schon eingetragen"),
+        "{}",
+        r.body
+    );
+}

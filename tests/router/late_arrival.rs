@@ -1,0 +1,215 @@
+//! A Nachzügler at a real club night (issue 11.1): eleven players, ten drawn to two tables of five,
+//! rounds 1 and 2 entered at both tables, then Kurt arrives. He is seated at the table with fewer
+//! players (a tie: table 2) with the `late` fine in the same step, plays round 3 there, and every
+//! page, the Kasse, the JSON API and the export show the hand-computed figures of league.md §2–§3.
+
+use std::collections::HashMap;
+
+use axum::http::StatusCode;
+use schockerliga::db;
+use schockerliga::league::file::SeasonFile;
+use schockerliga::league::Season;
+use serde_json::{json, Value};
+
+use crate::app::{TestApp, SECRETARY};
+
+const NIGHT: &str = "2026-01-09";
+const NAMES: [&str; 11] = [
+    "Anna", "Bernd", "Carla", "Dieter", "Elke", "Frank", "Gabi", "Hans", "Ilse", "Jörg", "Kurt",
+];
+
+fn season() -> SeasonFile {
+    let players: Vec<_> = NAMES.iter().map(|n| json!({ "name": n })).collect();
+    serde_json::from_value(json!({
+        "format": "schockerliga-season/1", "season": 2026,
+        "players": players, "nights": [ { "date": NIGHT } ],
+    }))
+    .unwrap()
+}
+
+/// The players of `table` in seat order.
+async fn table(t: &TestApp, table: i64) -> Vec<String> {
+    let mut conn = t.db.read.acquire().await.unwrap();
+    let night = db::night::by_date(&mut conn, NIGHT.parse().unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    db::night::participants(&mut conn, night.id)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|p| p.table_no == table)
+        .map(|p| p.name)
+        .collect()
+}
+
+/// Round `number` at `table` through the JSON API: the first player 1 Out, the second loses; with
+/// `extra` = (player, outs, lost) for a player who throws and loses instead.
+async fn round(
+    t: &TestApp,
+    cookie: &str,
+    table_no: i64,
+    number: u32,
+    players: &[String],
+    extra: Option<(&str, u32)>,
+) {
+    let results: Vec<Value> = players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let (outs, lost) = match extra {
+                Some((x, outs)) if x == p => (outs, true),
+                Some(_) => (u32::from(i == 0), false),
+                None => (u32::from(i == 0), i == 1),
+            };
+            json!({ "player": p, "outs": outs, "hand_outs": 0, "lost": lost })
+        })
+        .collect();
+    let r = t
+        .post_json(
+            &format!("/api/v1/nights/{NIGHT}/tables/{table_no}/rounds/{number}"),
+            json!({ "results": results }).to_string(),
+            Some(cookie),
+        )
+        .await;
+    assert_eq!(
+        r.status,
+        StatusCode::OK,
+        "table {table_no} round {number}: {}",
+        r.body
+    );
+}
+
+#[tokio::test]
+async fn a_late_arrival_at_round_3_of_two_tables_keeps_every_figure_right() {
+    let t = TestApp::builder().staff().season(season()).start().await;
+    let cookie = t.login(SECRETARY).await;
+    let ids: HashMap<String, i64> = db::player::of_season_pool(&t.db.read, 2026)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|p| (p.name, p.id))
+        .collect();
+    let present: Vec<(String, String)> = NAMES[..10]
+        .iter()
+        .map(|n| ("present".to_string(), ids[*n].to_string()))
+        .collect();
+    let r = t
+        .post_fields(
+            &format!("/verwaltung/abend/{NIGHT}/teilnehmer"),
+            &present,
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let (one, two) = (table(&t, 1).await, table(&t, 2).await);
+    assert_eq!((one.len(), two.len()), (5, 5));
+    for number in 1..=2 {
+        round(&t, &cookie, 1, number, &one, None).await;
+        round(&t, &cookie, 2, number, &two, None).await;
+    }
+    // Kurt arrives: the tables are tied, so table 2; the late fine in the same step.
+    let r = t
+        .post(
+            &format!("/verwaltung/abend/{NIGHT}/nachzuegler"),
+            &format!("einmal=k1&player={}&table=&fine=1", ids["Kurt"]),
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    // A reload of the form seats nobody twice and books no second fine.
+    let again = t
+        .post(
+            &format!("/verwaltung/abend/{NIGHT}/nachzuegler"),
+            &format!("einmal=k1&player={}&table=&fine=1", ids["Kurt"]),
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(again.status, StatusCode::SEE_OTHER);
+    assert_eq!(table(&t, 1).await, one, "nobody moved");
+    let two_now = table(&t, 2).await;
+    assert_eq!(&two_now[..5], &two[..], "nobody moved");
+    assert_eq!(two_now.get(5).map(String::as_str), Some("Kurt"));
+    // The night page offers his row at table 2 for the next round (3).
+    let page = t
+        .get(&format!("/verwaltung/abend/{NIGHT}"), Some(&cookie))
+        .await;
+    let at2 = page.body.find("id=\"tisch-2\"").unwrap();
+    assert!(page.body[at2..].contains(&format!("name=\"outs_{}\"", ids["Kurt"])));
+    assert!(page.body[at2..].contains("name=\"number\" min=\"1\" value=\"3\""));
+    // Round 3: table 1 as before; at table 2 Kurt throws 2 Outs and loses.
+    round(&t, &cookie, 1, 3, &one, None).await;
+    round(&t, &cookie, 2, 3, &two_now, Some(("Kurt", 2))).await;
+
+    // Hand-computed (league.md §2–§3, out_points 1, rounds_per_night 10):
+    // the first player of each table: 3 rows, 3 Outs → D.Wert 10,00; Kurt: 1 row, 2 Outs →
+    // Teilnahmen 0,1, D.Wert 20,00, 1 lost round; the second player of table 2 lost rounds 1–2.
+    let standings = t.get("/api/v1/seasons/2026/standings", None).await;
+    assert_eq!(standings.status, StatusCode::OK);
+    let rows = standings.json()["rows"].as_array().unwrap().clone();
+    let row = |name: &str| rows.iter().find(|r| r["player"] == name).unwrap().clone();
+    assert_eq!(rows.len(), 11, "every player with a round");
+    let kurt = row("Kurt");
+    assert_eq!(
+        (
+            kurt["rounds"].clone(),
+            kurt["counted_outs"].clone(),
+            kurt["lost_rounds"].clone()
+        ),
+        (json!(1), json!(2), json!(1))
+    );
+    assert!((kurt["teilnahmen"].as_f64().unwrap() - 0.1).abs() < 1e-9);
+    assert!((kurt["d_wert"].as_f64().unwrap() - 20.0).abs() < 1e-9);
+    for first in [&one[0], &two[0]] {
+        let r = row(first);
+        assert_eq!(
+            (r["rounds"].clone(), r["counted_outs"].clone()),
+            (json!(3), json!(3)),
+            "{first}"
+        );
+        assert!((r["d_wert"].as_f64().unwrap() - 10.0).abs() < 1e-9);
+    }
+    assert_eq!(row(&two[1])["lost_rounds"], json!(2));
+    assert_eq!(row(&one[1])["lost_rounds"], json!(3));
+    let total_rounds: i64 = rows.iter().map(|r| r["rounds"].as_i64().unwrap()).sum();
+    assert_eq!(total_rounds, 10 * 3 + 1);
+    // The public table and Kurt's page.
+    let table_page = t.get("/saison/2026", None).await;
+    assert!(table_page.body.contains("Kurt"));
+    let player = t
+        .get(
+            &format!("/saison/2026/spieler/{}", ids["Kurt"]),
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(player.status, StatusCode::OK);
+    assert!(player.body.contains("20,00"), "D.Wert on his page");
+    // The Kasse: his late fine, open, 1,00 €, once.
+    let fines = db::money::fines_of_season(&t.db.read, 2026).await.unwrap();
+    let got: Vec<(&str, &str, i64, bool)> = fines
+        .iter()
+        .map(|f| (f.player.as_str(), f.kind.as_str(), f.amount_cents, f.paid))
+        .collect();
+    assert_eq!(got, [("Kurt", "late", 100, false)]);
+    let kasse = t.get("/saison/2026/kasse", Some(&cookie)).await;
+    assert_eq!(kasse.status, StatusCode::OK);
+    assert!(kasse.body.contains("Kurt"), "{}", kasse.body);
+    // The export: his seat and his one row, and the file checks again.
+    let file = db::season::load_file(&t.db.read, 2026)
+        .await
+        .unwrap()
+        .unwrap();
+    let night = &file.nights[0];
+    let draw = night.draw.as_ref().unwrap();
+    assert!(draw.iter().any(|s| s.player == "Kurt" && s.table == 2));
+    let kurt_rows: Vec<(u32, u32)> = night
+        .tables
+        .iter()
+        .flat_map(|t| t.rounds.iter().map(move |r| (t.number, r)))
+        .filter(|(_, r)| r.results.iter().any(|x| x.player == "Kurt"))
+        .map(|(t, r)| (t, r.number))
+        .collect();
+    assert_eq!(kurt_rows, [(2, 3)]);
+    let again = Season::from_file(&file).unwrap();
+    assert_eq!(again.nights[0].draw.len(), 11);
+}
