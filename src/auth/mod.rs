@@ -17,6 +17,7 @@ use tower_sessions_sqlx_store::SqliteStore;
 use crate::db::{self, Db};
 use crate::service::League;
 
+pub mod store;
 pub mod throttle;
 
 /// The session key holding the logged-in user's id.
@@ -262,13 +263,16 @@ impl CurrentUser {
 /// The session layer of the application: sessions stored in the database (`Db::sessions`),
 /// cookie HttpOnly, SameSite=Strict, `Secure` when `secure_cookies`, ending after
 /// [`SESSION_IDLE`] without a request (sliding: every request of a logged-in user moves it) and
-/// [`SESSION_ABSOLUTE_SECS`] after the login; expired records are deleted once an hour.
+/// [`SESSION_ABSOLUTE_SECS`] after the login; expired records are deleted once an hour; a save
+/// on a full disk is let pass ([`store::Tolerant`]).
 pub async fn session_layer(
     db: &Db,
     secure_cookies: bool,
-) -> Result<SessionManagerLayer<SqliteStore>, sqlx::Error> {
-    let store = SqliteStore::new(db.sessions.clone());
-    store.migrate().await?;
+) -> Result<SessionManagerLayer<store::Tolerant<SqliteStore>>, sqlx::Error> {
+    let sqlite = SqliteStore::new(db.sessions.clone());
+    sqlite.migrate().await?;
+    // A full disk must not turn every logged-in page into an error (see `store`).
+    let store = store::Tolerant(sqlite);
     let cleanup = store.clone();
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(std::time::Duration::from_secs(3600));

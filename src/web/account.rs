@@ -86,7 +86,7 @@ async fn change_password(
                 )
                 .await)
         }
-        Err(ServiceError::Refused(e)) => Ok((
+        Err(ServiceError::Refused(e) | ServiceError::Full(e)) => Ok((
             StatusCode::UNPROCESSABLE_ENTITY,
             PasswordPage {
                 layout,
@@ -174,7 +174,7 @@ async fn reset(
                 .redirect(home, "Neues Passwort gespeichert; du bist angemeldet.")
                 .await)
         }
-        Err(ServiceError::Refused(e)) => {
+        Err(ServiceError::Refused(e) | ServiceError::Full(e)) => {
             let username = accounts::reset_account(league.db(), &form.token)
                 .await?
                 .map(|u| u.username)

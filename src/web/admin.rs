@@ -161,7 +161,7 @@ async fn add_account(
         Ok(_) => Ok(flash
             .redirect("/verwaltung/konten", "Konto angelegt.")
             .await),
-        Err(ServiceError::Refused(e)) => Ok((
+        Err(ServiceError::Refused(e) | ServiceError::Full(e)) => Ok((
             StatusCode::UNPROCESSABLE_ENTITY,
             AccountsPage {
                 accounts: account_lines(&league, me.id).await?,
@@ -399,7 +399,7 @@ async fn save_settings(
                 },
             )
             .await),
-        Err(ServiceError::Refused(e)) => Ok((
+        Err(ServiceError::Refused(e) | ServiceError::Full(e)) => Ok((
             StatusCode::UNPROCESSABLE_ENTITY,
             SettingsPage {
                 layout,

@@ -207,7 +207,7 @@ async fn setup(
     .await;
     let id = match created {
         Ok(id) => id,
-        Err(ServiceError::Refused(e)) => {
+        Err(ServiceError::Refused(e) | ServiceError::Full(e)) => {
             return Ok((
                 StatusCode::UNPROCESSABLE_ENTITY,
                 SetupPage {

@@ -811,7 +811,7 @@ async fn save(
         .await
     {
         Ok(()) => Ok(axum::response::Redirect::to(&ctx.base()).into_response()),
-        Err(ServiceError::Refused(e)) => Ok(rejected(layout, ctx, Extra::error(e.to_string()))),
+        Err(ServiceError::Refused(e) | ServiceError::Full(e)) => Ok(rejected(layout, ctx, Extra::error(e.to_string()))),
         Err(e) => Err(e.into()),
     }
 }
@@ -948,7 +948,7 @@ async fn undo(
         .await
     {
         Ok(()) => {}
-        Err(ServiceError::Refused(e)) => {
+        Err(ServiceError::Refused(e) | ServiceError::Full(e)) => {
             return Ok(rejected(layout, &ctx, Extra::error(e.to_string())))
         }
         Err(e) => return Err(e.into()),

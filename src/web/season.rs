@@ -322,7 +322,7 @@ async fn finish(
 ) -> Result<Response, AppError> {
     match s.done {
         Ok(()) => Ok(flash.redirect(&s.to, s.message).await),
-        Err(ServiceError::Refused(e)) => {
+        Err(ServiceError::Refused(e) | ServiceError::Full(e)) => {
             let snapshot = league.snapshot();
             let view = snapshot.season(year)?;
             let typed = Typed {
