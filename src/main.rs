@@ -55,9 +55,12 @@ enum Command {
     Export {
         /// The season's year.
         season: i32,
-        /// Output file.
+        /// Output file (refused when it exists, unless --force; never the database itself).
         #[arg(short = 'o', long = "output")]
         output: Option<PathBuf>,
+        /// Overwrite an existing output file.
+        #[arg(long)]
+        force: bool,
     },
     /// Print the league table.
     Standings {
@@ -255,7 +258,25 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             );
             Ok(())
         }
-        Command::Export { season, output } => {
+        Command::Export {
+            season,
+            output,
+            force,
+        } => {
+            if let Some(out) = &output {
+                if is_database_file(out, &path) {
+                    anyhow::bail!(
+                        "{} ist die Datenbank selbst (oder ihr Journal): dorthin wird nicht exportiert",
+                        out.display()
+                    );
+                }
+                if out.exists() && !force {
+                    anyhow::bail!(
+                        "{} gibt es schon: nichts geschrieben (mit --force überschreiben)",
+                        out.display()
+                    );
+                }
+            }
             let league = League::open(&path).await.map_err(refused)?;
             let file = league.export(season).map_err(refused)?;
             let json = serde_json::to_string_pretty(&file)?;
@@ -422,6 +443,28 @@ async fn demo(path: &Path, args: DemoArgs) -> anyhow::Result<()> {
 }
 
 /// Turns a service error into the program's error (message on stderr, exit 1).
+/// Whether `out` names the database at `db` or its `-wal`/`-shm` journal (compared after
+/// resolving links and `..`; a file that does not exist yet is compared by its directory).
+fn is_database_file(out: &std::path::Path, db: &std::path::Path) -> bool {
+    let resolve = |p: &std::path::Path| -> Option<PathBuf> {
+        if let Ok(c) = p.canonicalize() {
+            return Some(c);
+        }
+        let dir = match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.canonicalize().ok()?,
+            _ => std::env::current_dir().ok()?,
+        };
+        Some(dir.join(p.file_name()?))
+    };
+    let (Some(out), Some(db)) = (resolve(out), resolve(db)) else {
+        return false;
+    };
+    let name = db.as_os_str().to_string_lossy().into_owned();
+    out == db
+        || out.as_os_str() == format!("{name}-wal").as_str()
+        || out.as_os_str() == format!("{name}-shm").as_str()
+}
+
 fn refused(e: ServiceError) -> anyhow::Error {
     anyhow::anyhow!("{e}")
 }

@@ -811,7 +811,9 @@ async fn save(
         .await
     {
         Ok(()) => Ok(axum::response::Redirect::to(&ctx.base()).into_response()),
-        Err(ServiceError::Refused(e) | ServiceError::Full(e)) => Ok(rejected(layout, ctx, Extra::error(e.to_string()))),
+        Err(ServiceError::Refused(e) | ServiceError::Full(e)) => {
+            Ok(rejected(layout, ctx, Extra::error(e.to_string())))
+        }
         Err(e) => Err(e.into()),
     }
 }

@@ -62,6 +62,37 @@ fn an_exported_season_reimports_to_the_same_standings() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // An existing file is not overwritten without --force, the database never (not even with it).
+    let again = run(&db, &["export", "2026", "-o", exported.to_str().unwrap()]);
+    assert_eq!(again.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("gibt es schon"));
+    let forced = run(
+        &db,
+        &[
+            "export",
+            "2026",
+            "-o",
+            exported.to_str().unwrap(),
+            "--force",
+        ],
+    );
+    assert!(forced.status.success());
+    for target in [
+        db.clone(),
+        dir.path().join("liga.db-wal"),
+        dir.path().join(".").join("liga.db"),
+    ] {
+        let r = run(
+            &db,
+            &["export", "2026", "-o", target.to_str().unwrap(), "--force"],
+        );
+        assert_eq!(r.status.code(), Some(1), "{}", target.display());
+        assert!(String::from_utf8_lossy(&r.stderr).contains("Datenbank selbst"));
+    }
+    assert!(
+        run(&db, &["standings", "2026"]).status.success(),
+        "the database is intact"
+    );
     // Without -o the same file goes to stdout.
     assert_eq!(
         json_of(&run(&db, &["export", "2026"])),
