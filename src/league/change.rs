@@ -245,7 +245,9 @@ impl Korrektur {
     }
 
     /// The reason (trimmed) under which the closed night on `date` may be changed: the box ticked
-    /// and 1..=[`MAX_REASON_CHARS`] characters of reason; else the German refusal naming the night.
+    /// and 1..=[`MAX_REASON_CHARS`] characters of reason without control or invisible characters
+    /// (a line break, U+202E: they would garble the audit log); else the German refusal naming the
+    /// night.
     pub fn check(&self, date: NaiveDate) -> Result<String, EntryError> {
         let night = Location::night(date);
         if !self.ticked {
@@ -259,6 +261,12 @@ impl Korrektur {
             return Err(EntryError::new(
                 night,
                 format!("eine Korrektur braucht einen Grund (1 bis {MAX_REASON_CHARS} Zeichen)."),
+            ));
+        }
+        if let Err(why) = crate::league::names::check_name_chars(reason) {
+            return Err(EntryError::new(
+                night,
+                format!("der Grund der Korrektur {why}."),
             ));
         }
         Ok(reason.to_string())

@@ -102,8 +102,8 @@ pub fn check_bic(input: &str) -> Result<String, String> {
     }
 }
 
-/// The payee's name as typed, trimmed: 1 to [`MAX_NAME_CHARS`] characters without line breaks
-/// or other control characters. `Err` is the German reason.
+/// The payee's name as typed, trimmed: 1 to [`MAX_NAME_CHARS`] characters without line breaks,
+/// other control characters or invisible ones (bidi overrides). `Err` is the German reason.
 pub fn check_name(input: &str) -> Result<String, String> {
     let name = input.trim();
     if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
@@ -114,6 +114,8 @@ pub fn check_name(input: &str) -> Result<String, String> {
     if name.chars().any(char::is_control) {
         return Err("Kontoinhaber: keine Zeilenumbrüche oder Steuerzeichen.".to_string());
     }
+    // Invisible and bidi characters (U+202E) would turn the name around on the money card.
+    crate::league::names::check_name_chars(name).map_err(|why| format!("Kontoinhaber {why}."))?;
     Ok(name.to_string())
 }
 

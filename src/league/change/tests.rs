@@ -421,12 +421,15 @@ fn what_needs_a_korrektur_on_a_closed_night() {
     }
     // (ticked, reason, Ok(reason) or Err(fragment))
     let long = "x".repeat(MAX_REASON_CHARS + 1);
-    let korrekturen: [(bool, &str, Result<&str, &str>); 5] = [
+    let korrekturen: [(bool, &str, Result<&str, &str>); 8] = [
         (true, " Tippfehler ", Ok("Tippfehler")),
         (false, "Tippfehler", Err("Abend 09.01.2026: der Spielabend ist abgeschlossen: Änderungen nur mit Häkchen „Korrektur“ und Grund.")),
         (true, "   ", Err("Abend 09.01.2026: eine Korrektur braucht einen Grund (1 bis 500 Zeichen).")),
         (true, &long, Err("1 bis 500 Zeichen")),
         (true, "Strafe vergessen", Ok("Strafe vergessen")),
+        (true, "a\u{0}\u{1b}[31mROT", Err("der Grund der Korrektur enthält ein Steuerzeichen oder unsichtbares Zeichen (U+0000)")),
+        (true, "\u{202E}esrever", Err("(U+202E)")),
+        (true, "Zeile1\nZeile2", Err("(U+000A)")),
     ];
     for (ticked, reason, want) in korrekturen {
         let k = Korrektur {

@@ -140,3 +140,22 @@ fn bics_and_paypal_names() {
         );
     }
 }
+
+#[test]
+fn payee_names() {
+    // (typed, Ok(name) or Err(fragment))
+    let cases: [(&str, Result<&str, &str>); 5] = [
+        (" Schockerliga e.V. ", Ok("Schockerliga e.V.")),
+        ("", Err("1 bis")),
+        ("Zeile\nZwei", Err("Steuerzeichen")),
+        ("\u{202E}X", Err("(U+202E)")),
+        ("A\u{200B}B", Err("(U+200B)")),
+    ];
+    for (typed, want) in cases {
+        match (check_name(typed), want) {
+            (Ok(got), Ok(w)) => assert_eq!(got, w),
+            (Err(e), Err(w)) => assert!(e.contains(w), "{typed:?}: {e}"),
+            (got, w) => panic!("{typed:?}: {got:?} vs {w:?}"),
+        }
+    }
+}
