@@ -116,6 +116,14 @@ struct ResetPage {
     error: Option<String>,
 }
 
+/// The answer to a reset link that is used, expired or unknown (404).
+fn dead_reset_link() -> AppError {
+    AppError::DeadLink(
+        "Dieser Link zum Zurücksetzen ist abgelaufen oder wurde schon benutzt. Ein Admin kann unter „Konten“ einen neuen erstellen."
+            .to_string(),
+    )
+}
+
 /// `page` marked for no cache: the token is in its form.
 fn no_store(status: StatusCode, page: ResetPage) -> Response {
     (status, [(header::CACHE_CONTROL, "no-store")], page).into_response()
@@ -127,7 +135,7 @@ async fn reset_page(
 ) -> Result<Response, AppError> {
     let user = accounts::reset_account(league.db(), &q.token)
         .await?
-        .ok_or(AppError::NotFound)?;
+        .ok_or_else(dead_reset_link)?;
     Ok(no_store(
         StatusCode::OK,
         ResetPage {
@@ -189,6 +197,7 @@ async fn reset(
                 },
             ))
         }
+        Err(ServiceError::NotFound(_)) => Err(dead_reset_link()),
         Err(e) => Err(e.into()),
     }
 }

@@ -182,7 +182,10 @@ async fn setup_form(
     Query(q): Query<SetupQuery>,
 ) -> Result<SetupPage, AppError> {
     if !accounts::setup_token_valid(state.league.db(), &q.token).await? {
-        return Err(AppError::NotFound);
+        return Err(AppError::DeadLink(
+            "Dieser Einrichtungslink gilt nicht (mehr): er wurde schon benutzt oder ist falsch. Mit dem Konto anmelden unter /login."
+                .to_string(),
+        ));
     }
     Ok(SetupPage {
         layout: Layout::default(),

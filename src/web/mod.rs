@@ -104,6 +104,10 @@ pub enum AppError {
     /// No such season, night, player … (404).
     #[error("Nicht gefunden")]
     NotFound,
+    /// A one-time link (password reset, setup) that is used, expired or unknown (404), with the
+    /// German reason and what to do.
+    #[error("{0}")]
+    DeadLink(String),
     /// Logged in, but the role does not allow this (403).
     #[error("Keine Berechtigung")]
     Forbidden,
@@ -168,6 +172,7 @@ impl IntoResponse for AppError {
                 StatusCode::NOT_FOUND,
                 "Diese Seite gibt es nicht.".to_string(),
             ),
+            AppError::DeadLink(m) => (StatusCode::NOT_FOUND, m.clone()),
             AppError::Forbidden => (
                 StatusCode::FORBIDDEN,
                 "Dafür fehlt die Berechtigung.".to_string(),

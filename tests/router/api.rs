@@ -440,3 +440,41 @@ async fn a_secretary_runs_an_evening_from_setup_to_the_public_table() {
     assert_eq!(out.status, StatusCode::SEE_OTHER);
     assert_eq!(t.get("/verwaltung", c).await.status, StatusCode::SEE_OTHER);
 }
+
+#[tokio::test]
+async fn refusals_of_the_framework_say_where_in_german_and_the_api_answers_json() {
+    // From the hostile run: an anonymous API write got the login page, a mistyped field only
+    // "Formular unvollständig", and the cross-site refusal the text of a missing role.
+    let t = TestApp::small_season().await;
+    let uri = "/api/v1/nights/2026-01-02/tables/1/rounds/1";
+    let r = t.post_json(uri, r#"{"results": []}"#, None).await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED, "{}", r.body);
+    assert!(r.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains("Nicht angemeldet"));
+
+    let admin = t.login(crate::app::ADMIN).await;
+    let r = t
+        .post("/verwaltung/saison", "rules=%7B%7D", Some(&admin))
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.body.contains("Feld „year“ fehlt"), "{}", r.body);
+
+    let r = t
+        .send(
+            crate::app::req("POST", "/verwaltung/saison")
+                .header("content-type", "application/x-www-form-urlencoded")
+                .header("origin", "http://evil.example")
+                .header("cookie", &admin)
+                .body(axum::body::Body::from("year=2030&rules=%7B%7D"))
+                .unwrap(),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::FORBIDDEN);
+    assert!(
+        r.body.contains("Anfrage von fremder Seite abgelehnt."),
+        "{}",
+        r.body
+    );
+}

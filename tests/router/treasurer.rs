@@ -536,10 +536,12 @@ async fn accounts_change_their_password_and_admins_issue_one_time_links() {
         t.get("/verwaltung", Some(&here)).await.is_login_redirect(),
         "every old session ends"
     );
-    assert_eq!(
-        t.get(&uri, None).await.status,
-        StatusCode::NOT_FOUND,
-        "used once"
+    let used = t.get(&uri, None).await;
+    assert_eq!(used.status, StatusCode::NOT_FOUND, "used once");
+    assert!(
+        used.body.contains("abgelaufen oder wurde schon benutzt"),
+        "{}",
+        used.body
     );
     let r = t
         .post(
@@ -549,6 +551,7 @@ async fn accounts_change_their_password_and_admins_issue_one_time_links() {
         )
         .await;
     assert_eq!(r.status, StatusCode::NOT_FOUND);
+    assert!(r.body.contains("abgelaufen oder wurde schon benutzt"));
 
     // An expired link is dead; the command line prints a working one.
     let out = Command::new(env!("CARGO_BIN_EXE_schockerliga"))
