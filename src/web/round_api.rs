@@ -207,9 +207,16 @@ fn service_error(e: ServiceError) -> Response {
             error(StatusCode::NOT_FOUND, e.to_string())
         }
         ServiceError::Refused(e) => error(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()),
-        ServiceError::Closed(e) | ServiceError::Conflict(e) => {
-            error(StatusCode::CONFLICT, e.to_string())
-        }
+        ServiceError::Closed(e) => error(StatusCode::CONFLICT, e.to_string()),
+        // The league's words are the form's ("„Runde ersetzen“ ankreuzen"): a program sends
+        // If-Match instead.
+        ServiceError::Conflict(e) => error(
+            StatusCode::CONFLICT,
+            e.to_string().replace(
+                "„Runde ersetzen“ ankreuzen",
+                "mit If-Match: \"<ETag>\" (oder If-Match: *) senden",
+            ),
+        ),
         ServiceError::Full(e) => error(StatusCode::INSUFFICIENT_STORAGE, e.to_string()),
         e => {
             tracing::error!(error = %e, "round api failed");
@@ -276,20 +283,6 @@ async fn put_round(
             }
             resp
         }
-        Err(e @ (ServiceError::NoSeason(_) | ServiceError::NotFound(_))) => {
-            error(StatusCode::NOT_FOUND, e.to_string())
-        }
-        Err(ServiceError::Refused(e)) => error(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()),
-        Err(ServiceError::Closed(e) | ServiceError::Conflict(e)) => {
-            error(StatusCode::CONFLICT, e.to_string())
-        }
-        Err(ServiceError::Full(e)) => error(StatusCode::INSUFFICIENT_STORAGE, e.to_string()),
-        Err(e) => {
-            tracing::error!(error = %e, "round api failed");
-            error(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "Ein interner Fehler ist aufgetreten.",
-            )
-        }
+        Err(e) => service_error(e),
     }
 }

@@ -363,6 +363,12 @@ mod one_round_check {
             "{}",
             r.body
         );
+        // A program is told to send If-Match, not to tick the form's box.
+        assert!(
+            r.body.contains("If-Match") && !r.body.contains("ankreuzen"),
+            "{}",
+            r.body
+        );
         let r = t.api_if_match(1, 2, false, None, Some("*")).await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.body);
         // (round 2 of the Schockbesteck, refused above, is still waiting to be confirmed)
