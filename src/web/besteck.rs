@@ -416,6 +416,8 @@ pub struct WurfrundeView {
 pub struct EntryRow {
     /// Row index (field suffix).
     pub i: usize,
+    /// The thrower's player id (field `id{i}`: the row follows him through a rename).
+    pub id: i64,
     /// The thrower.
     pub player: String,
     /// Dice as typed.
@@ -571,7 +573,11 @@ fn history(runde: &RundeState) -> Vec<WurfrundeView> {
 
 /// The form rows for the next Wurfrunde; `typed` (a rejected or undone Wurfrunde) fills them
 /// where the player matches.
-fn entry_rows(runde: &RundeState, typed: &[TypedThrow]) -> Vec<EntryRow> {
+fn entry_rows(
+    runde: &RundeState,
+    ids: &HashMap<String, i64>,
+    typed: &[TypedThrow],
+) -> Vec<EntryRow> {
     let vorleger = runde.vorleger();
     runde
         .next_throwers()
@@ -582,6 +588,7 @@ fn entry_rows(runde: &RundeState, typed: &[TypedThrow]) -> Vec<EntryRow> {
             let w = t.map(|t| t.wuerfe).unwrap_or(1);
             EntryRow {
                 i,
+                id: ids.get(p).copied().unwrap_or_default(),
                 player: p.to_string(),
                 dice: t.map(|t| t.dice.clone()).unwrap_or_default(),
                 wuerfe: (1..=3)
@@ -727,7 +734,7 @@ fn render(layout: Layout, ctx: &Ctx, extra: Extra<'_>) -> RundePage {
     if runde.is_finished() {
         page.confirm = confirm_rows(runde, &ctx.ids, extra.jokers);
     } else {
-        page.entry = entry_rows(runde, extra.typed);
+        page.entry = entry_rows(runde, &ctx.ids, extra.typed);
     }
     page
 }
@@ -869,7 +876,14 @@ async fn wurfrunde(
     axum_extra::extract::Form(form): axum_extra::extract::Form<Fields>,
 ) -> Result<Response, AppError> {
     let mut ctx = load(&league, &at, &writer).await?;
-    let typed = typed_throws(&form);
+    let mut typed = typed_throws(&form);
+    // A form loaded before a rename names the player as he was: his id names him as he is now.
+    for (i, t) in typed.iter_mut().enumerate() {
+        let id = field(&form, &format!("id{i}")).and_then(|v| v.parse::<i64>().ok());
+        if let Some(now) = id.and_then(|id| ctx.ids.iter().find(|(_, v)| **v == id)) {
+            t.player = now.0.clone();
+        }
+    }
     let fail = |layout: Layout, ctx: &Ctx, msg: String| {
         rejected(
             layout,

@@ -159,6 +159,27 @@ async fn a_running_runde_follows_a_renamed_player_and_a_broken_one_can_be_discar
         page.body
     );
     assert!(!page.body.contains(">Bernd<"), "{}", page.body);
+    // A throw form loaded before the rename (it says "Bernd") still counts for him: the row
+    // carries his id. Before, it was refused ("Bernhard, nicht Bernd (nicht am Tisch)").
+    let r = t
+        .post_fields(
+            &format!("{base}/wurfrunde"),
+            &[
+                ("seq", "0"),
+                ("p0", "Anna"),
+                ("w0", "111"),
+                ("n0", "1"),
+                ("p1", "Bernd"),
+                ("id1", bernd.to_string().as_str()),
+                ("w1", "654"),
+                ("n1", "1"),
+            ],
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let page = t.get(&base, Some(&cookie)).await;
+    assert!(page.body.contains("Bernhard"), "{}", page.body);
     // A record that no longer loads: a German message and "verwerfen", not a 500.
     sqlx::query("update besteck_runden set record_json = '{\"kaputt\": 1}'")
         .execute(&t.db.write)
