@@ -218,6 +218,8 @@ struct NightAdminPage {
     can_reopen: bool,
     /// The tables with a working scorer link: (table, made by).
     active_links: Vec<(u32, String)>,
+    /// What is still open before closing ([`open_items`]); empty once closed.
+    open_items: Vec<String>,
 }
 
 /// What a rejected form typed.
@@ -232,20 +234,56 @@ struct Typed {
     fine: Option<(i64, String, bool)>,
 }
 
-/// The tables of night `at` with a working scorer link (none when they cannot be read: the page
-/// still works).
-async fn active_links(league: &League, at: &AtNight) -> Vec<(u32, String)> {
-    crate::service::scorer::active_links(league.db(), at.id())
-        .await
-        .unwrap_or_default()
+/// What the night page shows beside the season file: the tables with a working scorer link
+/// (table, who made it) and the Schockbesteck Runden in progress (table, round). Empty when they
+/// cannot be read: the page still works.
+struct NightLive {
+    links: Vec<(u32, String)>,
+    running: Vec<(u32, u32)>,
 }
 
-fn render(
-    layout: Layout,
-    at: &AtNight,
-    typed: Typed,
-    active_links: Vec<(u32, String)>,
-) -> NightAdminPage {
+async fn active_links(league: &League, at: &AtNight) -> NightLive {
+    let links = crate::service::scorer::active_links(league.db(), at.id())
+        .await
+        .unwrap_or_default();
+    let mut tables: Vec<u32> = at.night().draw.iter().map(|s| s.table).collect();
+    tables.sort_unstable();
+    tables.dedup();
+    let mut running = Vec::new();
+    for table in tables {
+        for round in league
+            .runden_running(at.id(), table)
+            .await
+            .unwrap_or_default()
+        {
+            running.push((table, round));
+        }
+    }
+    NightLive { links, running }
+}
+
+/// What is still open before a night is closed, in German: tables with fewer rounds than the
+/// season plays ("Tisch 1: 5 von 10 Runden eingetragen") and Runden still running in the
+/// Schockbesteck ("Tisch 2: Runde 5 läuft noch im Schockbesteck").
+pub fn open_items(
+    tables: &[(u32, usize)],
+    rounds_per_night: u32,
+    running: &[(u32, u32)],
+) -> Vec<String> {
+    let mut items: Vec<String> = tables
+        .iter()
+        .filter(|(_, n)| *n < rounds_per_night as usize)
+        .map(|(t, n)| format!("Tisch {t}: {n} von {rounds_per_night} Runden eingetragen"))
+        .collect();
+    items.extend(
+        running
+            .iter()
+            .map(|(t, r)| format!("Tisch {t}: Runde {r} läuft noch im Schockbesteck")),
+    );
+    items
+}
+
+fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightAdminPage {
     let view = &at.view;
     let season = &view.season;
     let rules = &season.rules;
@@ -267,6 +305,22 @@ fn render(
         .collect();
     let mut numbers: Vec<u32> = night.draw.iter().map(|s| s.table).collect();
     numbers.dedup();
+    let entered: Vec<(u32, usize)> = numbers
+        .iter()
+        .map(|n| {
+            let count = night
+                .tables
+                .iter()
+                .find(|t| t.number == *n)
+                .map_or(0, |t| t.rounds.len());
+            (*n, count)
+        })
+        .collect();
+    let open_items = if night.closed || night.draw.is_empty() {
+        Vec::new()
+    } else {
+        open_items(&entered, rules.rounds_per_night, &live.running)
+    };
     let tables = numbers
         .into_iter()
         .map(|number| {
@@ -380,7 +434,8 @@ fn render(
         table_numbers,
         late_fine: rules.fines.get("late").map(|c| format_cents(*c)),
         can_reopen: night.closed && chrono::Local::now().date_naive() <= reopen_until(at.date),
-        active_links,
+        active_links: live.links,
+        open_items,
     }
 }
 

@@ -412,3 +412,35 @@ mod one_round_check {
         }
     }
 }
+
+#[test]
+fn what_is_still_open_before_a_night_is_closed() {
+    use super::night::open_items;
+    // (rounds entered per table, rounds per night, running Runden, expected)
+    let cases: [(&[(u32, usize)], u32, &[(u32, u32)], &[&str]); 3] = [
+        (&[(1, 10), (2, 10)], 10, &[], &[]),
+        (
+            &[(1, 5), (2, 3)],
+            10,
+            &[(2, 5)],
+            &[
+                "Tisch 1: 5 von 10 Runden eingetragen",
+                "Tisch 2: 3 von 10 Runden eingetragen",
+                "Tisch 2: Runde 5 läuft noch im Schockbesteck",
+            ],
+        ),
+        (
+            &[(1, 10)],
+            10,
+            &[(1, 10)],
+            &["Tisch 1: Runde 10 läuft noch im Schockbesteck"],
+        ),
+    ];
+    for (tables, per_night, running, want) in cases {
+        assert_eq!(
+            open_items(tables, per_night, running),
+            want,
+            "{tables:?} {running:?}"
+        );
+    }
+}
