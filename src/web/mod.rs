@@ -15,6 +15,7 @@ pub mod besteck;
 pub mod errors;
 pub mod extract;
 pub mod filters;
+pub mod live;
 pub mod money;
 pub mod night;
 pub mod once;
@@ -293,6 +294,7 @@ fn routes() -> Routes {
         .merge(season::routes())
         .merge(night::routes())
         .merge(besteck::routes())
+        .merge(live::routes())
         .merge(round_api::routes())
         .merge(admin::routes())
         .merge(bench::routes())

@@ -16,6 +16,7 @@ mod closed_nights;
 mod entry;
 mod harden;
 mod hostile;
+mod live;
 mod money;
 mod regeln;
 mod schiedsrichter;
