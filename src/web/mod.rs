@@ -11,6 +11,7 @@ pub mod api;
 pub mod assets;
 pub mod auth;
 pub mod bench;
+pub mod bericht;
 pub mod besteck;
 pub mod errors;
 pub mod extract;
@@ -295,6 +296,7 @@ fn routes() -> Routes {
         .merge(night::routes())
         .merge(besteck::routes())
         .merge(live::routes())
+        .merge(bericht::routes())
         .merge(round_api::routes())
         .merge(admin::routes())
         .merge(bench::routes())

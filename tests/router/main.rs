@@ -10,6 +10,7 @@ mod app;
 
 mod api;
 mod bar;
+mod bericht;
 mod besteck;
 mod cache;
 mod closed_nights;
