@@ -13,6 +13,7 @@ pub mod auth;
 pub mod bench;
 pub mod bericht;
 pub mod besteck;
+pub mod bogen;
 pub mod errors;
 pub mod extract;
 pub mod filters;
@@ -297,6 +298,7 @@ fn routes() -> Routes {
         .merge(besteck::routes())
         .merge(live::routes())
         .merge(bericht::routes())
+        .merge(bogen::routes())
         .merge(round_api::routes())
         .merge(admin::routes())
         .merge(bench::routes())

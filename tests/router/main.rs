@@ -12,6 +12,7 @@ mod api;
 mod bar;
 mod bericht;
 mod besteck;
+mod bogen;
 mod cache;
 mod closed_nights;
 mod entry;
