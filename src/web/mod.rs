@@ -25,6 +25,7 @@ pub mod page_cache;
 pub mod public;
 pub mod regeln;
 pub mod round_api;
+pub mod saisonregeln;
 pub mod schiedsrichter;
 pub mod season;
 pub mod security;
@@ -299,6 +300,7 @@ fn routes() -> Routes {
         .merge(live::routes())
         .merge(bericht::routes())
         .merge(bogen::routes())
+        .merge(saisonregeln::routes())
         .merge(round_api::routes())
         .merge(admin::routes())
         .merge(bench::routes())

@@ -21,6 +21,7 @@ mod hostile;
 mod live;
 mod money;
 mod regeln;
+mod saisonregeln;
 mod schiedsrichter;
 mod security;
 mod treasurer;
