@@ -103,6 +103,9 @@ pub struct Cell {
     pub joker: bool,
     /// Lost the round (radio `v{n}` = i).
     pub lost: bool,
+    /// The field of this cell a refusal names (`outs`, `hand_outs`, `julen`, `joker`, `lost`),
+    /// marked in the form; "" for none.
+    pub bad: String,
 }
 
 /// One round of the entry form.
@@ -111,6 +114,33 @@ pub struct RoundBlock {
     pub number: u32,
     /// Its cells, seat order.
     pub cells: Vec<Cell>,
+    /// The refusal that names this round, shown beside it.
+    pub error: Option<String>,
+}
+
+/// A refusal of the form: the German message and where it points.
+pub type Refusal = (String, Spot);
+
+/// Where a refusal points: round, player and season-file field (`outs`, `hand_outs`, `julen`,
+/// `joker`, `lost`), as far as it says.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Spot {
+    /// The round number.
+    pub round: Option<u32>,
+    /// The player's name.
+    pub player: Option<String>,
+    /// The field.
+    pub field: Option<String>,
+}
+
+impl Spot {
+    fn at(round: u32, player: Option<&str>, field: Option<&str>) -> Spot {
+        Spot {
+            round: Some(round),
+            player: player.map(str::to_string),
+            field: field.map(str::to_string),
+        }
+    }
 }
 
 /// The entry page of one table.
@@ -164,6 +194,7 @@ fn blocks(at: &AtTable, fields: Option<&Fields>) -> (Vec<u32>, Vec<RoundBlock>) 
                         julen: String::new(),
                         joker: false,
                         lost: false,
+                        bad: String::new(),
                     },
                     Some(f) => Cell {
                         i,
@@ -174,9 +205,11 @@ fn blocks(at: &AtTable, fields: Option<&Fields>) -> (Vec<u32>, Vec<RoundBlock>) 
                         julen: value(f, &format!("j{n}_{i}")),
                         joker: f.contains_key(&format!("k{n}_{i}")),
                         lost: value(f, &format!("v{n}")) == i.to_string(),
+                        bad: String::new(),
                     },
                 })
                 .collect(),
+            error: None,
         })
         .collect();
     (entered, rounds)
@@ -186,9 +219,25 @@ fn render(
     layout: Layout,
     at: &AtTable,
     fields: Option<&Fields>,
-    error: Option<String>,
+    error: Option<Refusal>,
 ) -> EntryPage {
-    let (entered, rounds) = blocks(at, fields);
+    let (entered, mut rounds) = blocks(at, fields);
+    if let Some((msg, spot)) = &error {
+        if let Some(block) = rounds.iter_mut().find(|b| Some(b.number) == spot.round) {
+            block.error = Some(msg.clone());
+            let field = spot.field.clone().unwrap_or_default();
+            for c in block.cells.iter_mut() {
+                if Some(&c.player) == spot.player.as_ref() {
+                    c.bad = if field.is_empty() {
+                        "row".into()
+                    } else {
+                        field.clone()
+                    };
+                }
+            }
+        }
+    }
+    let error = error.map(|(msg, _)| msg);
     EntryPage {
         layout,
         date: date_de(at.night.date),
@@ -216,6 +265,17 @@ fn count(typed: &str, at: &str, field: &str) -> Result<u32, String> {
         .map_err(|_| format!("{at}, Feld {field}: „{typed}“ ist keine Zahl ≥ 0"))
 }
 
+/// The German name of a season-file field of a result row, as the messages name it.
+fn field_de(field: &str) -> &'static str {
+    match field {
+        "outs" => "Outs",
+        "hand_outs" => "Hand-Outs",
+        "julen" => "Julen",
+        "joker" => "Joker",
+        _ => "verloren",
+    }
+}
+
 /// The rounds of the form as `(number, rows)`: a round with a loser, every ticked player a row;
 /// a round without loser and without any value is skipped. Errors (German, naming the round and
 /// the player): a value that is no number, values but no loser, a loser who did not play.
@@ -223,7 +283,7 @@ pub fn read_rounds(
     date: NaiveDate,
     table: u32,
     rounds: &[RoundBlock],
-) -> Result<Vec<(u32, Vec<ResultEntry>)>, String> {
+) -> Result<Vec<(u32, Vec<ResultEntry>)>, Refusal> {
     let mut out = Vec::new();
     for r in rounds {
         let at = format!("Abend {}, Tisch {table}, Runde {}", date_de(date), r.number);
@@ -236,16 +296,22 @@ pub fn read_rounds(
         let loser = r.cells.iter().find(|c| c.lost);
         let Some(loser) = loser else {
             if has_values {
-                return Err(format!(
-                    "{at}: Werte eingetragen, aber kein Verlierer angekreuzt (Spalte „verl.“)"
+                return Err((
+                    format!(
+                        "{at}: Werte eingetragen, aber kein Verlierer angekreuzt (Spalte „verl.“)"
+                    ),
+                    Spot::at(r.number, None, None),
                 ));
             }
             continue;
         };
         if !loser.played {
-            return Err(format!(
-                "{at}, Spieler {}: der Verlierer muss die Runde mitgespielt haben (Häkchen „mit“)",
-                loser.player
+            return Err((
+                format!(
+                    "{at}, Spieler {}: der Verlierer muss die Runde mitgespielt haben (Häkchen „mit“)",
+                    loser.player
+                ),
+                Spot::at(r.number, Some(&loser.player), Some("played")),
             ));
         }
         let mut rows = Vec::new();
@@ -257,17 +323,22 @@ pub fn read_rounds(
                         .iter()
                         .any(|v| !v.is_empty())
                 {
-                    return Err(format!(
-                        "{at}: Werte eingetragen, aber „mit“ ist nicht angekreuzt"
+                    return Err((
+                        format!("{at}: Werte eingetragen, aber „mit“ ist nicht angekreuzt"),
+                        Spot::at(r.number, Some(&c.player), Some("played")),
                     ));
                 }
                 continue;
             }
+            let number = |typed: &str, field: &str| {
+                count(typed, &at, field_de(field))
+                    .map_err(|msg| (msg, Spot::at(r.number, Some(&c.player), Some(field))))
+            };
             rows.push(ResultEntry {
                 player: c.player.clone(),
-                outs: count(&c.outs, &at, "Outs")?,
-                hand_outs: count(&c.hand_outs, &at, "Hand-Outs")?,
-                julen: count(&c.julen, &at, "Julen")?,
+                outs: number(&c.outs, "outs")?,
+                hand_outs: number(&c.hand_outs, "hand_outs")?,
+                julen: number(&c.julen, "julen")?,
                 joker: c.joker,
                 lost: c.lost,
             });
@@ -288,20 +359,21 @@ async fn save(
     let date = at.night.date;
     let table = at.table;
     let (_, typed) = blocks(&at, Some(&fields));
-    let refused = |msg: String| {
+    let refused = |msg: String, spot: Spot| {
         (
             StatusCode::UNPROCESSABLE_ENTITY,
-            render(layout.clone(), &at, Some(&fields), Some(msg)),
+            render(layout.clone(), &at, Some(&fields), Some((msg, spot))),
         )
             .into_response()
     };
     let rounds = match read_rounds(date, table, &typed) {
         Ok(r) => r,
-        Err(msg) => return Ok(refused(msg)),
+        Err((msg, spot)) => return Ok(refused(msg, spot)),
     };
     if rounds.is_empty() {
         return Ok(refused(
             "Keine Runde eingetragen: je Runde den Verlierer ankreuzen (Spalte „verl.“).".into(),
+            Spot::default(),
         ));
     }
     let numbers: Vec<String> = rounds.iter().map(|(n, _)| n.to_string()).collect();
@@ -334,7 +406,14 @@ async fn save(
             | ServiceError::Closed(e)
             | ServiceError::Conflict(e)
             | ServiceError::Full(e),
-        ) => Ok(refused(format!("Nichts gespeichert: {e}"))),
+        ) => {
+            let spot = Spot {
+                round: e.location.round,
+                player: e.location.player.clone(),
+                field: e.location.field.clone(),
+            };
+            Ok(refused(format!("Nichts gespeichert: {e}"), spot))
+        }
         Err(e) => Err(e.into()),
     }
 }

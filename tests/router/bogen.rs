@@ -137,7 +137,10 @@ async fn a_whole_table_in_one_form() {
         "{}",
         r.body
     );
-    assert!(r.body.contains("name=\"j7_3\" value=\"x\""));
+    assert!(r
+        .body
+        .contains("name=\"j7_3\" class=\"invalid\" aria-invalid=\"true\" value=\"x\""));
+    assert!(r.body.contains("id=\"fehler-runde-7\""), "{}", r.body);
     assert!(r.body.contains("name=\"o1_2\" value=\"1\""));
     assert!(r.body.contains("name=\"v6\" value=\"1\" checked"));
     assert!(r.body.contains("name=\"k3_1\" value=\"1\" checked"));
@@ -152,7 +155,13 @@ async fn a_whole_table_in_one_form() {
     assert!(r.body.contains("Nichts gespeichert"), "{}", r.body);
     assert!(r.body.contains("Runde 7"), "{}", r.body);
     assert!(r.body.contains("Spieler Gustav"), "{}", r.body);
-    assert!(r.body.contains("name=\"o7_0\" value=\"4\""));
+    assert!(
+        r.body
+            .contains("name=\"o7_0\" class=\"invalid\" aria-invalid=\"true\" value=\"4\""),
+        "{}",
+        r.body
+    );
+    assert!(r.body.contains("id=\"fehler-runde-7\""));
     assert!(rounds_at_table_2(&t).await.is_empty());
 
     // The whole table: ten rounds stored in one step, as typed.
