@@ -165,11 +165,16 @@ async fn a_whole_table_in_one_form() {
     assert!(rounds_at_table_2(&t).await.is_empty());
 
     // The whole table: ten rounds stored in one step, as typed.
-    let f = ten_rounds(None);
+    let mut f = ten_rounds(None);
+    f[0].1 = "0123456789abcdef0123456789abcdef".to_string();
     let r = t.post_fields(FORM, &f, Some(&cookie)).await;
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
     let rounds = rounds_at_table_2(&t).await;
     assert_eq!(rounds.len(), 10);
+    // The same form sent again (a reload): carried out once, nothing stored twice.
+    let again = t.post_fields(FORM, &f, Some(&cookie)).await;
+    assert_eq!(again.status, StatusCode::SEE_OTHER, "{}", again.body);
+    assert_eq!(rounds_at_table_2(&t).await, rounds);
     let names = ["Gustav", "Hanna", "Ingo", "Jule", "Karl"];
     for (k, round) in rounds.iter().enumerate() {
         let n = k + 1;
