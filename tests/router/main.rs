@@ -10,19 +10,21 @@ mod app;
 
 mod api;
 mod bar;
-mod bericht;
 mod besteck;
-mod bogen;
 mod cache;
 mod closed_nights;
 mod entry;
 mod harden;
 mod hostile;
-mod live;
 mod money;
 mod regeln;
-mod saisonregeln;
 mod schiedsrichter;
 mod security;
 mod treasurer;
 mod wurfrunde_api;
+
+// The game night: live board, night report, paper sheet, rules form (issue 11.3, 11.5–11.7).
+mod bericht;
+mod bogen;
+mod live;
+mod saisonregeln;
