@@ -52,7 +52,7 @@ pub async fn store(
             let fee = p.fee_paid_on.map(|d| (d, p.fee_cents));
             super::player::set_fee(conn, year, player(ids, &name)?, fee).await?;
         }
-        Change::SetFineKind { .. } => {
+        Change::SetFineKind { .. } | Change::SetRules { .. } => {
             super::money::set_rules(conn, year, &after.rules.overrides(year)).await?;
         }
         Change::AddNight { date } => {

@@ -43,6 +43,13 @@ pub enum Change {
         /// Its amount in cents, or `None` to remove it.
         cents: Option<i64>,
     },
+    /// Replaces the season's rule set (league.md §10) by `rules`: only before the season's first
+    /// night (refused, German, naming the first night's date, once a night exists); the rules are
+    /// checked as every load checks them (the refusal names the field).
+    SetRules {
+        /// The whole new rule set.
+        rules: Box<super::rules::SeasonRules>,
+    },
     /// Adds the Spielabend on `date` (no participants yet).
     AddNight {
         /// The night's date, within the season.
@@ -293,7 +300,8 @@ impl Change {
             Change::AddPlayer { .. }
             | Change::RenamePlayer { .. }
             | Change::SetFee { .. }
-            | Change::SetFineKind { .. } => None,
+            | Change::SetFineKind { .. }
+            | Change::SetRules { .. } => None,
             Change::PayFine { date, .. } => Some(*date),
             Change::BookPayment { .. } | Change::NetPayouts { .. } => None,
         }
@@ -445,6 +453,16 @@ impl Season {
                     .find(|p| p.name == *player)
                     .ok_or_else(|| not_in_season(player))?;
                 p.fee_paid_on = *paid_on;
+            }
+            Change::SetRules { rules } => {
+                if let Some(first) = self.nights.first() {
+                    return Err(refuse(format!(
+                        "Die Saisonregeln {year} lassen sich nur vor dem ersten Spielabend ändern (erster Abend: {}).",
+                        first.date.format("%d.%m.%Y")
+                    )));
+                }
+                rules.check().map_err(refuse)?;
+                file.rules = rules.overrides(year);
             }
             Change::SetFineKind { kind, cents } => {
                 let kind = kind.trim();

@@ -19,6 +19,7 @@ pub mod names;
 pub mod payouts;
 pub mod progress;
 pub mod records;
+pub mod report;
 pub mod rules;
 pub mod season;
 pub mod standings;

@@ -429,6 +429,16 @@ async fn audit(
             )
             .await?;
         }
+        Change::SetRules { .. } => {
+            db::audit::record(
+                tx,
+                user,
+                &format!("Saisonregeln {year}"),
+                Some(&json!(before.rules)),
+                Some(&json!(after.rules)),
+            )
+            .await?;
+        }
         Change::CloseNight { date } => {
             db::audit::record(
                 tx,

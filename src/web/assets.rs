@@ -9,6 +9,9 @@ use super::{Guard, Routes};
 /// The stylesheet (`static/style.css`).
 const STYLE_CSS: &str = include_str!("../../static/style.css");
 
+/// The game night's stylesheet (`static/abend.css`: live board, night report, Spielberichtsbogen).
+const ABEND_CSS: &str = include_str!("../../static/abend.css");
+
 /// The site icon (`static/favicon.ico`, 32 × 32: a die's three).
 const FAVICON: &[u8] = include_bytes!("../../static/favicon.ico");
 
@@ -16,6 +19,7 @@ const FAVICON: &[u8] = include_bytes!("../../static/favicon.ico");
 pub fn routes() -> Routes {
     Routes::new()
         .get(Guard::Public, "/static/style.css", style)
+        .get(Guard::Public, "/static/abend.css", abend)
         .get(Guard::Public, "/favicon.ico", favicon)
 }
 
@@ -36,5 +40,15 @@ async fn style() -> impl IntoResponse {
             (header::CACHE_CONTROL, "public, max-age=3600"),
         ],
         STYLE_CSS,
+    )
+}
+
+async fn abend() -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, "text/css; charset=utf-8"),
+            (header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        ABEND_CSS,
     )
 }

@@ -555,8 +555,37 @@ fn describe(number: usize, o: &WurfrundeOutcome, stock_total: u8) -> WurfrundeVi
     }
 }
 
+/// The Deckel table of `runde`: each player of the Runde in seat order with his Deckel and his
+/// status ("Vorleger", "ausgeschieden", "spielt das Finale nicht", "verliert die Runde" or "").
+pub(crate) fn seats(runde: &RundeState) -> Vec<SeatView> {
+    let part_players = runde.part_players();
+    let out = runde.out_players();
+    let vorleger = runde.vorleger();
+    runde
+        .deckel()
+        .into_iter()
+        .map(|(p, d)| SeatView {
+            player: p.to_string(),
+            deckel: d,
+            status: if runde.loser() == Some(p) {
+                "verliert die Runde"
+            } else if runde.is_finished() {
+                ""
+            } else if !part_players.contains(&p) {
+                "spielt das Finale nicht"
+            } else if out.contains(&p) {
+                "ausgeschieden"
+            } else if vorleger == Some(p) {
+                "Vorleger"
+            } else {
+                ""
+            },
+        })
+        .collect()
+}
+
 /// Replays the Runde's Wurfrunden one by one and describes each (the state itself is `runde`).
-fn history(runde: &RundeState) -> Vec<WurfrundeView> {
+pub(crate) fn history(runde: &RundeState) -> Vec<WurfrundeView> {
     let Ok(mut s) = RundeState::new(runde.players().to_vec(), runde.rules().clone()) else {
         return Vec::new();
     };
@@ -689,30 +718,7 @@ fn render(layout: Layout, ctx: &Ctx, extra: Extra<'_>) -> RundePage {
         Some(p) => p.german().to_string(),
         None => "beendet".to_string(),
     };
-    let part_players = runde.part_players();
-    let out = runde.out_players();
-    let vorleger = runde.vorleger();
-    page.seats = runde
-        .deckel()
-        .into_iter()
-        .map(|(p, d)| SeatView {
-            player: p.to_string(),
-            deckel: d,
-            status: if runde.loser() == Some(p) {
-                "verliert die Runde"
-            } else if runde.is_finished() {
-                ""
-            } else if !part_players.contains(&p) {
-                "spielt das Finale nicht"
-            } else if out.contains(&p) {
-                "ausgeschieden"
-            } else if vorleger == Some(p) {
-                "Vorleger"
-            } else {
-                ""
-            },
-        })
-        .collect();
+    page.seats = seats(runde);
     page.stock = runde.stock();
     page.half_losers = runde
         .half_losers()

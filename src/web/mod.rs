@@ -22,6 +22,11 @@ pub mod page_cache;
 pub mod public;
 pub mod regeln;
 pub mod round_api;
+// The game night (issue 11): live board, night report, paper sheet, season rules form.
+pub mod bericht;
+pub mod bogen;
+pub mod live;
+pub mod saisonregeln;
 pub mod schiedsrichter;
 pub mod scorer;
 pub mod season;
@@ -307,6 +312,10 @@ fn routes() -> Routes {
         .merge(season::routes())
         .merge(night::routes())
         .merge(besteck::routes())
+        .merge(live::routes())
+        .merge(bericht::routes())
+        .merge(bogen::routes())
+        .merge(saisonregeln::routes())
         .merge(round_api::routes())
         .merge(scorer::routes())
         .merge(admin::routes())

@@ -10,7 +10,7 @@ use schockerliga::rules::{RuleSet, RundeState, ThrowInput};
 
 use crate::app::{Reply, TestApp, SECRETARY};
 
-const SEASON: &str = r#"{
+pub(crate) const SEASON: &str = r#"{
   "format": "schockerliga-season/1", "season": 2026, "rules": {},
   "players": [ { "name": "Anna", "fee_paid_on": "2026-01-09" }, { "name": "Bernd" },
                { "name": "Carla" }, { "name": "Dirk" } ],
@@ -22,10 +22,10 @@ const SEASON: &str = r#"{
         { "player": "Dirk",  "outs": 0, "hand_outs": 0, "julen": 0 } ] } ] } ] } ]
 }"#;
 
-const PAGE: &str = "/verwaltung/besteck/2026-01-09/1/2";
+pub(crate) const PAGE: &str = "/verwaltung/besteck/2026-01-09/1/2";
 
 /// The season above and a secretary.
-async fn prepared() -> TestApp {
+pub(crate) async fn prepared() -> TestApp {
     let file: SeasonFile = serde_json::from_str(SEASON).unwrap();
     TestApp::builder()
         .season(file)
@@ -69,7 +69,7 @@ fn wurfrunde_form(seq: usize, rows: &[(&str, &str, u8, bool)]) -> Vec<(String, S
     f
 }
 
-async fn post_wurfrunde(
+pub(crate) async fn post_wurfrunde(
     t: &TestApp,
     cookie: &str,
     seq: usize,
@@ -81,8 +81,8 @@ async fn post_wurfrunde(
 }
 
 /// The throws of the whole Runde as played (the corrected version), for an independent replay.
-type Row = (&'static str, &'static str, u8, bool);
-const RUNDE: [&[Row]; 7] = [
+pub(crate) type Row = (&'static str, &'static str, u8, bool);
+pub(crate) const RUNDE: [&[Row]; 7] = [
     // Hälfte 1, Auswürfeln: Anna's Hand-Out, Bernd's 2-2-1 is lowest and takes all
     &[
         ("Anna", "111", 1, false),

@@ -26,3 +26,9 @@ mod scorer_links;
 mod security;
 mod treasurer;
 mod wurfrunde_api;
+
+// The game night: live board, night report, paper sheet, rules form (issue 11.3, 11.5–11.7).
+mod bericht;
+mod bogen;
+mod live;
+mod saisonregeln;

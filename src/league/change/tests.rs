@@ -293,6 +293,46 @@ fn every_change_is_checked_like_an_import() {
 }
 
 #[test]
+fn the_season_rules_change_only_before_the_first_night() {
+    use crate::league::rules::SeasonRules;
+    let empty = Season::from_file(&file(json!({
+        "format": "schockerliga-season/1", "season": 2026,
+        "players": [ { "name": "Anna", "fee_paid_on": "2026-05-02" } ] })))
+    .expect("an empty season");
+    let mut rules = SeasonRules::defaults_for(2026);
+    rules.rounds_per_night = 8;
+    rules.fee_base_cents = 2000;
+    let mut bad = rules.clone();
+    bad.payout_percent = vec![60, 50];
+    let set = |r: &SeasonRules| Change::SetRules {
+        rules: Box::new(r.clone()),
+    };
+    // (season, change, expected rounds_per_night and Anna's fee in cents, or the refusal)
+    type Case<'a> = (&'a Season, Change, Result<(u32, i64), &'a str>);
+    let base = base();
+    let cases: [Case; 3] = [
+        (&empty, set(&rules), Ok((8, 2000 + 2 * 100))),
+        (
+            &empty,
+            set(&bad),
+            Err("rules.payout_percent: höchstens 20 Plätze, zusammen höchstens 100 %"),
+        ),
+        (
+            &base,
+            set(&rules),
+            Err("Die Saisonregeln 2026 lassen sich nur vor dem ersten Spielabend ändern (erster Abend: 09.01.2026)."),
+        ),
+    ];
+    for (season, change, expected) in cases {
+        let got = season
+            .apply(&change)
+            .map(|s| (s.rules.rounds_per_night, s.players[0].fee_cents))
+            .map_err(|e| e.to_string());
+        assert_eq!(got, expected.map_err(str::to_string), "{change:?}");
+    }
+}
+
+#[test]
 fn a_put_round_replaces_its_number_or_is_added_and_the_table_is_made() {
     let s = base()
         .apply(&Change::SetDraw {

@@ -1,0 +1,222 @@
+//! The night report ("Bericht teilen", issue 11.5): a German plain-text summary of one Spielabend for
+//! the club's chat — Schocker des Abends, Outs and Hand-Outs, Joker, Julen, who paid the rounds,
+//! Sozialfälle, the top of the table with movement, the night's open fines and the link to the
+//! night. Pure code over the checked season (league.md §2, §3, §4, §6, §7); nothing is sent.
+
+use chrono::NaiveDate;
+
+use super::format::{date_de, format_cents, format_dwert};
+use super::history::night_summary;
+use super::kasse::fine_label;
+use super::progress::movements;
+use super::season::Season;
+use super::standings::{standings, Liga};
+
+/// Lines of the table the report shows (the top of the table as of the night).
+pub const TOP_OF_TABLE: usize = 5;
+
+/// What the report may say about money: the open fines, or only that they are for members
+/// ("Kasse nur für Mitglieder").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Money {
+    /// The open fines are listed with name and amount.
+    Shown,
+    /// The open fines are left out (the club keeps its money private and the reader is anonymous).
+    Private,
+}
+
+/// `names` joined German style: "A", "A und B", "A, B und C".
+fn und(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} und {last}", rest.join(", ")),
+    }
+}
+
+/// The German label of a Liga: "1. Liga", "2. Liga", "Kreisliga".
+fn liga_label(liga: Liga) -> &'static str {
+    match liga {
+        Liga::First => "1. Liga",
+        Liga::Second => "2. Liga",
+        Liga::Kreisliga => "Kreisliga",
+    }
+}
+
+/// The report of the night on `date` of `season` as plain text (lines ending in `\n`), with `link`
+/// (the night's page, an absolute URL) as its last line; `None` when the season has no night that
+/// day. `money` decides whether the open fines are listed.
+pub fn night_report(season: &Season, date: NaiveDate, link: &str, money: Money) -> Option<String> {
+    let night = season.night(date)?;
+    let summary = night_summary(season, date)?;
+    let mut out = String::new();
+    let mut line = |s: &str| {
+        out.push_str(s);
+        out.push('\n');
+    };
+    let rounds: usize = night.tables.iter().map(|t| t.rounds.len()).sum();
+    let tables = night.tables.len().max(1);
+    line(&format!("Schockerliga – Spielabend {}", date_de(date)));
+    line(&format!(
+        "{} Spieler an {} {}, {} {}.",
+        night.draw.len().max(summary.players.len()),
+        tables,
+        if tables == 1 { "Tisch" } else { "Tischen" },
+        rounds,
+        if rounds == 1 { "Runde" } else { "Runden" },
+    ));
+    line("");
+
+    // Schocker des Abends: the most counted Outs of the night (ties share it).
+    let best = summary
+        .players
+        .iter()
+        .map(|p| p.counted_outs)
+        .max()
+        .unwrap_or(0);
+    if best > 0 {
+        let mut names: Vec<String> = summary
+            .players
+            .iter()
+            .filter(|p| p.counted_outs == best)
+            .map(|p| p.player.clone())
+            .collect();
+        names.sort();
+        let each = if names.len() > 1 { "je " } else { "" };
+        let outs = if best == 1 {
+            "gewertetes Out"
+        } else {
+            "gewertete Outs"
+        };
+        line(&format!(
+            "Schocker des Abends: {} ({each}{best} {outs})",
+            und(&names)
+        ));
+    } else {
+        line("Schocker des Abends: keiner (kein Out gefallen)");
+    }
+    line("");
+
+    // Outs and Hand-Outs, most first.
+    let mut throwers: Vec<_> = summary.players.iter().filter(|p| p.outs > 0).collect();
+    throwers
+        .sort_by(|a, b| (b.outs, b.hand_outs, &a.player).cmp(&(a.outs, a.hand_outs, &b.player)));
+    if throwers.is_empty() {
+        line("Outs: keine");
+    } else {
+        line("Outs (davon Hand-Outs):");
+        for p in throwers {
+            line(&format!("- {}: {} ({})", p.player, p.outs, p.hand_outs));
+        }
+    }
+
+    // Joker: who declared his Joker-Runde, at which table and round.
+    let mut jokers: Vec<(u32, u32, String)> = night
+        .rows()
+        .filter(|(_, _, r)| r.joker)
+        .map(|(t, n, r)| (t, n, r.player.clone()))
+        .collect();
+    jokers.sort();
+    if jokers.is_empty() {
+        line("Joker: keiner");
+    } else {
+        let list: Vec<String> = jokers
+            .iter()
+            .map(|(t, n, p)| format!("{p} (Tisch {t}, Runde {n})"))
+            .collect();
+        line(&format!("Joker: {}", list.join(", ")));
+    }
+
+    // Julen.
+    let mut julen: Vec<_> = summary.players.iter().filter(|p| p.julen > 0).collect();
+    julen.sort_by(|a, b| (b.julen, &a.player).cmp(&(a.julen, &b.player)));
+    if julen.is_empty() {
+        line("Julen: keine");
+    } else {
+        let list: Vec<String> = julen
+            .iter()
+            .map(|p| format!("{} {}", p.player, p.julen))
+            .collect();
+        line(&format!("Julen: {}", list.join(", ")));
+    }
+    line("");
+
+    // Who paid the rounds (league.md §7: at most sozialfall_after per night), Sozialfälle.
+    let mut payers: Vec<_> = summary
+        .players
+        .iter()
+        .filter(|p| p.paid_rounds > 0)
+        .collect();
+    payers.sort_by(|a, b| (b.paid_rounds, &a.player).cmp(&(a.paid_rounds, &b.player)));
+    if payers.is_empty() {
+        line("Runden bezahlt: keine");
+    } else {
+        let list: Vec<String> = payers
+            .iter()
+            .map(|p| format!("{} {}", p.player, p.paid_rounds))
+            .collect();
+        line(&format!("Runden bezahlt: {}", list.join(", ")));
+    }
+    if summary.sozialfaelle.is_empty() {
+        line("Sozialfälle: keine");
+    } else {
+        line(&format!("Sozialfälle: {}", und(&summary.sozialfaelle)));
+    }
+    line("");
+
+    // The top of the table as of the night, with movement since the previous night.
+    let table = standings(season, Some(date));
+    let moves = movements(season, Some(date));
+    if !moves.is_empty() {
+        line(&format!(
+            "Tabelle nach dem Abend (die ersten {TOP_OF_TABLE}):"
+        ));
+        let mut liga = None;
+        for m in moves.iter().take(TOP_OF_TABLE) {
+            if liga != Some(m.liga) {
+                liga = Some(m.liga);
+                line(&format!("{}:", liga_label(m.liga)));
+            }
+            let dwert = table
+                .rows
+                .iter()
+                .find(|r| r.player == m.player)
+                .map(|r| format_dwert(r.d_wert_num, r.d_wert_den))
+                .unwrap_or_else(|| "–".to_string());
+            line(&format!(
+                "{}. {} – D.Wert {dwert} ({})",
+                m.rank,
+                m.player,
+                m.movement.label()
+            ));
+        }
+        line("");
+    }
+
+    // Open fines of the night.
+    match money {
+        Money::Private => line("Offene Strafen: nur für Mitglieder"),
+        Money::Shown => {
+            let open: Vec<_> = night.fines.iter().filter(|f| !f.paid).collect();
+            if open.is_empty() {
+                line("Offene Strafen: keine");
+            } else {
+                line("Offene Strafen:");
+                for f in open {
+                    line(&format!(
+                        "- {}: {} {}",
+                        f.player,
+                        fine_label(&f.kind),
+                        format_cents(f.amount_cents)
+                    ));
+                }
+            }
+        }
+    }
+    line("");
+    line(&format!("Alle Ergebnisse: {link}"));
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,170 @@
+//! Unit tests of `src/league/report.rs`: the whole text of a two-night season's second night
+//! (by hand: league.md §2 counted Outs, §7 paid rounds, §4 movement), a night without Outs, and
+//! the open fines left out when the club keeps its money private.
+
+use serde_json::json;
+
+use super::*;
+use crate::league::testkit::{row, season};
+
+const LINK: &str = "https://liga.test/abend/2026-01-16";
+
+fn date(s: &str) -> NaiveDate {
+    s.parse().expect("test date")
+}
+
+/// Anna and Bernd paid (1. Liga), Carla and Dirk not (2. Liga); Kreisliga only below 1 round.
+fn two_nights() -> Season {
+    season(json!({
+        "format": "schockerliga-season/1", "season": 2026,
+        "rules": { "kreisliga_below_rounds": 1 },
+        "players": [ { "name": "Anna", "fee_paid_on": "2026-01-09" },
+                     { "name": "Bernd", "fee_paid_on": "2026-01-09" },
+                     { "name": "Carla" }, { "name": "Dirk" } ],
+        "nights": [
+          { "date": "2026-01-09", "tables": [ { "number": 1, "rounds": [
+              { "number": 1, "results": [ row("Anna", 1, 0, 0, false, false),
+                  row("Bernd", 0, 0, 0, false, true), row("Carla", 0, 0, 0, false, false) ] },
+              { "number": 2, "results": [ row("Anna", 0, 0, 0, false, false),
+                  row("Bernd", 0, 0, 0, false, true), row("Carla", 2, 0, 0, false, false) ] } ] } ],
+            "fines": [] },
+          { "date": "2026-01-16", "tables": [ { "number": 1, "rounds": [
+              { "number": 1, "results": [ row("Anna", 1, 1, 0, false, false),
+                  row("Bernd", 0, 0, 0, false, false), row("Carla", 0, 0, 1, false, false),
+                  row("Dirk", 0, 0, 0, false, true) ] },
+              { "number": 2, "results": [ row("Anna", 0, 0, 0, false, false),
+                  row("Bernd", 2, 0, 0, true, false), row("Carla", 0, 0, 0, false, true),
+                  row("Dirk", 1, 0, 0, false, false) ] },
+              { "number": 3, "results": [ row("Anna", 0, 0, 0, false, true),
+                  row("Bernd", 0, 0, 0, false, false), row("Carla", 1, 0, 0, false, false),
+                  row("Dirk", 0, 0, 0, false, false) ] } ] } ],
+            "fines": [ { "player": "Dirk", "kind": "late", "paid": false },
+                       { "player": "Carla", "kind": "sleepy", "paid": true } ] }
+        ]
+    }))
+}
+
+/// The second night, counted by hand: Bernd 2 Outs in his Joker-Runde = 4, Anna's Hand-Out = 2,
+/// Carla and Dirk 1 each; D.Werte over both nights: Bernd 4 × 10 / 5 = 8,00, Anna 3 × 10 / 5 = 6,00,
+/// Carla 3 × 10 / 5 = 6,00, Dirk 1 × 10 / 3 = 3,33; after the first night Anna led Bernd.
+const SECOND_NIGHT: &str = "Schockerliga – Spielabend 16.01.2026
+4 Spieler an 1 Tisch, 3 Runden.
+
+Schocker des Abends: Bernd (4 gewertete Outs)
+
+Outs (davon Hand-Outs):
+- Bernd: 2 (0)
+- Anna: 1 (1)
+- Carla: 1 (0)
+- Dirk: 1 (0)
+Joker: Bernd (Tisch 1, Runde 2)
+Julen: Carla 1
+
+Runden bezahlt: Anna 1, Carla 1, Dirk 1
+Sozialfälle: keine
+
+Tabelle nach dem Abend (die ersten 5):
+1. Liga:
+1. Bernd – D.Wert 8,00 (▲1)
+2. Anna – D.Wert 6,00 (▼1)
+2. Liga:
+1. Carla – D.Wert 6,00 (–)
+2. Dirk – D.Wert 3,33 (neu)
+
+Offene Strafen:
+- Dirk: Zuspätkommer 1,00 €
+
+Alle Ergebnisse: https://liga.test/abend/2026-01-16
+";
+
+/// The first night: Carla's 2 Outs lead (no Outs tie), Bernd paid both rounds, nothing open.
+const FIRST_NIGHT: &str = "Schockerliga – Spielabend 09.01.2026
+3 Spieler an 1 Tisch, 2 Runden.
+
+Schocker des Abends: Carla (2 gewertete Outs)
+
+Outs (davon Hand-Outs):
+- Carla: 2 (0)
+- Anna: 1 (0)
+Joker: keiner
+Julen: keine
+
+Runden bezahlt: Bernd 2
+Sozialfälle: keine
+
+Tabelle nach dem Abend (die ersten 5):
+1. Liga:
+1. Anna – D.Wert 5,00 (neu)
+2. Bernd – D.Wert 0,00 (neu)
+2. Liga:
+1. Carla – D.Wert 10,00 (neu)
+
+Offene Strafen: keine
+
+Alle Ergebnisse: https://liga.test/abend/2026-01-09
+";
+
+#[test]
+fn the_report_of_a_night() {
+    let s = two_nights();
+    let cases = [
+        (
+            "2026-01-16",
+            LINK,
+            Money::Shown,
+            Some(SECOND_NIGHT.to_string()),
+        ),
+        (
+            "2026-01-09",
+            "https://liga.test/abend/2026-01-09",
+            Money::Shown,
+            Some(FIRST_NIGHT.to_string()),
+        ),
+        // the club keeps its money private: no names with amounts
+        (
+            "2026-01-16",
+            LINK,
+            Money::Private,
+            Some(SECOND_NIGHT.replace(
+                "Offene Strafen:\n- Dirk: Zuspätkommer 1,00 €\n",
+                "Offene Strafen: nur für Mitglieder\n",
+            )),
+        ),
+        ("2026-01-10", LINK, Money::Shown, None),
+    ];
+    for (d, link, money, expected) in cases {
+        assert_eq!(
+            night_report(&s, date(d), link, money),
+            expected,
+            "{d} {money:?}"
+        );
+    }
+}
+
+#[test]
+fn a_night_without_outs_ties_and_sozialfall() {
+    // Nobody throws an Out; Bernd loses 4 rounds: 3 paid, a Sozialfall; Anna pays the 5th.
+    let mut rounds = Vec::new();
+    for n in 1..=5u32 {
+        rounds.push(json!({ "number": n, "results": [
+            row("Anna", 0, 0, 0, false, n == 5), row("Bernd", 0, 0, 0, false, n != 5) ] }));
+    }
+    let s = season(json!({
+        "format": "schockerliga-season/1", "season": 2026, "rules": {},
+        "players": [ { "name": "Anna" }, { "name": "Bernd" } ],
+        "nights": [ { "date": "2026-01-09", "tables": [ { "number": 1, "rounds": rounds } ],
+                      "fines": [] } ]
+    }));
+    let text = night_report(&s, date("2026-01-09"), "L", Money::Shown).expect("a night");
+    for expected in [
+        "2 Spieler an 1 Tisch, 5 Runden.\n",
+        "Schocker des Abends: keiner (kein Out gefallen)\n",
+        "Outs: keine\nJoker: keiner\nJulen: keine\n",
+        "Runden bezahlt: Bernd 3, Anna 1\nSozialfälle: Bernd\n",
+        "Kreisliga:\n1. Anna – D.Wert 0,00 (neu)\n1. Bernd – D.Wert 0,00 (neu)\n",
+    ] {
+        assert!(text.contains(expected), "{expected:?} in {text}");
+    }
+    // ties share the title: "A und B (je …)"
+    assert_eq!(und(&["A".into(), "B".into(), "C".into()]), "A, B und C");
+}

@@ -1,0 +1,192 @@
+//! The season's rules as a form (issue 11.7, league.md §10): every field with its default and a
+//! German explanation; editable before the first night (stored through the pipeline), an invalid
+//! value refused beside its field with everything typed kept and nothing stored, read-only and
+//! refused once the season has a night.
+
+use axum::http::StatusCode;
+use schockerliga::db;
+use schockerliga::league::file::SeasonFile;
+use serde_json::json;
+
+use crate::app::{TestApp, SECRETARY};
+
+const PAGE: &str = "/verwaltung/saison/2027/regeln";
+
+/// The form as sent with the defaults of 2027, `changes` applied.
+fn form(changes: &[(&str, &str)]) -> Vec<(String, String)> {
+    let mut f: Vec<(String, String)> = [
+        ("rounds_per_night", "10"),
+        ("out_points", "1"),
+        ("hand_out_points", "2"),
+        ("joker_multiplier", "2"),
+        ("julen_per_out", "3"),
+        ("kreisliga_below_rounds", "11"),
+        ("min_rounds_first_liga", "100"),
+        ("first_liga_deadline", "11-30"),
+        ("fee_base_cents", "15,00 €"),
+        ("fee_monthly_increase_cents", "1,00 €"),
+        ("fee_increase_from_month", "4"),
+        ("last_join_month", "9"),
+        ("sozialfall_after", "3"),
+        ("lucky_looser_cents", "10,00 €"),
+        ("payout_percent", "30, 25, 20, 15, 10"),
+        ("split_tables_from", "10"),
+        ("game", "schockerliga"),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect();
+    for (k, v) in changes {
+        match f.iter_mut().find(|(name, _)| name == k) {
+            Some(slot) => slot.1 = v.to_string(),
+            None => f.push((k.to_string(), v.to_string())),
+        }
+    }
+    f
+}
+
+async fn stored_rules(t: &TestApp) -> serde_json::Value {
+    let file = db::season::load_file(&t.db.read, 2027)
+        .await
+        .unwrap()
+        .unwrap();
+    serde_json::Value::Object(file.rules)
+}
+
+#[tokio::test]
+async fn the_season_rules_as_a_form() {
+    let file: SeasonFile = serde_json::from_value(json!({
+        "format": "schockerliga-season/1", "season": 2027, "rules": {},
+        "players": [ { "name": "Anna" } ], "nights": [] }))
+    .unwrap();
+    let t = TestApp::builder()
+        .season(file)
+        .account(SECRETARY, "secretary")
+        .start()
+        .await;
+    assert!(t.get(PAGE, None).await.is_login_redirect());
+    let cookie = t.login(SECRETARY).await;
+
+    // Every field of §10 with its default and explanation; the season page links the form.
+    let r = t.get(PAGE, Some(&cookie)).await;
+    assert_eq!(r.status, StatusCode::OK);
+    for field in [
+        "rounds_per_night",
+        "out_points",
+        "hand_out_points",
+        "joker_multiplier",
+        "julen_per_out",
+        "julen_carry_across_seasons",
+        "kreisliga_below_rounds",
+        "min_rounds_first_liga",
+        "first_liga_deadline",
+        "fee_base_cents",
+        "fee_monthly_increase_cents",
+        "fee_increase_from_month",
+        "last_join_month",
+        "fines",
+        "sozialfall_after",
+        "lucky_looser_cents",
+        "payout_percent",
+        "split_tables_from",
+        "game",
+    ] {
+        assert!(r.body.contains(&format!("id=\"feld-{field}\"")), "{field}");
+    }
+    assert!(r.body.contains("name=\"rounds_per_night\" value=\"10\""));
+    assert!(r.body.contains("Standard: 10."));
+    assert!(r.body.contains("Standard: 15,00 €."));
+    assert!(r
+        .body
+        .contains("Zuspätkommer 1,00 €, Schock-Schlafmütze 0,50 €"));
+    assert!(r.body.contains("name=\"einmal\""));
+    let season = t.get("/verwaltung/saison/2027", Some(&cookie)).await.body;
+    assert!(season.contains("href=\"/verwaltung/saison/2027/regeln\""));
+
+    // Before the first night: stored, only the differences in the season's rules.
+    let r = t
+        .post_fields(
+            PAGE,
+            &form(&[
+                ("rounds_per_night", "8"),
+                ("fee_base_cents", "20,00"),
+                ("joker_multiplier", ""),
+                ("julen_carry_across_seasons", "1"),
+            ]),
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    assert_eq!(
+        stored_rules(&t).await,
+        json!({ "rounds_per_night": 8, "fee_base_cents": 2000, "joker_multiplier": null,
+                "julen_carry_across_seasons": true })
+    );
+    let r = t.get(PAGE, Some(&cookie)).await;
+    assert!(r.body.contains("name=\"rounds_per_night\" value=\"8\""));
+    assert!(r.body.contains("name=\"fee_base_cents\" value=\"20,00 €\""));
+
+    // Invalid values: refused per field, the message beside it, everything typed kept, nothing
+    // stored.
+    let r = t
+        .post_fields(
+            PAGE,
+            &form(&[
+                ("rounds_per_night", "zehn"),
+                ("first_liga_deadline", "31-11"),
+                ("split_tables_from", "12"),
+            ]),
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+    assert!(r.body.contains(
+        "<p class=\"feldfehler\" id=\"fehler-rounds_per_night\" role=\"alert\">Runden je Abend: „zehn“ ist keine ganze Zahl ≥ 0</p>"
+    ), "{}", r.body);
+    assert!(r.body.contains("id=\"fehler-first_liga_deadline\""));
+    assert!(r
+        .body
+        .contains("Nichts gespeichert: bitte Runden je Abend, Stichtag 1. Liga prüfen."));
+    assert!(r.body.contains("name=\"rounds_per_night\" value=\"zehn\""));
+    assert!(r.body.contains("name=\"split_tables_from\" value=\"12\""));
+    // a value out of range (the league's check) goes beside its field too
+    let r = t
+        .post_fields(PAGE, &form(&[("payout_percent", "60, 50")]), Some(&cookie))
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+    assert!(r.body.contains(
+        "id=\"fehler-payout_percent\" role=\"alert\">Auszahlung in %: höchstens 20 Plätze, zusammen höchstens 100 %</p>"
+    ), "{}", r.body);
+    assert!(r.body.contains("name=\"payout_percent\" value=\"60, 50\""));
+    // an unknown dice-game preset
+    let r = t
+        .post_fields(PAGE, &form(&[("game", "mallorca")]), Some(&cookie))
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.body.contains("id=\"fehler-game\""), "{}", r.body);
+    assert_eq!(stored_rules(&t).await["rounds_per_night"], 8);
+
+    // After the first night: read-only, and a posted form is refused.
+    let r = t
+        .post_fields(
+            "/verwaltung/saison/2027/abend",
+            &[("date", "2027-01-08")],
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let r = t.get(PAGE, Some(&cookie)).await;
+    assert!(r.body.contains("Seit dem ersten Spielabend (08.01.2027)"));
+    assert!(r
+        .body
+        .contains("name=\"rounds_per_night\" value=\"8\" inputmode=\"numeric\" disabled"));
+    assert!(!r.body.contains("Regeln speichern"));
+    let r = t
+        .post_fields(PAGE, &form(&[("rounds_per_night", "12")]), Some(&cookie))
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.body.contains(
+        "Die Saisonregeln 2027 lassen sich nur vor dem ersten Spielabend ändern (erster Abend: 08.01.2027)."
+    ), "{}", r.body);
+    assert_eq!(stored_rules(&t).await["rounds_per_night"], 8);
+}
