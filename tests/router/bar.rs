@@ -745,3 +745,58 @@ async fn the_idle_time_runs_from_the_last_request_and_a_disabled_account_stays_l
         StatusCode::OK
     );
 }
+
+#[tokio::test]
+async fn closing_comes_last_on_the_night_page_and_says_what_is_still_open() {
+    // Fresh-user trial: "Abend abschließen" was the first control on the page and said nothing
+    // about 5 of 10 rounds entered or a Runde still running in the Schockbesteck.
+    let (t, cookie) = app().await;
+    presence(&t, &cookie, &NAMES[..3], &[]).await;
+    let ids = ids(&t).await;
+    let r = t
+        .post(
+            &format!("/verwaltung/abend/{NIGHT}/runde"),
+            &format!(
+                "table=1&number=1&played_{0}=1&outs_{0}=1&played_{1}=1&played_{2}=1&lost={1}",
+                ids["Anna"], ids["Bernd"], ids["Carla"]
+            ),
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let r = t
+        .post_fields(
+            &format!("/verwaltung/besteck/{NIGHT}/1/2/start"),
+            &[
+                ("spieler", "Anna"),
+                ("spieler", "Bernd"),
+                ("vorleger", "Anna"),
+            ],
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let page = t
+        .get(&format!("/verwaltung/abend/{NIGHT}"), Some(&cookie))
+        .await
+        .body;
+    let open = page.find("id=\"noch-offen\"").expect("what is still open");
+    assert!(
+        page[open..].contains("Tisch 1: 1 von 10 Runden eingetragen"),
+        "{page}"
+    );
+    assert!(
+        page[open..].contains("Tisch 1: Runde 2 läuft noch im Schockbesteck"),
+        "{page}"
+    );
+    let close = page
+        .find("action=\"/verwaltung/abend/2026-01-09/abschliessen\"")
+        .unwrap();
+    let round_form = page
+        .find("action=\"/verwaltung/abend/2026-01-09/runde\"")
+        .unwrap();
+    assert!(
+        round_form < open && open < close,
+        "the round forms first, closing last"
+    );
+}
