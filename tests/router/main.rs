@@ -17,6 +17,7 @@ mod entry;
 mod harden;
 mod hostile;
 mod money;
+mod players;
 mod regeln;
 mod schiedsrichter;
 mod security;
