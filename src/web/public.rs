@@ -11,6 +11,7 @@ use serde::Deserialize;
 
 use super::extract::{as_of_date, AtNight, AtSeason};
 use super::{filters, AppError, Guard, Layout, Routes};
+use crate::league::progress::{Movement, ProgressRow};
 use crate::league::{self, Liga, PlayerNight, StandingRow};
 use crate::service::{League, SeasonView};
 
@@ -30,7 +31,57 @@ pub struct LigaTable<'a> {
     /// "1. Liga", "2. Liga" or "Kreisliga".
     pub label: &'static str,
     /// Its rows, each with the link to the player page.
-    pub lines: Vec<(&'a StandingRow, String)>,
+    pub lines: Vec<TableLine<'a>>,
+}
+
+/// One row of the public table: the standings line, the link to the player page, the movement
+/// since the previous night and a short Liga-Fortschritt badge (league.md §3–§5).
+pub struct TableLine<'a> {
+    /// The standings line.
+    pub row: &'a StandingRow,
+    /// Link to his season page.
+    pub href: String,
+    /// „▲2“, „▼1“, „–“, „neu“, „aufgestiegen“ or „abgestiegen“.
+    pub movement: String,
+    /// The same for the narrow column: „auf“ and „ab“ for a Liga change, else as `movement`.
+    pub movement_short: String,
+    /// The CSS class of the movement: `up`, `down`, `same` or `new`.
+    pub movement_class: &'static str,
+    /// The short „Was fehlt noch?“ badge, if any (German).
+    pub badge: Option<String>,
+}
+
+/// The CSS class of a movement (`up`, `down`, `same`, `new`).
+fn movement_class(m: Movement) -> &'static str {
+    match m {
+        Movement::Up { .. } | Movement::Promoted => "up",
+        Movement::Down { .. } | Movement::Relegated => "down",
+        Movement::Same => "same",
+        Movement::New => "new",
+    }
+}
+
+/// The short Liga-Fortschritt of a table row (league.md §4, §5), the most pressing first: rounds to
+/// leave the Kreisliga; rounds still needed for the 1. Liga before the deadline; the 100 rounds
+/// missed after it; else the counted Outs to pass the player above. `None` when nothing is left.
+pub fn badge(p: &ProgressRow) -> Option<String> {
+    if p.liga == Liga::Kreisliga {
+        return Some(format!("noch {} Rd. bis Liga", p.rounds_to_leave_kreisliga));
+    }
+    match p.first_liga_reached {
+        None if p.rounds_to_first_liga > 0 => {
+            return Some(format!("noch {} Rd. für 1. Liga", p.rounds_to_first_liga))
+        }
+        Some(false) => return Some("Rundenziel 1. Liga verpasst".to_string()),
+        _ => {}
+    }
+    p.outs_to_pass.map(|k| {
+        if k == 1 {
+            "1 Out bis nach oben".to_string()
+        } else {
+            format!("{k} Outs bis nach oben")
+        }
+    })
 }
 
 /// The table page.
@@ -94,6 +145,7 @@ fn table_response(
     as_of: Option<NaiveDate>,
 ) -> Result<Response, AppError> {
     let standings = view.standings_as_of(as_of);
+    let progress = view.progress(as_of);
     let ligen = [Liga::First, Liga::Second, Liga::Kreisliga]
         .into_iter()
         .map(|liga| LigaTable {
@@ -102,7 +154,22 @@ fn table_response(
                 .rows
                 .iter()
                 .filter(|r| r.liga == liga)
-                .map(|r| (r, player_href(view, &r.player)))
+                .map(|row| {
+                    let p = progress.rows.iter().find(|p| p.player == row.player);
+                    let movement = p.map_or(Movement::New, |p| p.movement);
+                    TableLine {
+                        row,
+                        href: player_href(view, &row.player),
+                        movement: movement.label(),
+                        movement_short: match movement {
+                            Movement::Promoted => "auf".to_string(),
+                            Movement::Relegated => "ab".to_string(),
+                            m => m.label(),
+                        },
+                        movement_class: movement_class(movement),
+                        badge: p.and_then(badge),
+                    }
+                })
                 .collect(),
         })
         .collect();

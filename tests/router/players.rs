@@ -695,3 +695,76 @@ async fn the_players_json_has_exactly_the_fields_of_the_contract() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The public table.
+
+/// The row of `name` in a table page (from its `<tr>` to the next).
+fn html_row<'a>(body: &'a str, name: &str) -> &'a str {
+    let at = body
+        .find(&format!(">{name}</a>"))
+        .unwrap_or_else(|| panic!("no row for {name}"));
+    let start = body[..at].rfind("<tr>").unwrap();
+    let end = body[at..].find("</tr>").map_or(body.len(), |e| at + e);
+    &body[start..end]
+}
+
+#[tokio::test]
+async fn every_table_row_shows_its_movement_and_progress_badge() {
+    let file = threshold_season();
+    let sf: SeasonFile = serde_json::from_value(file.clone()).unwrap();
+    let t = TestApp::with_seasons(&[sf]).await;
+    let mut checked = 0;
+    for as_of in ["2026-02-13", "2026-06-12", "2026-12-04"] {
+        let page = t.get(&format!("/saison/2026?as_of={as_of}"), None).await;
+        assert_eq!(page.status, StatusCode::OK);
+        let want = expected_players(&file, Some(as_of));
+        for p in want["players"].as_array().unwrap() {
+            let name = p["player"].as_str().unwrap();
+            let label = match (p["previous_rank"].as_i64(), p["previous_liga"].as_str()) {
+                (None, _) => "neu".to_string(),
+                (Some(_), Some(l)) if l != p["liga"] => {
+                    let order = |l: &str| {
+                        ["1. Liga", "2. Liga", "Kreisliga"]
+                            .iter()
+                            .position(|x| *x == l)
+                    };
+                    if order(p["liga"].as_str().unwrap()) < order(l) {
+                        "aufgestiegen".to_string()
+                    } else {
+                        "abgestiegen".to_string()
+                    }
+                }
+                (Some(before), _) => {
+                    let now = p["rank"].as_i64().unwrap();
+                    match now.cmp(&before) {
+                        std::cmp::Ordering::Less => format!("▲{}", before - now),
+                        std::cmp::Ordering::Greater => format!("▼{}", now - before),
+                        std::cmp::Ordering::Equal => "–".to_string(),
+                    }
+                }
+            };
+            let row = html_row(&page.body, name);
+            assert!(
+                row.contains(&format!("title=\"{label}\"")),
+                "{as_of} {name}: {label} in {row}"
+            );
+            if p["liga"] == "Kreisliga" {
+                let n = p["rounds_to_leave_kreisliga"].as_i64().unwrap();
+                assert!(
+                    row.contains(&format!("noch {n} Rd. bis Liga")),
+                    "{as_of} {name}: {row}"
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 12, "{checked}");
+    // 12-04: Bernd dropped to the 2. Liga after the deadline and is told why.
+    let page = t.get("/saison/2026?as_of=2026-12-04", None).await;
+    let row = html_row(&page.body, "Bernd");
+    assert!(
+        row.contains("abgestiegen") && row.contains("Rundenziel 1. Liga verpasst"),
+        "{row}"
+    );
+}
