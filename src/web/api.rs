@@ -131,6 +131,21 @@ async fn payouts(
     Ok(super::money::private_money(&snapshot, resp))
 }
 
+/// A money field withheld from a visitor while the club keeps its money private.
+#[derive(Debug, Clone, Copy)]
+pub struct Private;
+
+/// Serializes the `Ok` value of a money field (an `Err` is skipped before).
+fn ok_value<T: Serialize, S: serde::Serializer>(
+    v: &Result<T, Private>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match v {
+        Ok(v) => v.serialize(s),
+        Err(_) => s.serialize_none(),
+    }
+}
+
 /// The answer of `GET /api/v1/seasons/{season}/players` (interchange.md, league.md §3–§5).
 #[derive(Serialize)]
 pub struct PlayersJson {
@@ -163,14 +178,17 @@ pub struct PlayerProgressJson {
     pub rounds_to_first_liga: u32,
     /// `null` until the deadline has passed, then whether the rounds by the deadline sufficed.
     pub first_liga_reached: Option<bool>,
-    /// The Jahresbeitrag (cents) for a payment dated `as_of`, `null` when paid or no longer allowed.
-    pub fee_cents_now: Option<i64>,
+    /// The Jahresbeitrag (cents) for a payment dated `as_of`, `null` when paid or no longer allowed;
+    /// left out (`Err`) while the club keeps its money private from the visitor.
+    #[serde(skip_serializing_if = "Result::is_err", serialize_with = "ok_value")]
+    pub fee_cents_now: Result<Option<i64>, Private>,
     /// Counted Outs needed (same rounds) to rank above the player one rank above; `null` for rank 1.
     pub outs_to_pass: Option<i64>,
 }
 
 async fn players(
     State(league): State<League>,
+    user: Option<CurrentUser>,
     season: Result<Path<String>, PathRejection>,
     q: Result<Query<StandingsQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
@@ -182,6 +200,7 @@ async fn players(
         crate::league::check_as_of(year, d).map_err(|e| ApiError(StatusCode::BAD_REQUEST, e))?;
     }
     let snapshot = league.snapshot();
+    let money = snapshot.money_visible(user.is_some());
     let progress = snapshot.season(year)?.progress(as_of);
     let answer = PlayersJson {
         season: progress.season,
@@ -199,12 +218,19 @@ async fn players(
                 rounds_to_leave_kreisliga: r.rounds_to_leave_kreisliga,
                 rounds_to_first_liga: r.rounds_to_first_liga,
                 first_liga_reached: r.first_liga_reached,
-                fee_cents_now: r.fee_cents_now,
+                fee_cents_now: if money {
+                    Ok(r.fee_cents_now)
+                } else {
+                    Err(Private)
+                },
                 outs_to_pass: r.outs_to_pass,
             })
             .collect(),
     };
-    Ok(Json(answer).into_response())
+    Ok(super::money::private_money(
+        &snapshot,
+        Json(answer).into_response(),
+    ))
 }
 
 /// The answer of `GET /api/v1/players/{name}` (interchange.md; league.md §2–§4, §7, §8).
@@ -233,9 +259,10 @@ pub struct CareerSeasonJson {
     pub d_wert: f64,
     /// Paid rounds.
     pub paid_rounds: u32,
-    /// Received at the year-end payout (places and Lucky Looser), cents; `null` while the club
-    /// keeps its money private from a visitor.
-    pub payout_cents: Option<i64>,
+    /// Received at the year-end payout (places and Lucky Looser), cents; left out (`Err`) while the
+    /// club keeps its money private from the visitor.
+    #[serde(skip_serializing_if = "Result::is_err", serialize_with = "ok_value")]
+    pub payout_cents: Result<i64, Private>,
 }
 
 /// A player's career; `name` in any case (404 when he has no round in any season).
@@ -266,7 +293,11 @@ async fn career(
                 counted_outs: s.counted_outs,
                 d_wert: s.d_wert,
                 paid_rounds: s.paid_rounds,
-                payout_cents: money.then_some(s.payout_cents),
+                payout_cents: if money {
+                    Ok(s.payout_cents)
+                } else {
+                    Err(Private)
+                },
             })
             .collect(),
     };

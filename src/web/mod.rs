@@ -12,6 +12,7 @@ pub mod assets;
 pub mod auth;
 pub mod bench;
 pub mod besteck;
+pub mod chart;
 pub mod errors;
 pub mod extract;
 pub mod filters;

@@ -193,10 +193,113 @@ struct PlayerPage<'a> {
     fee_paid_on: Option<NaiveDate>,
     fee_cents: i64,
     open_julen: u32,
+    /// Where he stands after the season's last night; `None` without a round.
+    stand: Option<Stand>,
+    /// „Was fehlt noch?“: one German sentence per item.
+    missing: Vec<String>,
+    /// His curves as (caption, inline SVG): D.Wert, place, counted Outs per night; empty without a
+    /// round.
+    charts: Vec<(&'static str, String)>,
+    /// The curves' figures for the text table, in date order.
+    points: &'a [league::curves::CurvePoint],
     /// His nights, newest first.
     nights: Vec<&'a PlayerNight>,
     /// His money card; `None` while the club keeps its money private from a visitor.
     card: Option<super::treasurer::MoneyCard>,
+    /// Link to his career across seasons.
+    career_href: String,
+}
+
+/// Where a player stands (league.md §3, §4): place, Liga, D.Wert and the movement.
+pub struct Stand {
+    /// His rank in his Liga.
+    pub rank: u32,
+    /// His Liga.
+    pub liga: &'static str,
+    /// His exact D.Wert.
+    pub d_wert: league::DWert,
+    /// His rounds.
+    pub rounds: u32,
+    /// His counted Outs.
+    pub counted_outs: i64,
+    /// „▲2“, „neu“, „aufgestiegen“ …
+    pub movement: String,
+    /// The CSS class of the movement.
+    pub movement_class: &'static str,
+    /// The as-of date.
+    pub as_of: Option<NaiveDate>,
+}
+
+/// „Was fehlt noch?“ for one player (league.md §3–§5) as German sentences: the Kreisliga, the
+/// rounds for the 1. Liga by `deadline`, the Jahresbeitrag (its price only when `money` may be
+/// shown), and the counted Outs to pass `above` (the names ranked one place above him, at
+/// `above_rank`).
+pub fn missing(
+    p: &ProgressRow,
+    deadline: NaiveDate,
+    paid: bool,
+    money: bool,
+    above: &[&str],
+    above_rank: u32,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    let rounds = |n: u32| {
+        if n == 1 {
+            "1 Runde".to_string()
+        } else {
+            format!("{n} Runden")
+        }
+    };
+    let by = league::format::date_de(deadline);
+    if p.rounds_to_leave_kreisliga > 0 {
+        out.push(format!(
+            "Noch {} bis zum Ende der Kreisliga.",
+            rounds(p.rounds_to_leave_kreisliga)
+        ));
+    }
+    match p.first_liga_reached {
+        None if p.rounds_to_first_liga > 0 => out.push(format!(
+            "Für die 1. Liga fehlen bis zum Stichtag {by} noch {} (bisher {}).",
+            rounds(p.rounds_to_first_liga),
+            p.rounds_at_deadline
+        )),
+        None => out.push(format!(
+            "Die Runden für die 1. Liga bis zum Stichtag {by} hat er beisammen."
+        )),
+        Some(true) => out.push(format!(
+            "Rundenziel für die 1. Liga bis {by} erreicht ({} Runden).",
+            p.rounds_at_deadline
+        )),
+        Some(false) => out.push(format!(
+            "Rundenziel für die 1. Liga bis {by} verpasst: es fehlten {}.",
+            rounds(p.rounds_to_first_liga)
+        )),
+    }
+    if !paid {
+        match p.fee_cents_now {
+            Some(c) if money => out.push(format!(
+                "Jahresbeitrag noch nicht bezahlt: diesen Monat {} (die 1. Liga setzt ihn voraus).",
+                league::format_cents(c)
+            )),
+            Some(_) => out.push(
+                "Jahresbeitrag noch nicht bezahlt (die 1. Liga setzt ihn voraus).".to_string(),
+            ),
+            None => out.push(
+                "Jahresbeitrag nicht bezahlt; in dieser Saison geht das nicht mehr (bis Ende September)."
+                    .to_string(),
+            ),
+        }
+    }
+    match p.outs_to_pass {
+        Some(k) => out.push(format!(
+            "Mit {k} gewerteten {} mehr (bei gleichen Runden) stünde er vor {} auf Platz {}.",
+            if k == 1 { "Out" } else { "Outs" },
+            above.join(", "),
+            above_rank
+        )),
+        None => out.push(format!("Er führt die {} an.", p.liga.label())),
+    }
+    out
 }
 
 async fn player(
@@ -208,6 +311,7 @@ async fn player(
     let name = view.player_name(id).ok_or(AppError::NotFound)?.to_string();
     let p = view.season.player(&name).ok_or(AppError::NotFound)?;
     let history = view.player_history(&name).ok_or(AppError::NotFound)?;
+    let money = at.snapshot.money_visible(layout.user.is_some());
     let card = super::treasurer::card(
         &at.snapshot,
         view,
@@ -215,6 +319,69 @@ async fn player(
         layout.user.is_some(),
         chrono::Local::now().date_naive(),
     );
+    let progress = view.progress(None);
+    let row = progress.rows.iter().find(|r| r.player == name);
+    let stand = row.map(|r| Stand {
+        rank: r.rank,
+        liga: r.liga.label(),
+        d_wert: league::DWert {
+            num: r.counted_outs * i64::from(view.season.rules.rounds_per_night),
+            den: i64::from(r.rounds),
+        },
+        rounds: r.rounds,
+        counted_outs: r.counted_outs,
+        movement: r.movement.label(),
+        movement_class: movement_class(r.movement),
+        as_of: progress.as_of,
+    });
+    let missing = row
+        .map(|r| {
+            let above: Vec<&ProgressRow> = progress
+                .rows
+                .iter()
+                .filter(|o| o.liga == r.liga && o.rank < r.rank)
+                .fold(Vec::new(), |mut best: Vec<&ProgressRow>, o| {
+                    match best.first().map(|b| b.rank.cmp(&o.rank)) {
+                        Some(std::cmp::Ordering::Less) | None => best = vec![o],
+                        Some(std::cmp::Ordering::Equal) => best.push(o),
+                        Some(std::cmp::Ordering::Greater) => {}
+                    }
+                    best
+                })
+                .into_iter()
+                .collect();
+            let above_rank = above.first().map_or(1, |o| o.rank);
+            let above: Vec<&str> = above.iter().map(|o| o.player.as_str()).collect();
+            let paid = p
+                .fee_paid_on
+                .is_some_and(|d| progress.as_of.is_some_and(|a| d <= a));
+            missing(r, progress.deadline, paid, money, &above, above_rank)
+        })
+        .unwrap_or_default();
+    let points = view
+        .curves()
+        .players
+        .iter()
+        .find(|c| c.player == name)
+        .map_or(&[][..], |c| &c.points[..]);
+    let charts = if points.is_empty() {
+        Vec::new()
+    } else {
+        vec![
+            (
+                "D.Wert nach jedem Abend",
+                super::chart::d_wert_chart(&name, points),
+            ),
+            (
+                "Platz in seiner Liga nach jedem Abend",
+                super::chart::place_chart(&name, points),
+            ),
+            (
+                "Gewertete Outs je Abend",
+                super::chart::outs_chart(&name, points),
+            ),
+        ]
+    };
     let page = PlayerPage {
         card,
         layout,
@@ -222,7 +389,12 @@ async fn player(
         fee_paid_on: p.fee_paid_on,
         fee_cents: p.fee_cents,
         open_julen: history.open_julen,
+        stand,
+        missing,
+        charts,
+        points,
         nights: history.nights.iter().rev().collect(),
+        career_href: format!("/spieler/{id}"),
         name,
     }
     .into_response();

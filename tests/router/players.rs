@@ -768,3 +768,72 @@ async fn every_table_row_shows_its_movement_and_progress_badge() {
         "{row}"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// The player page.
+
+#[tokio::test]
+async fn the_player_page_opens_with_where_he_stands_and_draws_his_curves() {
+    let file = threshold_season();
+    let sf: SeasonFile = serde_json::from_value(file.clone()).unwrap();
+    let t = TestApp::with_seasons(&[sf]).await;
+    let players = schockerliga::db::player::of_season_pool(&t.db.read, 2026)
+        .await
+        .unwrap();
+    let want = expected_players(&file, None);
+    for p in want["players"].as_array().unwrap() {
+        let name = p["player"].as_str().unwrap();
+        let id = players.iter().find(|x| x.name == name).unwrap().id;
+        let page = t.get(&format!("/saison/2026/spieler/{id}"), None).await;
+        assert_eq!(page.status, StatusCode::OK);
+        let body = &page.body;
+        assert!(!body.contains("<script"), "no script");
+        // Where he stands comes before the charts, the charts before the nights.
+        let stand = body.find("class=\"stand\"").expect("stand");
+        let missing = body.find("Was fehlt noch?").expect("was fehlt noch");
+        let chart = body.find("<svg class=\"chart\"").expect("chart");
+        let nights = body.find("<details class=\"rounds\"").expect("rounds fold");
+        assert!(
+            stand < missing && missing < chart && chart < nights,
+            "{name}"
+        );
+        assert_eq!(body.matches("<svg class=\"chart\"").count(), 3, "{name}");
+        assert_eq!(body.matches("<title id=\"chart-").count(), 3, "{name}");
+        assert!(body.contains("<summary>Verlauf als Tabelle</summary>"));
+        let rank = p["rank"].as_i64().unwrap();
+        assert!(
+            body.contains(&format!("<strong>{rank}.</strong> Platz")),
+            "{name}"
+        );
+        assert!(body.contains(&format!("<strong>{}</strong>", p["liga"].as_str().unwrap())));
+        match p["outs_to_pass"].as_i64() {
+            Some(k) => {
+                let outs = if k == 1 { "Out" } else { "Outs" };
+                assert!(
+                    body.contains(&format!("Mit {k} gewerteten {outs} mehr")),
+                    "{name}"
+                );
+            }
+            None => assert!(body.contains("Er führt die"), "{name}"),
+        }
+        let short = p["rounds_to_leave_kreisliga"].as_i64().unwrap();
+        assert_eq!(
+            short > 0,
+            body.contains("bis zum Ende der Kreisliga"),
+            "{name}"
+        );
+    }
+    // Bernd after the deadline: 99 of 100 rounds.
+    let bernd = players.iter().find(|x| x.name == "Bernd").unwrap().id;
+    let page = t.get(&format!("/saison/2026/spieler/{bernd}"), None).await;
+    assert!(
+        page.body
+            .contains("Rundenziel für die 1. Liga bis 30.11.2026 verpasst: es fehlten 1 Runde."),
+        "{}",
+        page.body
+    );
+    // Elke never paid and it is December: too late.
+    let elke = players.iter().find(|x| x.name == "Elke").unwrap().id;
+    let page = t.get(&format!("/saison/2026/spieler/{elke}"), None).await;
+    assert!(page.body.contains("in dieser Saison geht das nicht mehr"));
+}
