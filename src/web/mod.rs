@@ -16,6 +16,7 @@ pub mod chart;
 pub mod errors;
 pub mod extract;
 pub mod filters;
+pub mod history;
 pub mod money;
 pub mod night;
 pub mod once;
@@ -285,6 +286,7 @@ impl Routes {
 fn routes() -> Routes {
     assets::routes()
         .merge(public::routes())
+        .merge(history::routes())
         .merge(api::routes())
         .merge(wurfrunde::routes())
         .merge(schiedsrichter::routes())

@@ -837,3 +837,91 @@ async fn the_player_page_opens_with_where_he_stands_and_draws_his_curves() {
     let page = t.get(&format!("/saison/2026/spieler/{elke}"), None).await;
     assert!(page.body.contains("in dieser Saison geht das nicht mehr"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Career, all-time table, Ehrentafel and records as pages.
+
+#[tokio::test]
+async fn career_all_time_ehrentafel_and_records_pages_link_each_other() {
+    let (t, cases) = two_seasons().await;
+    let home = t.get("/", None).await.body;
+    for link in ["/ewige-tabelle", "/ehrentafel", "/rekorde"] {
+        assert!(
+            home.contains(&format!("href=\"{link}\"")),
+            "footer links {link}"
+        );
+    }
+    // The all-time page lists exactly the API's rows, each linking a career page.
+    let rows = t.get("/api/v1/alltime", None).await.json()["rows"].clone();
+    let page = t.get("/ewige-tabelle", None).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert_eq!(
+        page.body.matches("href=\"/spieler/").count(),
+        rows.as_array().unwrap().len()
+    );
+    let first = rows[0]["player"].as_str().unwrap();
+    let at = page.body.find(&format!(">{first}</a>")).unwrap();
+    let href_start = page.body[..at].rfind("href=\"").unwrap() + 6;
+    let href = &page.body[href_start..at - 1];
+    let career = t.get(href, None).await;
+    assert_eq!(career.status, StatusCode::OK, "{href}");
+    assert!(career.body.contains("<h1>") && career.body.contains(first));
+    assert!(
+        career.body.contains("Platz 1 der"),
+        "rank 1 of the all-time table"
+    );
+    let api = t
+        .get(&format!("/api/v1/players/{first}"), None)
+        .await
+        .json();
+    for s in api["seasons"].as_array().unwrap() {
+        assert!(career.body.contains(&format!(">{}</a>", s["season"])));
+    }
+    assert_eq!(
+        t.get("/spieler/9999", None).await.status,
+        StatusCode::NOT_FOUND
+    );
+
+    // The Ehrentafel names each year's Schocker des Jahres (rank 1 of the 1. Liga) and Lucky Looser.
+    let tafel = t.get("/ehrentafel", None).await.body;
+    for (file, payouts) in &cases {
+        let last = nights(file).last().unwrap().clone();
+        let best = table(file, &last)
+            .into_iter()
+            .find(|l| l.liga == 1 && l.rank == 1)
+            .unwrap();
+        assert!(tafel.contains(&format!("<strong>{}</strong>", best.player)));
+        let lucky = payouts["lucky_looser"]["players"][0].as_str().unwrap();
+        assert!(tafel.contains(lucky));
+    }
+
+    // Records: the most counted Outs of one night over both seasons, computed here.
+    let mut best = 0;
+    for (file, _) in &cases {
+        for night in file["nights"].as_array().unwrap() {
+            let d = night["date"].as_str().unwrap();
+            let prev = nights(file).into_iter().rfind(|x| x.as_str() < d);
+            let now = totals(file, d);
+            let before = prev.map(|p| totals(file, &p)).unwrap_or_default();
+            for (name, (_, counted, _)) in &now {
+                let earlier = before.get(name).map_or(0, |b| b.1);
+                best = best.max(counted - earlier);
+            }
+        }
+    }
+    let rekorde = t.get("/rekorde", None).await;
+    assert_eq!(rekorde.status, StatusCode::OK);
+    assert!(
+        rekorde
+            .body
+            .contains(&format!("<strong>{best} gewertete Outs</strong>")),
+        "{best}"
+    );
+    assert!(
+        rekorde.body.contains("href=\"/abend/"),
+        "holders link the night"
+    );
+    let season = t.get("/saison/2026/rekorde", None).await;
+    assert_eq!(season.status, StatusCode::OK);
+    assert!(season.body.contains("Rekorde 2026"));
+}
