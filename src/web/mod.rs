@@ -17,6 +17,7 @@ pub mod errors;
 pub mod extract;
 pub mod filters;
 pub mod history;
+pub mod ich;
 pub mod money;
 pub mod night;
 pub mod once;
@@ -287,6 +288,7 @@ fn routes() -> Routes {
     assets::routes()
         .merge(public::routes())
         .merge(history::routes())
+        .merge(ich::routes())
         .merge(api::routes())
         .merge(wurfrunde::routes())
         .merge(schiedsrichter::routes())

@@ -10,6 +10,7 @@ use chrono::NaiveDate;
 use serde::Deserialize;
 
 use super::extract::{as_of_date, AtNight, AtSeason};
+use super::ich::{personal, Me};
 use super::{filters, AppError, Guard, Layout, Routes};
 use crate::league::progress::{Movement, ProgressRow};
 use crate::league::{self, Liga, PlayerNight, StandingRow};
@@ -49,6 +50,20 @@ pub struct TableLine<'a> {
     pub movement_class: &'static str,
     /// The short „Was fehlt noch?“ badge, if any (German).
     pub badge: Option<String>,
+    /// The visitor said „Das bin ich“ for this player (highlighted).
+    pub me: bool,
+}
+
+/// The visitor's own progress („Das bin ich“) at the top of the home page.
+pub struct Mine {
+    /// His name.
+    pub name: String,
+    /// Link to his season page.
+    pub href: String,
+    /// Where he stands.
+    pub stand: Stand,
+    /// „Was fehlt noch?“.
+    pub missing: Vec<String>,
 }
 
 /// The CSS class of a movement (`up`, `down`, `same`, `new`).
@@ -89,6 +104,8 @@ pub fn badge(p: &ProgressRow) -> Option<String> {
 #[template(path = "table.html")]
 struct TablePage<'a> {
     layout: Layout,
+    /// „Das bin ich“: his place and „Was fehlt noch?“ first (home page only).
+    mine: Option<Mine>,
     year: i32,
     years: Vec<i32>,
     as_of: Option<NaiveDate>,
@@ -118,12 +135,24 @@ fn player_href(view: &SeasonView, name: &str) -> String {
         .unwrap_or_default()
 }
 
-async fn home(State(league): State<League>, layout: Layout) -> Result<Response, AppError> {
+async fn home(State(league): State<League>, layout: Layout, me: Me) -> Result<Response, AppError> {
     let snapshot = league.snapshot();
     match snapshot.current_year() {
         Some(year) => {
             let view = snapshot.season(year)?;
-            table_response(layout, view, snapshot.years(), None)
+            let money = snapshot.money_visible(layout.user.is_some());
+            let mine =
+                me.0.and_then(|id| view.player_name(id).map(|n| (id, n.to_string())))
+                    .and_then(|(id, name)| {
+                        let (stand, missing) = where_he_stands(view, &name, money)?;
+                        Some(Mine {
+                            href: format!("/saison/{year}/spieler/{id}"),
+                            name,
+                            stand,
+                            missing,
+                        })
+                    });
+            table_response(layout, view, snapshot.years(), None, me, mine)
         }
         None => Ok(EmptyPage { layout }.into_response()),
     }
@@ -131,11 +160,12 @@ async fn home(State(league): State<League>, layout: Layout) -> Result<Response, 
 
 async fn table(
     layout: Layout,
+    me: Me,
     at: AtSeason,
     Query(q): Query<AsOfQuery>,
 ) -> Result<Response, AppError> {
     let as_of = as_of_date(q.as_of.as_deref())?;
-    table_response(layout, &at.view, at.snapshot.years(), as_of)
+    table_response(layout, &at.view, at.snapshot.years(), as_of, me, None)
 }
 
 fn table_response(
@@ -143,7 +173,10 @@ fn table_response(
     view: &SeasonView,
     years: Vec<i32>,
     as_of: Option<NaiveDate>,
+    me: Me,
+    mine: Option<Mine>,
 ) -> Result<Response, AppError> {
+    let my_name = me.0.and_then(|id| view.player_name(id));
     let standings = view.standings_as_of(as_of);
     let progress = view.progress(as_of);
     let ligen = [Liga::First, Liga::Second, Liga::Kreisliga]
@@ -168,19 +201,22 @@ fn table_response(
                         },
                         movement_class: movement_class(movement),
                         badge: p.and_then(badge),
+                        me: my_name == Some(row.player.as_str()),
                     }
                 })
                 .collect(),
         })
         .collect();
-    Ok(TablePage {
+    let page = TablePage {
         layout,
+        mine,
         year: view.season.year,
         years,
         as_of: standings.as_of,
         ligen,
     }
-    .into_response())
+    .into_response();
+    Ok(personal(me, page))
 }
 
 /// The player page.
@@ -208,6 +244,10 @@ struct PlayerPage<'a> {
     card: Option<super::treasurer::MoneyCard>,
     /// Link to his career across seasons.
     career_href: String,
+    /// His `players.id` (the „Das bin ich“ form).
+    id: i64,
+    /// The visitor said „Das bin ich“ for him.
+    is_me: bool,
 }
 
 /// Where a player stands (league.md §3, §4): place, Liga, D.Wert and the movement.
@@ -302,8 +342,50 @@ pub fn missing(
     out
 }
 
+/// Where player `name` stands after the season's last night and what he still needs (league.md
+/// §3–§5); the Jahresbeitrag's price only when `money` may be shown. `None` without a round.
+fn where_he_stands(view: &SeasonView, name: &str, money: bool) -> Option<(Stand, Vec<String>)> {
+    let progress = view.progress(None);
+    let r = progress.rows.iter().find(|r| r.player == name)?;
+    let stand = Stand {
+        rank: r.rank,
+        liga: r.liga.label(),
+        d_wert: league::DWert {
+            num: r.counted_outs * i64::from(view.season.rules.rounds_per_night),
+            den: i64::from(r.rounds),
+        },
+        rounds: r.rounds,
+        counted_outs: r.counted_outs,
+        movement: r.movement.label(),
+        movement_class: movement_class(r.movement),
+        as_of: progress.as_of,
+    };
+    let above: Vec<&ProgressRow> = progress
+        .rows
+        .iter()
+        .filter(|o| o.liga == r.liga && o.rank < r.rank)
+        .fold(Vec::new(), |mut best: Vec<&ProgressRow>, o| {
+            match best.first().map(|b| b.rank.cmp(&o.rank)) {
+                Some(std::cmp::Ordering::Less) | None => best = vec![o],
+                Some(std::cmp::Ordering::Equal) => best.push(o),
+                Some(std::cmp::Ordering::Greater) => {}
+            }
+            best
+        });
+    let above_rank = above.first().map_or(1, |o| o.rank);
+    let above: Vec<&str> = above.iter().map(|o| o.player.as_str()).collect();
+    let paid = view
+        .season
+        .player(name)
+        .and_then(|p| p.fee_paid_on)
+        .is_some_and(|d| progress.as_of.is_some_and(|a| d <= a));
+    let missing = missing(r, progress.deadline, paid, money, &above, above_rank);
+    Some((stand, missing))
+}
+
 async fn player(
     layout: Layout,
+    me: Me,
     at: AtSeason,
     axum::extract::Path((_, id)): axum::extract::Path<(i32, i64)>,
 ) -> Result<Response, AppError> {
@@ -319,45 +401,8 @@ async fn player(
         layout.user.is_some(),
         chrono::Local::now().date_naive(),
     );
-    let progress = view.progress(None);
-    let row = progress.rows.iter().find(|r| r.player == name);
-    let stand = row.map(|r| Stand {
-        rank: r.rank,
-        liga: r.liga.label(),
-        d_wert: league::DWert {
-            num: r.counted_outs * i64::from(view.season.rules.rounds_per_night),
-            den: i64::from(r.rounds),
-        },
-        rounds: r.rounds,
-        counted_outs: r.counted_outs,
-        movement: r.movement.label(),
-        movement_class: movement_class(r.movement),
-        as_of: progress.as_of,
-    });
-    let missing = row
-        .map(|r| {
-            let above: Vec<&ProgressRow> = progress
-                .rows
-                .iter()
-                .filter(|o| o.liga == r.liga && o.rank < r.rank)
-                .fold(Vec::new(), |mut best: Vec<&ProgressRow>, o| {
-                    match best.first().map(|b| b.rank.cmp(&o.rank)) {
-                        Some(std::cmp::Ordering::Less) | None => best = vec![o],
-                        Some(std::cmp::Ordering::Equal) => best.push(o),
-                        Some(std::cmp::Ordering::Greater) => {}
-                    }
-                    best
-                })
-                .into_iter()
-                .collect();
-            let above_rank = above.first().map_or(1, |o| o.rank);
-            let above: Vec<&str> = above.iter().map(|o| o.player.as_str()).collect();
-            let paid = p
-                .fee_paid_on
-                .is_some_and(|d| progress.as_of.is_some_and(|a| d <= a));
-            missing(r, progress.deadline, paid, money, &above, above_rank)
-        })
-        .unwrap_or_default();
+    let (stand, missing) = where_he_stands(view, &name, money).unzip();
+    let missing = missing.unwrap_or_default();
     let points = view
         .curves()
         .players
@@ -395,10 +440,15 @@ async fn player(
         points,
         nights: history.nights.iter().rev().collect(),
         career_href: format!("/spieler/{id}"),
+        id,
+        is_me: me.0 == Some(id),
         name,
     }
     .into_response();
-    Ok(super::money::private_money(&at.snapshot, page))
+    Ok(personal(
+        me,
+        super::money::private_money(&at.snapshot, page),
+    ))
 }
 
 /// A night in the list.

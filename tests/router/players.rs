@@ -699,14 +699,21 @@ async fn the_players_json_has_exactly_the_fields_of_the_contract() {
 // ---------------------------------------------------------------------------------------------
 // The public table.
 
-/// The row of `name` in a table page (from its `<tr>` to the next).
+/// The row of `name` in a table page (from its `<tr` to its `</tr>`).
 fn html_row<'a>(body: &'a str, name: &str) -> &'a str {
-    let at = body
-        .find(&format!(">{name}</a>"))
-        .unwrap_or_else(|| panic!("no row for {name}"));
-    let start = body[..at].rfind("<tr>").unwrap();
-    let end = body[at..].find("</tr>").map_or(body.len(), |e| at + e);
-    &body[start..end]
+    let link = format!(">{name}</a>");
+    let mut from = 0;
+    while let Some(i) = body[from..].find("<tr") {
+        let start = from + i;
+        let end = body[start..]
+            .find("</tr>")
+            .map_or(body.len(), |e| start + e);
+        if body[start..end].contains(&link) {
+            return &body[start..end];
+        }
+        from = start + 3;
+    }
+    panic!("no row for {name}")
 }
 
 #[tokio::test]
@@ -924,4 +931,122 @@ async fn career_all_time_ehrentafel_and_records_pages_link_each_other() {
     let season = t.get("/saison/2026/rekorde", None).await;
     assert_eq!(season.status, StatusCode::OK);
     assert!(season.body.contains("Rekorde 2026"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// "Das bin ich".
+
+#[tokio::test]
+async fn das_bin_ich_highlights_his_row_and_never_leaks_into_the_cache() {
+    let t = TestApp::with_seasons(&[season_file("small-2026", None)]).await;
+    let players = schockerliga::db::player::of_season_pool(&t.db.read, 2026)
+        .await
+        .unwrap();
+    let dirk = players.iter().find(|p| p.name == "Dirk").unwrap().id;
+    // An anonymous visitor first: the page cache keeps his (unmarked) table.
+    let plain = t.get("/", None).await.body;
+    assert!(!plain.contains("class=\"me\"") && !plain.contains("Dein Stand"));
+
+    // Dirk says "Das bin ich" on his page.
+    let page = t.get(&format!("/saison/2026/spieler/{dirk}"), None).await;
+    assert!(page.body.contains("action=\"/ich\"") && page.body.contains("name=\"einmal\""));
+    let r = t
+        .post(
+            "/ich",
+            &format!("spieler={dirk}&zurueck=/saison/2026/spieler/{dirk}"),
+            None,
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER);
+    assert_eq!(
+        r.location(),
+        Some(format!("/saison/2026/spieler/{dirk}").as_str())
+    );
+    let set = r
+        .header(axum::http::header::SET_COOKIE)
+        .unwrap()
+        .to_string();
+    assert!(
+        set.starts_with(&format!("ich={dirk};")) && set.contains("HttpOnly"),
+        "{set}"
+    );
+    let cookie = format!("ich={dirk}");
+
+    // His table: his row marked, his progress first; not for shared caches.
+    for uri in ["/", "/saison/2026"] {
+        let mine = t.get(uri, Some(&cookie)).await;
+        assert_eq!(mine.status, StatusCode::OK);
+        assert_eq!(mine.body.matches("<tr class=\"me\">").count(), 1, "{uri}");
+        assert!(
+            html_row(&mine.body, "Dirk").starts_with("<tr class=\"me\">"),
+            "{uri}"
+        );
+        assert!(
+            mine.header("cache-control").unwrap().contains("private"),
+            "{uri}"
+        );
+    }
+    let home = t.get("/", Some(&cookie)).await.body;
+    let first = home
+        .find("Dein Stand")
+        .expect("his progress on the home page");
+    assert!(
+        first < home.find("<h1>Tabelle").unwrap(),
+        "his progress comes first"
+    );
+    let page = t
+        .get(&format!("/saison/2026/spieler/{dirk}"), Some(&cookie))
+        .await;
+    assert!(page.body.contains("Das bin ich nicht"));
+
+    // Other visitors, before and after, get the page every visitor gets: never his mark.
+    for uri in ["/", "/saison/2026", &format!("/saison/2026/spieler/{dirk}")] {
+        for _ in 0..2 {
+            let other = t.get(uri, None).await;
+            assert!(!other.body.contains("class=\"me\""), "{uri}");
+            assert!(!other.body.contains("Dein Stand"), "{uri}");
+            assert!(!other.body.contains("Das bin ich nicht"), "{uri}");
+        }
+    }
+    assert_eq!(
+        t.get("/", None).await.body,
+        plain,
+        "the cached page is unchanged"
+    );
+
+    // Forgetting deletes the cookie; an unknown player is refused.
+    let r = t.post("/ich/vergessen", "zurueck=/", Some(&cookie)).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER);
+    assert!(r
+        .header(axum::http::header::SET_COOKIE)
+        .unwrap()
+        .contains("Max-Age=0"));
+    assert_eq!(
+        t.post("/ich", "spieler=9999", None).await.status,
+        StatusCode::NOT_FOUND
+    );
+    // A foreign return address is not followed.
+    let r = t
+        .post("/ich", &format!("spieler={dirk}&zurueck=//evil.test"), None)
+        .await;
+    assert_eq!(r.location(), Some("/"));
+}
+
+#[tokio::test]
+async fn the_manifest_and_its_icons_are_served_and_linked() {
+    let t = TestApp::with_seasons(&[season_file("small-2026", None)]).await;
+    let home = t.get("/", None).await.body;
+    assert!(home.contains("<link rel=\"manifest\" href=\"/static/manifest.webmanifest\">"));
+    let m = t.get("/static/manifest.webmanifest", None).await;
+    assert_eq!(m.status, StatusCode::OK);
+    let v = m.json();
+    assert_eq!(v["start_url"], "/");
+    for icon in v["icons"].as_array().unwrap() {
+        let src = icon["src"].as_str().unwrap();
+        let r = t.get(src, None).await;
+        assert_eq!(r.status, StatusCode::OK, "{src}");
+        assert_eq!(r.header("content-type"), icon["type"].as_str(), "{src}");
+    }
+    let css = t.get("/static/style.css", None).await.body;
+    assert!(css.contains("prefers-color-scheme: dark"));
 }
