@@ -328,14 +328,16 @@ impl Snapshot {
                 .filter_map(|y| self.chained(*y).ok())
                 .map(|c| c.payouts.clone())
                 .collect();
+            let careers = league::career::careers(&seasons, &payouts);
             History {
-                careers: league::career::careers(&seasons, &payouts),
-                all_time: league::career::all_time_table(
-                    &seasons,
+                all_time: league::career::all_time_of(
+                    &careers,
                     league::career::ALL_TIME_MIN_ROUNDS,
                 ),
+                careers,
                 ehrentafel: league::career::ehrentafel(&seasons, &payouts),
-                records: league::records::all_time_records(&seasons),
+                // The seasons' own records (each computed once per view) merged.
+                records: league::records::merge_records(self.seasons.values().map(|v| v.records())),
             }
         })
     }
