@@ -92,9 +92,9 @@ pub fn badge(p: &ProgressRow) -> Option<String> {
     }
     p.outs_to_pass.map(|k| {
         if k == 1 {
-            "1 Out bis nach oben".to_string()
+            "▲ mit 1 Out".to_string()
         } else {
-            format!("{k} Outs bis nach oben")
+            format!("▲ mit {k} Outs")
         }
     })
 }
