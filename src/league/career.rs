@@ -257,12 +257,18 @@ pub struct AllTimeRow {
 /// without Ligen, ranked by D.Wert descending then rounds descending; equal in both share the rank
 /// and are listed by name.
 pub fn all_time_table(seasons: &[Season], min_rounds: u32) -> Vec<AllTimeRow> {
-    let mut rows: Vec<AllTimeRow> = careers(seasons, &[])
-        .into_iter()
+    all_time_of(&careers(seasons, &[]), min_rounds)
+}
+
+/// The all-time table of already computed `careers` (as [`careers`] returns them): the same rows,
+/// listing and ranking as [`all_time_table`] (league.md §3 over all seasons).
+pub fn all_time_of(careers: &[Career], min_rounds: u32) -> Vec<AllTimeRow> {
+    let mut rows: Vec<AllTimeRow> = careers
+        .iter()
         .filter(|c| c.totals.rounds >= min_rounds && c.totals.rounds > 0)
         .map(|c| AllTimeRow {
             rank: 0,
-            player: c.player,
+            player: c.player.clone(),
             rounds: c.totals.rounds,
             counted_outs: c.totals.counted_outs,
             d_wert: c.totals.d_wert,

@@ -281,13 +281,20 @@ pub fn season_records(season: &Season) -> Records {
 /// season and every holder of it in any season (sorted by season, date, player). Streaks are the
 /// best runs within one season (see the module note).
 pub fn all_time_records(seasons: &[Season]) -> Records {
+    let per_season: Vec<Records> = seasons.iter().map(season_records).collect();
+    merge_records(per_season.iter())
+}
+
+/// The all-time records of already computed season records (as [`season_records`] returns them):
+/// for each kind the best value and every holder of it, as [`all_time_records`] (league.md §1, §2, §7).
+pub fn merge_records<'a>(seasons: impl Iterator<Item = &'a Records>) -> Records {
     let mut best: Vec<Best> = RecordKind::ALL.iter().map(|_| Best::default()).collect();
     for season in seasons {
-        for record in season_records(season).records {
+        for record in &season.records {
             if let Some(i) = RecordKind::ALL.iter().position(|k| *k == record.kind) {
                 if let Some(b) = best.get_mut(i) {
-                    for h in record.holders {
-                        b.offer(record.value, h);
+                    for h in &record.holders {
+                        b.offer(record.value, h.clone());
                     }
                 }
             }

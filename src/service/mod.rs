@@ -23,7 +23,7 @@ use chrono::NaiveDate;
 use crate::db::{self, Db, DbError};
 use crate::league::file::SeasonFile;
 use crate::league::{self, EntryError, Location, Payouts, Season, Standings};
-pub use snapshot::{Chained, SeasonView, Snapshot};
+pub use snapshot::{Chained, History, SeasonView, Snapshot};
 pub use write::{AuditNote, Edit};
 
 /// Why an operation was refused or failed.

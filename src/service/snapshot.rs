@@ -14,6 +14,10 @@ use chrono::NaiveDate;
 use super::settings::ClubSettings;
 use super::ServiceError;
 use crate::db::season::{Ids, Stored};
+use crate::league::career::{AllTimeRow, Career, HonourYear};
+use crate::league::curves::SeasonCurves;
+use crate::league::progress::PlayersProgress;
+use crate::league::records::Records;
 use crate::league::{self, Night, Payouts, PlayerHistory, Season, Standings};
 
 /// How often the server compares its snapshot with the database's change counters.
@@ -40,6 +44,9 @@ pub struct SeasonView {
     pub carry_in_cents: i64,
     standings: OnceLock<Standings>,
     histories: Mutex<HashMap<String, HistoryCell>>,
+    progress: Mutex<HashMap<Option<NaiveDate>, Arc<PlayersProgress>>>,
+    curves: OnceLock<SeasonCurves>,
+    records: OnceLock<Records>,
 }
 
 impl SeasonView {
@@ -52,6 +59,9 @@ impl SeasonView {
             carry_in_cents,
             standings: OnceLock::new(),
             histories: Mutex::new(HashMap::new()),
+            progress: Mutex::new(HashMap::new()),
+            curves: OnceLock::new(),
+            records: OnceLock::new(),
         }
     }
 
@@ -95,6 +105,30 @@ impl SeasonView {
             .clone()
     }
 
+    /// The players' table as of `as_of` (`None`: the last night) with movement since the previous
+    /// night and Liga-Fortschritt (`league::progress::players_progress`, league.md §3–§5), computed
+    /// once per view and date. The caller checks `as_of` with `league::check_as_of` first.
+    pub fn progress(&self, as_of: Option<NaiveDate>) -> Arc<PlayersProgress> {
+        let mut map = self.progress.lock().unwrap_or_else(|e| e.into_inner());
+        map.entry(as_of)
+            .or_insert_with(|| Arc::new(league::progress::players_progress(&self.season, as_of)))
+            .clone()
+    }
+
+    /// Every player's curve of the season (`league::curves::season_curves`: D.Wert, place and
+    /// counted Outs after each night; league.md §2–§4), computed once per view.
+    pub fn curves(&self) -> &SeasonCurves {
+        self.curves
+            .get_or_init(|| league::curves::season_curves(&self.season))
+    }
+
+    /// The season's records and streaks (`league::records::season_records`, league.md §1, §2, §7),
+    /// computed once per view.
+    pub fn records(&self) -> &Records {
+        self.records
+            .get_or_init(|| league::records::season_records(&self.season))
+    }
+
     /// The name of the season's player with `players.id` = `id`, if he belongs to the season.
     pub fn player_name(&self, id: i64) -> Option<&str> {
         self.ids.player_name(id)
@@ -117,6 +151,30 @@ pub struct Chained {
     pub next_year: Option<i32>,
 }
 
+/// What spans all readable seasons (league.md §2–§4, §7, §8): careers, the all-time table, the
+/// Ehrentafel and the all-time records; computed once per snapshot.
+#[derive(Debug)]
+pub struct History {
+    /// Every player's career, sorted by `league::name_key` (money: cents received at payouts).
+    pub careers: Vec<Career>,
+    /// The all-time table: players with at least `league::career::ALL_TIME_MIN_ROUNDS` rounds.
+    pub all_time: Vec<AllTimeRow>,
+    /// The Ehrentafel, one entry per season with a night, by year.
+    pub ehrentafel: Vec<HonourYear>,
+    /// The all-time records and streaks (streaks within one season).
+    pub records: Records,
+}
+
+impl History {
+    /// The career of `name` (any case: matched by `league::name_key`), `None` without a round.
+    pub fn career(&self, name: &str) -> Option<&Career> {
+        let key = league::name_key(name);
+        self.careers
+            .iter()
+            .find(|c| league::name_key(&c.player) == key)
+    }
+}
+
 /// The whole league at one moment. Cheap to share (`Arc`); replaced, never changed.
 #[derive(Debug, Default)]
 pub struct Snapshot {
@@ -126,6 +184,7 @@ pub struct Snapshot {
     /// Seasons stored that fail their checks: (change counter, why).
     broken: BTreeMap<i32, (i64, String)>,
     chain: OnceLock<BTreeMap<i32, Chained>>,
+    history: OnceLock<History>,
     /// The club's settings (the GiroCode's account, "Kasse nur für Mitglieder").
     pub settings: Arc<ClubSettings>,
 }
@@ -142,6 +201,7 @@ impl Snapshot {
             seasons,
             broken,
             chain: OnceLock::new(),
+            history: OnceLock::new(),
             settings: Arc::default(),
         }
     }
@@ -255,6 +315,51 @@ impl Snapshot {
                 .collect()
         });
         all.get(&year).ok_or(ServiceError::NoSeason(year))
+    }
+
+    /// Careers, the all-time table, the Ehrentafel and the all-time records over every readable
+    /// season (payouts chained over the readable seasons, league.md §8), computed once per snapshot.
+    pub fn history(&self) -> &History {
+        self.history.get_or_init(|| {
+            let seasons: Vec<Season> = self.seasons.values().map(|v| v.season.clone()).collect();
+            let payouts: Vec<Payouts> = self
+                .seasons
+                .keys()
+                .filter_map(|y| self.chained(*y).ok())
+                .map(|c| c.payouts.clone())
+                .collect();
+            let careers = league::career::careers(&seasons, &payouts);
+            History {
+                all_time: league::career::all_time_of(
+                    &careers,
+                    league::career::ALL_TIME_MIN_ROUNDS,
+                ),
+                careers,
+                ehrentafel: league::career::ehrentafel(&seasons, &payouts),
+                // The seasons' own records (each computed once per view) merged.
+                records: league::records::merge_records(self.seasons.values().map(|v| v.records())),
+            }
+        })
+    }
+
+    /// The `players.id` of the player called `name` (any case) in any readable season, newest first.
+    pub fn player_id(&self, name: &str) -> Option<i64> {
+        let key = league::name_key(name);
+        self.seasons.values().rev().find_map(|v| {
+            v.ids
+                .players
+                .iter()
+                .find(|(n, _)| league::name_key(n) == key)
+                .map(|(_, id)| *id)
+        })
+    }
+
+    /// The name of the player with `players.id` = `id` in the newest readable season he belongs to.
+    pub fn player_name(&self, id: i64) -> Option<&str> {
+        self.seasons
+            .values()
+            .rev()
+            .find_map(|v| v.ids.player_name(id))
     }
 
     /// This snapshot with `views` in place of their seasons' views and `removed` seasons gone, as

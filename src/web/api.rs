@@ -1,5 +1,6 @@
-//! The read-only JSON API (interchange.md): standings and payouts of a season. Errors are JSON
-//! `{"error": "<German message>"}`: 404 for an unknown season, 400 for a bad date.
+//! The read-only JSON API (interchange.md): standings, payouts and the players' progress of a
+//! season, a player's career and the all-time table. Errors are JSON
+//! `{"error": "<German message>"}`: 404 for an unknown season or player, 400 for a bad date.
 
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
@@ -7,11 +8,12 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use chrono::NaiveDate;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::{Guard, Routes};
 use crate::auth::CurrentUser;
+use crate::league::Liga;
 use crate::service::{League, ServiceError};
 
 /// The routes of this feature.
@@ -23,6 +25,9 @@ pub fn routes() -> Routes {
             standings,
         )
         .get(Guard::Public, "/api/v1/seasons/{season}/payouts", payouts)
+        .get(Guard::Public, "/api/v1/seasons/{season}/players", players)
+        .get(Guard::Public, "/api/v1/players/{name}", career)
+        .get(Guard::Public, "/api/v1/alltime", alltime)
 }
 
 /// An API error: status and German message, answered as JSON.
@@ -124,6 +129,188 @@ async fn payouts(
     }
     let resp = Json(league.payouts(year)?).into_response();
     Ok(super::money::private_money(&snapshot, resp))
+}
+
+/// A money field withheld from a visitor while the club keeps its money private.
+#[derive(Debug, Clone, Copy)]
+pub struct Private;
+
+/// Serializes the `Ok` value of a money field (an `Err` is skipped before).
+fn ok_value<T: Serialize, S: serde::Serializer>(
+    v: &Result<T, Private>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match v {
+        Ok(v) => v.serialize(s),
+        Err(_) => s.serialize_none(),
+    }
+}
+
+/// The answer of `GET /api/v1/seasons/{season}/players` (interchange.md, league.md §3–§5).
+#[derive(Serialize)]
+pub struct PlayersJson {
+    /// The season's year.
+    pub season: i32,
+    /// The as-of date (`null` for a season without nights).
+    pub as_of: Option<NaiveDate>,
+    /// One line per listed player, in the order of the standings.
+    pub players: Vec<PlayerProgressJson>,
+}
+
+/// One player's line of [`PlayersJson`]: exactly the fields of the contract (rounds, cents).
+#[derive(Serialize)]
+pub struct PlayerProgressJson {
+    /// The name.
+    pub player: String,
+    /// His Liga as of `as_of`.
+    pub liga: Liga,
+    /// His rank in it.
+    pub rank: u32,
+    /// His rank as of the previous night, `null` when not listed then.
+    pub previous_rank: Option<u32>,
+    /// His Liga as of the previous night, `null` when not listed then.
+    pub previous_liga: Option<Liga>,
+    /// His rounds up to `as_of`.
+    pub rounds: u32,
+    /// max(0, kreisliga_below_rounds − rounds).
+    pub rounds_to_leave_kreisliga: u32,
+    /// max(0, min_rounds_first_liga − rounds on nights up to the deadline).
+    pub rounds_to_first_liga: u32,
+    /// `null` until the deadline has passed, then whether the rounds by the deadline sufficed.
+    pub first_liga_reached: Option<bool>,
+    /// The Jahresbeitrag (cents) for a payment dated `as_of`, `null` when paid or no longer allowed;
+    /// left out (`Err`) while the club keeps its money private from the visitor.
+    #[serde(skip_serializing_if = "Result::is_err", serialize_with = "ok_value")]
+    pub fee_cents_now: Result<Option<i64>, Private>,
+    /// Counted Outs needed (same rounds) to rank above the player one rank above; `null` for rank 1.
+    pub outs_to_pass: Option<i64>,
+}
+
+async fn players(
+    State(league): State<League>,
+    user: Option<CurrentUser>,
+    season: Result<Path<String>, PathRejection>,
+    q: Result<Query<StandingsQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Path(season) = season.map_err(bad_request)?;
+    let Query(q) = q.map_err(bad_request)?;
+    let year = season_year(&season)?;
+    let as_of = parse_date(q.as_of.as_deref())?;
+    if let Some(d) = as_of {
+        crate::league::check_as_of(year, d).map_err(|e| ApiError(StatusCode::BAD_REQUEST, e))?;
+    }
+    let snapshot = league.snapshot();
+    let money = snapshot.money_visible(user.is_some());
+    let progress = snapshot.season(year)?.progress(as_of);
+    let answer = PlayersJson {
+        season: progress.season,
+        as_of: progress.as_of,
+        players: progress
+            .rows
+            .iter()
+            .map(|r| PlayerProgressJson {
+                player: r.player.clone(),
+                liga: r.liga,
+                rank: r.rank,
+                previous_rank: r.previous_rank,
+                previous_liga: r.previous_liga,
+                rounds: r.rounds,
+                rounds_to_leave_kreisliga: r.rounds_to_leave_kreisliga,
+                rounds_to_first_liga: r.rounds_to_first_liga,
+                first_liga_reached: r.first_liga_reached,
+                fee_cents_now: if money {
+                    Ok(r.fee_cents_now)
+                } else {
+                    Err(Private)
+                },
+                outs_to_pass: r.outs_to_pass,
+            })
+            .collect(),
+    };
+    Ok(super::money::private_money(
+        &snapshot,
+        Json(answer).into_response(),
+    ))
+}
+
+/// The answer of `GET /api/v1/players/{name}` (interchange.md; league.md §2–§4, §7, §8).
+#[derive(Serialize)]
+pub struct CareerJson {
+    /// The name (spelling of his latest season).
+    pub player: String,
+    /// Every season he has a round in, by year: his line of its final table.
+    pub seasons: Vec<CareerSeasonJson>,
+}
+
+/// One season of [`CareerJson`] (rounds, counted Outs, cents).
+#[derive(Serialize)]
+pub struct CareerSeasonJson {
+    /// The year.
+    pub season: i32,
+    /// His Liga after the last night.
+    pub liga: Liga,
+    /// His rank in it.
+    pub rank: u32,
+    /// Rounds played.
+    pub rounds: u32,
+    /// Counted Outs.
+    pub counted_outs: i64,
+    /// counted_outs × rounds_per_night / rounds.
+    pub d_wert: f64,
+    /// Paid rounds.
+    pub paid_rounds: u32,
+    /// Received at the year-end payout (places and Lucky Looser), cents; left out (`Err`) while the
+    /// club keeps its money private from the visitor.
+    #[serde(skip_serializing_if = "Result::is_err", serialize_with = "ok_value")]
+    pub payout_cents: Result<i64, Private>,
+}
+
+/// A player's career; `name` in any case (404 when he has no round in any season).
+async fn career(
+    State(league): State<League>,
+    user: Option<CurrentUser>,
+    name: Result<Path<String>, PathRejection>,
+) -> Result<Response, ApiError> {
+    let Path(name) = name.map_err(bad_request)?;
+    let snapshot = league.snapshot();
+    let money = snapshot.money_visible(user.is_some());
+    let c = snapshot.history().career(&name).ok_or_else(|| {
+        ApiError(
+            StatusCode::NOT_FOUND,
+            format!("Spieler {name} hat in keiner Saison eine Runde"),
+        )
+    })?;
+    let answer = CareerJson {
+        player: c.player.clone(),
+        seasons: c
+            .seasons
+            .iter()
+            .map(|s| CareerSeasonJson {
+                season: s.season,
+                liga: s.liga,
+                rank: s.rank,
+                rounds: s.rounds,
+                counted_outs: s.counted_outs,
+                d_wert: s.d_wert,
+                paid_rounds: s.paid_rounds,
+                payout_cents: if money {
+                    Ok(s.payout_cents)
+                } else {
+                    Err(Private)
+                },
+            })
+            .collect(),
+    };
+    Ok(super::money::private_money(
+        &snapshot,
+        Json(answer).into_response(),
+    ))
+}
+
+/// The all-time table: players with at least 100 rounds over all seasons, ranked like a season.
+async fn alltime(State(league): State<League>) -> Response {
+    let snapshot = league.snapshot();
+    Json(json!({ "rows": snapshot.history().all_time })).into_response()
 }
 
 #[cfg(test)]

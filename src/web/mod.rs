@@ -12,9 +12,12 @@ pub mod assets;
 pub mod auth;
 pub mod bench;
 pub mod besteck;
+pub mod chart;
 pub mod errors;
 pub mod extract;
 pub mod filters;
+pub mod history;
+pub mod ich;
 pub mod money;
 pub mod night;
 pub mod once;
@@ -303,6 +306,8 @@ impl Routes {
 fn routes() -> Routes {
     assets::routes()
         .merge(public::routes())
+        .merge(history::routes())
+        .merge(ich::routes())
         .merge(api::routes())
         .merge(wurfrunde::routes())
         .merge(schiedsrichter::routes())

@@ -10,7 +10,9 @@ use chrono::NaiveDate;
 use serde::Deserialize;
 
 use super::extract::{as_of_date, AtNight, AtSeason};
+use super::ich::{personal, Me};
 use super::{filters, AppError, Guard, Layout, Routes};
+use crate::league::progress::{Movement, ProgressRow};
 use crate::league::{self, Liga, PlayerNight, StandingRow};
 use crate::service::{League, SeasonView};
 
@@ -30,7 +32,71 @@ pub struct LigaTable<'a> {
     /// "1. Liga", "2. Liga" or "Kreisliga".
     pub label: &'static str,
     /// Its rows, each with the link to the player page.
-    pub lines: Vec<(&'a StandingRow, String)>,
+    pub lines: Vec<TableLine<'a>>,
+}
+
+/// One row of the public table: the standings line, the link to the player page, the movement
+/// since the previous night and a short Liga-Fortschritt badge (league.md §3–§5).
+pub struct TableLine<'a> {
+    /// The standings line.
+    pub row: &'a StandingRow,
+    /// Link to his season page.
+    pub href: String,
+    /// „▲2“, „▼1“, „–“, „neu“, „aufgestiegen“ or „abgestiegen“.
+    pub movement: String,
+    /// The same for the narrow column: „auf“ and „ab“ for a Liga change, else as `movement`.
+    pub movement_short: String,
+    /// The CSS class of the movement: `up`, `down`, `same` or `new`.
+    pub movement_class: &'static str,
+    /// The short „Was fehlt noch?“ badge, if any (German).
+    pub badge: Option<String>,
+    /// The visitor said „Das bin ich“ for this player (highlighted).
+    pub me: bool,
+}
+
+/// The visitor's own progress („Das bin ich“) at the top of the home page.
+pub struct Mine {
+    /// His name.
+    pub name: String,
+    /// Link to his season page.
+    pub href: String,
+    /// Where he stands.
+    pub stand: Stand,
+    /// „Was fehlt noch?“.
+    pub missing: Vec<String>,
+}
+
+/// The CSS class of a movement (`up`, `down`, `same`, `new`).
+fn movement_class(m: Movement) -> &'static str {
+    match m {
+        Movement::Up { .. } | Movement::Promoted => "up",
+        Movement::Down { .. } | Movement::Relegated => "down",
+        Movement::Same => "same",
+        Movement::New => "new",
+    }
+}
+
+/// The short Liga-Fortschritt of a table row (league.md §4, §5), the most pressing first: rounds to
+/// leave the Kreisliga; rounds still needed for the 1. Liga before the deadline; the 100 rounds
+/// missed after it; else the counted Outs to pass the player above. `None` when nothing is left.
+pub fn badge(p: &ProgressRow) -> Option<String> {
+    if p.liga == Liga::Kreisliga {
+        return Some(format!("noch {} Rd. bis Liga", p.rounds_to_leave_kreisliga));
+    }
+    match p.first_liga_reached {
+        None if p.rounds_to_first_liga > 0 => {
+            return Some(format!("noch {} Rd. für 1. Liga", p.rounds_to_first_liga))
+        }
+        Some(false) => return Some("Rundenziel 1. Liga verpasst".to_string()),
+        _ => {}
+    }
+    p.outs_to_pass.map(|k| {
+        if k == 1 {
+            "▲ mit 1 Out".to_string()
+        } else {
+            format!("▲ mit {k} Outs")
+        }
+    })
 }
 
 /// The table page.
@@ -38,6 +104,8 @@ pub struct LigaTable<'a> {
 #[template(path = "table.html")]
 struct TablePage<'a> {
     layout: Layout,
+    /// „Das bin ich“: his place and „Was fehlt noch?“ first (home page only).
+    mine: Option<Mine>,
     year: i32,
     years: Vec<i32>,
     as_of: Option<NaiveDate>,
@@ -67,12 +135,24 @@ fn player_href(view: &SeasonView, name: &str) -> String {
         .unwrap_or_default()
 }
 
-async fn home(State(league): State<League>, layout: Layout) -> Result<Response, AppError> {
+async fn home(State(league): State<League>, layout: Layout, me: Me) -> Result<Response, AppError> {
     let snapshot = league.snapshot();
     match snapshot.current_year() {
         Some(year) => {
             let view = snapshot.season(year)?;
-            table_response(layout, view, snapshot.years(), None)
+            let money = snapshot.money_visible(layout.user.is_some());
+            let mine =
+                me.0.and_then(|id| view.player_name(id).map(|n| (id, n.to_string())))
+                    .and_then(|(id, name)| {
+                        let (stand, missing) = where_he_stands(view, &name, money)?;
+                        Some(Mine {
+                            href: format!("/saison/{year}/spieler/{id}"),
+                            name,
+                            stand,
+                            missing,
+                        })
+                    });
+            table_response(layout, view, snapshot.years(), None, me, mine)
         }
         None => Ok(EmptyPage { layout }.into_response()),
     }
@@ -80,11 +160,12 @@ async fn home(State(league): State<League>, layout: Layout) -> Result<Response, 
 
 async fn table(
     layout: Layout,
+    me: Me,
     at: AtSeason,
     Query(q): Query<AsOfQuery>,
 ) -> Result<Response, AppError> {
     let as_of = as_of_date(q.as_of.as_deref())?;
-    table_response(layout, &at.view, at.snapshot.years(), as_of)
+    table_response(layout, &at.view, at.snapshot.years(), as_of, me, None)
 }
 
 fn table_response(
@@ -92,8 +173,12 @@ fn table_response(
     view: &SeasonView,
     years: Vec<i32>,
     as_of: Option<NaiveDate>,
+    me: Me,
+    mine: Option<Mine>,
 ) -> Result<Response, AppError> {
+    let my_name = me.0.and_then(|id| view.player_name(id));
     let standings = view.standings_as_of(as_of);
+    let progress = view.progress(as_of);
     let ligen = [Liga::First, Liga::Second, Liga::Kreisliga]
         .into_iter()
         .map(|liga| LigaTable {
@@ -102,18 +187,36 @@ fn table_response(
                 .rows
                 .iter()
                 .filter(|r| r.liga == liga)
-                .map(|r| (r, player_href(view, &r.player)))
+                .map(|row| {
+                    let p = progress.rows.iter().find(|p| p.player == row.player);
+                    let movement = p.map_or(Movement::New, |p| p.movement);
+                    TableLine {
+                        row,
+                        href: player_href(view, &row.player),
+                        movement: movement.label(),
+                        movement_short: match movement {
+                            Movement::Promoted => "auf".to_string(),
+                            Movement::Relegated => "ab".to_string(),
+                            m => m.label(),
+                        },
+                        movement_class: movement_class(movement),
+                        badge: p.and_then(badge),
+                        me: my_name == Some(row.player.as_str()),
+                    }
+                })
                 .collect(),
         })
         .collect();
-    Ok(TablePage {
+    let page = TablePage {
         layout,
+        mine,
         year: view.season.year,
         years,
         as_of: standings.as_of,
         ligen,
     }
-    .into_response())
+    .into_response();
+    Ok(personal(me, page))
 }
 
 /// The player page.
@@ -126,14 +229,163 @@ struct PlayerPage<'a> {
     fee_paid_on: Option<NaiveDate>,
     fee_cents: i64,
     open_julen: u32,
+    /// Where he stands after the season's last night; `None` without a round.
+    stand: Option<Stand>,
+    /// „Was fehlt noch?“: one German sentence per item.
+    missing: Vec<String>,
+    /// His curves as (caption, inline SVG): D.Wert, place, counted Outs per night; empty without a
+    /// round.
+    charts: Vec<(&'static str, String)>,
+    /// The curves' figures for the text table, in date order.
+    points: &'a [league::curves::CurvePoint],
     /// His nights, newest first.
     nights: Vec<&'a PlayerNight>,
     /// His money card; `None` while the club keeps its money private from a visitor.
     card: Option<super::treasurer::MoneyCard>,
+    /// Link to his career across seasons.
+    career_href: String,
+    /// His `players.id` (the „Das bin ich“ form).
+    id: i64,
+    /// The visitor said „Das bin ich“ for him.
+    is_me: bool,
+}
+
+/// Where a player stands (league.md §3, §4): place, Liga, D.Wert and the movement.
+pub struct Stand {
+    /// His rank in his Liga.
+    pub rank: u32,
+    /// His Liga.
+    pub liga: &'static str,
+    /// His exact D.Wert.
+    pub d_wert: league::DWert,
+    /// His rounds.
+    pub rounds: u32,
+    /// His counted Outs.
+    pub counted_outs: i64,
+    /// „▲2“, „neu“, „aufgestiegen“ …
+    pub movement: String,
+    /// The CSS class of the movement.
+    pub movement_class: &'static str,
+    /// The as-of date.
+    pub as_of: Option<NaiveDate>,
+}
+
+/// „Was fehlt noch?“ for one player (league.md §3–§5) as German sentences: the Kreisliga, the
+/// rounds for the 1. Liga by `deadline`, the Jahresbeitrag (its price only when `money` may be
+/// shown), and the counted Outs to pass `above` (the names ranked one place above him, at
+/// `above_rank`).
+pub fn missing(
+    p: &ProgressRow,
+    deadline: NaiveDate,
+    paid: bool,
+    money: bool,
+    above: &[&str],
+    above_rank: u32,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    let rounds = |n: u32| {
+        if n == 1 {
+            "1 Runde".to_string()
+        } else {
+            format!("{n} Runden")
+        }
+    };
+    let by = league::format::date_de(deadline);
+    if p.rounds_to_leave_kreisliga > 0 {
+        out.push(format!(
+            "Noch {} bis zum Ende der Kreisliga.",
+            rounds(p.rounds_to_leave_kreisliga)
+        ));
+    }
+    match p.first_liga_reached {
+        None if p.rounds_to_first_liga > 0 => out.push(format!(
+            "Für die 1. Liga fehlen bis zum Stichtag {by} noch {} (bisher {}).",
+            rounds(p.rounds_to_first_liga),
+            p.rounds_at_deadline
+        )),
+        None => out.push(format!(
+            "Die Runden für die 1. Liga bis zum Stichtag {by} hat er beisammen."
+        )),
+        Some(true) => out.push(format!(
+            "Rundenziel für die 1. Liga bis {by} erreicht ({} Runden).",
+            p.rounds_at_deadline
+        )),
+        Some(false) => out.push(format!(
+            "Rundenziel für die 1. Liga bis {by} verpasst: es fehlten {}.",
+            rounds(p.rounds_to_first_liga)
+        )),
+    }
+    if !paid {
+        match p.fee_cents_now {
+            Some(c) if money => out.push(format!(
+                "Jahresbeitrag noch nicht bezahlt: diesen Monat {} (die 1. Liga setzt ihn voraus).",
+                league::format_cents(c)
+            )),
+            Some(_) => out.push(
+                "Jahresbeitrag noch nicht bezahlt (die 1. Liga setzt ihn voraus).".to_string(),
+            ),
+            None => out.push(
+                "Jahresbeitrag nicht bezahlt; in dieser Saison geht das nicht mehr (bis Ende September)."
+                    .to_string(),
+            ),
+        }
+    }
+    match p.outs_to_pass {
+        Some(k) => out.push(format!(
+            "Mit {k} gewerteten {} mehr (bei gleichen Runden) stünde er vor {} auf Platz {}.",
+            if k == 1 { "Out" } else { "Outs" },
+            above.join(", "),
+            above_rank
+        )),
+        None => out.push(format!("Er führt die {} an.", p.liga.label())),
+    }
+    out
+}
+
+/// Where player `name` stands after the season's last night and what he still needs (league.md
+/// §3–§5); the Jahresbeitrag's price only when `money` may be shown. `None` without a round.
+fn where_he_stands(view: &SeasonView, name: &str, money: bool) -> Option<(Stand, Vec<String>)> {
+    let progress = view.progress(None);
+    let r = progress.rows.iter().find(|r| r.player == name)?;
+    let stand = Stand {
+        rank: r.rank,
+        liga: r.liga.label(),
+        d_wert: league::DWert {
+            num: r.counted_outs * i64::from(view.season.rules.rounds_per_night),
+            den: i64::from(r.rounds),
+        },
+        rounds: r.rounds,
+        counted_outs: r.counted_outs,
+        movement: r.movement.label(),
+        movement_class: movement_class(r.movement),
+        as_of: progress.as_of,
+    };
+    let above: Vec<&ProgressRow> = progress
+        .rows
+        .iter()
+        .filter(|o| o.liga == r.liga && o.rank < r.rank)
+        .fold(Vec::new(), |mut best: Vec<&ProgressRow>, o| {
+            match best.first().map(|b| b.rank.cmp(&o.rank)) {
+                Some(std::cmp::Ordering::Less) | None => best = vec![o],
+                Some(std::cmp::Ordering::Equal) => best.push(o),
+                Some(std::cmp::Ordering::Greater) => {}
+            }
+            best
+        });
+    let above_rank = above.first().map_or(1, |o| o.rank);
+    let above: Vec<&str> = above.iter().map(|o| o.player.as_str()).collect();
+    let paid = view
+        .season
+        .player(name)
+        .and_then(|p| p.fee_paid_on)
+        .is_some_and(|d| progress.as_of.is_some_and(|a| d <= a));
+    let missing = missing(r, progress.deadline, paid, money, &above, above_rank);
+    Some((stand, missing))
 }
 
 async fn player(
     layout: Layout,
+    me: Me,
     at: AtSeason,
     axum::extract::Path((_, id)): axum::extract::Path<(i32, i64)>,
 ) -> Result<Response, AppError> {
@@ -141,6 +393,7 @@ async fn player(
     let name = view.player_name(id).ok_or(AppError::NotFound)?.to_string();
     let p = view.season.player(&name).ok_or(AppError::NotFound)?;
     let history = view.player_history(&name).ok_or(AppError::NotFound)?;
+    let money = at.snapshot.money_visible(layout.user.is_some());
     let card = super::treasurer::card(
         &at.snapshot,
         view,
@@ -148,6 +401,32 @@ async fn player(
         layout.user.is_some(),
         chrono::Local::now().date_naive(),
     );
+    let (stand, missing) = where_he_stands(view, &name, money).unzip();
+    let missing = missing.unwrap_or_default();
+    let points = view
+        .curves()
+        .players
+        .iter()
+        .find(|c| c.player == name)
+        .map_or(&[][..], |c| &c.points[..]);
+    let charts = if points.is_empty() {
+        Vec::new()
+    } else {
+        vec![
+            (
+                "D.Wert nach jedem Abend",
+                super::chart::d_wert_chart(&name, points),
+            ),
+            (
+                "Platz in seiner Liga nach jedem Abend",
+                super::chart::place_chart(&name, points),
+            ),
+            (
+                "Gewertete Outs je Abend",
+                super::chart::outs_chart(&name, points),
+            ),
+        ]
+    };
     let page = PlayerPage {
         card,
         layout,
@@ -155,11 +434,21 @@ async fn player(
         fee_paid_on: p.fee_paid_on,
         fee_cents: p.fee_cents,
         open_julen: history.open_julen,
+        stand,
+        missing,
+        charts,
+        points,
         nights: history.nights.iter().rev().collect(),
+        career_href: format!("/spieler/{id}"),
+        id,
+        is_me: me.0 == Some(id),
         name,
     }
     .into_response();
-    Ok(super::money::private_money(&at.snapshot, page))
+    Ok(personal(
+        me,
+        super::money::private_money(&at.snapshot, page),
+    ))
 }
 
 /// A night in the list.

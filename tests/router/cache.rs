@@ -171,13 +171,17 @@ async fn a_submitted_round_shows_at_once_on_table_player_page_and_json() {
         .find(|r| r["player"] == results[0].player.as_str())
         .unwrap()
         .clone();
+    // His row: the name cell (with its progress badge), then Teilnahmen and Outs.
+    let name = format!(">{}</a>", results[0].player);
+    let at = table_after.find(&name).expect("his row");
+    let rest = &table_after[at..];
+    let row_html = &rest[..rest.find("</tr>").unwrap_or(rest.len())];
     let cell = format!(
-        ">{}</a></td><td class=\"num\">{}</td><td class=\"num\">{}</td>",
-        results[0].player,
+        "</td><td class=\"num\">{}</td><td class=\"num\">{}</td>",
         format!("{:.2}", row["teilnahmen"].as_f64().unwrap()).replace('.', ","),
         row["counted_outs"]
     );
-    assert!(table_after.contains(&cell), "{cell} not in table");
+    assert!(row_html.contains(&cell), "{cell} not in {row_html}");
 
     // The export (database truth) has the round as submitted.
     let db = Db::open(&t.path).await.unwrap();

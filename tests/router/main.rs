@@ -20,6 +20,7 @@ mod hostile;
 mod late_arrival;
 mod money;
 mod once;
+mod players;
 mod regeln;
 mod schiedsrichter;
 mod scorer_links;

@@ -27,6 +27,9 @@ const PUBLIC_WRITES: &[(&str, &str)] = &[
     ("POST", "/setup"),
     ("POST", "/api/v1/wurfrunde"),
     ("POST", "/passwort/zuruecksetzen"),
+    // "Das bin ich": sets or deletes a cookie of the visitor's own, stores nothing.
+    ("POST", "/ich"),
+    ("POST", "/ich/vergessen"),
 ];
 
 /// Routes only an admin may use.
