@@ -65,7 +65,7 @@ start=$(date +%s.%N)
 "$BIN" demo --seasons "$SEASONS" --nights "$NIGHTS" --players "$PLAYERS" --seed "$SEED" \
     --last-year "$YEAR" --database "$DB"
 fill_s=$(python3 -c "print(f'{$(date +%s.%N) - $start:.1f}')")
-echo "bench-passwort-123" | "$BIN" user add bench --role secretary --database "$DB" 2>/dev/null
+echo "schock-passwort-123" | "$BIN" user add bench --role secretary --database "$DB" 2>/dev/null
 
 start_server() {
     # $1: value of SCHOCKERLIGA_BENCH_STATIC ("" = none)
@@ -106,7 +106,7 @@ done
 "$BIN" export "$YEAR" --database "$DB" -o "$WORK/season.json" 2>/dev/null
 cookies=()
 for i in 1 2 3 4; do
-    cookie=$(curl -s -o /dev/null -D - -d "username=bench&password=bench-passwort-123" \
+    cookie=$(curl -s -o /dev/null -D - -d "username=bench&password=schock-passwort-123" \
         "$BASE/login" | tr -d '\r' | sed -n 's/^[Ss]et-[Cc]ookie: \([^;]*\).*/\1/p' | tail -1)
     [ -n "$cookie" ] || { echo "Anmeldung für Schreiber $i fehlgeschlagen" >&2; exit 1; }
     cookies+=("$cookie")

@@ -697,7 +697,7 @@ async fn the_round_form_labels_every_input() {
 async fn expiry(t: &TestApp) -> chrono::DateTime<chrono::FixedOffset> {
     let rows: Vec<(String, String)> =
         sqlx::query_as("select id, cast(expiry_date as text) from tower_sessions")
-            .fetch_all(&t.db.read)
+            .fetch_all(&t.db.sessions)
             .await
             .unwrap();
     rows.iter()

@@ -401,7 +401,7 @@ async fn the_session_id_changes_at_login_and_dies_at_logout() {
         "the old cookie is dead after logout"
     );
     let (n,): (i64,) = sqlx::query_as("select count(*) from tower_sessions")
-        .fetch_one(&t.db.read)
+        .fetch_one(&t.db.sessions)
         .await
         .unwrap();
     assert_eq!(n, 0, "no session record is left");
