@@ -162,12 +162,32 @@ struct ErrorPage {
     message: String,
 }
 
+/// The German heading of an error page with `status` ("Nicht gefunden", "Keine Berechtigung", …).
+pub fn title_de(status: StatusCode) -> &'static str {
+    match status.as_u16() {
+        400 => "Anfrage fehlerhaft",
+        401 => "Nicht angemeldet",
+        403 => "Keine Berechtigung",
+        404 => "Nicht gefunden",
+        405 => "So nicht möglich",
+        408 => "Zeit abgelaufen",
+        409 => "Konflikt",
+        413 => "Zu groß",
+        415 => "Falscher Inhaltstyp",
+        422 => "Eingabe abgelehnt",
+        429 => "Zu viele Anfragen",
+        507 => "Speicher voll",
+        500..=599 => "Fehler auf dem Server",
+        _ => "Fehler",
+    }
+}
+
 impl ErrorPage {
     /// The error page for `status` with `message`.
     fn new(status: StatusCode, message: String) -> ErrorPage {
         ErrorPage {
             layout: Layout::default(),
-            title: status.canonical_reason().unwrap_or("Fehler").to_string(),
+            title: title_de(status).to_string(),
             message,
         }
     }

@@ -292,7 +292,15 @@ fn render_season(layout: Layout, view: &SeasonView, typed: Typed) -> SeasonPage 
         players,
         nights,
         new_player: typed.new_player.unwrap_or_default(),
-        new_night: typed.new_night.unwrap_or_default(),
+        // Tonight, when the season is this year's (the usual case at the bar).
+        new_night: typed.new_night.unwrap_or_else(|| {
+            let today = chrono::Local::now().date_naive();
+            if chrono::Datelike::year(&today) == year {
+                today.to_string()
+            } else {
+                String::new()
+            }
+        }),
         error: typed.error,
         error_at: typed.error_at,
     }

@@ -420,7 +420,8 @@ mod one_round_check {
 fn what_is_still_open_before_a_night_is_closed() {
     use super::night::open_items;
     // (rounds entered per table, rounds per night, running Runden, expected)
-    let cases: [(&[(u32, usize)], u32, &[(u32, u32)], &[&str]); 3] = [
+    type Case<'a> = (&'a [(u32, usize)], u32, &'a [(u32, u32)], &'a [&'a str]);
+    let cases: [Case; 3] = [
         (&[(1, 10), (2, 10)], 10, &[], &[]),
         (
             &[(1, 5), (2, 3)],

@@ -477,4 +477,7 @@ async fn refusals_of_the_framework_say_where_in_german_and_the_api_answers_json(
         "{}",
         r.body
     );
+    // Error pages have German headings (the two-phone trial saw "Forbidden").
+    assert!(r.body.contains("<h1>Keine Berechtigung</h1>"), "{}", r.body);
+    assert!(!r.body.contains("Forbidden"), "{}", r.body);
 }
