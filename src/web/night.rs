@@ -23,7 +23,7 @@ use crate::league::change::{round_loser, round_outs, Replace};
 use crate::league::file::ResultEntry;
 use crate::league::format::{date_de, format_cents};
 use crate::league::kasse::fine_label;
-use crate::league::{draw, Change, Korrektur, Round};
+use crate::league::{draw, Change, Korrektur, Night, Round};
 use crate::service::{Edit, League, ServiceError};
 
 /// The routes of this feature.
@@ -127,15 +127,41 @@ pub struct EnteredRound {
     /// Every row as "Name Outs" with Hand-Outs, Julen and Joker when set, comma-separated:
     /// "Anna 2 (1 Hand-Out), Bernd 0".
     pub outs: String,
+    /// The round could move to the other table (`Change::MoveRound` would take it): nobody of it
+    /// plays another round at this table, and the other table has no round of its number. The
+    /// move button is offered only then (a round of drawn players can never move).
+    pub movable: bool,
 }
 
 impl EnteredRound {
-    /// The compact view of `round`.
+    /// The compact view of `round` (not movable).
     pub fn of(round: &Round) -> EnteredRound {
         EnteredRound {
             number: round.number,
             loser: round_loser(round).to_string(),
             outs: round_outs(round),
+            movable: false,
+        }
+    }
+
+    /// The view of `round` at table `here` of `night`, with whether it could move to `other`.
+    pub fn at(round: &Round, night: &Night, here: u32, other: u32) -> EnteredRound {
+        let rounds_at = |t: u32| {
+            night
+                .tables
+                .iter()
+                .filter(move |x| x.number == t)
+                .flat_map(|x| x.rounds.iter())
+        };
+        let taken = rounds_at(other).any(|r| r.number == round.number);
+        let plays_elsewhere_here = round.results.iter().any(|x| {
+            rounds_at(here)
+                .filter(|r| r.number != round.number)
+                .any(|r| r.results.iter().any(|y| y.player == x.player))
+        });
+        EnteredRound {
+            movable: !taken && !plays_elsewhere_here && here != other,
+            ..EnteredRound::of(round)
         }
     }
 }
@@ -324,11 +350,17 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
     let tables = numbers
         .into_iter()
         .map(|number| {
+            let other = 3 - number.min(2);
             let rounds: Vec<EnteredRound> = night
                 .tables
                 .iter()
                 .find(|t| t.number == number)
-                .map(|t| t.rounds.iter().map(EnteredRound::of).collect())
+                .map(|t| {
+                    t.rounds
+                        .iter()
+                        .map(|r| EnteredRound::at(r, night, number, other))
+                        .collect()
+                })
                 .unwrap_or_default();
             let next = (1..=rules.rounds_per_night)
                 .find(|n| !rounds.iter().any(|r| r.number == *n))

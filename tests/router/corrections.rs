@@ -268,6 +268,13 @@ async fn a_round_sent_to_the_wrong_table_moves_with_its_players() {
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     let since = last_audit_id(&t.db.read).await;
+    // The night page offers the move (the round's players play nothing else at table 1).
+    let page = t.get("/verwaltung/abend/2026-01-09", Some(&cookie)).await;
+    assert!(
+        page.body.contains("/runde/1/1/verschieben"),
+        "{}",
+        page.body
+    );
     let path = "/verwaltung/abend/2026-01-09/runde/1/1/verschieben";
     let body = "einmal=mv1&nach=2&sicher=1";
     let r = t.post(path, body, Some(&cookie)).await;
@@ -320,5 +327,29 @@ async fn a_round_sent_to_the_wrong_table_moves_with_its_players() {
         r.body.contains("An Tisch 2 ist Runde 1 schon eingetragen"),
         "{}",
         r.body
+    );
+    // A round whose players play other rounds at their table can never move: no button for it
+    // (the two-phone trial was offered one and always refused).
+    let r = t
+        .post_json(
+            "/api/v1/nights/2026-01-09/tables/1/rounds/2",
+            serde_json::json!({ "results": [
+                { "player": "Anna", "outs": 0, "hand_outs": 0, "lost": true },
+                { "player": "Bernd", "outs": 0, "hand_outs": 0, "lost": false } ] })
+            .to_string(),
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    let page = t.get("/verwaltung/abend/2026-01-09", Some(&cookie)).await;
+    assert!(
+        !page.body.contains("/runde/1/1/verschieben"),
+        "{}",
+        page.body
+    );
+    assert!(
+        !page.body.contains("/runde/1/2/verschieben"),
+        "{}",
+        page.body
     );
 }
