@@ -70,6 +70,14 @@ pub async fn germanize(req: Request, next: Next) -> Response {
         .await
         .map(|b| String::from_utf8_lossy(&b).into_owned())
         .unwrap_or_default();
+    if status == StatusCode::BAD_REQUEST && is_body_timeout(&text) {
+        // The body stalled (tower-http's body timeout): say so, as 408.
+        let status = StatusCode::REQUEST_TIMEOUT;
+        if api {
+            return (status, Json(serde_json::json!({ "error": BODY_TIMEOUT }))).into_response();
+        }
+        return (status, ErrorPage::new(status, BODY_TIMEOUT.to_string())).into_response();
+    }
     let message = match (own_message(&text), detail(&text)) {
         (Some(own), _) => own.to_string(),
         (None, Some(d)) => format!("{} {d}", message.trim_end_matches('.')),
@@ -84,6 +92,15 @@ pub async fn germanize(req: Request, next: Next) -> Response {
 /// The answer of the JSON API to a request without a valid login.
 pub const NOT_LOGGED_IN: &str =
     "Nicht angemeldet: dafür braucht es die Sitzung eines Schriftführers oder Admins.";
+
+/// The answer to a request whose body did not arrive in time (SECURITY.md: 20 s).
+pub const BODY_TIMEOUT: &str =
+    "Zeit abgelaufen: die Anfrage kam nicht vollständig an. Nichts gespeichert; bitte erneut senden.";
+
+/// Whether the framework's text is a stalled body (tower-http's `TimeoutBody` error).
+fn is_body_timeout(text: &str) -> bool {
+    text.contains("not received within the designated timeout")
+}
 
 /// Whether a response redirects to the login page.
 fn is_login_redirect(headers: &HeaderMap) -> bool {

@@ -39,6 +39,31 @@ fn read_until_closed(s: &mut TcpStream, within: Duration) -> (Vec<u8>, bool) {
 }
 
 #[test]
+#[ignore = "waits for the 20 s body timeout; run by .ci/run with --ignored"]
+fn a_body_that_stalls_gets_408_in_german() {
+    // The hostile run: a POST head with Content-Length 100 and no body got, after 20 s, a 400
+    // "Anfrage fehlerhaft" instead of a timeout.
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    add_admin(&db);
+    let server = Server::start(&db);
+    let mut s = TcpStream::connect(server.addr).unwrap();
+    let a = server.addr;
+    s.write_all(
+        format!(
+            "POST /login HTTP/1.1\r\nHost: {a}\r\nOrigin: http://{a}\r\nConnection: close\r\n\
+             Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nusername="
+        )
+        .as_bytes(),
+    )
+    .unwrap();
+    let (answer, _) = read_until_closed(&mut s, Duration::from_secs(40));
+    let text = String::from_utf8_lossy(&answer);
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    assert!(text.contains("Zeit abgelaufen"), "{text}");
+}
+
+#[test]
 #[ignore = "waits for the 10 s header timeout; run by .ci/run with --ignored"]
 fn a_connection_that_never_finishes_its_request_head_is_closed_while_others_are_served() {
     let dir = tempfile::tempdir().unwrap();

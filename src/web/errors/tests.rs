@@ -35,3 +35,13 @@ fn a_german_text_of_the_app_is_kept_and_english_is_not() {
     );
     assert_eq!(own_message(""), None);
 }
+
+#[test]
+fn a_stalled_body_is_told_apart_from_a_bad_one() {
+    assert!(is_body_timeout(
+        "Failed to buffer the request body: data was not received within the designated timeout"
+    ));
+    assert!(!is_body_timeout(
+        "Failed to deserialize form body: missing field `year`"
+    ));
+}
