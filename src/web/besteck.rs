@@ -272,6 +272,8 @@ struct Ctx {
     round: u32,
     rounds_per_night: u32,
     table_players: Vec<String>,
+    /// The loser of the table's previous round ("" for none): the default Vorleger.
+    last_loser: String,
     /// Player ids of the Runde's players, by name.
     ids: HashMap<String, i64>,
     joker_allowed: bool,
@@ -336,6 +338,19 @@ async fn load(league: &League, at: &AtRound, writer: &Writer) -> Result<Ctx, App
         AppError::Internal(format!("Regelwerk der Saison {}: {e}", view.season.year))
     })?;
     let n = night.night();
+    // Who lost the table's last round before this one: he starts the next (Vorleger).
+    let last_loser = n
+        .tables
+        .iter()
+        .find(|t| t.number == at.at.table)
+        .and_then(|t| {
+            t.rounds
+                .iter()
+                .filter(|r| r.number < at.round)
+                .max_by_key(|r| r.number)
+        })
+        .map(|r| crate::league::change::round_loser(r).to_string())
+        .unwrap_or_default();
     let entered_version = n
         .tables
         .iter()
@@ -351,6 +366,7 @@ async fn load(league: &League, at: &AtRound, writer: &Writer) -> Result<Ctx, App
         round: at.round,
         rounds_per_night: rules.rounds_per_night,
         table_players: at.at.players(),
+        last_loser,
         ids,
         joker_allowed: rules.joker_multiplier.is_some(),
         game,
@@ -473,6 +489,8 @@ pub struct RundePage {
     stand: String,
     /// Start form (no Runde in progress): the table's players in seat order.
     start_players: Vec<String>,
+    /// The preselected Vorleger: the previous round's loser ("" for none).
+    vorleger_default: String,
     started: bool,
     finished: bool,
     seq: usize,
@@ -685,6 +703,7 @@ fn render(layout: Layout, ctx: &Ctx, extra: Extra<'_>) -> RundePage {
         already_entered: ctx.entered.contains(&ctx.round),
         stand: ctx.entered_version.clone().unwrap_or_default(),
         start_players: ctx.table_players.clone(),
+        vorleger_default: ctx.last_loser.clone(),
         started: false,
         finished: false,
         seq: 0,

@@ -764,6 +764,16 @@ async fn closing_comes_last_on_the_night_page_and_says_what_is_still_open() {
         )
         .await;
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    // The Schockbesteck's start form offers round 1's loser as Vorleger (two-phone trial: always
+    // the first seat, re-picked every round).
+    let start = t
+        .get(&format!("/verwaltung/besteck/{NIGHT}/1/2"), Some(&cookie))
+        .await
+        .body;
+    assert!(
+        start.contains("<option value=\"Bernd\" selected>"),
+        "{start}"
+    );
     let r = t
         .post_fields(
             &format!("/verwaltung/besteck/{NIGHT}/1/2/start"),
