@@ -202,22 +202,8 @@ pub async fn put_round(
     number: u32,
     results: &[(i64, ResultEntry)],
 ) -> Result<(), DbError> {
-    // Results first, so that their audit rows still find the round (night, table, number).
-    sqlx::query(
-        "delete from results where round_id in
-         (select id from rounds where night_id = ? and table_no = ? and number = ?)",
-    )
-    .bind(id)
-    .bind(table)
-    .bind(number)
-    .execute(&mut *conn)
-    .await?;
-    sqlx::query("delete from rounds where night_id = ? and table_no = ? and number = ?")
-        .bind(id)
-        .bind(table)
-        .bind(number)
-        .execute(&mut *conn)
-        .await?;
+    // The round stored under this number goes first (results before the round, audited).
+    delete_round(&mut *conn, id, table, number).await?;
     let round_id = insert_round(&mut *conn, id, table, number).await?;
     for (pos, (player, r)) in results.iter().enumerate() {
         insert_result(&mut *conn, round_id, *player, pos, r).await?;
