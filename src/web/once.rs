@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use axum::body::{to_bytes, Body};
 use axum::extract::{FromRequestParts, OptionalFromRequestParts, Request, State};
-use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
@@ -136,13 +136,7 @@ fn form_token(body: &[u8]) -> Option<&[u8]> {
 /// Middleware of the groups behind a login (inside the role guard): a form POST with a token is
 /// carried out once; see the module documentation. Other requests pass unchanged.
 pub async fn guard(State(state): State<AppState>, req: Request, next: Next) -> Response {
-    let is_form = req.method() == Method::POST
-        && req
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|ct| ct.starts_with("application/x-www-form-urlencoded"));
-    if !is_form {
+    if !super::unsent::is_form_post(&req) {
         return next.run(req).await;
     }
     let (mut parts, body) = req.into_parts();

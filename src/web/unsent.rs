@@ -124,17 +124,21 @@ pub fn take(headers: &HeaderMap, path: &str, secure: bool) -> Option<(Unsent, He
     set_cookie(None, secure).map(|forget| (unsent, forget))
 }
 
-/// Middleware of the guarded groups (outside the role guard): a form POST without a logged-in
-/// user is kept in a cookie and answered with the login redirect (`/login`, whose page then says
-/// so). Other requests pass unchanged.
-pub async fn keep(State(state): State<AppState>, req: Request, next: Next) -> Response {
-    let is_form = req.method() == Method::POST
+/// Whether `req` is a POST of an URL-encoded form (what a page's `<form method="post">` sends).
+pub fn is_form_post(req: &Request) -> bool {
+    req.method() == Method::POST
         && req
             .headers()
             .get(header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
-            .is_some_and(|ct| ct.starts_with("application/x-www-form-urlencoded"));
-    if !is_form {
+            .is_some_and(|ct| ct.starts_with("application/x-www-form-urlencoded"))
+}
+
+/// Middleware of the guarded groups (outside the role guard): a form POST without a logged-in
+/// user is kept in a cookie and answered with the login redirect (`/login`, whose page then says
+/// so). Other requests pass unchanged.
+pub async fn keep(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    if !is_form_post(&req) {
         return next.run(req).await;
     }
     let (mut parts, body) = req.into_parts();
