@@ -195,6 +195,7 @@ fn table(rng: &mut StdRng, rules: &SeasonRules, number: u32, group: &[&str]) -> 
                         }
                     })
                     .collect(),
+                schockbesteck: None,
             }
         })
         .collect();

@@ -100,6 +100,10 @@ pub async fn store(
             let new_seats = seats(ids, &night.draw, old)?;
             super::night::add_seats(conn, night_id, &new_seats).await?;
             super::night::put_round(conn, night_id, *table, *number, &rows).await?;
+            if let Some(b) = &round.schockbesteck {
+                super::besteck::put_confirmed(conn, night_id, *table, *number, Some(&b.record))
+                    .await?;
+            }
         }
         Change::BookFine { date, .. } => {
             let night_id = *ids.nights.get(date).ok_or_else(|| missing("Spielabend"))?;

@@ -220,6 +220,15 @@ pub async fn delete_round(
     number: u32,
 ) -> Result<(), DbError> {
     sqlx::query(
+        "delete from round_schockbesteck where round_id in
+         (select id from rounds where night_id = ? and table_no = ? and number = ?)",
+    )
+    .bind(id)
+    .bind(table)
+    .bind(number)
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query(
         "delete from results where round_id in
          (select id from rounds where night_id = ? and table_no = ? and number = ?)",
     )
@@ -261,6 +270,7 @@ pub async fn move_round(
 /// audited), the draw, open Schockbesteck Runden (by cascade) and the night.
 pub async fn delete(conn: &mut SqliteConnection, id: i64) -> Result<(), DbError> {
     for sql in [
+        "delete from round_schockbesteck where round_id in (select id from rounds where night_id = ?)",
         "delete from results where round_id in (select id from rounds where night_id = ?)",
         "delete from rounds where night_id = ?",
         "delete from fines where night_id = ?",

@@ -251,6 +251,8 @@ pub async fn load(conn: &mut SqliteConnection, year: i32) -> Result<Option<Store
     .fetch_all(&mut *conn)
     .await?;
 
+    let mut besteck = super::besteck::confirmed_of_season(&mut *conn, year).await?;
+
     let mut ids = Ids::default();
     // night id -> table no -> round no -> results
     let mut grid: BTreeMap<i64, BTreeMap<i64, BTreeMap<i64, Vec<ResultEntry>>>> = BTreeMap::new();
@@ -303,6 +305,7 @@ pub async fn load(conn: &mut SqliteConnection, year: i32) -> Result<Option<Store
                 round_entries.push(RoundEntry {
                     number: to_u32(number, "rounds.number")?,
                     results,
+                    schockbesteck: besteck.remove(&(n.id, table_no, number)),
                 });
             }
             tables.push(TableEntry {
@@ -441,6 +444,16 @@ pub async fn replace(conn: &mut SqliteConnection, season: &Season) -> Result<(),
                 for (pos, r) in round.results.iter().enumerate() {
                     super::night::insert_result(&mut *conn, round_id, id_of(&r.player)?, pos, r)
                         .await?;
+                }
+                if let Some(b) = &round.schockbesteck {
+                    super::besteck::put_confirmed(
+                        &mut *conn,
+                        night_id,
+                        table.number,
+                        round.number,
+                        Some(&b.record),
+                    )
+                    .await?;
                 }
             }
         }

@@ -6,7 +6,9 @@
 use chrono::NaiveDate;
 
 use super::error::{EntryError, Location};
-use super::file::{FineEntry, NightEntry, PlayerEntry, ResultEntry, SeasonFile, SeatEntry};
+use super::file::{
+    FineEntry, NightEntry, PlayerEntry, ResultEntry, RoundEntry, SeasonFile, SeatEntry,
+};
 use super::names::{empty_name, normalize_name};
 use super::season::{Round, Season};
 
@@ -89,6 +91,9 @@ pub enum Change {
         /// A player who is not in the night's draw yet is seated at `table` (the JSON API);
         /// without it, every row's player must be drawn to `table` (the form, the Schockbesteck).
         seat_newcomers: bool,
+        /// The Runde as played in the Schockbesteck (its tallies must equal `results`); `None`
+        /// for a round entered by hand, which drops the throws of a round it replaces.
+        schockbesteck: Option<Box<crate::rules::RundeRecord>>,
     },
     /// Books a fine of `kind` for `player` at the night on `date`, the amount from the season's
     /// current Strafenkatalog.
@@ -557,6 +562,7 @@ impl Season {
                 results,
                 replace,
                 seat_newcomers,
+                schockbesteck,
             } => {
                 let entered = self
                     .night(*date)
@@ -607,7 +613,14 @@ impl Season {
                         }
                     }
                 }
-                night.put_round(*table, *number, results.clone());
+                night.put_round(
+                    *table,
+                    RoundEntry {
+                        number: *number,
+                        results: results.clone(),
+                        schockbesteck: schockbesteck.as_deref().cloned(),
+                    },
+                );
             }
             Change::BookFine {
                 date,
@@ -738,7 +751,7 @@ impl Season {
                     *draw = next;
                 }
                 night.tables.retain(|t| !t.rounds.is_empty());
-                night.put_round(*to, *number, round.results);
+                night.put_round(*to, round);
             }
             Change::RemoveFine { date, index } => {
                 let night = night_entry(file, *date)?;
@@ -830,6 +843,9 @@ fn rename_in_file(file: &mut SeasonFile, old: &str, new: &str) {
         for r in n.tables.iter_mut().flat_map(|t| t.rounds.iter_mut()) {
             for x in r.results.iter_mut().filter(|x| x.player == old) {
                 x.player = new.to_string();
+            }
+            if let Some(record) = r.schockbesteck.as_mut().filter(|b| b.has_player(old)) {
+                *record = record.renamed(old, new);
             }
         }
         for f in n.fines.iter_mut().filter(|f| f.player == old) {

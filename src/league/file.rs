@@ -69,9 +69,9 @@ pub struct SeatEntry {
 }
 
 impl NightEntry {
-    /// Puts round `number` with `results` at table `table` of this night, replacing a round of that
-    /// number there; the table is added (last) when missing, the round goes last at its table.
-    pub fn put_round(&mut self, table: u32, number: u32, results: Vec<ResultEntry>) {
+    /// Puts `round` at table `table` of this night, replacing a round of its number there; the
+    /// table is added (last) when missing, the round goes last at its table.
+    pub fn put_round(&mut self, table: u32, round: RoundEntry) {
         let t = match self.tables.iter().position(|t| t.number == table) {
             Some(k) => &mut self.tables[k],
             None => {
@@ -83,8 +83,8 @@ impl NightEntry {
                 &mut self.tables[last]
             }
         };
-        t.rounds.retain(|r| r.number != number);
-        t.rounds.push(RoundEntry { number, results });
+        t.rounds.retain(|r| r.number != round.number);
+        t.rounds.push(round);
     }
 }
 
@@ -108,6 +108,11 @@ pub struct RoundEntry {
     /// One row per player who played the round.
     #[serde(default)]
     pub results: Vec<ResultEntry>,
+    /// The round as played in the Schockbesteck (schocken-rules.md §6–§7): players in seat order,
+    /// the dice rules and every Wurfrunde. Optional; when present its tallies must equal `results`
+    /// (Outs, Hand-Outs, Julen, loser). The Glücksfaktor rests on it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schockbesteck: Option<crate::rules::RundeRecord>,
 }
 
 /// One player's result in one round (league.md §1).

@@ -4,7 +4,8 @@
 //! (`history`), the treasurer's Kasse and Jahresabschluss (`kasse`) and German number formats (`format`);
 //! every change of a season as one value (`change`: `Change`, `Season::apply`) and the draw (`draw`);
 //! the players' side: movement and Liga-Fortschritt (`progress`), curves (`curves`), careers, the
-//! all-time table and the Ehrentafel (`career`), records and streaks (`records`).
+//! all-time table and the Ehrentafel (`career`), records and streaks (`records`), the Glücksfaktor
+//! of the rounds played in the Schockbesteck (`glueck`).
 pub mod career;
 pub mod change;
 pub mod curves;
@@ -13,6 +14,7 @@ pub mod error;
 pub mod file;
 pub mod format;
 pub mod girocode;
+pub mod glueck;
 pub mod history;
 pub mod kasse;
 pub mod names;

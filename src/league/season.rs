@@ -11,7 +11,9 @@ use super::file::{FineEntry, NightEntry, PlayerEntry, ResultEntry, RoundEntry, S
 use super::file::{SeatEntry, TableEntry, FORMAT};
 use super::names::{check_name_chars, name_key, normalize_name};
 use super::rules::{SeasonRules, MAX_FINE_CENTS};
-use crate::rules::RuleSet;
+use std::sync::Arc;
+
+use crate::rules::{GlueckTally, RuleSet, RundeRecord, RundeState};
 
 /// Longest player name, in characters (after trimming).
 pub const MAX_NAME_CHARS: usize = 60;
@@ -99,6 +101,90 @@ pub struct Round {
     pub number: u32,
     /// One row per player (player names canonical, as in [`Season::players`]).
     pub results: Vec<ResultEntry>,
+    /// The round's throws when it was played in the Schockbesteck (checked against `results`).
+    #[serde(skip)]
+    pub schockbesteck: Option<Arc<Besteck>>,
+}
+
+/// A round played in the Schockbesteck: the engine's record and, derived from it by replaying,
+/// each player's Glücksfaktor figures (turns by Würfe, Schock Outs, the exact expectation).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Besteck {
+    /// Players in seat order, the dice rules, every Wurfrunde.
+    pub record: RundeRecord,
+    /// Per player in seat order.
+    pub glueck: Vec<GlueckTally>,
+}
+
+/// Checks the Schockbesteck record `record` of a round against its checked rows `results`: it must
+/// replay under its own rules, have a loser, and give every row's Outs, Hand-Outs, Julen and loser,
+/// player by player (no row without throws, no throws without a row). Errors name the round (`at`),
+/// the player and the field, in German.
+fn check_besteck(
+    record: &RundeRecord,
+    results: &[ResultEntry],
+    at: &Location,
+) -> Result<Besteck, EntryError> {
+    let field = |at: Location| at.field("schockbesteck");
+    let state = RundeState::replay(
+        record.players.clone(),
+        record.rules.clone(),
+        &record.wurfrunden,
+    )
+    .map_err(|e| EntryError::new(field(at.clone()), format!("Schockbesteck: {e}")))?;
+    if !state.is_finished() {
+        return Err(EntryError::new(
+            field(at.clone()),
+            "Schockbesteck: die Runde hat noch keinen Verlierer",
+        ));
+    }
+    for row in results {
+        if !record.players.contains(&row.player) {
+            return Err(EntryError::new(
+                field(at.clone().player(&row.player)),
+                format!(
+                    "Schockbesteck: {} steht in der Runde, hat aber keine Würfe",
+                    row.player
+                ),
+            ));
+        }
+    }
+    for t in state.tallies() {
+        let Some(row) = results.iter().find(|r| r.player == t.player) else {
+            return Err(EntryError::new(
+                field(at.clone().player(&t.player)),
+                format!(
+                    "Schockbesteck: {} hat Würfe, aber keine Zeile in der Runde",
+                    t.player
+                ),
+            ));
+        };
+        let at_row = at.clone().player(&t.player);
+        let differs = [
+            ("outs", "Outs", t.outs, row.outs),
+            ("hand_outs", "Hand-Outs", t.hand_outs, row.hand_outs),
+            ("julen", "Julen", t.julen, row.julen),
+            ("lost", "verloren", u32::from(t.lost), u32::from(row.lost)),
+        ]
+        .into_iter()
+        .find(|(_, _, thrown, entered)| thrown != entered);
+        if let Some((name, label, thrown, entered)) = differs {
+            let (thrown, entered) = if name == "lost" {
+                let yn = |v: u32| if v == 1 { "ja" } else { "nein" };
+                (yn(thrown).to_string(), yn(entered).to_string())
+            } else {
+                (thrown.to_string(), entered.to_string())
+            };
+            return Err(EntryError::new(
+                at_row.field(name),
+                format!("{label}: eingetragen {entered}, laut Schockbesteck {thrown}"),
+            ));
+        }
+    }
+    Ok(Besteck {
+        record: record.clone(),
+        glueck: state.glueck(),
+    })
 }
 
 /// One checked fine with its amount resolved.
@@ -293,6 +379,10 @@ impl Season {
                                 .map(|r| RoundEntry {
                                     number: r.number,
                                     results: r.results.clone(),
+                                    schockbesteck: r
+                                        .schockbesteck
+                                        .as_ref()
+                                        .map(|b| b.record.clone()),
                                 })
                                 .collect(),
                         })
@@ -610,9 +700,14 @@ fn check_night(
                     ),
                 ));
             }
+            let schockbesteck = match &r.schockbesteck {
+                Some(record) => Some(Arc::new(check_besteck(record, &results, &at_round)?)),
+                None => None,
+            };
             rounds.push(Round {
                 number: r.number,
                 results,
+                schockbesteck,
             });
         }
         rounds.sort_by_key(|r| r.number);

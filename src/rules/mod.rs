@@ -69,7 +69,7 @@ pub use ruleset::{
     AchterAbove, Aside, RuleSet, StreetFromHand, StreetOrder, PRESETS, PRESET_NAMES,
 };
 pub use runde::{
-    max_outs_per_round, AppliedWurfrunde, Part, PlayerTally, RundeRecord, RundeState,
+    max_outs_per_round, AppliedWurfrunde, GlueckTally, Part, PlayerTally, RundeRecord, RundeState,
     WurfrundeOutcome,
 };
 pub use sequence::{validate_sequence, Allowance, WurfInput};

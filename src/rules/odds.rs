@@ -86,6 +86,13 @@ impl Fraction {
     }
 }
 
+impl Default for Fraction {
+    /// 0 / 1.
+    fn default() -> Self {
+        Fraction::ZERO
+    }
+}
+
 impl PartialOrd for Fraction {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))

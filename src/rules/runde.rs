@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::classify::Class;
 use super::error::RuleError;
+use super::odds::{expected_schock_outs_with, Fraction};
 use super::ruleset::RuleSet;
 use super::wurfrunde::{evaluate_throws, DeckelState, ThrowInput, Transfer, WurfrundeResponse};
 
@@ -43,7 +44,8 @@ pub struct AppliedWurfrunde {
 
 /// What a Runde is stored as: the players in seat order, the rules and the applied Wurfrunden. The
 /// state is always rebuilt from it (see [`RundeState::replay`]).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RundeRecord {
     /// Player names in seat order.
     pub players: Vec<String>,
@@ -115,6 +117,35 @@ pub struct RundeState {
     outs: Vec<u32>,
     hand_outs: Vec<u32>,
     julen: Vec<u32>,
+    /// Per seat: turns (Würfe of one Wurfrunde) with 1, 2 and 3 Würfe used.
+    turns: Vec<[u32; 3]>,
+}
+
+/// One player's throws of a Runde for the Glücksfaktor (odds module): his turns by Würfe used, the
+/// Schock Outs he threw, and the Schock Outs to expect from those turns (exact, under the Runde's
+/// rules; see [`crate::rules::odds::expected_schock_outs_with`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GlueckTally {
+    /// The player's name.
+    pub player: String,
+    /// Turns (one per Wurfrunde he threw in) with 1, 2 and 3 Würfe used.
+    pub turns: [u32; 3],
+    /// Schock Outs of every kind thrown in those turns.
+    pub schock_outs: u32,
+    /// The Schock Outs to expect from those turns.
+    pub expected: Fraction,
+}
+
+impl GlueckTally {
+    /// The Wurfrunden he threw in (Σ `turns`).
+    pub fn wurfrunden(&self) -> u32 {
+        self.turns.iter().sum()
+    }
+
+    /// The Würfe he used (1·turns[0] + 2·turns[1] + 3·turns[2]).
+    pub fn wuerfe(&self) -> u32 {
+        self.turns[0] + 2 * self.turns[1] + 3 * self.turns[2]
+    }
 }
 
 impl RundeState {
@@ -150,6 +181,7 @@ impl RundeState {
             outs: vec![0; n],
             hand_outs: vec![0; n],
             julen: vec![0; n],
+            turns: vec![[0; 3]; n],
         })
     }
 
@@ -245,6 +277,8 @@ impl RundeState {
         let l = expected[e.lowest];
         for (i, (r, c)) in e.results.iter().enumerate() {
             let seat = expected[i];
+            let w = usize::from(r.wuerfe.clamp(1, 3)) - 1;
+            self.turns[seat][w] += 1;
             match c {
                 Class::SchockOut => {
                     self.outs[seat] += 1;
@@ -452,6 +486,27 @@ impl RundeState {
                 julen: self.julen[s],
                 lost: self.loser == Some(s),
                 played_finale: self.finale_players.contains(&s),
+            })
+            .collect()
+    }
+}
+
+impl RundeState {
+    /// Per-player figures for the Glücksfaktor, in seat order: turns by Würfe used, Schock Outs
+    /// thrown and the Schock Outs to expect from those turns under the Runde's rules (exact).
+    pub fn glueck(&self) -> Vec<GlueckTally> {
+        (0..self.players.len())
+            .map(|s| {
+                let t = self.turns[s];
+                let throws: Vec<u8> = (1..=3u8)
+                    .flat_map(|w| std::iter::repeat_n(w, t[usize::from(w) - 1] as usize))
+                    .collect();
+                GlueckTally {
+                    player: self.players[s].clone(),
+                    turns: t,
+                    schock_outs: self.outs[s],
+                    expected: expected_schock_outs_with(&self.rules, &throws),
+                }
             })
             .collect()
     }

@@ -16,6 +16,7 @@ use super::ServiceError;
 use crate::db::season::{Ids, Stored};
 use crate::league::career::{AllTimeRow, Career, HonourYear};
 use crate::league::curves::SeasonCurves;
+use crate::league::glueck::Glueck;
 use crate::league::progress::PlayersProgress;
 use crate::league::records::Records;
 use crate::league::{self, Night, Payouts, PlayerHistory, Season, Standings};
@@ -47,6 +48,7 @@ pub struct SeasonView {
     progress: Mutex<HashMap<Option<NaiveDate>, Arc<PlayersProgress>>>,
     curves: OnceLock<SeasonCurves>,
     records: OnceLock<Records>,
+    glueck: OnceLock<BTreeMap<String, Glueck>>,
 }
 
 impl SeasonView {
@@ -62,6 +64,7 @@ impl SeasonView {
             progress: Mutex::new(HashMap::new()),
             curves: OnceLock::new(),
             records: OnceLock::new(),
+            glueck: OnceLock::new(),
         }
     }
 
@@ -127,6 +130,14 @@ impl SeasonView {
     pub fn records(&self) -> &Records {
         self.records
             .get_or_init(|| league::records::season_records(&self.season))
+    }
+
+    /// Every player's Glücksfaktor figures from the season's Schockbesteck rounds
+    /// (`league::glueck::of_season`), by name, computed once per view; empty when no round of the
+    /// season was played in the Schockbesteck.
+    pub fn glueck(&self) -> &BTreeMap<String, Glueck> {
+        self.glueck
+            .get_or_init(|| league::glueck::of_season(&self.season))
     }
 
     /// The name of the season's player with `players.id` = `id`, if he belongs to the season.

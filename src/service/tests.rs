@@ -103,6 +103,7 @@ fn change() -> impl Strategy<Value = (Change, bool)> {
                         crate::league::change::Replace::No
                     },
                     seat_newcomers,
+                    schockbesteck: None,
                 }
             }),
         2 => (day.clone(), player.clone(), any::<bool>(), any::<bool>()).prop_map(
@@ -307,6 +308,7 @@ async fn a_late_arrival_in_the_draw_loads_again() {
             results,
             replace: crate::league::change::Replace::No,
             seat_newcomers: false,
+            schockbesteck: None,
         };
         league.change(2026, change, &by).await.unwrap();
     }

@@ -321,7 +321,8 @@ impl League {
         }
         // Audited by the players trigger (old and new name).
         db::player::rename(&mut tx, id, &to).await?;
-        // A Schockbesteck Runde in progress follows him.
+        // His throws in confirmed Schockbesteck Runden and a Runde in progress follow him.
+        db::besteck::rename_in_confirmed(&mut tx, &old, &to).await?;
         for (night, table, number, json) in db::besteck::all_raw(&mut tx).await? {
             let Ok(record) = serde_json::from_str::<crate::rules::RundeRecord>(&json) else {
                 continue;

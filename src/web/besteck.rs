@@ -1126,6 +1126,7 @@ async fn confirm(
         results,
         replace,
         seat_newcomers: false,
+        schockbesteck: Some(Box::new(runde.record())),
     };
     match league.change(ctx.season, change, &edit).await {
         Ok(_) => {}

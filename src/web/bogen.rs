@@ -386,6 +386,7 @@ async fn save(
             results,
             replace: Replace::No,
             seat_newcomers: false,
+            schockbesteck: None,
         })
         .collect();
     match league

@@ -48,6 +48,8 @@ struct CareerPage<'a> {
     /// His place in the all-time table, if listed.
     all_time_rank: Option<u32>,
     min_rounds: u32,
+    /// His Glücksfaktor over all seasons; `None` without a round in the Schockbesteck.
+    glueck: Option<super::public::GlueckLine>,
 }
 
 async fn career(
@@ -82,6 +84,16 @@ async fn career(
         .find(|r| r.player == career.player)
         .map(|r| r.rank);
     let money = snapshot.money_visible(layout.user.is_some());
+    // His Glücksfaktor summed over his seasons (a season may spell his name differently).
+    let key = crate::league::name_key(name);
+    let mut glueck: Option<crate::league::glueck::Glueck> = None;
+    for v in snapshot.seasons() {
+        for (n, g) in v.glueck() {
+            if crate::league::name_key(n) == key {
+                glueck = Some(glueck.map_or(*g, |a| a.plus(*g).unwrap_or(a)));
+            }
+        }
+    }
     let page = CareerPage {
         layout,
         career,
@@ -90,6 +102,7 @@ async fn career(
         money,
         all_time_rank,
         min_rounds: ALL_TIME_MIN_ROUNDS,
+        glueck: glueck.map(|g| super::public::GlueckLine::of(Some(&g))),
     }
     .into_response();
     Ok(super::money::private_money(&snapshot, page))

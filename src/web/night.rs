@@ -906,6 +906,7 @@ pub(super) fn read_round(at: &AtNight, table: u32, fields: &RoundFields) -> Read
                 results,
                 replace: if replace { Replace::Any } else { Replace::No },
                 seat_newcomers: false,
+                schockbesteck: None,
             };
             (number, change)
         });

@@ -248,6 +248,37 @@ struct PlayerPage<'a> {
     id: i64,
     /// The visitor said „Das bin ich“ for him.
     is_me: bool,
+    /// His Glücksfaktor; `None` when no round of the season was played in the Schockbesteck.
+    glueck: Option<GlueckLine>,
+}
+
+/// The Glücksfaktor as a page shows it (issue 10.7, `league::glueck`).
+pub struct GlueckLine {
+    /// The factor with two decimals ("1,83"); `None` without a Wurfrunde in the Schockbesteck.
+    pub factor: Option<String>,
+    /// The German sentence: thrown, expected, factor, and what it rests on.
+    pub sentence: String,
+    /// It rests on little: fewer than 3 Schock Outs expected.
+    pub little: bool,
+}
+
+impl GlueckLine {
+    /// The line of `g`, or the sentence for a player without Schockbesteck rounds.
+    pub fn of(g: Option<&league::glueck::Glueck>) -> GlueckLine {
+        let sentence = g.and_then(league::glueck::sentence);
+        match (g, sentence) {
+            (Some(g), Some(sentence)) => GlueckLine {
+                factor: g.factor().map(league::glueck::two_decimals),
+                sentence,
+                little: g.expected < crate::rules::odds::Fraction::new(3, 1).unwrap_or_default(),
+            },
+            _ => GlueckLine {
+                factor: None,
+                sentence: "Noch keine Runde im Schockbesteck gespielt.".to_string(),
+                little: false,
+            },
+        }
+    }
 }
 
 /// Where a player stands (league.md §3, §4): place, Liga, D.Wert and the movement.
@@ -442,6 +473,7 @@ async fn player(
         career_href: format!("/spieler/{id}"),
         id,
         is_me: me.0 == Some(id),
+        glueck: (!view.glueck().is_empty()).then(|| GlueckLine::of(view.glueck().get(&name))),
         name,
     }
     .into_response();

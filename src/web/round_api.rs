@@ -254,6 +254,7 @@ async fn put_round(
         results: body.results,
         replace: replace_of(&headers),
         seat_newcomers: true,
+        schockbesteck: None,
     };
     let korrektur = body
         .korrektur

@@ -15,6 +15,7 @@ mod cache;
 mod closed_nights;
 mod corrections;
 mod entry;
+mod glueck;
 mod harden;
 mod hostile;
 mod late_arrival;

@@ -58,6 +58,7 @@ fn put(table: u32, number: u32, results: Vec<ResultEntry>, replace: bool, seat: 
         results,
         replace: if replace { Replace::Any } else { Replace::No },
         seat_newcomers: seat,
+        schockbesteck: None,
     }
 }
 
@@ -353,6 +354,7 @@ fn a_put_round_replaces_its_number_or_is_added_and_the_table_is_made() {
                 results: rows(&[("Anna", 0, false), ("Bernd", 0, true)]),
                 replace: Replace::No,
                 seat_newcomers: false,
+                schockbesteck: None,
             })
         });
     // Two tables need 10 participants: table 2 alone is one table.
@@ -365,6 +367,7 @@ fn a_put_round_replaces_its_number_or_is_added_and_the_table_is_made() {
             results: rows(&[("Anna", 0, loser == "Anna"), ("Bernd", 0, loser == "Bernd")]),
             replace: Replace::Any,
             seat_newcomers: false,
+            schockbesteck: None,
         })
         .expect("round")
     };
@@ -497,6 +500,7 @@ fn a_round_is_replaced_only_as_it_was_seen() {
         results: three(0, "Carla"),
         replace,
         seat_newcomers: false,
+        schockbesteck: None,
     };
     // (change, Ok or Err(fragment, is a conflict))
     type Case = (Change, Result<(), (&'static str, bool)>);
@@ -600,6 +604,7 @@ fn two_tables() -> Season {
         results: rows(&[("Anna", 0, true), ("Bernd", 0, false)]),
         replace: Replace::No,
         seat_newcomers: false,
+        schockbesteck: None,
     })
     .expect("round 1 at table 1")
 }
@@ -615,6 +620,7 @@ fn a_round_moves_to_its_table_with_the_players_who_only_played_it() {
             results: rows(spec),
             replace: Replace::No,
             seat_newcomers: true,
+            schockbesteck: None,
         })
     };
     // Fritz is drawn to table 2: the league refuses his row at table 1 in the first place.

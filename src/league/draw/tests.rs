@@ -96,10 +96,12 @@ fn the_derived_draw_is_each_tables_players_in_the_order_they_first_play() {
                 Round {
                     number: 1,
                     results: vec![row("B"), row("A")],
+                    schockbesteck: None,
                 },
                 Round {
                     number: 2,
                     results: vec![row("A"), row("C")],
+                    schockbesteck: None,
                 },
             ],
         },
@@ -108,6 +110,7 @@ fn the_derived_draw_is_each_tables_players_in_the_order_they_first_play() {
             rounds: vec![Round {
                 number: 1,
                 results: vec![row("E"), row("D")],
+                schockbesteck: None,
             }],
         },
     ];

@@ -327,3 +327,49 @@ fn a_renamed_player_is_renamed_in_the_whole_record_and_the_runde_replays() {
     // a name that plays not: unchanged
     assert_eq!(s.record().renamed("Z", "Y"), s.record());
 }
+
+#[test]
+fn glueck_counts_each_turn_by_its_wuerfe_and_expects_exactly() {
+    // The Runde of `a_runde_where_one_player_loses_both_halves_by_schock_out`: two Auswürfeln
+    // (1 Wurf each), then C sets 2 Würfe; A throws 1-1-1 twice (once from the hand, once in 2).
+    let mut s = RundeState::new(names(&["A", "B", "C"]), RuleSet::default()).unwrap();
+    for w in [
+        vec![
+            t("A", [1, 1, 1], 1),
+            t("B", [2, 2, 1], 1),
+            t("C", [6, 5, 3], 1),
+        ],
+        vec![
+            t("B", [6, 4, 2], 1),
+            t("C", [5, 4, 2], 1),
+            t("A", [1, 1, 3], 1),
+        ],
+        vec![
+            t("C", [6, 4, 2], 2),
+            t("A", [1, 1, 1], 2),
+            t("B", [3, 2, 2], 1),
+        ],
+    ] {
+        s.apply(w).unwrap();
+    }
+    // P(1 Wurf) = 1/216 = 54/11664, P(2 Würfe) = 379/11664 (odds module, league default).
+    let f = |n, d| Fraction::new(n, d).unwrap();
+    let want = [
+        ("A", [2, 1, 0], 2, f(2 * 54 + 379, 11664)),
+        ("B", [3, 0, 0], 0, f(3, 216)),
+        ("C", [2, 1, 0], 0, f(2 * 54 + 379, 11664)),
+    ];
+    let got = s.glueck();
+    assert_eq!(got.len(), want.len());
+    for (g, (player, turns, outs, expected)) in got.iter().zip(want) {
+        assert_eq!(
+            (g.player.as_str(), g.turns, g.schock_outs, g.expected),
+            (player, turns, outs, expected)
+        );
+    }
+    assert_eq!((got[0].wurfrunden(), got[0].wuerfe()), (3, 4));
+    // The replayed record gives the same figures.
+    let r = s.record();
+    let again = RundeState::replay(r.players, r.rules, &r.wurfrunden).unwrap();
+    assert_eq!(again.glueck(), got);
+}

@@ -1,0 +1,258 @@
+//! The Glücksfaktor (issue 10.7) through the whole app: a Runde played in the Schockbesteck and
+//! confirmed gives each of its players Schock Outs thrown against the Schock Outs expected from his
+//! Würfe, on his season page and his career page. The expectation is computed here independently:
+//! every roll of the dice enumerated die by die (not the product's odds module).
+
+use axum::http::StatusCode;
+use schockerliga::db;
+use schockerliga::league::file::{ResultEntry, SeasonFile};
+use schockerliga::league::{Change, Korrektur};
+use schockerliga::service::Edit;
+
+use crate::app::{TestApp, SECRETARY};
+use crate::besteck::{post_wurfrunde, prepared, PAGE, RUNDE};
+
+/// An exact fraction (num, den), reduced.
+type Frac = (u128, u128);
+
+fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+fn add(a: Frac, b: Frac) -> Frac {
+    let (n, d) = (a.0 * b.1 + b.0 * a.1, a.1 * b.1);
+    let g = gcd(n, d).max(1);
+    (n / g, d / g)
+}
+
+/// The chance of ending with three 1s when `dice` (the values of the dice in the cup) are rolled
+/// with `left` Würfe still to come after this one, going for the Schock Out: every 1 stays out,
+/// of the sixes of a Wurf that is not the last, two make one 1 and three make two 1s (league
+/// default, turning sixes allowed), the rest goes back into the cup. Enumerates every roll.
+fn chance(in_cup: usize, wuerfe: u32) -> Frac {
+    if in_cup == 0 {
+        return (1, 1);
+    }
+    if wuerfe == 0 {
+        return (0, 1);
+    }
+    let mut total: Frac = (0, 1);
+    let rolls = 6u128.pow(in_cup as u32);
+    for code in 0..rolls {
+        let mut c = code;
+        let (mut ones, mut sixes) = (0, 0);
+        for _ in 0..in_cup {
+            match c % 6 {
+                0 => ones += 1,
+                5 => sixes += 1,
+                _ => {}
+            }
+            c /= 6;
+        }
+        let turned = if wuerfe > 1 && sixes >= 2 {
+            sixes - 1
+        } else {
+            0
+        };
+        let still = in_cup - ones - turned;
+        let p = chance(still, wuerfe - 1);
+        total = add(total, (p.0, p.1 * rolls));
+    }
+    total
+}
+
+/// `value` with two decimals, a decimal comma, rounded half up.
+fn two(value: Frac) -> String {
+    let h = (value.0 * 200 + value.1) / (2 * value.1);
+    format!("{},{:02}", h / 100, h % 100)
+}
+
+/// Per player of the Runde: (turns, Würfe, Schock Outs, expected) from the throws as played.
+fn independent(player: &str) -> (u32, u32, u32, Frac) {
+    let mut out = (0, 0, 0, (0, 1));
+    for wurfrunde in RUNDE {
+        for &(_, dice, wuerfe, _) in wurfrunde.iter().filter(|r| r.0 == player) {
+            out.0 += 1;
+            out.1 += u32::from(wuerfe);
+            out.2 += u32::from(dice == "111");
+            out.3 = add(out.3, chance(3, u32::from(wuerfe)));
+        }
+    }
+    out
+}
+
+async fn play_and_confirm(t: &TestApp) {
+    let cookie = t.login(SECRETARY).await;
+    let r = t
+        .post_fields(
+            &format!("{PAGE}/start"),
+            &[
+                ("spieler", "Anna"),
+                ("spieler", "Bernd"),
+                ("spieler", "Carla"),
+                ("vorleger", "Anna"),
+            ],
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    for (seq, rows) in RUNDE.iter().enumerate() {
+        let r = post_wurfrunde(t, &cookie, seq, rows).await;
+        assert_eq!(r.status, StatusCode::SEE_OTHER, "{seq}: {}", r.body);
+    }
+    let r = t
+        .post_fields(
+            &format!("{PAGE}/bestaetigen"),
+            &[("seq", RUNDE.len().to_string())],
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+}
+
+async fn id_of(t: &TestApp, name: &str) -> i64 {
+    let mut conn = t.db.read.acquire().await.unwrap();
+    db::player::by_name(&mut conn, name)
+        .await
+        .unwrap()
+        .unwrap()
+        .0
+}
+
+/// The sentence the pages must show for `player`, from the independent computation.
+fn sentence(player: &str) -> String {
+    let (turns, wuerfe, outs, expected) = independent(player);
+    let factor = (u128::from(outs) * expected.1, expected.0);
+    format!(
+        "{outs} {} geworfen, erwartet {}: Glücksfaktor {} (aus 1 Runde im Schockbesteck, {turns} Wurfrunden, {wuerfe} Würfe).",
+        if outs == 1 { "Schock Out" } else { "Schock Outs" },
+        two(expected),
+        two(factor),
+    )
+}
+
+#[tokio::test]
+async fn a_confirmed_schockbesteck_runde_gives_each_player_his_gluecksfaktor() {
+    // The independent odds agree with the known figures for one Wurf and two.
+    assert_eq!(chance(3, 1), (1, 216));
+    assert_eq!(chance(3, 2), (379, 11664));
+    let t = prepared().await;
+    // Before any Schockbesteck round the pages say nothing about luck.
+    let anna = id_of(&t, "Anna").await;
+    let page = t.get(&format!("/saison/2026/spieler/{anna}"), None).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(!page.body.contains("Glücksfaktor"), "{}", page.body);
+
+    play_and_confirm(&t).await;
+    // (player, turns, Würfe, Schock Outs) as counted by hand from the Runde's table in besteck.rs
+    for (name, turns, wuerfe, outs) in [("Anna", 5, 8, 2), ("Bernd", 7, 9, 0), ("Carla", 7, 9, 1)] {
+        let (t2, w2, o2, _) = independent(name);
+        assert_eq!((t2, w2, o2), (turns, wuerfe, outs), "{name}");
+        let id = id_of(&t, name).await;
+        let want = sentence(name);
+        let page = t
+            .get(&format!("/saison/2026/spieler/{id}"), None)
+            .await
+            .body;
+        assert!(page.contains(&want), "{name}: {want}\n{page}");
+        assert!(page.contains("Noch wenige Würfe"), "expected < 3: {name}");
+        let career = t.get(&format!("/spieler/{id}"), None).await.body;
+        assert!(career.contains(&want), "{name} career: {want}\n{career}");
+    }
+    // Dirk sat the round out: the season has Schockbesteck rounds, he has none.
+    let dirk = id_of(&t, "Dirk").await;
+    let page = t
+        .get(&format!("/saison/2026/spieler/{dirk}"), None)
+        .await
+        .body;
+    assert!(
+        page.contains("Noch keine Runde im Schockbesteck gespielt."),
+        "{page}"
+    );
+    let career = t.get(&format!("/spieler/{dirk}"), None).await.body;
+    assert!(!career.contains("Glücksfaktor"), "{career}");
+
+    // The throws are stored with the round and exported with it; a fresh league imported from
+    // that file shows the same figures.
+    let file: SeasonFile = db::season::load_file(&t.db.read, 2026)
+        .await
+        .unwrap()
+        .unwrap();
+    let round2 = &file.nights[0].tables[0].rounds[1];
+    assert_eq!(round2.number, 2);
+    let record = round2
+        .schockbesteck
+        .as_ref()
+        .expect("throws kept with round 2");
+    assert_eq!(record.wurfrunden.len(), RUNDE.len());
+    assert!(file.nights[0].tables[0].rounds[0].schockbesteck.is_none());
+    let copy = TestApp::builder().season(file.clone()).start().await;
+    let id = id_of(&copy, "Carla").await;
+    let page = copy
+        .get(&format!("/saison/2026/spieler/{id}"), None)
+        .await
+        .body;
+    assert!(page.contains(&sentence("Carla")), "{page}");
+
+    // A rename follows the throws.
+    let edit = Edit::by("test");
+    t.league
+        .rename_player(2026, id_of(&t, "Carla").await, "Carlotta", &edit)
+        .await
+        .unwrap();
+    let id = id_of(&t, "Carlotta").await;
+    let page = t
+        .get(&format!("/saison/2026/spieler/{id}"), None)
+        .await
+        .body;
+    assert!(page.contains(&sentence("Carla")), "{page}");
+
+    // Re-entering round 2 by hand replaces the throws: no Schockbesteck round is left.
+    let stored = db::season::load_file(&t.db.read, 2026)
+        .await
+        .unwrap()
+        .unwrap();
+    let old = stored.nights[0].tables[0].rounds[1].clone();
+    let version = {
+        let view = t.league.snapshot();
+        let s = &view.season(2026).unwrap().season;
+        schockerliga::league::change::round_version(&s.nights[0].tables[0].rounds[1])
+    };
+    let results: Vec<ResultEntry> = old.results.clone();
+    t.league
+        .change(
+            2026,
+            Change::PutRound {
+                date: stored.nights[0].date,
+                table: 1,
+                number: 2,
+                results,
+                replace: schockerliga::league::change::Replace::IfVersion(version),
+                seat_newcomers: false,
+                schockbesteck: None,
+            },
+            &edit.korrektur(Korrektur::default()),
+        )
+        .await
+        .unwrap();
+    let stored = db::season::load_file(&t.db.read, 2026)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(stored.nights[0].tables[0].rounds[1].schockbesteck.is_none());
+    let mut conn = t.db.read.acquire().await.unwrap();
+    let (left,): (i64,) = sqlx::query_as("select count(*) from round_schockbesteck")
+        .fetch_one(&mut *conn)
+        .await
+        .unwrap();
+    assert_eq!(left, 0, "no orphaned throws");
+    let page = t
+        .get(&format!("/saison/2026/spieler/{anna}"), None)
+        .await
+        .body;
+    assert!(!page.contains("Glücksfaktor"), "{page}");
+}
