@@ -84,6 +84,29 @@ fn standings(c: &mut Criterion) {
     group.bench_function("check_season_file", |b| {
         b.iter(|| Season::from_file(&file).expect("valid"))
     });
+    // The same size of season with every Runde played in the Schockbesteck: each check replays
+    // every Wurfrunde (the cost a write pays in such a season).
+    let besteck = league(&DemoSpec {
+        seasons: 1,
+        besteck_nights: 45,
+        ..DemoSpec::default()
+    })
+    .remove(0);
+    group.bench_function("check_season_file_all_schockbesteck", |b| {
+        b.iter(|| Season::from_file(&besteck).expect("valid"))
+    });
+    group.finish();
+    // The first check of that season after reading it (server start, a write by the command
+    // line, an import): every Runde replayed once.
+    let json = serde_json::to_string(&besteck).expect("json");
+    let mut group = c.benchmark_group("schockbesteck_cold");
+    group.sample_size(10);
+    group.bench_function("read_and_check_all_schockbesteck", |b| {
+        b.iter(|| {
+            let file: liga::file::SeasonFile = serde_json::from_str(&json).expect("file");
+            Season::from_file(&file).expect("valid")
+        })
+    });
     group.finish();
 }
 

@@ -7,7 +7,10 @@
 //! a random subset of players — two tables drawn from `split_tables_from` participants on — playing
 //! `rounds_per_night` rounds per table; every round has exactly one loser, at most 3 Outs per row,
 //! Hand-Outs ≤ Outs, at most one Joker-Runde per player and night (from the Joker's season on), and
-//! fines from the season's Strafenkatalog.
+//! fines from the season's Strafenkatalog. The newest season's last `besteck_nights` nights are
+//! played in the Schockbesteck: every Runde thrown Wurfrunde by Wurfrunde through the rules engine
+//! (each player keeps his 1s and turns sixes, going for the Schock Out; a Vorleger sometimes stops
+//! early), its results the engine's tallies and its throws kept with the round (the Glücksfaktor).
 
 use chrono::{Days, NaiveDate};
 use rand::rngs::StdRng;
@@ -19,6 +22,7 @@ use crate::league::file::{
     FineEntry, NightEntry, PlayerEntry, ResultEntry, RoundEntry, SeasonFile, TableEntry, FORMAT,
 };
 use crate::league::rules::SeasonRules;
+use crate::rules::{PlayedRunde, PlayerTally, RuleSet, RundeState, ThrowInput};
 
 /// First names the demo players are made of (a number is appended past the list's end).
 const NAMES: [&str; 24] = [
@@ -41,10 +45,13 @@ pub struct DemoSpec {
     pub seed: u64,
     /// The year of the newest season.
     pub last_year: i32,
+    /// The newest season's last nights played in the Schockbesteck (throws kept), 0 = none.
+    pub besteck_nights: u32,
 }
 
 impl Default for DemoSpec {
-    /// 20 seasons × 45 nights × 20 players, seed 1, ending 2026 (≈ 180,000 result rows).
+    /// 20 seasons × 45 nights × 20 players, seed 1, ending 2026 (≈ 180,000 result rows), the
+    /// last 3 nights of 2026 in the Schockbesteck.
     fn default() -> Self {
         DemoSpec {
             seasons: 20,
@@ -52,6 +59,7 @@ impl Default for DemoSpec {
             players: 20,
             seed: 1,
             last_year: 2026,
+            besteck_nights: 3,
         }
     }
 }
@@ -96,11 +104,16 @@ pub fn season_file(year: i32, spec: &DemoSpec) -> SeasonFile {
     let names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
     let n_nights = spec.nights.clamp(1, 365);
     let jan1 = NaiveDate::from_ymd_opt(year, 1, 1).unwrap_or(NaiveDate::MIN);
+    let besteck_from = if year == spec.last_year {
+        n_nights.saturating_sub(spec.besteck_nights)
+    } else {
+        n_nights
+    };
     let nights = (0..n_nights)
         .map(|k| {
             let offset = u64::from(k) * 365 / u64::from(n_nights);
             let date = jan1.checked_add_days(Days::new(offset)).unwrap_or(jan1);
-            night(&mut rng, &rules, date, &names)
+            night(&mut rng, &rules, date, &names, k >= besteck_from)
         })
         .collect();
     SeasonFile {
@@ -114,7 +127,14 @@ pub fn season_file(year: i32, spec: &DemoSpec) -> SeasonFile {
 
 /// One night on `date`: a random subset of `names` (at least 2, mostly 60–100 %), drawn to one
 /// table or, from `split_tables_from` on, two tables whose sizes differ by at most one.
-fn night(rng: &mut StdRng, rules: &SeasonRules, date: NaiveDate, names: &[&str]) -> NightEntry {
+/// With `besteck` every Runde is played in the Schockbesteck ([`besteck_runde`]).
+fn night(
+    rng: &mut StdRng,
+    rules: &SeasonRules,
+    date: NaiveDate,
+    names: &[&str],
+    besteck: bool,
+) -> NightEntry {
     let all = names.len();
     let least = (all * 6 / 10).max(2).min(all);
     let count = rng.random_range(least..=all);
@@ -130,7 +150,7 @@ fn night(rng: &mut StdRng, rules: &SeasonRules, date: NaiveDate, names: &[&str])
     let tables = groups
         .iter()
         .enumerate()
-        .map(|(i, group)| table(rng, rules, i as u32 + 1, group))
+        .map(|(i, group)| table(rng, rules, i as u32 + 1, group, besteck))
         .collect();
     let kinds: Vec<&String> = rules.fines.keys().collect();
     let mut fines = Vec::new();
@@ -156,8 +176,16 @@ fn night(rng: &mut StdRng, rules: &SeasonRules, date: NaiveDate, names: &[&str])
 
 /// Table `number` with `rounds_per_night` rounds of `group`: one loser per round, Outs 0–3
 /// (mostly 0), Hand-Outs ≤ Outs, a Julen now and then, and for a third of the players one
-/// Joker-Runde when the season has the Joker.
-fn table(rng: &mut StdRng, rules: &SeasonRules, number: u32, group: &[&str]) -> TableEntry {
+/// Joker-Runde when the season has the Joker. With `besteck` each round is played in the
+/// Schockbesteck instead ([`besteck_runde`]; the random rows only when that fails).
+fn table(
+    rng: &mut StdRng,
+    rules: &SeasonRules,
+    number: u32,
+    group: &[&str],
+    besteck: bool,
+) -> TableEntry {
+    let game = RuleSet::from_json(&rules.game).unwrap_or_default();
     let rounds_n = rules.rounds_per_night;
     let joker_round: Vec<Option<u32>> = group
         .iter()
@@ -168,6 +196,28 @@ fn table(rng: &mut StdRng, rules: &SeasonRules, number: u32, group: &[&str]) -> 
         .collect();
     let rounds = (1..=rounds_n)
         .map(|number| {
+            if let Some((record, tallies)) =
+                besteck.then(|| besteck_runde(rng, group, &game)).flatten()
+            {
+                return RoundEntry {
+                    number,
+                    results: tallies
+                        .into_iter()
+                        .map(|t| ResultEntry {
+                            joker: group
+                                .iter()
+                                .position(|p| *p == t.player)
+                                .is_some_and(|i| joker_round[i] == Some(number)),
+                            player: t.player,
+                            outs: t.outs,
+                            hand_outs: t.hand_outs,
+                            julen: t.julen,
+                            lost: t.lost,
+                        })
+                        .collect(),
+                    schockbesteck: Some(record),
+                };
+            }
             let loser = rng.random_range(0..group.len());
             RoundEntry {
                 number,
@@ -202,6 +252,80 @@ fn table(rng: &mut StdRng, rules: &SeasonRules, number: u32, group: &[&str]) -> 
     TableEntry { number, rounds }
 }
 
+/// One player's turn going for the Schock Out with at most `limit` Würfe: every 1 stays out, two
+/// sixes of a Wurf that is not the last make one 1 and three make two (when `game.turn_sixes`), the
+/// rest is rolled again; he stops at 1-1-1, at `limit`, or (a Vorleger, `may_stop`) now and then
+/// with what he has. Returns the final dice, the Würfe used and whether the last Wurf rolled all
+/// three dice with nothing set aside (aus der Hand).
+fn turn(rng: &mut StdRng, limit: u8, may_stop: bool, game: &RuleSet) -> ([u8; 3], u8, bool) {
+    let mut aside = 0usize;
+    let mut wurf = 0u8;
+    loop {
+        wurf += 1;
+        let rolled: Vec<u8> = (aside..3).map(|_| rng.random_range(1..=6)).collect();
+        let from_hand = aside == 0;
+        let ones = rolled.iter().filter(|&&v| v == 1).count();
+        let mut dice = [1u8; 3];
+        for (slot, v) in dice.iter_mut().skip(aside).zip(&rolled) {
+            *slot = *v;
+        }
+        if aside + ones == 3 || wurf >= limit || (may_stop && rng.random_bool(0.25)) {
+            return (dice, wurf, from_hand);
+        }
+        let sixes = rolled.iter().filter(|&&v| v == 6).count();
+        let turned = if game.turn_sixes && sixes >= 2 {
+            sixes - 1
+        } else {
+            0
+        };
+        aside += ones + turned;
+    }
+}
+
+/// A Runde of `group` (in seat order) played through the rules engine's Schockbesteck state
+/// machine with [`turn`]s: the Auswürfeln one Wurf each, then the Vorleger's Würfe set the limit.
+/// Returns the played Runde and the tallies; `None` when the engine refuses a Wurfrunde 20 times in a
+/// row or the Runde runs past 500 Wurfrunden (the caller then makes up the rows).
+fn besteck_runde(
+    rng: &mut StdRng,
+    group: &[&str],
+    game: &RuleSet,
+) -> Option<(PlayedRunde, Vec<PlayerTally>)> {
+    let players: Vec<String> = group.iter().map(|p| (*p).to_string()).collect();
+    let mut state = RundeState::new(players, game.clone()).ok()?;
+    for _ in 0..500 {
+        if state.is_finished() {
+            return Some((PlayedRunde::of_state(&state), state.tallies()));
+        }
+        let throwers: Vec<String> = state
+            .next_throwers()
+            .iter()
+            .map(|p| (*p).to_string())
+            .collect();
+        let auswuerfeln = state.is_auswuerfeln();
+        let mut applied = false;
+        for _ in 0..20 {
+            let mut limit = if auswuerfeln { 1 } else { game.max_throws };
+            let mut throws = Vec::with_capacity(throwers.len());
+            for (i, p) in throwers.iter().enumerate() {
+                let (dice, wuerfe, from_hand) = turn(rng, limit, i == 0 && !auswuerfeln, game);
+                if i == 0 {
+                    limit = wuerfe;
+                }
+                throws.push(ThrowInput::from_dice(p, dice, wuerfe, from_hand));
+            }
+            if state.apply(throws).is_ok() {
+                applied = true;
+                break;
+            }
+        }
+        if !applied {
+            return None;
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -216,11 +340,37 @@ mod tests {
             players: 20,
             seed: 7,
             last_year: 2026,
+            besteck_nights: 5,
         };
         for file in league(&spec) {
             let season =
                 Season::from_file(&file).unwrap_or_else(|e| panic!("{}: {e}", file.season));
             assert_eq!(season.nights.len(), 45);
+            // Only the newest season's last 5 nights carry throws, every round of them.
+            let with_throws: Vec<bool> = season
+                .nights
+                .iter()
+                .map(|n| {
+                    n.tables
+                        .iter()
+                        .flat_map(|t| &t.rounds)
+                        .all(|r| r.schockbesteck.is_some())
+                })
+                .collect();
+            let want = if season.year == 2026 { 5 } else { 0 };
+            assert_eq!(with_throws.iter().filter(|&&b| b).count(), want);
+            assert!(with_throws[45 - want..].iter().all(|&b| b));
+            if season.year == 2026 {
+                // Players going for the Schock Out throw about what the odds expect.
+                let all = crate::league::glueck::of_season(&season)
+                    .into_values()
+                    .fold(crate::league::glueck::Glueck::default(), |a, g| {
+                        a.plus(g).unwrap()
+                    });
+                let factor = all.factor().unwrap().as_f64();
+                assert!(all.schock_outs > 100, "{all:?}");
+                assert!((0.8..1.5).contains(&factor), "{factor} {all:?}");
+            }
         }
     }
 
@@ -232,6 +382,7 @@ mod tests {
             players: 12,
             seed: 3,
             last_year: 2026,
+            besteck_nights: 2,
         };
         assert_eq!(league(&spec), league(&spec));
         assert_ne!(league(&spec), league(&DemoSpec { seed: 4, ..spec }));
@@ -246,6 +397,7 @@ mod tests {
             players: 20,
             seed: 1,
             last_year: 2026,
+            besteck_nights: 0,
         };
         let file = &league(&spec)[0];
         assert_eq!(file.players.len(), 20);

@@ -138,6 +138,9 @@ struct DemoArgs {
     /// Year of the newest season.
     #[arg(long, default_value_t = 2026)]
     last_year: i32,
+    /// The newest season's last nights played in the Schockbesteck (throws kept: Glücksfaktor).
+    #[arg(long, default_value_t = 3)]
+    besteck_nights: u32,
 }
 
 #[derive(Subcommand)]
@@ -422,6 +425,7 @@ async fn demo(path: &Path, args: DemoArgs) -> anyhow::Result<()> {
         players: args.players.max(2),
         seed: args.seed,
         last_year: args.last_year,
+        besteck_nights: args.besteck_nights,
     };
     let db = Db::open(path).await?;
     let mut rows = 0usize;

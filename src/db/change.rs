@@ -101,7 +101,7 @@ pub async fn store(
             super::night::add_seats(conn, night_id, &new_seats).await?;
             super::night::put_round(conn, night_id, *table, *number, &rows).await?;
             if let Some(b) = &round.schockbesteck {
-                super::besteck::put_confirmed(conn, night_id, *table, *number, Some(&b.record))
+                super::besteck::put_confirmed(conn, night_id, *table, *number, Some(b.record()))
                     .await?;
             }
         }

@@ -305,7 +305,9 @@ pub async fn load(conn: &mut SqliteConnection, year: i32) -> Result<Option<Store
                 round_entries.push(RoundEntry {
                     number: to_u32(number, "rounds.number")?,
                     results,
-                    schockbesteck: besteck.remove(&(n.id, table_no, number)),
+                    schockbesteck: besteck
+                        .remove(&(n.id, table_no, number))
+                        .map(crate::rules::PlayedRunde::new),
                 });
             }
             tables.push(TableEntry {
@@ -451,7 +453,7 @@ pub async fn replace(conn: &mut SqliteConnection, season: &Season) -> Result<(),
                         night_id,
                         table.number,
                         round.number,
-                        Some(&b.record),
+                        Some(b.record()),
                     )
                     .await?;
                 }

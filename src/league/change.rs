@@ -93,7 +93,7 @@ pub enum Change {
         seat_newcomers: bool,
         /// The Runde as played in the Schockbesteck (its tallies must equal `results`); `None`
         /// for a round entered by hand, which drops the throws of a round it replaces.
-        schockbesteck: Option<Box<crate::rules::RundeRecord>>,
+        schockbesteck: Option<crate::rules::PlayedRunde>,
     },
     /// Books a fine of `kind` for `player` at the night on `date`, the amount from the season's
     /// current Strafenkatalog.
@@ -618,7 +618,7 @@ impl Season {
                     RoundEntry {
                         number: *number,
                         results: results.clone(),
-                        schockbesteck: schockbesteck.as_deref().cloned(),
+                        schockbesteck: schockbesteck.clone(),
                     },
                 );
             }
@@ -844,7 +844,11 @@ fn rename_in_file(file: &mut SeasonFile, old: &str, new: &str) {
             for x in r.results.iter_mut().filter(|x| x.player == old) {
                 x.player = new.to_string();
             }
-            if let Some(record) = r.schockbesteck.as_mut().filter(|b| b.has_player(old)) {
+            if let Some(record) = r
+                .schockbesteck
+                .as_mut()
+                .filter(|b| b.record().has_player(old))
+            {
                 *record = record.renamed(old, new);
             }
         }

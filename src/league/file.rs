@@ -112,7 +112,7 @@ pub struct RoundEntry {
     /// the dice rules and every Wurfrunde. Optional; when present its tallies must equal `results`
     /// (Outs, Hand-Outs, Julen, loser). The Glücksfaktor rests on it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub schockbesteck: Option<crate::rules::RundeRecord>,
+    pub schockbesteck: Option<crate::rules::PlayedRunde>,
 }
 
 /// One player's result in one round (league.md §1).

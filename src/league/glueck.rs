@@ -62,8 +62,9 @@ pub fn of_season(season: &Season) -> BTreeMap<String, Glueck> {
         .iter()
         .flat_map(|n| n.tables.iter())
         .flat_map(|t| t.rounds.iter());
-    for b in rounds.filter_map(|r| r.schockbesteck.as_ref()) {
-        for t in &b.glueck {
+    let replays = rounds.filter_map(|r| r.schockbesteck.as_ref().and_then(|b| b.replay().ok()));
+    for replay in replays {
+        for t in &replay.glueck {
             let g = Glueck {
                 runden: 1,
                 wurfrunden: t.wurfrunden(),

@@ -11,9 +11,7 @@ use super::file::{FineEntry, NightEntry, PlayerEntry, ResultEntry, RoundEntry, S
 use super::file::{SeatEntry, TableEntry, FORMAT};
 use super::names::{check_name_chars, name_key, normalize_name};
 use super::rules::{SeasonRules, MAX_FINE_CENTS};
-use std::sync::Arc;
-
-use crate::rules::{GlueckTally, RuleSet, RundeRecord, RundeState};
+use crate::rules::{PlayedRunde, RuleSet};
 
 /// Longest player name, in characters (after trimming).
 pub const MAX_NAME_CHARS: usize = 60;
@@ -103,43 +101,30 @@ pub struct Round {
     pub results: Vec<ResultEntry>,
     /// The round's throws when it was played in the Schockbesteck (checked against `results`).
     #[serde(skip)]
-    pub schockbesteck: Option<Arc<Besteck>>,
+    pub schockbesteck: Option<PlayedRunde>,
 }
 
-/// A round played in the Schockbesteck: the engine's record and, derived from it by replaying,
-/// each player's Glücksfaktor figures (turns by Würfe, Schock Outs, the exact expectation).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Besteck {
-    /// Players in seat order, the dice rules, every Wurfrunde.
-    pub record: RundeRecord,
-    /// Per player in seat order.
-    pub glueck: Vec<GlueckTally>,
-}
-
-/// Checks the Schockbesteck record `record` of a round against its checked rows `results`: it must
+/// Checks the Schockbesteck Runde `played` of a round against its checked rows `results`: it must
 /// replay under its own rules, have a loser, and give every row's Outs, Hand-Outs, Julen and loser,
 /// player by player (no row without throws, no throws without a row). Errors name the round (`at`),
-/// the player and the field, in German.
+/// the player and the field, in German. The replay is shared by every check of the same Runde.
 fn check_besteck(
-    record: &RundeRecord,
+    played: &PlayedRunde,
     results: &[ResultEntry],
     at: &Location,
-) -> Result<Besteck, EntryError> {
+) -> Result<(), EntryError> {
     let field = |at: Location| at.field("schockbesteck");
-    let state = RundeState::replay(
-        record.players.clone(),
-        record.rules.clone(),
-        &record.wurfrunden,
-    )
-    .map_err(|e| EntryError::new(field(at.clone()), format!("Schockbesteck: {e}")))?;
-    if !state.is_finished() {
+    let replay = played
+        .replay()
+        .map_err(|e| EntryError::new(field(at.clone()), format!("Schockbesteck: {e}")))?;
+    if !replay.finished {
         return Err(EntryError::new(
             field(at.clone()),
             "Schockbesteck: die Runde hat noch keinen Verlierer",
         ));
     }
     for row in results {
-        if !record.players.contains(&row.player) {
+        if !played.record().players.contains(&row.player) {
             return Err(EntryError::new(
                 field(at.clone().player(&row.player)),
                 format!(
@@ -149,7 +134,7 @@ fn check_besteck(
             ));
         }
     }
-    for t in state.tallies() {
+    for t in &replay.tallies {
         let Some(row) = results.iter().find(|r| r.player == t.player) else {
             return Err(EntryError::new(
                 field(at.clone().player(&t.player)),
@@ -181,10 +166,7 @@ fn check_besteck(
             ));
         }
     }
-    Ok(Besteck {
-        record: record.clone(),
-        glueck: state.glueck(),
-    })
+    Ok(())
 }
 
 /// One checked fine with its amount resolved.
@@ -379,10 +361,7 @@ impl Season {
                                 .map(|r| RoundEntry {
                                     number: r.number,
                                     results: r.results.clone(),
-                                    schockbesteck: r
-                                        .schockbesteck
-                                        .as_ref()
-                                        .map(|b| b.record.clone()),
+                                    schockbesteck: r.schockbesteck.clone(),
                                 })
                                 .collect(),
                         })
@@ -700,10 +679,10 @@ fn check_night(
                     ),
                 ));
             }
-            let schockbesteck = match &r.schockbesteck {
-                Some(record) => Some(Arc::new(check_besteck(record, &results, &at_round)?)),
-                None => None,
-            };
+            if let Some(played) = &r.schockbesteck {
+                check_besteck(played, &results, &at_round)?;
+            }
+            let schockbesteck = r.schockbesteck.clone();
             rounds.push(Round {
                 number: r.number,
                 results,

@@ -69,8 +69,8 @@ pub use ruleset::{
     AchterAbove, Aside, RuleSet, StreetFromHand, StreetOrder, PRESETS, PRESET_NAMES,
 };
 pub use runde::{
-    max_outs_per_round, AppliedWurfrunde, GlueckTally, Part, PlayerTally, RundeRecord, RundeState,
-    WurfrundeOutcome,
+    max_outs_per_round, AppliedWurfrunde, GlueckTally, Part, PlayedRunde, PlayerTally, Replay,
+    RundeRecord, RundeState, WurfrundeOutcome,
 };
 pub use sequence::{validate_sequence, Allowance, WurfInput};
 pub use wurfrunde::{

@@ -512,6 +512,103 @@ impl RundeState {
     }
 }
 
+/// What replaying a [`RundeRecord`] gives (see [`PlayedRunde`]): whether the Runde has a loser, the
+/// league tallies and the Glücksfaktor figures, both per player in seat order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replay {
+    /// The Runde has a loser.
+    pub finished: bool,
+    /// Per-player tallies for the league (league.md §1).
+    pub tallies: Vec<PlayerTally>,
+    /// Per-player Glücksfaktor figures.
+    pub glueck: Vec<GlueckTally>,
+}
+
+#[derive(Debug)]
+struct Played {
+    record: RundeRecord,
+    replay: std::sync::OnceLock<Result<Replay, String>>,
+}
+
+/// A played Runde as kept with a league round: its record, replayed at most once and shared. Clones
+/// are cheap (one `Arc`) and share the replay, so a season checked again after a change does not
+/// replay its unchanged Runden. Compared, serialised and deserialised as its [`RundeRecord`].
+#[derive(Debug, Clone)]
+pub struct PlayedRunde(std::sync::Arc<Played>);
+
+impl PlayedRunde {
+    /// `record`, to be replayed on first use.
+    pub fn new(record: RundeRecord) -> PlayedRunde {
+        PlayedRunde(std::sync::Arc::new(Played {
+            record,
+            replay: std::sync::OnceLock::new(),
+        }))
+    }
+
+    /// The Runde `state` as played: its record with the replay already known (no second replay).
+    pub fn of_state(state: &RundeState) -> PlayedRunde {
+        let replay = std::sync::OnceLock::new();
+        let _ = replay.set(Ok(Replay {
+            finished: state.is_finished(),
+            tallies: state.tallies(),
+            glueck: state.glueck(),
+        }));
+        PlayedRunde(std::sync::Arc::new(Played {
+            record: state.record(),
+            replay,
+        }))
+    }
+
+    /// The record: players in seat order, rules, Wurfrunden.
+    pub fn record(&self) -> &RundeRecord {
+        &self.0.record
+    }
+
+    /// The replay of the record, computed on first use. Errors: the German reason the engine
+    /// refuses a Wurfrunde ("Wurfrunde 3: …") or the players.
+    pub fn replay(&self) -> Result<&Replay, &str> {
+        self.0
+            .replay
+            .get_or_init(|| {
+                let r = &self.0.record;
+                RundeState::replay(r.players.clone(), r.rules.clone(), &r.wurfrunden)
+                    .map(|s| Replay {
+                        finished: s.is_finished(),
+                        tallies: s.tallies(),
+                        glueck: s.glueck(),
+                    })
+                    .map_err(|e| e.to_string())
+            })
+            .as_ref()
+            .map_err(String::as_str)
+    }
+
+    /// The same Runde with player `from` called `to` (see [`RundeRecord::renamed`]).
+    pub fn renamed(&self, from: &str, to: &str) -> PlayedRunde {
+        PlayedRunde::new(self.0.record.renamed(from, to))
+    }
+}
+
+impl PartialEq for PlayedRunde {
+    fn eq(&self, other: &Self) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0) || self.0.record == other.0.record
+    }
+}
+
+impl Eq for PlayedRunde {}
+
+impl Serialize for PlayedRunde {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.record.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for PlayedRunde {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        RundeRecord::deserialize(d).map(PlayedRunde::new)
+    }
+}
+
 impl RundeRecord {
     /// The record with player `from` called `to` everywhere (seat order and every throw): a
     /// running Runde follows a renamed player.

@@ -1126,7 +1126,7 @@ async fn confirm(
         results,
         replace,
         seat_newcomers: false,
-        schockbesteck: Some(Box::new(runde.record())),
+        schockbesteck: Some(crate::rules::PlayedRunde::of_state(runde)),
     };
     match league.change(ctx.season, change, &edit).await {
         Ok(_) => {}

@@ -49,6 +49,7 @@ fn the_demo_command_fills_the_same_league_for_the_same_seed() {
         players: 12,
         seed: 5,
         last_year: 2026,
+        besteck_nights: 3,
     };
     let generated = &league(&spec)[1];
     let canonical = Season::from_file(generated).unwrap().to_file();

@@ -19,6 +19,7 @@ const SPEC: DemoSpec = DemoSpec {
     players: 12,
     seed: 11,
     last_year: 2026,
+    besteck_nights: 0,
 };
 
 /// An app on the demo league of [`SPEC`] with a secretary `schreiber`, and the league's files.

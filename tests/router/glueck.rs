@@ -188,7 +188,7 @@ async fn a_confirmed_schockbesteck_runde_gives_each_player_his_gluecksfaktor() {
         .schockbesteck
         .as_ref()
         .expect("throws kept with round 2");
-    assert_eq!(record.wurfrunden.len(), RUNDE.len());
+    assert_eq!(record.record().wurfrunden.len(), RUNDE.len());
     assert!(file.nights[0].tables[0].rounds[0].schockbesteck.is_none());
     let copy = TestApp::builder().season(file.clone()).start().await;
     let id = id_of(&copy, "Carla").await;
