@@ -87,10 +87,10 @@ pub fn two_decimals(value: Fraction) -> String {
     format!("{},{:02}", hundredths / 100, hundredths % 100)
 }
 
-/// The German sentence of `g`: "3 Schock Outs geworfen, erwartet 1,64: Glücksfaktor 1,83 (aus 6
-/// Runden im Schockbesteck, 120 Wurfrunden, 250 Würfe)." `None` without a turn.
+/// The German sentence of `g`: "3 Schock Outs geworfen, erwartet 1,64 (aus 6 Runden im
+/// Schockbesteck, 120 Wurfrunden, 250 Würfe)." `None` without a turn.
 pub fn sentence(g: &Glueck) -> Option<String> {
-    let factor = g.factor()?;
+    g.factor()?;
     let plural = |n: u32, one: &str, many: &str| {
         if n == 1 {
             format!("{n} {one}")
@@ -99,14 +99,26 @@ pub fn sentence(g: &Glueck) -> Option<String> {
         }
     };
     Some(format!(
-        "{} geworfen, erwartet {}: Glücksfaktor {} (aus {} im Schockbesteck, {}, {}).",
+        "{} geworfen, erwartet {} (aus {} im Schockbesteck, {}, {}).",
         plural(g.schock_outs, "Schock Out", "Schock Outs"),
         two_decimals(g.expected),
-        two_decimals(factor),
         plural(g.runden, "Runde", "Runden"),
         plural(g.wurfrunden, "Wurfrunde", "Wurfrunden"),
         plural(g.wuerfe, "Wurf", "Würfe"),
     ))
+}
+
+/// What the factor says, in German: at least 1,2 "Mehr Glück, als die Würfel versprechen.", at
+/// most 0,8 "Weniger Glück, als die Würfel versprechen.", between "Etwa so viel Glück, wie die
+/// Würfel versprechen."
+pub fn verdict(factor: Fraction) -> &'static str {
+    if factor >= Fraction::new(6, 5).unwrap_or(Fraction::ONE) {
+        "Mehr Glück, als die Würfel versprechen."
+    } else if factor <= Fraction::new(4, 5).unwrap_or(Fraction::ONE) {
+        "Weniger Glück, als die Würfel versprechen."
+    } else {
+        "Etwa so viel Glück, wie die Würfel versprechen."
+    }
 }
 
 #[cfg(test)]

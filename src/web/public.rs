@@ -256,8 +256,10 @@ struct PlayerPage<'a> {
 pub struct GlueckLine {
     /// The factor with two decimals ("1,83"); `None` without a Wurfrunde in the Schockbesteck.
     pub factor: Option<String>,
-    /// The German sentence: thrown, expected, factor, and what it rests on.
+    /// The German sentence: thrown, expected, and what it rests on.
     pub sentence: String,
+    /// What the factor says ("Mehr Glück, als die Würfel versprechen."), empty without one.
+    pub verdict: &'static str,
     /// It rests on little: fewer than 3 Schock Outs expected.
     pub little: bool,
 }
@@ -269,12 +271,14 @@ impl GlueckLine {
         match (g, sentence) {
             (Some(g), Some(sentence)) => GlueckLine {
                 factor: g.factor().map(league::glueck::two_decimals),
+                verdict: g.factor().map_or("", league::glueck::verdict),
                 sentence,
                 little: g.expected < crate::rules::odds::Fraction::new(3, 1).unwrap_or_default(),
             },
             _ => GlueckLine {
                 factor: None,
                 sentence: "Noch keine Runde im Schockbesteck gespielt.".to_string(),
+                verdict: "",
                 little: false,
             },
         }

@@ -123,15 +123,23 @@ async fn id_of(t: &TestApp, name: &str) -> i64 {
         .0
 }
 
-/// The sentence the pages must show for `player`, from the independent computation.
+/// The heading and the sentence the pages must show for `player`, from the independent
+/// computation.
 fn sentence(player: &str) -> String {
     let (turns, wuerfe, outs, expected) = independent(player);
     let factor = (u128::from(outs) * expected.1, expected.0);
+    let verdict = if factor.0 * 5 >= factor.1 * 6 {
+        "Mehr Glück, als die Würfel versprechen."
+    } else if factor.0 * 5 <= factor.1 * 4 {
+        "Weniger Glück, als die Würfel versprechen."
+    } else {
+        "Etwa so viel Glück, wie die Würfel versprechen."
+    };
     format!(
-        "{outs} {} geworfen, erwartet {}: Glücksfaktor {} (aus 1 Runde im Schockbesteck, {turns} Wurfrunden, {wuerfe} Würfe).",
+        "Glücksfaktor {}</h2>\n<p><strong>{verdict}</strong> {outs} {} geworfen, erwartet {} (aus 1 Runde im Schockbesteck, {turns} Wurfrunden, {wuerfe} Würfe).",
+        two(factor),
         if outs == 1 { "Schock Out" } else { "Schock Outs" },
         two(expected),
-        two(factor),
     )
 }
 

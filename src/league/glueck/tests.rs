@@ -79,8 +79,20 @@ fn a_season_counts_only_schockbesteck_rounds_with_the_exact_expectation() {
     assert_eq!(g["Bernd"].factor(), Some(Fraction::ZERO));
     assert_eq!(
         sentence(&g["Anna"]).unwrap(),
-        "2 Schock Outs geworfen, erwartet 0,13: Glücksfaktor 15,64 (aus 1 Runde im Schockbesteck, 4 Wurfrunden, 7 Würfe)."
+        "2 Schock Outs geworfen, erwartet 0,13 (aus 1 Runde im Schockbesteck, 4 Wurfrunden, 7 Würfe)."
     );
+    assert_eq!(two_decimals(g["Anna"].factor().unwrap()), "15,64");
+    let f = |n, d| Fraction::new(n, d).unwrap();
+    for (factor, text) in [
+        (f(6, 5), "Mehr Glück"),
+        (f(119, 100), "Etwa so viel"),
+        (f(1, 1), "Etwa so viel"),
+        (f(81, 100), "Etwa so viel"),
+        (f(4, 5), "Weniger Glück"),
+        (Fraction::ZERO, "Weniger Glück"),
+    ] {
+        assert!(verdict(factor).starts_with(text), "{factor:?}");
+    }
     // Without a Schockbesteck round: nothing.
     let mut plain = with_round(record(), rows());
     plain["nights"][0]["tables"][0]["rounds"][0]
