@@ -262,7 +262,20 @@ pub struct Reply {
 
 impl Reply {
     fn new(status: StatusCode, headers: HeaderMap, bytes: Bytes) -> Reply {
-        let body = match std::str::from_utf8(&bytes) {
+        // A gzip-compressed body (the client sent Accept-Encoding: gzip) is read decompressed;
+        // `bytes` stay as sent.
+        let plain = if headers
+            .get(header::CONTENT_ENCODING)
+            .is_some_and(|v| v == "gzip")
+        {
+            let mut out = Vec::new();
+            std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut out)
+                .expect("a gzip body that decompresses");
+            Bytes::from(out)
+        } else {
+            bytes.clone()
+        };
+        let body = match std::str::from_utf8(&plain) {
             Ok(text) => text.to_string(),
             Err(e) => {
                 let ct = headers
@@ -271,7 +284,7 @@ impl Reply {
                     .unwrap_or("");
                 let textual = ct.starts_with("text/") || ct.contains("json");
                 assert!(!textual, "{status}: {ct} body is not UTF-8: {e}");
-                String::from_utf8_lossy(&bytes).into_owned()
+                String::from_utf8_lossy(&plain).into_owned()
             }
         };
         Reply {

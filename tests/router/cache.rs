@@ -385,3 +385,39 @@ async fn a_write_from_another_process_shows_within_the_recheck_time() {
     } = t.get("/api/v1/seasons/2026/standings", None).await;
     assert!(after.contains("Zacharias"), "{after}");
 }
+
+#[tokio::test]
+async fn pages_go_out_gzipped_to_a_client_that_asks_and_read_the_same() {
+    let (t, _) = filled().await;
+    for uri in [
+        "/saison/2026",
+        "/api/v1/seasons/2026/standings",
+        "/static/style.css",
+    ] {
+        let plain = t.get(uri, None).await;
+        assert_eq!(plain.status, StatusCode::OK, "{uri}");
+        assert!(plain.header("content-encoding").is_none(), "{uri}");
+        let r = t
+            .send(
+                crate::app::req("GET", uri)
+                    .header("accept-encoding", "gzip")
+                    .body(axum::body::Body::empty())
+                    .unwrap(),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{uri}");
+        assert_eq!(r.header("content-encoding"), Some("gzip"), "{uri}");
+        assert!(
+            r.header("vary")
+                .is_some_and(|v| v.contains("accept-encoding")),
+            "{uri}: a shared cache must keep both"
+        );
+        assert_eq!(r.body, plain.body, "{uri}: the same page");
+        assert!(
+            r.bytes.len() * 2 < plain.bytes.len(),
+            "{uri}: {} of {} bytes",
+            r.bytes.len(),
+            plain.bytes.len()
+        );
+    }
+}
