@@ -140,6 +140,20 @@ fn movement_rows(now: &Standings, before: Option<&Standings>) -> Vec<MovementRow
         .collect()
 }
 
+/// The Jahresbeitrag in cents `player` would pay for a payment dated `day` (league.md §5): `None`
+/// when he has one dated on or before `day`, or none is accepted that day any more (another year,
+/// after the last join month). September 2026 under the defaults: 2.100; October: `None`.
+pub fn fee_now(season: &Season, player: &str, day: NaiveDate) -> Option<i64> {
+    let paid = season
+        .player(player)
+        .and_then(|p| p.fee_paid_on)
+        .is_some_and(|d| d <= day);
+    if paid {
+        return None;
+    }
+    fee_cents(&season.rules, season.year, day).ok()
+}
+
 /// The least number k ≥ 1 of further counted Outs that, with the same rounds, put a player with
 /// `counted_outs` in `rounds` strictly above one with `other_counted_outs` in `other_rounds`
 /// (league.md §3: D.Wert descending, then rounds descending; equal in both is the same rank, not
@@ -253,15 +267,7 @@ pub fn players_progress(season: &Season, as_of: Option<NaiveDate>) -> PlayersPro
                 .map_or(0, |r| r.rounds);
             let first_liga_reached =
                 (as_of > deadline).then_some(rounds_at_deadline >= rules.min_rounds_first_liga);
-            let paid = season
-                .player(&row.player)
-                .and_then(|p| p.fee_paid_on)
-                .is_some_and(|d| d <= as_of);
-            let fee_cents_now = if paid {
-                None
-            } else {
-                fee_cents(rules, season.year, as_of).ok()
-            };
+            let fee_cents_now = fee_now(season, &row.player, as_of);
             let movement = moves.iter().find(|m| m.player == row.player);
             ProgressRow {
                 player: row.player.clone(),

@@ -1,6 +1,6 @@
 //! The rendered-page cache of the public routes: an anonymous GET (no cookie at all) is answered
-//! from memory when the same URI was rendered from the current snapshot of the league. Any write
-//! replaces the snapshot and so empties the cache; pages for logged-in users (or any request with a
+//! from memory when the same URI was rendered from the current snapshot of the league on the same
+//! day. Any write replaces the snapshot and so empties the cache, and so does midnight; pages for logged-in users (or any request with a
 //! cookie) are never stored or served from it. The club's settings are part of the snapshot, so
 //! turning "Kasse nur für Mitglieder" on empties the cache too; and a response marked
 //! `Cache-Control: private` or `no-store` (every page that shows money while the club keeps it
@@ -30,10 +30,12 @@ struct Page {
     body: Bytes,
 }
 
-/// The pages of one snapshot, by URI.
+/// The pages of one snapshot and one day (a player page says what the Jahresbeitrag costs this
+/// month), by URI.
 #[derive(Default)]
 struct Pages {
     snapshot: u64,
+    day: chrono::NaiveDate,
     pages: HashMap<String, Page>,
 }
 
@@ -67,11 +69,12 @@ pub async fn serve(State(state): State<AppState>, req: Request, next: Next) -> R
         return next.run(req).await;
     }
     let snapshot = state.league.snapshot().id;
+    let day = chrono::Local::now().date_naive();
     let uri = req.uri().to_string();
     {
         let kept = state.pages.pages.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(page) = Some(&*kept)
-            .filter(|p| p.snapshot == snapshot)
+            .filter(|p| p.snapshot == snapshot && p.day == day)
             .and_then(|p| p.pages.get(&uri))
         {
             return respond(page.clone());
@@ -91,14 +94,15 @@ pub async fn serve(State(state): State<AppState>, req: Request, next: Next) -> R
     };
     if body.len() <= MAX_PAGE_BYTES {
         let mut slot = state.pages.pages.lock().unwrap_or_else(|e| e.into_inner());
-        if slot.snapshot != snapshot {
-            // A newer snapshot empties the cache; an older one (a page rendered while a write
-            // landed) is not kept.
-            if slot.snapshot > snapshot {
+        if slot.snapshot != snapshot || slot.day != day {
+            // A newer snapshot (or a new day) empties the cache; an older one (a page rendered
+            // while a write landed or midnight passed) is not kept.
+            if slot.snapshot > snapshot || slot.day > day {
                 return Response::from_parts(parts, Body::from(body));
             }
             *slot = Pages {
                 snapshot,
+                day,
                 pages: HashMap::new(),
             };
         }

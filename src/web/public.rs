@@ -144,7 +144,8 @@ async fn home(State(league): State<League>, layout: Layout, me: Me) -> Result<Re
             let mine =
                 me.0.and_then(|id| view.player_name(id).map(|n| (id, n.to_string())))
                     .and_then(|(id, name)| {
-                        let (stand, missing) = where_he_stands(view, &name, money)?;
+                        let (stand, missing) =
+                            where_he_stands(view, &name, money, chrono::Local::now().date_naive())?;
                         Some(Mine {
                             href: format!("/saison/{year}/spieler/{id}"),
                             name,
@@ -379,9 +380,19 @@ pub fn missing(
 
 /// Where player `name` stands after the season's last night and what he still needs (league.md
 /// §3–§5); the Jahresbeitrag's price only when `money` may be shown. `None` without a round.
-fn where_he_stands(view: &SeasonView, name: &str, money: bool) -> Option<(Stand, Vec<String>)> {
+/// The Jahresbeitrag is as of `today` when that is after the last night (a player asks what it
+/// costs this month, not what it cost at the last night).
+fn where_he_stands(
+    view: &SeasonView,
+    name: &str,
+    money: bool,
+    today: NaiveDate,
+) -> Option<(Stand, Vec<String>)> {
     let progress = view.progress(None);
-    let r = progress.rows.iter().find(|r| r.player == name)?;
+    let day = progress.as_of.map_or(today, |a| a.max(today));
+    let mut r = progress.rows.iter().find(|r| r.player == name)?.clone();
+    r.fee_cents_now = league::progress::fee_now(&view.season, name, day);
+    let r = &r;
     let stand = Stand {
         rank: r.rank,
         liga: r.liga.label(),
@@ -413,7 +424,7 @@ fn where_he_stands(view: &SeasonView, name: &str, money: bool) -> Option<(Stand,
         .season
         .player(name)
         .and_then(|p| p.fee_paid_on)
-        .is_some_and(|d| progress.as_of.is_some_and(|a| d <= a));
+        .is_some_and(|d| d <= day);
     let missing = missing(r, progress.deadline, paid, money, &above, above_rank);
     Some((stand, missing))
 }
@@ -436,7 +447,8 @@ async fn player(
         layout.user.is_some(),
         chrono::Local::now().date_naive(),
     );
-    let (stand, missing) = where_he_stands(view, &name, money).unzip();
+    let (stand, missing) =
+        where_he_stands(view, &name, money, chrono::Local::now().date_naive()).unzip();
     let missing = missing.unwrap_or_default();
     let points = view
         .curves()

@@ -1050,3 +1050,43 @@ async fn the_manifest_and_its_icons_are_served_and_linked() {
     let css = t.get("/static/style.css", None).await.body;
     assert!(css.contains("prefers-color-scheme: dark"));
 }
+
+/// The Jahresbeitrag on the player page is priced for today's month (league.md §5: 15 € to
+/// March, 1 € more each month from April, none after September), not for the month of the last
+/// night; the anonymous (cached) page says the same.
+#[tokio::test]
+async fn the_player_page_prices_the_fee_for_this_month() {
+    use chrono::Datelike;
+    let today = chrono::Local::now().date_naive();
+    let year = today.year();
+    let night = chrono::NaiveDate::from_ymd_opt(year, 1, 9).unwrap();
+    let day = today.max(night);
+    let sf: SeasonFile = serde_json::from_value(json!({
+        "format": "schockerliga-season/1", "season": year,
+        "players": [ { "name": "Anna" }, { "name": "Bernd" } ],
+        "nights": [ { "date": night.to_string(), "tables": [ { "number": 1, "rounds": [
+            { "number": 1, "results": [
+                { "player": "Anna", "outs": 1, "hand_outs": 0 },
+                { "player": "Bernd", "outs": 0, "hand_outs": 0, "lost": true } ] } ] } ] } ]
+    }))
+    .unwrap();
+    let t = TestApp::with_seasons(&[sf]).await;
+    let want = if day.month() <= 9 {
+        let euros = 15 + day.month().saturating_sub(3);
+        format!("Jahresbeitrag noch nicht bezahlt: diesen Monat {euros},00")
+    } else {
+        "Jahresbeitrag nicht bezahlt; in dieser Saison geht das nicht mehr".to_string()
+    };
+    let table = t.get(&format!("/saison/{year}"), None).await.body;
+    let href = table
+        .split("href=\"")
+        .find(|s| s.starts_with(&format!("/saison/{year}/spieler/")))
+        .and_then(|s| s.split('"').next())
+        .expect("a player link")
+        .to_string();
+    for _ in 0..2 {
+        let page = t.get(&href, None).await;
+        assert_eq!(page.status, StatusCode::OK);
+        assert!(page.body.contains(&want), "{want}\n{}", page.body);
+    }
+}

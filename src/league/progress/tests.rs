@@ -588,3 +588,25 @@ fn progress_json_has_the_contract_fields() {
     assert_eq!(dora["outs_to_pass"], Value::Null); // rank 1 of the Kreisliga
     assert_eq!(dora["fee_cents_now"], 1500); // as of 20 Feb
 }
+
+#[test]
+fn the_fee_on_a_day_table() {
+    let s = deadline_season();
+    // (player, day, fee): Anna paid on 2 January, Dora never; defaults: 15 € to March, then
+    // 1 € more each month, last join month September (league.md §5).
+    let cases = [
+        ("Dora", "2026-01-31", Some(1500)),
+        ("Dora", "2026-03-31", Some(1500)),
+        ("Dora", "2026-04-01", Some(1600)),
+        ("Dora", "2026-09-30", Some(2100)),
+        ("Dora", "2026-10-01", None),
+        ("Dora", "2027-01-15", None),
+        ("Anna", "2026-01-01", Some(1500)),
+        ("Anna", "2026-01-02", None),
+        ("Anna", "2026-09-30", None),
+        ("Nobody", "2026-05-01", Some(1700)),
+    ];
+    for (player, day, want) in cases {
+        assert_eq!(fee_now(&s, player, date(day)), want, "{player} {day}");
+    }
+}
