@@ -105,6 +105,11 @@ struct TablePage {
     rows: Vec<EntryRow>,
     joker_allowed: bool,
     error: Option<String>,
+    /// Every round of the night is entered at this table (the form folds away under
+    /// „Eine Runde korrigieren“).
+    finished: bool,
+    /// Rounds per night (league.md §1).
+    rounds_per_night: u32,
 }
 
 /// The page of `link` at night `at`; `typed` = (round field, rows, replace, refusal) of a
@@ -149,6 +154,8 @@ fn render(
             None,
         ),
     };
+    let finished = error.is_none()
+        && (1..=rules.rounds_per_night).all(|n| rounds.iter().any(|r| r.number == n));
     TablePage {
         layout,
         base,
@@ -160,6 +167,8 @@ fn render(
         replace,
         rows,
         joker_allowed: rules.joker_multiplier.is_some(),
+        finished,
+        rounds_per_night: rules.rounds_per_night,
         error,
     }
 }

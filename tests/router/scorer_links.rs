@@ -312,6 +312,18 @@ async fn two_scorers_at_once_enter_ten_rounds_each_and_lose_nothing() {
     eprintln!("two scorers × 10 rounds: {errors} errors, {stored} rounds stored, {took:?}");
     assert_eq!(errors, 0);
     assert_eq!(stored, 20);
+    // With all 10 rounds in, the link's page says the table is done and folds the form away.
+    let link = make_link(&t, &cookie, NIGHT, 1).await;
+    let page = t.get(&link, None).await.body;
+    assert!(
+        page.contains("Alle 10 Runden an Tisch 1 sind eingetragen."),
+        "{page}"
+    );
+    assert!(page.contains("<details><summary>Eine Runde korrigieren</summary>"));
+    assert!(
+        !page.contains("Schockbesteck, Runde"),
+        "no round left to play"
+    );
 }
 
 #[tokio::test]
