@@ -21,6 +21,7 @@ use serde_json::json;
 use super::besteck::{history, seats};
 use super::extract::AtNight;
 use super::{AppError, Guard, Layout, Routes};
+use crate::league::change::{round_loser, round_outs};
 use crate::league::format::date_de;
 use crate::league::{draw, Night};
 use crate::rules::RundeState;
@@ -115,6 +116,20 @@ pub struct LiveTable {
     pub rounds_entered: usize,
     /// The Runde the Schockbesteck plays there, if any.
     pub runde: Option<LiveRunde>,
+    /// The highest-numbered round entered at it (what the board shows between Runden).
+    pub last_round: Option<LastRound>,
+}
+
+/// The last round entered at a table: its number, who lost it and the Outs of each row
+/// ("Anna 2 (1 Hand-Out), Bernd 0").
+#[derive(Debug, Clone, Serialize)]
+pub struct LastRound {
+    /// The round number.
+    pub number: u32,
+    /// Who lost (gave) the round.
+    pub loser: String,
+    /// Every row's Outs, Hand-Outs, Julen and Joker, in German.
+    pub outs: String,
 }
 
 /// The whole board of a night.
@@ -202,15 +217,19 @@ pub async fn board(
                 }
             }
         }
+        let entered = night.tables.iter().find(|t| t.number == table);
         tables.push(LiveTable {
             table,
             players: draw::table_players(&night.draw, table),
-            rounds_entered: night
-                .tables
-                .iter()
-                .find(|t| t.number == table)
-                .map_or(0, |t| t.rounds.len()),
+            rounds_entered: entered.map_or(0, |t| t.rounds.len()),
             runde,
+            last_round: entered
+                .and_then(|t| t.rounds.iter().max_by_key(|r| r.number))
+                .map(|r| LastRound {
+                    number: r.number,
+                    loser: round_loser(r).to_string(),
+                    outs: round_outs(r),
+                }),
         });
     }
     Ok(LiveBoard {

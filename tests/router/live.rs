@@ -161,6 +161,16 @@ async fn the_live_json_follows_a_schockbesteck_runde() {
     let v = t.get(LIVE, None).await.json();
     assert_eq!(table1(&v)["rounds_entered"], 2, "{v}");
     assert_eq!(table1(&v)["runde"], Value::Null);
+    // Between Runden the board shows the round just entered: Bernd lost round 2.
+    assert_eq!(table1(&v)["last_round"]["number"], 2, "{v}");
+    assert_eq!(table1(&v)["last_round"]["loser"], "Bernd");
+    let page = t.get("/live/2026-01-09", None).await.body;
+    assert!(
+        page.contains(
+            "Zuletzt eingetragen: <strong>Runde 2</strong> · verloren: <strong>Bernd</strong>"
+        ),
+        "{page}"
+    );
 
     // Unknown nights: 404 (JSON and page).
     let r = t.get("/api/v1/nights/2026-01-10/live", None).await;
