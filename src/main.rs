@@ -96,7 +96,8 @@ enum Command {
         /// The request file, or `-` for stdin.
         file: String,
     },
-    /// Fill the database with a large, deterministic demo league (replaces those seasons).
+    /// Fill the database with a large, deterministic demo league. Refused when one of its seasons
+    /// already has nights in that database (a club's real season), unless --replace.
     Demo(DemoArgs),
     /// A Spielabend's scorer links.
     Night {
@@ -141,6 +142,9 @@ struct DemoArgs {
     /// The newest season's last nights played in the Schockbesteck (throws kept: Glücksfaktor).
     #[arg(long, default_value_t = 3)]
     besteck_nights: u32,
+    /// Replace seasons of those years that already have nights (their data is lost).
+    #[arg(long)]
+    replace: bool,
 }
 
 #[derive(Subcommand)]
@@ -428,8 +432,25 @@ async fn demo(path: &Path, args: DemoArgs) -> anyhow::Result<()> {
         besteck_nights: args.besteck_nights,
     };
     let db = Db::open(path).await?;
+    let files = league(&spec);
+    // A demo run in the club's own folder must not wipe its real season: every year is checked
+    // before anything is written.
+    if !args.replace {
+        let mut conn = db.read.acquire().await?;
+        for file in &files {
+            let nights = schockerliga::db::season::night_count(&mut conn, file.season).await?;
+            if nights > 0 {
+                anyhow::bail!(
+                    "Saison {} hat in {} schon {nights} Spielabende; die Demo-Liga würde sie ersetzen. \
+                     Für die Demo eine eigene Datenbank angeben (--database demo.db) oder --replace.",
+                    file.season,
+                    path.display()
+                );
+            }
+        }
+    }
     let mut rows = 0usize;
-    for file in league(&spec) {
+    for file in files {
         let season = service::import(&db, &file, true).await.map_err(refused)?;
         rows += season
             .nights

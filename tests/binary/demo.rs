@@ -55,3 +55,42 @@ fn the_demo_command_fills_the_same_league_for_the_same_seed() {
     let canonical = Season::from_file(generated).unwrap().to_file();
     assert_eq!(a, serde_json::to_value(canonical).unwrap());
 }
+
+#[test]
+fn the_demo_refuses_to_replace_a_season_with_nights_unless_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("club.db");
+    let run = |extra: &[&str]| {
+        Command::new(BIN)
+            .args(["demo", "--seasons", "1", "--nights", "2", "--players", "5"])
+            .args(extra)
+            .arg("--database")
+            .arg(&db)
+            .env_remove("DATABASE_URL")
+            .output()
+            .unwrap()
+    };
+    let export = || {
+        Command::new(BIN)
+            .args(["export", "2026", "--database"])
+            .arg(&db)
+            .env_remove("DATABASE_URL")
+            .output()
+            .unwrap()
+            .stdout
+    };
+    assert!(run(&[]).status.success());
+    let before = export();
+    // A second demo (another seed) on the same database: refused, exit 1, nothing changed.
+    let out = run(&["--seed", "9"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("Saison 2026 hat in") && err.contains("--replace"),
+        "{err}"
+    );
+    assert_eq!(export(), before);
+    // With --replace it replaces.
+    assert!(run(&["--seed", "9", "--replace"]).status.success());
+    assert_ne!(export(), before);
+}
