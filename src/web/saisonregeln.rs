@@ -112,8 +112,9 @@ struct RulesPage {
     error: Option<String>,
 }
 
-/// `field` of `rules` as the form shows it.
-fn shown(rules: &SeasonRules, field: &str) -> (String, bool) {
+/// `field` of `rules` as the form shows it: (text, ticked) — the text for a value field, the
+/// box for a flag.
+pub(super) fn shown(rules: &SeasonRules, field: &str) -> (String, bool) {
     let n = |v: i64| v.to_string();
     match field {
         "rounds_per_night" => (n(rules.rounds_per_night.into()), false),

@@ -54,25 +54,44 @@ pub fn routes() -> Routes {
         )
 }
 
-/// One rule of a season, for display: field name and JSON value.
+/// One rule of a season, for display: its German label and value.
 pub struct RuleLine {
-    /// The field name of `SeasonRules` (league.md §10).
+    /// The German label of the field (league.md §10), e.g. „Jahresbeitrag“.
     pub field: String,
-    /// Its value as JSON text.
+    /// Its value as the rules form shows it („15,00 €“, „ja“, „30, 25, 20, 15, 10“).
     pub value: String,
 }
 
-/// The rules of `rules` as display lines, in field order.
+/// The rules of `rules` as display lines in the order of the rules form, German labels.
 fn rule_lines(rules: &SeasonRules) -> Vec<RuleLine> {
-    match serde_json::to_value(rules) {
-        Ok(Value::Object(m)) => m
-            .into_iter()
-            .map(|(field, v)| RuleLine {
-                field,
-                value: v.to_string(),
-            })
-            .collect(),
-        _ => Vec::new(),
+    super::saisonregeln::FIELDS
+        .iter()
+        .map(|(name, label, _, _)| {
+            let (value, flag) = super::saisonregeln::shown(rules, name);
+            RuleLine {
+                field: (*label).to_string(),
+                value: match *name {
+                    "julen_carry_across_seasons" => if flag { "ja" } else { "nein" }.to_string(),
+                    "joker_multiplier" if value.is_empty() => "kein Joker".to_string(),
+                    _ => value,
+                },
+            }
+        })
+        .collect()
+}
+
+/// The German labels of the fields `overrides` sets (league.md §10), comma-separated; „keine“
+/// when it sets none.
+fn override_labels(overrides: &serde_json::Map<String, Value>) -> String {
+    let labels: Vec<&str> = super::saisonregeln::FIELDS
+        .iter()
+        .filter(|(name, ..)| overrides.contains_key(*name))
+        .map(|(_, label, ..)| *label)
+        .collect();
+    if labels.is_empty() {
+        "keine".to_string()
+    } else {
+        labels.join(", ")
     }
 }
 
@@ -288,7 +307,7 @@ fn render_season(layout: Layout, view: &SeasonView, typed: Typed) -> SeasonPage 
         layout,
         year,
         rules: rule_lines(&season.rules),
-        overrides: Value::Object(season.rules.overrides(year)).to_string(),
+        overrides: override_labels(&season.rules.overrides(year)),
         players,
         nights,
         new_player: typed.new_player.unwrap_or_default(),

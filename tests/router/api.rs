@@ -207,8 +207,8 @@ async fn a_secretary_runs_an_evening_from_setup_to_the_public_table() {
         t.get("/verwaltung/saison/2026", c)
             .await
             .body
-            .contains("hand_out_points"),
-        "rules shown"
+            .contains("<dt>Punkte je Hand-Out</dt>"),
+        "rules shown (by their German labels)"
     );
     let names = [
         "Anna", "Bernd", "Carla", "Dirk", "Elke", "Frank", "Gabi", "Hans", "Ilse", "Jörg",

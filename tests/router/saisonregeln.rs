@@ -102,6 +102,18 @@ async fn the_season_rules_as_a_form() {
     assert!(r.body.contains("name=\"einmal\""));
     let season = t.get("/verwaltung/saison/2027", Some(&cookie)).await.body;
     assert!(season.contains("href=\"/verwaltung/saison/2027/regeln\""));
+    // The season page lists the rules with their German labels, no field names or JSON.
+    assert!(
+        season.contains("<dt>Jahresbeitrag</dt><dd>15,00 €</dd>"),
+        "{season}"
+    );
+    assert!(
+        season.contains("<dt>Julen ins nächste Jahr</dt><dd>"),
+        "{season}"
+    );
+    assert!(season.contains("Abweichungen vom Standard des Jahres: keine"));
+    assert!(!season.contains("fee_base_cents"), "{season}");
+    assert!(!season.contains("{&quot;"), "no JSON: {season}");
 
     // Before the first night: stored, only the differences in the season's rules.
     let r = t
