@@ -252,6 +252,10 @@ struct SeasonPage {
     error: Option<String>,
     /// Which form the error belongs to (anchor), e.g. "spieler-3".
     error_at: String,
+    /// The days a Jahresbeitrag may be dated (league.md §5): 1 January to the last day of the
+    /// last join month.
+    fee_from: NaiveDate,
+    fee_until: NaiveDate,
 }
 
 /// What a rejected form typed, to show it again.
@@ -268,6 +272,19 @@ struct Typed {
 fn render_season(layout: Layout, view: &SeasonView, typed: Typed) -> SeasonPage {
     let season = &view.season;
     let year = season.year;
+    let fee_from = NaiveDate::from_ymd_opt(year, 1, 1).unwrap_or_default();
+    let fee_until = NaiveDate::from_ymd_opt(year, season.rules.last_join_month.clamp(1, 12), 1)
+        .and_then(|d| d.checked_add_months(chrono::Months::new(1)))
+        .and_then(|d| d.pred_opt())
+        .unwrap_or(fee_from);
+    let today = chrono::Local::now().date_naive();
+    // A new payment is dated today when a Jahresbeitrag is accepted today; else the field
+    // stays empty for the real day of payment (a booking after September would be refused).
+    let fee_default = if (fee_from..=fee_until).contains(&today) {
+        today.to_string()
+    } else {
+        String::new()
+    };
     let players = season
         .players
         .iter()
@@ -282,11 +299,10 @@ fn render_season(layout: Layout, view: &SeasonView, typed: Typed) -> SeasonPage 
                 fee: p.fee_paid_on.map(|d| (d, p.fee_cents)),
                 fee_input: match &typed.fee {
                     Some((i, v)) if *i == id => v.clone(),
-                    // bezahlt am: the stored day, else today (editable).
+                    // bezahlt am: the stored day, else today when still accepted (editable).
                     _ => p
                         .fee_paid_on
-                        .unwrap_or_else(|| chrono::Local::now().date_naive())
-                        .to_string(),
+                        .map_or_else(|| fee_default.clone(), |d| d.to_string()),
                 },
                 name: p.name.clone(),
             }
@@ -310,6 +326,8 @@ fn render_season(layout: Layout, view: &SeasonView, typed: Typed) -> SeasonPage 
         overrides: override_labels(&season.rules.overrides(year)),
         players,
         nights,
+        fee_from,
+        fee_until,
         new_player: typed.new_player.unwrap_or_default(),
         // Tonight, when the season is this year's (the usual case at the bar).
         new_night: typed.new_night.unwrap_or_else(|| {

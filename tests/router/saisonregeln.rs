@@ -114,6 +114,23 @@ async fn the_season_rules_as_a_form() {
     assert!(season.contains("Abweichungen vom Standard des Jahres: keine"));
     assert!(!season.contains("fee_base_cents"), "{season}");
     assert!(!season.contains("{&quot;"), "no JSON: {season}");
+    // The fee's date field offers only the days a Jahresbeitrag is accepted (not today, 2026,
+    // for the 2027 season) and says so.
+    let today = chrono::Local::now().date_naive();
+    let from = chrono::NaiveDate::from_ymd_opt(2027, 1, 1).unwrap();
+    let until = chrono::NaiveDate::from_ymd_opt(2027, 9, 30).unwrap();
+    let default = if (from..=until).contains(&today) {
+        today.to_string()
+    } else {
+        String::new()
+    };
+    assert!(
+        season.contains(&format!(
+            "name=\"paid_on\" value=\"{default}\" min=\"2027-01-01\" max=\"2027-09-30\""
+        )),
+        "{season}"
+    );
+    assert!(season.contains("Zahltag vom 01.01.2027 bis 30.09.2027"));
 
     // Before the first night: stored, only the differences in the season's rules.
     let r = t
