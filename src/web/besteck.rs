@@ -416,7 +416,7 @@ pub struct RankView {
 pub struct WurfrundeView {
     /// 1-based number within the Runde.
     pub number: usize,
-    /// "Hälfte 1", "Hälfte 2" or "Finale", with "(Auswürfeln)".
+    /// "Hälfte 1", "Hälfte 2" or "Finale", with " – Auswürfeln".
     pub part: String,
     /// The ranking, highest first.
     pub ranking: Vec<RankView>,
@@ -553,7 +553,7 @@ fn describe(number: usize, o: &WurfrundeOutcome, stock_total: u8) -> WurfrundeVi
     };
     let mut part = o.part.german().to_string();
     if o.auswuerfeln {
-        part.push_str(" (Auswürfeln)");
+        part.push_str(" – Auswürfeln");
     }
     WurfrundeView {
         number,
