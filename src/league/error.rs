@@ -82,6 +82,8 @@ pub fn field_label(field: &str, table_known: bool, round_known: bool) -> &str {
         "amount_cents" => "Betrag",
         "player" => "Spieler",
         "draw" => "Auslosung",
+        "schockbesteck" => "Würfe (Schockbesteck)",
+        "schockbesteck.rules" => "Regelwerk der Würfe (Schockbesteck)",
         other => other,
     }
 }

@@ -24,6 +24,9 @@ pub fn max_outs_per_round(game: &RuleSet) -> u32 {
 }
 /// Most Julen of one player in one round that entry accepts (a sanity bound).
 pub const MAX_JULEN_PER_ROUND: u32 = 10;
+/// Most Wurfrunden a Schockbesteck Runde may have in a season file (a long Runde has a few dozen;
+/// the bound keeps a hostile file from costing minutes and gigabytes).
+pub const MAX_WURFRUNDEN: usize = 1000;
 /// Table numbers a night may use (1, and 2 from `split_tables_from` participants).
 pub const MAX_TABLES: u32 = 2;
 
@@ -112,8 +115,25 @@ fn check_besteck(
     played: &PlayedRunde,
     results: &[ResultEntry],
     at: &Location,
+    game: &RuleSet,
 ) -> Result<(), EntryError> {
     let field = |at: Location| at.field("schockbesteck");
+    let record = played.record();
+    if record.wurfrunden.len() > MAX_WURFRUNDEN {
+        return Err(EntryError::new(
+            field(at.clone()),
+            format!(
+                "Schockbesteck: {} Wurfrunden; höchstens {MAX_WURFRUNDEN} in einer Runde",
+                record.wurfrunden.len()
+            ),
+        ));
+    }
+    if record.rules != *game {
+        return Err(EntryError::new(
+            at.clone().field("schockbesteck.rules"),
+            "Schockbesteck: die Runde wurde nach einem anderen Regelwerk gespielt als dem der Saison",
+        ));
+    }
     let replay = played
         .replay()
         .map_err(|e| EntryError::new(field(at.clone()), format!("Schockbesteck: {e}")))?;
@@ -146,14 +166,14 @@ fn check_besteck(
         };
         let at_row = at.clone().player(&t.player);
         let differs = [
-            ("outs", "Outs", t.outs, row.outs),
-            ("hand_outs", "Hand-Outs", t.hand_outs, row.hand_outs),
-            ("julen", "Julen", t.julen, row.julen),
-            ("lost", "verloren", u32::from(t.lost), u32::from(row.lost)),
+            ("outs", t.outs, row.outs),
+            ("hand_outs", t.hand_outs, row.hand_outs),
+            ("julen", t.julen, row.julen),
+            ("lost", u32::from(t.lost), u32::from(row.lost)),
         ]
         .into_iter()
-        .find(|(_, _, thrown, entered)| thrown != entered);
-        if let Some((name, label, thrown, entered)) = differs {
+        .find(|(_, thrown, entered)| thrown != entered);
+        if let Some((name, thrown, entered)) = differs {
             let (thrown, entered) = if name == "lost" {
                 let yn = |v: u32| if v == 1 { "ja" } else { "nein" };
                 (yn(thrown).to_string(), yn(entered).to_string())
@@ -162,7 +182,7 @@ fn check_besteck(
             };
             return Err(EntryError::new(
                 at_row.field(name),
-                format!("{label}: eingetragen {entered}, laut Schockbesteck {thrown}"),
+                format!("eingetragen {entered}, laut Schockbesteck {thrown}"),
             ));
         }
     }
@@ -328,6 +348,47 @@ impl Season {
             players,
             nights,
         })
+    }
+
+    /// Checks a stored season like [`Season::from_file`], except that a round's Schockbesteck
+    /// throws that no longer check (written by an older engine, a damaged row) are left out instead
+    /// of refusing the whole season: the round keeps its results, only its Glücksfaktor figures
+    /// go. Returns the season and, per dropped record, the refusal that dropped it. Any other
+    /// refusal is returned as the error.
+    pub fn from_stored_file(file: &SeasonFile) -> Result<(Season, Vec<EntryError>), EntryError> {
+        let first = match Season::from_file(file) {
+            Ok(s) => return Ok((s, Vec::new())),
+            Err(e) => e,
+        };
+        let mut file = file.clone();
+        let mut dropped = Vec::new();
+        let mut error = first;
+        loop {
+            let about_throws = error
+                .location
+                .field
+                .as_deref()
+                .is_some_and(|f| f.starts_with("schockbesteck"))
+                || error.message.contains("laut Schockbesteck");
+            let at = &error.location;
+            let round = file
+                .nights
+                .iter_mut()
+                .filter(|n| Some(n.date) == at.night)
+                .flat_map(|n| n.tables.iter_mut())
+                .filter(|t| Some(t.number) == at.table)
+                .flat_map(|t| t.rounds.iter_mut())
+                .find(|r| Some(r.number) == at.round && r.schockbesteck.is_some());
+            match round {
+                Some(r) if about_throws => r.schockbesteck = None,
+                _ => return Err(error),
+            }
+            dropped.push(error);
+            match Season::from_file(&file) {
+                Ok(s) => return Ok((s, dropped)),
+                Err(e) => error = e,
+            }
+        }
     }
 
     /// Exports the season as a season file: `rules` holds only the overrides of the year's defaults,
@@ -625,7 +686,9 @@ fn check_night(
                         format!("mehr Hand-Outs ({}) als Outs ({})", row.hand_outs, row.outs),
                     ));
                 }
-                if row.julen > MAX_JULEN_PER_ROUND {
+                // A sanity bound for typed figures; a Runde from the Schockbesteck is checked
+                // throw by throw instead (a Deckel ping-pong can give more Julen).
+                if row.julen > MAX_JULEN_PER_ROUND && r.schockbesteck.is_none() {
                     return Err(EntryError::new(
                         at_row.field("julen"),
                         format!(
@@ -680,7 +743,7 @@ fn check_night(
                 ));
             }
             if let Some(played) = &r.schockbesteck {
-                check_besteck(played, &results, &at_round)?;
+                check_besteck(played, &results, &at_round, game)?;
             }
             let schockbesteck = r.schockbesteck.clone();
             rounds.push(Round {

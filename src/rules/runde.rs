@@ -34,6 +34,7 @@ impl Part {
 
 /// One applied Wurfrunde as entered: the throws in throwing order and the Vorleger's "blind".
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct AppliedWurfrunde {
     /// Throws in throwing order, from the Vorleger.
     pub throws: Vec<ThrowInput>,

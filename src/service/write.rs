@@ -60,6 +60,44 @@ impl Edit {
     }
 }
 
+/// Refuses a confirm of the Schockbesteck Runde at `table`, round `round` when the Runde stored in
+/// progress is no longer the one `changes` confirm (another phone took a Wurfrunde back, discarded
+/// or replayed it since the page was loaded). Checked inside the write transaction, so a step of
+/// the Runde and its confirm cannot interleave.
+async fn confirmed_is_current(
+    tx: &mut WriteTx,
+    view: &SeasonView,
+    changes: &[Change],
+    table: u32,
+    round: u32,
+) -> Result<(), ServiceError> {
+    let Some((date, played)) = changes.iter().find_map(|c| match c {
+        Change::PutRound {
+            date,
+            schockbesteck: Some(p),
+            ..
+        } => Some((*date, p)),
+        _ => None,
+    }) else {
+        return Ok(());
+    };
+    let Some(&night) = view.ids.nights.get(&date) else {
+        return Ok(());
+    };
+    let stored = match db::besteck::get(tx, night, table, round).await {
+        Ok(r) => r,
+        Err(db::DbError::Corrupt(_)) => None,
+        Err(e) => return Err(e.into()),
+    };
+    if stored.as_ref() != Some(played.record()) {
+        return Err(ServiceError::refused(
+            "Die Runde im Schockbesteck wurde inzwischen geändert (Wurfrunde zurückgenommen, \
+             verworfen oder neu gespielt); nichts gespeichert. Bitte prüfen und neu bestätigen.",
+        ));
+    }
+    Ok(())
+}
+
 /// German date: 2026-01-09 → "09.01.2026".
 fn de(d: NaiveDate) -> String {
     d.format("%d.%m.%Y").to_string()
@@ -121,6 +159,9 @@ impl League {
         let _w = self.inner.writing.lock().await;
         let mut tx = self.inner.db.begin_write_as(&edit.author).await?;
         let view = self.view_in(&mut tx, year).await?;
+        if let Some((table, round)) = edit.confirms_runde {
+            confirmed_is_current(&mut tx, &view, changes, table, round).await?;
+        }
         let mut season = view.season.clone();
         let mut steps = Vec::with_capacity(changes.len());
         for change in changes {

@@ -494,6 +494,9 @@ pub struct RundePage {
     started: bool,
     finished: bool,
     seq: usize,
+    /// The fingerprint of the Runde the page shows ([`fingerprint`]): a form posted from it is
+    /// refused when the Runde changed meanwhile, even back to the same number of Wurfrunden.
+    runde_id: String,
     part: String,
     seats: Vec<SeatView>,
     stock: u8,
@@ -707,6 +710,7 @@ fn render(layout: Layout, ctx: &Ctx, extra: Extra<'_>) -> RundePage {
         started: false,
         finished: false,
         seq: 0,
+        runde_id: fingerprint(ctx.runde.as_ref()),
         part: String::new(),
         seats: Vec::new(),
         stock: 0,
@@ -818,10 +822,29 @@ fn rejected(layout: Layout, ctx: &Ctx, extra: Extra<'_>) -> Response {
 
 /// The form's `seq` (Wurfrunden applied when the page was shown) must match the stored Runde, so a
 /// double tap or a second phone cannot apply or undo twice.
+/// The fingerprint of `runde` (none: ""): the first 16 hex digits of the SHA-256 of its record's
+/// JSON. Two Runden with the same number of Wurfrunden but other throws differ.
+fn fingerprint(runde: Option<&RundeState>) -> String {
+    use sha2::{Digest, Sha256};
+    let Some(r) = runde else {
+        return String::new();
+    };
+    let json = serde_json::to_vec(&r.record()).unwrap_or_default();
+    Sha256::digest(&json)
+        .iter()
+        .take(8)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 fn stale(ctx: &Ctx, form: &Fields) -> Option<String> {
     let now = ctx.seq();
     let seen = field(form, "seq").and_then(|s| s.parse::<usize>().ok());
-    (seen != Some(now)).then(|| {
+    // A page posts the fingerprint of the Runde it showed; a hand-made post without it is
+    // checked by the number of Wurfrunden only.
+    let changed =
+        field(form, "runde").is_some_and(|id| id.trim() != fingerprint(ctx.runde.as_ref()));
+    (seen != Some(now) || changed).then(|| {
         format!(
             "Die Anzeige war nicht mehr aktuell (inzwischen {now} Wurfrunden); bitte prüfen und neu eingeben."
         )

@@ -264,3 +264,156 @@ async fn a_confirmed_schockbesteck_runde_gives_each_player_his_gluecksfaktor() {
         .body;
     assert!(!page.contains("Glücksfaktor"), "{page}");
 }
+
+/// The `value` of the hidden field `name` on `page`.
+fn hidden(page: &str, name: &str) -> String {
+    let key = format!("name=\"{name}\" value=\"");
+    let at = page
+        .find(&key)
+        .unwrap_or_else(|| panic!("no {name} in {page}"))
+        + key.len();
+    page[at..at + page[at..].find('"').unwrap()].to_string()
+}
+
+#[tokio::test]
+async fn a_confirm_stores_only_the_runde_its_page_showed() {
+    let t = prepared().await;
+    let cookie = t.login(SECRETARY).await;
+    let r = t
+        .post_fields(
+            &format!("{PAGE}/start"),
+            &[
+                ("spieler", "Anna"),
+                ("spieler", "Bernd"),
+                ("spieler", "Carla"),
+                ("vorleger", "Anna"),
+            ],
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER);
+    for (seq, rows) in RUNDE.iter().enumerate() {
+        assert_eq!(
+            post_wurfrunde(&t, &cookie, seq, rows).await.status,
+            StatusCode::SEE_OTHER
+        );
+    }
+    // The confirm page as loaded: Bernd loses.
+    let page = t.get(PAGE, Some(&cookie)).await.body;
+    let shown = hidden(&page, "runde");
+    assert_eq!(shown.len(), 16);
+    // Meanwhile the last Wurfrunde is taken back and played otherwise (Bernd's Hand-Out): the
+    // same number of Wurfrunden, but now Carla loses.
+    let r = t
+        .post_fields(
+            &format!("{PAGE}/zurueck"),
+            &[("seq", "7"), ("runde", shown.as_str())],
+            Some(&cookie),
+        )
+        .await;
+    assert!(
+        r.body.contains("Wurfrunde 7 ist zurückgenommen"),
+        "{}",
+        r.body
+    );
+    let r = post_wurfrunde(
+        &t,
+        &cookie,
+        6,
+        &[("Carla", "653", 1, false), ("Bernd", "111", 1, false)],
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    // The old page's confirm is refused; nothing stored.
+    let r = t
+        .post_fields(
+            &format!("{PAGE}/bestaetigen"),
+            &[("seq", "7"), ("runde", shown.as_str())],
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+    assert!(r.body.contains("nicht mehr aktuell"), "{}", r.body);
+    let stored = db::season::load_file(&t.db.read, 2026)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        stored.nights[0].tables[0].rounds.len(),
+        1,
+        "round 2 not stored"
+    );
+
+    // Inside the write itself: a confirm of a Runde that is no longer the one in progress (the
+    // race of a confirm with a take-back on another phone) is refused too.
+    let mut old = schockerliga::rules::RundeState::new(
+        vec!["Anna".into(), "Bernd".into(), "Carla".into()],
+        schockerliga::rules::RuleSet::default(),
+    )
+    .unwrap();
+    for rows in RUNDE {
+        let throws = rows
+            .iter()
+            .map(|(p, d, n, h)| {
+                let dice: Vec<u8> = d.bytes().map(|b| b - b'0').collect();
+                schockerliga::rules::ThrowInput::from_dice(
+                    p,
+                    [dice[0], dice[1], dice[2]],
+                    *n,
+                    *h || *n == 1,
+                )
+            })
+            .collect();
+        old.apply(throws).unwrap();
+    }
+    let results: Vec<ResultEntry> = old
+        .tallies()
+        .into_iter()
+        .map(|x| ResultEntry {
+            player: x.player,
+            outs: x.outs,
+            hand_outs: x.hand_outs,
+            julen: x.julen,
+            joker: false,
+            lost: x.lost,
+        })
+        .collect();
+    let edit = Edit {
+        confirms_runde: Some((1, 2)),
+        ..Edit::by("test")
+    };
+    let e = t
+        .league
+        .change(
+            2026,
+            Change::PutRound {
+                date: stored.nights[0].date,
+                table: 1,
+                number: 2,
+                results,
+                replace: schockerliga::league::change::Replace::No,
+                seat_newcomers: false,
+                schockbesteck: Some(schockerliga::rules::PlayedRunde::of_state(&old)),
+            },
+            &edit,
+        )
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("inzwischen geändert"), "{e}");
+    // The page's own confirm of the Runde as it is now stores it: Carla lost.
+    let page = t.get(PAGE, Some(&cookie)).await.body;
+    let r = t
+        .post_fields(
+            &format!("{PAGE}/bestaetigen"),
+            &[("seq", "7".to_string()), ("runde", hidden(&page, "runde"))],
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let stored = db::season::load_file(&t.db.read, 2026)
+        .await
+        .unwrap()
+        .unwrap();
+    let round2 = &stored.nights[0].tables[0].rounds[1];
+    assert!(round2.results.iter().any(|x| x.player == "Carla" && x.lost));
+}

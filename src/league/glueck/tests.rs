@@ -216,13 +216,40 @@ fn the_throws_must_give_the_rows() {
         .unwrap_err()
         .to_string();
     assert!(text.contains("Schockbesteck: Wurfrunde 4"), "{text}");
-    // An unknown field in the record.
+    // An unknown field in the record, and in a Wurfrunde (a typo of "blind").
+    let parses = |r: Value| {
+        serde_json::from_value::<crate::league::file::SeasonFile>(with_round(r, rows())).is_ok()
+    };
     let mut typo = record();
     typo["wurfrunde"] = json!([]);
-    assert!(
-        serde_json::from_value::<crate::league::file::SeasonFile>(with_round(typo, rows()))
-            .is_err()
-    );
+    assert!(!parses(typo));
+    let mut typo = record();
+    typo["wurfrunden"][1]["blnd"] = json!(true);
+    assert!(!parses(typo));
+    // Played under other rules than the season's: refused, naming the rules.
+    for other in [
+        json!({ "jule": false }),
+        json!({ "max_throws": 2 }),
+        json!({ "stock": 3 }),
+    ] {
+        let mut r = record();
+        r["rules"] = other.clone();
+        let text = Season::from_file(&file(with_round(r, rows())))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            text.contains("Feld Regelwerk der Würfe (Schockbesteck): Schockbesteck: die Runde wurde nach einem anderen Regelwerk gespielt"),
+            "{other}: {text}"
+        );
+    }
+    // More than 1000 Wurfrunden: refused before any replay.
+    let mut long = record();
+    let one = long["wurfrunden"][0].clone();
+    long["wurfrunden"] = Value::Array(vec![one; crate::league::season::MAX_WURFRUNDEN + 1]);
+    let text = Season::from_file(&file(with_round(long, rows())))
+        .unwrap_err()
+        .to_string();
+    assert!(text.contains("1001 Wurfrunden; höchstens 1000"), "{text}");
 }
 
 #[test]
@@ -268,4 +295,45 @@ fn export_keeps_the_throws_and_a_rename_follows_them() {
         })
         .unwrap();
     assert!(of_season(&removed).is_empty());
+}
+
+#[test]
+fn a_schockbesteck_runde_may_have_more_julen_than_a_typed_row() {
+    // A Deckel ping-pong of Julen (hostile trial): Anna and Bernd throw 11 Julen each in one
+    // Runde. Typed by hand 11 Julen are refused; from the Schockbesteck the throws prove them.
+    let text = include_str!("../../../tests/fixtures/schockbesteck-11-julen.season.json");
+    let f: crate::league::file::SeasonFile = serde_json::from_str(text).unwrap();
+    let s = Season::from_file(&f).unwrap();
+    let r = &s.nights[0].tables[0].rounds[0];
+    assert_eq!(r.results.iter().map(|x| x.julen).max(), Some(11));
+    let mut typed = f.clone();
+    typed.nights[0].tables[0].rounds[0].schockbesteck = None;
+    let e = Season::from_file(&typed).unwrap_err().to_string();
+    assert!(e.contains("höchstens 10 Julen"), "{e}");
+}
+
+#[test]
+fn a_stored_record_that_no_longer_checks_is_dropped_not_the_season() {
+    // A damaged row (hostile trial: 1-1-1 turned into 1-1-2 in the database).
+    let mut damaged = record();
+    damaged["wurfrunden"][1]["throws"][1]["dice"] = json!([1, 1, 2]);
+    let f = file(with_round(damaged, rows()));
+    assert!(Season::from_file(&f).is_err(), "an import refuses it");
+    let (s, dropped) = Season::from_stored_file(&f).unwrap();
+    assert_eq!(dropped.len(), 1);
+    assert!(dropped[0].to_string().contains("Runde 1"), "{}", dropped[0]);
+    let r = &s.nights[0].tables[0].rounds[0];
+    assert!(r.schockbesteck.is_none());
+    assert_eq!(r.results.len(), 2, "the round keeps its results");
+    assert!(of_season(&s).is_empty());
+    // Any other refusal still refuses the stored season.
+    let mut bad_rows = rows();
+    bad_rows[1]["lost"] = json!(false);
+    bad_rows[0]["lost"] = json!(false);
+    let mut plain = with_round(record(), bad_rows);
+    plain["nights"][0]["tables"][0]["rounds"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("schockbesteck");
+    assert!(Season::from_stored_file(&file(plain)).is_err());
 }
