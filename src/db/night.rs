@@ -211,38 +211,29 @@ pub async fn put_round(
     Ok(())
 }
 
-/// Deletes round `number` at `table` of night `id`: its results first (each audited by the
-/// results trigger while the round still names night, table and number), then the round.
+/// Deletes round `number` at `table` of night `id`: its Schockbesteck throws and its results first
+/// (each result audited by the results trigger while the round still names night, table and
+/// number), then the round.
 pub async fn delete_round(
     conn: &mut SqliteConnection,
     id: i64,
     table: u32,
     number: u32,
 ) -> Result<(), DbError> {
-    sqlx::query(
+    for sql in [
         "delete from round_schockbesteck where round_id in
          (select id from rounds where night_id = ? and table_no = ? and number = ?)",
-    )
-    .bind(id)
-    .bind(table)
-    .bind(number)
-    .execute(&mut *conn)
-    .await?;
-    sqlx::query(
         "delete from results where round_id in
          (select id from rounds where night_id = ? and table_no = ? and number = ?)",
-    )
-    .bind(id)
-    .bind(table)
-    .bind(number)
-    .execute(&mut *conn)
-    .await?;
-    sqlx::query("delete from rounds where night_id = ? and table_no = ? and number = ?")
-        .bind(id)
-        .bind(table)
-        .bind(number)
-        .execute(&mut *conn)
-        .await?;
+        "delete from rounds where night_id = ? and table_no = ? and number = ?",
+    ] {
+        sqlx::query(sql)
+            .bind(id)
+            .bind(table)
+            .bind(number)
+            .execute(&mut *conn)
+            .await?;
+    }
     Ok(())
 }
 

@@ -121,6 +121,33 @@ pub(crate) const RUNDE: [&[Row]; 7] = [
 
 const NAMES: [&str; 3] = ["Anna", "Bernd", "Carla"];
 
+/// Starts the Runde of [`RUNDE`] at [`PAGE`]: Anna, Bernd and Carla, Anna Vorleger (303 asserted).
+pub(crate) async fn start_runde(t: &TestApp, cookie: &str) {
+    let r = t
+        .post_fields(
+            &format!("{PAGE}/start"),
+            &[
+                ("spieler", "Anna"),
+                ("spieler", "Bernd"),
+                ("spieler", "Carla"),
+                ("vorleger", "Anna"),
+            ],
+            Some(cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+}
+
+/// Starts and plays every Wurfrunde of [`RUNDE`] (each 303 asserted): the Runde waits for its
+/// confirm, Bernd its loser.
+pub(crate) async fn play_runde(t: &TestApp, cookie: &str) {
+    start_runde(t, cookie).await;
+    for (seq, rows) in RUNDE.iter().enumerate() {
+        let r = post_wurfrunde(t, cookie, seq, rows).await;
+        assert_eq!(r.status, StatusCode::SEE_OTHER, "{seq}: {}", r.body);
+    }
+}
+
 #[tokio::test]
 async fn a_whole_runde_through_the_schockbesteck() {
     let mut t = prepared().await;

@@ -10,7 +10,7 @@ use schockerliga::league::{Change, Korrektur};
 use schockerliga::service::Edit;
 
 use crate::app::{TestApp, SECRETARY};
-use crate::besteck::{post_wurfrunde, prepared, PAGE, RUNDE};
+use crate::besteck::{play_runde, post_wurfrunde, prepared, PAGE, RUNDE};
 
 /// An exact fraction (num, den), reduced.
 type Frac = (u128, u128);
@@ -87,23 +87,7 @@ fn independent(player: &str) -> (u32, u32, u32, Frac) {
 
 async fn play_and_confirm(t: &TestApp) {
     let cookie = t.login(SECRETARY).await;
-    let r = t
-        .post_fields(
-            &format!("{PAGE}/start"),
-            &[
-                ("spieler", "Anna"),
-                ("spieler", "Bernd"),
-                ("spieler", "Carla"),
-                ("vorleger", "Anna"),
-            ],
-            Some(&cookie),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
-    for (seq, rows) in RUNDE.iter().enumerate() {
-        let r = post_wurfrunde(t, &cookie, seq, rows).await;
-        assert_eq!(r.status, StatusCode::SEE_OTHER, "{seq}: {}", r.body);
-    }
+    play_runde(t, &cookie).await;
     let r = t
         .post_fields(
             &format!("{PAGE}/bestaetigen"),
@@ -279,25 +263,7 @@ fn hidden(page: &str, name: &str) -> String {
 async fn a_confirm_stores_only_the_runde_its_page_showed() {
     let t = prepared().await;
     let cookie = t.login(SECRETARY).await;
-    let r = t
-        .post_fields(
-            &format!("{PAGE}/start"),
-            &[
-                ("spieler", "Anna"),
-                ("spieler", "Bernd"),
-                ("spieler", "Carla"),
-                ("vorleger", "Anna"),
-            ],
-            Some(&cookie),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::SEE_OTHER);
-    for (seq, rows) in RUNDE.iter().enumerate() {
-        assert_eq!(
-            post_wurfrunde(&t, &cookie, seq, rows).await.status,
-            StatusCode::SEE_OTHER
-        );
-    }
+    play_runde(&t, &cookie).await;
     // The confirm page as loaded: Bernd loses.
     let page = t.get(PAGE, Some(&cookie)).await.body;
     let shown = hidden(&page, "runde");

@@ -6,7 +6,7 @@ use axum::http::StatusCode;
 use schockerliga::rules::{RuleSet, RundeState, ThrowInput};
 use serde_json::Value;
 
-use crate::besteck::{post_wurfrunde, prepared, PAGE, RUNDE};
+use crate::besteck::{post_wurfrunde, prepared, start_runde, PAGE, RUNDE};
 
 const LIVE: &str = "/api/v1/nights/2026-01-09/live";
 
@@ -44,19 +44,7 @@ async fn the_live_json_follows_a_schockbesteck_runde() {
     );
 
     // Start round 2 with Anna, Bernd, Carla (Anna Vorleger): visible at once.
-    let r = t
-        .post_fields(
-            &format!("{PAGE}/start"),
-            &[
-                ("spieler", "Anna"),
-                ("spieler", "Bernd"),
-                ("spieler", "Carla"),
-                ("vorleger", "Anna"),
-            ],
-            Some(&cookie),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    start_runde(&t, &cookie).await;
     let v = t.get(LIVE, None).await.json();
     let runde = &table1(&v)["runde"];
     assert_eq!(runde["round"], 2);
