@@ -141,13 +141,24 @@ fn rolls(k: usize) -> Vec<Vec<u8>> {
 /// League default: 1 Wurf 1/216, 2 Würfe 379/11664, 3 Würfe 54271/629856.
 pub fn schock_out_probability(wuerfe: u8, game: &RuleSet) -> Fraction {
     let n = usize::from(wuerfe.min(game.max_throws).min(3));
+    // Only n (0..=3) and turn_sixes matter: eight values, enumerated once per process.
+    static TABLES: std::sync::OnceLock<[[Fraction; 4]; 2]> = std::sync::OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        [false, true].map(|turn| [0, 1, 2, 3].map(|n| enumerated_probability(n, turn)))
+    });
+    tables[usize::from(game.turn_sixes)][n]
+}
+
+/// The probability of [`schock_out_probability`] with `n` Würfe (0..=3) and sixes turned or not,
+/// by enumerating every roll Wurf by Wurf.
+fn enumerated_probability(n: usize, turn_sixes: bool) -> Fraction {
     // q[m][k]: probability of reaching 1-1-1 with k dice still needed and m Würfe left.
     let mut q = vec![[Fraction::ZERO; 4]; n + 1];
     for row in q.iter_mut() {
         row[0] = Fraction::ONE;
     }
     for m in 1..=n {
-        let may_turn = game.turn_sixes && m >= 2;
+        let may_turn = turn_sixes && m >= 2;
         for k in 1..=3usize {
             // outcomes[j] = rolls of k dice that leave j dice still needed
             let mut outcomes = [0u64; 4];

@@ -194,7 +194,7 @@ impl RundeState {
     ) -> Result<Self, RuleError> {
         let mut s = Self::new(players_in_seat_order, rules)?;
         for (i, w) in wurfrunden.iter().enumerate() {
-            s.apply_blind(w.throws.clone(), w.blind)
+            s.step(w.throws.clone(), w.blind, false)
                 .map_err(|e| RuleError::Wurfrunde(format!("Wurfrunde {}: {e}", i + 1)))?;
         }
         Ok(s)
@@ -232,6 +232,19 @@ impl RundeState {
         throws: Vec<ThrowInput>,
         blind: bool,
     ) -> Result<WurfrundeOutcome, RuleError> {
+        // With `report` the step always gives its outcome.
+        self.step(throws, blind, true)?
+            .ok_or_else(|| RuleError::Wurfrunde("keine Auswertung".into()))
+    }
+
+    /// [`RundeState::apply_blind`]; with `report` false (a replay) the outcome for the page is not
+    /// built (`None`), the state changes the same.
+    fn step(
+        &mut self,
+        throws: Vec<ThrowInput>,
+        blind: bool,
+        report: bool,
+    ) -> Result<Option<WurfrundeOutcome>, RuleError> {
         let part = self
             .part
             .ok_or_else(|| RuleError::Wurfrunde("die Runde ist schon beendet".into()))?;
@@ -295,12 +308,15 @@ impl RundeState {
             .map(|s| self.deckel.is_out(s))
             .collect();
         let transfer = self.deckel.apply(h, l, e.deckel);
-        let newly_out: Vec<String> = self
-            .participants
-            .iter()
-            .filter(|&&s| self.deckel.is_out(s) && !was_out[s])
-            .map(|&s| self.players[s].clone())
-            .collect();
+        let newly_out: Vec<String> = if report {
+            self.participants
+                .iter()
+                .filter(|&&s| self.deckel.is_out(s) && !was_out[s])
+                .map(|&s| self.players[s].clone())
+                .collect()
+        } else {
+            Vec::new()
+        };
         self.applied.push(AppliedWurfrunde { throws, blind });
         self.auswuerfeln = false;
         self.vorleger = l;
@@ -308,9 +324,12 @@ impl RundeState {
         if let Some(loser) = part_loser {
             self.end_part(part, loser);
         }
+        if !report {
+            return Ok(None);
+        }
         let names: Vec<&str> = expected.iter().map(|&s| self.players[s].as_str()).collect();
         let evaluation = WurfrundeResponse::from_evaluated(&names, &e, part_loser.is_some());
-        Ok(WurfrundeOutcome {
+        Ok(Some(WurfrundeOutcome {
             evaluation,
             transfer,
             part,
@@ -319,7 +338,7 @@ impl RundeState {
             newly_out,
             next_vorleger: self.part.map(|_| self.players[self.vorleger].clone()),
             runde_loser: self.loser.map(|s| self.players[s].clone()),
-        })
+        }))
     }
 
     fn seat_status(&self, player: &str) -> &'static str {
