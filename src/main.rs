@@ -17,11 +17,35 @@ use schockerliga::league::{format_dwert, Liga, Standings};
 use schockerliga::service::{self, accounts, League, ServiceError};
 use schockerliga::web::{build, server, Config};
 
+/// The help text's layout in German (clap's own headings are English): about, usage, the
+/// commands, the options. For the program and the commands that have commands (`user`, `night`).
+const HILFE_BEFEHLE: &str =
+    "{about-with-newline}\nAufruf: {usage}\n\nBefehle:\n{subcommands}\n\nOptionen:\n{options}";
+/// The same for a command without arguments: about, usage, the options.
+const HILFE_OPTIONEN: &str = "{about-with-newline}\nAufruf: {usage}\n\nOptionen:\n{options}";
+/// The same for a command that runs: about, usage, its arguments, the options.
+const HILFE: &str =
+    "{about-with-newline}\nAufruf: {usage}\n\n{positionals}\n\nOptionen:\n{options}";
+
 /// Die Schockerliga: Spielabende, Tabelle, Kasse und Jahresabschluss einer Schocken-Liga.
 #[derive(Parser)]
-#[command(name = "schockerliga", version, about)]
+#[command(
+    name = "schockerliga",
+    version,
+    about,
+    help_template = HILFE_BEFEHLE,
+    disable_help_flag = true,
+    disable_version_flag = true,
+    disable_help_subcommand = true
+)]
 struct Cli {
-    /// SQLite database file (created with its schema when missing).
+    /// Diese Hilfe zeigen.
+    #[arg(short = 'h', long = "help", action = clap::ArgAction::Help, global = true)]
+    help: Option<bool>,
+    /// Die Version zeigen.
+    #[arg(short = 'V', long = "version", action = clap::ArgAction::Version)]
+    version: Option<bool>,
+    /// SQLite-Datenbankdatei (wird mit ihrem Schema angelegt, wenn sie fehlt).
     #[arg(
         long,
         global = true,
@@ -29,10 +53,10 @@ struct Cli {
         default_value = "schockerliga.db"
     )]
     database: String,
-    /// Address of the web server.
+    /// Adresse des Webservers.
     #[arg(long, global = true, default_value = "127.0.0.1:3000")]
     listen: SocketAddr,
-    /// Mark the session cookie `Secure` (on when served behind TLS; off for a plain-http LAN).
+    /// Das Sitzungs-Cookie als `Secure` markieren (hinter HTTPS einschalten; im reinen HTTP-LAN aus).
     #[arg(long, global = true, env = "SCHOCKERLIGA_SECURE_COOKIES")]
     secure_cookies: bool,
     #[command(subcommand)]
@@ -41,65 +65,75 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Start the web server (the default).
+    /// Den Webserver starten (ohne Befehl der Standard).
+    #[command(help_template = HILFE_OPTIONEN)]
     Serve,
-    /// Load a season file into the database (all or nothing).
+    /// Eine Saisondatei in die Datenbank laden (alles oder nichts).
+    #[command(help_template = HILFE)]
     Import {
-        /// The season file (JSON, schockerliga-season/1).
+        /// Die Saisondatei (JSON, schockerliga-season/1).
         file: PathBuf,
-        /// Replace a season that already has nights.
+        /// Eine Saison ersetzen, die schon Spielabende hat.
         #[arg(long)]
         replace: bool,
     },
-    /// Write a season file (to stdout without -o).
+    /// Eine Saisondatei schreiben (ohne -o auf die Standardausgabe).
+    #[command(help_template = HILFE)]
     Export {
-        /// The season's year.
+        /// Das Jahr der Saison.
         season: i32,
-        /// Output file (refused when it exists, unless --force; never the database itself).
+        /// Ausgabedatei (abgelehnt, wenn sie existiert, außer mit --force; nie die Datenbank selbst).
         #[arg(short = 'o', long = "output")]
         output: Option<PathBuf>,
-        /// Overwrite an existing output file.
+        /// Eine vorhandene Ausgabedatei überschreiben.
         #[arg(long)]
         force: bool,
     },
-    /// Print the league table.
+    /// Die Tabelle ausgeben.
+    #[command(help_template = HILFE)]
     Standings {
-        /// The season's year.
+        /// Das Jahr der Saison.
         season: i32,
-        /// Table as of this date (YYYY-MM-DD); default: the last night.
+        /// Tabelle zu diesem Tag (JJJJ-MM-TT); ohne: nach dem letzten Spielabend.
         #[arg(long = "as-of")]
         as_of: Option<NaiveDate>,
-        /// Print JSON (interchange.md) instead of a text table.
+        /// JSON ausgeben (Schnittstelle, docs/saisondatei.md) statt einer Texttabelle.
         #[arg(long)]
         json: bool,
     },
-    /// Print the year-end payouts.
+    /// Die Auszahlung am Jahresende ausgeben.
+    #[command(help_template = HILFE)]
     Payouts {
-        /// The season's year.
+        /// Das Jahr der Saison.
         season: i32,
-        /// Print JSON (interchange.md).
+        /// JSON ausgeben (Schnittstelle, docs/saisondatei.md).
         #[arg(long)]
         json: bool,
     },
-    /// Manage accounts.
+    /// Konten verwalten.
+    #[command(help_template = HILFE_BEFEHLE)]
     User {
         #[command(subcommand)]
         command: UserCommand,
     },
-    /// Write a consistent copy of the live database (VACUUM INTO).
+    /// Eine stimmige Kopie der laufenden Datenbank schreiben (VACUUM INTO).
+    #[command(help_template = HILFE)]
     Backup {
-        /// Target file (must not exist).
+        /// Zieldatei (darf nicht existieren).
         file: PathBuf,
     },
-    /// Evaluate one Wurfrunde (request JSON of interchange.md) and print the response JSON.
+    /// Eine Wurfrunde auswerten (Anfrage-JSON der Schnittstelle) und die Antwort als JSON ausgeben.
+    #[command(help_template = HILFE)]
     Wurfrunde {
-        /// The request file, or `-` for stdin.
+        /// Die Anfragedatei, oder `-` für die Standardeingabe.
         file: String,
     },
-    /// Fill the database with a large, deterministic demo league. Refused when one of its seasons
-    /// already has nights in that database (a club's real season), unless --replace.
+    /// Die Datenbank mit einer großen, immer gleichen Demo-Liga füllen. Abgelehnt, wenn eine
+    /// ihrer Saisons dort schon Spielabende hat (die echte Saison eines Clubs), außer mit --replace.
+    #[command(help_template = HILFE_OPTIONEN)]
     Demo(DemoArgs),
-    /// A Spielabend's scorer links.
+    /// Die Schreib-Links eines Spielabends (ein Tisch ohne Konto).
+    #[command(help_template = HILFE_BEFEHLE)]
     Night {
         #[command(subcommand)]
         command: NightCommand,
@@ -108,14 +142,15 @@ enum Command {
 
 #[derive(Subcommand)]
 enum NightCommand {
-    /// Print the link with which one table's rounds are entered without an account (until the
-    /// night is closed or the link is revoked; a new link revokes the old one).
+    /// Den Link ausgeben, mit dem die Runden eines Tisches ohne Konto eingetragen werden (bis der
+    /// Abend abgeschlossen oder der Link widerrufen ist; ein neuer Link widerruft den alten).
+    #[command(help_template = HILFE)]
     Link {
-        /// The night (YYYY-MM-DD).
+        /// Der Spielabend (JJJJ-MM-TT).
         date: NaiveDate,
-        /// The table, 1 or 2.
+        /// Der Tisch, 1 oder 2.
         table: u32,
-        /// End the table's link instead.
+        /// Stattdessen den Link des Tisches beenden.
         #[arg(long)]
         revoke: bool,
     },
@@ -124,42 +159,46 @@ enum NightCommand {
 /// The size of the demo league (`schockerliga demo`).
 #[derive(clap::Args)]
 struct DemoArgs {
-    /// Number of seasons, ending with --last-year.
+    /// Anzahl der Saisons, die letzte im Jahr --last-year.
     #[arg(long, default_value_t = 20)]
     seasons: u32,
-    /// Nights per season (at most 365).
+    /// Spielabende je Saison (höchstens 365).
     #[arg(long, default_value_t = 45)]
     nights: u32,
-    /// Players in the league.
+    /// Spieler der Liga.
     #[arg(long, default_value_t = 20)]
     players: u32,
-    /// Seed of the random generator (same seed, same league).
+    /// Startwert des Zufallsgenerators (gleicher Startwert, gleiche Liga).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Year of the newest season.
+    /// Jahr der neuesten Saison.
     #[arg(long, default_value_t = 2026)]
     last_year: i32,
-    /// The newest season's last nights played in the Schockbesteck (throws kept: Glücksfaktor).
+    /// So viele letzte Abende der neuesten Saison im Schockbesteck spielen (Würfe bleiben: Glücksfaktor).
     #[arg(long, default_value_t = 3)]
     besteck_nights: u32,
-    /// Replace seasons of those years that already have nights (their data is lost).
+    /// Saisons dieser Jahre ersetzen, auch wenn sie schon Spielabende haben (deren Daten gehen verloren).
     #[arg(long)]
     replace: bool,
 }
 
 #[derive(Subcommand)]
 enum UserCommand {
-    /// Create an account; the password is read from stdin or prompted twice on a terminal.
+    /// Ein Konto anlegen; das Passwort kommt von der Standardeingabe oder wird am Terminal zweimal
+    /// abgefragt.
+    #[command(help_template = HILFE)]
     Add {
-        /// Login name.
+        /// Anmeldename.
         name: String,
-        /// The account's role.
+        /// Die Rolle des Kontos.
         #[arg(long, value_enum)]
         role: RoleArg,
     },
-    /// Print a one-time link that sets a new password for the account (24 hours, once).
+    /// Einen einmaligen Link ausgeben, mit dem das Konto ein neues Passwort bekommt (24 Stunden,
+    /// einmal).
+    #[command(help_template = HILFE)]
     Reset {
-        /// Login name.
+        /// Anmeldename.
         name: String,
     },
 }

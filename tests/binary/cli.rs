@@ -332,3 +332,37 @@ fn a_first_start_in_a_fresh_directory_serves_and_prints_a_working_setup_link() {
         "database created in the working directory"
     );
 }
+
+#[test]
+fn the_help_speaks_german_for_the_program_and_every_command() {
+    for args in [
+        vec!["--help"],
+        vec!["import", "--help"],
+        vec!["serve", "--help"],
+        vec!["user", "--help"],
+        vec!["user", "add", "--help"],
+        vec!["night", "link", "--help"],
+        vec!["demo", "--help"],
+    ] {
+        let out = std::process::Command::new(crate::BIN)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("Aufruf: schockerliga"), "{args:?}: {text}");
+        assert!(text.contains("Optionen:\n"), "{args:?}: {text}");
+        assert!(text.contains("Diese Hilfe zeigen"), "{args:?}: {text}");
+        assert!(!text.contains("Print help"), "{args:?}: {text}");
+        assert!(!text.contains("\n\n\n"), "no empty block: {args:?}: {text}");
+    }
+    let top = std::process::Command::new(crate::BIN)
+        .arg("--help")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&top.stdout);
+    assert!(
+        text.contains("Befehle:\n  serve      Den Webserver starten"),
+        "{text}"
+    );
+}
