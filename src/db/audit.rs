@@ -85,3 +85,19 @@ pub async fn clear_actor(conn: &mut SqliteConnection) -> Result<(), DbError> {
     sqlx::query("delete from audit_actor").execute(conn).await?;
     Ok(())
 }
+
+/// The audit rows of Runden confirmed from the Schockbesteck ("Runde 3 an Tisch 1 am 09.01.2026
+/// aus dem Schockbesteck gespeichert"), oldest first, as (action, after JSON). Before throws were
+/// kept with their round these rows were the only record of them.
+pub async fn schockbesteck_confirms(
+    conn: &mut SqliteConnection,
+) -> Result<Vec<(String, String)>, DbError> {
+    Ok(sqlx::query_as(
+        "select action, after_json from audit_log
+         where action like 'Runde % an Tisch % am % aus dem Schockbesteck gespeichert'
+           and after_json is not null
+         order by id",
+    )
+    .fetch_all(conn)
+    .await?)
+}

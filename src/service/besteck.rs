@@ -76,3 +76,122 @@ impl League {
         Ok(())
     }
 }
+
+/// Where and what an audit row of a confirm says: (date, table, round, rows, Wurfrunden), or
+/// `None` when the row does not read as one ("Runde 3 an Tisch 1 am 09.01.2026 aus dem
+/// Schockbesteck gespeichert", after JSON `{"results": […], "wurfrunden": […]}`).
+type Confirmed = (
+    chrono::NaiveDate,
+    u32,
+    u32,
+    Vec<crate::league::file::ResultEntry>,
+    Vec<crate::rules::AppliedWurfrunde>,
+);
+
+fn read_confirm(action: &str, after: &str) -> Option<Confirmed> {
+    let rest = action.strip_prefix("Runde ")?;
+    let (round, rest) = rest.split_once(" an Tisch ")?;
+    let (table, rest) = rest.split_once(" am ")?;
+    let date = rest.strip_suffix(" aus dem Schockbesteck gespeichert")?;
+    let date = chrono::NaiveDate::parse_from_str(date, "%d.%m.%Y").ok()?;
+    #[derive(serde::Deserialize)]
+    struct After {
+        results: Vec<crate::league::file::ResultEntry>,
+        wurfrunden: Vec<crate::rules::AppliedWurfrunde>,
+    }
+    let after: After = serde_json::from_str(after).ok()?;
+    Some((
+        date,
+        table.parse().ok()?,
+        round.parse().ok()?,
+        after.results,
+        after.wurfrunden,
+    ))
+}
+
+impl League {
+    /// Gives back their throws to the rounds confirmed from the Schockbesteck before throws were
+    /// kept with their round (migration 20261201140000): each such confirm's audit row holds its
+    /// rows (in seat order) and Wurfrunden. A round gets them only when it is still stored, has
+    /// none, and the season's check accepts them (the throws replay under the season's rules and
+    /// give exactly the stored rows); anything else is left alone. Idempotent; returns how many
+    /// rounds got their throws. Errors: storage.
+    pub async fn restore_confirmed_throws(&self) -> Result<usize, ServiceError> {
+        let rows = {
+            let mut conn = self.db().read.acquire().await?;
+            db::audit::schockbesteck_confirms(&mut conn).await?
+        };
+        // The latest confirm of each round.
+        let mut latest = std::collections::BTreeMap::new();
+        for (action, after) in rows {
+            if let Some((date, table, round, results, wurfrunden)) = read_confirm(&action, &after) {
+                latest.insert((date, table, round), (results, wurfrunden));
+            }
+        }
+        let mut restored = 0;
+        let mut seasons = std::collections::BTreeMap::new();
+        for ((date, table, round), (results, wurfrunden)) in latest {
+            let year = chrono::Datelike::year(&date);
+            if let std::collections::btree_map::Entry::Vacant(slot) = seasons.entry(year) {
+                let mut conn = self.db().read.acquire().await?;
+                slot.insert(db::season::load(&mut conn, year).await?);
+            }
+            let Some(Some(stored)) = seasons.get(&year) else {
+                continue;
+            };
+            // Only a round still stored with exactly the confirmed rows (cheap; most rounds that
+            // were re-entered by hand since stop here), then the season's own check.
+            let same_rows = stored
+                .file
+                .nights
+                .iter()
+                .filter(|n| n.date == date)
+                .flat_map(|n| n.tables.iter())
+                .filter(|t| t.number == table)
+                .flat_map(|t| t.rounds.iter())
+                .any(|r| r.number == round && r.schockbesteck.is_none() && r.results == results);
+            if !same_rows {
+                continue;
+            }
+            let mut file = stored.file.clone();
+            let Ok(game) = crate::league::rules::SeasonRules::with_overrides(year, &file.rules)
+                .map_err(|_| ())
+                .and_then(|r| crate::rules::RuleSet::from_json(&r.game).map_err(|_| ()))
+            else {
+                continue;
+            };
+            let Some(entry) = file
+                .nights
+                .iter_mut()
+                .filter(|n| n.date == date)
+                .flat_map(|n| n.tables.iter_mut())
+                .filter(|t| t.number == table)
+                .flat_map(|t| t.rounds.iter_mut())
+                .find(|r| r.number == round)
+            else {
+                continue;
+            };
+            if entry.schockbesteck.is_some() {
+                continue;
+            }
+            let record = crate::rules::RundeRecord {
+                players: results.iter().map(|r| r.player.clone()).collect(),
+                rules: game,
+                wurfrunden,
+            };
+            entry.schockbesteck = Some(crate::rules::PlayedRunde::new(record.clone()));
+            if crate::league::Season::from_file(&file).is_err() {
+                continue;
+            }
+            let Some(&night) = stored.ids.nights.get(&date) else {
+                continue;
+            };
+            let _w = self.inner.writing.lock().await;
+            let mut tx = self.db().begin_write_as("Wiederherstellung").await?;
+            db::besteck::put_confirmed(&mut tx, night, table, round, Some(&record)).await?;
+            tx.commit().await?;
+            restored += 1;
+        }
+        Ok(restored)
+    }
+}

@@ -441,6 +441,16 @@ pub async fn build_app(config: Config) -> anyhow::Result<Router> {
 /// Like [`build_app`], and also the [`League`] behind it (to close its database after serving).
 pub async fn build(config: Config) -> anyhow::Result<(Router, League)> {
     let league = League::open(&config.database).await?;
+    // Rounds confirmed from the Schockbesteck before their throws were kept get them back from the
+    // audit log (once; a failure only loses the Glücksfaktor of those rounds).
+    match league.restore_confirmed_throws().await {
+        Ok(0) => {}
+        Ok(n) => {
+            tracing::info!("Würfe von {n} Schockbesteck-Runden aus dem Protokoll übernommen");
+            league.refresh().await?;
+        }
+        Err(e) => tracing::warn!("Würfe aus dem Protokoll nicht übernommen: {e}"),
+    }
     league.watch();
     if let Some(token) = crate::service::accounts::setup_token(league.db()).await? {
         let interfaces: Vec<std::net::IpAddr> = if_addrs::get_if_addrs()

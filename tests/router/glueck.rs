@@ -383,3 +383,77 @@ async fn a_confirm_stores_only_the_runde_its_page_showed() {
     let round2 = &stored.nights[0].tables[0].rounds[1];
     assert!(round2.results.iter().any(|x| x.player == "Carla" && x.lost));
 }
+
+#[tokio::test]
+async fn rounds_confirmed_before_throws_were_kept_get_them_back_from_the_audit_log() {
+    let mut t = prepared().await;
+    play_and_confirm(&t).await;
+    let anna = id_of(&t, "Anna").await;
+    let want = sentence("Anna");
+    // As an older version left it: the round without its throws (only the audit row has them).
+    {
+        let mut conn = t.db.write.acquire().await.unwrap();
+        sqlx::query("delete from round_schockbesteck")
+            .execute(&mut *conn)
+            .await
+            .unwrap();
+    }
+    t.restart().await;
+    let count = |t: &TestApp| {
+        let pool = t.db.read.clone();
+        async move {
+            let mut conn = pool.acquire().await.unwrap();
+            let (n,): (i64,) = sqlx::query_as("select count(*) from round_schockbesteck")
+                .fetch_one(&mut *conn)
+                .await
+                .unwrap();
+            n
+        }
+    };
+    assert_eq!(count(&t).await, 1, "restored at start");
+    let page = t
+        .get(&format!("/saison/2026/spieler/{anna}"), None)
+        .await
+        .body;
+    assert!(page.contains(&want), "{want}\n{page}");
+    // Idempotent; a round re-entered by hand with other figures does not take the old throws.
+    t.restart().await;
+    assert_eq!(count(&t).await, 1);
+    let stored = db::season::load_file(&t.db.read, 2026)
+        .await
+        .unwrap()
+        .unwrap();
+    let mut results = stored.nights[0].tables[0].rounds[1].results.clone();
+    for r in &mut results {
+        r.outs = 0;
+        r.hand_outs = 0;
+        r.julen = 0;
+    }
+    let version = {
+        let view = t.league.snapshot();
+        let s = &view.season(2026).unwrap().season;
+        schockerliga::league::change::round_version(&s.nights[0].tables[0].rounds[1])
+    };
+    t.league
+        .change(
+            2026,
+            Change::PutRound {
+                date: stored.nights[0].date,
+                table: 1,
+                number: 2,
+                results,
+                replace: schockerliga::league::change::Replace::IfVersion(version),
+                seat_newcomers: false,
+                schockbesteck: None,
+            },
+            &Edit::by("test"),
+        )
+        .await
+        .unwrap();
+    t.restart().await;
+    assert_eq!(
+        count(&t).await,
+        0,
+        "the hand-entered figures differ from the throws"
+    );
+}
