@@ -98,6 +98,47 @@ async fn play_and_confirm(t: &TestApp) {
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
 }
 
+/// Re-enters round 2 at table 1 by hand (no throws) with the rows `change` makes of its stored rows.
+async fn reenter_round_2(t: &TestApp, change: impl Fn(&mut ResultEntry)) {
+    let stored = db::season::load_file(&t.db.read, 2026)
+        .await
+        .unwrap()
+        .unwrap();
+    let mut results = stored.nights[0].tables[0].rounds[1].results.clone();
+    results.iter_mut().for_each(change);
+    let version = {
+        let view = t.league.snapshot();
+        let s = &view.season(2026).unwrap().season;
+        schockerliga::league::change::round_version(&s.nights[0].tables[0].rounds[1])
+    };
+    t.league
+        .change(
+            2026,
+            Change::PutRound {
+                date: stored.nights[0].date,
+                table: 1,
+                number: 2,
+                results,
+                replace: schockerliga::league::change::Replace::IfVersion(version),
+                seat_newcomers: false,
+                schockbesteck: None,
+            },
+            &Edit::by("test").korrektur(Korrektur::default()),
+        )
+        .await
+        .unwrap();
+}
+
+/// Rows of `round_schockbesteck`.
+async fn kept_throws(t: &TestApp) -> i64 {
+    let mut conn = t.db.read.acquire().await.unwrap();
+    let (n,): (i64,) = sqlx::query_as("select count(*) from round_schockbesteck")
+        .fetch_one(&mut *conn)
+        .await
+        .unwrap();
+    n
+}
+
 async fn id_of(t: &TestApp, name: &str) -> i64 {
     let mut conn = t.db.read.acquire().await.unwrap();
     db::player::by_name(&mut conn, name)
@@ -204,44 +245,13 @@ async fn a_confirmed_schockbesteck_runde_gives_each_player_his_gluecksfaktor() {
     assert!(page.contains(&sentence("Carla")), "{page}");
 
     // Re-entering round 2 by hand replaces the throws: no Schockbesteck round is left.
-    let stored = db::season::load_file(&t.db.read, 2026)
-        .await
-        .unwrap()
-        .unwrap();
-    let old = stored.nights[0].tables[0].rounds[1].clone();
-    let version = {
-        let view = t.league.snapshot();
-        let s = &view.season(2026).unwrap().season;
-        schockerliga::league::change::round_version(&s.nights[0].tables[0].rounds[1])
-    };
-    let results: Vec<ResultEntry> = old.results.clone();
-    t.league
-        .change(
-            2026,
-            Change::PutRound {
-                date: stored.nights[0].date,
-                table: 1,
-                number: 2,
-                results,
-                replace: schockerliga::league::change::Replace::IfVersion(version),
-                seat_newcomers: false,
-                schockbesteck: None,
-            },
-            &edit.korrektur(Korrektur::default()),
-        )
-        .await
-        .unwrap();
+    reenter_round_2(&t, |_| {}).await;
     let stored = db::season::load_file(&t.db.read, 2026)
         .await
         .unwrap()
         .unwrap();
     assert!(stored.nights[0].tables[0].rounds[1].schockbesteck.is_none());
-    let mut conn = t.db.read.acquire().await.unwrap();
-    let (left,): (i64,) = sqlx::query_as("select count(*) from round_schockbesteck")
-        .fetch_one(&mut *conn)
-        .await
-        .unwrap();
-    assert_eq!(left, 0, "no orphaned throws");
+    assert_eq!(kept_throws(&t).await, 0, "no orphaned throws");
     let page = t
         .get(&format!("/saison/2026/spieler/{anna}"), None)
         .await
@@ -399,18 +409,7 @@ async fn rounds_confirmed_before_throws_were_kept_get_them_back_from_the_audit_l
             .unwrap();
     }
     t.restart().await;
-    let count = |t: &TestApp| {
-        let pool = t.db.read.clone();
-        async move {
-            let mut conn = pool.acquire().await.unwrap();
-            let (n,): (i64,) = sqlx::query_as("select count(*) from round_schockbesteck")
-                .fetch_one(&mut *conn)
-                .await
-                .unwrap();
-            n
-        }
-    };
-    assert_eq!(count(&t).await, 1, "restored at start");
+    assert_eq!(kept_throws(&t).await, 1, "restored at start");
     let page = t
         .get(&format!("/saison/2026/spieler/{anna}"), None)
         .await
@@ -418,41 +417,16 @@ async fn rounds_confirmed_before_throws_were_kept_get_them_back_from_the_audit_l
     assert!(page.contains(&want), "{want}\n{page}");
     // Idempotent; a round re-entered by hand with other figures does not take the old throws.
     t.restart().await;
-    assert_eq!(count(&t).await, 1);
-    let stored = db::season::load_file(&t.db.read, 2026)
-        .await
-        .unwrap()
-        .unwrap();
-    let mut results = stored.nights[0].tables[0].rounds[1].results.clone();
-    for r in &mut results {
+    assert_eq!(kept_throws(&t).await, 1);
+    reenter_round_2(&t, |r| {
         r.outs = 0;
         r.hand_outs = 0;
         r.julen = 0;
-    }
-    let version = {
-        let view = t.league.snapshot();
-        let s = &view.season(2026).unwrap().season;
-        schockerliga::league::change::round_version(&s.nights[0].tables[0].rounds[1])
-    };
-    t.league
-        .change(
-            2026,
-            Change::PutRound {
-                date: stored.nights[0].date,
-                table: 1,
-                number: 2,
-                results,
-                replace: schockerliga::league::change::Replace::IfVersion(version),
-                seat_newcomers: false,
-                schockbesteck: None,
-            },
-            &Edit::by("test"),
-        )
-        .await
-        .unwrap();
+    })
+    .await;
     t.restart().await;
     assert_eq!(
-        count(&t).await,
+        kept_throws(&t).await,
         0,
         "the hand-entered figures differ from the throws"
     );
