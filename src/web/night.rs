@@ -118,6 +118,39 @@ pub struct EntryRow {
     pub lost: bool,
 }
 
+impl EntryRow {
+    /// The empty rows of the players drawn to `table` of `night`, in seat order (`ids`: name →
+    /// `players.id`): played, no Outs, Hand-Outs or Julen, no Joker, not lost. What the round
+    /// form offers before anything is typed.
+    pub fn blank_rows(
+        night: &crate::league::Night,
+        table: u32,
+        ids: &std::collections::BTreeMap<String, i64>,
+    ) -> Vec<EntryRow> {
+        draw::table_players(&night.draw, table)
+            .into_iter()
+            .map(|name| EntryRow {
+                id: ids.get(&name).copied().unwrap_or_default(),
+                name,
+                played: true,
+                outs: "0".into(),
+                hand_outs: "0".into(),
+                julen: "0".into(),
+                joker: false,
+                lost: false,
+            })
+            .collect()
+    }
+}
+
+/// The first round number 1..=`rounds_per_night` not among `rounds` (the last when all are):
+/// what the round form proposes next.
+pub fn next_round(rounds: &[EnteredRound], rounds_per_night: u32) -> u32 {
+    (1..=rounds_per_night)
+        .find(|n| !rounds.iter().any(|r| r.number == *n))
+        .unwrap_or(rounds_per_night)
+}
+
 /// A round already entered at a table, compact for the secretary's page.
 pub struct EnteredRound {
     /// Round number.
@@ -362,9 +395,7 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
                         .collect()
                 })
                 .unwrap_or_default();
-            let next = (1..=rules.rounds_per_night)
-                .find(|n| !rounds.iter().any(|r| r.number == *n))
-                .unwrap_or(rules.rounds_per_night);
+            let next = next_round(&rounds, rules.rounds_per_night);
             match &typed.round {
                 Some((t, round_input, rows, replace)) if *t == number => TableForm {
                     number,
@@ -381,19 +412,7 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
                     rounds,
                     replace: false,
                     round_input: next.to_string(),
-                    rows: draw::table_players(&night.draw, number)
-                        .into_iter()
-                        .map(|name| EntryRow {
-                            id: id_of(&name),
-                            name,
-                            played: true,
-                            outs: "0".into(),
-                            hand_outs: "0".into(),
-                            julen: "0".into(),
-                            joker: false,
-                            lost: false,
-                        })
-                        .collect(),
+                    rows: EntryRow::blank_rows(night, number, &view.ids.players),
                     error: None,
                 },
             }

@@ -19,10 +19,9 @@ use serde::Deserialize;
 use tower_sessions::Session;
 
 use super::extract::{AtNight, Flash};
-use super::night::{read_round, EnteredRound, EntryRow, RoundFields};
+use super::night::{next_round, read_round, EnteredRound, EntryRow, RoundFields};
 use super::{AppError, AppState, Guard, Layout, Routes};
 use crate::auth::RequireSecretary;
-use crate::league::draw;
 use crate::league::format::date_de;
 use crate::service::scorer::{self, link_path, ScorerLink};
 use crate::service::{Edit, League, ServiceError};
@@ -129,27 +128,12 @@ fn render(
         .find(|t| t.number == link.table)
         .map(|t| t.rounds.iter().map(EnteredRound::of).collect())
         .unwrap_or_default();
-    let next = (1..=rules.rounds_per_night)
-        .find(|n| !rounds.iter().any(|r| r.number == *n))
-        .unwrap_or(rules.rounds_per_night);
-    let id_of = |name: &str| at.view.ids.players.get(name).copied().unwrap_or_default();
+    let next = next_round(&rounds, rules.rounds_per_night);
     let (round_input, rows, replace, error) = match typed {
         Some((input, rows, replace, error)) => (input, rows, replace, Some(error)),
         None => (
             next.to_string(),
-            draw::table_players(&night.draw, link.table)
-                .into_iter()
-                .map(|name| EntryRow {
-                    id: id_of(&name),
-                    name,
-                    played: true,
-                    outs: "0".into(),
-                    hand_outs: "0".into(),
-                    julen: "0".into(),
-                    joker: false,
-                    lost: false,
-                })
-                .collect(),
+            EntryRow::blank_rows(night, link.table, &at.view.ids.players),
             false,
             None,
         ),
