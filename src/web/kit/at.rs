@@ -128,6 +128,7 @@ fn unreachable_night() -> &'static Night {
         fines: Vec::new(),
         draw: Vec::new(),
         closed: false,
+        totals: Vec::new(),
     })
 }
 
