@@ -13,7 +13,6 @@ use axum::Form;
 use serde::Deserialize;
 
 use crate::auth::Role;
-use crate::league::Korrektur;
 use crate::service::{accounts, League, ServiceError};
 use crate::web::kit::session::RequireAdmin;
 use crate::web::kit::Flash;
@@ -42,28 +41,6 @@ pub fn routes() -> Routes {
         )
         .get(Guard::Admin, "/verwaltung/einstellungen", settings_page)
         .post(Guard::Admin, "/verwaltung/einstellungen", save_settings)
-}
-
-/// The fields a form that changes a night carries for a closed night: the "Korrektur" tick box
-/// (`korrektur=on`) and its reason (`korrektur_grund`). Flatten them into the form struct
-/// (`#[serde(flatten)]`) and include `admin/korrektur.html` in the template.
-#[derive(Debug, Default, Clone, Deserialize)]
-pub struct KorrekturFields {
-    /// Present (any value) when the box "Korrektur" is ticked.
-    #[serde(default)]
-    pub korrektur: Option<String>,
-    /// Why the closed night is corrected.
-    #[serde(default)]
-    pub korrektur_grund: String,
-}
-
-impl From<&KorrekturFields> for Korrektur {
-    fn from(f: &KorrekturFields) -> Korrektur {
-        Korrektur {
-            ticked: f.korrektur.is_some(),
-            reason: f.korrektur_grund.clone(),
-        }
-    }
 }
 
 /// One account in the list.

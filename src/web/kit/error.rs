@@ -5,9 +5,10 @@ use askama::Template;
 use askama_web::WebTemplate;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::Json;
 
 use super::Layout;
-use crate::service::ServiceError;
+use crate::service::{RefusalKind, ServiceError};
 
 /// Errors of handlers. The response hides internals: details are logged, the user sees a short
 /// German message.
@@ -122,5 +123,49 @@ impl IntoResponse for AppError {
             }
         };
         (status, ErrorPage::new(status, message)).into_response()
+    }
+}
+
+/// The JSON API's one error answer: `{"error": "<German where and why>"}` with its status (the
+/// shape of interchange.md). A service refusal is 422 (invalid), 409 (closed night, changed
+/// meanwhile) or 507 (disk full); what does not exist 404; a fault 500, logged, its detail hidden.
+#[derive(Debug)]
+pub struct ApiError(pub StatusCode, pub String);
+
+impl ApiError {
+    /// A 400 for a request that cannot be read as sent, with the German reason.
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError(StatusCode::BAD_REQUEST, message.into())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(serde_json::json!({ "error": self.1 }))).into_response()
+    }
+}
+
+impl From<ServiceError> for ApiError {
+    fn from(e: ServiceError) -> Self {
+        match e.into_refusal() {
+            Ok(refusal) => {
+                let status = match refusal.kind {
+                    RefusalKind::Invalid => StatusCode::UNPROCESSABLE_ENTITY,
+                    RefusalKind::Closed | RefusalKind::Conflict => StatusCode::CONFLICT,
+                    RefusalKind::Full => StatusCode::INSUFFICIENT_STORAGE,
+                };
+                ApiError(status, refusal.to_string())
+            }
+            Err(e @ (ServiceError::NoSeason(_) | ServiceError::NotFound(_))) => {
+                ApiError(StatusCode::NOT_FOUND, e.to_string())
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "api request failed");
+                ApiError(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "Ein interner Fehler ist aufgetreten.".to_string(),
+                )
+            }
+        }
     }
 }
