@@ -213,25 +213,6 @@ fn address(headers: &HeaderMap, secure: bool, path: &str) -> String {
     format!("{scheme}://{host}{path}")
 }
 
-/// The QR code of `text` as an SVG element for a page (the XML declaration dropped).
-pub fn qr_svg(text: &str) -> Option<String> {
-    use qrcode::render::svg;
-    let code =
-        qrcode::QrCode::with_error_correction_level(text.as_bytes(), qrcode::EcLevel::M).ok()?;
-    let svg = code
-        .render::<svg::Color>()
-        .min_dimensions(200, 200)
-        .dark_color(svg::Color("#000"))
-        .light_color(svg::Color("#fff"))
-        .build();
-    let start = svg.find("<svg")?;
-    Some(svg[start..].replacen(
-        "<svg ",
-        "<svg class=\"linkcode\" role=\"img\" aria-label=\"QR-Code des Links\" ",
-        1,
-    ))
-}
-
 /// `POST /verwaltung/abend/{date}/tisch/{table}/link`: makes the table's link (an older one stops
 /// working) and shows it once; refused → the night page again with the reason.
 async fn create_link(
@@ -287,7 +268,8 @@ async fn show_link(
             )
         })
         .map(|url| {
-            let svg = qr_svg(&url).unwrap_or_default();
+            let svg =
+                crate::web::kit::qr::svg(&url, "linkcode", "QR-Code des Links").unwrap_or_default();
             (url, svg)
         });
     LinkPage {

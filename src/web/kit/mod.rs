@@ -14,6 +14,8 @@ pub mod layout;
 pub mod links;
 pub mod once;
 pub mod page_cache;
+pub mod privacy;
+pub mod qr;
 pub mod respond;
 pub mod routes;
 pub mod security;
