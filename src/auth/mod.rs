@@ -54,7 +54,10 @@ pub async fn start_session(
     session.insert(USER_ID_KEY, id).await?;
     session.insert(EPOCH_KEY, epoch).await?;
     session
-        .insert(LOGIN_AT_KEY, chrono::Utc::now().timestamp())
+        .insert(
+            LOGIN_AT_KEY,
+            crate::service::clock::Clock::now(&crate::service::clock::SystemClock).timestamp(),
+        )
         .await?;
     Ok(())
 }
@@ -362,7 +365,7 @@ where
             // A password changed or reset, or the account disabled, since this login ends the
             // session for good (each bumps the account's session epoch).
             let ended = user.as_ref().is_some_and(|u| u.session_epoch != epoch);
-            if ended || session_expired(login_at, chrono::Utc::now().timestamp()) {
+            if ended || session_expired(login_at, league.clock().now().timestamp()) {
                 session.flush().await.map_err(|e| internal(&e))?;
                 None
             } else {
