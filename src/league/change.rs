@@ -6,11 +6,15 @@
 use chrono::NaiveDate;
 
 use super::error::{EntryError, Location};
-use super::file::{
-    FineEntry, NightEntry, PlayerEntry, ResultEntry, RoundEntry, SeasonFile, SeatEntry,
-};
-use super::names::{empty_name, normalize_name};
+use super::file::{NightEntry, ResultEntry, SeasonFile, SeatEntry};
 use super::season::{Round, Season};
+
+mod corrections;
+mod money;
+mod nights;
+mod players;
+mod rounds;
+mod settings;
 
 /// One change of a season (league.md §1, §5, §6, §9). Player names are as typed (they are
 /// normalized and must name a player of the season); dates name a night of the season.
@@ -420,141 +424,32 @@ impl Season {
     }
 
     /// Makes `change` to `file` (this season as a file with explicit draws) and to the list of
-    /// closed nights; the refusals that the file check cannot give.
+    /// closed nights; the refusals that the file check cannot give. Only dispatches: each
+    /// concern's edits are in its own file (`change/players.rs`, `settings.rs`, `nights.rs`,
+    /// `rounds.rs`, `money.rs`, `corrections.rs`), one function per variant.
     fn edit(
         &self,
         file: &mut SeasonFile,
         closed: &mut Vec<NaiveDate>,
         change: &Change,
     ) -> Result<(), EntryError> {
-        let year = self.year;
-        let not_in_season =
-            |name: &str| refuse(format!("{name} spielt nicht in der Saison {year}"));
         match change {
-            Change::AddPlayer { name } => {
-                let name = normalize_name(name);
-                if name.is_empty() {
-                    return Err(empty_name());
-                }
-                file.players.push(PlayerEntry {
-                    name,
-                    fee_paid_on: None,
-                });
-            }
-            Change::RenamePlayer { from, to } => {
-                let to = normalize_name(to);
-                if to.is_empty() {
-                    return Err(empty_name());
-                }
-                if self.player(from).is_none() {
-                    return Err(not_in_season(from));
-                }
-                rename_in_file(file, from, &to);
-            }
-            Change::SetFee { player, paid_on } => {
-                let p = file
-                    .players
-                    .iter_mut()
-                    .find(|p| p.name == *player)
-                    .ok_or_else(|| not_in_season(player))?;
-                p.fee_paid_on = *paid_on;
-            }
-            Change::SetRules { rules } => {
-                if let Some(first) = self.nights.first() {
-                    return Err(refuse(format!(
-                        "Die Saisonregeln {year} lassen sich nur vor dem ersten Spielabend ändern (erster Abend: {}).",
-                        first.date.format("%d.%m.%Y")
-                    )));
-                }
-                rules.check().map_err(refuse)?;
-                file.rules = rules.overrides(year);
-            }
+            Change::AddPlayer { name } => players::add(file, name),
+            Change::RenamePlayer { from, to } => players::rename(self, file, from, to),
+            Change::SetFee { player, paid_on } => players::set_fee(self, file, player, *paid_on),
+            Change::SetRules { rules } => settings::set_rules(self, file, rules),
             Change::SetFineKind { kind, cents } => {
-                let kind = kind.trim();
-                let mut rules = self.rules.clone();
-                match cents {
-                    Some(c) => {
-                        rules.fines.insert(kind.to_string(), *c);
-                    }
-                    None => {
-                        if rules.fines.remove(kind).is_none() {
-                            return Err(refuse(format!(
-                                "Strafart \"{kind}\" steht nicht im Strafenkatalog"
-                            )));
-                        }
-                        let booked = self
-                            .nights
-                            .iter()
-                            .flat_map(|n| &n.fines)
-                            .filter(|f| f.kind == kind)
-                            .count();
-                        if booked > 0 {
-                            return Err(refuse(format!(
-                                "Strafart \"{kind}\" ist {booked}-mal gebucht und kann nicht gelöscht werden"
-                            )));
-                        }
-                    }
-                }
-                rules
-                    .check()
-                    .map_err(|e| refuse(e.replace("rules.fines: ", "Strafenkatalog: ")))?;
-                // Booked fines keep their amount: it becomes an override where it now differs.
-                for (entry, night) in file.nights.iter_mut().zip(&self.nights) {
-                    for (f, booked) in entry.fines.iter_mut().zip(&night.fines) {
-                        f.amount_cents = (rules.fines.get(&f.kind) != Some(&booked.amount_cents))
-                            .then_some(booked.amount_cents);
-                    }
-                }
-                file.rules = rules.overrides(year);
+                settings::set_fine_kind(self, file, kind, *cents)
             }
-            Change::AddNight { date } => {
-                if self.night(*date).is_some() {
-                    return Err(refuse(format!(
-                        "Am {} gibt es schon einen Spielabend.",
-                        date.format("%d.%m.%Y")
-                    )));
-                }
-                file.nights.push(NightEntry {
-                    date: *date,
-                    tables: Vec::new(),
-                    fines: Vec::new(),
-                    draw: None,
-                });
-            }
-            Change::SetDraw { date, seats } => {
-                let night = night_entry(file, *date)?;
-                if night.tables.iter().any(|t| !t.rounds.is_empty()) {
-                    return Err(refuse(
-                        "An diesem Abend sind schon Runden eingetragen: Teilnehmer und Auslosung stehen fest.",
-                    ));
-                }
-                if seats
-                    .iter()
-                    .any(|s| self.player(&normalize_name(&s.player)).is_none())
-                {
-                    return Err(refuse("Nur Spieler der Saison können teilnehmen."));
-                }
-                if seats.len() < 2 {
-                    return Err(refuse("Mindestens 2 Teilnehmer ankreuzen."));
-                }
-                night.draw = Some(seats.clone());
-            }
+            Change::AddNight { date } => nights::add(self, file, *date),
+            Change::SetDraw { date, seats } => nights::set_draw(self, file, *date, seats),
             Change::SeatPlayer {
                 date,
                 player,
                 table,
-            } => {
-                let name = normalize_name(player);
-                let night = night_entry(file, *date)?;
-                let draw = night.draw.get_or_insert_with(Vec::new);
-                if let Some(s) = draw.iter().find(|s| s.player == name) {
-                    return Err(refuse(format!(
-                        "{name} ist an diesem Abend schon ausgelost (Tisch {}).",
-                        s.table
-                    )));
-                }
-                *draw = super::draw::seat(draw, &name, *table);
-            }
+            } => nights::seat_player(file, *date, player, *table),
+            Change::CloseNight { date } => nights::close(file, closed, *date),
+            Change::ReopenNight { date } => nights::reopen(file, closed, *date),
             Change::PutRound {
                 date,
                 table,
@@ -563,302 +458,77 @@ impl Season {
                 replace,
                 seat_newcomers,
                 schockbesteck,
-            } => {
-                let entered = self
-                    .night(*date)
-                    .and_then(|n| n.tables.iter().find(|t| t.number == *table))
-                    .and_then(|t| t.rounds.iter().find(|r| r.number == *number));
-                let night = night_entry(file, *date)?;
-                let at = Location::night(*date).table(*table).round(*number);
-                match (entered, replace) {
-                    (Some(old), Replace::No) => {
-                        return Err(EntryError::conflict(
-                            at.clone(),
-                            format!(
-                                "{at} ist schon eingetragen (verloren: {}; Outs: {}). Zum Überschreiben \
-                                 „Runde ersetzen“ ankreuzen, sonst eine andere Rundennummer eingeben.",
-                                round_loser(old),
-                                round_outs(old)
-                            ),
-                        ));
-                    }
-                    (Some(old), Replace::IfVersion(v)) if round_version(old) != *v => {
-                        return Err(EntryError::conflict(
-                            at.clone(),
-                            format!(
-                                "{at} wurde inzwischen geändert (jetzt verloren: {}; Outs: {}). \
-                                 Bitte prüfen und neu entscheiden.",
-                                round_loser(old),
-                                round_outs(old)
-                            ),
-                        ));
-                    }
-                    (None, Replace::IfVersion(_)) => {
-                        return Err(EntryError::conflict(
-                            at.clone(),
-                            format!("{at} ist nicht mehr eingetragen. Bitte prüfen und neu entscheiden."),
-                        ));
-                    }
-                    _ => {}
-                }
-                if *seat_newcomers {
-                    let draw = night.draw.get_or_insert_with(Vec::new);
-                    for r in results {
-                        let name = normalize_name(&r.player);
-                        if self.player(&name).is_some() && !draw.iter().any(|s| s.player == name) {
-                            draw.push(SeatEntry {
-                                player: name,
-                                table: *table,
-                            });
-                        }
-                    }
-                }
-                night.put_round(
-                    *table,
-                    RoundEntry {
-                        number: *number,
-                        results: results.clone(),
-                        schockbesteck: schockbesteck.clone(),
-                    },
-                );
-            }
+            } => rounds::put(
+                self,
+                file,
+                RoundAt::new(*date, *table, *number),
+                results,
+                replace,
+                *seat_newcomers,
+                schockbesteck.as_ref(),
+            ),
             Change::BookFine {
                 date,
                 player,
                 kind,
                 paid,
                 again,
-            } => {
-                let name = normalize_name(player);
-                let kind = kind.trim();
-                let booked = self
-                    .night(*date)
-                    .is_some_and(|n| n.fines.iter().any(|f| f.player == name && f.kind == kind));
-                if booked && !again {
-                    return Err(refuse(format!(
-                        "Abend {}: {name} hat an diesem Abend schon eine Strafe „{}“. Noch eine \
-                         buchen? Dann „Ja, noch einmal buchen“ ankreuzen.",
-                        date.format("%d.%m.%Y"),
-                        super::kasse::fine_label(kind)
-                    )));
-                }
-                night_entry(file, *date)?.fines.push(FineEntry {
-                    player: player.trim().to_string(),
-                    kind: kind.trim().to_string(),
-                    paid: *paid,
-                    amount_cents: None,
-                    paid_on: None,
-                    netted: false,
-                });
-            }
+            } => money::book_fine(self, file, *date, player, kind, *paid, *again),
             Change::SetFinePaid { date, index, paid } => {
-                let fine = night_entry(file, *date)?
-                    .fines
-                    .get_mut(*index)
-                    .ok_or_else(|| refuse("Diese Strafe gibt es nicht."))?;
-                if !*paid {
-                    fine.paid_on = None;
-                    fine.netted = false;
-                }
-                fine.paid = *paid;
-            }
-            Change::RemoveRound {
-                date,
-                table,
-                number,
-            } => {
-                let night = night_entry(file, *date)?;
-                let at = Location::night(*date).table(*table).round(*number);
-                let t = night
-                    .tables
-                    .iter_mut()
-                    .find(|t| t.number == *table && t.rounds.iter().any(|r| r.number == *number))
-                    .ok_or_else(|| {
-                        EntryError::new(at.clone(), format!("{at} ist nicht eingetragen."))
-                    })?;
-                t.rounds.retain(|r| r.number != *number);
-                night.tables.retain(|t| !t.rounds.is_empty());
-            }
-            Change::MoveRound {
-                date,
-                table,
-                number,
-                to,
-            } => {
-                let night = night_entry(file, *date)?;
-                let at = Location::night(*date).table(*table).round(*number);
-                if to == table {
-                    return Err(EntryError::new(
-                        at.clone(),
-                        format!("{at} ist schon an Tisch {to} eingetragen."),
-                    ));
-                }
-                let k = night
-                    .tables
-                    .iter()
-                    .position(|t| {
-                        t.number == *table && t.rounds.iter().any(|r| r.number == *number)
-                    })
-                    .ok_or_else(|| {
-                        EntryError::new(at.clone(), format!("{at} ist nicht eingetragen."))
-                    })?;
-                let taken = night
-                    .tables
-                    .iter()
-                    .any(|t| t.number == *to && t.rounds.iter().any(|r| r.number == *number));
-                if taken {
-                    return Err(EntryError::conflict(
-                        at.clone(),
-                        format!(
-                            "An Tisch {to} ist Runde {number} schon eingetragen: erst diese löschen oder verschieben."
-                        ),
-                    ));
-                }
-                let round = night.tables[k]
-                    .rounds
-                    .iter()
-                    .find(|r| r.number == *number)
-                    .cloned()
-                    .ok_or_else(|| {
-                        EntryError::new(at.clone(), format!("{at} ist nicht eingetragen."))
-                    })?;
-                night.tables[k].rounds.retain(|r| r.number != *number);
-                // Who played only this round at the old table goes with it.
-                let stays = |name: &str| {
-                    night.tables[k]
-                        .rounds
-                        .iter()
-                        .any(|r| r.results.iter().any(|x| x.player == name))
-                };
-                let moving: Vec<String> = round
-                    .results
-                    .iter()
-                    .filter(|r| !stays(&r.player))
-                    .map(|r| r.player.clone())
-                    .collect();
-                if let Some(draw) = night.draw.as_mut() {
-                    let mut next: Vec<SeatEntry> = draw
-                        .iter()
-                        .filter(|s| !(s.table == *table && moving.contains(&s.player)))
-                        .cloned()
-                        .collect();
-                    for s in draw
-                        .iter()
-                        .filter(|s| s.table == *table && moving.contains(&s.player))
-                    {
-                        next = super::draw::seat(&next, &s.player, Some(*to));
-                    }
-                    *draw = next;
-                }
-                night.tables.retain(|t| !t.rounds.is_empty());
-                night.put_round(*to, round);
-            }
-            Change::RemoveFine { date, index } => {
-                let night = night_entry(file, *date)?;
-                if *index >= night.fines.len() {
-                    return Err(refuse("Diese Strafe gibt es nicht."));
-                }
-                night.fines.remove(*index);
-            }
-            Change::RemoveNight { date } => {
-                night_entry(file, *date)?;
-                file.nights.retain(|n| n.date != *date);
-                closed.retain(|d| d != date);
-            }
-            Change::CloseNight { date } => {
-                night_entry(file, *date)?;
-                if !closed.contains(date) {
-                    closed.push(*date);
-                }
-            }
-            Change::ReopenNight { date } => {
-                night_entry(file, *date)?;
-                closed.retain(|d| d != date);
+                money::set_fine_paid(file, *date, *index, *paid)
             }
             Change::PayFine {
                 date,
                 index,
                 paid_on,
-            } => {
-                let fine = night_entry(file, *date)?
-                    .fines
-                    .get_mut(*index)
-                    .ok_or_else(|| refuse("Diese Strafe gibt es nicht."))?;
-                fine.paid = paid_on.is_some();
-                fine.paid_on = *paid_on;
-                fine.netted = false;
-            }
+            } => money::pay_fine(file, *date, *index, *paid_on),
             Change::BookPayment {
                 player,
                 cents,
                 paid_on,
-            } => {
-                let name = normalize_name(player);
-                let items = super::kasse::allocate(self, &name, *cents, *paid_on)?;
-                for item in items {
-                    match item.fine {
-                        Some((date, index)) => {
-                            if let Some(f) = night_entry(file, date)?.fines.get_mut(index) {
-                                f.paid = true;
-                                f.paid_on = Some(*paid_on);
-                            }
-                        }
-                        None => {
-                            if let Some(p) = file.players.iter_mut().find(|p| p.name == name) {
-                                p.fee_paid_on = Some(*paid_on);
-                            }
-                        }
-                    }
-                }
-            }
+            } => money::book_payment(self, file, player, *cents, *paid_on),
             Change::NetPayouts {
                 paid_on,
                 carry_in_cents,
-            } => {
-                let plan = super::kasse::netting_plan(self, *carry_in_cents, *paid_on);
-                if plan.is_empty() {
-                    return Err(refuse(
-                        "Nichts zu verrechnen: keine offenen Strafen der Gewinner, die ihr Anteil deckt.",
-                    ));
-                }
-                for (date, index) in plan {
-                    if let Some(f) = night_entry(file, date)?.fines.get_mut(index) {
-                        f.paid = true;
-                        f.paid_on = Some(*paid_on);
-                        f.netted = true;
-                    }
-                }
-            }
+            } => money::net_payouts(self, file, *paid_on, *carry_in_cents),
+            Change::RemoveRound {
+                date,
+                table,
+                number,
+            } => corrections::remove_round(file, RoundAt::new(*date, *table, *number)),
+            Change::MoveRound {
+                date,
+                table,
+                number,
+                to,
+            } => corrections::move_round(file, RoundAt::new(*date, *table, *number), *to),
+            Change::RemoveFine { date, index } => corrections::remove_fine(file, *date, *index),
+            Change::RemoveNight { date } => corrections::remove_night(file, closed, *date),
         }
-        Ok(())
     }
 }
 
-/// Renames `old` to `new` everywhere in the season file (players, draws, rows, fines).
-fn rename_in_file(file: &mut SeasonFile, old: &str, new: &str) {
-    for p in file.players.iter_mut().filter(|p| p.name == old) {
-        p.name = new.to_string();
-    }
-    for n in &mut file.nights {
-        for r in n.tables.iter_mut().flat_map(|t| t.rounds.iter_mut()) {
-            for x in r.results.iter_mut().filter(|x| x.player == old) {
-                x.player = new.to_string();
-            }
-            if let Some(record) = r
-                .schockbesteck
-                .as_mut()
-                .filter(|b| b.record().has_player(old))
-            {
-                *record = record.renamed(old, new);
-            }
-        }
-        for f in n.fines.iter_mut().filter(|f| f.player == old) {
-            f.player = new.to_string();
-        }
-        for s in n.draw.iter_mut().flatten().filter(|s| s.player == old) {
-            s.player = new.to_string();
+/// Where a round is: the night's date, the table, the round number.
+#[derive(Debug, Clone, Copy)]
+struct RoundAt {
+    date: NaiveDate,
+    table: u32,
+    number: u32,
+}
+
+impl RoundAt {
+    fn new(date: NaiveDate, table: u32, number: u32) -> RoundAt {
+        RoundAt {
+            date,
+            table,
+            number,
         }
     }
+}
+
+/// The refusal for `name`, who does not play in `season`.
+fn not_in_season(season: &Season, name: &str) -> EntryError {
+    refuse(format!("{name} spielt nicht in der Saison {}", season.year))
 }
 
 #[cfg(test)]

@@ -1,0 +1,126 @@
+//! The corrections of things entered by mistake: remove a round, move it to the other table,
+//! remove a fine or a whole night.
+
+use chrono::NaiveDate;
+
+use super::super::error::{EntryError, Location};
+use super::super::file::{SeasonFile, SeatEntry};
+use super::{night_entry, refuse, RoundAt};
+
+/// [`super::Change::RemoveRound`]: round `at` gone; refused when it is not entered.
+pub(super) fn remove_round(file: &mut SeasonFile, at: RoundAt) -> Result<(), EntryError> {
+    let RoundAt {
+        date,
+        table,
+        number,
+    } = at;
+    let night = night_entry(file, date)?;
+    let at = Location::night(date).table(table).round(number);
+    let t = night
+        .tables
+        .iter_mut()
+        .find(|t| t.number == table && t.rounds.iter().any(|r| r.number == number))
+        .ok_or_else(|| EntryError::new(at.clone(), format!("{at} ist nicht eingetragen.")))?;
+    t.rounds.retain(|r| r.number != number);
+    night.tables.retain(|t| !t.rounds.is_empty());
+    Ok(())
+}
+
+/// [`super::Change::MoveRound`]: round `at` moved to table `to`, its players who play no other
+/// round at the old table with it.
+pub(super) fn move_round(file: &mut SeasonFile, at: RoundAt, to: u32) -> Result<(), EntryError> {
+    let RoundAt {
+        date,
+        table,
+        number,
+    } = at;
+    let night = night_entry(file, date)?;
+    let at = Location::night(date).table(table).round(number);
+    if to == table {
+        return Err(EntryError::new(
+            at.clone(),
+            format!("{at} ist schon an Tisch {to} eingetragen."),
+        ));
+    }
+    let k = night
+        .tables
+        .iter()
+        .position(|t| t.number == table && t.rounds.iter().any(|r| r.number == number))
+        .ok_or_else(|| EntryError::new(at.clone(), format!("{at} ist nicht eingetragen.")))?;
+    let taken = night
+        .tables
+        .iter()
+        .any(|t| t.number == to && t.rounds.iter().any(|r| r.number == number));
+    if taken {
+        return Err(EntryError::conflict(
+            at.clone(),
+            format!(
+                "An Tisch {to} ist Runde {number} schon eingetragen: erst diese löschen oder verschieben."
+            ),
+        ));
+    }
+    let round = night.tables[k]
+        .rounds
+        .iter()
+        .find(|r| r.number == number)
+        .cloned()
+        .ok_or_else(|| EntryError::new(at.clone(), format!("{at} ist nicht eingetragen.")))?;
+    night.tables[k].rounds.retain(|r| r.number != number);
+    // Who played only this round at the old table goes with it.
+    let stays = |name: &str| {
+        night.tables[k]
+            .rounds
+            .iter()
+            .any(|r| r.results.iter().any(|x| x.player == name))
+    };
+    let moving: Vec<String> = round
+        .results
+        .iter()
+        .filter(|r| !stays(&r.player))
+        .map(|r| r.player.clone())
+        .collect();
+    if let Some(draw) = night.draw.as_mut() {
+        let mut next: Vec<SeatEntry> = draw
+            .iter()
+            .filter(|s| !(s.table == table && moving.contains(&s.player)))
+            .cloned()
+            .collect();
+        for s in draw
+            .iter()
+            .filter(|s| s.table == table && moving.contains(&s.player))
+        {
+            next = super::super::draw::seat(&next, &s.player, Some(to));
+        }
+        *draw = next;
+    }
+    night.tables.retain(|t| !t.rounds.is_empty());
+    night.put_round(to, round);
+    Ok(())
+}
+
+/// [`super::Change::RemoveFine`]: fine `index` of the night on `date` gone.
+pub(super) fn remove_fine(
+    file: &mut SeasonFile,
+    date: NaiveDate,
+    index: usize,
+) -> Result<(), EntryError> {
+    let night = night_entry(file, date)?;
+    if index >= night.fines.len() {
+        return Err(refuse("Diese Strafe gibt es nicht."));
+    }
+    night.fines.remove(index);
+    Ok(())
+}
+
+/// [`super::Change::RemoveNight`]: the night on `date` gone with its draw, rounds, fines and
+/// closed state.
+pub(super) fn remove_night(
+    file: &mut SeasonFile,
+    closed: &mut Vec<NaiveDate>,
+    date: NaiveDate,
+) -> Result<(), EntryError> {
+    night_entry(file, date)?;
+    file.nights.retain(|n| n.date != date);
+    closed.retain(|d| *d != date);
+    Ok(())
+}

@@ -1,0 +1,102 @@
+//! The edits of a night as such: add it, its draw, a late arrival, closing and reopening
+//! (league.md §9).
+
+use chrono::NaiveDate;
+
+use super::super::error::EntryError;
+use super::super::file::{NightEntry, SeasonFile, SeatEntry};
+use super::super::names::normalize_name;
+use super::super::season::Season;
+use super::{night_entry, refuse};
+
+/// [`super::Change::AddNight`]: the night on `date`, no participants yet.
+pub(super) fn add(
+    season: &Season,
+    file: &mut SeasonFile,
+    date: NaiveDate,
+) -> Result<(), EntryError> {
+    if season.night(date).is_some() {
+        return Err(refuse(format!(
+            "Am {} gibt es schon einen Spielabend.",
+            date.format("%d.%m.%Y")
+        )));
+    }
+    file.nights.push(NightEntry {
+        date,
+        tables: Vec::new(),
+        fines: Vec::new(),
+        draw: None,
+        totals: Vec::new(),
+    });
+    Ok(())
+}
+
+/// [`super::Change::SetDraw`]: the draw of the night on `date` is `seats`, before its first round.
+pub(super) fn set_draw(
+    season: &Season,
+    file: &mut SeasonFile,
+    date: NaiveDate,
+    seats: &[SeatEntry],
+) -> Result<(), EntryError> {
+    let night = night_entry(file, date)?;
+    if night.tables.iter().any(|t| !t.rounds.is_empty()) {
+        return Err(refuse(
+            "An diesem Abend sind schon Runden eingetragen: Teilnehmer und Auslosung stehen fest.",
+        ));
+    }
+    if seats
+        .iter()
+        .any(|s| season.player(&normalize_name(&s.player)).is_none())
+    {
+        return Err(refuse("Nur Spieler der Saison können teilnehmen."));
+    }
+    if seats.len() < 2 {
+        return Err(refuse("Mindestens 2 Teilnehmer ankreuzen."));
+    }
+    night.draw = Some(seats.to_vec());
+    Ok(())
+}
+
+/// [`super::Change::SeatPlayer`]: `player` seated late at `table` (or the smaller one).
+pub(super) fn seat_player(
+    file: &mut SeasonFile,
+    date: NaiveDate,
+    player: &str,
+    table: Option<u32>,
+) -> Result<(), EntryError> {
+    let name = normalize_name(player);
+    let night = night_entry(file, date)?;
+    let draw = night.draw.get_or_insert_with(Vec::new);
+    if let Some(s) = draw.iter().find(|s| s.player == name) {
+        return Err(refuse(format!(
+            "{name} ist an diesem Abend schon ausgelost (Tisch {}).",
+            s.table
+        )));
+    }
+    *draw = super::super::draw::seat(draw, &name, table);
+    Ok(())
+}
+
+/// [`super::Change::CloseNight`]: the night on `date` among the `closed` ones.
+pub(super) fn close(
+    file: &mut SeasonFile,
+    closed: &mut Vec<NaiveDate>,
+    date: NaiveDate,
+) -> Result<(), EntryError> {
+    night_entry(file, date)?;
+    if !closed.contains(&date) {
+        closed.push(date);
+    }
+    Ok(())
+}
+
+/// [`super::Change::ReopenNight`]: the night on `date` no longer among the `closed` ones.
+pub(super) fn reopen(
+    file: &mut SeasonFile,
+    closed: &mut Vec<NaiveDate>,
+    date: NaiveDate,
+) -> Result<(), EntryError> {
+    night_entry(file, date)?;
+    closed.retain(|d| *d != date);
+    Ok(())
+}

@@ -1,0 +1,83 @@
+//! The edit of a night's rounds: put a round, new or replacing one as seen (league.md §2, §9).
+
+use super::super::error::{EntryError, Location};
+use super::super::file::{ResultEntry, RoundEntry, SeasonFile, SeatEntry};
+use super::super::names::normalize_name;
+use super::super::season::Season;
+use super::{night_entry, round_loser, round_outs, round_version, Replace, RoundAt};
+
+/// [`super::Change::PutRound`]: round `at` with `results`, an entered one replaced as `replace`
+/// allows; `seat_newcomers` seats undrawn players at the round's table.
+pub(super) fn put(
+    season: &Season,
+    file: &mut SeasonFile,
+    at: RoundAt,
+    results: &[ResultEntry],
+    replace: &Replace,
+    seat_newcomers: bool,
+    schockbesteck: Option<&crate::rules::PlayedRunde>,
+) -> Result<(), EntryError> {
+    let RoundAt {
+        date,
+        table,
+        number,
+    } = at;
+    let entered = season
+        .night(date)
+        .and_then(|n| n.tables.iter().find(|t| t.number == table))
+        .and_then(|t| t.rounds.iter().find(|r| r.number == number));
+    let night = night_entry(file, date)?;
+    let at = Location::night(date).table(table).round(number);
+    match (entered, replace) {
+        (Some(old), Replace::No) => {
+            return Err(EntryError::conflict(
+                at.clone(),
+                format!(
+                    "{at} ist schon eingetragen (verloren: {}; Outs: {}). Zum Überschreiben \
+                     „Runde ersetzen“ ankreuzen, sonst eine andere Rundennummer eingeben.",
+                    round_loser(old),
+                    round_outs(old)
+                ),
+            ));
+        }
+        (Some(old), Replace::IfVersion(v)) if round_version(old) != *v => {
+            return Err(EntryError::conflict(
+                at.clone(),
+                format!(
+                    "{at} wurde inzwischen geändert (jetzt verloren: {}; Outs: {}). \
+                     Bitte prüfen und neu entscheiden.",
+                    round_loser(old),
+                    round_outs(old)
+                ),
+            ));
+        }
+        (None, Replace::IfVersion(_)) => {
+            return Err(EntryError::conflict(
+                at.clone(),
+                format!("{at} ist nicht mehr eingetragen. Bitte prüfen und neu entscheiden."),
+            ));
+        }
+        _ => {}
+    }
+    if seat_newcomers {
+        let draw = night.draw.get_or_insert_with(Vec::new);
+        for r in results {
+            let name = normalize_name(&r.player);
+            if season.player(&name).is_some() && !draw.iter().any(|s| s.player == name) {
+                draw.push(SeatEntry {
+                    player: name,
+                    table,
+                });
+            }
+        }
+    }
+    night.put_round(
+        table,
+        RoundEntry {
+            number,
+            results: results.to_vec(),
+            schockbesteck: schockbesteck.cloned(),
+        },
+    );
+    Ok(())
+}
