@@ -320,3 +320,5 @@ async fn a_late_arrival_in_the_draw_loads_again() {
         stored.season
     );
 }
+
+mod hostile;
