@@ -132,7 +132,12 @@ pub fn night_report(season: &Season, date: NaiveDate, link: &str, money: Money) 
     } else {
         line("Outs (davon Hand-Outs):");
         for p in throwers {
-            line(&format!("- {}: {} ({})", shown(&p.player), p.outs, p.hand_outs));
+            line(&format!(
+                "- {}: {} ({})",
+                shown(&p.player),
+                p.outs,
+                p.hand_outs
+            ));
         }
     }
 

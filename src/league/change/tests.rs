@@ -745,7 +745,9 @@ fn one_limit_of_20_at_a_table_for_the_draw_the_round_and_a_late_arrival() {
         schockbesteck: None,
     };
     // (what, the season, the change, the refusal's fragment or None for accepted)
-    let twenty = s.apply(&draw(&[(20, 1), (20, 2)])).expect("40 at two tables");
+    let twenty = s
+        .apply(&draw(&[(20, 1), (20, 2)]))
+        .expect("40 at two tables");
     let cases: Vec<(&str, &Season, Change, Option<&str>)> = vec![
         ("40 at two tables", &s, draw(&[(20, 1), (20, 2)]), None),
         (
@@ -921,5 +923,7 @@ fn split_tables_from_is_at_most_21() {
         e.to_string(),
         "Feld rules.split_tables_from: höchstens 21: an einem Tisch spielen höchstens 20 Spieler"
     );
-    assert!(crowd(3, json!({ "split_tables_from": 21 })).limits().is_empty());
+    assert!(crowd(3, json!({ "split_tables_from": 21 }))
+        .limits()
+        .is_empty());
 }
