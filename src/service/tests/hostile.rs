@@ -98,3 +98,98 @@ async fn confusable_account_names_are_one_account() {
         assert_eq!(crate::league::names::login_key(typed), key, "{typed}");
     }
 }
+
+/// A league on a fresh database with season 2026: Anna, Bernd and Carla drawn to table 1 of the
+/// night of 09.01.2026.
+async fn one_night() -> (tempfile::TempDir, Db, League, NaiveDate) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(&dir.path().join("liga.db")).await.unwrap();
+    let league = League::of(db.clone()).await.unwrap();
+    let by = Edit::by("anna");
+    league
+        .create_season(2026, Default::default(), &by)
+        .await
+        .unwrap();
+    for p in ["Anna", "Bernd", "Carla"] {
+        league.add_player(2026, p, &by).await.unwrap();
+    }
+    let night = date(9);
+    league
+        .change(2026, Change::AddNight { date: night }, &by)
+        .await
+        .unwrap();
+    let seats = ["Anna", "Bernd", "Carla"]
+        .iter()
+        .map(|p| SeatEntry {
+            player: p.to_string(),
+            table: 1,
+        })
+        .collect();
+    league
+        .change(2026, Change::SetDraw { date: night, seats }, &by)
+        .await
+        .unwrap();
+    (dir, db, league, night)
+}
+
+/// Issue 22.1: closing a night revokes every scorer link of it in the same transaction;
+/// reopening revives none.
+#[tokio::test]
+async fn closing_ends_the_scorer_links_and_reopening_revives_none() {
+    let (_dir, db, league, night) = one_night().await;
+    let token = scorer::create_link(&db, night, 1, "anna").await.unwrap();
+    assert!(scorer::link(&db, &token).await.unwrap().is_some(), "works");
+    let by = Edit::by("anna").korrektur(Korrektur::because("zu früh abgeschlossen"));
+    league
+        .change(2026, Change::CloseNight { date: night }, &by)
+        .await
+        .unwrap();
+    assert!(scorer::link(&db, &token).await.unwrap().is_none(), "closed");
+    let (revoked,): (bool,) = sqlx::query_as("select revoked from scorer_links")
+        .fetch_one(&db.read)
+        .await
+        .unwrap();
+    assert!(revoked, "revoked with the closing, not only hidden by it");
+    league
+        .change(2026, Change::ReopenNight { date: night }, &by)
+        .await
+        .unwrap();
+    assert!(
+        scorer::link(&db, &token).await.unwrap().is_none(),
+        "a link made before the closing stays dead after reopening"
+    );
+    let night_id = league.snapshot().season(2026).unwrap().ids.nights[&night];
+    assert!(scorer::active_links(&db, night_id)
+        .await
+        .unwrap()
+        .is_empty());
+    // A new link after reopening works (the secretary shares it again on purpose).
+    let fresh = scorer::create_link(&db, night, 1, "anna").await.unwrap();
+    assert!(scorer::link(&db, &fresh).await.unwrap().is_some());
+}
+
+/// Issue 22.1: the links of nights closed before this version are revoked by the migration.
+#[tokio::test]
+async fn links_of_nights_closed_before_the_fix_are_revoked_by_the_migration() {
+    let (_dir, db, league, night) = one_night().await;
+    let token = scorer::create_link(&db, night, 1, "anna").await.unwrap();
+    let night_id = league.snapshot().season(2026).unwrap().ids.nights[&night];
+    // As an older version closed: the flag only.
+    sqlx::query("update nights set closed = 1 where id = ?")
+        .bind(night_id)
+        .execute(&db.write)
+        .await
+        .unwrap();
+    sqlx::raw_sql(include_str!(
+        "../../../migrations/20261201203518_links_of_closed_nights.sql"
+    ))
+    .execute(&db.write)
+    .await
+    .unwrap();
+    sqlx::query("update nights set closed = 0 where id = ?")
+        .bind(night_id)
+        .execute(&db.write)
+        .await
+        .unwrap();
+    assert!(scorer::link(&db, &token).await.unwrap().is_none());
+}
