@@ -122,6 +122,7 @@ pub fn season_file(year: i32, spec: &DemoSpec) -> SeasonFile {
         rules: Map::new(),
         players,
         nights,
+        endstand: Vec::new(),
     }
 }
 
@@ -171,6 +172,7 @@ fn night(
         tables,
         fines,
         draw: None,
+        totals: Vec::new(),
     }
 }
 

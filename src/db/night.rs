@@ -265,6 +265,7 @@ pub async fn delete(conn: &mut SqliteConnection, id: i64) -> Result<(), DbError>
         "delete from results where round_id in (select id from rounds where night_id = ?)",
         "delete from rounds where night_id = ?",
         "delete from fines where night_id = ?",
+        "delete from night_totals where night_id = ?",
         "delete from night_participants where night_id = ?",
         "delete from nights where id = ?",
     ] {

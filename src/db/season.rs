@@ -8,9 +8,10 @@ use sqlx::{FromRow, SqliteConnection, SqlitePool};
 
 use super::{to_u32, DbError};
 use crate::league::file::{
-    FineEntry, NightEntry, PlayerEntry, ResultEntry, RoundEntry, SeasonFile, SeatEntry, TableEntry,
-    FORMAT,
+    EndstandEntry, FineEntry, NightEntry, PlayerEntry, ResultEntry, RoundEntry, SeasonFile,
+    SeatEntry, TableEntry, TotalsEntry, FORMAT,
 };
+use crate::league::Liga;
 use crate::league::Season;
 
 /// One row of `seasons`.
@@ -56,10 +57,10 @@ pub async fn current_year(pool: &SqlitePool) -> Result<Option<i32>, DbError> {
     }
 }
 
-/// Deletes season `year` and its player list when it has no night; returns whether it was
-/// deleted (`false`: it has nights or does not exist). Players stay in the league.
+/// Deletes season `year` and its player list when it has no night and no Endstand; returns
+/// whether it was deleted (`false`: it has nights or a final table, or does not exist). Players stay in the league.
 pub async fn delete_empty(conn: &mut SqliteConnection, year: i32) -> Result<bool, DbError> {
-    if night_count(conn, year).await? > 0 {
+    if night_count(conn, year).await? > 0 || endstand_count(conn, year).await? > 0 {
         return Ok(false);
     }
     sqlx::query("delete from season_players where season = ?")
@@ -107,6 +108,15 @@ pub async fn night_count(conn: &mut SqliteConnection, year: i32) -> Result<i64, 
     Ok(n)
 }
 
+/// Number of lines of the final table stored for season `year` (a season kept as its Endstand).
+pub async fn endstand_count(conn: &mut SqliteConnection, year: i32) -> Result<i64, DbError> {
+    let (n,): (i64,) = sqlx::query_as("select count(*) from season_endstand where season = ?")
+        .bind(year)
+        .fetch_one(conn)
+        .await?;
+    Ok(n)
+}
+
 #[derive(FromRow)]
 struct PlayerRow {
     id: i64,
@@ -132,6 +142,32 @@ struct ResultRow {
     julen: i64,
     joker: bool,
     lost: bool,
+}
+
+#[derive(FromRow)]
+struct TotalsDbRow {
+    night_id: i64,
+    player: String,
+    table_no: i64,
+    rounds: i64,
+    outs: i64,
+    hand_outs: i64,
+    julen: i64,
+    points: i64,
+    lost: i64,
+}
+
+#[derive(FromRow)]
+struct EndstandDbRow {
+    player: String,
+    liga: String,
+    rounds: i64,
+    counted_outs: i64,
+    paid_rounds: i64,
+    lost_rounds: i64,
+    thrown_outs: i64,
+    hand_outs: i64,
+    julen: i64,
 }
 
 #[derive(FromRow)]
@@ -251,7 +287,67 @@ pub async fn load(conn: &mut SqliteConnection, year: i32) -> Result<Option<Store
     .fetch_all(&mut *conn)
     .await?;
 
+    let totals: Vec<TotalsDbRow> = sqlx::query_as(
+        "select t.night_id, p.name as player, t.table_no, t.rounds, t.outs, t.hand_outs, t.julen,
+                t.points, t.lost
+         from night_totals t join nights n on n.id = t.night_id join players p on p.id = t.player_id
+         where n.season = ? order by t.night_id, t.position",
+    )
+    .bind(year)
+    .fetch_all(&mut *conn)
+    .await?;
+    let endstand_rows: Vec<EndstandDbRow> = sqlx::query_as(
+        "select p.name as player, e.liga, e.rounds, e.counted_outs, e.paid_rounds, e.lost_rounds,
+                e.thrown_outs, e.hand_outs, e.julen
+         from season_endstand e join players p on p.id = e.player_id
+         where e.season = ? order by e.position",
+    )
+    .bind(year)
+    .fetch_all(&mut *conn)
+    .await?;
+
     let mut besteck = super::besteck::confirmed_of_season(&mut *conn, year).await?;
+
+    let mut night_totals: BTreeMap<i64, Vec<TotalsEntry>> = BTreeMap::new();
+    for t in totals {
+        night_totals
+            .entry(t.night_id)
+            .or_default()
+            .push(TotalsEntry {
+                player: t.player,
+                table: to_u32(t.table_no, "night_totals.table_no")?,
+                rounds: to_u32(t.rounds, "night_totals.rounds")?,
+                outs: to_u32(t.outs, "night_totals.outs")?,
+                hand_outs: to_u32(t.hand_outs, "night_totals.hand_outs")?,
+                julen: to_u32(t.julen, "night_totals.julen")?,
+                points: Some(t.points),
+                lost: to_u32(t.lost, "night_totals.lost")?,
+            });
+    }
+    let mut endstand = Vec::with_capacity(endstand_rows.len());
+    for e in endstand_rows {
+        let liga = match e.liga.as_str() {
+            "1. Liga" => Liga::First,
+            "2. Liga" => Liga::Second,
+            "Kreisliga" => Liga::Kreisliga,
+            other => {
+                return Err(DbError::Corrupt(format!(
+                    "season_endstand.liga: unbekannte Liga {other}"
+                )))
+            }
+        };
+        endstand.push(EndstandEntry {
+            player: e.player,
+            liga,
+            rounds: to_u32(e.rounds, "season_endstand.rounds")?,
+            counted_outs: e.counted_outs,
+            paid_rounds: to_u32(e.paid_rounds, "season_endstand.paid_rounds")?,
+            lost_rounds: Some(to_u32(e.lost_rounds, "season_endstand.lost_rounds")?),
+            thrown_outs: to_u32(e.thrown_outs, "season_endstand.thrown_outs")?,
+            hand_outs: to_u32(e.hand_outs, "season_endstand.hand_outs")?,
+            julen: to_u32(e.julen, "season_endstand.julen")?,
+        });
+    }
 
     let mut ids = Ids::default();
     // night id -> table no -> round no -> results
@@ -334,6 +430,7 @@ pub async fn load(conn: &mut SqliteConnection, year: i32) -> Result<Option<Store
             tables,
             fines,
             draw: Some(draw),
+            totals: night_totals.remove(&n.id).unwrap_or_default(),
         });
     }
     let mut player_entries = Vec::with_capacity(players.len());
@@ -353,6 +450,7 @@ pub async fn load(conn: &mut SqliteConnection, year: i32) -> Result<Option<Store
             rules,
             players: player_entries,
             nights: night_entries,
+            endstand,
         },
         closed,
         ids,
@@ -430,6 +528,30 @@ pub async fn replace(conn: &mut SqliteConnection, season: &Season) -> Result<(),
             .copied()
             .ok_or_else(|| DbError::Corrupt(format!("unbekannter Spieler {name}")))
     };
+    sqlx::query("delete from season_endstand where season = ?")
+        .bind(year)
+        .execute(&mut *conn)
+        .await?;
+    for (pos, e) in season.endstand.iter().enumerate() {
+        sqlx::query(
+            "insert into season_endstand (season, player_id, position, liga, rounds, counted_outs,
+                                          paid_rounds, lost_rounds, thrown_outs, hand_outs, julen)
+             values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(year)
+        .bind(id_of(&e.player)?)
+        .bind(pos as i64)
+        .bind(e.liga.label())
+        .bind(e.rounds)
+        .bind(e.counted_outs)
+        .bind(e.paid_rounds)
+        .bind(e.lost_rounds)
+        .bind(e.thrown_outs)
+        .bind(e.hand_outs)
+        .bind(e.julen)
+        .execute(&mut *conn)
+        .await?;
+    }
     for night in &season.nights {
         let night_id = super::night::create(&mut *conn, year, night.date).await?;
         let mut seats = Vec::with_capacity(night.draw.len());
@@ -458,6 +580,25 @@ pub async fn replace(conn: &mut SqliteConnection, season: &Season) -> Result<(),
                     .await?;
                 }
             }
+        }
+        for (pos, t) in night.totals.iter().enumerate() {
+            sqlx::query(
+                "insert into night_totals (night_id, player_id, position, table_no, rounds, outs,
+                                           hand_outs, julen, points, lost)
+                 values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            )
+            .bind(night_id)
+            .bind(id_of(&t.player)?)
+            .bind(pos as i64)
+            .bind(t.table)
+            .bind(t.rounds)
+            .bind(t.outs)
+            .bind(t.hand_outs)
+            .bind(t.julen)
+            .bind(t.points)
+            .bind(t.lost)
+            .execute(&mut *conn)
+            .await?;
         }
         for f in &night.fines {
             let id = super::money::book_fine(

@@ -338,13 +338,14 @@ pub struct HonourYear {
     pub places: Vec<PaidPlace>,
 }
 
-/// The Ehrentafel (league.md §7, §8): for each of `seasons` with at least one night, by year, the
+/// The Ehrentafel (league.md §7, §8): for each of `seasons` with at least one night or an Endstand
+/// (issue 24.3), by year, the
 /// Schocker des Jahres (rank 1 of the 1. Liga after the last night, with his line), and from the
 /// year's `payouts` (matched by year) the Lucky Looser(s) and the paid places with their cents.
 pub fn ehrentafel(seasons: &[Season], payouts: &[Payouts]) -> Vec<HonourYear> {
     by_year(seasons)
         .into_iter()
-        .filter(|s| !s.nights.is_empty())
+        .filter(|s| !s.nights.is_empty() || s.is_endstand())
         .map(|season| {
             let schocker_des_jahres = standings(season, None)
                 .rows

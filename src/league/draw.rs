@@ -6,7 +6,7 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 
 use super::file::SeatEntry;
-use super::season::Table;
+use super::season::{Table, TotalsRow};
 
 /// The draw by lot of league.md §9: with at least `split_from` participants they are shuffled with
 /// `rng` and split into table 1 (the larger half) and table 2, sizes differing by at most one;
@@ -106,6 +106,21 @@ pub fn derive_draw(tables: &[Table]) -> Vec<SeatEntry> {
                     table: t.number,
                 });
             }
+        }
+    }
+    draw
+}
+
+/// The draw that a night's rows show: [`derive_draw`] of its rounds, then the players of its
+/// totals rows (a night recorded as totals) at their tables in row order.
+pub fn derive_draw_of(tables: &[Table], totals: &[TotalsRow]) -> Vec<SeatEntry> {
+    let mut draw = derive_draw(tables);
+    for t in totals {
+        if !draw.iter().any(|s| s.player == t.player) {
+            draw.push(SeatEntry {
+                player: t.player.clone(),
+                table: t.table,
+            });
         }
     }
     draw

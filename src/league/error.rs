@@ -84,6 +84,16 @@ pub fn field_label(field: &str, table_known: bool, round_known: bool) -> &str {
         "draw" => "Auslosung",
         "schockbesteck" => "Würfe (Schockbesteck)",
         "schockbesteck.rules" => "Regelwerk der Würfe (Schockbesteck)",
+        "rounds" => "Runden",
+        "points" => "Outs gewertet",
+        "totals" => "Summen je Spieler",
+        "table" => "Tisch",
+        "endstand" => "Endstand",
+        "liga" => "Liga",
+        "counted_outs" => "gewertete Outs",
+        "paid_rounds" => "bezahlte Runden",
+        "lost_rounds" => "verlorene Runden",
+        "thrown_outs" => "Outs",
         other => other,
     }
 }

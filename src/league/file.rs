@@ -25,6 +25,79 @@ pub struct SeasonFile {
     /// The season's nights, in any order (one per date).
     #[serde(default)]
     pub nights: Vec<NightEntry>,
+    /// The season's final table only (a season kept as its Endstand, without nights; an addition
+    /// to `schockerliga-season/1`, docs/saisondatei.md): one line per player. Absent (and left out
+    /// of an export) for a season of nights; present, the season has no nights.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub endstand: Vec<EndstandEntry>,
+}
+
+/// One player's line of a season kept only as its final table (issue 24.3, docs/saisondatei.md
+/// "Endstand"): his Liga, rounds, counted Outs and paid rounds as the club's table gave them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EndstandEntry {
+    /// The player's name (one of the season's players).
+    pub player: String,
+    /// His Liga in the final table (`"1. Liga"`, `"2. Liga"`, `"Kreisliga"`).
+    pub liga: super::standings::Liga,
+    /// Rounds he played in the season (≥ 1).
+    pub rounds: u32,
+    /// His counted Outs of the season, Julen included (league.md §2).
+    pub counted_outs: i64,
+    /// Rounds he paid (league.md §7); 0 when not given.
+    #[serde(default)]
+    pub paid_rounds: u32,
+    /// Rounds he lost; absent: the paid rounds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lost_rounds: Option<u32>,
+    /// Schock Outs thrown, when known (0 = not given).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub thrown_outs: u32,
+    /// Of those, Hand-Outs, when known.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub hand_outs: u32,
+    /// Julen thrown, when known (their counted Outs are inside `counted_outs`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub julen: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// One player's totals of a night recorded as totals (interchange.md "Spreadsheet of night
+/// totals"; an addition to `schockerliga-season/1`, docs/saisondatei.md): what a club's
+/// spreadsheet kept instead of the rounds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TotalsEntry {
+    /// The player's name.
+    pub player: String,
+    /// His table that night (1 or 2).
+    #[serde(default = "table_one")]
+    pub table: u32,
+    /// Rounds he played that night, 1 ..= `rounds_per_night`.
+    pub rounds: u32,
+    /// Schock Outs thrown, Hand-Outs included.
+    pub outs: u32,
+    /// Of those, thrown from the hand.
+    #[serde(default)]
+    pub hand_outs: u32,
+    /// Julen thrown that night.
+    #[serde(default)]
+    pub julen: u32,
+    /// The night's counted Outs without Julen (Σ row values of league.md §2, the Joker in it);
+    /// absent: `(outs − hand_outs) × out_points + hand_outs × hand_out_points`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<i64>,
+    /// Rounds he lost that night.
+    #[serde(default)]
+    pub lost: u32,
+}
+
+fn table_one() -> u32 {
+    1
 }
 
 /// A player and the payment date of his Jahresbeitrag (the amount follows from the date).
@@ -56,6 +129,10 @@ pub struct NightEntry {
     /// player with a row must be in an explicit draw, at his row's table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub draw: Option<Vec<SeatEntry>>,
+    /// The night recorded as totals per player instead of rounds (a club's old spreadsheet): then
+    /// `tables` is empty. Absent (and left out of an export) for a night of rounds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub totals: Vec<TotalsEntry>,
 }
 
 /// One participant of a night's draw: the player and the table he was drawn to.

@@ -26,8 +26,12 @@ pub struct PlayerNight {
     pub date: NaiveDate,
     /// The table he played at.
     pub table: u32,
-    /// His rounds of the night, by round number.
+    /// His rounds of the night, by round number (empty for a night recorded as totals).
     pub rounds: Vec<RoundLine>,
+    /// The night was recorded as totals: no round lines (a round's figures are not available).
+    pub recorded_as_totals: bool,
+    /// Rounds he played at this night (the round lines, or his totals row's rounds).
+    pub rounds_played: u32,
     /// Julen of the night.
     pub julen: u32,
     /// Counted Outs from Julen at this night: floor(J(night)/n) − floor(J(previous)/n).
@@ -82,6 +86,9 @@ pub struct RoundLine {
 pub struct NightSummary {
     /// The night's date.
     pub date: NaiveDate,
+    /// The night was recorded as totals per player: its tables have no rounds, the players no
+    /// Joker-Runde (round-level figures are not available).
+    pub recorded_as_totals: bool,
     /// Its tables.
     pub tables: Vec<TableSummary>,
     /// Every participant, by name.
@@ -99,7 +106,10 @@ pub struct TableSummary {
     pub number: u32,
     /// Its players, by name.
     pub players: Vec<String>,
-    /// Its rounds with every player's row, by round number.
+    /// Rounds played at it (its rounds, or for a night recorded as totals the most rounds of one
+    /// of its players).
+    pub rounds_played: u32,
+    /// Its rounds with every player's row, by round number (empty for a night recorded as totals).
     pub rounds: Vec<Round>,
 }
 
@@ -122,7 +132,8 @@ pub struct NightPlayer {
     pub julen_outs: u32,
     /// Counted Outs of the night: row values + julen_outs.
     pub counted_outs: i64,
-    /// The round number of his Joker-Runde, if declared.
+    /// The round number of his Joker-Runde, if declared (`None` for a night recorded as totals:
+    /// not known).
     pub joker_round: Option<u32>,
     /// Rounds lost.
     pub lost_rounds: u32,
@@ -132,15 +143,24 @@ pub struct NightPlayer {
     pub sozialfall: bool,
 }
 
-/// Julen of `player` on nights strictly before `date`.
+/// Julen of `player` on nights strictly before `date` (rounds or totals rows).
 fn julen_before(season: &Season, player: &str, date: NaiveDate) -> u32 {
     season
         .nights
         .iter()
         .filter(|n| n.date < date)
-        .flat_map(|n| n.rows())
-        .filter(|(_, _, r)| r.player == player)
-        .map(|(_, _, r)| r.julen)
+        .flat_map(|n| {
+            let rounds = n
+                .rows()
+                .filter(|(_, _, r)| r.player == player)
+                .map(|(_, _, r)| r.julen);
+            let totals = n
+                .totals
+                .iter()
+                .filter(|t| t.player == player)
+                .map(|t| t.julen);
+            rounds.chain(totals)
+        })
         .sum()
 }
 
@@ -157,6 +177,43 @@ pub fn player_history(season: &Season, player: &str) -> Option<PlayerHistory> {
             .rows()
             .filter(|(_, _, r)| r.player == player)
             .collect();
+        let recorded = night.totals.iter().find(|t| t.player == player);
+        if let Some(row) = recorded {
+            // A night recorded as totals: the same figures, without round lines.
+            let julen_outs = (julen_total + row.julen) / per - julen_total / per;
+            julen_total += row.julen;
+            let totals = totals_up_to(season, night.date);
+            let t = totals.get(&player).cloned().unwrap_or_default();
+            let season_counted = t.counted_outs(rules);
+            let d_wert = DWert::new(season_counted, t.rounds, rules.rounds_per_night)
+                .unwrap_or(DWert { num: 0, den: 1 });
+            let rank = standings(season, Some(night.date))
+                .rows
+                .iter()
+                .find(|r| r.player == player)
+                .map_or(0, |r| r.rank);
+            nights.push(PlayerNight {
+                date: night.date,
+                table: row.table,
+                rounds: Vec::new(),
+                recorded_as_totals: true,
+                rounds_played: row.rounds,
+                julen: row.julen,
+                julen_outs,
+                open_julen: julen_total % per,
+                counted_outs: row.points + i64::from(julen_outs),
+                lost_rounds: row.lost,
+                paid_rounds: row.lost.min(rules.sozialfall_after),
+                sozialfall: row.lost >= rules.sozialfall_after,
+                season_rounds: t.rounds,
+                season_counted_outs: season_counted,
+                d_wert,
+                d_wert_f64: d_wert.as_f64(),
+                liga: liga_of(season, &player, &t, night.date),
+                rank,
+            });
+            continue;
+        }
         if mine.is_empty() {
             continue;
         }
@@ -196,6 +253,8 @@ pub fn player_history(season: &Season, player: &str) -> Option<PlayerHistory> {
         nights.push(PlayerNight {
             date: night.date,
             table: mine[0].0,
+            recorded_as_totals: false,
+            rounds_played: mine.len() as u32,
             counted_outs: rounds.iter().map(|r| r.points).sum::<i64>() + i64::from(julen_outs),
             julen,
             julen_outs,
@@ -225,7 +284,7 @@ pub fn night_summary(season: &Season, date: NaiveDate) -> Option<NightSummary> {
     let night = season.night(date)?;
     let rules = &season.rules;
     let per = rules.julen_per_out;
-    let tables = night
+    let mut tables: Vec<TableSummary> = night
         .tables
         .iter()
         .map(|t| {
@@ -239,12 +298,30 @@ pub fn night_summary(season: &Season, date: NaiveDate) -> Option<NightSummary> {
             TableSummary {
                 number: t.number,
                 players,
+                rounds_played: t.rounds.len() as u32,
                 rounds: t.rounds.clone(),
             }
         })
         .collect();
+    if night.recorded_as_totals() {
+        for number in night.table_numbers() {
+            let mut players: Vec<String> = night
+                .totals
+                .iter()
+                .filter(|t| t.table == number)
+                .map(|t| t.player.clone())
+                .collect();
+            players.sort();
+            tables.push(TableSummary {
+                number,
+                players,
+                rounds_played: night.rounds_at(number),
+                rounds: Vec::new(),
+            });
+        }
+    }
     let players: Vec<NightPlayer> = night
-        .totals(rules)
+        .per_player(rules)
         .into_iter()
         .map(|(name, t)| {
             let before = julen_before(season, name, date);
@@ -256,6 +333,9 @@ pub fn night_summary(season: &Season, date: NaiveDate) -> Option<NightSummary> {
                 if r.joker {
                     joker_round = Some(rn);
                 }
+            }
+            if let Some(row) = night.totals.iter().find(|t| t.player == name) {
+                table = row.table;
             }
             NightPlayer {
                 player: name.to_string(),
@@ -280,6 +360,7 @@ pub fn night_summary(season: &Season, date: NaiveDate) -> Option<NightSummary> {
         .collect();
     Some(NightSummary {
         date,
+        recorded_as_totals: night.recorded_as_totals(),
         tables,
         players,
         fines: night.fines.clone(),

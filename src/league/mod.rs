@@ -5,7 +5,8 @@
 //! every change of a season as one value (`change`: `Change`, `Season::apply`) and the draw (`draw`);
 //! the players' side: movement and Liga-Fortschritt (`progress`), curves (`curves`), careers, the
 //! all-time table and the Ehrentafel (`career`), records and streaks (`records`), the Glücksfaktor
-//! of the rounds played in the Schockbesteck (`glueck`).
+//! of the rounds played in the Schockbesteck (`glueck`); nights recorded as totals per player
+//! (`totals`) and the club's spreadsheet of them (`sheet`).
 pub mod career;
 pub mod change;
 pub mod curves;
@@ -27,6 +28,7 @@ pub mod season;
 pub mod standings;
 #[cfg(test)]
 pub(crate) mod testkit;
+pub mod totals;
 
 pub use change::{Change, Korrektur};
 pub use error::{EntryError, Location};
@@ -37,5 +39,7 @@ pub use history::{
 };
 pub use names::{check_name_chars, name_key, normalize_name};
 pub use payouts::{largest_remainder, payouts, ExactShare, LuckyLooser, Payouts, Place};
-pub use season::{fee_cents, row_points, Fine, Night, Player, Round, Season, Table};
+pub use season::{
+    fee_cents, row_points, EndstandRow, Fine, Night, Player, Round, Season, Table, TotalsRow,
+};
 pub use standings::{check_as_of, standings, DWert, Liga, StandingRow, Standings};

@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::season::Season;
-use super::standings::{standings, totals_up_to, Liga};
+use super::standings::{standings, Liga};
 
 /// The year-end accounts of a season (interchange.md payouts JSON). Invariant:
 /// Σ places + Σ lucky + carry_out = fees + fines + carry_in.
@@ -134,11 +134,14 @@ pub fn payouts(season: &Season, carry_in_cents: i64) -> Payouts {
     }
 
     // Lucky Looser over the whole season, all Ligen.
-    let totals = season
-        .last_night()
-        .map(|d| totals_up_to(season, d))
-        .unwrap_or_default();
-    let most = totals.values().map(|t| t.paid_rounds).max().unwrap_or(0);
+    // (The final table: every player with a round, or the lines of an Endstand season.)
+    let table = standings(season, None);
+    let totals: std::collections::BTreeMap<String, u32> = table
+        .rows
+        .iter()
+        .map(|r| (r.player.clone(), r.paid_rounds))
+        .collect();
+    let most = totals.values().copied().max().unwrap_or(0);
     let lucky_looser = if most == 0 {
         LuckyLooser {
             players: Vec::new(),
@@ -148,7 +151,7 @@ pub fn payouts(season: &Season, carry_in_cents: i64) -> Payouts {
     } else {
         let players: Vec<String> = totals
             .iter()
-            .filter(|(_, t)| t.paid_rounds == most)
+            .filter(|(_, paid)| **paid == most)
             .map(|(n, _)| n.clone())
             .collect();
         let amount = rules.lucky_looser_cents.min(fees).max(0);
@@ -172,7 +175,6 @@ pub fn payouts(season: &Season, carry_in_cents: i64) -> Payouts {
     let pot = fees - lucky + fines + carry_in_cents;
 
     // Places: groups of tied 1. Liga players after the last night.
-    let table = standings(season, None);
     let first: Vec<_> = table
         .rows
         .iter()

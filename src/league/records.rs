@@ -38,6 +38,11 @@ pub enum RecordKind {
 }
 
 impl RecordKind {
+    /// Whether the record looks at single rounds (then nights recorded as totals cannot count).
+    pub fn needs_rounds(self) -> bool {
+        self == RecordKind::CountedOutsRound
+    }
+
     /// Every kind, in display order.
     pub const ALL: [RecordKind; 7] = [
         RecordKind::CountedOutsNight,
@@ -92,6 +97,9 @@ pub struct Record {
     pub value: i64,
     /// Everyone holding it (empty when the value is 0).
     pub holders: Vec<RecordHolder>,
+    /// Nights it could not look at: for a record of one round ([`RecordKind::needs_rounds`]) the
+    /// nights recorded as totals (their rounds are not known); 0 otherwise.
+    pub nights_not_available: u32,
 }
 
 /// The records of one season or of all seasons (league.md §1, §2, §7).
@@ -136,6 +144,7 @@ impl Best {
             label: kind.label(),
             value: self.value,
             holders: self.holders,
+            nights_not_available: 0,
         }
     }
 }
@@ -263,11 +272,13 @@ pub fn season_records(season: &Season) -> Records {
     for row in standings(season, None).rows {
         julen.offer(i64::from(row.julen), holder(year, &row.player));
     }
+    let mut round_record = round_outs.into_record(RecordKind::CountedOutsRound);
+    round_record.nights_not_available = season.totals_nights().len() as u32;
     Records {
         season: Some(year),
         records: vec![
             night_outs.into_record(RecordKind::CountedOutsNight),
-            round_outs.into_record(RecordKind::CountedOutsRound),
+            round_record,
             hand_outs.into_record(RecordKind::HandOutsNight),
             julen.into_record(RecordKind::JulenSeason),
             out_streak.into_record(RecordKind::OutStreak),
@@ -289,6 +300,7 @@ pub fn all_time_records(seasons: &[Season]) -> Records {
 /// for each kind the best value and every holder of it, as [`all_time_records`] (league.md §1, §2, §7).
 pub fn merge_records<'a>(seasons: impl Iterator<Item = &'a Records>) -> Records {
     let mut best: Vec<Best> = RecordKind::ALL.iter().map(|_| Best::default()).collect();
+    let mut missing: Vec<u32> = RecordKind::ALL.iter().map(|_| 0).collect();
     for season in seasons {
         for record in &season.records {
             if let Some(i) = RecordKind::ALL.iter().position(|k| *k == record.kind) {
@@ -296,6 +308,9 @@ pub fn merge_records<'a>(seasons: impl Iterator<Item = &'a Records>) -> Records 
                     for h in &record.holders {
                         b.offer(record.value, h.clone());
                     }
+                }
+                if let Some(m) = missing.get_mut(i) {
+                    *m += record.nights_not_available;
                 }
             }
         }
@@ -305,7 +320,11 @@ pub fn merge_records<'a>(seasons: impl Iterator<Item = &'a Records>) -> Records 
         records: best
             .into_iter()
             .zip(RecordKind::ALL)
-            .map(|(b, kind)| b.into_record(kind))
+            .zip(missing)
+            .map(|((b, kind), nights_not_available)| Record {
+                nights_not_available,
+                ..b.into_record(kind)
+            })
             .collect(),
     }
 }

@@ -80,8 +80,12 @@ pub fn night_report(season: &Season, date: NaiveDate, link: &str, money: Money) 
         out.push_str(s);
         out.push('\n');
     };
-    let rounds: usize = night.tables.iter().map(|t| t.rounds.len()).sum();
-    let tables = night.tables.len().max(1);
+    let rounds: usize = summary
+        .tables
+        .iter()
+        .map(|t| t.rounds_played as usize)
+        .sum();
+    let tables = summary.tables.len().max(1);
     line(&format!("Schockerliga – Spielabend {}", date_de(date)));
     line(&format!(
         "{} Spieler an {} {}, {} {}.",
@@ -148,7 +152,9 @@ pub fn night_report(season: &Season, date: NaiveDate, link: &str, money: Money) 
         .map(|(t, n, r)| (t, n, shown(&r.player)))
         .collect();
     jokers.sort();
-    if jokers.is_empty() {
+    if night.recorded_as_totals() {
+        line("Joker: nicht bekannt (der Abend ist als Summen je Spieler erfasst)");
+    } else if jokers.is_empty() {
         line("Joker: keiner");
     } else {
         let list: Vec<String> = jokers

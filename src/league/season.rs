@@ -5,12 +5,13 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use chrono::{Datelike, NaiveDate};
 
-use super::draw::derive_draw;
+use super::draw::derive_draw_of;
 use super::error::{EntryError, Location};
+use super::file::{EndstandEntry, SeatEntry, TableEntry, TotalsEntry, FORMAT};
 use super::file::{FineEntry, NightEntry, PlayerEntry, ResultEntry, RoundEntry, SeasonFile};
-use super::file::{SeatEntry, TableEntry, FORMAT};
 use super::names::{check_name_chars, name_key, normalize_name};
 use super::rules::{SeasonRules, MAX_FINE_CENTS};
+use super::standings::Liga;
 use crate::rules::{PlayedRunde, RuleSet};
 
 /// Longest player name, in characters (after trimming).
@@ -61,6 +62,74 @@ pub struct Season {
     pub players: Vec<Player>,
     /// The nights, sorted by date (one per date).
     pub nights: Vec<Night>,
+    /// The final table of a season kept only as its Endstand (then `nights` is empty), in file
+    /// order; empty for a season of nights.
+    pub endstand: Vec<EndstandRow>,
+}
+
+/// One checked line of a season kept as its Endstand (issue 24.3): the player's Liga and season
+/// figures as the club's final table gave them (league.md §2–§4, §7).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct EndstandRow {
+    /// The player (canonical name).
+    pub player: String,
+    /// His Liga in the final table.
+    pub liga: Liga,
+    /// Rounds played (≥ 1).
+    pub rounds: u32,
+    /// Counted Outs, Julen included.
+    pub counted_outs: i64,
+    /// Rounds paid (≤ `lost_rounds`).
+    pub paid_rounds: u32,
+    /// Rounds lost (the paid rounds when not given).
+    pub lost_rounds: u32,
+    /// Schock Outs thrown (0 when not known).
+    pub thrown_outs: u32,
+    /// Hand-Outs thrown (0 when not known).
+    pub hand_outs: u32,
+    /// Julen thrown (0 when not known).
+    pub julen: u32,
+}
+
+/// One checked line of a night recorded as totals (interchange.md "Spreadsheet of night
+/// totals"): a player's figures of the night instead of his rounds.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct TotalsRow {
+    /// The player (canonical name).
+    pub player: String,
+    /// His table (1 or 2).
+    pub table: u32,
+    /// Rounds he played, 1 ..= `rounds_per_night`.
+    pub rounds: u32,
+    /// Schock Outs thrown, Hand-Outs included.
+    pub outs: u32,
+    /// Of those, Hand-Outs.
+    pub hand_outs: u32,
+    /// Julen thrown.
+    pub julen: u32,
+    /// Counted Outs of the night without Julen (Σ row values, league.md §2; the Joker in it).
+    pub points: i64,
+    /// Rounds lost.
+    pub lost: u32,
+}
+
+impl TotalsRow {
+    /// The counted Outs without Joker of these figures: `(outs − hand_outs) × out_points +
+    /// hand_outs × hand_out_points` (league.md §2), the least `points` can be.
+    pub fn base_points(&self, rules: &SeasonRules) -> i64 {
+        base_points(rules, self.outs, self.hand_outs)
+    }
+}
+
+/// The counted Outs without Joker and Julen of `outs` Schock Outs of which `hand_outs` from the
+/// hand: `(outs − hand_outs) × out_points + hand_outs × hand_out_points` (league.md §2).
+pub fn base_points_of(rules: &SeasonRules, outs: u32, hand_outs: u32) -> i64 {
+    base_points(rules, outs, hand_outs)
+}
+
+fn base_points(rules: &SeasonRules, outs: u32, hand_outs: u32) -> i64 {
+    i64::from(outs.saturating_sub(hand_outs)) * rules.out_points
+        + i64::from(hand_outs) * rules.hand_out_points
 }
 
 /// A player of the season and his Jahresbeitrag.
@@ -90,6 +159,9 @@ pub struct Night {
     /// "Abend abgeschlossen": changes of its draw, rounds and fines only as a Korrektur (the
     /// stored state; a season file knows no closing, so `from_file` gives `false`).
     pub closed: bool,
+    /// The night recorded as totals per player (then `tables` is empty; round-level figures are
+    /// not available for it): one row per participant, sorted by table, in file order.
+    pub totals: Vec<TotalsRow>,
 }
 
 /// One checked table of a night.
@@ -279,9 +351,45 @@ pub fn row_points(rules: &SeasonRules, row: &ResultEntry) -> i64 {
 }
 
 impl Night {
-    /// The distinct players with a row at this night, sorted by name.
+    /// The distinct players with a row (a round's row or a totals row) at this night, sorted by name.
     pub fn participants(&self) -> BTreeSet<&str> {
-        self.rows().map(|(_, _, r)| r.player.as_str()).collect()
+        self.rows()
+            .map(|(_, _, r)| r.player.as_str())
+            .chain(self.totals.iter().map(|t| t.player.as_str()))
+            .collect()
+    }
+
+    /// Whether the night was recorded as totals per player (no rounds: a round's loser, records
+    /// per round, the Glücksfaktor and the live board are not available for it).
+    pub fn recorded_as_totals(&self) -> bool {
+        !self.totals.is_empty()
+    }
+
+    /// The tables of the night: numbers of its tables of rounds, or of its totals rows.
+    pub fn table_numbers(&self) -> Vec<u32> {
+        let mut n: Vec<u32> = self.tables.iter().map(|t| t.number).collect();
+        n.extend(self.totals.iter().map(|t| t.table));
+        n.sort_unstable();
+        n.dedup();
+        n
+    }
+
+    /// Rounds played at table `table`: its rounds, or for a night recorded as totals the most
+    /// rounds a player of that table played.
+    pub fn rounds_at(&self, table: u32) -> u32 {
+        let entered = self
+            .tables
+            .iter()
+            .find(|t| t.number == table)
+            .map_or(0, |t| t.rounds.len() as u32);
+        let totals = self
+            .totals
+            .iter()
+            .filter(|t| t.table == table)
+            .map(|t| t.rounds)
+            .max()
+            .unwrap_or(0);
+        entered.max(totals)
     }
 
     /// Every result row of the night with its table and round number, in table/round order.
@@ -359,12 +467,22 @@ impl Season {
             nights.push(check_night(&rules, &game, year, &names, entry)?);
         }
         nights.sort_by_key(|n| n.date);
+        let endstand = check_endstand(&rules, &names, &file.endstand)?;
+        if !endstand.is_empty() {
+            if let Some(n) = nights.first() {
+                return Err(EntryError::new(
+                    Location::night(n.date).field("endstand"),
+                    "eine Saison hat entweder Spielabende oder nur einen Endstand, nicht beides",
+                ));
+            }
+        }
         Ok(Season {
             year,
             rules,
             game,
             players,
             nights,
+            endstand,
         })
     }
 
@@ -445,7 +563,21 @@ impl Season {
                                 .collect(),
                         })
                         .collect(),
-                    draw: (n.draw != derive_draw(&n.tables)).then(|| n.draw.clone()),
+                    draw: (n.draw != derive_draw_of(&n.tables, &n.totals)).then(|| n.draw.clone()),
+                    totals: n
+                        .totals
+                        .iter()
+                        .map(|t| TotalsEntry {
+                            player: t.player.clone(),
+                            table: t.table,
+                            rounds: t.rounds,
+                            outs: t.outs,
+                            hand_outs: t.hand_outs,
+                            julen: t.julen,
+                            points: (t.points != t.base_points(&self.rules)).then_some(t.points),
+                            lost: t.lost,
+                        })
+                        .collect(),
                     fines: n
                         .fines
                         .iter()
@@ -460,7 +592,36 @@ impl Season {
                         .collect(),
                 })
                 .collect(),
+            endstand: self
+                .endstand
+                .iter()
+                .map(|e| EndstandEntry {
+                    player: e.player.clone(),
+                    liga: e.liga,
+                    rounds: e.rounds,
+                    counted_outs: e.counted_outs,
+                    paid_rounds: e.paid_rounds,
+                    lost_rounds: (e.lost_rounds != e.paid_rounds).then_some(e.lost_rounds),
+                    thrown_outs: e.thrown_outs,
+                    hand_outs: e.hand_outs,
+                    julen: e.julen,
+                })
+                .collect(),
         }
+    }
+
+    /// Whether the season is kept only as its final table (issue 24.3): no nights, an Endstand.
+    pub fn is_endstand(&self) -> bool {
+        !self.endstand.is_empty()
+    }
+
+    /// The dates of the nights recorded as totals (round-level figures are not available for them).
+    pub fn totals_nights(&self) -> Vec<NaiveDate> {
+        self.nights
+            .iter()
+            .filter(|n| n.recorded_as_totals())
+            .map(|n| n.date)
+            .collect()
     }
 
     /// The season with `night` added, or replacing the night of the same date, checked completely
@@ -821,9 +982,18 @@ fn check_night(
         });
     }
     tables.sort_by_key(|t| t.number);
-    let draw = explicit.unwrap_or_else(|| derive_draw(&tables));
+    if !entry.totals.is_empty() && !entry.tables.is_empty() {
+        return Err(EntryError::new(
+            at_night.clone().field("totals"),
+            "der Abend ist als Summen je Spieler erfasst: Runden lassen sich dazu nicht eintragen \
+             (ein Abend hat Runden oder Summen, nicht beides)",
+        ));
+    }
+    let totals = check_totals(rules, game, year, names, entry, &drawn, explicit.is_some())?;
+    let draw = explicit.unwrap_or_else(|| derive_draw_of(&tables, &totals));
     let mut used: Vec<u32> = draw.iter().map(|s| s.table).collect();
     used.extend(tables.iter().map(|t| t.number));
+    used.extend(totals.iter().map(|t| t.table));
     used.sort_unstable();
     used.dedup();
     if used.len() > 1 {
@@ -907,7 +1077,277 @@ fn check_night(
         fines,
         draw,
         closed: false,
+        totals,
     })
+}
+
+/// Checks the totals rows of a night recorded as totals (interchange.md "Spreadsheet of night
+/// totals"): known players, each once, at table 1 or 2 (his drawn table when the draw is
+/// explicit); `1 ≤ rounds ≤ rounds_per_night`, `hand_outs ≤ outs ≤ max Outs per round × rounds`,
+/// Julen at most [`MAX_JULEN_PER_ROUND`] per round, `lost ≤ rounds`; `points` (default: the
+/// base) between the base and `joker_multiplier` × base, equal to the base without Joker; per
+/// table at least 2 players and at most as many lost rounds as rounds played. Rows come back
+/// sorted by table, in file order within a table.
+fn check_totals(
+    rules: &SeasonRules,
+    game: &RuleSet,
+    year: i32,
+    names: &HashMap<&str, &str>,
+    entry: &NightEntry,
+    drawn: &HashMap<&str, u32>,
+    explicit: bool,
+) -> Result<Vec<TotalsRow>, EntryError> {
+    let at_night = Location::night(entry.date);
+    let rpn = rules.rounds_per_night;
+    let max_outs = max_outs_per_round(game);
+    let mut rows: Vec<TotalsRow> = Vec::with_capacity(entry.totals.len());
+    for row in &entry.totals {
+        let name = known(names, &row.player, at_night.clone())?;
+        let at = at_night.clone().table(row.table).player(name);
+        let refuse = |field: &str, why: String| Err(EntryError::new(at.clone().field(field), why));
+        if !(1..=MAX_TABLES).contains(&row.table) {
+            return refuse(
+                "table",
+                format!("Tischnummer muss 1 oder {MAX_TABLES} sein"),
+            );
+        }
+        if explicit {
+            match drawn.get(name) {
+                Some(&t) if t == row.table => {}
+                Some(&t) => return refuse("table", format!("{name} ist an Tisch {t} ausgelost")),
+                None => {
+                    return refuse(
+                        "player",
+                        format!("{name} ist an diesem Abend nicht ausgelost"),
+                    )
+                }
+            }
+        }
+        if rows.iter().any(|x| x.player == name) {
+            return refuse(
+                "player",
+                "steht an diesem Abend schon in einer Zeile (jeder Spieler einmal je Abend)".into(),
+            );
+        }
+        if !(1..=rpn).contains(&row.rounds) {
+            return refuse(
+                "rounds",
+                format!(
+                    "{} Runden: es müssen zwischen 1 und {rpn} Runden sein",
+                    row.rounds
+                ),
+            );
+        }
+        if row.hand_outs > row.outs {
+            return refuse(
+                "hand_outs",
+                format!("mehr Hand-Outs ({}) als Outs ({})", row.hand_outs, row.outs),
+            );
+        }
+        if row.outs > max_outs * row.rounds {
+            return refuse(
+                "outs",
+                format!(
+                    "{} Outs in {} Runden: höchstens {max_outs} Outs pro Runde, also {} \
+                     (ein Schock Out beendet die Hälfte)",
+                    row.outs,
+                    row.rounds,
+                    max_outs * row.rounds
+                ),
+            );
+        }
+        if row.julen > MAX_JULEN_PER_ROUND * row.rounds {
+            return refuse(
+                "julen",
+                format!(
+                    "{} Julen in {} Runden: höchstens {MAX_JULEN_PER_ROUND} Julen pro Runde",
+                    row.julen, row.rounds
+                ),
+            );
+        }
+        if row.lost > row.rounds {
+            return refuse(
+                "lost",
+                format!(
+                    "mehr verlorene Runden ({}) als gespielte ({})",
+                    row.lost, row.rounds
+                ),
+            );
+        }
+        let base = base_points(rules, row.outs, row.hand_outs);
+        let points = row.points.unwrap_or(base);
+        if points < base {
+            return refuse(
+                "points",
+                format!("{points} gewertete Outs sind weniger als die Outs ergeben ({base})"),
+            );
+        }
+        match rules.joker_multiplier {
+            None if points != base => {
+                return refuse(
+                    "points",
+                    format!(
+                        "in der Saison {year} gibt es keinen Joker: gewertete Outs müssen {base} \
+                         sein (hier {points})"
+                    ),
+                )
+            }
+            Some(m) if points > base * m => {
+                return refuse(
+                    "points",
+                    format!(
+                        "{points} gewertete Outs sind mehr als {m} × {base}: der Joker \
+                         vervielfacht höchstens die Outs einer Runde"
+                    ),
+                )
+            }
+            _ => {}
+        }
+        rows.push(TotalsRow {
+            player: name.to_string(),
+            table: row.table,
+            rounds: row.rounds,
+            outs: row.outs,
+            hand_outs: row.hand_outs,
+            julen: row.julen,
+            points,
+            lost: row.lost,
+        });
+    }
+    rows.sort_by_key(|r| r.table);
+    let mut tables: Vec<u32> = rows.iter().map(|r| r.table).collect();
+    tables.dedup();
+    for t in tables {
+        let at = at_night.clone().table(t);
+        let mine: Vec<&TotalsRow> = rows.iter().filter(|r| r.table == t).collect();
+        if let [only] = mine.as_slice() {
+            return Err(EntryError::new(
+                at.player(&only.player).field("player"),
+                "allein an seinem Tisch: eine Runde braucht mindestens 2 Spieler",
+            ));
+        }
+        let played = mine.iter().map(|r| r.rounds).max().unwrap_or(0);
+        let lost: u32 = mine.iter().map(|r| r.lost).sum();
+        if lost > played {
+            let last = mine.last().map_or("", |r| r.player.as_str());
+            return Err(EntryError::new(
+                at.player(last).field("lost"),
+                format!(
+                    "an Tisch {t} zusammen {lost} verlorene Runden, aber nur {played} Runden gespielt"
+                ),
+            ));
+        }
+    }
+    Ok(rows)
+}
+
+/// Checks the final table of a season kept as its Endstand (issue 24.3, docs/saisondatei.md):
+/// players of the season, each once, `1 ≤ rounds ≤ 366 × rounds_per_night`, `paid ≤ lost ≤
+/// rounds`, `hand_outs ≤ thrown_outs ≤ max Outs per round × rounds`, counted Outs at least the
+/// Outs of the Julen and at most what the rounds allow, and a Liga that fits the rounds (under
+/// `kreisliga_below_rounds` the Kreisliga, else not). Rows in file order.
+fn check_endstand(
+    rules: &SeasonRules,
+    names: &HashMap<&str, &str>,
+    entries: &[EndstandEntry],
+) -> Result<Vec<EndstandRow>, EntryError> {
+    let mut rows: Vec<EndstandRow> = Vec::with_capacity(entries.len());
+    let max_rounds = 366 * rules.rounds_per_night;
+    for e in entries {
+        let at0 = Location::default().field("endstand");
+        let name = known(names, &e.player, at0)?;
+        let at = Location::default().player(name);
+        let refuse = |field: &str, why: String| Err(EntryError::new(at.clone().field(field), why));
+        if rows.iter().any(|r| r.player == name) {
+            return refuse("player", "steht zweimal im Endstand".into());
+        }
+        if !(1..=max_rounds).contains(&e.rounds) {
+            return refuse(
+                "rounds",
+                format!(
+                    "{} Runden: es müssen zwischen 1 und {max_rounds} sein",
+                    e.rounds
+                ),
+            );
+        }
+        let lost = e.lost_rounds.unwrap_or(e.paid_rounds);
+        if e.paid_rounds > lost {
+            return refuse(
+                "paid_rounds",
+                format!(
+                    "mehr bezahlte Runden ({}) als verlorene ({lost})",
+                    e.paid_rounds
+                ),
+            );
+        }
+        if lost > e.rounds {
+            return refuse(
+                "lost_rounds",
+                format!(
+                    "mehr verlorene Runden ({lost}) als gespielte ({})",
+                    e.rounds
+                ),
+            );
+        }
+        if e.hand_outs > e.thrown_outs {
+            return refuse(
+                "hand_outs",
+                format!(
+                    "mehr Hand-Outs ({}) als Outs ({})",
+                    e.hand_outs, e.thrown_outs
+                ),
+            );
+        }
+        if e.thrown_outs > 3 * e.rounds || e.julen > MAX_JULEN_PER_ROUND * e.rounds {
+            return refuse(
+                "thrown_outs",
+                format!("mehr Outs oder Julen, als {} Runden zulassen", e.rounds),
+            );
+        }
+        let julen_outs = i64::from(e.julen / rules.julen_per_out.max(1));
+        let top = rules.out_points.max(rules.hand_out_points)
+            * rules.joker_multiplier.unwrap_or(1)
+            * 3
+            * i64::from(e.rounds)
+            + julen_outs;
+        if e.counted_outs < julen_outs || e.counted_outs > top {
+            return refuse(
+                "counted_outs",
+                format!(
+                    "{} gewertete Outs: bei {} Runden und {} Julen zwischen {julen_outs} und {top}",
+                    e.counted_outs, e.rounds, e.julen
+                ),
+            );
+        }
+        let kreisliga = e.rounds < rules.kreisliga_below_rounds;
+        if kreisliga != (e.liga == Liga::Kreisliga) {
+            let k = rules.kreisliga_below_rounds;
+            let why = if kreisliga {
+                format!(
+                    "mit {} Runden (unter {k}) steht ein Spieler in der Kreisliga",
+                    e.rounds
+                )
+            } else {
+                format!(
+                    "mit {} Runden (ab {k}) steht ein Spieler nicht in der Kreisliga",
+                    e.rounds
+                )
+            };
+            return refuse("liga", why);
+        }
+        rows.push(EndstandRow {
+            player: name.to_string(),
+            liga: e.liga,
+            rounds: e.rounds,
+            counted_outs: e.counted_outs,
+            paid_rounds: e.paid_rounds,
+            lost_rounds: lost,
+            thrown_outs: e.thrown_outs,
+            hand_outs: e.hand_outs,
+            julen: e.julen,
+        });
+    }
+    Ok(rows)
 }
 
 /// Per-player totals of one night (helper for standings, histories and night summaries).
@@ -922,9 +1362,23 @@ pub(crate) struct NightTotals {
 }
 
 impl Night {
-    /// Per-player totals of this night, keyed by player name.
-    pub(crate) fn totals(&self, rules: &SeasonRules) -> BTreeMap<&str, NightTotals> {
+    /// Per-player totals of this night, keyed by player name: summed over his rounds, or his
+    /// totals row for a night recorded as totals (the same figures either way).
+    pub(crate) fn per_player(&self, rules: &SeasonRules) -> BTreeMap<&str, NightTotals> {
         let mut map: BTreeMap<&str, NightTotals> = BTreeMap::new();
+        for t in &self.totals {
+            map.insert(
+                t.player.as_str(),
+                NightTotals {
+                    rounds: t.rounds,
+                    outs: t.outs,
+                    hand_outs: t.hand_outs,
+                    julen: t.julen,
+                    row_points: t.points,
+                    lost: t.lost,
+                },
+            );
+        }
         for (_, _, row) in self.rows() {
             let t = map.entry(row.player.as_str()).or_default();
             t.rounds += 1;

@@ -185,7 +185,7 @@ pub(crate) fn totals_up_to(season: &Season, as_of: NaiveDate) -> BTreeMap<String
     let deadline = deadline(season);
     let mut map: BTreeMap<String, PlayerTotals> = BTreeMap::new();
     for night in season.nights.iter().filter(|n| n.date <= as_of) {
-        for (name, t) in night.totals(rules) {
+        for (name, t) in night.per_player(rules) {
             let p = map.entry(name.to_string()).or_default();
             p.rounds += t.rounds;
             if night.date <= deadline {
@@ -244,6 +244,9 @@ pub fn check_as_of(year: i32, as_of: NaiveDate) -> Result<(), String> {
 /// Lists every player with at least one round on nights up to that date, grouped by Liga, ranked by
 /// D.Wert (exact) descending then rounds descending; equal players share the rank and are listed by name.
 pub fn standings(season: &Season, as_of: Option<NaiveDate>) -> Standings {
+    if season.is_endstand() {
+        return endstand_table(season);
+    }
     let Some(as_of) = as_of.or_else(|| season.last_night()) else {
         return Standings {
             season: season.year,
@@ -279,6 +282,55 @@ pub fn standings(season: &Season, as_of: Option<NaiveDate>) -> Standings {
             }
         })
         .collect();
+    rank(&mut rows);
+    Standings {
+        season: season.year,
+        as_of: Some(as_of),
+        rows,
+    }
+}
+
+/// The final table of a season kept as its Endstand (issue 24.3): its lines as given, ranked like
+/// any table (league.md §3); `as_of` is `None` (there are no nights), whatever date is asked.
+fn endstand_table(season: &Season) -> Standings {
+    let rules = &season.rules;
+    let rpn = rules.rounds_per_night;
+    let mut rows: Vec<StandingRow> = season
+        .endstand
+        .iter()
+        .map(|e| {
+            let dw = DWert::new(e.counted_outs, e.rounds, rpn).unwrap_or(DWert { num: 0, den: 1 });
+            StandingRow {
+                liga: e.liga,
+                rank: 0,
+                player: e.player.clone(),
+                rounds: e.rounds,
+                teilnahmen: f64::from(e.rounds) / f64::from(rpn),
+                thrown_outs: e.thrown_outs,
+                hand_outs: e.hand_outs,
+                julen: e.julen,
+                julen_outs: e.julen / rules.julen_per_out.max(1),
+                open_julen: e.julen % rules.julen_per_out.max(1),
+                counted_outs: e.counted_outs,
+                d_wert: dw.as_f64(),
+                lost_rounds: e.lost_rounds,
+                paid_rounds: e.paid_rounds,
+                d_wert_num: dw.num,
+                d_wert_den: dw.den,
+            }
+        })
+        .collect();
+    rank(&mut rows);
+    Standings {
+        season: season.year,
+        as_of: None,
+        rows,
+    }
+}
+
+/// Sorts `rows` by Liga, D.Wert (exact) descending, rounds descending, name, and gives the ranks
+/// within each Liga (equal D.Wert and rounds share the rank: 1, 2, 2, 4; league.md §3).
+fn rank(rows: &mut [StandingRow]) {
     let key = |r: &StandingRow| {
         (
             r.liga,
@@ -296,11 +348,6 @@ pub fn standings(season: &Season, as_of: Option<NaiveDate>) -> Standings {
         } else {
             place_in_liga
         };
-    }
-    Standings {
-        season: season.year,
-        as_of: Some(as_of),
-        rows,
     }
 }
 

@@ -321,4 +321,90 @@ async fn a_late_arrival_in_the_draw_loads_again() {
     );
 }
 
+#[tokio::test]
+async fn nights_of_totals_and_an_endstand_are_stored_and_load_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(&dir.path().join("liga.db")).await.unwrap();
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/small-2026.season.json"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let rounds = Season::from_file(&serde_json::from_str(&text).unwrap()).unwrap();
+    let totals = crate::league::totals::as_totals(&rounds);
+    let imported = import(&db, &totals, false).await.unwrap();
+    let stored = load_season(&db, 2026).await.expect("loads again");
+    assert_eq!(stored.season, imported);
+    assert!(stored.season.nights.iter().all(|n| n.recorded_as_totals()));
+    assert_eq!(
+        *stored.standings_as_of(None),
+        league::standings(&rounds, None)
+    );
+    assert_eq!(stored.season.to_file(), totals);
+
+    // A season kept as its final table only.
+    let endstand: SeasonFile = serde_json::from_value(serde_json::json!({
+        "format": "schockerliga-season/1", "season": 2005,
+        "players": [ { "name": "Anna" }, { "name": "Bernd" } ],
+        "endstand": [
+            { "player": "Anna", "liga": "1. Liga", "rounds": 180, "counted_outs": 95, "paid_rounds": 20 },
+            { "player": "Bernd", "liga": "Kreisliga", "rounds": 8, "counted_outs": 2, "paid_rounds": 3,
+              "lost_rounds": 4, "thrown_outs": 2, "julen": 2 } ]
+    }))
+    .unwrap();
+    let imported = import(&db, &endstand, false).await.unwrap();
+    let stored = load_season(&db, 2005).await.expect("loads again");
+    assert_eq!(stored.season, imported);
+    assert_eq!(
+        stored.season.to_file().endstand,
+        endstand
+            .endstand
+            .iter()
+            .map(|e| {
+                let mut e = e.clone();
+                e.lost_rounds = e.lost_rounds.filter(|l| *l != e.paid_rounds);
+                e
+            })
+            .collect::<Vec<_>>()
+    );
+    let table = stored.standings_as_of(None);
+    let lines: Vec<(&str, u32, i64)> = table
+        .rows
+        .iter()
+        .map(|r| (r.player.as_str(), r.rounds, r.counted_outs))
+        .collect();
+    assert_eq!(lines, [("Anna", 180, 95), ("Bernd", 8, 2)]);
+    // A rename goes through the pipeline and reaches the totals rows and the final table.
+    let league = League::of(db.clone()).await.unwrap();
+    let by = Edit::by("test");
+    league
+        .change(
+            2026,
+            Change::RenamePlayer {
+                from: "Anna".into(),
+                to: "Anne".into(),
+            },
+            &by,
+        )
+        .await
+        .unwrap();
+    // (The rename of the league's player touches 2005 too: its view comes with the next refresh.)
+    league.refresh().await.unwrap();
+    for year in [2026, 2005] {
+        let stored = load_season(&db, year).await.expect("loads again");
+        assert_eq!(
+            league.snapshot().season(year).unwrap().season,
+            stored.season
+        );
+        assert!(
+            stored
+                .standings_as_of(None)
+                .rows
+                .iter()
+                .any(|r| r.player == "Anne"),
+            "{year}"
+        );
+    }
+}
+
 mod hostile;

@@ -222,6 +222,7 @@ impl League {
             rules: overrides,
             players: Vec::new(),
             nights: Vec::new(),
+            endstand: Vec::new(),
         };
         let season = Season::from_file(&file)?;
         let mut tx = self.inner.db.begin_write_as(&edit.author).await?;

@@ -231,6 +231,7 @@ fn unreachable_night() -> &'static Night {
         fines: Vec::new(),
         draw: Vec::new(),
         closed: false,
+        totals: Vec::new(),
     })
 }
 

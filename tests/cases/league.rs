@@ -52,6 +52,36 @@ fn season_file_round_trips() {
     }
 }
 
+#[test]
+fn fixtures_recorded_as_totals_give_the_same_standings_and_payouts() {
+    use schockerliga::league::totals::as_totals;
+    for name in ["small-2026", "sample-2026"] {
+        let s = season(name);
+        // Through the file's text, as an export and an import would carry it.
+        let text = serde_json::to_string_pretty(&as_totals(&s)).expect("serializes");
+        let file: SeasonFile = serde_json::from_str(&text).expect("parses");
+        let t = Season::from_file(&file).unwrap_or_else(|e| panic!("{name} as totals: {e}"));
+        assert!(t.nights.iter().all(|n| n.recorded_as_totals()), "{name}");
+        assert_eq!(t.nights.len(), s.nights.len(), "{name}");
+        let got = as_value(&standings(&t, None));
+        assert_eq!(got, expected(&format!("{name}.standings.json")), "{name}");
+        let got = as_value(&payouts(&t, 0));
+        assert_eq!(got, expected(&format!("{name}.payouts.json")), "{name}");
+        for n in &s.nights {
+            assert_eq!(
+                standings(&t, Some(n.date)),
+                standings(&s, Some(n.date)),
+                "{name}"
+            );
+        }
+        assert_eq!(
+            t.to_file(),
+            file,
+            "{name}: the totals season exports as it came"
+        );
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Payouts over random seasons (league.md §8 invariants).
 

@@ -26,6 +26,7 @@ pub(super) fn add(
         tables: Vec::new(),
         fines: Vec::new(),
         draw: None,
+        totals: Vec::new(),
     });
     Ok(())
 }

@@ -55,7 +55,8 @@ pub(super) fn set_fee(
     Ok(())
 }
 
-/// Renames `old` to `new` everywhere in the season file (players, draws, rows, fines).
+/// Renames `old` to `new` everywhere in the season file (players, draws, rows, totals rows,
+/// fines, the Endstand).
 fn rename_in_file(file: &mut SeasonFile, old: &str, new: &str) {
     for p in file.players.iter_mut().filter(|p| p.name == old) {
         p.name = new.to_string();
@@ -79,5 +80,11 @@ fn rename_in_file(file: &mut SeasonFile, old: &str, new: &str) {
         for s in n.draw.iter_mut().flatten().filter(|s| s.player == old) {
             s.player = new.to_string();
         }
+        for t in n.totals.iter_mut().filter(|t| t.player == old) {
+            t.player = new.to_string();
+        }
+    }
+    for e in file.endstand.iter_mut().filter(|e| e.player == old) {
+        e.player = new.to_string();
     }
 }
