@@ -150,3 +150,41 @@ pub async fn active_links(db: &Db, night_id: i64) -> Result<Vec<(u32, String)>, 
         .map(|l| (u32::try_from(l.table_no).unwrap_or(0), l.created_by))
         .collect())
 }
+
+/// The scorer links as methods of the league, for the web (which names no part of the db layer);
+/// each does what the function of the same name above does, on the league's database.
+impl super::League {
+    /// The working link of `token` ([`link`]); `None` when unknown, revoked or closed.
+    pub async fn scorer_link(&self, token: &str) -> Result<Option<ScorerLink>, ServiceError> {
+        link(self.db(), token).await
+    }
+
+    /// Makes the link of `table` at the night on `date` by `author` ([`create_link`]): its token.
+    pub async fn create_scorer_link(
+        &self,
+        date: NaiveDate,
+        table: u32,
+        author: &str,
+    ) -> Result<String, ServiceError> {
+        create_link(self.db(), date, table, author).await
+    }
+
+    /// Revokes the link of `table` at the night on `date` by `author` ([`revoke_link`]): whether
+    /// one worked.
+    pub async fn revoke_scorer_link(
+        &self,
+        date: NaiveDate,
+        table: u32,
+        author: &str,
+    ) -> Result<bool, ServiceError> {
+        revoke_link(self.db(), date, table, author).await
+    }
+
+    /// The tables of night `night_id` with a working link and who made each ([`active_links`]).
+    pub async fn active_scorer_links(
+        &self,
+        night_id: i64,
+    ) -> Result<Vec<(u32, String)>, ServiceError> {
+        active_links(self.db(), night_id).await
+    }
+}
