@@ -8,7 +8,7 @@ use serde_json::json;
 use super::ServiceError;
 use crate::auth::{self, Role};
 use crate::db::{self, user::User, Db};
-use crate::league::names::name_key;
+use crate::league::names::login_key;
 
 /// The longest login name or password looked at when logging in; longer input fails like a wrong
 /// password (argon2 would otherwise hash megabytes).
@@ -56,15 +56,17 @@ async fn insert(
             "Ein Konto \"{username}\" gibt es schon."
         )));
     }
-    // Login names count without case (a phone capitalises the first letter): one account per key.
-    let key = name_key(username);
+    // Login names count without case (a phone capitalises the first letter) and without look-alike
+    // forms (fullwidth „Ａdmin“): one account per login key.
+    let key = login_key(username);
     if let Some(twin) = db::user::list_conn(&mut tx)
         .await?
         .into_iter()
-        .find(|u| name_key(&u.username) == key)
+        .find(|u| login_key(&u.username) == key)
     {
         return Err(ServiceError::refused(format!(
-            "Ein Konto \"{}\" gibt es schon (Groß-/Kleinschreibung zählt beim Anmelden nicht).",
+            "Ein Konto \"{}\" gibt es schon (Groß-/Kleinschreibung und gleich aussehende \
+             Zeichen zählen beim Anmelden nicht).",
             twin.username
         )));
     }
@@ -132,8 +134,8 @@ pub async fn create_first_admin(
     .await
 }
 
-/// The account of a login: the enabled account `username` (trimmed; case does not count: "Anna"
-/// logs in as "anna") whose password is `password`; `None` otherwise. An unknown name takes as
+/// The account of a login: the enabled account `username` (trimmed; case and look-alike forms do
+/// not count, [`login_key`]: "Anna" logs in as "anna") whose password is `password`; `None` otherwise. An unknown name takes as
 /// long as a wrong password (a dummy hash is checked).
 pub async fn authenticate(
     db: &Db,
@@ -147,11 +149,11 @@ pub async fn authenticate(
         match db::user::by_username(&db.read, name).await? {
             Some(u) => Some(u),
             None => {
-                let key = name_key(name);
+                let key = login_key(name);
                 db::user::list(&db.read)
                     .await?
                     .into_iter()
-                    .find(|u| name_key(&u.username) == key)
+                    .find(|u| login_key(&u.username) == key)
             }
         }
     } else {
@@ -302,14 +304,14 @@ async fn set_password(
 /// is stored; it works once within [`RESET_VALID_SECS`]; earlier unused links of the account die.
 /// Audited. `NotFound` for an unknown account.
 pub async fn issue_reset(db: &Db, username: &str, author: &str) -> Result<String, ServiceError> {
-    let key = name_key(username.trim());
+    let key = login_key(username);
     let user = db::user::list(&db.read)
         .await?
         .into_iter()
-        .find(|u| u.username == username.trim() || name_key(&u.username) == key)
+        .find(|u| u.username == username.trim() || login_key(&u.username) == key)
         .ok_or_else(|| ServiceError::NotFound(format!("Konto \"{}\"", username.trim())))?;
     let token = auth::random_token();
-    let now = chrono::Utc::now().timestamp();
+    let now = crate::service::clock::Clock::now(&crate::service::clock::SystemClock).timestamp();
     let mut tx = db.begin_write_as(author).await?;
     db::user::create_reset(
         &mut tx,
@@ -345,7 +347,10 @@ pub async fn reset_account(db: &Db, token: &str) -> Result<Option<User>, Service
     let Some(reset) = db::user::reset_by_hash(&mut conn, &token_hash(token)).await? else {
         return Ok(None);
     };
-    if reset.used_at.is_some() || reset.expires_at <= chrono::Utc::now().timestamp() {
+    if reset.used_at.is_some()
+        || reset.expires_at
+            <= crate::service::clock::Clock::now(&crate::service::clock::SystemClock).timestamp()
+    {
         return Ok(None);
     }
     Ok(db::user::by_id_conn(&mut conn, reset.user_id)
@@ -369,7 +374,7 @@ pub async fn reset_password(
     let hash = auth::hash_password(new.to_string())
         .await
         .map_err(|e| ServiceError::Corrupt(e.to_string()))?;
-    let now = chrono::Utc::now().timestamp();
+    let now = crate::service::clock::Clock::now(&crate::service::clock::SystemClock).timestamp();
     let mut tx = db.begin_write_as(&user.username).await?;
     // Checked again inside the transaction: two tabs with one link set one password.
     let reset = db::user::reset_by_hash(&mut tx, &token_hash(token))

@@ -1,6 +1,7 @@
 //! Scorer links (issue 11.2, SECURITY.md "Scorer links"): the secretary (or the command line)
 //! makes a link per table of a night; its holder, without an account, enters and corrects that
-//! table's rounds on that night only, until the night is closed or the link is revoked. The token
+//! table's rounds on that night only, until the night is closed (which revokes every link of it:
+//! reopening revives none) or the link is revoked. The token
 //! is 32 random bytes (256 bits) shown once; only its SHA-256 is stored. The audit log names the
 //! holder as "Tisch 2 (Link von anna)".
 
@@ -113,8 +114,9 @@ pub async fn revoke_link(
     Ok(n > 0)
 }
 
-/// The link of `token` while it works (not revoked, its night not closed); `None` otherwise,
-/// also for a token of the wrong shape.
+/// The link of `token` while it works (not revoked, its night not closed; closing a night revokes
+/// its links, so a reopened night has none that work); `None` otherwise, also for a token of the
+/// wrong shape.
 pub async fn link(db: &Db, token: &str) -> Result<Option<ScorerLink>, ServiceError> {
     if token.is_empty() || token.len() > MAX_CREDENTIAL_CHARS {
         return Ok(None);

@@ -406,3 +406,5 @@ async fn nights_of_totals_and_an_endstand_are_stored_and_load_again() {
         );
     }
 }
+
+mod hostile;

@@ -146,6 +146,12 @@ impl League {
     ) -> Result<Arc<SeasonView>, ServiceError> {
         let view = self.changes_locked(year, changes, edit).await?;
         self.written().await;
+        if changes
+            .iter()
+            .any(|c| matches!(c, Change::CloseNight { .. }))
+        {
+            self.closed_a_night();
+        }
         Ok(view)
     }
 
@@ -486,7 +492,10 @@ async fn audit(
             db::audit::record(
                 tx,
                 user,
-                &format!("Spielabend {} abgeschlossen", de(*date)),
+                &format!(
+                    "Spielabend {} abgeschlossen, seine Links zum Schreiben widerrufen",
+                    de(*date)
+                ),
                 Some(&json!({ "night": date, "closed": false })),
                 Some(&json!({ "night": date, "closed": true })),
             )
