@@ -124,7 +124,9 @@ pub enum Change {
         paid: bool,
     },
     /// Removes round `number` at `table` of the night on `date` (entered by mistake). Refused when
-    /// that round is not entered.
+    /// that round is not entered, and (a conflict) when `if_version` names another version than
+    /// the round as stored ([`round_version`]: the JSON API's `If-Match`), checked on the season
+    /// as the write transaction reads it.
     RemoveRound {
         /// The night.
         date: NaiveDate,
@@ -132,6 +134,8 @@ pub enum Change {
         table: u32,
         /// The round number.
         number: u32,
+        /// Remove only this version of the round (`None`: whatever is there).
+        if_version: Option<String>,
     },
     /// Moves round `number` from `table` to table `to` of the night on `date` (entered at the
     /// wrong table). Its players who have no other round at `table` are seated at `to`; refused
@@ -500,7 +504,13 @@ impl Season {
                 date,
                 table,
                 number,
-            } => corrections::remove_round(file, RoundAt::new(*date, *table, *number)),
+                if_version,
+            } => corrections::remove_round(
+                self,
+                file,
+                RoundAt::new(*date, *table, *number),
+                if_version.as_deref(),
+            ),
             Change::MoveRound {
                 date,
                 table,

@@ -170,6 +170,7 @@ pub async fn remove(
             date: at.date,
             table,
             number,
+            if_version: None,
         },
         ask: format!("Ja, Runde {number} löschen"),
         anchor: format!("tisch-{table}"),
