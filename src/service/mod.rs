@@ -59,6 +59,10 @@ pub enum ServiceError {
     Db(DbError),
 }
 
+/// Seconds a client should wait before sending a write again that found the database busy
+/// ([`ServiceError::is_busy`]): the `Retry-After` of the web's 503.
+pub const RETRY_AFTER_SECS: u64 = 5;
+
 /// The refusal of a write on a full disk.
 pub const DISK_FULL: &str =
     "Speicher voll, nichts gespeichert: auf dem Server ist kein Platz mehr. \
@@ -68,6 +72,13 @@ impl ServiceError {
     /// A refusal without a location: `message` says where and why.
     pub fn refused(message: impl Into<String>) -> ServiceError {
         ServiceError::Refused(EntryError::new(Location::default(), message))
+    }
+
+    /// True when the database was busy (another process held its write lock longer than
+    /// [`db::BUSY_TIMEOUT`]): nothing was stored and the same request may be sent again; the
+    /// message is [`db::BUSY`]. The web answers 503 with `Retry-After` ([`RETRY_AFTER_SECS`]).
+    pub fn is_busy(&self) -> bool {
+        matches!(self, ServiceError::Db(DbError::Busy))
     }
 }
 
@@ -89,6 +100,10 @@ impl From<DbError> for ServiceError {
             DbError::Sqlx(sqlx::Error::Database(d)) if d.code().as_deref() == Some("1811") => {
                 ServiceError::Closed(EntryError::new(Location::default(), d.message()))
             }
+            DbError::Busy => {
+                tracing::warn!("Datenbank belegt: Schreiben abgelehnt, nichts gespeichert");
+                ServiceError::Db(e)
+            }
             _ if e.is_disk_full() => {
                 tracing::error!(error = %e, "Speicher voll: Schreiben abgelehnt");
                 ServiceError::Full(EntryError::new(Location::default(), DISK_FULL))
@@ -100,7 +115,7 @@ impl From<DbError> for ServiceError {
 
 impl From<sqlx::Error> for ServiceError {
     fn from(e: sqlx::Error) -> Self {
-        ServiceError::from(DbError::Sqlx(e))
+        ServiceError::from(DbError::from(e))
     }
 }
 

@@ -193,3 +193,71 @@ async fn links_of_nights_closed_before_the_fix_are_revoked_by_the_migration() {
         .unwrap();
     assert!(scorer::link(&db, &token).await.unwrap().is_none());
 }
+
+/// Issue 22.8: another process holding the write lock longer than the busy timeout gives a
+/// distinct error (nothing stored, "bitte noch einmal"), not a fault; once the lock is free the
+/// same change goes through. (The timeout is shortened here; the server waits `BUSY_TIMEOUT`.)
+#[tokio::test]
+async fn a_busy_database_is_a_distinct_error_and_nothing_is_stored() {
+    use std::time::Duration;
+    assert_eq!(db::BUSY_TIMEOUT, Duration::from_secs(5));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("liga.db");
+    let db = Db::open_waiting(&path, Duration::from_millis(200))
+        .await
+        .unwrap();
+    let league = League::of(db.clone()).await.unwrap();
+    let by = Edit::by("anna");
+    league
+        .create_season(2026, Default::default(), &by)
+        .await
+        .unwrap();
+    // A second process: its own connection to the file, holding the write lock.
+    let url = format!("sqlite://{}", path.display());
+    let mut other = SqliteConnectOptions::from_str(&url)
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    sqlx::query("BEGIN IMMEDIATE")
+        .execute(&mut other)
+        .await
+        .unwrap();
+    let night = Change::AddNight { date: date(9) };
+    let e = league
+        .change(2026, night.clone(), &by)
+        .await
+        .expect_err("busy");
+    assert!(e.is_busy(), "{e:?}");
+    assert_eq!(
+        e.to_string(),
+        "Datenbank gerade belegt – nichts gespeichert, bitte noch einmal"
+    );
+    let file = league.export(2026).unwrap();
+    let e = import_as(&db, &file, true, "cli").await.expect_err("busy");
+    assert!(e.is_busy(), "an import too: {e:?}");
+    let e = accounts::create(
+        &db,
+        "anna",
+        "lang genug 123",
+        None,
+        crate::auth::Role::Admin,
+        "cli",
+    )
+    .await
+    .expect_err("busy");
+    assert!(e.is_busy(), "an account too: {e:?}");
+    // Nothing of it was stored; the other process lets go, and the same change goes through.
+    assert!(load_season(&db, 2026)
+        .await
+        .unwrap()
+        .season
+        .nights
+        .is_empty());
+    sqlx::query("ROLLBACK").execute(&mut other).await.unwrap();
+    league.change(2026, night, &by).await.expect("free again");
+    assert_eq!(load_season(&db, 2026).await.unwrap().season.nights.len(), 1);
+    // Other faults stay faults.
+    let fault = ServiceError::Db(db::DbError::Corrupt("x".into()));
+    assert!(!fault.is_busy());
+}
