@@ -359,6 +359,11 @@ impl Night {
             .collect()
     }
 
+    /// Whether the night has results: a round entered at one of its tables or a totals row.
+    pub fn has_results(&self) -> bool {
+        self.tables.iter().any(|t| !t.rounds.is_empty()) || !self.totals.is_empty()
+    }
+
     /// Whether the night was recorded as totals per player (no rounds: a round's loser, records
     /// per round, the Glücksfaktor and the live board are not available for it).
     pub fn recorded_as_totals(&self) -> bool {
@@ -646,6 +651,45 @@ impl Season {
     /// The date of the season's last night, `None` without nights.
     pub fn last_night(&self) -> Option<NaiveDate> {
         self.nights.last().map(|n| n.date)
+    }
+
+    /// The as-of date of the table when none is asked for (issue 22.3): the last night with
+    /// results (a round or a totals row) on or before `today`, every night when `today` is
+    /// `None`. A night created ahead without results never moves it (its date would put the
+    /// table after the 1. Liga deadline early), and it is never after the club's today; `None`
+    /// when no such night has results.
+    pub fn default_as_of(&self, today: Option<NaiveDate>) -> Option<NaiveDate> {
+        self.nights
+            .iter()
+            .rev()
+            .filter(|n| today.is_none_or(|t| n.date <= t))
+            .find(|n| n.has_results())
+            .map(|n| n.date)
+    }
+
+    /// The as-of date to read the table, the payouts or the Ehrentafel with on the club's
+    /// `today`, so that it is never after today (issue 22.3): an `as_of` asked for after today
+    /// becomes today; none asked stays `None` (the default, [`Season::default_as_of`] of every
+    /// night) unless a night after today has results, then the last night with results on or
+    /// before today (today itself when there is none: an empty table).
+    pub fn capped_as_of(&self, as_of: Option<NaiveDate>, today: NaiveDate) -> Option<NaiveDate> {
+        match as_of {
+            Some(d) => Some(d.min(today)),
+            None if self.results_after(today) => {
+                Some(self.default_as_of(Some(today)).unwrap_or(today))
+            }
+            None => None,
+        }
+    }
+
+    /// True when a night after `today` has results (entered ahead of its day): only then does a
+    /// table as of the club's today differ from the one as of the last night with results.
+    pub fn results_after(&self, today: NaiveDate) -> bool {
+        self.nights
+            .iter()
+            .rev()
+            .take_while(|n| n.date > today)
+            .any(Night::has_results)
     }
 
     /// The limits every new entry meets, beyond the file check (each a German refusal naming where):

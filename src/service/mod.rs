@@ -297,7 +297,8 @@ impl League {
         });
     }
 
-    /// The table of season `year` as of `as_of` (default: its last night), league.md §3–§4.
+    /// The table of season `year` as of `as_of` (default: its last night with results),
+    /// league.md §3–§4; [`League::standings_on`] never reads after the club's today.
     /// Errors: an `as_of` outside the season's year ([`league::check_as_of`]), no such season.
     pub fn standings(
         &self,
@@ -316,6 +317,29 @@ impl League {
     /// earlier seasons.
     pub fn payouts(&self, year: i32) -> Result<Payouts, ServiceError> {
         Ok(self.snapshot().chained(year)?.payouts.clone())
+    }
+
+    /// [`League::standings`] as the club's `today` sees it (issue 22.3): the as-of date is never
+    /// after today (`as_of` after it becomes today; none: the last night with results on or
+    /// before today). Errors as [`League::standings`].
+    pub fn standings_on(
+        &self,
+        year: i32,
+        as_of: Option<NaiveDate>,
+        today: NaiveDate,
+    ) -> Result<Standings, ServiceError> {
+        if let Some(d) = as_of {
+            league::check_as_of(year, d).map_err(ServiceError::refused)?;
+        }
+        let snap = self.snapshot();
+        let view = snap.season(year)?;
+        Ok(view.standings_on(as_of, today).into_owned())
+    }
+
+    /// [`League::payouts`] as the club's `today` sees it (issue 22.3): Lucky Looser and places
+    /// from the table as of today ([`Snapshot::chained_on`]).
+    pub fn payouts_on(&self, year: i32, today: NaiveDate) -> Result<Payouts, ServiceError> {
+        Ok(self.snapshot().chained_on(year, today)?.payouts.clone())
     }
 
     /// The season file of season `year` as stored (for export).

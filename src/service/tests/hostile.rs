@@ -261,3 +261,62 @@ async fn a_busy_database_is_a_distinct_error_and_nothing_is_stored() {
     let fault = ServiceError::Db(db::DbError::Corrupt("x".into()));
     assert!(!fault.is_busy());
 }
+
+/// Issue 22.3 through the service: the rounds of a night dated 04.12. entered on 20.11. do not
+/// relegate the league for the table, the payouts, the Ehrentafel or the players' progress as the
+/// club's today sees them.
+#[tokio::test]
+async fn a_night_entered_ahead_counts_from_its_day_on() {
+    use crate::league::testkit::{file, season_json, NightSpec};
+    use crate::league::Liga;
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(&dir.path().join("liga.db")).await.unwrap();
+    let league = League::of(db.clone()).await.unwrap();
+    let night = |d: &str, outs: &[u32]| {
+        NightSpec {
+            date: d,
+            players: &["Anna", "Bernd"],
+            outs,
+            ..NightSpec::default()
+        }
+        .build()
+    };
+    let players = [("Anna", Some("2026-01-09")), ("Bernd", Some("2026-01-09"))];
+    let f = file(season_json(
+        2026,
+        &players,
+        vec![
+            night("2026-11-06", &[3, 1]),
+            night("2026-11-20", &[2, 1]),
+            night("2026-12-04", &[0, 9]),
+        ],
+    ));
+    league.import(&f, false, "cli").await.unwrap();
+    let today = NaiveDate::from_ymd_opt(2026, 11, 20).unwrap();
+    let first = |s: &Standings| s.rows.iter().filter(|r| r.liga == Liga::First).count();
+    let table = league.standings_on(2026, None, today).unwrap();
+    assert_eq!((table.as_of, first(&table)), (Some(today), 2));
+    let asked = NaiveDate::from_ymd_opt(2026, 12, 31);
+    let table = league.standings_on(2026, asked, today).unwrap();
+    assert_eq!(
+        table.as_of,
+        Some(today),
+        "an as-of date after today is today"
+    );
+    let p = league.payouts_on(2026, today).unwrap();
+    assert_eq!(p.schocker_des_jahres, ["Anna"]);
+    assert!(!p.places.is_empty());
+    let snap = league.snapshot();
+    let e = snap.ehrentafel_on(today);
+    assert_eq!(e[0].schocker_des_jahres[0].player, "Anna");
+    let progress = snap.season(2026).unwrap().progress_on(None, today);
+    assert_eq!(progress.as_of, Some(today));
+    // After its day the night counts (the deadline has passed: nobody reached 100 rounds).
+    let later = NaiveDate::from_ymd_opt(2026, 12, 5).unwrap();
+    let table = league.standings_on(2026, None, later).unwrap();
+    assert_eq!(
+        (table.as_of, first(&table)),
+        (NaiveDate::from_ymd_opt(2026, 12, 4), 0)
+    );
+    assert!(league.payouts_on(2026, later).unwrap().places.is_empty());
+}
