@@ -7,7 +7,7 @@ use chrono::{Datelike, NaiveDate};
 
 use super::draw::derive_draw_of;
 use super::error::{EntryError, Location};
-use super::file::{EndstandEntry, SeatEntry, TableEntry, TotalsEntry, FORMAT};
+use super::file::{CorrectionEntry, EndstandEntry, SeatEntry, TableEntry, TotalsEntry, FORMAT};
 use super::file::{FineEntry, NightEntry, PlayerEntry, ResultEntry, RoundEntry, SeasonFile};
 use super::names::{check_name_chars, name_key, normalize_name};
 use super::rules::{SeasonRules, MAX_FINE_CENTS};
@@ -65,6 +65,9 @@ pub struct Season {
     /// The final table of a season kept only as its Endstand (then `nights` is empty), in file
     /// order; empty for a season of nights.
     pub endstand: Vec<EndstandRow>,
+    /// The Korrekturen of each night that has some, oldest first (issue 22.4: the season file's
+    /// `nights[].corrections`, the database's `night_corrections`); [`Season::corrections_of`].
+    pub corrections: BTreeMap<NaiveDate, Vec<CorrectionEntry>>,
 }
 
 /// One checked line of a season kept as its Endstand (issue 24.3): the player's Liga and season
@@ -157,7 +160,7 @@ pub struct Night {
     /// it may hold players who have not played yet (a late arrival).
     pub draw: Vec<SeatEntry>,
     /// "Abend abgeschlossen": changes of its draw, rounds and fines only as a Korrektur (the
-    /// stored state; a season file knows no closing, so `from_file` gives `false`).
+    /// season file's `closed`).
     pub closed: bool,
     /// The night recorded as totals per player (then `tables` is empty; round-level figures are
     /// not available for it): one row per participant, sorted by table, in file order.
@@ -461,6 +464,7 @@ impl Season {
             .collect();
 
         let mut nights: Vec<Night> = Vec::with_capacity(file.nights.len());
+        let mut corrections = BTreeMap::new();
         let mut seen_dates: HashSet<NaiveDate> = HashSet::new();
         for entry in &file.nights {
             if entry.date.year() == year && !seen_dates.insert(entry.date) {
@@ -470,6 +474,10 @@ impl Season {
                 ));
             }
             nights.push(check_night(&rules, &game, year, &names, entry)?);
+            let checked = check_corrections(entry.date, &entry.corrections)?;
+            if !checked.is_empty() {
+                corrections.insert(entry.date, checked);
+            }
         }
         nights.sort_by_key(|n| n.date);
         let endstand = check_endstand(&rules, &names, &file.endstand)?;
@@ -488,6 +496,7 @@ impl Season {
             players,
             nights,
             endstand,
+            corrections,
         })
     }
 
@@ -595,6 +604,8 @@ impl Season {
                             netted: f.netted,
                         })
                         .collect(),
+                    closed: n.closed,
+                    corrections: self.corrections_of(n.date).to_vec(),
                 })
                 .collect(),
             endstand: self
@@ -646,6 +657,11 @@ impl Season {
     /// The night on `date`, if any.
     pub fn night(&self, date: NaiveDate) -> Option<&Night> {
         self.nights.iter().find(|n| n.date == date)
+    }
+
+    /// The Korrekturen of the night on `date`, oldest first (empty for none or no such night).
+    pub fn corrections_of(&self, date: NaiveDate) -> &[CorrectionEntry] {
+        self.corrections.get(&date).map_or(&[], Vec::as_slice)
     }
 
     /// The date of the season's last night, `None` without nights.
@@ -1120,9 +1136,58 @@ fn check_night(
         tables,
         fines,
         draw,
-        closed: false,
+        closed: entry.closed,
         totals,
     })
+}
+
+/// Longest author of a Korrektur in a season file, in characters.
+pub const MAX_CORRECTION_USER_CHARS: usize = 200;
+
+/// Checks the Korrekturen of the night on `date` (issue 22.4): `at` an RFC 3339 time, `user`
+/// 1..=[`MAX_CORRECTION_USER_CHARS`] and the reason 1..=500 characters
+/// ([`crate::league::change::MAX_REASON_CHARS`]), both trimmed and without control or invisible
+/// characters. Errors name the night and the field.
+fn check_corrections(
+    date: NaiveDate,
+    entries: &[CorrectionEntry],
+) -> Result<Vec<CorrectionEntry>, EntryError> {
+    use super::change::MAX_REASON_CHARS;
+    let at =
+        |i: usize, field: &str| Location::night(date).field(&format!("corrections[{i}].{field}"));
+    let mut out = Vec::with_capacity(entries.len());
+    for (i, c) in entries.iter().enumerate() {
+        if chrono::DateTime::parse_from_rfc3339(c.at.trim()).is_err() {
+            return Err(EntryError::new(
+                at(i, "at"),
+                format!(
+                    "„{}“ ist kein Zeitpunkt (RFC 3339, z. B. „2026-01-10T09:30:00+00:00“)",
+                    c.at
+                ),
+            ));
+        }
+        for (field, text, max) in [
+            ("user", c.user.trim(), MAX_CORRECTION_USER_CHARS),
+            ("reason", c.reason.trim(), MAX_REASON_CHARS),
+        ] {
+            let n = text.chars().count();
+            if n == 0 || n > max {
+                return Err(EntryError::new(
+                    at(i, field),
+                    format!("muss 1 bis {max} Zeichen haben"),
+                ));
+            }
+            if let Err(why) = check_name_chars(text) {
+                return Err(EntryError::new(at(i, field), why));
+            }
+        }
+        out.push(CorrectionEntry {
+            at: c.at.trim().to_string(),
+            user: c.user.trim().to_string(),
+            reason: c.reason.trim().to_string(),
+        });
+    }
+    Ok(out)
 }
 
 /// Checks the totals rows of a night recorded as totals (interchange.md "Spreadsheet of night

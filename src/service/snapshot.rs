@@ -72,15 +72,12 @@ impl SeasonView {
     /// Schockbesteck throws that no longer check are left out and logged, the round stays), closed
     /// nights marked. Errors: the stored season fails its checks (German, where and why).
     pub fn of_stored(stored: Stored) -> Result<SeasonView, league::EntryError> {
-        let (mut season, dropped) = Season::from_stored_file(&stored.file)?;
+        let (season, dropped) = Season::from_stored_file(&stored.file)?;
         for why in dropped {
             tracing::warn!(
                 season = season.year,
                 "Schockbesteck-Würfe nicht geladen: {why}"
             );
-        }
-        for n in &mut season.nights {
-            n.closed = stored.closed.contains(&n.date);
         }
         Ok(SeasonView::new(
             stored.version,

@@ -320,3 +320,90 @@ async fn a_night_entered_ahead_counts_from_its_day_on() {
     );
     assert!(league.payouts_on(2026, later).unwrap().places.is_empty());
 }
+
+/// Issue 22.4: the season file carries each night's closed state and its Korrekturen;
+/// `import --replace` (the restore of one season) gives both back, and the night stays locked.
+#[tokio::test]
+async fn export_and_import_replace_keep_closed_nights_and_their_korrekturen() {
+    let (_dir, db, league, night) = one_night().await;
+    let rows = |loser: &str| -> Vec<ResultEntry> {
+        ["Anna", "Bernd", "Carla"]
+            .iter()
+            .map(|p| ResultEntry {
+                player: p.to_string(),
+                outs: 0,
+                hand_outs: 0,
+                julen: 0,
+                joker: false,
+                lost: *p == loser,
+            })
+            .collect()
+    };
+    let put = |loser: &str| Change::PutRound {
+        date: night,
+        table: 1,
+        number: 1,
+        results: rows(loser),
+        replace: crate::league::change::Replace::Any,
+        seat_newcomers: false,
+        schockbesteck: None,
+    };
+    let by = Edit::by("anna");
+    league.change(2026, put("Bernd"), &by).await.unwrap();
+    league
+        .change(2026, Change::CloseNight { date: night }, &by)
+        .await
+        .unwrap();
+    let fix = by
+        .clone()
+        .korrektur(Korrektur::because("Carla hat verloren, nicht Bernd"));
+    league.change(2026, put("Carla"), &fix).await.unwrap();
+    let file = export(&db, 2026).await.unwrap();
+    assert!(file.nights[0].closed);
+    let c = &file.nights[0].corrections;
+    assert_eq!(c.len(), 1);
+    assert_eq!(
+        (c[0].user.as_str(), c[0].reason.as_str()),
+        ("anna", "Carla hat verloren, nicht Bernd")
+    );
+    assert_eq!(
+        league.export(2026).unwrap(),
+        file,
+        "the snapshot's export is the stored one"
+    );
+
+    // Restore the season from its file: closed and the Korrektur are back.
+    league.import(&file, true, "cli").await.unwrap();
+    let again = export(&db, 2026).await.unwrap();
+    assert_eq!(again, file);
+    let stored = load_season(&db, 2026).await.unwrap();
+    assert!(stored.season.nights[0].closed);
+    // Still locked: a change without Korrektur is refused, by the league and by the database.
+    league.refresh().await.unwrap();
+    let e = league
+        .change(2026, put("Anna"), &by)
+        .await
+        .expect_err("closed");
+    assert!(matches!(e, ServiceError::Closed(_)), "{e:?}");
+    let night_id = stored.ids.nights[&night];
+    let (n,): (i64,) =
+        sqlx::query_as("select count(*) from night_corrections where night_id = ? and active = 0")
+            .bind(night_id)
+            .fetch_one(&db.read)
+            .await
+            .unwrap();
+    assert_eq!(n, 1, "the Korrektur is a record, not an open unlock");
+
+    // A season without closed nights or Korrekturen exports exactly as before.
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/small-2026.season.json"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let fixture: crate::league::file::SeasonFile = serde_json::from_str(&text).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let fresh = Db::open(&dir.path().join("liga.db")).await.unwrap();
+    import(&fresh, &fixture, false).await.unwrap();
+    let out = serde_json::to_string(&export(&fresh, 2026).await.unwrap()).unwrap();
+    assert!(!out.contains("\"closed\"") && !out.contains("\"corrections\""));
+}
