@@ -39,25 +39,25 @@ pub async fn reopen(conn: &mut SqliteConnection, night_id: i64) -> Result<bool, 
     Ok(done.rows_affected() == 1)
 }
 
-/// Opens a correction of night `night_id` at `at` (RFC 3339) by `user` for `reason`; returns its
-/// id. Call inside the write transaction of the change, and [`end_correction`] before committing.
+/// Opens a correction of night `night_id` by `user` for `reason`, timed by the database (UTC,
+/// RFC 3339 with milliseconds); returns its id and that time. Call inside the write transaction of
+/// the change, and [`end_correction`] before committing.
 pub async fn begin_correction(
     conn: &mut SqliteConnection,
     night_id: i64,
-    at: &str,
     user: &str,
     reason: &str,
-) -> Result<i64, DbError> {
-    let (id,): (i64,) = sqlx::query_as(
-        "insert into night_corrections (night_id, at, user, reason) values (?, ?, ?, ?) returning id",
+) -> Result<(i64, String), DbError> {
+    let (id, at): (i64, String) = sqlx::query_as(
+        "insert into night_corrections (night_id, at, user, reason)
+         values (?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?, ?) returning id, at",
     )
     .bind(night_id)
-    .bind(at)
     .bind(user)
     .bind(reason)
     .fetch_one(conn)
     .await?;
-    Ok(id)
+    Ok((id, at))
 }
 
 /// Stores the Korrektur `c` of night `night_id` as a record only (ended: it unlocks nothing), for

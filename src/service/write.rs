@@ -147,6 +147,12 @@ impl League {
     ) -> Result<Arc<SeasonView>, ServiceError> {
         let view = self.changes_locked(year, changes, edit).await?;
         self.written().await;
+        if changes
+            .iter()
+            .any(|c| matches!(c, Change::CloseNight { .. }))
+        {
+            self.closed_a_night();
+        }
         Ok(view)
     }
 
@@ -439,8 +445,7 @@ async fn korrektur_gate(
         "" => "?",
         a => a,
     };
-    let at = chrono::Utc::now().to_rfc3339();
-    let id = db::closing::begin_correction(tx, night, &at, user, &reason).await?;
+    let (id, at) = db::closing::begin_correction(tx, night, user, &reason).await?;
     db::audit::record(
         tx,
         &edit.author,
