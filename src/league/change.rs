@@ -168,8 +168,8 @@ pub enum Change {
         /// The night.
         date: NaiveDate,
     },
-    /// Opens the closed night on `date` again (a night closed by mistake; the web allows it on
-    /// the night's own day only).
+    /// Opens the closed night on `date` again (a night closed by mistake): a Korrektur with its
+    /// reason ([`Change::needs_korrektur`]).
     ReopenNight {
         /// The night.
         date: NaiveDate,
@@ -321,12 +321,14 @@ impl Change {
     }
 
     /// True when the change alters a closed night and so needs a Korrektur: its draw, rounds or
-    /// fines, or removes it. Marking a fine paid (collecting later is normal), closing and
-    /// reopening do not.
+    /// fines, removes it, or reopens it (issue 22.2: reopening is itself a Korrektur with a reason,
+    /// recorded like the others; else reopen, change, close would get around the rule). Marking a
+    /// fine paid (collecting later is normal) and closing do not.
     pub fn needs_korrektur(&self) -> bool {
         matches!(
             self,
-            Change::SetDraw { .. }
+            Change::ReopenNight { .. }
+                | Change::SetDraw { .. }
                 | Change::SeatPlayer { .. }
                 | Change::PutRound { .. }
                 | Change::BookFine { .. }

@@ -434,6 +434,7 @@ fn what_needs_a_korrektur_on_a_closed_night() {
             false,
         ),
         (Change::CloseNight { date: night }, false),
+        (Change::ReopenNight { date: night }, true),
         (
             Change::RemoveRound {
                 date: night,
