@@ -120,7 +120,7 @@ async fn overview(
 ) -> OverviewPage {
     let years = league.snapshot().years();
     let year = q.year.unwrap_or_else(|| {
-        let now = chrono::Local::now().year();
+        let now = layout.today.year();
         if years.contains(&now) {
             now + 1
         } else {
@@ -197,7 +197,7 @@ async fn create_season(
                 .year
                 .trim()
                 .parse()
-                .unwrap_or_else(|_| chrono::Local::now().year());
+                .unwrap_or_else(|_| layout.today.year());
             Ok(OverviewPage {
                 layout,
                 years: league.snapshot().years(),
@@ -276,7 +276,7 @@ fn render_season(layout: Layout, view: &SeasonView, typed: Typed) -> SeasonPage 
         .and_then(|d| d.checked_add_months(chrono::Months::new(1)))
         .and_then(|d| d.pred_opt())
         .unwrap_or(fee_from);
-    let today = chrono::Local::now().date_naive();
+    let today = layout.today;
     // A new payment is dated today when a Jahresbeitrag is accepted today; else the field
     // stays empty for the real day of payment (a booking after September would be refused).
     let fee_default = if (fee_from..=fee_until).contains(&today) {
@@ -330,7 +330,6 @@ fn render_season(layout: Layout, view: &SeasonView, typed: Typed) -> SeasonPage 
         new_player: typed.new_player.unwrap_or_default(),
         // Tonight, when the season is this year's (the usual case at the bar).
         new_night: typed.new_night.unwrap_or_else(|| {
-            let today = chrono::Local::now().date_naive();
             if chrono::Datelike::year(&today) == year {
                 today.to_string()
             } else {

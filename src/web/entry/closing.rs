@@ -9,15 +9,28 @@ use super::night::{end, end_with, reopen_until, CorrectionForm, Typed};
 use crate::league::format::date_de;
 use crate::league::{Change, Korrektur};
 use crate::service::{Edit, ServiceError};
+use crate::web::kit::form::KorrekturFields;
 use crate::web::kit::session::RequireSecretary;
 use crate::web::kit::{AppError, AtNight, Reply, Stored};
 
-/// The form that closes or reopens a night: the confirmation box.
+/// The form that closes a night: the confirmation box.
 #[derive(Deserialize)]
 pub struct SureForm {
     /// Present when the confirmation box is ticked.
     #[serde(default)]
     pub sicher: Option<String>,
+}
+
+/// The form that reopens a night: the confirmation box and the Korrektur with its reason
+/// (reopening is itself a Korrektur, recorded like the others).
+#[derive(Deserialize)]
+pub struct ReopenForm {
+    /// Present when the confirmation box is ticked.
+    #[serde(default)]
+    pub sicher: Option<String>,
+    /// The Korrektur fields.
+    #[serde(flatten)]
+    pub korrektur: KorrekturFields,
 }
 
 /// `POST /verwaltung/abend/{date}/abschliessen`: closes the night after the confirmation box;
@@ -55,15 +68,16 @@ pub async fn close(
     .await
 }
 
-/// `POST /verwaltung/abend/{date}/oeffnen`: opens a closed night again, until the day after it.
+/// `POST /verwaltung/abend/{date}/oeffnen`: opens a closed night again, until the day after it, as
+/// a Korrektur with a reason.
 pub async fn reopen(
     reply: Reply,
     RequireSecretary(user): RequireSecretary,
     at: AtNight,
-    Form(form): Form<SureForm>,
+    Form(form): Form<ReopenForm>,
 ) -> Result<Response, AppError> {
     let date = at.date;
-    let today = chrono::Local::now().date_naive();
+    let today = reply.layout.today;
     let done = if today > reopen_until(date) {
         Err(ServiceError::refused(format!(
             "Abend {}: wieder öffnen geht nur bis zum Tag danach; später nur als Korrektur.",
@@ -79,7 +93,7 @@ pub async fn reopen(
             .change(
                 at.year(),
                 Change::ReopenNight { date },
-                &Edit::by(&user.username),
+                &Edit::by(&user.username).korrektur(Korrektur::from(&form.korrektur)),
             )
             .await
             .map(|_| ())

@@ -98,7 +98,7 @@ pub async fn paid(
     let change = Change::PayFine {
         date: at.date,
         index,
-        paid_on: paid.then(|| chrono::Local::now().date_naive().max(at.date)),
+        paid_on: paid.then(|| reply.layout.today.max(at.date)),
     };
     let done = reply
         .league

@@ -251,6 +251,7 @@ pub fn open_items(
 }
 
 fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightAdminPage {
+    let today = layout.today;
     let view = &at.view;
     let season = &view.season;
     let rules = &season.rules;
@@ -392,7 +393,7 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
         late_players,
         table_numbers,
         late_fine: rules.fines.get("late").map(|c| format_cents(*c)),
-        can_reopen: night.closed && chrono::Local::now().date_naive() <= reopen_until(at.date),
+        can_reopen: night.closed && today <= reopen_until(at.date),
         active_links: live.links,
         open_items,
     }

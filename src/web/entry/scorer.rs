@@ -23,7 +23,7 @@ use crate::league::format::date_de;
 use crate::service::scorer::{link_path, ScorerLink};
 use crate::service::{Edit, ServiceError};
 use crate::web::kit::session::RequireSecretary;
-use crate::web::kit::{AppError, AppState, AtNight, Guard, Layout, Reply, Routes, Stored};
+use crate::web::kit::{AppError, AppState, AtNight, Guard, Layout, Reply, Routes, Stored, Today};
 
 /// The session key of a link made and not yet shown: "date|table|token".
 const SHOW_ONCE_KEY: &str = "scorer_link_once";
@@ -125,12 +125,13 @@ fn render(
 
 /// The layout of a link's page: no account, a fresh `einmal` token, the flash message of the
 /// last redirect.
-async fn link_layout(session: &Session) -> Layout {
+async fn link_layout(session: &Session, today: chrono::NaiveDate) -> Layout {
     let flash = session.remove::<String>("flash").await.ok().flatten();
     Layout {
         user: None,
         flash,
         once: crate::web::kit::once::token(),
+        today,
     }
 }
 
@@ -138,10 +139,11 @@ async fn table_page(
     Extension(link): Extension<ScorerLink>,
     Path((token, _, _)): Path<(String, String, u32)>,
     session: Session,
+    Today(today): Today,
     at: AtNight,
 ) -> Response {
     let base = link_path(&token, link.date, link.table);
-    let layout = link_layout(&session).await;
+    let layout = link_layout(&session, today).await;
     render(layout, &link, base, &at, None).into_response()
 }
 
@@ -172,9 +174,9 @@ async fn save_round(
         .finish(
             done,
             |n| Stored::at(to, format!("Runde {n} an Tisch {table} gespeichert.")),
-            async |refusal, _| {
+            async |refusal, layout| {
                 let at = AtNight::find(league.snapshot(), at.date)?;
-                let layout = link_layout(&session).await;
+                let layout = link_layout(&session, layout.today).await;
                 let typed = (
                     read.number_input,
                     read.rows,

@@ -32,7 +32,7 @@ use crate::auth::throttle::LoginThrottle;
 use crate::service::League;
 pub use at::{AtNight, AtRound, AtSeason, AtTable};
 pub use error::{ApiError, AppError};
-pub use layout::{Flash, Layout};
+pub use layout::{Flash, Layout, Today};
 pub use respond::{finish, Reply, Stored};
 pub use routes::{Guard, RouteInfo, Routes};
 

@@ -7,11 +7,11 @@
 
 use axum::extract::{FromRef, FromRequestParts};
 use axum::http::request::Parts;
-use axum::http::StatusCode;
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 use super::{AppError, AppState, Flash, Layout};
-use crate::service::{League, Refusal, ServiceError};
+use crate::service::{League, Refusal, RefusalKind, ServiceError, RETRY_AFTER_SECS};
 
 /// Where a stored change leads: 303 to `to`, the next page showing `message` once.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,9 +32,20 @@ impl Stored {
     }
 }
 
-/// The status of a form that comes back refused: 422 (the page again, nothing stored).
-pub fn refused_status(_refusal: &Refusal) -> StatusCode {
-    StatusCode::UNPROCESSABLE_ENTITY
+/// The status of a form that comes back refused: 422 (the page again, nothing stored), or 503
+/// for a busy database (send it again in a moment).
+pub fn refused_status(refusal: &Refusal) -> StatusCode {
+    match refusal.kind {
+        RefusalKind::Busy => StatusCode::SERVICE_UNAVAILABLE,
+        _ => StatusCode::UNPROCESSABLE_ENTITY,
+    }
+}
+
+/// `Retry-After` for a refusal that asks to send again (a busy database), else nothing.
+pub fn retry_after(refusal: &Refusal) -> Option<HeaderValue> {
+    (refusal.kind == RefusalKind::Busy)
+        .then(|| HeaderValue::from_str(&RETRY_AFTER_SECS.to_string()).ok())
+        .flatten()
 }
 
 /// Ends a form submission whose change gave `done`: stored → `stored(value)`'s redirect with its
@@ -54,8 +65,12 @@ pub async fn finish<T, P: IntoResponse>(
         Err(e) => {
             let refusal = e.into_refusal()?;
             let status = refused_status(&refusal);
+            let retry = retry_after(&refusal);
             let mut page = again(refusal).await?.into_response();
             *page.status_mut() = status;
+            if let Some(retry) = retry {
+                page.headers_mut().insert(header::RETRY_AFTER, retry);
+            }
             Ok(page)
         }
     }

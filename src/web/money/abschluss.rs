@@ -309,7 +309,7 @@ fn abschluss_view(
     let year = at.year();
     let chained = at.snapshot.chained(year)?;
     let (season, p) = (&at.view.season, &chained.payouts);
-    let today = chrono::Local::now().date_naive();
+    let today = layout.today;
     let status = match season.last_night() {
         None => "Noch kein Spielabend: die Regeln unten gelten für diese Saison.".to_string(),
         Some(d) if today.year() <= year => format!(

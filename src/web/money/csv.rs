@@ -10,7 +10,7 @@ use serde::Deserialize;
 use crate::league::format::{date_de as de_date, de2};
 use crate::league::{format_dwert, night_summary, Liga};
 use crate::web::kit::at::{as_of_date, AtSeason};
-use crate::web::kit::{AppError, Layout};
+use crate::web::kit::{AppError, Layout, Today};
 
 use crate::web::kit::privacy::{money_gate, private_money};
 
@@ -54,9 +54,14 @@ pub fn csv_bytes(rows: &[Vec<String>]) -> Result<Vec<u8>, AppError> {
         .map_err(|e| AppError::Internal(format!("CSV: {e}")))
 }
 
-/// An attachment response of `rows` named [`csv_filename`] with today's date.
-fn csv_response(year: i32, what: &str, rows: &[Vec<String>]) -> Result<Response, AppError> {
-    let name = csv_filename(year, what, chrono::Local::now().date_naive());
+/// An attachment response of `rows` named [`csv_filename`] with the club's date `today`.
+fn csv_response(
+    year: i32,
+    what: &str,
+    rows: &[Vec<String>],
+    today: NaiveDate,
+) -> Result<Response, AppError> {
+    let name = csv_filename(year, what, today);
     Ok((
         [
             (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
@@ -81,7 +86,11 @@ pub struct CsvQuery {
     pub as_of: Option<String>,
 }
 
-pub async fn table(at: AtSeason, Query(q): Query<CsvQuery>) -> Result<Response, AppError> {
+pub async fn table(
+    Today(today): Today,
+    at: AtSeason,
+    Query(q): Query<CsvQuery>,
+) -> Result<Response, AppError> {
     let as_of = as_of_date(q.as_of.as_deref())?;
     let year = at.year();
     let table = at.view.standings_as_of(as_of);
@@ -121,10 +130,11 @@ pub async fn table(at: AtSeason, Query(q): Query<CsvQuery>) -> Result<Response, 
             ]);
         }
     }
-    csv_response(year, "tabelle", &rows)
+    csv_response(year, "tabelle", &rows, today)
 }
 
 pub async fn kasse(layout: Layout, at: AtSeason) -> Result<Response, AppError> {
+    let today = layout.today;
     if let Some(to_login) = money_gate(&at.snapshot, &layout) {
         return Ok(to_login);
     }
@@ -155,11 +165,12 @@ pub async fn kasse(layout: Layout, at: AtSeason) -> Result<Response, AppError> {
     }
     Ok(private_money(
         &at.snapshot,
-        csv_response(year, "kasse", &rows)?,
+        csv_response(year, "kasse", &rows, today)?,
     ))
 }
 
 pub async fn nights(layout: Layout, at: AtSeason) -> Result<Response, AppError> {
+    let today = layout.today;
     if let Some(to_login) = money_gate(&at.snapshot, &layout) {
         return Ok(to_login);
     }
@@ -235,7 +246,7 @@ pub async fn nights(layout: Layout, at: AtSeason) -> Result<Response, AppError> 
     }
     Ok(private_money(
         &at.snapshot,
-        csv_response(year, "abende", &rows)?,
+        csv_response(year, "abende", &rows, today)?,
     ))
 }
 

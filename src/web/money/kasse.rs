@@ -15,7 +15,6 @@ use crate::web::kit::session::CurrentUser;
 use crate::web::kit::{AppError, Layout};
 
 use crate::web::kit::privacy::{money_gate, private_money};
-use crate::web::money::today;
 
 /// One player's line of the Kasse, formatted.
 pub struct KasseRow {
@@ -159,6 +158,7 @@ pub fn page(layout: Layout, at: &AtSeason, error: Option<String>) -> Result<Resp
 }
 
 fn kasse_view(layout: Layout, at: &AtSeason, error: Option<String>) -> Result<KassePage, AppError> {
+    let today = layout.today;
     let year = at.year();
     let chained = at.snapshot.chained(year)?;
     let season = &at.view.season;
@@ -189,7 +189,7 @@ fn kasse_view(layout: Layout, at: &AtSeason, error: Option<String>) -> Result<Ka
         error,
         money: layout.user.as_ref().is_some_and(CurrentUser::handles_money),
         layout,
-        today: today().to_string(),
+        today: today.to_string(),
         income: k
             .income
             .iter()

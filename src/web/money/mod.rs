@@ -85,16 +85,12 @@ pub fn routes() -> Routes {
 /// The print and money stylesheet (`static/money.css`), embedded.
 const MONEY_CSS: &str = include_str!("../../../static/money.css");
 
-/// Today, in the server's time zone: the default payment day of the forms.
-pub fn today() -> NaiveDate {
-    chrono::Local::now().date_naive()
-}
-
-/// A payment day as typed (`YYYY-MM-DD`; empty: today). `Err` is the German refusal.
-pub fn paid_on(typed: &str) -> Result<NaiveDate, ServiceError> {
+/// A payment day as typed (`YYYY-MM-DD`; empty: `today`, the club's date). `Err` is the German
+/// refusal.
+pub fn paid_on(typed: &str, today: NaiveDate) -> Result<NaiveDate, ServiceError> {
     let text = typed.trim();
     if text.is_empty() {
-        return Ok(today());
+        return Ok(today);
     }
     NaiveDate::parse_from_str(text, "%Y-%m-%d")
         .map_err(|_| ServiceError::refused(format!("bezahlt am: \"{text}\" ist kein Datum")))

@@ -17,7 +17,7 @@ use crate::web::kit::session::RequireMoney;
 use crate::web::kit::{AppError, AtSeason, Layout, Reply, Stored};
 use crate::web::money::abschluss;
 use crate::web::money::fee::{self, FeeForm};
-use crate::web::money::{paid_on, today};
+use crate::web::money::paid_on;
 
 /// The Kassenwart's start page: the seasons with their money pages.
 #[derive(Template, WebTemplate)]
@@ -81,7 +81,7 @@ fn render_payments(
     error: Option<String>,
 ) -> PaymentsPage {
     let season = &view.season;
-    let today = today();
+    let today = layout.today;
     let on = today.max(season.last_night().unwrap_or(today));
     let mut players: Vec<PayLine> = season
         .players
@@ -197,7 +197,7 @@ pub async fn book_payment(
     };
     let cents =
         parse_euros(&form.amount).map_err(|e| ServiceError::refused(format!("Betrag: {e}")));
-    let done = match (cents, paid_on(&form.paid_on)) {
+    let done = match (cents, paid_on(&form.paid_on, reply.layout.today)) {
         (Err(e), _) | (_, Err(e)) => Err(e),
         (Ok(cents), Ok(day)) => {
             let change = Change::BookPayment {
@@ -269,7 +269,7 @@ pub async fn net(
     let year = at.year();
     let carry_in_cents = at.snapshot.chained(year)?.payouts.carry_in_cents;
     let before = crate::league::payouts(&at.view.season, carry_in_cents).fines_cents;
-    let done = match paid_on(&form.paid_on) {
+    let done = match paid_on(&form.paid_on, reply.layout.today) {
         Err(e) => Err(e),
         Ok(day) => {
             let change = Change::NetPayouts {

@@ -20,7 +20,7 @@ use crate::web::kit::{AppError, Layout, Reply, Stored};
 
 use crate::web::money::csv::csv_cents;
 use crate::web::money::kasse::{fine_rows, FineRow};
-use crate::web::money::{paid_on, today};
+use crate::web::money::paid_on;
 
 /// One kind of the catalogue, formatted.
 pub struct KindRow {
@@ -76,6 +76,7 @@ fn render_strafen(
     typed: Typed,
     error: Option<String>,
 ) -> StrafenPage {
+    let today = layout.today;
     let season = &view.season;
     let booked = |kind: &str| {
         season
@@ -112,7 +113,7 @@ fn render_strafen(
         fines: fine_rows(view).into_iter().rev().collect(),
         typed,
         error,
-        today: today().to_string(),
+        today: today.to_string(),
     }
 }
 
@@ -257,7 +258,7 @@ pub async fn book_fine(
         ServiceError::refused(format!("\"{}\" ist kein Datum (JJJJ-MM-TT)", form.date))
     });
     let day = if paid {
-        paid_on(&form.paid_on).map(Some)
+        paid_on(&form.paid_on, reply.layout.today).map(Some)
     } else {
         Ok(None)
     };
@@ -330,7 +331,7 @@ async fn mark(
         .find_map(|v| v.ids.fine(id).map(|(d, i)| (v.season.year, d, i)))
         .ok_or(AppError::NotFound)?;
     let day = match paid {
-        true => paid_on(&form.paid_on).map(Some),
+        true => paid_on(&form.paid_on, reply.layout.today).map(Some),
         false => Ok(None),
     };
     let done = match day {

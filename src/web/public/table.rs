@@ -144,8 +144,7 @@ async fn home(State(league): State<League>, layout: Layout, me: Me) -> Result<Re
             let mine =
                 me.0.and_then(|id| view.player_name(id).map(|n| (id, n.to_string())))
                     .and_then(|(id, name)| {
-                        let (stand, missing) =
-                            where_he_stands(view, &name, money, chrono::Local::now().date_naive())?;
+                        let (stand, missing) = where_he_stands(view, &name, money, layout.today)?;
                         Some(Mine {
                             href: format!("/saison/{year}/spieler/{id}"),
                             name,
@@ -445,10 +444,9 @@ async fn player(
         view,
         &name,
         layout.user.is_some(),
-        chrono::Local::now().date_naive(),
+        layout.today,
     );
-    let (stand, missing) =
-        where_he_stands(view, &name, money, chrono::Local::now().date_naive()).unzip();
+    let (stand, missing) = where_he_stands(view, &name, money, layout.today).unzip();
     let missing = missing.unwrap_or_default();
     let points = view
         .curves()

@@ -1,4 +1,4 @@
-//! Unit tests of `src/web/admin/accounts.rs`.
+//! Unit tests of `src/web/admin/audit.rs`.
 
 use super::*;
 
