@@ -105,10 +105,14 @@ impl Flash {
         Flash(session)
     }
 
-    /// Post/Redirect/Get: keeps `message` for the next page and answers 303 to `to`.
+    /// Post/Redirect/Get: keeps `message` for the next page (none when empty: a page that shows
+    /// the change itself) and answers 303 to `to`.
     pub async fn redirect(self, to: &str, message: impl Into<String>) -> Response {
-        if let Err(e) = self.0.insert(FLASH_KEY, message.into()).await {
-            tracing::warn!(error = %e, "Hinweis nicht gespeichert");
+        let message = message.into();
+        if !message.is_empty() {
+            if let Err(e) = self.0.insert(FLASH_KEY, message).await {
+                tracing::warn!(error = %e, "Hinweis nicht gespeichert");
+            }
         }
         Redirect::to(to).into_response()
     }
