@@ -32,7 +32,7 @@ use crate::league::file::ResultEntry;
 use crate::league::{Change, Korrektur, Round};
 use crate::service::{Edit, League, ServiceError};
 use crate::web::kit::session::RequireSecretary;
-use crate::web::kit::{Guard, Routes};
+use crate::web::kit::{ApiError, Guard, Routes};
 
 /// The routes of this feature.
 pub fn routes() -> Routes {
@@ -119,9 +119,9 @@ pub struct RoundBody {
     pub korrektur: Option<String>,
 }
 
-/// A JSON error answer `{"error": "<German message>"}`.
+/// A JSON error answer `{"error": "<German message>"}` ([`ApiError`], the API's one shape).
 fn error(status: StatusCode, message: impl Into<String>) -> Response {
-    (status, Json(json!({ "error": message.into() }))).into_response()
+    ApiError(status, message.into()).into_response()
 }
 
 /// The query of a `DELETE`: the Korrektur reason for a closed night.
@@ -193,32 +193,15 @@ async fn delete_round(
     }
 }
 
-/// The JSON answer of a refused or failed change.
+/// The JSON answer of a refused or failed change ([`ApiError`]); the league's words for a round
+/// entered already are the form's ("„Runde ersetzen“ ankreuzen"): a program sends If-Match instead.
 fn service_error(e: ServiceError) -> Response {
-    match e {
-        e @ (ServiceError::NoSeason(_) | ServiceError::NotFound(_)) => {
-            error(StatusCode::NOT_FOUND, e.to_string())
-        }
-        ServiceError::Refused(e) => error(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()),
-        ServiceError::Closed(e) => error(StatusCode::CONFLICT, e.to_string()),
-        // The league's words are the form's ("„Runde ersetzen“ ankreuzen"): a program sends
-        // If-Match instead.
-        ServiceError::Conflict(e) => error(
-            StatusCode::CONFLICT,
-            e.to_string().replace(
-                "„Runde ersetzen“ ankreuzen",
-                "mit If-Match: \"<ETag>\" (oder If-Match: *) senden",
-            ),
-        ),
-        ServiceError::Full(e) => error(StatusCode::INSUFFICIENT_STORAGE, e.to_string()),
-        e => {
-            tracing::error!(error = %e, "round api failed");
-            error(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "Ein interner Fehler ist aufgetreten.",
-            )
-        }
-    }
+    let ApiError(status, message) = ApiError::from(e);
+    let message = message.replace(
+        "„Runde ersetzen“ ankreuzen",
+        "mit If-Match: \"<ETag>\" (oder If-Match: *) senden",
+    );
+    ApiError(status, message).into_response()
 }
 
 async fn put_round(

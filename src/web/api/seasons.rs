@@ -12,9 +12,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::league::Liga;
-use crate::service::{League, ServiceError};
+use crate::service::League;
 use crate::web::kit::session::CurrentUser;
-use crate::web::kit::{Guard, Routes};
+use crate::web::kit::{ApiError, Guard, Routes};
 
 /// The routes of this feature.
 pub fn routes() -> Routes {
@@ -28,38 +28,6 @@ pub fn routes() -> Routes {
         .get(Guard::Public, "/api/v1/seasons/{season}/players", players)
         .get(Guard::Public, "/api/v1/players/{name}", career)
         .get(Guard::Public, "/api/v1/alltime", alltime)
-}
-
-/// An API error: status and German message, answered as JSON.
-#[derive(Debug)]
-pub struct ApiError(StatusCode, String);
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        (self.0, Json(json!({ "error": self.1 }))).into_response()
-    }
-}
-
-impl From<ServiceError> for ApiError {
-    fn from(e: ServiceError) -> Self {
-        match e {
-            ServiceError::NoSeason(_) | ServiceError::NotFound(_) => {
-                ApiError(StatusCode::NOT_FOUND, e.to_string())
-            }
-            ServiceError::Refused(_) => ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()),
-            ServiceError::Closed(_) | ServiceError::Conflict(_) => {
-                ApiError(StatusCode::CONFLICT, e.to_string())
-            }
-            ServiceError::Full(_) => ApiError(StatusCode::INSUFFICIENT_STORAGE, e.to_string()),
-            ServiceError::Corrupt(_) | ServiceError::Db(_) => {
-                tracing::error!(error = %e, "api request failed");
-                ApiError(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "Ein interner Fehler ist aufgetreten.".to_string(),
-                )
-            }
-        }
-    }
 }
 
 /// Parses the season path segment; anything but a year is an unknown season (404).

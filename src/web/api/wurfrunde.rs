@@ -7,10 +7,9 @@ use axum::body::Bytes;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde_json::json;
 
 use crate::rules::{evaluate_wurfrunde, parse_wurfrunde_request, RuleError, WurfrundeResponse};
-use crate::web::kit::{Guard, Routes};
+use crate::web::kit::{ApiError, Guard, Routes};
 
 /// The routes of this feature.
 pub fn routes() -> Routes {
@@ -32,7 +31,7 @@ pub fn answer(body: &[u8]) -> Result<WurfrundeResponse, (StatusCode, String)> {
 async fn evaluate(body: Bytes) -> Response {
     match answer(&body) {
         Ok(response) => Json(response).into_response(),
-        Err((status, message)) => (status, Json(json!({ "error": message }))).into_response(),
+        Err((status, message)) => ApiError(status, message).into_response(),
     }
 }
 

@@ -9,9 +9,8 @@ use axum::extract::Request;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use axum::Json;
 
-use super::error::ErrorPage;
+use super::error::{ApiError, ErrorPage};
 
 /// The German message for a framework refusal with `status`, or `None` for statuses left alone.
 pub fn message_for(status: StatusCode) -> Option<&'static str> {
@@ -52,11 +51,7 @@ pub async fn germanize(req: Request, next: Next) -> Response {
     let status = resp.status();
     if api && status == StatusCode::SEE_OTHER && is_login_redirect(resp.headers()) {
         // A program gets JSON, not the login page.
-        return (
-            StatusCode::UNAUTHORIZED,
-            Json(serde_json::json!({ "error": NOT_LOGGED_IN })),
-        )
-            .into_response();
+        return ApiError(StatusCode::UNAUTHORIZED, NOT_LOGGED_IN.to_string()).into_response();
     }
     let Some(message) = message_for(status) else {
         return resp;
@@ -74,7 +69,7 @@ pub async fn germanize(req: Request, next: Next) -> Response {
         // The body stalled (tower-http's body timeout): say so, as 408.
         let status = StatusCode::REQUEST_TIMEOUT;
         if api {
-            return (status, Json(serde_json::json!({ "error": BODY_TIMEOUT }))).into_response();
+            return ApiError(status, BODY_TIMEOUT.to_string()).into_response();
         }
         return (status, ErrorPage::new(status, BODY_TIMEOUT.to_string())).into_response();
     }
@@ -84,7 +79,7 @@ pub async fn germanize(req: Request, next: Next) -> Response {
         (None, None) => message.to_string(),
     };
     if api {
-        return (status, Json(serde_json::json!({ "error": message }))).into_response();
+        return ApiError(status, message).into_response();
     }
     (status, ErrorPage::new(status, message)).into_response()
 }

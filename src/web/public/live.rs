@@ -16,7 +16,6 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use chrono::NaiveDate;
 use serde::Serialize;
-use serde_json::json;
 
 use crate::league::change::{round_loser, round_outs};
 use crate::league::format::date_de;
@@ -26,7 +25,7 @@ use crate::service::besteck::RundeAt;
 use crate::service::{League, ServiceError};
 use crate::web::entry::besteck::{history, seats};
 use crate::web::kit::AtNight;
-use crate::web::kit::{AppError, Guard, Layout, Routes};
+use crate::web::kit::{ApiError, AppError, Guard, Layout, Routes};
 
 /// Seconds between two automatic reloads of the live page.
 pub const REFRESH_SECONDS: u32 = 5;
@@ -283,9 +282,8 @@ async fn page(
 /// `GET /api/v1/nights/{date}/live`: the [`LiveBoard`] as JSON; 404 `{"error": …}` for a date
 /// that is not a night of a stored season.
 async fn api(State(league): State<League>, Path(date): Path<String>) -> Response {
-    let error = |status: StatusCode, msg: String| {
-        (status, [NO_STORE], Json(json!({ "error": msg }))).into_response()
-    };
+    let error =
+        |status: StatusCode, msg: String| ([NO_STORE], ApiError(status, msg)).into_response();
     let Ok(date) = NaiveDate::parse_from_str(&date, "%Y-%m-%d") else {
         return error(
             StatusCode::NOT_FOUND,
