@@ -68,20 +68,30 @@ enum Command {
     /// Den Webserver starten (ohne Befehl der Standard).
     #[command(help_template = HILFE_OPTIONEN)]
     Serve,
-    /// Eine Saisondatei in die Datenbank laden (alles oder nichts).
+    /// Eine Saisondatei, die Datei des ganzen Vereins oder eine Tabelle der Abende (.csv, .xlsx,
+    /// .ods) in die Datenbank laden (alles oder nichts).
     #[command(help_template = HILFE)]
     Import {
-        /// Die Saisondatei (JSON, schockerliga-season/1).
+        /// Die Datei: JSON (schockerliga-season/1 oder schockerliga-club/1) oder eine Tabelle
+        /// (.csv, .xlsx, .ods; eine Arbeitsmappe mit einem Blatt je Jahr bringt alle Saisons).
         file: PathBuf,
         /// Eine Saison ersetzen, die schon Spielabende hat.
         #[arg(long)]
         replace: bool,
     },
-    /// Eine Saisondatei schreiben (ohne -o auf die Standardausgabe).
+    /// Eine Saisondatei schreiben (ohne -o auf die Standardausgabe); mit --csv als Tabelle der
+    /// Abende, mit --all den ganzen Verein.
     #[command(help_template = HILFE)]
     Export {
-        /// Das Jahr der Saison.
-        season: i32,
+        /// Das Jahr der Saison (ohne, mit --all: alle Saisons).
+        #[arg(required_unless_present = "all", conflicts_with = "all")]
+        season: Option<i32>,
+        /// Als Tabelle der Abende (CSV: UTF-8 mit BOM, `;`), die sich wieder einlesen lässt.
+        #[arg(long)]
+        csv: bool,
+        /// Den ganzen Verein: alle Saisons und Spieler (ohne Konten), schockerliga-club/1.
+        #[arg(long, conflicts_with = "csv")]
+        all: bool,
         /// Ausgabedatei (abgelehnt, wenn sie existiert, außer mit --force; nie die Datenbank selbst).
         #[arg(short = 'o', long = "output")]
         output: Option<PathBuf>,
@@ -250,6 +260,40 @@ fn stdout(text: &str) -> anyhow::Result<()> {
     }
 }
 
+/// Writes `bytes` to standard output, quietly ending on a broken pipe like [`stdout`].
+fn stdout_bytes(bytes: &[u8]) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
+/// The line the import prints per season: "Saison 2007 importiert: 14 Spieler, 45 Spielabende
+/// (45 als Summen)" or "… Endstand mit 14 Spielern".
+fn imported_line(season: &schockerliga::league::Season) -> String {
+    if season.is_endstand() {
+        return format!(
+            "Saison {} importiert: Endstand mit {} Spielern",
+            season.year,
+            season.endstand.len()
+        );
+    }
+    let totals = season.totals_nights().len();
+    let note = if totals > 0 {
+        format!(" ({totals} als Summen)")
+    } else {
+        String::new()
+    };
+    format!(
+        "Saison {} importiert: {} Spieler, {} Spielabende{note}",
+        season.year,
+        season.players.len(),
+        season.nights.len()
+    )
+}
+
 /// The database path from `--database` / `DATABASE_URL` (a `sqlite://` prefix is accepted).
 fn db_path(arg: &str) -> PathBuf {
     let s = arg
@@ -286,26 +330,63 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     match command {
         Command::Serve => serve(&path, cli.listen, cli.secure_cookies).await,
         Command::Import { file, replace } => {
+            let name = file.to_string_lossy();
+            if service::interchange::is_sheet(&name) {
+                let bytes = std::fs::read(&file)
+                    .with_context(|| format!("{} nicht lesbar", file.display()))?;
+                let import = service::interchange::read_sheet(&name, &bytes).map_err(refused)?;
+                let db = Db::open(&path).await?;
+                let seasons =
+                    service::interchange::import_all_as(&db, &import.files(), &[], replace, "cli")
+                        .await
+                        .map_err(refused)?;
+                for s in seasons {
+                    eprintln!("{}", imported_line(&s));
+                }
+                return Ok(());
+            }
             let text = std::fs::read_to_string(&file)
                 .with_context(|| format!("{} nicht lesbar", file.display()))?;
             // A file saved by an editor that writes a UTF-8 byte order mark imports all the same.
             let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+            let is_club = serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| {
+                v.get("format").and_then(|f| f.as_str()) == Some(service::interchange::CLUB_FORMAT)
+            });
+            if is_club {
+                let club: service::interchange::ClubFile = serde_json::from_str(text)
+                    .with_context(|| {
+                        format!("{} ist keine gültige Vereinsdatei", file.display())
+                    })?;
+                service::interchange::check_club(&club).map_err(refused)?;
+                let db = Db::open(&path).await?;
+                let seasons = service::interchange::import_all_as(
+                    &db,
+                    &club.seasons,
+                    &club.players,
+                    replace,
+                    "cli",
+                )
+                .await
+                .map_err(refused)?;
+                for s in &seasons {
+                    eprintln!("{}", imported_line(s));
+                }
+                eprintln!("Verein importiert: {} Saisons", seasons.len());
+                return Ok(());
+            }
             let parsed: SeasonFile = serde_json::from_str(text)
                 .with_context(|| format!("{} ist keine gültige Saisondatei", file.display()))?;
             let db = Db::open(&path).await?;
             let season = service::import(&db, &parsed, replace)
                 .await
                 .map_err(refused)?;
-            eprintln!(
-                "Saison {} importiert: {} Spieler, {} Spielabende",
-                season.year,
-                season.players.len(),
-                season.nights.len()
-            );
+            eprintln!("{}", imported_line(&season));
             Ok(())
         }
         Command::Export {
             season,
+            csv,
+            all,
             output,
             force,
         } => {
@@ -324,12 +405,24 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 }
             }
             let league = League::open(&path).await.map_err(refused)?;
-            let file = league.export(season).map_err(refused)?;
-            let json = serde_json::to_string_pretty(&file)?;
+            let bytes: Vec<u8> = match season {
+                _ if all => {
+                    let club = league.export_club().await.map_err(refused)?;
+                    (serde_json::to_string_pretty(&club)? + "\n").into_bytes()
+                }
+                Some(year) if csv => {
+                    service::interchange::season_csv(&league, year).map_err(refused)?
+                }
+                Some(year) => {
+                    let file = league.export(year).map_err(refused)?;
+                    (serde_json::to_string_pretty(&file)? + "\n").into_bytes()
+                }
+                None => anyhow::bail!("Saison fehlt (oder --all)"),
+            };
             match output {
-                Some(out) => std::fs::write(&out, json + "\n")
+                Some(out) => std::fs::write(&out, bytes)
                     .with_context(|| format!("{} nicht schreibbar", out.display()))?,
-                None => stdout(&(json + "\n"))?,
+                None => stdout_bytes(&bytes)?,
             }
             Ok(())
         }
