@@ -107,10 +107,27 @@ fn read_csv(bytes: &[u8]) -> Result<Sheet, SheetError> {
         .has_headers(false)
         .flexible(true)
         .from_reader(text.as_bytes());
+    // The line of a byte offset: 1 + the line ends before it (quoted fields may span lines; the
+    // csv reader's own line count does not see a CR LF as one end).
+    let ends: Vec<usize> = text
+        .bytes()
+        .enumerate()
+        .filter(|(_, b)| *b == b'\n')
+        .map(|(i, _)| i)
+        .collect();
+    // A record's position may point at the line end before it (the CR of a CR LF).
+    let bytes = text.as_bytes();
+    let line_at = |byte: u64| {
+        let mut at = byte as usize;
+        while at < bytes.len() && matches!(bytes[at], b'\r' | b'\n') {
+            at += 1;
+        }
+        1 + ends.partition_point(|&e| e < at)
+    };
     let mut rows = Vec::new();
     for record in reader.records() {
         let record = record.map_err(|e| {
-            let line = e.position().map(|p| p.line() as usize);
+            let line = e.position().map(|p| line_at(p.byte()));
             SheetError {
                 sheet: None,
                 line,
@@ -120,7 +137,7 @@ fn read_csv(bytes: &[u8]) -> Result<Sheet, SheetError> {
         })?;
         let line = record
             .position()
-            .map_or(rows.len() + 1, |p| p.line() as usize);
+            .map_or(rows.len() + 1, |p| line_at(p.byte()));
         let cells: Vec<Cell> = record
             .iter()
             .map(|c| {

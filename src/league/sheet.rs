@@ -561,12 +561,13 @@ fn check_columns(
     required: &[Column],
     layout: &str,
 ) -> Result<(), SheetError> {
-    for (c, text) in &h.text {
+    for c in h.columns.iter().flatten() {
+        let text = h.name(*c);
         if !allowed.contains(c) && *c != Column::Platz {
             return Err(SheetError::at(
                 sheet,
                 Some(h.line),
-                Some(text),
+                Some(&text),
                 format!("diese Spalte gehört nicht in {layout}"),
             ));
         }
