@@ -669,11 +669,13 @@ async fn serve(path: &Path, listen: SocketAddr, secure_cookies: bool) -> anyhow:
 /// The table as German text: one block per Liga with rank, name, Teilnahmen, gewertete Outs, D.Wert.
 fn standings_text(s: &Standings) -> String {
     let mut out = String::new();
-    let as_of = s
-        .as_of
-        .map(|d| d.format("%d.%m.%Y").to_string())
-        .unwrap_or_else(|| "–".to_string());
-    out.push_str(&format!("Tabelle Saison {}, Stand {as_of}\n", s.season));
+    let as_of = match s.as_of {
+        Some(d) => format!("Stand {}", d.format("%d.%m.%Y")),
+        // A season kept as its final table only (no nights) shows that table.
+        None if !s.rows.is_empty() => "Endstand".to_string(),
+        None => "Stand –".to_string(),
+    };
+    out.push_str(&format!("Tabelle Saison {}, {as_of}\n", s.season));
     for liga in [Liga::First, Liga::Second, Liga::Kreisliga] {
         let rows: Vec<_> = s.rows.iter().filter(|r| r.liga == liga).collect();
         if rows.is_empty() {
