@@ -19,7 +19,8 @@ use http_body_util::BodyExt;
 use schockerliga::db::Db;
 use schockerliga::demo::{league, DemoSpec};
 use schockerliga::service;
-use schockerliga::web::{build, chart, Config};
+use schockerliga::web::public::chart;
+use schockerliga::web::{build, Config};
 use tokio::runtime::Runtime;
 use tower::ServiceExt;
 

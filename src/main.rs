@@ -15,7 +15,8 @@ use schockerliga::league::file::SeasonFile;
 use schockerliga::league::format::de2;
 use schockerliga::league::{format_dwert, Liga, Standings};
 use schockerliga::service::{self, accounts, League, ServiceError};
-use schockerliga::web::{build, server, Config};
+use schockerliga::web::kit::server;
+use schockerliga::web::{build, Config};
 
 /// The help text's layout in German (clap's own headings are English): about, usage, the
 /// commands, the options. For the program and the commands that have commands (`user`, `night`).

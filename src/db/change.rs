@@ -169,7 +169,9 @@ pub async fn store(
         }
         Change::CloseNight { date } => {
             let night = *ids.nights.get(date).ok_or_else(|| missing("Spielabend"))?;
-            super::closing::close(conn, night).await?;
+            super::closing::close(&mut *conn, night).await?;
+            // Its scorer links end with it, in the same transaction; reopening revives none.
+            super::scorer::revoke_night(conn, night).await?;
         }
         Change::ReopenNight { date } => {
             let night = *ids.nights.get(date).ok_or_else(|| missing("Spielabend"))?;

@@ -69,6 +69,17 @@ pub async fn revoke(
     Ok(done.rows_affected())
 }
 
+/// Revokes every link of night `night_id`, all tables (closing the night, issue 22.1: a link never
+/// works again, also after the night is reopened); returns how many were active.
+pub async fn revoke_night(conn: &mut SqliteConnection, night_id: i64) -> Result<u64, DbError> {
+    let done =
+        sqlx::query("update scorer_links set revoked = 1 where night_id = ? and revoked = 0")
+            .bind(night_id)
+            .execute(conn)
+            .await?;
+    Ok(done.rows_affected())
+}
+
 /// The link with `token_hash` (revoked or not), with its night.
 pub async fn by_hash(
     pool: &SqlitePool,

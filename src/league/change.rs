@@ -399,8 +399,8 @@ pub fn round_loser(round: &Round) -> &str {
 }
 
 impl Season {
-    /// The season with `change` made, checked completely like an import ([`Season::from_file`]);
-    /// on a refusal nothing changes and the [`EntryError`] says where and why (German). A change
+    /// The season with `change` made, checked completely like an import ([`Season::from_file`],
+    /// whose [`Season::limits`] only where the change breaks one); on a refusal nothing changes and the [`EntryError`] says where and why (German). A change
     /// that changes nothing (marking a paid fine paid, closing a closed night) gives an equal
     /// season.
     pub fn apply(&self, change: &Change) -> Result<Season, EntryError> {
@@ -416,7 +416,12 @@ impl Season {
             .map(|n| n.date)
             .collect();
         self.edit(&mut file, &mut closed, change)?;
-        let mut next = Season::from_file(&file)?;
+        let mut next = Season::checked(&file)?;
+        // Only the limits the change breaks: a season stored before a limit stays changeable.
+        let before = self.limits();
+        if let Some(e) = next.limits().into_iter().find(|e| !before.contains(e)) {
+            return Err(e);
+        }
         for n in &mut next.nights {
             n.closed = closed.contains(&n.date);
         }

@@ -43,6 +43,19 @@ pub fn name_key(name: &str) -> String {
     normalize_name(name).to_lowercase()
 }
 
+/// The key under which two login names count as the same account (issue 22.9): NFKC, full Unicode
+/// case folding, NFKC again (Unicode's NFKC_Casefold), trimmed. Stricter than [`name_key`]: the
+/// fullwidth „Ａdmin“ and „admin“, „ｓｅｋｒｅｔär“ and „Sekretär“, „Weiß“ and „WEISS“ give the same
+/// key, so nobody can open a look-alike of an existing account. (Player names keep [`name_key`]:
+/// two players „Weiß“ and „Weiss“ may well be two people, and stored seasons must load.)
+pub fn login_key(name: &str) -> String {
+    let compatible: String = name.trim().nfkc().collect();
+    unicase::UniCase::new(compatible.as_str())
+        .to_folded_case()
+        .nfkc()
+        .collect()
+}
+
 /// True for a character that cannot be seen or changes how text around it is shown: control
 /// characters (C0, DEL, C1: tab, newline, escape …), format characters (soft hyphen, Arabic letter
 /// mark, Mongolian vowel separator, zero-width space/joiners, LRM/RLM, bidi embeddings, overrides

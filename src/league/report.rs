@@ -1,7 +1,8 @@
 //! The night report ("Bericht teilen", issue 11.5): a German plain-text summary of one Spielabend for
 //! the club's chat — Schocker des Abends, Outs and Hand-Outs, Joker, Julen, who paid the rounds,
 //! Sozialfälle, the top of the table with movement, the night's open fines and the link to the
-//! night. Pure code over the checked season (league.md §2, §3, §4, §6, §7); nothing is sent.
+//! night. Pure code over the checked season (league.md §2, §3, §4, §6, §7); nothing is sent. Names
+//! and fine kinds show without chat markup ([`shown`]).
 
 use chrono::NaiveDate;
 
@@ -32,6 +33,31 @@ fn und(names: &[String]) -> String {
         [one] => one.clone(),
         [rest @ .., last] => format!("{} und {last}", rest.join(", ")),
     }
+}
+
+/// The characters WhatsApp (and Signal) read as markup around a word — `*bold*`, `_italic_`,
+/// `~strike~`, `` `code` `` — and what a name shows instead in the report: the look-alikes ∗ ˍ ∼ ˋ
+/// (U+2217, U+02CD, U+223C, U+02CB). Decision (issue 22.12): a name or fine kind is the club's
+/// text, not formatting; a name like `*Kalle*` must not turn bold or hide its stars in the chat,
+/// and an invisible joiner (the usual trick) is what the name rules refuse everywhere else.
+pub const MARKUP: [(char, char); 4] = [
+    ('*', '\u{2217}'),
+    ('_', '\u{02CD}'),
+    ('~', '\u{223C}'),
+    ('`', '\u{02CB}'),
+];
+
+/// `text` (a name, a fine kind) as the report shows it: every [`MARKUP`] character replaced by its
+/// look-alike, everything else as it is.
+pub fn shown(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            MARKUP
+                .iter()
+                .find(|(m, _)| *m == c)
+                .map_or(c, |(_, look)| *look)
+        })
+        .collect()
 }
 
 /// The German label of a Liga: "1. Liga", "2. Liga", "Kreisliga".
@@ -83,7 +109,7 @@ pub fn night_report(season: &Season, date: NaiveDate, link: &str, money: Money) 
             .players
             .iter()
             .filter(|p| p.counted_outs == best)
-            .map(|p| p.player.clone())
+            .map(|p| shown(&p.player))
             .collect();
         names.sort();
         let each = if names.len() > 1 { "je " } else { "" };
@@ -110,7 +136,12 @@ pub fn night_report(season: &Season, date: NaiveDate, link: &str, money: Money) 
     } else {
         line("Outs (davon Hand-Outs):");
         for p in throwers {
-            line(&format!("- {}: {} ({})", p.player, p.outs, p.hand_outs));
+            line(&format!(
+                "- {}: {} ({})",
+                shown(&p.player),
+                p.outs,
+                p.hand_outs
+            ));
         }
     }
 
@@ -118,7 +149,7 @@ pub fn night_report(season: &Season, date: NaiveDate, link: &str, money: Money) 
     let mut jokers: Vec<(u32, u32, String)> = night
         .rows()
         .filter(|(_, _, r)| r.joker)
-        .map(|(t, n, r)| (t, n, r.player.clone()))
+        .map(|(t, n, r)| (t, n, shown(&r.player)))
         .collect();
     jokers.sort();
     if night.recorded_as_totals() {
@@ -141,7 +172,7 @@ pub fn night_report(season: &Season, date: NaiveDate, link: &str, money: Money) 
     } else {
         let list: Vec<String> = julen
             .iter()
-            .map(|p| format!("{} {}", p.player, p.julen))
+            .map(|p| format!("{} {}", shown(&p.player), p.julen))
             .collect();
         line(&format!("Julen: {}", list.join(", ")));
     }
@@ -159,14 +190,15 @@ pub fn night_report(season: &Season, date: NaiveDate, link: &str, money: Money) 
     } else {
         let list: Vec<String> = payers
             .iter()
-            .map(|p| format!("{} {}", p.player, p.paid_rounds))
+            .map(|p| format!("{} {}", shown(&p.player), p.paid_rounds))
             .collect();
         line(&format!("Runden bezahlt: {}", list.join(", ")));
     }
     if summary.sozialfaelle.is_empty() {
         line("Sozialfälle: keine");
     } else {
-        line(&format!("Sozialfälle: {}", und(&summary.sozialfaelle)));
+        let names: Vec<String> = summary.sozialfaelle.iter().map(|n| shown(n)).collect();
+        line(&format!("Sozialfälle: {}", und(&names)));
     }
     line("");
 
@@ -192,7 +224,7 @@ pub fn night_report(season: &Season, date: NaiveDate, link: &str, money: Money) 
             line(&format!(
                 "{}. {} – D.Wert {dwert} ({})",
                 m.rank,
-                m.player,
+                shown(&m.player),
                 m.movement.label()
             ));
         }
@@ -211,8 +243,8 @@ pub fn night_report(season: &Season, date: NaiveDate, link: &str, money: Money) 
                 for f in open {
                     line(&format!(
                         "- {}: {} {}",
-                        f.player,
-                        fine_label(&f.kind),
+                        shown(&f.player),
+                        shown(fine_label(&f.kind)),
                         format_cents(f.amount_cents)
                     ));
                 }

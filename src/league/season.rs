@@ -30,6 +30,12 @@ pub const MAX_JULEN_PER_ROUND: u32 = 10;
 pub const MAX_WURFRUNDEN: usize = 1000;
 /// Table numbers a night may use (1, and 2 from `split_tables_from` participants).
 pub const MAX_TABLES: u32 = 2;
+/// Most players at one table: the rules engine's limit of a Runde ([`crate::rules::MAX_PLAYERS`],
+/// which the Schockbesteck plays), so the draw, the round form and the Schockbesteck refuse the same
+/// (issue 22.11). With [`MAX_TABLES`] tables a night has at most [`MAX_PARTICIPANTS`].
+pub const MAX_AT_TABLE: usize = crate::rules::MAX_PLAYERS;
+/// Most participants of one night: [`MAX_TABLES`] tables of [`MAX_AT_TABLE`] (40).
+pub const MAX_PARTICIPANTS: usize = MAX_AT_TABLE * MAX_TABLES as usize;
 
 /// Reason given when more than [`max_outs_per_round`] Outs are entered (league.md §1), e.g. "ein
 /// Schock Out beendet die Hälfte; höchstens 3 Outs pro Spieler und Runde".
@@ -402,7 +408,19 @@ impl Season {
     /// naming night, table, round, player and field as applicable; nothing partial is returned.
     /// This is the one check of a season: import, every change ([`Season::apply`]) and every load
     /// from storage run it, so what was accepted once loads again.
+    /// The limits of [`Season::limits`] are part of it (a file coming in meets them all).
     pub fn from_file(file: &SeasonFile) -> Result<Season, EntryError> {
+        let season = Season::checked(file)?;
+        match season.limits().into_iter().next() {
+            Some(e) => Err(e),
+            None => Ok(season),
+        }
+    }
+
+    /// [`Season::from_file`] without [`Season::limits`]: what a stored season must pass (a limit
+    /// added after it was stored must not make it unreadable) and what [`Season::apply`] checks
+    /// before it refuses only the limits the change breaks.
+    pub(crate) fn checked(file: &SeasonFile) -> Result<Season, EntryError> {
         let top = |field: &str, msg: String| EntryError::new(Location::default().field(field), msg);
         if file.format != FORMAT {
             return Err(top(
@@ -474,7 +492,7 @@ impl Season {
     /// go. Returns the season and, per dropped record, the refusal that dropped it. Any other
     /// refusal is returned as the error.
     pub fn from_stored_file(file: &SeasonFile) -> Result<(Season, Vec<EntryError>), EntryError> {
-        let first = match Season::from_file(file) {
+        let first = match Season::checked(file) {
             Ok(s) => return Ok((s, Vec::new())),
             Err(e) => e,
         };
@@ -502,7 +520,7 @@ impl Season {
                 _ => return Err(error),
             }
             dropped.push(error);
-            match Season::from_file(&file) {
+            match Season::checked(&file) {
                 Ok(s) => return Ok((s, dropped)),
                 Err(e) => error = e,
             }
@@ -628,6 +646,50 @@ impl Season {
     /// The date of the season's last night, `None` without nights.
     pub fn last_night(&self) -> Option<NaiveDate> {
         self.nights.last().map(|n| n.date)
+    }
+
+    /// The limits every new entry meets, beyond the file check (each a German refusal naming where):
+    /// the 1. Liga deadline is a day of the season's year (`02-29` only in a leap year, league.md
+    /// §10); at most [`MAX_AT_TABLE`] players are drawn to a table (league.md §9: two tables, so at
+    /// most [`MAX_PARTICIPANTS`] a night), so `split_tables_from` is at most `MAX_AT_TABLE + 1`.
+    /// Seasons stored before a limit existed still load; a change is refused only for a limit it
+    /// breaks ([`Season::apply`]).
+    pub fn limits(&self) -> Vec<EntryError> {
+        let mut out = Vec::new();
+        let d = self.rules.first_liga_deadline;
+        if d.in_year(self.year).is_none() {
+            out.push(EntryError::new(
+                Location::default().field("rules.first_liga_deadline"),
+                format!(
+                    "den {:02}.{:02}. gibt es {} nicht (kein Schaltjahr); bitte einen Tag des Jahres wählen, z. B. „{:02}-28“",
+                    d.day, d.month, self.year, d.month
+                ),
+            ));
+        }
+        let split_max = MAX_AT_TABLE as u32 + 1;
+        if self.rules.split_tables_from > split_max {
+            out.push(EntryError::new(
+                Location::default().field("rules.split_tables_from"),
+                format!(
+                    "höchstens {split_max}: an einem Tisch spielen höchstens {MAX_AT_TABLE} Spieler"
+                ),
+            ));
+        }
+        for night in &self.nights {
+            for table in 1..=MAX_TABLES {
+                let n = night.draw.iter().filter(|s| s.table == table).count();
+                if n > MAX_AT_TABLE {
+                    out.push(EntryError::new(
+                        Location::night(night.date).table(table).field("draw"),
+                        format!(
+                            "{n} Spieler; an einem Tisch spielen höchstens {MAX_AT_TABLE} \
+                             (zwei Tische: höchstens {MAX_PARTICIPANTS} Teilnehmer an einem Abend)"
+                        ),
+                    ));
+                }
+            }
+        }
+        out
     }
 }
 

@@ -55,14 +55,15 @@ impl From<Dice> for [u8; 3] {
 }
 
 /// The final result of one player's turn: the dice, the Würfe used (1..=3) and whether it came
-/// from the hand (one Wurf of all three dice, no six turned).
+/// from the hand (one Wurf of all three dice: nothing set aside, no turned six among them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ThrowResult {
     /// The final dice.
     pub dice: Dice,
     /// Würfe used, 1..=3.
     pub wuerfe: u8,
-    /// Aus der Hand: the last Wurf rolled all three dice and no six was turned before.
+    /// Aus der Hand: the last Wurf rolled all three dice (what was set aside or turned before went
+    /// back into the cup).
     pub from_hand: bool,
 }
 

@@ -522,7 +522,7 @@ pub fn rule_sentences(rules: &RuleSet) -> Vec<String> {
     });
     s.push(if rules.turn_sixes {
         "Zwei Sechsen eines Wurfs dürfen zu einer Eins gedreht werden, drei zu zwei Einsen – nicht \
-         auf dem letzten Wurf; danach ist der Wurf nicht mehr aus der Hand."
+         auf dem letzten Wurf; mit einer gedrehten Eins ist der Wurf nicht aus der Hand."
             .to_string()
     } else {
         "Sechsen drehen ist nicht erlaubt.".to_string()

@@ -128,8 +128,12 @@ fn take(pool: &mut Vec<u8>, v: u8) -> bool {
     }
 }
 
-/// Validates a player's Würfe (§5) and derives the final dice, Würfe used and from_hand (the last
-/// Wurf rolled all three dice and no six was turned). Errors name the 1-based Wurf and the rule.
+/// Validates a player's Würfe (§5) and derives the final dice, Würfe used and from_hand: the last
+/// Wurf rolled all three dice (§1 "one Wurf of all three dice"; the seed rules: "alle Würfel müssen
+/// vor dem Wurf im Becher sein"). Without `kept_dice_stay` that holds after every set-aside die went
+/// back into the cup, a kept 1 and a turned six alike (§4: a result reached with a turned die is
+/// never from the hand, but a die that went back is not part of the result). Errors name the
+/// 1-based Wurf and the rule.
 pub fn validate_sequence(
     seq: &[WurfInput],
     allowance: Allowance,
@@ -146,7 +150,6 @@ pub fn validate_sequence(
         return Err(err(allowed + 1, allowance.exceeded()));
     }
     let mut aside: Vec<u8> = Vec::with_capacity(3);
-    let mut turned = false;
     let last = seq.len() - 1;
     for (i, w) in seq.iter().enumerate() {
         let n = i + 1;
@@ -211,7 +214,6 @@ pub fn validate_sequence(
                     },
                 ));
             }
-            turned = true;
             for _ in 0..w.turn {
                 take(&mut roll, 6);
             }
@@ -227,6 +229,8 @@ pub fn validate_sequence(
             aside.push(d);
         }
     }
+    // Turning is refused on the last Wurf, so a last Wurf of all three dice means every turned die
+    // went back into the cup too.
     let final_roll_len = seq[last].roll.len();
     let values: [u8; 3] = aside
         .as_slice()
@@ -236,7 +240,7 @@ pub fn validate_sequence(
     Ok(ThrowResult {
         dice,
         wuerfe: u8::try_from(seq.len()).unwrap_or(u8::MAX),
-        from_hand: final_roll_len == 3 && !turned,
+        from_hand: final_roll_len == 3,
     })
 }
 

@@ -8,7 +8,7 @@ use serde_json::json;
 use super::ServiceError;
 use crate::auth::{self, Role};
 use crate::db::{self, user::User, Db};
-use crate::league::names::name_key;
+use crate::league::names::login_key;
 
 /// The longest login name or password looked at when logging in; longer input fails like a wrong
 /// password (argon2 would otherwise hash megabytes).
@@ -56,15 +56,17 @@ async fn insert(
             "Ein Konto \"{username}\" gibt es schon."
         )));
     }
-    // Login names count without case (a phone capitalises the first letter): one account per key.
-    let key = name_key(username);
+    // Login names count without case (a phone capitalises the first letter) and without look-alike
+    // forms (fullwidth „Ａdmin“): one account per login key.
+    let key = login_key(username);
     if let Some(twin) = db::user::list_conn(&mut tx)
         .await?
         .into_iter()
-        .find(|u| name_key(&u.username) == key)
+        .find(|u| login_key(&u.username) == key)
     {
         return Err(ServiceError::refused(format!(
-            "Ein Konto \"{}\" gibt es schon (Groß-/Kleinschreibung zählt beim Anmelden nicht).",
+            "Ein Konto \"{}\" gibt es schon (Groß-/Kleinschreibung und gleich aussehende \
+             Zeichen zählen beim Anmelden nicht).",
             twin.username
         )));
     }
@@ -132,8 +134,8 @@ pub async fn create_first_admin(
     .await
 }
 
-/// The account of a login: the enabled account `username` (trimmed; case does not count: "Anna"
-/// logs in as "anna") whose password is `password`; `None` otherwise. An unknown name takes as
+/// The account of a login: the enabled account `username` (trimmed; case and look-alike forms do
+/// not count, [`login_key`]: "Anna" logs in as "anna") whose password is `password`; `None` otherwise. An unknown name takes as
 /// long as a wrong password (a dummy hash is checked).
 pub async fn authenticate(
     db: &Db,
@@ -147,11 +149,11 @@ pub async fn authenticate(
         match db::user::by_username(&db.read, name).await? {
             Some(u) => Some(u),
             None => {
-                let key = name_key(name);
+                let key = login_key(name);
                 db::user::list(&db.read)
                     .await?
                     .into_iter()
-                    .find(|u| name_key(&u.username) == key)
+                    .find(|u| login_key(&u.username) == key)
             }
         }
     } else {
@@ -302,11 +304,11 @@ async fn set_password(
 /// is stored; it works once within [`RESET_VALID_SECS`]; earlier unused links of the account die.
 /// Audited. `NotFound` for an unknown account.
 pub async fn issue_reset(db: &Db, username: &str, author: &str) -> Result<String, ServiceError> {
-    let key = name_key(username.trim());
+    let key = login_key(username);
     let user = db::user::list(&db.read)
         .await?
         .into_iter()
-        .find(|u| u.username == username.trim() || name_key(&u.username) == key)
+        .find(|u| u.username == username.trim() || login_key(&u.username) == key)
         .ok_or_else(|| ServiceError::NotFound(format!("Konto \"{}\"", username.trim())))?;
     let token = auth::random_token();
     let now = chrono::Utc::now().timestamp();
@@ -390,4 +392,128 @@ pub async fn reset_password(
     .await?;
     tx.commit().await?;
     Ok((user, epoch))
+}
+
+/// An account as the pages and the session guard see it (`users` row: id, name, role, disabled,
+/// session epoch; the hash stays inside the service's checks).
+pub type Account = User;
+
+/// One row of the audit log ([`League::audit_log`]).
+pub type AuditEntry = db::audit::Entry;
+
+/// The accounts as methods of the league, for the web (which names no part of the db layer); each
+/// does what the function of the same name above does, on the league's database.
+impl super::League {
+    /// The account `users.id = id`, disabled or not; `None` when there is none.
+    pub async fn account(&self, id: i64) -> Result<Option<Account>, ServiceError> {
+        Ok(db::user::by_id(&self.db().read, id).await?)
+    }
+
+    /// Every account, by name ([`list`]).
+    pub async fn accounts(&self) -> Result<Vec<Account>, ServiceError> {
+        list(self.db()).await
+    }
+
+    /// Creates an account ([`create`]): its `users.id`, or the German refusal.
+    pub async fn create_account(
+        &self,
+        username: &str,
+        password: &str,
+        password2: Option<&str>,
+        role: Role,
+        author: &str,
+    ) -> Result<i64, ServiceError> {
+        create(self.db(), username, password, password2, role, author).await
+    }
+
+    /// Whether `token` is the open setup token ([`setup_token_valid`]).
+    pub async fn setup_token_valid(&self, token: &str) -> Result<bool, ServiceError> {
+        setup_token_valid(self.db(), token).await
+    }
+
+    /// The setup token while no account exists ([`setup_token`]).
+    pub async fn setup_token(&self) -> Result<Option<String>, ServiceError> {
+        setup_token(self.db()).await
+    }
+
+    /// Creates the first admin with the setup token ([`create_first_admin`]): its `users.id`.
+    pub async fn create_first_admin(
+        &self,
+        token: &str,
+        username: &str,
+        password: &str,
+        password2: &str,
+    ) -> Result<i64, ServiceError> {
+        create_first_admin(self.db(), token, username, password, password2).await
+    }
+
+    /// The account of a working login ([`authenticate`]); `None` for a wrong name or password.
+    pub async fn authenticate(
+        &self,
+        username: &str,
+        password: &str,
+    ) -> Result<Option<Account>, ServiceError> {
+        authenticate(self.db(), username, password).await
+    }
+
+    /// Disables or enables account `id` by `me` (id, name) ([`set_disabled`]).
+    pub async fn set_account_disabled(
+        &self,
+        me: (i64, &str),
+        id: i64,
+        disabled: bool,
+    ) -> Result<(), ServiceError> {
+        set_disabled(self.db(), me, id, disabled).await
+    }
+
+    /// At most `limit` audit rows before row `before`, newest first ([`audit_log`]).
+    pub async fn audit_log(
+        &self,
+        before: Option<i64>,
+        limit: i64,
+    ) -> Result<Vec<AuditEntry>, ServiceError> {
+        audit_log(self.db(), before, limit).await
+    }
+
+    /// Changes the password of account `id` ([`change_password`]): the new session epoch.
+    pub async fn change_password(
+        &self,
+        id: i64,
+        old: &str,
+        new: &str,
+        new2: &str,
+    ) -> Result<i64, ServiceError> {
+        change_password(self.db(), id, old, new, new2).await
+    }
+
+    /// A one-time reset link's token for account `username` by `author` ([`issue_reset`]).
+    pub async fn issue_reset(&self, username: &str, author: &str) -> Result<String, ServiceError> {
+        issue_reset(self.db(), username, author).await
+    }
+
+    /// The account a working reset token is for ([`reset_account`]).
+    pub async fn reset_account(&self, token: &str) -> Result<Option<Account>, ServiceError> {
+        reset_account(self.db(), token).await
+    }
+
+    /// Sets a new password with a reset token ([`reset_password`]): the account and its new
+    /// session epoch.
+    pub async fn reset_password(
+        &self,
+        token: &str,
+        new: &str,
+        new2: &str,
+    ) -> Result<(Account, i64), ServiceError> {
+        reset_password(self.db(), token, new, new2).await
+    }
+
+    /// The login sessions' store, on its own file beside the database (`<db>-sitzungen`), its
+    /// table created when missing.
+    pub async fn session_store(
+        &self,
+    ) -> Result<tower_sessions_sqlx_store::SqliteStore, ServiceError> {
+        let store = tower_sessions_sqlx_store::SqliteStore::new(self.db().sessions.clone());
+        store.migrate().await?;
+        Ok(store)
+    }
 }

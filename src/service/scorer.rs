@@ -1,6 +1,7 @@
 //! Scorer links (issue 11.2, SECURITY.md "Scorer links"): the secretary (or the command line)
 //! makes a link per table of a night; its holder, without an account, enters and corrects that
-//! table's rounds on that night only, until the night is closed or the link is revoked. The token
+//! table's rounds on that night only, until the night is closed (which revokes every link of it:
+//! reopening revives none) or the link is revoked. The token
 //! is 32 random bytes (256 bits) shown once; only its SHA-256 is stored. The audit log names the
 //! holder as "Tisch 2 (Link von anna)".
 
@@ -113,8 +114,9 @@ pub async fn revoke_link(
     Ok(n > 0)
 }
 
-/// The link of `token` while it works (not revoked, its night not closed); `None` otherwise,
-/// also for a token of the wrong shape.
+/// The link of `token` while it works (not revoked, its night not closed; closing a night revokes
+/// its links, so a reopened night has none that work); `None` otherwise, also for a token of the
+/// wrong shape.
 pub async fn link(db: &Db, token: &str) -> Result<Option<ScorerLink>, ServiceError> {
     if token.is_empty() || token.len() > MAX_CREDENTIAL_CHARS {
         return Ok(None);
@@ -147,4 +149,42 @@ pub async fn active_links(db: &Db, night_id: i64) -> Result<Vec<(u32, String)>, 
         .filter(|l| !l.closed)
         .map(|l| (u32::try_from(l.table_no).unwrap_or(0), l.created_by))
         .collect())
+}
+
+/// The scorer links as methods of the league, for the web (which names no part of the db layer);
+/// each does what the function of the same name above does, on the league's database.
+impl super::League {
+    /// The working link of `token` ([`link`]); `None` when unknown, revoked or closed.
+    pub async fn scorer_link(&self, token: &str) -> Result<Option<ScorerLink>, ServiceError> {
+        link(self.db(), token).await
+    }
+
+    /// Makes the link of `table` at the night on `date` by `author` ([`create_link`]): its token.
+    pub async fn create_scorer_link(
+        &self,
+        date: NaiveDate,
+        table: u32,
+        author: &str,
+    ) -> Result<String, ServiceError> {
+        create_link(self.db(), date, table, author).await
+    }
+
+    /// Revokes the link of `table` at the night on `date` by `author` ([`revoke_link`]): whether
+    /// one worked.
+    pub async fn revoke_scorer_link(
+        &self,
+        date: NaiveDate,
+        table: u32,
+        author: &str,
+    ) -> Result<bool, ServiceError> {
+        revoke_link(self.db(), date, table, author).await
+    }
+
+    /// The tables of night `night_id` with a working link and who made each ([`active_links`]).
+    pub async fn active_scorer_links(
+        &self,
+        night_id: i64,
+    ) -> Result<Vec<(u32, String)>, ServiceError> {
+        active_links(self.db(), night_id).await
+    }
 }

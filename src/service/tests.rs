@@ -487,3 +487,5 @@ async fn a_sheet_is_previewed_without_writing_and_imported_only_with_its_digest(
         .await
         .unwrap();
 }
+
+mod hostile;

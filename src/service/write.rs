@@ -486,7 +486,10 @@ async fn audit(
             db::audit::record(
                 tx,
                 user,
-                &format!("Spielabend {} abgeschlossen", de(*date)),
+                &format!(
+                    "Spielabend {} abgeschlossen, seine Links zum Schreiben widerrufen",
+                    de(*date)
+                ),
                 Some(&json!({ "night": date, "closed": false })),
                 Some(&json!({ "night": date, "closed": true })),
             )

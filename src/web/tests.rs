@@ -2,6 +2,9 @@
 
 use std::collections::BTreeSet;
 
+use axum::http::Method;
+
+use super::kit::links::setup_links;
 use super::*;
 
 #[test]
@@ -418,7 +421,7 @@ mod one_round_check {
 
 #[test]
 fn what_is_still_open_before_a_night_is_closed() {
-    use super::night::open_items;
+    use super::entry::night::open_items;
     // (rounds entered per table, rounds per night, running Runden, expected)
     type Case<'a> = (&'a [(u32, usize)], u32, &'a [(u32, u32)], &'a [&'a str]);
     let cases: [Case; 3] = [

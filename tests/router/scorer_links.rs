@@ -68,7 +68,7 @@ async fn make_link(t: &TestApp, cookie: &str, night: &str, table: u32) -> String
     let r = t
         .post(
             &format!("/verwaltung/abend/{night}/tisch/{table}/link"),
-            &format!("einmal={}", schockerliga::web::once::token()),
+            &format!("einmal={}", schockerliga::web::kit::once::token()),
             Some(cookie),
         )
         .await;

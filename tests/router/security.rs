@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use std::time::Instant;
 
 use axum::http::StatusCode;
-use schockerliga::web::security::CSP;
+use schockerliga::web::kit::security::CSP;
 
 use crate::app::*;
 
@@ -490,7 +490,7 @@ async fn an_unknown_name_and_a_wrong_password_look_the_same() {
 async fn security_headers_are_on_pages_errors_static_files_and_refusals() {
     let t = TestApp::small_season().await;
     let admin = t.login(ADMIN).await;
-    let big = "x".repeat(schockerliga::web::security::MAX_BODY_BYTES + 1);
+    let big = "x".repeat(schockerliga::web::kit::security::MAX_BODY_BYTES + 1);
     let cases = vec![
         ("page", get("/", None), 200),
         ("login page", get("/login", None), 200),
@@ -602,8 +602,9 @@ async fn a_closed_night_changes_only_through_an_audited_correction() {
             matches!(refusal, ServiceError::Closed(_)),
             "{sql}: {refusal:?}"
         );
-        let resp =
-            axum::response::IntoResponse::into_response(schockerliga::web::AppError::from(refusal));
+        let resp = axum::response::IntoResponse::into_response(
+            schockerliga::web::kit::AppError::from(refusal),
+        );
         assert_eq!(resp.status(), StatusCode::CONFLICT, "{sql}");
     }
     assert_eq!(snapshot(&t.db.write).await, before);

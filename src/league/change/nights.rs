@@ -6,7 +6,7 @@ use chrono::NaiveDate;
 use super::super::error::EntryError;
 use super::super::file::{NightEntry, SeasonFile, SeatEntry};
 use super::super::names::normalize_name;
-use super::super::season::Season;
+use super::super::season::{Season, MAX_AT_TABLE, MAX_PARTICIPANTS};
 use super::{night_entry, refuse};
 
 /// [`super::Change::AddNight`]: the night on `date`, no participants yet.
@@ -52,6 +52,13 @@ pub(super) fn set_draw(
     }
     if seats.len() < 2 {
         return Err(refuse("Mindestens 2 Teilnehmer ankreuzen."));
+    }
+    if seats.len() > MAX_PARTICIPANTS {
+        return Err(refuse(format!(
+            "Höchstens {MAX_PARTICIPANTS} Teilnehmer an einem Abend: zwei Tische zu je höchstens \
+             {MAX_AT_TABLE} Spielern (angekreuzt: {}).",
+            seats.len()
+        )));
     }
     night.draw = Some(seats.to_vec());
     Ok(())

@@ -688,3 +688,242 @@ fn a_round_moves_to_its_table_with_the_players_who_only_played_it() {
         "{e}"
     );
 }
+
+/// A 2026 season of `n` players P01..Pnn with `rules` and one night 09.01. without a draw.
+fn crowd(n: usize, rules: serde_json::Value) -> Season {
+    let players: Vec<serde_json::Value> = (1..=n)
+        .map(|i| json!({ "name": format!("P{i:02}") }))
+        .collect();
+    Season::checked(&file(json!({
+        "format": "schockerliga-season/1", "season": 2026, "rules": rules,
+        "players": players, "nights": [ { "date": "2026-01-09" } ] })))
+    .expect("a crowd season")
+}
+
+fn seats(split: &[(usize, u32)]) -> Vec<SeatEntry> {
+    let mut k = 0;
+    let mut out = Vec::new();
+    for &(count, table) in split {
+        for _ in 0..count {
+            k += 1;
+            out.push(SeatEntry {
+                player: format!("P{k:02}"),
+                table,
+            });
+        }
+    }
+    out
+}
+
+#[test]
+fn one_limit_of_20_at_a_table_for_the_draw_the_round_and_a_late_arrival() {
+    let night = d("2026-01-09");
+    let s = crowd(45, json!({}));
+    let draw = |split: &[(usize, u32)]| Change::SetDraw {
+        date: night,
+        seats: seats(split),
+    };
+    let rows = |n: usize| -> Vec<ResultEntry> {
+        (1..=n)
+            .map(|i| ResultEntry {
+                player: format!("P{i:02}"),
+                outs: 0,
+                hand_outs: 0,
+                julen: 0,
+                joker: false,
+                lost: i == 1,
+            })
+            .collect()
+    };
+    let round = |n: usize, seat: bool| Change::PutRound {
+        date: night,
+        table: 1,
+        number: 1,
+        results: rows(n),
+        replace: Replace::No,
+        seat_newcomers: seat,
+        schockbesteck: None,
+    };
+    // (what, the season, the change, the refusal's fragment or None for accepted)
+    let twenty = s
+        .apply(&draw(&[(20, 1), (20, 2)]))
+        .expect("40 at two tables");
+    let cases: Vec<(&str, &Season, Change, Option<&str>)> = vec![
+        ("40 at two tables", &s, draw(&[(20, 1), (20, 2)]), None),
+        (
+            "41 ticked",
+            &s,
+            draw(&[(21, 1), (20, 2)]),
+            Some("Höchstens 40 Teilnehmer an einem Abend: zwei Tische zu je höchstens 20 Spielern (angekreuzt: 41)."),
+        ),
+        (
+            "21 at table 1 of 30",
+            &s,
+            draw(&[(21, 1), (9, 2)]),
+            Some("Abend 09.01.2026, Tisch 1, Feld Auslosung: 21 Spieler; an einem Tisch spielen höchstens 20 (zwei Tische: höchstens 40 Teilnehmer an einem Abend)"),
+        ),
+        ("a round of 20 by hand", &twenty, round(20, false), None),
+        (
+            "a round of 21 without a draw (the JSON API seats newcomers)",
+            &s,
+            round(21, true),
+            Some("Tisch 1, Feld Auslosung: 21 Spieler; an einem Tisch spielen höchstens 20"),
+        ),
+        (
+            "a late arrival at a full table",
+            &twenty,
+            Change::SeatPlayer {
+                date: night,
+                player: "P41".into(),
+                table: Some(2),
+            },
+            Some("Tisch 2, Feld Auslosung: 21 Spieler"),
+        ),
+        (
+            "a late arrival when both are full",
+            &twenty,
+            Change::SeatPlayer {
+                date: night,
+                player: "P41".into(),
+                table: None,
+            },
+            Some("21 Spieler; an einem Tisch spielen höchstens 20"),
+        ),
+    ];
+    for (what, season, change, want) in cases {
+        match (season.apply(&change), want) {
+            (Ok(_), None) => {}
+            (Ok(_), Some(w)) => panic!("{what}: accepted, expected {w:?}"),
+            (Err(e), None) => panic!("{what}: refused: {e}"),
+            (Err(e), Some(w)) => assert!(e.to_string().contains(w), "{what}: {e}"),
+        }
+    }
+}
+
+#[test]
+fn the_draw_by_lot_of_41_is_refused_and_of_40_splits_20_20() {
+    use rand::SeedableRng;
+    let s = crowd(45, json!({}));
+    let names = |n: usize| -> Vec<String> { (1..=n).map(|i| format!("P{i:02}")).collect() };
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    let forty = crate::league::draw::by_lot(&names(40), 10, &mut rng);
+    let after = s
+        .apply(&Change::SetDraw {
+            date: d("2026-01-09"),
+            seats: forty,
+        })
+        .expect("40 drawn");
+    let at = |t: u32| after.nights[0].draw.iter().filter(|x| x.table == t).count();
+    assert_eq!((at(1), at(2)), (20, 20));
+    let e = s
+        .apply(&Change::SetDraw {
+            date: d("2026-01-09"),
+            seats: crate::league::draw::by_lot(&names(41), 10, &mut rng),
+        })
+        .expect_err("41 drawn");
+    assert!(e.to_string().contains("Höchstens 40 Teilnehmer"), "{e}");
+}
+
+#[test]
+fn a_limit_breaks_only_what_a_change_breaks_and_a_file_meets_all() {
+    // Stored before the limits: 21 at table 1 and a deadline of 29.02. in a common year.
+    let mut old = file(json!({
+        "format": "schockerliga-season/1", "season": 2026,
+        "rules": { "first_liga_deadline": "02-29" },
+        "players": (1..=22).map(|i| json!({ "name": format!("P{i:02}") })).collect::<Vec<_>>(),
+        "nights": [ { "date": "2026-01-09" }, { "date": "2026-01-16" } ] }));
+    old.nights[0].draw = Some(seats(&[(21, 1)]));
+    let stored = Season::checked(&old).expect("what was stored loads");
+    let (loaded, _) = Season::from_stored_file(&old).expect("the read side loads it too");
+    assert_eq!(loaded, stored);
+    // (what, change, the refusal's fragment or None)
+    let cases: Vec<(&str, Change, Option<&str>)> = vec![
+        (
+            "another night's draw",
+            Change::SetDraw {
+                date: d("2026-01-16"),
+                seats: seats(&[(3, 1)]),
+            },
+            None,
+        ),
+        ("a player", Change::AddPlayer { name: "Neu".into() }, None),
+        (
+            "one more at the full table",
+            Change::SeatPlayer {
+                date: d("2026-01-09"),
+                player: "P22".into(),
+                table: Some(1),
+            },
+            Some("22 Spieler; an einem Tisch spielen höchstens 20"),
+        ),
+    ];
+    for (what, change, want) in cases {
+        match (stored.apply(&change), want) {
+            (Ok(_), None) => {}
+            (Ok(_), Some(w)) => panic!("{what}: accepted, expected {w:?}"),
+            (Err(e), None) => panic!("{what}: refused: {e}"),
+            (Err(e), Some(w)) => assert!(e.to_string().contains(w), "{what}: {e}"),
+        }
+    }
+    // A file coming in (import) meets every limit: the deadline first.
+    let e = Season::from_file(&old).expect_err("an import of it");
+    assert_eq!(
+        e.to_string(),
+        "Feld rules.first_liga_deadline: den 29.02. gibt es 2026 nicht (kein Schaltjahr); \
+         bitte einen Tag des Jahres wählen, z. B. „02-28“"
+    );
+}
+
+#[test]
+fn the_deadline_is_a_day_of_the_season_year() {
+    use crate::league::rules::SeasonRules;
+    // (season year, deadline, accepted)
+    let cases = [
+        (2026, "02-29", false),
+        (2028, "02-29", true),
+        (2026, "02-28", true),
+        (2026, "11-30", true),
+        (2100, "02-29", false),
+        (2000, "02-29", true),
+    ];
+    for (year, deadline, ok) in cases {
+        let empty = Season::from_file(&file(json!({
+            "format": "schockerliga-season/1", "season": year })))
+        .expect("an empty season");
+        let mut rules = SeasonRules::defaults_for(year);
+        rules.first_liga_deadline = deadline.to_string().try_into().expect("a month-day");
+        let got = empty.apply(&Change::SetRules {
+            rules: Box::new(rules),
+        });
+        assert_eq!(got.is_ok(), ok, "{year} {deadline}: {got:?}");
+        if let Err(e) = got {
+            assert!(e.to_string().contains("kein Schaltjahr"), "{e}");
+        }
+        // The same as an import.
+        let imported = Season::from_file(&file(json!({
+            "format": "schockerliga-season/1", "season": year,
+            "rules": { "first_liga_deadline": deadline } })));
+        assert_eq!(imported.is_ok(), ok, "import {year} {deadline}");
+    }
+    // Any other day that no year has is refused where the rules are read.
+    for bad in ["02-30", "04-31", "13-01", "00-10", "11-00", "1130", "11-3x"] {
+        let e = crate::league::rules::MonthDay::try_from(bad.to_string()).expect_err(bad);
+        assert!(e.contains("kein Monat-Tag"), "{bad}: {e}");
+    }
+}
+
+#[test]
+fn split_tables_from_is_at_most_21() {
+    let e = crowd(3, json!({ "split_tables_from": 22 }))
+        .limits()
+        .into_iter()
+        .next()
+        .expect("a limit");
+    assert_eq!(
+        e.to_string(),
+        "Feld rules.split_tables_from: höchstens 21: an einem Tisch spielen höchstens 20 Spieler"
+    );
+    assert!(crowd(3, json!({ "split_tables_from": 21 }))
+        .limits()
+        .is_empty());
+}

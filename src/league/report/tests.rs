@@ -168,3 +168,47 @@ fn a_night_without_outs_ties_and_sozialfall() {
     // ties share the title: "A und B (je …)"
     assert_eq!(und(&["A".into(), "B".into(), "C".into()]), "A, B und C");
 }
+
+#[test]
+fn chat_markup_in_names_and_fine_kinds_shows_as_look_alikes() {
+    // (typed, as the report shows it)
+    let cases = [
+        ("*Kalle*", "∗Kalle∗"),
+        ("_Anna_", "ˍAnnaˍ"),
+        ("~Bernd~", "∼Bernd∼"),
+        ("`Carla`", "ˋCarlaˋ"),
+        ("```Dora```", "ˋˋˋDoraˋˋˋ"),
+        ("Jürgen Müller-Lüdenscheidt", "Jürgen Müller-Lüdenscheidt"),
+        ("O'Neill (Gast) 2.", "O'Neill (Gast) 2."),
+    ];
+    for (typed, want) in cases {
+        assert_eq!(shown(typed), want, "{typed}");
+    }
+    // Every place of the report that names a player or a fine kind.
+    let s = season(json!({
+        "format": "schockerliga-season/1", "season": 2026,
+        "rules": { "kreisliga_below_rounds": 1, "fines": { "late": 100, "*Handy*": 50 } },
+        "players": [ { "name": "*Kalle*", "fee_paid_on": "2026-01-09" }, { "name": "_Anna_" } ],
+        "nights": [ { "date": "2026-01-09", "tables": [ { "number": 1, "rounds": [
+              { "number": 1, "results": [ row("*Kalle*", 1, 1, 1, true, false),
+                  row("_Anna_", 0, 0, 0, false, true) ] } ] } ],
+            "fines": [ { "player": "_Anna_", "kind": "*Handy*", "paid": false } ] } ]
+    }));
+    let text = night_report(&s, date("2026-01-09"), LINK, Money::Shown).expect("a night");
+    for expected in [
+        "Schocker des Abends: ∗Kalle∗ (4 gewertete Outs)\n",
+        "- ∗Kalle∗: 1 (1)\n",
+        "Joker: ∗Kalle∗ (Tisch 1, Runde 1)\n",
+        "Julen: ∗Kalle∗ 1\n",
+        "Runden bezahlt: ˍAnnaˍ 1\n",
+        "1. ∗Kalle∗ – D.Wert 40,00 (neu)\n",
+        "- ˍAnnaˍ: ∗Handy∗ 0,50 €\n",
+    ] {
+        assert!(text.contains(expected), "{expected:?} in {text}");
+    }
+    let body = text.replace(LINK, "");
+    assert!(
+        !body.contains(['*', '_', '~', '`']),
+        "no markup character left: {text}"
+    );
+}

@@ -536,11 +536,40 @@ fn take_back_table() {
             ],
             Ok(([1, 1, 1], 3, false)),
         ),
-        // a turned one may go back too, but the result stays "not from the hand"
+        // a turned one may go back too; then the last Wurf is of all three dice, from the hand,
+        // like a kept one that went back (issue 22.13: schocken-rules.md §1, "alle Würfel müssen
+        // vor dem Wurf im Becher sein")
         (
             loose.clone(),
             vec![w(&[6, 6, 3], &[], 1), tb(&[2, 2, 2], &[], &[1])],
-            Ok(([2, 2, 2], 2, false)),
+            Ok(([2, 2, 2], 2, true)),
+        ),
+        (
+            loose.clone(),
+            vec![w(&[6, 6, 3], &[], 1), tb(&[1, 1, 1], &[], &[1])],
+            Ok(([1, 1, 1], 2, true)),
+        ),
+        (
+            loose.clone(),
+            vec![tb(&[1, 6, 3], &[1], &[]), tb(&[1, 1, 1], &[], &[1])],
+            Ok(([1, 1, 1], 2, true)),
+        ),
+        // three sixes turned to two ones, both back: from the hand; one of them kept: not
+        (
+            loose.clone(),
+            vec![w(&[6, 6, 6], &[], 2), tb(&[1, 1, 1], &[], &[1, 1])],
+            Ok(([1, 1, 1], 2, true)),
+        ),
+        (
+            loose.clone(),
+            vec![w(&[6, 6, 6], &[], 2), tb(&[1, 1], &[], &[1])],
+            Ok(([1, 1, 1], 2, false)),
+        ),
+        // a turned one that stays: never from the hand, under either rule
+        (
+            RuleSet::schockerliga(),
+            vec![w(&[6, 6, 3], &[], 1), tb(&[1, 1], &[], &[])],
+            Ok(([1, 1, 1], 2, false)),
         ),
         // taking back is not limited by `aside`
         (

@@ -1,0 +1,231 @@
+//! Login, logout and the one-time setup of the first admin (`/setup?token=…`).
+
+use std::net::SocketAddr;
+use std::time::Instant;
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::extract::{ConnectInfo, Query, State};
+use axum::http::{HeaderMap, Method, StatusCode};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::{Extension, Form};
+use serde::Deserialize;
+use tower_sessions::Session;
+
+use crate::auth;
+use crate::service::{accounts, ServiceError};
+use crate::web::kit::{AppError, AppState, Guard, Layout, Routes};
+
+/// The routes of this feature. `POST /login` is rate-limited per client address
+/// ([`crate::web::kit::security::login_rate_limit`]) and per account (the state's `LoginThrottle`).
+pub fn routes() -> Routes {
+    let login = get(login_form).post(login);
+    let login = match crate::web::kit::security::login_rate_limit() {
+        Some(limit) => login.layer(limit),
+        None => login,
+    };
+    Routes::new()
+        .add(Guard::Public, &[Method::GET, Method::POST], "/login", login)
+        .add(Guard::Public, &[Method::POST], "/logout", post(logout))
+        .add(
+            Guard::Public,
+            &[Method::GET, Method::POST],
+            "/setup",
+            get(setup_form).post(setup),
+        )
+}
+
+/// The login form, with an error after a failed attempt.
+#[derive(Template, WebTemplate)]
+#[template(path = "admin/login.html")]
+struct LoginPage {
+    layout: Layout,
+    username: String,
+    error: Option<String>,
+    /// A form was kept because the login ran out.
+    kept: bool,
+}
+
+/// The login form's fields.
+#[derive(Deserialize)]
+pub struct LoginForm {
+    /// The login name.
+    pub username: String,
+    /// The password.
+    pub password: String,
+}
+
+async fn login_form(layout: Layout, headers: HeaderMap) -> LoginPage {
+    LoginPage {
+        layout,
+        username: String::new(),
+        error: None,
+        kept: crate::web::kit::unsent::peek(&headers).is_some(),
+    }
+}
+
+fn session_error(e: tower_sessions::session::Error) -> AppError {
+    AppError::Internal(format!("Sitzung: {e}"))
+}
+
+/// The login form again with `status` and `error`, the typed name kept.
+fn refused(status: StatusCode, username: String, error: &str) -> Response {
+    (
+        status,
+        LoginPage {
+            layout: Layout::default(),
+            username,
+            error: Some(error.to_string()),
+            kept: false,
+        },
+    )
+        .into_response()
+}
+
+async fn login(
+    State(state): State<AppState>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    session: Session,
+    headers: HeaderMap,
+    Form(form): Form<LoginForm>,
+) -> Result<Response, AppError> {
+    let ip = peer.map(|Extension(ConnectInfo(addr))| addr.ip());
+    let name = form.username.trim().to_string();
+    // One throttle per account, whatever the case of the name as typed.
+    let account = crate::league::names::name_key(&name);
+    let throttle = &state.throttle;
+    if !throttle.allowed(&account, ip, Instant::now()) {
+        return Ok(refused(
+            StatusCode::TOO_MANY_REQUESTS,
+            form.username,
+            "Zu viele Fehlversuche für diesen Namen. Bitte später erneut versuchen.",
+        ));
+    }
+    match accounts::authenticate(state.league.db(), &name, &form.password).await? {
+        Some(u) => {
+            throttle.succeeded(&account, ip);
+            crate::web::kit::session::start_session(&session, u.id, u.session_epoch)
+                .await
+                .map_err(session_error)?;
+            // Back to the form that arrived after the login ran out, filled in again; else the
+            // account's start page.
+            match crate::web::kit::unsent::peek(&headers) {
+                Some(kept) => {
+                    let flash = crate::web::kit::Flash::of(session);
+                    Ok(flash
+                        .redirect(
+                            kept.page(),
+                            "Die Anmeldung war abgelaufen: nichts gespeichert. Die Eingabe steht \
+                             wieder im Formular; bitte prüfen und noch einmal senden.",
+                        )
+                        .await)
+                }
+                None => {
+                    let home = match auth::Role::parse(&u.role) {
+                        Some(auth::Role::Treasurer) => "/verwaltung/kasse",
+                        _ => "/verwaltung",
+                    };
+                    Ok(Redirect::to(home).into_response())
+                }
+            }
+        }
+        None => {
+            throttle.failed(&account, Instant::now());
+            Ok(refused(
+                StatusCode::UNAUTHORIZED,
+                form.username,
+                "Name oder Passwort falsch.",
+            ))
+        }
+    }
+}
+
+async fn logout(session: Session) -> Result<Redirect, AppError> {
+    session.flush().await.map_err(session_error)?;
+    Ok(Redirect::to("/"))
+}
+
+/// The query of the setup link.
+#[derive(Deserialize)]
+pub struct SetupQuery {
+    /// The one-time token printed at start.
+    #[serde(default)]
+    pub token: String,
+}
+
+/// The setup form (first admin).
+#[derive(Template, WebTemplate)]
+#[template(path = "admin/setup.html")]
+struct SetupPage {
+    layout: Layout,
+    token: String,
+    username: String,
+    error: Option<String>,
+}
+
+/// The setup form's fields.
+#[derive(Deserialize)]
+pub struct SetupForm {
+    /// The one-time token.
+    pub token: String,
+    /// The first admin's login name.
+    pub username: String,
+    /// The password.
+    pub password: String,
+    /// The password again.
+    pub password2: String,
+}
+
+async fn setup_form(
+    State(state): State<AppState>,
+    Query(q): Query<SetupQuery>,
+) -> Result<SetupPage, AppError> {
+    if !accounts::setup_token_valid(state.league.db(), &q.token).await? {
+        return Err(AppError::DeadLink(
+            "Dieser Einrichtungslink gilt nicht (mehr): er wurde schon benutzt oder ist falsch. Mit dem Konto anmelden unter /login."
+                .to_string(),
+        ));
+    }
+    Ok(SetupPage {
+        layout: Layout::default(),
+        token: q.token,
+        username: String::new(),
+        error: None,
+    })
+}
+
+async fn setup(
+    State(state): State<AppState>,
+    session: Session,
+    Form(form): Form<SetupForm>,
+) -> Result<Response, AppError> {
+    let created = accounts::create_first_admin(
+        state.league.db(),
+        &form.token,
+        &form.username,
+        &form.password,
+        &form.password2,
+    )
+    .await;
+    let id = match created {
+        Ok(id) => id,
+        Err(ServiceError::Refused(e) | ServiceError::Full(e)) => {
+            return Ok((
+                StatusCode::UNPROCESSABLE_ENTITY,
+                SetupPage {
+                    layout: Layout::default(),
+                    token: form.token,
+                    username: form.username,
+                    error: Some(e.to_string()),
+                },
+            )
+                .into_response())
+        }
+        Err(e) => return Err(e.into()),
+    };
+    crate::web::kit::session::start_session(&session, id, 0)
+        .await
+        .map_err(session_error)?;
+    Ok(Redirect::to("/verwaltung").into_response())
+}

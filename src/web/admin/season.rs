@@ -1,0 +1,649 @@
+//! Secretary pages for seasons and players: create a season (its rule set shown, defaults by
+//! year), add and rename players, record a Jahresbeitrag by its payment date (the amount follows
+//! from the date, league.md §5), add a night, delete an empty season. Every submission is one
+//! change through the write pipeline; a refused one shows the page again with what was typed.
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Form;
+use chrono::{Datelike, NaiveDate};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use crate::league::format::date_de;
+use crate::league::rules::SeasonRules;
+use crate::league::Change;
+use crate::service::{Edit, League, SeasonView, ServiceError};
+use crate::web::kit::session::{CurrentUser, RequireAdmin, RequireSecretary};
+use crate::web::kit::{filters, AppError, Guard, Layout, Routes};
+use crate::web::kit::{AtSeason, Flash};
+
+/// The routes of this feature.
+pub fn routes() -> Routes {
+    Routes::new()
+        .get(Guard::Secretary, "/verwaltung", overview)
+        .post(Guard::Secretary, "/verwaltung/saison", create_season)
+        .get(Guard::Secretary, "/verwaltung/saison/{year}", season_page)
+        .post(
+            Guard::Secretary,
+            "/verwaltung/saison/{year}/spieler",
+            add_player,
+        )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/saison/{year}/spieler/{id}/name",
+            rename_player,
+        )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/saison/{year}/spieler/{id}/beitrag",
+            record_fee,
+        )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/saison/{year}/abend",
+            create_night,
+        )
+        .post(
+            Guard::Admin,
+            "/verwaltung/saison/{year}/loeschen",
+            delete_season,
+        )
+}
+
+/// One rule of a season, for display: its German label and value.
+pub struct RuleLine {
+    /// The German label of the field (league.md §10), e.g. „Jahresbeitrag“.
+    pub field: String,
+    /// Its value as the rules form shows it („15,00 €“, „ja“, „30, 25, 20, 15, 10“).
+    pub value: String,
+}
+
+/// The rules of `rules` as display lines in the order of the rules form, German labels.
+fn rule_lines(rules: &SeasonRules) -> Vec<RuleLine> {
+    crate::web::admin::saisonregeln::FIELDS
+        .iter()
+        .map(|(name, label, _, _)| {
+            let (value, flag) = crate::web::admin::saisonregeln::shown(rules, name);
+            RuleLine {
+                field: (*label).to_string(),
+                value: match *name {
+                    "julen_carry_across_seasons" => if flag { "ja" } else { "nein" }.to_string(),
+                    "joker_multiplier" if value.is_empty() => "kein Joker".to_string(),
+                    _ => value,
+                },
+            }
+        })
+        .collect()
+}
+
+/// The German labels of the fields `overrides` sets (league.md §10), comma-separated; „keine“
+/// when it sets none.
+fn override_labels(overrides: &serde_json::Map<String, Value>) -> String {
+    let labels: Vec<&str> = crate::web::admin::saisonregeln::FIELDS
+        .iter()
+        .filter(|(name, ..)| overrides.contains_key(*name))
+        .map(|(_, label, ..)| *label)
+        .collect();
+    if labels.is_empty() {
+        "keine".to_string()
+    } else {
+        labels.join(", ")
+    }
+}
+
+/// The overview: seasons and the form for a new one.
+#[derive(Template, WebTemplate)]
+#[template(path = "admin/overview.html")]
+struct OverviewPage {
+    layout: Layout,
+    years: Vec<i32>,
+    new_year: String,
+    rules_text: String,
+    defaults: Vec<RuleLine>,
+    error: Option<String>,
+}
+
+/// The overview's query: the year whose default rules are shown.
+#[derive(Deserialize)]
+pub struct OverviewQuery {
+    /// Season year for the new-season form.
+    pub year: Option<i32>,
+}
+
+async fn overview(
+    State(league): State<League>,
+    layout: Layout,
+    Query(q): Query<OverviewQuery>,
+) -> OverviewPage {
+    let years = league.snapshot().years();
+    let year = q.year.unwrap_or_else(|| {
+        let now = chrono::Local::now().year();
+        if years.contains(&now) {
+            now + 1
+        } else {
+            now
+        }
+    });
+    OverviewPage {
+        layout,
+        years,
+        new_year: year.to_string(),
+        rules_text: "{}".to_string(),
+        defaults: rule_lines(&SeasonRules::defaults_for(year)),
+        error: None,
+    }
+}
+
+/// The new-season form.
+#[derive(Deserialize)]
+pub struct NewSeasonForm {
+    /// The year, e.g. "2027".
+    pub year: String,
+    /// Overrides of the year's defaults as a JSON object (`{}` = all defaults).
+    #[serde(default)]
+    pub rules: String,
+}
+
+/// Parses the new-season form into (year, overrides); errors are German.
+fn parse_new_season(form: &NewSeasonForm) -> Result<(i32, Map<String, Value>), String> {
+    let year: i32 = form
+        .year
+        .trim()
+        .parse()
+        .map_err(|_| format!("Jahr: \"{}\" ist keine Jahreszahl", form.year.trim()))?;
+    let text = form.rules.trim();
+    let rules = if text.is_empty() {
+        Map::new()
+    } else {
+        match serde_json::from_str::<Value>(text) {
+            Ok(Value::Object(m)) => m,
+            Ok(_) => {
+                return Err("Regeln: erwartet ein JSON-Objekt wie {\"hand_out_points\": 2}".into())
+            }
+            Err(e) => return Err(format!("Regeln: kein gültiges JSON ({e})")),
+        }
+    };
+    Ok((year, rules))
+}
+
+async fn create_season(
+    State(league): State<League>,
+    layout: Layout,
+    flash: Flash,
+    RequireSecretary(user): RequireSecretary,
+    Form(form): Form<NewSeasonForm>,
+) -> Result<Response, AppError> {
+    let created = match parse_new_season(&form) {
+        Ok((year, rules)) => league
+            .create_season(year, rules, &Edit::by(&user.username))
+            .await
+            .map(|_| year),
+        Err(e) => Err(ServiceError::refused(e)),
+    };
+    match created {
+        Ok(year) => Ok(flash
+            .redirect(
+                &format!("/verwaltung/saison/{year}"),
+                format!("Saison {year} angelegt."),
+            )
+            .await),
+        Err(ServiceError::Refused(error)) => {
+            let year = form
+                .year
+                .trim()
+                .parse()
+                .unwrap_or_else(|_| chrono::Local::now().year());
+            let page = OverviewPage {
+                layout,
+                years: league.snapshot().years(),
+                new_year: form.year,
+                rules_text: form.rules,
+                defaults: rule_lines(&SeasonRules::defaults_for(year)),
+                error: Some(error.to_string()),
+            };
+            Ok((StatusCode::UNPROCESSABLE_ENTITY, page).into_response())
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// A player line of the season page, with what the forms show.
+pub struct PlayerLine {
+    /// `players.id`.
+    pub id: i64,
+    /// Stored name.
+    pub name: String,
+    /// Value of the rename field (typed or stored).
+    pub name_input: String,
+    /// Payment date and amount of the Jahresbeitrag, if recorded.
+    pub fee: Option<(NaiveDate, i64)>,
+    /// Value of the fee date field (typed or stored, `YYYY-MM-DD`).
+    pub fee_input: String,
+}
+
+/// A night line of the season page.
+pub struct NightLine {
+    /// Its date.
+    pub date: NaiveDate,
+    /// Participants.
+    pub participants: usize,
+    /// Rounds entered.
+    pub rounds: usize,
+}
+
+/// The season's admin page.
+#[derive(Template, WebTemplate)]
+#[template(path = "admin/season.html")]
+struct SeasonPage {
+    layout: Layout,
+    year: i32,
+    rules: Vec<RuleLine>,
+    overrides: String,
+    players: Vec<PlayerLine>,
+    nights: Vec<NightLine>,
+    new_player: String,
+    new_night: String,
+    /// An admin looks at a season without nights: the delete form is shown.
+    can_delete: bool,
+    error: Option<String>,
+    /// Which form the error belongs to (anchor), e.g. "spieler-3".
+    error_at: String,
+    /// The days a Jahresbeitrag may be dated (league.md §5): 1 January to the last day of the
+    /// last join month.
+    fee_from: NaiveDate,
+    fee_until: NaiveDate,
+}
+
+/// What a rejected form typed, to show it again.
+#[derive(Default)]
+struct Typed {
+    error: Option<String>,
+    error_at: String,
+    new_player: Option<String>,
+    new_night: Option<String>,
+    rename: Option<(i64, String)>,
+    fee: Option<(i64, String)>,
+}
+
+fn render_season(layout: Layout, view: &SeasonView, typed: Typed) -> SeasonPage {
+    let season = &view.season;
+    let year = season.year;
+    let fee_from = NaiveDate::from_ymd_opt(year, 1, 1).unwrap_or_default();
+    let fee_until = NaiveDate::from_ymd_opt(year, season.rules.last_join_month.clamp(1, 12), 1)
+        .and_then(|d| d.checked_add_months(chrono::Months::new(1)))
+        .and_then(|d| d.pred_opt())
+        .unwrap_or(fee_from);
+    let today = chrono::Local::now().date_naive();
+    // A new payment is dated today when a Jahresbeitrag is accepted today; else the field
+    // stays empty for the real day of payment (a booking after September would be refused).
+    let fee_default = if (fee_from..=fee_until).contains(&today) {
+        today.to_string()
+    } else {
+        String::new()
+    };
+    let players = season
+        .players
+        .iter()
+        .map(|p| {
+            let id = view.ids.players.get(&p.name).copied().unwrap_or_default();
+            PlayerLine {
+                id,
+                name_input: match &typed.rename {
+                    Some((i, v)) if *i == id => v.clone(),
+                    _ => p.name.clone(),
+                },
+                fee: p.fee_paid_on.map(|d| (d, p.fee_cents)),
+                fee_input: match &typed.fee {
+                    Some((i, v)) if *i == id => v.clone(),
+                    // bezahlt am: the stored day, else today when still accepted (editable).
+                    _ => p
+                        .fee_paid_on
+                        .map_or_else(|| fee_default.clone(), |d| d.to_string()),
+                },
+                name: p.name.clone(),
+            }
+        })
+        .collect();
+    let nights: Vec<NightLine> = season
+        .nights
+        .iter()
+        .rev()
+        .map(|n| NightLine {
+            date: n.date,
+            participants: n.draw.len(),
+            rounds: n.tables.iter().map(|t| t.rounds.len()).sum(),
+        })
+        .collect();
+    SeasonPage {
+        can_delete: layout.user.as_ref().is_some_and(CurrentUser::is_admin) && nights.is_empty(),
+        layout,
+        year,
+        rules: rule_lines(&season.rules),
+        overrides: override_labels(&season.rules.overrides(year)),
+        players,
+        nights,
+        fee_from,
+        fee_until,
+        new_player: typed.new_player.unwrap_or_default(),
+        // Tonight, when the season is this year's (the usual case at the bar).
+        new_night: typed.new_night.unwrap_or_else(|| {
+            let today = chrono::Local::now().date_naive();
+            if chrono::Datelike::year(&today) == year {
+                today.to_string()
+            } else {
+                String::new()
+            }
+        }),
+        error: typed.error,
+        error_at: typed.error_at,
+    }
+}
+
+async fn season_page(layout: Layout, at: AtSeason) -> SeasonPage {
+    render_season(layout, &at.view, Typed::default())
+}
+
+/// A submitted season form: what the change did, where to go after it with which message, and
+/// what was typed (shown again after a refusal).
+struct Submitted {
+    done: Result<(), ServiceError>,
+    to: String,
+    message: String,
+    typed: Typed,
+}
+
+/// The outcome of a season form: a redirect with the message after the change, the page again
+/// with the refusal and what was typed (422), or an error.
+async fn finish(
+    league: &League,
+    layout: Layout,
+    flash: Flash,
+    year: i32,
+    s: Submitted,
+) -> Result<Response, AppError> {
+    match s.done {
+        Ok(()) => Ok(flash.redirect(&s.to, s.message).await),
+        Err(ServiceError::Refused(e) | ServiceError::Full(e)) => {
+            let snapshot = league.snapshot();
+            let view = snapshot.season(year)?;
+            let typed = Typed {
+                error: Some(e.to_string()),
+                ..s.typed
+            };
+            Ok((
+                StatusCode::UNPROCESSABLE_ENTITY,
+                render_season(layout, view, typed),
+            )
+                .into_response())
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The add-player and rename forms.
+#[derive(Deserialize)]
+pub struct NameForm {
+    /// The player's name.
+    pub name: String,
+}
+
+async fn add_player(
+    State(league): State<League>,
+    layout: Layout,
+    flash: Flash,
+    RequireSecretary(user): RequireSecretary,
+    at: AtSeason,
+    Form(form): Form<NameForm>,
+) -> Result<Response, AppError> {
+    let year = at.year();
+    let done = league
+        .add_player(year, &form.name, &Edit::by(&user.username))
+        .await
+        .map(|_| ());
+    let message = format!(
+        "{} ist Spieler der Saison {year}.",
+        crate::league::normalize_name(&form.name)
+    );
+    let typed = Typed {
+        error_at: "neuer-spieler".into(),
+        new_player: Some(form.name),
+        ..Typed::default()
+    };
+    let to = format!("/verwaltung/saison/{year}#spieler");
+    finish(
+        &league,
+        layout,
+        flash,
+        year,
+        Submitted {
+            done,
+            to,
+            message,
+            typed,
+        },
+    )
+    .await
+}
+
+async fn rename_player(
+    State(league): State<League>,
+    layout: Layout,
+    flash: Flash,
+    RequireSecretary(user): RequireSecretary,
+    at: AtSeason,
+    Path((_, id)): Path<(i32, i64)>,
+    Form(form): Form<NameForm>,
+) -> Result<Response, AppError> {
+    let year = at.year();
+    let done = league
+        .rename_player(year, id, &form.name, &Edit::by(&user.username))
+        .await;
+    let message = format!(
+        "Umbenannt in {}.",
+        crate::league::normalize_name(&form.name)
+    );
+    let typed = Typed {
+        error_at: format!("spieler-{id}"),
+        rename: Some((id, form.name)),
+        ..Typed::default()
+    };
+    let to = format!("/verwaltung/saison/{year}#spieler-{id}");
+    finish(
+        &league,
+        layout,
+        flash,
+        year,
+        Submitted {
+            done,
+            to,
+            message,
+            typed,
+        },
+    )
+    .await
+}
+
+/// The fee form: the payment date (`YYYY-MM-DD`); an empty date is refused unless `delete` is
+/// ticked, which removes a recorded fee.
+#[derive(Deserialize)]
+pub struct FeeForm {
+    /// Payment date of the Jahresbeitrag.
+    #[serde(default)]
+    pub paid_on: String,
+    /// Present when "Beitrag löschen" is ticked.
+    pub delete: Option<String>,
+}
+
+/// The payment date of a fee form: `None` to delete the fee; German refusals.
+fn fee_date(form: &FeeForm) -> Result<Option<NaiveDate>, ServiceError> {
+    let text = form.paid_on.trim();
+    if form.delete.is_some() {
+        Ok(None)
+    } else if text.is_empty() {
+        Err(ServiceError::refused(
+            "Beitragsdatum fehlt. Zum Löschen des Jahresbeitrags „Beitrag löschen“ ankreuzen.",
+        ))
+    } else {
+        NaiveDate::parse_from_str(text, "%Y-%m-%d")
+            .map(Some)
+            .map_err(|_| ServiceError::refused(format!("Zahldatum: \"{text}\" ist kein Datum")))
+    }
+}
+
+async fn record_fee(
+    State(league): State<League>,
+    layout: Layout,
+    flash: Flash,
+    RequireSecretary(user): RequireSecretary,
+    at: AtSeason,
+    Path((_, id)): Path<(i32, i64)>,
+    Form(form): Form<FeeForm>,
+) -> Result<Response, AppError> {
+    let year = at.year();
+    let player = at
+        .view
+        .player_name(id)
+        .map(str::to_string)
+        .ok_or(AppError::NotFound)?;
+    let done = match fee_date(&form) {
+        Ok(paid_on) => league
+            .change(
+                year,
+                Change::SetFee {
+                    player: player.clone(),
+                    paid_on,
+                },
+                &Edit::by(&user.username),
+            )
+            .await
+            .map(|_| ()),
+        Err(e) => Err(e),
+    };
+    let message = format!("Jahresbeitrag von {player} gebucht.");
+    let typed = Typed {
+        error_at: format!("spieler-{id}"),
+        fee: Some((id, form.paid_on)),
+        ..Typed::default()
+    };
+    let to = format!("/verwaltung/saison/{year}#spieler-{id}");
+    finish(
+        &league,
+        layout,
+        flash,
+        year,
+        Submitted {
+            done,
+            to,
+            message,
+            typed,
+        },
+    )
+    .await
+}
+
+/// The new-night form.
+#[derive(Deserialize)]
+pub struct NightForm {
+    /// The night's date, `YYYY-MM-DD`.
+    pub date: String,
+}
+
+async fn create_night(
+    State(league): State<League>,
+    layout: Layout,
+    flash: Flash,
+    RequireSecretary(user): RequireSecretary,
+    at: AtSeason,
+    Form(form): Form<NightForm>,
+) -> Result<Response, AppError> {
+    let year = at.year();
+    let text = form.date.trim();
+    let parsed = NaiveDate::parse_from_str(text, "%Y-%m-%d");
+    let done = match parsed {
+        Err(_) => Err(ServiceError::refused(format!(
+            "Datum: \"{text}\" ist kein Datum"
+        ))),
+        Ok(date) => league
+            .change(year, Change::AddNight { date }, &Edit::by(&user.username))
+            .await
+            .map(|_| ()),
+    };
+    let (to, message) = match parsed {
+        Ok(date) => (
+            format!("/verwaltung/abend/{date}"),
+            format!("Spielabend {} angelegt.", date_de(date)),
+        ),
+        Err(_) => (String::new(), String::new()),
+    };
+    let typed = Typed {
+        error_at: "neuer-abend".into(),
+        new_night: Some(form.date.clone()),
+        ..Typed::default()
+    };
+    finish(
+        &league,
+        layout,
+        flash,
+        year,
+        Submitted {
+            done,
+            to,
+            message,
+            typed,
+        },
+    )
+    .await
+}
+
+/// The delete-season form: the confirm box must be ticked.
+#[derive(Deserialize)]
+pub struct DeleteSeasonForm {
+    /// Present when "Saison wirklich löschen" is ticked.
+    pub confirm: Option<String>,
+}
+
+/// Deletes a season without nights (an admin only, confirm box ticked, audited with the season's
+/// rules and player list); a season with nights is refused (422).
+async fn delete_season(
+    State(league): State<League>,
+    layout: Layout,
+    flash: Flash,
+    RequireAdmin(user): RequireAdmin,
+    at: AtSeason,
+    Form(form): Form<DeleteSeasonForm>,
+) -> Result<Response, AppError> {
+    let year = at.year();
+    let done = if form.confirm.is_none() {
+        Err(ServiceError::refused(format!(
+            "Zum Löschen der Saison {year} „Saison wirklich löschen“ ankreuzen."
+        )))
+    } else {
+        league.delete_season(year, &Edit::by(&user.username)).await
+    };
+    let typed = Typed {
+        error_at: "loeschen".into(),
+        ..Typed::default()
+    };
+    let message = format!("Saison {year} gelöscht.");
+    let to = "/verwaltung".to_string();
+    finish(
+        &league,
+        layout,
+        flash,
+        year,
+        Submitted {
+            done,
+            to,
+            message,
+            typed,
+        },
+    )
+    .await
+}
+
+#[cfg(test)]
+mod tests;

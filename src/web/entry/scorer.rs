@@ -1,0 +1,321 @@
+//! Scorer links (issue 11.2, SECURITY.md "Scorer links"): on the secretary's night page "Tisch 2
+//! schreiben" makes a link with a QR code, shown once; its holder, without an account, opens the
+//! page of that table at that night (`/tisch/{token}/{date}/{table}`) and enters or corrects its
+//! rounds there, until the night is closed or the link is revoked. The link group's middleware
+//! ([`guard`]) checks the token on every request and refuses (403) a link that is unknown,
+//! revoked, of a closed night, or used for another night or table; the audit log names the author
+//! "Tisch 2 (Link von anna)". Its forms carry `einmal` and go through the `once` layer, keyed on
+//! the link.
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::{Extension, Form};
+use serde::Deserialize;
+use tower_sessions::Session;
+
+use super::night::{next_round, read_round, EnteredRound, EntryRow, RoundFields};
+use crate::league::format::date_de;
+use crate::service::scorer::{self, link_path, ScorerLink};
+use crate::service::{Edit, League, ServiceError};
+use crate::web::kit::session::RequireSecretary;
+use crate::web::kit::{AppError, AppState, Guard, Layout, Routes};
+use crate::web::kit::{AtNight, Flash};
+
+/// The session key of a link made and not yet shown: "date|table|token".
+const SHOW_ONCE_KEY: &str = "scorer_link_once";
+
+/// The routes of this feature.
+pub fn routes() -> Routes {
+    Routes::new()
+        .post(
+            Guard::Secretary,
+            "/verwaltung/abend/{date}/tisch/{table}/link",
+            create_link,
+        )
+        .get(
+            Guard::Secretary,
+            "/verwaltung/abend/{date}/tisch/{table}/link",
+            show_link,
+        )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/abend/{date}/tisch/{table}/link/widerrufen",
+            revoke_link,
+        )
+        .get(Guard::Link, "/tisch/{token}/{date}/{table}", table_page)
+        .post(
+            Guard::Link,
+            "/tisch/{token}/{date}/{table}/runde",
+            save_round,
+        )
+}
+
+/// The link's own page: the rounds entered at its table and the round form.
+#[derive(Template, WebTemplate)]
+#[template(path = "entry/scorer_table.html")]
+struct TablePage {
+    layout: Layout,
+    /// The link's path (`/tisch/{token}/{date}/{table}`), the forms' base.
+    base: String,
+    date: String,
+    table: u32,
+    created_by: String,
+    rounds: Vec<EnteredRound>,
+    round_input: String,
+    replace: bool,
+    rows: Vec<EntryRow>,
+    joker_allowed: bool,
+    error: Option<String>,
+    /// Every round of the night is entered at this table (the form folds away under
+    /// „Eine Runde korrigieren“).
+    finished: bool,
+    /// Rounds per night (league.md §1).
+    rounds_per_night: u32,
+}
+
+/// The page of `link` at night `at`; `typed` = (round field, rows, replace, refusal) of a
+/// refused form.
+fn render(
+    layout: Layout,
+    link: &ScorerLink,
+    base: String,
+    at: &AtNight,
+    typed: Option<(String, Vec<EntryRow>, bool, String)>,
+) -> TablePage {
+    let night = at.night();
+    let rules = &at.view.season.rules;
+    let rounds: Vec<EnteredRound> = night
+        .tables
+        .iter()
+        .find(|t| t.number == link.table)
+        .map(|t| t.rounds.iter().map(EnteredRound::of).collect())
+        .unwrap_or_default();
+    let next = next_round(&rounds, rules.rounds_per_night);
+    let (round_input, rows, replace, error) = match typed {
+        Some((input, rows, replace, error)) => (input, rows, replace, Some(error)),
+        None => (
+            next.to_string(),
+            EntryRow::blank_rows(night, link.table, &at.view.ids.players),
+            false,
+            None,
+        ),
+    };
+    let finished = error.is_none()
+        && (1..=rules.rounds_per_night).all(|n| rounds.iter().any(|r| r.number == n));
+    TablePage {
+        layout,
+        base,
+        date: date_de(at.date),
+        table: link.table,
+        created_by: link.created_by.clone(),
+        rounds,
+        round_input,
+        replace,
+        rows,
+        joker_allowed: rules.joker_multiplier.is_some(),
+        finished,
+        rounds_per_night: rules.rounds_per_night,
+        error,
+    }
+}
+
+/// The layout of a link's page: no account, a fresh `einmal` token, the flash message of the
+/// last redirect.
+async fn link_layout(session: &Session) -> Layout {
+    let flash = session.remove::<String>("flash").await.ok().flatten();
+    Layout {
+        user: None,
+        flash,
+        once: crate::web::kit::once::token(),
+    }
+}
+
+async fn table_page(
+    Extension(link): Extension<ScorerLink>,
+    Path((token, _, _)): Path<(String, String, u32)>,
+    session: Session,
+    at: AtNight,
+) -> Response {
+    let base = link_path(&token, link.date, link.table);
+    let layout = link_layout(&session).await;
+    render(layout, &link, base, &at, None).into_response()
+}
+
+async fn save_round(
+    State(league): State<League>,
+    Extension(link): Extension<ScorerLink>,
+    Path((token, _, _)): Path<(String, String, u32)>,
+    session: Session,
+    flash: Flash,
+    at: AtNight,
+    axum_extra::extract::Form(fields): axum_extra::extract::Form<RoundFields>,
+) -> Result<Response, AppError> {
+    let base = link_path(&token, link.date, link.table);
+    let read = read_round(&at, link.table, &fields);
+    let done = match read.parsed {
+        Err(e) => Err(ServiceError::refused(e)),
+        Ok((number, change)) => league
+            .change(at.year(), change, &Edit::by(&link.author()))
+            .await
+            .map(|_| number),
+    };
+    match done {
+        Ok(n) => Ok(flash
+            .redirect(
+                &format!("{base}#runden"),
+                format!("Runde {n} an Tisch {} gespeichert.", link.table),
+            )
+            .await),
+        Err(
+            ServiceError::Refused(e)
+            | ServiceError::Closed(e)
+            | ServiceError::Conflict(e)
+            | ServiceError::Full(e),
+        ) => {
+            let at = AtNight::find(league.snapshot(), at.date)?;
+            let layout = link_layout(&session).await;
+            let typed = (read.number_input, read.rows, read.replace, e.to_string());
+            Ok((
+                StatusCode::UNPROCESSABLE_ENTITY,
+                render(layout, &link, base, &at, Some(typed)),
+            )
+                .into_response())
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The secretary's page of a link just made: its address and QR code, once.
+#[derive(Template, WebTemplate)]
+#[template(path = "entry/scorer_link.html")]
+struct LinkPage {
+    layout: Layout,
+    iso: String,
+    date: String,
+    table: u32,
+    /// The link's address and its QR code (SVG), only right after it was made.
+    shown: Option<(String, String)>,
+}
+
+/// The confirmation-free forms of the link buttons: only the `einmal` token.
+#[derive(Deserialize)]
+pub struct LinkForm {}
+
+/// The link's address for a request with `headers`: its `Host`, `https` behind TLS.
+fn address(headers: &HeaderMap, secure: bool, path: &str) -> String {
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("localhost");
+    let scheme = if secure { "https" } else { "http" };
+    format!("{scheme}://{host}{path}")
+}
+
+/// The QR code of `text` as an SVG element for a page (the XML declaration dropped).
+pub fn qr_svg(text: &str) -> Option<String> {
+    use qrcode::render::svg;
+    let code =
+        qrcode::QrCode::with_error_correction_level(text.as_bytes(), qrcode::EcLevel::M).ok()?;
+    let svg = code
+        .render::<svg::Color>()
+        .min_dimensions(200, 200)
+        .dark_color(svg::Color("#000"))
+        .light_color(svg::Color("#fff"))
+        .build();
+    let start = svg.find("<svg")?;
+    Some(svg[start..].replacen(
+        "<svg ",
+        "<svg class=\"linkcode\" role=\"img\" aria-label=\"QR-Code des Links\" ",
+        1,
+    ))
+}
+
+async fn create_link(
+    State(state): State<AppState>,
+    RequireSecretary(user): RequireSecretary,
+    session: Session,
+    flash: Flash,
+    at: AtNight,
+    Path((_, table)): Path<(String, u32)>,
+    Form(_): Form<LinkForm>,
+) -> Result<Response, AppError> {
+    let db = state.league.db();
+    match scorer::create_link(db, at.date, table, &user.username).await {
+        Ok(token) => {
+            let once = format!("{}|{table}|{token}", at.date);
+            session
+                .insert(SHOW_ONCE_KEY, once)
+                .await
+                .map_err(|e| AppError::Internal(e.to_string()))?;
+            Ok(flash
+                .redirect(
+                    &format!("/verwaltung/abend/{}/tisch/{table}/link", at.date),
+                    format!("Link für Tisch {table} erstellt (ein älterer gilt nicht mehr)."),
+                )
+                .await)
+        }
+        Err(e @ ServiceError::Refused(_)) => Ok(flash
+            .redirect(
+                &format!("/verwaltung/abend/{}#links", at.date),
+                e.to_string(),
+            )
+            .await),
+        Err(e) => Err(e.into()),
+    }
+}
+
+async fn show_link(
+    State(state): State<AppState>,
+    layout: Layout,
+    session: Session,
+    headers: HeaderMap,
+    at: AtNight,
+    Path((_, table)): Path<(String, u32)>,
+) -> Response {
+    let kept: Option<String> = session.remove(SHOW_ONCE_KEY).await.ok().flatten();
+    let prefix = format!("{}|{table}|", at.date);
+    let shown = kept
+        .as_deref()
+        .and_then(|k| k.strip_prefix(&prefix))
+        .map(|token| {
+            address(
+                &headers,
+                state.secure_cookies,
+                &link_path(token, at.date, table),
+            )
+        })
+        .map(|url| {
+            let svg = qr_svg(&url).unwrap_or_default();
+            (url, svg)
+        });
+    LinkPage {
+        layout,
+        iso: at.date.to_string(),
+        date: date_de(at.date),
+        table,
+        shown,
+    }
+    .into_response()
+}
+
+async fn revoke_link(
+    State(state): State<AppState>,
+    RequireSecretary(user): RequireSecretary,
+    flash: Flash,
+    at: AtNight,
+    Path((_, table)): Path<(String, u32)>,
+    Form(_): Form<LinkForm>,
+) -> Result<Response, AppError> {
+    let was = scorer::revoke_link(state.league.db(), at.date, table, &user.username).await?;
+    let message = if was {
+        format!("Der Link für Tisch {table} gilt nicht mehr.")
+    } else {
+        format!("Für Tisch {table} gab es keinen gültigen Link.")
+    };
+    Ok(flash
+        .redirect(&format!("/verwaltung/abend/{}#links", at.date), message)
+        .await)
+}

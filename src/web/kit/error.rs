@@ -1,0 +1,126 @@
+//! The one error answer of the web: [`AppError`] (what went wrong, in German) and its error page;
+//! internals are logged, never shown.
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+
+use super::Layout;
+use crate::service::ServiceError;
+
+/// Errors of handlers. The response hides internals: details are logged, the user sees a short
+/// German message.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// No such season, night, player … (404).
+    #[error("Nicht gefunden")]
+    NotFound,
+    /// A one-time link (password reset, setup) that is used, expired or unknown (404), with the
+    /// German reason and what to do.
+    #[error("{0}")]
+    DeadLink(String),
+    /// Logged in, but the role does not allow this (403).
+    #[error("Keine Berechtigung")]
+    Forbidden,
+    /// Not allowed here, with the German reason (403): a scorer link used where it does not
+    /// work.
+    #[error("{0}")]
+    ForbiddenBecause(String),
+    /// A request that cannot be served as sent (400), with the German reason.
+    #[error("{0}")]
+    BadRequest(String),
+    /// The night is closed (a change needs a Korrektur) or the change was made against an older
+    /// state (409), with the German reason.
+    #[error("{0}")]
+    Closed(String),
+    /// The disk is full; nothing was stored (507), with the German reason.
+    #[error("{0}")]
+    Full(String),
+    /// Anything that failed inside (500).
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl From<ServiceError> for AppError {
+    fn from(e: ServiceError) -> Self {
+        match e {
+            ServiceError::NoSeason(_) | ServiceError::NotFound(_) => AppError::NotFound,
+            ServiceError::Refused(err) => AppError::BadRequest(err.to_string()),
+            ServiceError::Closed(err) | ServiceError::Conflict(err) => {
+                AppError::Closed(err.to_string())
+            }
+            ServiceError::Full(err) => AppError::Full(err.to_string()),
+            ServiceError::Corrupt(m) => AppError::Internal(m),
+            ServiceError::Db(err) => AppError::Internal(err.to_string()),
+        }
+    }
+}
+
+/// The error page.
+#[derive(Template, WebTemplate)]
+#[template(path = "kit/error.html")]
+pub struct ErrorPage {
+    layout: Layout,
+    title: String,
+    message: String,
+}
+
+/// The German heading of an error page with `status` ("Nicht gefunden", "Keine Berechtigung", …).
+pub fn title_de(status: StatusCode) -> &'static str {
+    match status.as_u16() {
+        400 => "Anfrage fehlerhaft",
+        401 => "Nicht angemeldet",
+        403 => "Keine Berechtigung",
+        404 => "Nicht gefunden",
+        405 => "So nicht möglich",
+        408 => "Zeit abgelaufen",
+        409 => "Konflikt",
+        413 => "Zu groß",
+        415 => "Falscher Inhaltstyp",
+        422 => "Eingabe abgelehnt",
+        429 => "Zu viele Anfragen",
+        507 => "Speicher voll",
+        500..=599 => "Fehler auf dem Server",
+        _ => "Fehler",
+    }
+}
+
+impl ErrorPage {
+    /// The error page for `status` with `message`.
+    pub fn new(status: StatusCode, message: String) -> ErrorPage {
+        ErrorPage {
+            layout: Layout::default(),
+            title: title_de(status).to_string(),
+            message,
+        }
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let (status, message) = match &self {
+            AppError::NotFound => (
+                StatusCode::NOT_FOUND,
+                "Diese Seite gibt es nicht.".to_string(),
+            ),
+            AppError::DeadLink(m) => (StatusCode::NOT_FOUND, m.clone()),
+            AppError::Forbidden => (
+                StatusCode::FORBIDDEN,
+                "Dafür fehlt die Berechtigung.".to_string(),
+            ),
+            AppError::ForbiddenBecause(m) => (StatusCode::FORBIDDEN, m.clone()),
+            AppError::BadRequest(m) => (StatusCode::BAD_REQUEST, m.clone()),
+            AppError::Closed(m) => (StatusCode::CONFLICT, m.clone()),
+            AppError::Full(m) => (StatusCode::INSUFFICIENT_STORAGE, m.clone()),
+            AppError::Internal(_) => {
+                tracing::error!(error = %self, "request failed");
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "Ein interner Fehler ist aufgetreten.".to_string(),
+                )
+            }
+        };
+        (status, ErrorPage::new(status, message)).into_response()
+    }
+}

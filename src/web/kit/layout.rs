@@ -1,0 +1,110 @@
+//! What every page's layout shows ([`Layout`]: the logged-in user for the navigation, the flash
+//! message, the `einmal` token of its forms) and the flash message slot of a Post/Redirect/Get
+//! ([`Flash`]).
+
+use axum::extract::{FromRequestParts, OptionalFromRequestParts};
+use axum::http::request::Parts;
+use axum::response::{IntoResponse, Redirect, Response};
+use tower_sessions::Session;
+
+use super::session::CurrentUser;
+use super::AppState;
+
+/// The session key of the flash message.
+const FLASH_KEY: &str = "flash";
+
+/// What every page's layout shows: the logged-in user (for the navigation) and the flash message
+/// of the last redirect (shown once).
+#[derive(Debug, Clone, Default)]
+pub struct Layout {
+    /// The logged-in user, if any.
+    pub user: Option<CurrentUser>,
+    /// The message of the change that led here ("Runde 3 an Tisch 1 gespeichert."), once.
+    pub flash: Option<String>,
+    /// The token every POST form of this page sends as `einmal` (a fresh one per page for a
+    /// logged-in account, empty for visitors): see [`super::once`].
+    pub once: String,
+}
+
+impl Layout {
+    /// The layout of `user`, no message.
+    pub fn of(user: Option<CurrentUser>) -> Layout {
+        let once = if user.is_some() {
+            super::once::token()
+        } else {
+            String::new()
+        };
+        Layout {
+            user,
+            flash: None,
+            once,
+        }
+    }
+}
+
+impl FromRequestParts<AppState> for Layout {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Response> {
+        let user =
+            <CurrentUser as OptionalFromRequestParts<AppState>>::from_request_parts(parts, state)
+                .await
+                .map_err(IntoResponse::into_response)?;
+        // Flash messages belong to logged-in secretaries and scorer links; visitors' pages stay
+        // cacheable.
+        let link = parts
+            .extensions
+            .get::<crate::service::scorer::ScorerLink>()
+            .is_some();
+        let mut flash = None;
+        if user.is_some() || link {
+            if let Ok(session) = Session::from_request_parts(parts, state).await {
+                flash = session.remove::<String>(FLASH_KEY).await.ok().flatten();
+            }
+        }
+        // A scorer link's pages have forms too: they carry `einmal` like an account's.
+        let once = match (&user, link) {
+            (None, true) => super::once::token(),
+            _ => String::new(),
+        };
+        let layout = Layout::of(user);
+        Ok(Layout {
+            flash,
+            once: if once.is_empty() {
+                layout.once.clone()
+            } else {
+                once
+            },
+            ..layout
+        })
+    }
+}
+
+/// The flash message slot of the session: set before a redirect, shown once by the next page.
+pub struct Flash(Session);
+
+impl FromRequestParts<AppState> for Flash {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Response> {
+        Session::from_request_parts(parts, state)
+            .await
+            .map(Flash)
+            .map_err(IntoResponse::into_response)
+    }
+}
+
+impl Flash {
+    /// The flash slot of `session` (a handler that also needs the session itself).
+    pub fn of(session: Session) -> Flash {
+        Flash(session)
+    }
+
+    /// Post/Redirect/Get: keeps `message` for the next page and answers 303 to `to`.
+    pub async fn redirect(self, to: &str, message: impl Into<String>) -> Response {
+        if let Err(e) = self.0.insert(FLASH_KEY, message.into()).await {
+            tracing::warn!(error = %e, "Hinweis nicht gespeichert");
+        }
+        Redirect::to(to).into_response()
+    }
+}

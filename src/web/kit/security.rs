@@ -1,0 +1,198 @@
+//! Request-level protections around the whole application (SECURITY.md): the cross-site request
+//! check (Origin / Sec-Fetch-Site), security headers on every response, the request body limit, and
+//! the per-address burst limit of `POST /login`.
+
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Request};
+use axum::http::header::{self, HeaderMap, HeaderName, HeaderValue};
+use axum::http::{Method, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::Router;
+use tower_governor::governor::GovernorConfigBuilder;
+use tower_governor::key_extractor::KeyExtractor;
+use tower_governor::{GovernorError, GovernorLayer};
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::set_header::SetResponseHeaderLayer;
+
+/// The largest request body accepted: 4 MiB (a full season file is about 0.6 MiB). Larger bodies
+/// are answered 413.
+pub const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
+
+/// The Content-Security-Policy of every response: no inline script or style, no framing.
+pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
+frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+/// Wraps `app` in the protections of this module: the cross-site check, the body limit, and the
+/// security headers (outermost, so that errors, 404s, 413s and static files carry them too).
+pub fn protect(app: Router) -> Router {
+    app.layer(middleware::from_fn(refuse_cross_site))
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
+        // Outside the body limits (their 413), inside the header layers (the page gets the CSP).
+        .layer(middleware::from_fn(super::germanize::germanize))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CSP),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("same-origin"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_FRAME_OPTIONS,
+            HeaderValue::from_static("DENY"),
+        ))
+}
+
+/// True for methods that change nothing (the check lets them pass).
+fn is_safe(method: &Method) -> bool {
+    matches!(
+        *method,
+        Method::GET | Method::HEAD | Method::OPTIONS | Method::TRACE
+    )
+}
+
+/// Decides whether a request is a cross-site write that must be refused: a non-safe method whose
+/// `Sec-Fetch-Site` is not `same-origin`/`none`, or (without that header) whose `Origin` is not
+/// this host. Requests with neither header (command-line clients, old browsers) pass; the
+/// SameSite=Strict session cookie covers those browsers.
+/// `authority` is the request URI's authority (HTTP/2 sends no `Host` header).
+pub fn is_cross_site(method: &Method, headers: &HeaderMap, authority: Option<&str>) -> bool {
+    if is_safe(method) {
+        return false;
+    }
+    if let Some(site) = headers.get("sec-fetch-site") {
+        return !matches!(site.to_str(), Ok("same-origin") | Ok("none"));
+    }
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return false;
+    };
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .or(authority);
+    let Some(host) = host else {
+        return true;
+    };
+    let Ok(origin) = origin.to_str() else {
+        return true;
+    };
+    let authority = origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"));
+    authority != Some(host)
+}
+
+/// Middleware: answers 403 to a cross-site write ([`is_cross_site`]) before any handler runs.
+async fn refuse_cross_site(req: Request, next: Next) -> Response {
+    let authority = req.uri().authority().map(|a| a.as_str().to_string());
+    if is_cross_site(req.method(), req.headers(), authority.as_deref()) {
+        tracing::warn!(method = %req.method(), uri = %req.uri(), "cross-site request refused");
+        return (
+            StatusCode::FORBIDDEN,
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            "Anfrage von fremder Seite abgelehnt.",
+        )
+            .into_response();
+    }
+    next.run(req).await
+}
+
+/// The client address for the login burst limit: the peer address from `ConnectInfo`, or
+/// 0.0.0.0 when the app runs without one (tests through `oneshot`). Forwarding headers are not
+/// trusted: behind a proxy all clients share the proxy's bucket.
+#[derive(Debug, Clone, Copy)]
+pub struct PeerAddr;
+
+impl KeyExtractor for PeerAddr {
+    type Key = IpAddr;
+
+    fn extract<T>(&self, req: &axum::http::Request<T>) -> Result<Self::Key, GovernorError> {
+        Ok(req
+            .extensions()
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|ConnectInfo(a)| bucket(a.ip()))
+            .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED)))
+    }
+}
+
+/// The rate-limit bucket of a client address: IPv4 as is, IPv6 by its /64 prefix (one client
+/// usually owns a whole /64, so single addresses would neither limit nor bound memory).
+pub fn bucket(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => {
+            let s = v6.segments();
+            IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+        }
+    }
+}
+
+/// Burst of login posts allowed per address before 429.
+pub const LOGIN_BURST: u32 = 10;
+/// One login post is replenished per this period (6 s: 10 per minute sustained).
+pub const LOGIN_PERIOD: Duration = Duration::from_secs(6);
+
+/// The `tower_governor` layer of `POST /login`: [`LOGIN_BURST`] posts per address, then one per
+/// [`LOGIN_PERIOD`]; over the limit the answer is 429 with a German message. `None` only if the
+/// constants were zero.
+pub fn login_rate_limit(
+) -> Option<GovernorLayer<PeerAddr, governor::middleware::NoOpMiddleware, Body>> {
+    let config = GovernorConfigBuilder::const_default()
+        .key_extractor(PeerAddr)
+        .period(LOGIN_PERIOD)
+        .burst_size(LOGIN_BURST)
+        .methods(vec![Method::POST])
+        .finish()?;
+    // Forget idle addresses every minute (memory bound), when a runtime is there to run it.
+    if let Ok(rt) = tokio::runtime::Handle::try_current() {
+        let limiter = Arc::downgrade(config.limiter());
+        rt.spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(60));
+            loop {
+                tick.tick().await;
+                let Some(limiter) = limiter.upgrade() else {
+                    break;
+                };
+                limiter.retain_recent();
+            }
+        });
+    }
+    Some(GovernorLayer::new(config).error_handler(|e| {
+        let status = match e {
+            GovernorError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            _ => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        let mut resp = Response::new(Body::from(
+            "Zu viele Anmeldeversuche. Bitte kurz warten und erneut versuchen.",
+        ));
+        *resp.status_mut() = status;
+        resp.headers_mut().insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/plain; charset=utf-8"),
+        );
+        resp
+    }))
+}
+
+/// The header names set by [`protect`], for tests.
+pub fn security_header_names() -> [HeaderName; 4] {
+    [
+        header::CONTENT_SECURITY_POLICY,
+        header::X_CONTENT_TYPE_OPTIONS,
+        header::REFERRER_POLICY,
+        header::X_FRAME_OPTIONS,
+    ]
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,151 @@
+//! "Bericht teilen" (issue 11.5): the night report as a page to copy (a read-only box to select:
+//! no script, by the templates' house rule) or to open in WhatsApp
+//! (`/abend/{date}/bericht`) and as plain text (`/abende/{date}/bericht.txt`, `text/plain;
+//! charset=utf-8`). The text is `league::report::night_report`; nothing is sent by the server.
+//! The report links the night on the host the reader used (`Host` header), so neither answer is
+//! kept by the page cache (`Cache-Control: no-store`); the open fines are left out for anonymous
+//! readers when the club keeps its money private.
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::extract::State;
+use axum::http::{header, HeaderMap};
+use axum::response::{IntoResponse, Response};
+
+use crate::league::format::date_de;
+use crate::league::report::{night_report, Money};
+use crate::web::kit::AtNight;
+use crate::web::kit::{AppError, AppState, Guard, Layout, Routes};
+
+/// The routes of this feature.
+pub fn routes() -> Routes {
+    Routes::new()
+        .get(Guard::Public, "/abend/{date}/bericht", page)
+        .get(Guard::Public, "/abende/{date}/bericht.txt", text)
+}
+
+/// `s` percent-encoded for a URL query value (RFC 3986: everything but `A–Z a–z 0–9 - . _ ~`
+/// as `%XX` of its UTF-8 bytes), e.g. `"Anna 1 €"` → `"Anna%201%20%E2%82%AC"`.
+pub fn percent_encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() * 3);
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// The absolute link to `path` on the host the request used (a `Host` of plain host characters;
+/// the server's listen address without one), `https` when the cookies are `Secure`.
+fn absolute(state: &AppState, headers: &HeaderMap, path: &str) -> String {
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .filter(|h| {
+            !h.is_empty()
+                && h.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || ".-:[]".contains(c))
+        })
+        .map(str::to_string)
+        .unwrap_or_else(|| state.listen.to_string());
+    let scheme = if state.secure_cookies {
+        "https"
+    } else {
+        "http"
+    };
+    format!("{scheme}://{host}{path}")
+}
+
+/// The report of `at` for this reader. Errors: none but an unknown night (404).
+fn report(
+    state: &AppState,
+    headers: &HeaderMap,
+    layout: &Layout,
+    at: &AtNight,
+) -> Result<String, AppError> {
+    let money = if at.snapshot.money_visible(layout.user.is_some()) {
+        Money::Shown
+    } else {
+        Money::Private
+    };
+    let link = absolute(state, headers, &format!("/abend/{}", at.date));
+    night_report(&at.view.season, at.date, &link, money).ok_or(AppError::NotFound)
+}
+
+/// The page "Bericht teilen".
+#[derive(Template, WebTemplate)]
+#[template(path = "public/bericht.html")]
+struct BerichtPage {
+    layout: Layout,
+    date: String,
+    iso_date: String,
+    closed: bool,
+    text: String,
+    whatsapp: String,
+    /// Rows of the text box (the text's lines as wrapped on a phone).
+    lines: usize,
+}
+
+async fn page(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    layout: Layout,
+    at: AtNight,
+) -> Result<Response, AppError> {
+    let text = report(&state, &headers, &layout, &at)?;
+    Ok((
+        [(header::CACHE_CONTROL, "no-store")],
+        BerichtPage {
+            date: date_de(at.date),
+            iso_date: at.date.to_string(),
+            closed: at.night().closed,
+            whatsapp: format!("https://wa.me/?text={}", percent_encode(&text)),
+            // a phone's box is about 34 characters wide: no line hidden behind a scroll bar
+            lines: text
+                .lines()
+                .map(|l| l.chars().count() / 34 + 1)
+                .sum::<usize>()
+                + 1,
+            text,
+            layout,
+        },
+    )
+        .into_response())
+}
+
+async fn text(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    layout: Layout,
+    at: AtNight,
+) -> Result<Response, AppError> {
+    let text = report(&state, &headers, &layout, &at)?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::percent_encode;
+
+    #[test]
+    fn percent_encoding() {
+        for (input, expected) in [
+            ("Anna 1 €", "Anna%201%20%E2%82%AC"),
+            ("a-b_c.d~", "a-b_c.d~"),
+            ("Zeile\nZwei & ?=#", "Zeile%0AZwei%20%26%20%3F%3D%23"),
+            ("Müller", "M%C3%BCller"),
+        ] {
+            assert_eq!(percent_encode(input), expected, "{input}");
+        }
+    }
+}

@@ -1,0 +1,253 @@
+//! The players' history across seasons (issue 10.4, 10.5): a player's career (`/spieler/{id}`), the
+//! all-time table (`/ewige-tabelle`), the Ehrentafel (`/ehrentafel`) and the records and streaks,
+//! all-time (`/rekorde`) and per season (`/saison/{year}/rekorde`). Everything is read from the
+//! snapshot (computed once per snapshot); money next to names only when the club shows its money.
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::extract::{Path, State};
+use axum::response::{IntoResponse, Response};
+
+use crate::league::career::{AllTimeRow, Career, HonourYear, ALL_TIME_MIN_ROUNDS};
+use crate::league::records::{RecordHolder, RecordKind, Records};
+use crate::league::DWert;
+use crate::service::{League, Snapshot};
+use crate::web::kit::AtSeason;
+use crate::web::kit::{filters, AppError, Guard, Layout, Routes};
+
+/// The routes of this feature.
+pub fn routes() -> Routes {
+    Routes::new()
+        .get(Guard::Public, "/spieler/{id}", career)
+        .get(Guard::Public, "/ewige-tabelle", all_time)
+        .get(Guard::Public, "/ehrentafel", ehrentafel)
+        .get(Guard::Public, "/rekorde", records_all_time)
+        .get(Guard::Public, "/saison/{year}/rekorde", records_season)
+}
+
+/// The link to the career page of `name` (any season's spelling), empty when unknown.
+fn career_href(snapshot: &Snapshot, name: &str) -> String {
+    snapshot
+        .player_id(name)
+        .map(|id| format!("/spieler/{id}"))
+        .unwrap_or_default()
+}
+
+/// A player's career page.
+#[derive(Template, WebTemplate)]
+#[template(path = "public/career.html")]
+struct CareerPage<'a> {
+    layout: Layout,
+    career: &'a Career,
+    /// (season, link to his page of that season).
+    season_hrefs: Vec<String>,
+    /// His exact all-time D.Wert.
+    d_wert: DWert,
+    /// Money may be shown.
+    money: bool,
+    /// His place in the all-time table, if listed.
+    all_time_rank: Option<u32>,
+    min_rounds: u32,
+    /// His Glücksfaktor over all seasons; `None` without a round in the Schockbesteck.
+    glueck: Option<crate::web::public::table::GlueckLine>,
+}
+
+async fn career(
+    State(league): State<League>,
+    layout: Layout,
+    Path(id): Path<i64>,
+) -> Result<Response, AppError> {
+    let snapshot = league.snapshot();
+    let name = snapshot.player_name(id).ok_or(AppError::NotFound)?;
+    let history = snapshot.history();
+    let career = history.career(name).ok_or(AppError::NotFound)?;
+    let season_hrefs = career
+        .seasons
+        .iter()
+        .map(|s| {
+            snapshot
+                .season(s.season)
+                .ok()
+                .and_then(|v| {
+                    v.ids
+                        .players
+                        .iter()
+                        .find(|(n, _)| crate::league::name_key(n) == crate::league::name_key(name))
+                        .map(|(_, pid)| format!("/saison/{}/spieler/{pid}", s.season))
+                })
+                .unwrap_or_default()
+        })
+        .collect();
+    let all_time_rank = history
+        .all_time
+        .iter()
+        .find(|r| r.player == career.player)
+        .map(|r| r.rank);
+    let money = snapshot.money_visible(layout.user.is_some());
+    // His Glücksfaktor summed over his seasons (a season may spell his name differently).
+    let key = crate::league::name_key(name);
+    let mut glueck: Option<crate::league::glueck::Glueck> = None;
+    for v in snapshot.seasons() {
+        for (n, g) in v.glueck() {
+            if crate::league::name_key(n) == key {
+                glueck = Some(glueck.map_or(*g, |a| a.plus(*g).unwrap_or(a)));
+            }
+        }
+    }
+    let page = CareerPage {
+        layout,
+        career,
+        season_hrefs,
+        d_wert: career.totals.d_wert_exact,
+        money,
+        all_time_rank,
+        min_rounds: ALL_TIME_MIN_ROUNDS,
+        glueck: glueck.map(|g| crate::web::public::table::GlueckLine::of(Some(&g))),
+    }
+    .into_response();
+    Ok(crate::web::money::kasse::private_money(&snapshot, page))
+}
+
+/// The all-time table page.
+#[derive(Template, WebTemplate)]
+#[template(path = "public/alltime.html")]
+struct AllTimePage<'a> {
+    layout: Layout,
+    rows: Vec<(&'a AllTimeRow, String)>,
+    min_rounds: u32,
+}
+
+async fn all_time(State(league): State<League>, layout: Layout) -> Response {
+    let snapshot = league.snapshot();
+    let rows = snapshot
+        .history()
+        .all_time
+        .iter()
+        .map(|r| (r, career_href(&snapshot, &r.player)))
+        .collect();
+    AllTimePage {
+        layout,
+        rows,
+        min_rounds: ALL_TIME_MIN_ROUNDS,
+    }
+    .into_response()
+}
+
+/// The Ehrentafel page.
+#[derive(Template, WebTemplate)]
+#[template(path = "public/ehrentafel.html")]
+struct EhrentafelPage<'a> {
+    layout: Layout,
+    /// Newest year first.
+    years: Vec<&'a HonourYear>,
+    money: bool,
+}
+
+async fn ehrentafel(State(league): State<League>, layout: Layout) -> Response {
+    let snapshot = league.snapshot();
+    let money = snapshot.money_visible(layout.user.is_some());
+    let page = EhrentafelPage {
+        layout,
+        years: snapshot.history().ehrentafel.iter().rev().collect(),
+        money,
+    }
+    .into_response();
+    crate::web::money::kasse::private_money(&snapshot, page)
+}
+
+/// One record as shown: title, value with its unit, and each holder with his links.
+pub struct RecordView {
+    /// The German title.
+    pub label: &'static str,
+    /// The value with its unit, e.g. „7 Abende“.
+    pub value: String,
+    /// The holders.
+    pub holders: Vec<HolderView>,
+}
+
+/// One holder of a record with the link to his career and to the night.
+pub struct HolderView {
+    /// The player's name.
+    pub player: String,
+    /// Link to his career page.
+    pub href: String,
+    /// Where: „Saison 2024“, „12.04.2024“, „12.04.2024, Tisch 1, Runde 3“, „12.04.–07.06.2024“.
+    pub at: String,
+    /// The night's link (the first night of a streak), empty for a season record.
+    pub night_href: String,
+}
+
+/// The unit of a record's value in German.
+fn value_text(kind: RecordKind, value: i64) -> String {
+    let (one, many) = match kind {
+        RecordKind::CountedOutsNight | RecordKind::CountedOutsRound => {
+            ("gewertetes Out", "gewertete Outs")
+        }
+        RecordKind::HandOutsNight => ("Hand-Out", "Hand-Outs"),
+        RecordKind::JulenSeason => ("Jule", "Julen"),
+        RecordKind::OutStreak | RecordKind::AttendanceStreak => ("Abend", "Abende"),
+        RecordKind::PaidRoundsNight => ("bezahlte Runde", "bezahlte Runden"),
+    };
+    format!("{value} {}", if value == 1 { one } else { many })
+}
+
+fn holder_view(snapshot: &Snapshot, h: &RecordHolder) -> HolderView {
+    let de = crate::league::format::date_de;
+    let at = match (h.date, h.until, h.table, h.round) {
+        (Some(d), Some(u), _, _) if u != d => format!("{} bis {}", de(d), de(u)),
+        (Some(d), _, Some(t), Some(r)) => format!("{}, Tisch {t}, Runde {r}", de(d)),
+        (Some(d), _, _, _) => de(d),
+        (None, _, _, _) => format!("Saison {}", h.season),
+    };
+    HolderView {
+        player: h.player.clone(),
+        href: career_href(snapshot, &h.player),
+        at,
+        night_href: h.date.map(|d| format!("/abend/{d}")).unwrap_or_default(),
+    }
+}
+
+fn record_views(snapshot: &Snapshot, records: &Records) -> Vec<RecordView> {
+    records
+        .records
+        .iter()
+        .map(|r| RecordView {
+            label: r.label,
+            value: value_text(r.kind, r.value),
+            holders: r.holders.iter().map(|h| holder_view(snapshot, h)).collect(),
+        })
+        .collect()
+}
+
+/// The records page (all-time or one season).
+#[derive(Template, WebTemplate)]
+#[template(path = "public/records.html")]
+struct RecordsPage {
+    layout: Layout,
+    /// `None`: all-time.
+    year: Option<i32>,
+    /// Every readable season's year, newest first (links to the season records).
+    years: Vec<i32>,
+    records: Vec<RecordView>,
+}
+
+async fn records_all_time(State(league): State<League>, layout: Layout) -> Response {
+    let snapshot = league.snapshot();
+    RecordsPage {
+        layout,
+        year: None,
+        years: snapshot.years(),
+        records: record_views(&snapshot, &snapshot.history().records),
+    }
+    .into_response()
+}
+
+async fn records_season(layout: Layout, at: AtSeason) -> Response {
+    RecordsPage {
+        layout,
+        year: Some(at.year()),
+        years: at.snapshot.years(),
+        records: record_views(&at.snapshot, at.view.records()),
+    }
+    .into_response()
+}

@@ -1,0 +1,313 @@
+//! The live board of a game night (issue 11.3): `/live/{date}` for phones and the TV at the bar,
+//! and the same data as JSON at `GET /api/v1/nights/{date}/live`. Per table of the night's draw it
+//! shows the Runde the Schockbesteck is playing there (the highest round number in progress):
+//! Hälfte or Finale, Deckel per player, the stock, the last Wurfrunde and who is out.
+//!
+//! The Runden in progress are stored outside the league's snapshot (`service::besteck`), so a
+//! Wurfrunde does not replace the snapshot: both answers say `Cache-Control: no-store` and the page
+//! cache never keeps them. The page reloads itself every [`REFRESH_SECONDS`] by a meta refresh (no
+//! script: the CSP stays).
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::extract::{Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use chrono::NaiveDate;
+use serde::Serialize;
+use serde_json::json;
+
+use crate::league::change::{round_loser, round_outs};
+use crate::league::format::date_de;
+use crate::league::{draw, Night};
+use crate::rules::RundeState;
+use crate::service::besteck::RundeAt;
+use crate::service::{League, ServiceError};
+use crate::web::entry::besteck::{history, seats};
+use crate::web::kit::AtNight;
+use crate::web::kit::{AppError, Guard, Layout, Routes};
+
+/// Seconds between two automatic reloads of the live page.
+pub const REFRESH_SECONDS: u32 = 5;
+
+/// The routes of this feature.
+pub fn routes() -> Routes {
+    Routes::new().get(Guard::Public, "/live/{date}", page).get(
+        Guard::Public,
+        "/api/v1/nights/{date}/live",
+        api,
+    )
+}
+
+/// One player of a running Runde.
+#[derive(Debug, Clone, Serialize)]
+pub struct LiveSeat {
+    /// The player's name.
+    pub player: String,
+    /// Deckel he holds in the current part (Hälfte or Finale).
+    pub deckel: u8,
+    /// He is out of the current part (no more throws in it).
+    pub out: bool,
+    /// German status: "Vorleger", "ausgeschieden", "spielt das Finale nicht", "verliert die Runde"
+    /// or "".
+    pub status: String,
+}
+
+/// One throw of the last Wurfrunde, highest first.
+#[derive(Debug, Clone, Serialize)]
+pub struct LiveThrow {
+    /// The player's name.
+    pub player: String,
+    /// German label of the result, e.g. "Schock 5".
+    pub label: String,
+    /// Final dice, e.g. "4-2-1".
+    pub dice: String,
+    /// Würfe used, 1..=3.
+    pub wuerfe: u8,
+}
+
+/// The last applied Wurfrunde of a Runde.
+#[derive(Debug, Clone, Serialize)]
+pub struct LiveWurfrunde {
+    /// 1-based number within the Runde.
+    pub number: usize,
+    /// "Hälfte 1", "Hälfte 2" or "Finale", with "(Auswürfeln)".
+    pub part: String,
+    /// The throws, highest first.
+    pub ranking: Vec<LiveThrow>,
+    /// Who took how many Deckel from where (German sentence).
+    pub deckel: String,
+    /// Players who dropped out with it.
+    pub newly_out: Vec<String>,
+    /// "Bernd hat Hälfte 1 verloren." when it ended a part.
+    pub part_end: Option<String>,
+}
+
+/// The Runde running at a table.
+#[derive(Debug, Clone, Serialize)]
+pub struct LiveRunde {
+    /// The round number at the table.
+    pub round: u32,
+    /// "Hälfte 1", "Hälfte 2", "Finale" (with " – Auswürfeln") or "beendet".
+    pub part: String,
+    /// Wurfrunden applied so far.
+    pub wurfrunden: usize,
+    /// Deckel left in the stock.
+    pub stock: u8,
+    /// The Runde's players in seat order.
+    pub seats: Vec<LiveSeat>,
+    /// The losers of Hälfte 1 and 2 so far.
+    pub half_losers: Vec<String>,
+    /// The loser of the Runde, once it is finished (not yet saved as a round).
+    pub loser: Option<String>,
+    /// The last Wurfrunde, if any.
+    pub last: Option<LiveWurfrunde>,
+}
+
+/// One table of the night.
+#[derive(Debug, Clone, Serialize)]
+pub struct LiveTable {
+    /// Table 1 or 2.
+    pub table: u32,
+    /// The players drawn to it, seat order.
+    pub players: Vec<String>,
+    /// Rounds entered at it.
+    pub rounds_entered: usize,
+    /// The Runde the Schockbesteck plays there, if any.
+    pub runde: Option<LiveRunde>,
+    /// The highest-numbered round entered at it (what the board shows between Runden).
+    pub last_round: Option<LastRound>,
+}
+
+/// The last round entered at a table: its number, who lost it and the Outs of each row
+/// ("Anna 2 (1 Hand-Out), Bernd 0").
+#[derive(Debug, Clone, Serialize)]
+pub struct LastRound {
+    /// The round number.
+    pub number: u32,
+    /// Who lost (gave) the round.
+    pub loser: String,
+    /// Every row's Outs, Hand-Outs, Julen and Joker, in German.
+    pub outs: String,
+}
+
+/// The whole board of a night.
+#[derive(Debug, Clone, Serialize)]
+pub struct LiveBoard {
+    /// The night's date, `YYYY-MM-DD`.
+    pub date: NaiveDate,
+    /// Rounds per night of the season.
+    pub rounds_per_night: u32,
+    /// The night is closed ("Abend abgeschlossen").
+    pub closed: bool,
+    /// Its tables.
+    pub tables: Vec<LiveTable>,
+}
+
+/// The live view of `runde` (round `round`).
+fn live_runde(round: u32, runde: &RundeState) -> LiveRunde {
+    let out = runde.out_players();
+    let last = history(runde).pop().map(|w| LiveWurfrunde {
+        number: w.number,
+        part: w.part,
+        ranking: w
+            .ranking
+            .into_iter()
+            .map(|r| LiveThrow {
+                player: r.player,
+                label: r.label,
+                dice: r.dice,
+                wuerfe: r.wuerfe,
+            })
+            .collect(),
+        deckel: w.deckel,
+        newly_out: w.newly_out,
+        part_end: w.part_end,
+    });
+    LiveRunde {
+        round,
+        part: match runde.part() {
+            Some(p) if runde.is_auswuerfeln() => format!("{} – Auswürfeln", p.german()),
+            Some(p) => p.german().to_string(),
+            None => "beendet".to_string(),
+        },
+        wurfrunden: runde.wurfrunden().len(),
+        stock: runde.stock(),
+        seats: seats(runde)
+            .into_iter()
+            .map(|s| LiveSeat {
+                out: !runde.is_finished() && out.contains(&s.player.as_str()),
+                player: s.player,
+                deckel: s.deckel,
+                status: s.status.to_string(),
+            })
+            .collect(),
+        half_losers: runde.half_losers().iter().map(|p| p.to_string()).collect(),
+        loser: runde.loser().map(str::to_string),
+        last,
+    }
+}
+
+/// The board of `night` (storage id `night_id`, `rounds_per_night` from its season): per table the
+/// highest-numbered Runde in progress. A stored Runde that no longer loads is left out. Errors:
+/// storage.
+pub async fn board(
+    league: &League,
+    night: &Night,
+    night_id: i64,
+    rounds_per_night: u32,
+) -> Result<LiveBoard, ServiceError> {
+    let mut numbers: Vec<u32> = night.draw.iter().map(|s| s.table).collect();
+    numbers.sort_unstable();
+    numbers.dedup();
+    let mut tables = Vec::new();
+    for table in numbers {
+        let running = league.runden_running(night_id, table).await?;
+        let mut runde = None;
+        if let Some(&round) = running.last() {
+            let at = RundeAt {
+                night: night_id,
+                table,
+                round,
+            };
+            if let Ok(Some(record)) = league.runde(at).await {
+                if let Ok(state) = RundeState::try_from(record) {
+                    runde = Some(live_runde(round, &state));
+                }
+            }
+        }
+        let entered = night.tables.iter().find(|t| t.number == table);
+        tables.push(LiveTable {
+            table,
+            players: draw::table_players(&night.draw, table),
+            rounds_entered: entered.map_or(0, |t| t.rounds.len()),
+            runde,
+            last_round: entered
+                .and_then(|t| t.rounds.iter().max_by_key(|r| r.number))
+                .map(|r| LastRound {
+                    number: r.number,
+                    loser: round_loser(r).to_string(),
+                    outs: round_outs(r),
+                }),
+        });
+    }
+    Ok(LiveBoard {
+        date: night.date,
+        rounds_per_night,
+        closed: night.closed,
+        tables,
+    })
+}
+
+/// The live page.
+#[derive(Template, WebTemplate)]
+#[template(path = "public/live.html")]
+struct LivePage {
+    layout: Layout,
+    date: String,
+    iso_date: String,
+    refresh: u32,
+    board: LiveBoard,
+}
+
+/// `Cache-Control: no-store`: neither the page cache nor a browser keeps a live answer.
+const NO_STORE: (header::HeaderName, &str) = (header::CACHE_CONTROL, "no-store");
+
+async fn page(
+    State(league): State<League>,
+    layout: Layout,
+    at: AtNight,
+) -> Result<Response, AppError> {
+    let night = at.night();
+    let board = board(
+        &league,
+        night,
+        at.id(),
+        at.view.season.rules.rounds_per_night,
+    )
+    .await?;
+    Ok((
+        [NO_STORE],
+        LivePage {
+            layout,
+            date: date_de(at.date),
+            iso_date: at.date.to_string(),
+            refresh: REFRESH_SECONDS,
+            board,
+        },
+    )
+        .into_response())
+}
+
+/// `GET /api/v1/nights/{date}/live`: the [`LiveBoard`] as JSON; 404 `{"error": …}` for a date
+/// that is not a night of a stored season.
+async fn api(State(league): State<League>, Path(date): Path<String>) -> Response {
+    let error = |status: StatusCode, msg: String| {
+        (status, [NO_STORE], Json(json!({ "error": msg }))).into_response()
+    };
+    let Ok(date) = NaiveDate::parse_from_str(&date, "%Y-%m-%d") else {
+        return error(
+            StatusCode::NOT_FOUND,
+            format!("\"{date}\" ist kein Datum (JJJJ-MM-TT)"),
+        );
+    };
+    let snapshot = league.snapshot();
+    let Some((view, night)) = snapshot.night(date) else {
+        return error(
+            StatusCode::NOT_FOUND,
+            format!("kein Spielabend am {}", date_de(date)),
+        );
+    };
+    let id = view.ids.nights.get(&date).copied().unwrap_or(0);
+    match board(&league, night, id, view.season.rules.rounds_per_night).await {
+        Ok(b) => ([NO_STORE], Json(b)).into_response(),
+        Err(e) => {
+            tracing::error!(error = %e, "live board failed");
+            error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "Ein interner Fehler ist aufgetreten.".to_string(),
+            )
+        }
+    }
+}

@@ -1,0 +1,29 @@
+//! What everybody reads, without an account: the table, the player and career pages, the nights,
+//! the all-time table, Ehrentafel and Rekorde, the live board, the night report, the rules, the
+//! Schiedsrichter, "Das bin ich", and the static files.
+
+pub mod assets;
+pub mod bench;
+pub mod bericht;
+pub mod chart;
+pub mod history;
+pub mod ich;
+pub mod live;
+pub mod regeln;
+pub mod schiedsrichter;
+pub mod table;
+
+use super::kit::Routes;
+
+/// The routes of this room.
+pub fn routes() -> Routes {
+    assets::routes()
+        .merge(table::routes())
+        .merge(history::routes())
+        .merge(ich::routes())
+        .merge(schiedsrichter::routes())
+        .merge(regeln::routes())
+        .merge(live::routes())
+        .merge(bericht::routes())
+        .merge(bench::routes())
+}

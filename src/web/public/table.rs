@@ -1,0 +1,636 @@
+//! Public pages, no login: the season's table as three tables (1. Liga, 2. Liga, Kreisliga), a
+//! player's season night by night, the list of nights and each night's page. All read the league's
+//! snapshot; anonymous visits are served by the page cache.
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::extract::{Query, State};
+use axum::response::{IntoResponse, Redirect, Response};
+use chrono::NaiveDate;
+use serde::Deserialize;
+
+use crate::league::progress::{Movement, ProgressRow};
+use crate::league::{self, Liga, PlayerNight, StandingRow};
+use crate::service::{League, SeasonView};
+use crate::web::kit::at::{as_of_date, AtNight, AtSeason};
+use crate::web::kit::{filters, AppError, Guard, Layout, Routes};
+use crate::web::public::ich::{personal, Me};
+
+/// The routes of this feature.
+pub fn routes() -> Routes {
+    Routes::new()
+        .get(Guard::Public, "/", home)
+        .get(Guard::Public, "/saison/{year}", table)
+        .get(Guard::Public, "/saison/{year}/spieler/{id}", player)
+        .get(Guard::Public, "/abende", nights_current)
+        .get(Guard::Public, "/saison/{year}/abende", nights)
+        .get(Guard::Public, "/abend/{date}", night)
+}
+
+/// One Liga's table: its label and rows by rank, then name.
+pub struct LigaTable<'a> {
+    /// "1. Liga", "2. Liga" or "Kreisliga".
+    pub label: &'static str,
+    /// Its rows, each with the link to the player page.
+    pub lines: Vec<TableLine<'a>>,
+}
+
+/// One row of the public table: the standings line, the link to the player page, the movement
+/// since the previous night and a short Liga-Fortschritt badge (league.md §3–§5).
+pub struct TableLine<'a> {
+    /// The standings line.
+    pub row: &'a StandingRow,
+    /// Link to his season page.
+    pub href: String,
+    /// „▲2“, „▼1“, „–“, „neu“, „aufgestiegen“ or „abgestiegen“.
+    pub movement: String,
+    /// The same for the narrow column: „auf“ and „ab“ for a Liga change, else as `movement`.
+    pub movement_short: String,
+    /// The CSS class of the movement: `up`, `down`, `same` or `new`.
+    pub movement_class: &'static str,
+    /// The short „Was fehlt noch?“ badge, if any (German).
+    pub badge: Option<String>,
+    /// The visitor said „Das bin ich“ for this player (highlighted).
+    pub me: bool,
+}
+
+/// The visitor's own progress („Das bin ich“) at the top of the home page.
+pub struct Mine {
+    /// His name.
+    pub name: String,
+    /// Link to his season page.
+    pub href: String,
+    /// Where he stands.
+    pub stand: Stand,
+    /// „Was fehlt noch?“.
+    pub missing: Vec<String>,
+}
+
+/// The CSS class of a movement (`up`, `down`, `same`, `new`).
+fn movement_class(m: Movement) -> &'static str {
+    match m {
+        Movement::Up { .. } | Movement::Promoted => "up",
+        Movement::Down { .. } | Movement::Relegated => "down",
+        Movement::Same => "same",
+        Movement::New => "new",
+    }
+}
+
+/// The short Liga-Fortschritt of a table row (league.md §4, §5), the most pressing first: rounds to
+/// leave the Kreisliga; rounds still needed for the 1. Liga before the deadline; the 100 rounds
+/// missed after it; else the counted Outs to pass the player above. `None` when nothing is left.
+pub fn badge(p: &ProgressRow) -> Option<String> {
+    if p.liga == Liga::Kreisliga {
+        return Some(format!("noch {} Rd. bis Liga", p.rounds_to_leave_kreisliga));
+    }
+    match p.first_liga_reached {
+        None if p.rounds_to_first_liga > 0 => {
+            return Some(format!("noch {} Rd. für 1. Liga", p.rounds_to_first_liga))
+        }
+        Some(false) => return Some("Rundenziel 1. Liga verpasst".to_string()),
+        _ => {}
+    }
+    p.outs_to_pass.map(|k| {
+        if k == 1 {
+            "▲ mit 1 Out".to_string()
+        } else {
+            format!("▲ mit {k} Outs")
+        }
+    })
+}
+
+/// The table page.
+#[derive(Template, WebTemplate)]
+#[template(path = "public/table.html")]
+struct TablePage<'a> {
+    layout: Layout,
+    /// „Das bin ich“: his place and „Was fehlt noch?“ first (home page only).
+    mine: Option<Mine>,
+    year: i32,
+    years: Vec<i32>,
+    as_of: Option<NaiveDate>,
+    ligen: Vec<LigaTable<'a>>,
+}
+
+/// The page when no season exists yet.
+#[derive(Template, WebTemplate)]
+#[template(path = "public/empty.html")]
+struct EmptyPage {
+    layout: Layout,
+}
+
+/// The table's query: an optional as-of date.
+#[derive(Deserialize)]
+pub struct AsOfQuery {
+    /// `YYYY-MM-DD`; absent = the last night.
+    pub as_of: Option<String>,
+}
+
+/// The link to player `name`'s page in `view`'s season.
+fn player_href(view: &SeasonView, name: &str) -> String {
+    view.ids
+        .players
+        .get(name)
+        .map(|id| format!("/saison/{}/spieler/{id}", view.season.year))
+        .unwrap_or_default()
+}
+
+async fn home(State(league): State<League>, layout: Layout, me: Me) -> Result<Response, AppError> {
+    let snapshot = league.snapshot();
+    match snapshot.current_year() {
+        Some(year) => {
+            let view = snapshot.season(year)?;
+            let money = snapshot.money_visible(layout.user.is_some());
+            let mine =
+                me.0.and_then(|id| view.player_name(id).map(|n| (id, n.to_string())))
+                    .and_then(|(id, name)| {
+                        let (stand, missing) =
+                            where_he_stands(view, &name, money, chrono::Local::now().date_naive())?;
+                        Some(Mine {
+                            href: format!("/saison/{year}/spieler/{id}"),
+                            name,
+                            stand,
+                            missing,
+                        })
+                    });
+            table_response(layout, view, snapshot.years(), None, me, mine)
+        }
+        None => Ok(EmptyPage { layout }.into_response()),
+    }
+}
+
+async fn table(
+    layout: Layout,
+    me: Me,
+    at: AtSeason,
+    Query(q): Query<AsOfQuery>,
+) -> Result<Response, AppError> {
+    let as_of = as_of_date(q.as_of.as_deref())?;
+    table_response(layout, &at.view, at.snapshot.years(), as_of, me, None)
+}
+
+fn table_response(
+    layout: Layout,
+    view: &SeasonView,
+    years: Vec<i32>,
+    as_of: Option<NaiveDate>,
+    me: Me,
+    mine: Option<Mine>,
+) -> Result<Response, AppError> {
+    let my_name = me.0.and_then(|id| view.player_name(id));
+    let standings = view.standings_as_of(as_of);
+    let progress = view.progress(as_of);
+    let ligen = [Liga::First, Liga::Second, Liga::Kreisliga]
+        .into_iter()
+        .map(|liga| LigaTable {
+            label: liga.label(),
+            lines: standings
+                .rows
+                .iter()
+                .filter(|r| r.liga == liga)
+                .map(|row| {
+                    let p = progress.rows.iter().find(|p| p.player == row.player);
+                    let movement = p.map_or(Movement::New, |p| p.movement);
+                    TableLine {
+                        row,
+                        href: player_href(view, &row.player),
+                        movement: movement.label(),
+                        movement_short: match movement {
+                            Movement::Promoted => "auf".to_string(),
+                            Movement::Relegated => "ab".to_string(),
+                            m => m.label(),
+                        },
+                        movement_class: movement_class(movement),
+                        badge: p.and_then(badge),
+                        me: my_name == Some(row.player.as_str()),
+                    }
+                })
+                .collect(),
+        })
+        .collect();
+    let page = TablePage {
+        layout,
+        mine,
+        year: view.season.year,
+        years,
+        as_of: standings.as_of,
+        ligen,
+    }
+    .into_response();
+    Ok(personal(me, page))
+}
+
+/// The player page.
+#[derive(Template, WebTemplate)]
+#[template(path = "public/player.html")]
+struct PlayerPage<'a> {
+    layout: Layout,
+    year: i32,
+    name: String,
+    fee_paid_on: Option<NaiveDate>,
+    fee_cents: i64,
+    open_julen: u32,
+    /// Where he stands after the season's last night; `None` without a round.
+    stand: Option<Stand>,
+    /// „Was fehlt noch?“: one German sentence per item.
+    missing: Vec<String>,
+    /// His curves as (caption, inline SVG): D.Wert, place, counted Outs per night; empty without a
+    /// round.
+    charts: Vec<(&'static str, String)>,
+    /// The curves' figures for the text table, in date order.
+    points: &'a [league::curves::CurvePoint],
+    /// His nights, newest first.
+    nights: Vec<&'a PlayerNight>,
+    /// His money card; `None` while the club keeps its money private from a visitor.
+    card: Option<crate::web::money::treasurer::MoneyCard>,
+    /// Link to his career across seasons.
+    career_href: String,
+    /// His `players.id` (the „Das bin ich“ form).
+    id: i64,
+    /// The visitor said „Das bin ich“ for him.
+    is_me: bool,
+    /// His Glücksfaktor; `None` when no round of the season was played in the Schockbesteck.
+    glueck: Option<GlueckLine>,
+}
+
+/// The Glücksfaktor as a page shows it (issue 10.7, `league::glueck`).
+pub struct GlueckLine {
+    /// The factor with two decimals ("1,83"); `None` without a Wurfrunde in the Schockbesteck.
+    pub factor: Option<String>,
+    /// The German sentence: thrown, expected, and what it rests on.
+    pub sentence: String,
+    /// What the factor says ("Mehr Glück, als die Würfel versprechen."), empty without one.
+    pub verdict: &'static str,
+    /// It rests on little: fewer than 3 Schock Outs expected.
+    pub little: bool,
+}
+
+impl GlueckLine {
+    /// The line of `g`, or the sentence for a player without Schockbesteck rounds.
+    pub fn of(g: Option<&league::glueck::Glueck>) -> GlueckLine {
+        let sentence = g.and_then(league::glueck::sentence);
+        match (g, sentence) {
+            (Some(g), Some(sentence)) => GlueckLine {
+                factor: g.factor().map(league::glueck::two_decimals),
+                verdict: g.factor().map_or("", league::glueck::verdict),
+                sentence,
+                little: g.expected < crate::rules::odds::Fraction::new(3, 1).unwrap_or_default(),
+            },
+            _ => GlueckLine {
+                factor: None,
+                sentence: "Noch keine Runde im Schockbesteck gespielt.".to_string(),
+                verdict: "",
+                little: false,
+            },
+        }
+    }
+}
+
+/// Where a player stands (league.md §3, §4): place, Liga, D.Wert and the movement.
+pub struct Stand {
+    /// His rank in his Liga.
+    pub rank: u32,
+    /// His Liga.
+    pub liga: &'static str,
+    /// His exact D.Wert.
+    pub d_wert: league::DWert,
+    /// His rounds.
+    pub rounds: u32,
+    /// His counted Outs.
+    pub counted_outs: i64,
+    /// „▲2“, „neu“, „aufgestiegen“ …
+    pub movement: String,
+    /// The CSS class of the movement.
+    pub movement_class: &'static str,
+    /// The as-of date.
+    pub as_of: Option<NaiveDate>,
+}
+
+/// „Was fehlt noch?“ for one player (league.md §3–§5) as German sentences: the Kreisliga, the
+/// rounds for the 1. Liga by `deadline`, the Jahresbeitrag (its price only when `money` may be
+/// shown), and the counted Outs to pass `above` (the names ranked one place above him, at
+/// `above_rank`).
+pub fn missing(
+    p: &ProgressRow,
+    deadline: NaiveDate,
+    paid: bool,
+    money: bool,
+    above: &[&str],
+    above_rank: u32,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    let rounds = |n: u32| {
+        if n == 1 {
+            "1 Runde".to_string()
+        } else {
+            format!("{n} Runden")
+        }
+    };
+    let by = league::format::date_de(deadline);
+    if p.rounds_to_leave_kreisliga > 0 {
+        out.push(format!(
+            "Noch {} bis zum Ende der Kreisliga.",
+            rounds(p.rounds_to_leave_kreisliga)
+        ));
+    }
+    match p.first_liga_reached {
+        None if p.rounds_to_first_liga > 0 => out.push(format!(
+            "Für die 1. Liga fehlen bis zum Stichtag {by} noch {} (bisher {}).",
+            rounds(p.rounds_to_first_liga),
+            p.rounds_at_deadline
+        )),
+        None => out.push(format!(
+            "Die Runden für die 1. Liga bis zum Stichtag {by} hat er beisammen."
+        )),
+        Some(true) => out.push(format!(
+            "Rundenziel für die 1. Liga bis {by} erreicht ({} Runden).",
+            p.rounds_at_deadline
+        )),
+        Some(false) => out.push(format!(
+            "Rundenziel für die 1. Liga bis {by} verpasst: es fehlten {}.",
+            rounds(p.rounds_to_first_liga)
+        )),
+    }
+    if !paid {
+        match p.fee_cents_now {
+            Some(c) if money => out.push(format!(
+                "Jahresbeitrag noch nicht bezahlt: diesen Monat {} (die 1. Liga setzt ihn voraus).",
+                league::format_cents(c)
+            )),
+            Some(_) => out.push(
+                "Jahresbeitrag noch nicht bezahlt (die 1. Liga setzt ihn voraus).".to_string(),
+            ),
+            None => out.push(
+                "Jahresbeitrag nicht bezahlt; in dieser Saison geht das nicht mehr (bis Ende September)."
+                    .to_string(),
+            ),
+        }
+    }
+    match p.outs_to_pass {
+        Some(k) => out.push(format!(
+            "Mit {k} gewerteten {} mehr (bei gleichen Runden) stünde er vor {} auf Platz {}.",
+            if k == 1 { "Out" } else { "Outs" },
+            above.join(", "),
+            above_rank
+        )),
+        None => out.push(format!("Er führt die {} an.", p.liga.label())),
+    }
+    out
+}
+
+/// Where player `name` stands after the season's last night and what he still needs (league.md
+/// §3–§5); the Jahresbeitrag's price only when `money` may be shown. `None` without a round.
+/// The Jahresbeitrag is as of `today` when that is after the last night (a player asks what it
+/// costs this month, not what it cost at the last night).
+fn where_he_stands(
+    view: &SeasonView,
+    name: &str,
+    money: bool,
+    today: NaiveDate,
+) -> Option<(Stand, Vec<String>)> {
+    let progress = view.progress(None);
+    let day = progress.as_of.map_or(today, |a| a.max(today));
+    let mut r = progress.rows.iter().find(|r| r.player == name)?.clone();
+    r.fee_cents_now = league::progress::fee_now(&view.season, name, day);
+    let r = &r;
+    let stand = Stand {
+        rank: r.rank,
+        liga: r.liga.label(),
+        d_wert: league::DWert {
+            num: r.counted_outs * i64::from(view.season.rules.rounds_per_night),
+            den: i64::from(r.rounds),
+        },
+        rounds: r.rounds,
+        counted_outs: r.counted_outs,
+        movement: r.movement.label(),
+        movement_class: movement_class(r.movement),
+        as_of: progress.as_of,
+    };
+    let above: Vec<&ProgressRow> = progress
+        .rows
+        .iter()
+        .filter(|o| o.liga == r.liga && o.rank < r.rank)
+        .fold(Vec::new(), |mut best: Vec<&ProgressRow>, o| {
+            match best.first().map(|b| b.rank.cmp(&o.rank)) {
+                Some(std::cmp::Ordering::Less) | None => best = vec![o],
+                Some(std::cmp::Ordering::Equal) => best.push(o),
+                Some(std::cmp::Ordering::Greater) => {}
+            }
+            best
+        });
+    let above_rank = above.first().map_or(1, |o| o.rank);
+    let above: Vec<&str> = above.iter().map(|o| o.player.as_str()).collect();
+    let paid = view
+        .season
+        .player(name)
+        .and_then(|p| p.fee_paid_on)
+        .is_some_and(|d| d <= day);
+    let missing = missing(r, progress.deadline, paid, money, &above, above_rank);
+    Some((stand, missing))
+}
+
+async fn player(
+    layout: Layout,
+    me: Me,
+    at: AtSeason,
+    axum::extract::Path((_, id)): axum::extract::Path<(i32, i64)>,
+) -> Result<Response, AppError> {
+    let view = &at.view;
+    let name = view.player_name(id).ok_or(AppError::NotFound)?.to_string();
+    let p = view.season.player(&name).ok_or(AppError::NotFound)?;
+    let history = view.player_history(&name).ok_or(AppError::NotFound)?;
+    let money = at.snapshot.money_visible(layout.user.is_some());
+    let card = crate::web::money::treasurer::card(
+        &at.snapshot,
+        view,
+        &name,
+        layout.user.is_some(),
+        chrono::Local::now().date_naive(),
+    );
+    let (stand, missing) =
+        where_he_stands(view, &name, money, chrono::Local::now().date_naive()).unzip();
+    let missing = missing.unwrap_or_default();
+    let points = view
+        .curves()
+        .players
+        .iter()
+        .find(|c| c.player == name)
+        .map_or(&[][..], |c| &c.points[..]);
+    let charts = if points.is_empty() {
+        Vec::new()
+    } else {
+        vec![
+            (
+                "D.Wert nach jedem Abend",
+                crate::web::public::chart::d_wert_chart(&name, points),
+            ),
+            (
+                "Platz in seiner Liga nach jedem Abend",
+                crate::web::public::chart::place_chart(&name, points),
+            ),
+            (
+                "Gewertete Outs je Abend",
+                crate::web::public::chart::outs_chart(&name, points),
+            ),
+        ]
+    };
+    let page = PlayerPage {
+        card,
+        layout,
+        year: at.year(),
+        fee_paid_on: p.fee_paid_on,
+        fee_cents: p.fee_cents,
+        open_julen: history.open_julen,
+        stand,
+        missing,
+        charts,
+        points,
+        nights: history.nights.iter().rev().collect(),
+        career_href: format!("/spieler/{id}"),
+        id,
+        is_me: me.0 == Some(id),
+        glueck: (!view.glueck().is_empty()).then(|| GlueckLine::of(view.glueck().get(&name))),
+        name,
+    }
+    .into_response();
+    Ok(personal(
+        me,
+        crate::web::money::kasse::private_money(&at.snapshot, page),
+    ))
+}
+
+/// A night in the list.
+pub struct NightLine {
+    /// Its date.
+    pub date: NaiveDate,
+    /// Participants (the draw).
+    pub participants: usize,
+    /// Rounds entered.
+    pub rounds: usize,
+}
+
+/// The list of nights of a season.
+#[derive(Template, WebTemplate)]
+#[template(path = "public/nights.html")]
+struct NightsPage {
+    layout: Layout,
+    year: i32,
+    years: Vec<i32>,
+    nights: Vec<NightLine>,
+}
+
+async fn nights_current(State(league): State<League>) -> Redirect {
+    to_current_season(&league, "abende")
+}
+
+/// A redirect to page `page` of the current season (`/saison/{year}/{page}`), or to the home page
+/// when there is no season yet.
+pub fn to_current_season(league: &League, page: &str) -> Redirect {
+    match league.snapshot().current_year() {
+        Some(year) => Redirect::to(&format!("/saison/{year}/{page}")),
+        None => Redirect::to("/"),
+    }
+}
+
+async fn nights(layout: Layout, at: AtSeason) -> Result<NightsPage, AppError> {
+    let nights = at
+        .view
+        .season
+        .nights
+        .iter()
+        .rev()
+        .map(|n| NightLine {
+            date: n.date,
+            participants: n.draw.len(),
+            rounds: n.tables.iter().map(|t| t.rounds.len()).sum(),
+        })
+        .collect();
+    Ok(NightsPage {
+        layout,
+        year: at.year(),
+        years: at.snapshot.years(),
+        nights,
+    })
+}
+
+/// One table at the night page: its number, its players as drawn and its rounds.
+pub struct TableView<'a> {
+    /// Table number.
+    pub number: u32,
+    /// Its players as drawn.
+    pub players: Vec<String>,
+    /// Its rounds.
+    pub rounds: &'a [league::Round],
+}
+
+/// A participant's night totals with the link to his page.
+pub struct NightPlayerView<'a> {
+    /// The totals.
+    pub p: &'a league::NightPlayer,
+    /// Link to his page.
+    pub href: String,
+}
+
+/// The night page.
+#[derive(Template, WebTemplate)]
+#[template(path = "public/night.html")]
+struct NightPage<'a> {
+    layout: Layout,
+    year: i32,
+    date: NaiveDate,
+    tables: Vec<TableView<'a>>,
+    players: Vec<NightPlayerView<'a>>,
+    sozialfaelle: &'a [String],
+    /// The night's fines; none while the club keeps its money private from a visitor.
+    fines: &'a [league::Fine],
+}
+
+async fn night(layout: Layout, at: AtNight) -> Result<Response, AppError> {
+    let logged_in = layout.user.is_some();
+    let view = &at.view;
+    let n = at.night();
+    let summary = league::night_summary(&view.season, at.date);
+    let mut numbers: Vec<u32> = n.draw.iter().map(|s| s.table).collect();
+    numbers.extend(n.tables.iter().map(|t| t.number));
+    numbers.sort_unstable();
+    numbers.dedup();
+    let tables = numbers
+        .into_iter()
+        .map(|number| TableView {
+            number,
+            players: league::draw::table_players(&n.draw, number),
+            rounds: n
+                .tables
+                .iter()
+                .find(|t| t.number == number)
+                .map_or(&[][..], |t| &t.rounds[..]),
+        })
+        .collect();
+    let players = summary
+        .as_ref()
+        .map(|s| {
+            s.players
+                .iter()
+                .map(|p| NightPlayerView {
+                    href: player_href(view, &p.player),
+                    p,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let page = NightPage {
+        layout,
+        year: at.year(),
+        date: at.date,
+        tables,
+        players,
+        sozialfaelle: summary.as_ref().map_or(&[][..], |s| &s.sozialfaelle[..]),
+        fines: if at.snapshot.money_visible(logged_in) {
+            &n.fines
+        } else {
+            &[]
+        },
+    }
+    .into_response();
+    Ok(crate::web::money::kasse::private_money(&at.snapshot, page))
+}
