@@ -5,6 +5,7 @@ use std::io::{IsTerminal, Read};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use anyhow::Context;
 use chrono::NaiveDate;
@@ -14,7 +15,9 @@ use schockerliga::db::Db;
 use schockerliga::league::file::SeasonFile;
 use schockerliga::league::format::de2;
 use schockerliga::league::{format_dwert, Liga, Standings};
-use schockerliga::service::{self, accounts, League, ServiceError};
+use schockerliga::service::clock::{self, ClubClock};
+use schockerliga::service::status::PublicUrl;
+use schockerliga::service::{self, accounts, upgrade, ServiceError, Setup};
 use schockerliga::web::kit::server;
 use schockerliga::web::{build, Config};
 
@@ -60,15 +63,63 @@ struct Cli {
     /// Das Sitzungs-Cookie als `Secure` markieren (hinter HTTPS einschalten; im reinen HTTP-LAN aus).
     #[arg(long, global = true, env = "SCHOCKERLIGA_SECURE_COOKIES")]
     secure_cookies: bool,
+    /// Zeitzone des Vereins (IANA-Name wie Europe/Berlin); ohne: die der Einstellungen, sonst
+    /// Europe/Berlin, was immer die Zeitzone des Servers ist.
+    #[arg(long, global = true, env = "SCHOCKERLIGA_TIMEZONE")]
+    timezone: Option<String>,
+    /// Öffentliche Adresse hinter dem HTTPS-Proxy (z. B. https://liga.example.org): die
+    /// ausgegebenen Links (Einrichtung, Passwort, Tisch) beginnen damit.
+    #[arg(long, global = true, env = "SCHOCKERLIGA_PUBLIC_URL")]
+    public_url: Option<String>,
+    #[command(flatten)]
+    serve_args: ServeArgs,
     #[command(subcommand)]
     command: Option<Command>,
 }
 
+/// The server's backups (`serve --backup-dir DIR [--backup-keep N]`).
+#[derive(clap::Args, Clone, Default)]
+struct ServeArgs {
+    /// Verzeichnis für geprüfte Sicherungen: beim Start (wenn dort keine von heute ist), nach
+    /// jedem abgeschlossenen Abend und täglich um 04:00 Uhr Vereinszeit.
+    #[arg(long, env = "SCHOCKERLIGA_BACKUP_DIR")]
+    backup_dir: Option<PathBuf>,
+    /// So viele der neuesten Sicherungen behalten (mit bestandener Probe).
+    #[arg(long, env = "SCHOCKERLIGA_BACKUP_KEEP", default_value_t = service::backup::DEFAULT_KEEP)]
+    backup_keep: usize,
+}
+
 #[derive(Subcommand)]
 enum Command {
-    /// Den Webserver starten (ohne Befehl der Standard).
+    /// Den Webserver starten (ohne Befehl der Standard); stellt eine ältere Datenbank vorher um
+    /// (mit geprüfter Kopie daneben).
     #[command(help_template = HILFE_OPTIONEN)]
-    Serve,
+    Serve(ServeArgs),
+    /// Zeigt Version, das heutige Datum des Vereins, die Zeitzone und den Stand der Datenbank.
+    #[command(help_template = HILFE_OPTIONEN)]
+    Status {
+        /// JSON ausgeben (wie GET /api/v1/status).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Eine Sicherung prüfen, ohne sie zu ändern: Integrität, Schema, Tabellen und Auszahlungen
+    /// jeder Saison neu berechnet. Exit 0 „Probe bestanden“, 1 mit dem, was fehlschlug.
+    #[command(help_template = HILFE)]
+    Verify {
+        /// Die Sicherung (SQLite-Datei).
+        file: PathBuf,
+    },
+    /// Die Datenbank auf den Stand dieses Programms umstellen (schreibt vorher eine geprüfte
+    /// Kopie daneben; abgelehnt, solange ein anderer Prozess sie offen hat).
+    #[command(help_template = HILFE_OPTIONEN)]
+    Migrate,
+    /// Eine geprüfte Sicherung an die Stelle der Datenbank setzen (abgelehnt, solange ein Server
+    /// sie offen hat; die alte Datei bleibt daneben).
+    #[command(help_template = HILFE)]
+    Restore {
+        /// Die Sicherung (SQLite-Datei), die zur Datenbank werden soll.
+        file: PathBuf,
+    },
     /// Eine Saisondatei, die Datei des ganzen Vereins oder eine Tabelle der Abende (.csv, .xlsx,
     /// .ods) in die Datenbank laden (alles oder nichts).
     #[command(help_template = HILFE)]
@@ -127,7 +178,8 @@ enum Command {
         #[command(subcommand)]
         command: UserCommand,
     },
-    /// Eine stimmige Kopie der laufenden Datenbank schreiben (VACUUM INTO).
+    /// Eine stimmige Kopie der Datenbank schreiben, so wie sie ist (VACUUM INTO; auch während
+    /// der Server läuft; nichts wird umgestellt).
     #[command(help_template = HILFE)]
     Backup {
         /// Zieldatei (darf nicht existieren).
@@ -309,38 +361,131 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     if path.is_dir() {
         anyhow::bail!("Datenbank {} ist ein Verzeichnis", path.display());
     }
-    let command = cli.command.unwrap_or(Command::Serve);
+    let timezone = match cli.timezone.as_deref() {
+        Some(name) => Some(clock::parse_timezone(name).map_err(anyhow::Error::msg)?),
+        None => None,
+    };
+    let public_url = match cli.public_url.as_deref() {
+        Some(url) => Some(PublicUrl::parse(url).map_err(anyhow::Error::msg)?),
+        None => None,
+    };
+    let setup = Setup {
+        clock: Arc::new(clock::SystemClock),
+        timezone,
+    };
+    let command = cli
+        .command
+        .unwrap_or_else(|| Command::Serve(cli.serve_args.clone()));
     // Only serving, importing, adding a user and the demo start a league; reading commands on a
     // database that does not exist would create an empty one and answer as if it were the league
     // (a backup of it would look fine and hold nothing).
     let creates = matches!(
         command,
-        Command::Serve
+        Command::Serve(_)
             | Command::Import { .. }
             | Command::User {
                 command: UserCommand::Add { .. }
             }
             | Command::Demo(_)
     );
-    if !creates && !matches!(command, Command::Wurfrunde { .. }) && !path.exists() {
+    let needs_none = matches!(
+        command,
+        Command::Wurfrunde { .. }
+            | Command::Verify { .. }
+            | Command::Restore { .. }
+            | Command::Status { .. }
+    );
+    if !creates && !needs_none && !path.exists() {
         anyhow::bail!(
             "Datenbank {} gibt es nicht (mit --database die Datei des laufenden Servers angeben)",
             path.display()
         );
     }
+    let links = |path_and_query: &str| -> Vec<String> {
+        if let Some(url) = &public_url {
+            return vec![url.link(path_and_query)];
+        }
+        let interfaces: Vec<std::net::IpAddr> = if_addrs::get_if_addrs()
+            .map(|all| all.iter().map(|i| i.ip()).collect())
+            .unwrap_or_default();
+        schockerliga::web::links(cli.listen, &interfaces, path_and_query)
+    };
     match command {
-        Command::Serve => serve(&path, cli.listen, cli.secure_cookies).await,
+        Command::Serve(args) => {
+            serve(
+                &path,
+                ServeOptions {
+                    listen: cli.listen,
+                    secure_cookies: cli.secure_cookies,
+                    setup,
+                    public_url,
+                    args,
+                },
+            )
+            .await
+        }
+        Command::Status { json } => status(&path, setup, json).await,
+        Command::Verify { file } => {
+            let report = service::backup::verify(&file).await;
+            stdout(&report.text())?;
+            match report.failures.first() {
+                None => Ok(()),
+                Some(first) => anyhow::bail!("Probe fehlgeschlagen: {first}"),
+            }
+        }
+        Command::Migrate => {
+            let clock = ClubClock::new(setup.clock.clone(), setup_zone(&setup));
+            let done = upgrade::migrate(&path, &clock).await.map_err(refused)?;
+            match &done.copy {
+                None => eprintln!("Nichts umzustellen: {}", done.before.describe()),
+                Some((copy, _)) => eprintln!(
+                    "Datenbank umgestellt ({} → Schema {}). Kopie vorher: {} (Probe bestanden; \
+                     mit der vorigen Version lesbar)",
+                    done.before.describe(),
+                    schockerliga::db::program_version(),
+                    copy.display()
+                ),
+            }
+            Ok(())
+        }
+        Command::Restore { file } => {
+            let clock = ClubClock::new(setup.clock.clone(), setup_zone(&setup));
+            let done = upgrade::restore(&path, &file, &clock)
+                .await
+                .map_err(refused)?;
+            stdout(&done.report.text())?;
+            match &done.old {
+                Some(old) => eprintln!(
+                    "{} wiederhergestellt aus {}; die vorige Datenbank liegt als {} daneben. \
+                     Alle melden sich neu an.",
+                    path.display(),
+                    file.display(),
+                    old.display()
+                ),
+                None => eprintln!(
+                    "{} wiederhergestellt aus {}.",
+                    path.display(),
+                    file.display()
+                ),
+            }
+            Ok(())
+        }
         Command::Import { file, replace } => {
             let name = file.to_string_lossy();
             if service::interchange::is_sheet(&name) {
                 let bytes = std::fs::read(&file)
                     .with_context(|| format!("{} nicht lesbar", file.display()))?;
                 let import = service::interchange::read_sheet(&name, &bytes).map_err(refused)?;
-                let db = Db::open(&path).await?;
-                let seasons =
-                    service::interchange::import_all_as(&db, &import.files(), &[], replace, "cli")
-                        .await
-                        .map_err(refused)?;
+                let db = upgrade::open_for_writing(&path).await.map_err(refused)?;
+                let seasons = service::interchange::import_all_as(
+                    &db.db,
+                    &import.files(),
+                    &[],
+                    replace,
+                    "cli",
+                )
+                .await
+                .map_err(refused)?;
                 for s in seasons {
                     eprintln!("{}", imported_line(&s));
                 }
@@ -359,9 +504,9 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                         format!("{} ist keine gültige Vereinsdatei", file.display())
                     })?;
                 service::interchange::check_club(&club).map_err(refused)?;
-                let db = Db::open(&path).await?;
+                let db = upgrade::open_for_writing(&path).await.map_err(refused)?;
                 let seasons = service::interchange::import_all_as(
-                    &db,
+                    &db.db,
                     &club.seasons,
                     &club.players,
                     replace,
@@ -377,8 +522,8 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             }
             let parsed: SeasonFile = serde_json::from_str(text)
                 .with_context(|| format!("{} ist keine gültige Saisondatei", file.display()))?;
-            let db = Db::open(&path).await?;
-            let season = service::import(&db, &parsed, replace)
+            let db = upgrade::open_for_writing(&path).await.map_err(refused)?;
+            let season = service::import(&db.db, &parsed, replace)
                 .await
                 .map_err(refused)?;
             eprintln!("{}", imported_line(&season));
@@ -405,7 +550,8 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                     );
                 }
             }
-            let league = League::open(&path).await.map_err(refused)?;
+            let reading = open_for_reading(&path, setup).await?;
+            let league = reading.league;
             let bytes: Vec<u8> = match season {
                 _ if all => {
                     let club = league.export_club().await.map_err(refused)?;
@@ -432,8 +578,8 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             as_of,
             json,
         } => {
-            let league = League::open(&path).await.map_err(refused)?;
-            let table = league.standings(season, as_of).map_err(refused)?;
+            let reading = open_for_reading(&path, setup).await?;
+            let table = reading.league.standings(season, as_of).map_err(refused)?;
             if json {
                 stdout(&(serde_json::to_string_pretty(&table)? + "\n"))?;
             } else {
@@ -442,8 +588,8 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Payouts { season, json } => {
-            let league = League::open(&path).await.map_err(refused)?;
-            let p = league.payouts(season).map_err(refused)?;
+            let reading = open_for_reading(&path, setup).await?;
+            let p = reading.league.payouts(season).map_err(refused)?;
             if json {
                 stdout(&(serde_json::to_string_pretty(&p)? + "\n"))?;
             } else {
@@ -463,8 +609,8 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             // The web's account checks (name 1–50 characters, nothing invisible; password 8–200).
             auth::check_account_name(&name).map_err(anyhow::Error::msg)?;
             let password = read_password()?;
-            let db = Db::open(&path).await?;
-            accounts::create(&db, &name, &password, None, role, "cli")
+            let db = upgrade::open_for_writing(&path).await.map_err(refused)?;
+            accounts::create(&db.db, &name, &password, None, role, "cli")
                 .await
                 .map_err(refused)?;
             eprintln!("Konto {name} ({}) angelegt", role.as_str());
@@ -473,15 +619,11 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::User {
             command: UserCommand::Reset { name },
         } => {
-            let db = Db::open(&path).await?;
-            let token = accounts::issue_reset(&db, &name, "cli")
+            let db = upgrade::open_for_writing(&path).await.map_err(refused)?;
+            let token = accounts::issue_reset(&db.db, &name, "cli")
                 .await
                 .map_err(refused)?;
-            let interfaces: Vec<std::net::IpAddr> = if_addrs::get_if_addrs()
-                .map(|all| all.iter().map(|i| i.ip()).collect())
-                .unwrap_or_default();
-            let path = format!("/passwort/zuruecksetzen?token={token}");
-            for link in schockerliga::web::links(cli.listen, &interfaces, &path) {
+            for link in links(&format!("/passwort/zuruecksetzen?token={token}")) {
                 stdout(&format!("{link}\n"))?;
             }
             eprintln!(
@@ -509,9 +651,16 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             if file.exists() {
                 anyhow::bail!("{} gibt es schon", file.display());
             }
-            let db = Db::open(&path).await?;
+            // The file as it is: read-only, whatever its schema (no migration on the way).
+            let _lock = upgrade::lock_shared(&path).map_err(refused)?;
+            let db = Db::open_read_only(&path).await?;
             db.backup(&file).await?;
-            eprintln!("Sicherung geschrieben: {}", file.display());
+            db.read.close().await;
+            eprintln!(
+                "Sicherung geschrieben: {} (prüfen: schockerliga verify {})",
+                file.display(),
+                file.display()
+            );
             Ok(())
         }
         Command::Demo(args) => demo(&path, args).await,
@@ -523,9 +672,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                     revoke,
                 },
         } => {
-            let db = Db::open(&path).await?;
+            let db = upgrade::open_for_writing(&path).await.map_err(refused)?;
+            let db = &db.db;
             if revoke {
-                let was = service::scorer::revoke_link(&db, date, table, "cli")
+                let was = service::scorer::revoke_link(db, date, table, "cli")
                     .await
                     .map_err(refused)?;
                 match was {
@@ -534,14 +684,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 }
                 return Ok(());
             }
-            let token = service::scorer::create_link(&db, date, table, "cli")
+            let token = service::scorer::create_link(db, date, table, "cli")
                 .await
                 .map_err(refused)?;
-            let interfaces: Vec<std::net::IpAddr> = if_addrs::get_if_addrs()
-                .map(|all| all.iter().map(|i| i.ip()).collect())
-                .unwrap_or_default();
-            let path = service::scorer::link_path(&token, date, table);
-            for link in schockerliga::web::links(cli.listen, &interfaces, &path) {
+            for link in links(&service::scorer::link_path(&token, date, table)) {
                 stdout(&format!("{link}\n"))?;
             }
             eprintln!(
@@ -551,6 +697,60 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
     }
+}
+
+/// The time zone of `setup` for a command that reads no settings (`--timezone`, else the
+/// default).
+fn setup_zone(setup: &Setup) -> chrono_tz::Tz {
+    setup.timezone.unwrap_or(clock::DEFAULT_TIMEZONE)
+}
+
+/// Opens the database for a reading command ([`upgrade::open_for_reading`]) and prints its
+/// notice (an older schema read through a migrated copy) on stderr.
+async fn open_for_reading(path: &Path, setup: Setup) -> anyhow::Result<upgrade::Reading> {
+    let reading = upgrade::open_for_reading(path, setup)
+        .await
+        .map_err(refused)?;
+    if let Some(notice) = &reading.notice {
+        eprintln!("{notice}");
+    }
+    Ok(reading)
+}
+
+/// `schockerliga status`: version, the club's today and time zone, the database's schema.
+async fn status(path: &Path, setup: Setup, json: bool) -> anyhow::Result<()> {
+    let (status, schema) = if path.exists() {
+        let reading = open_for_reading(path, setup).await?;
+        let schema = schockerliga::db::schema_of(path).await?;
+        (reading.league.status(), Some(schema))
+    } else {
+        let clock = ClubClock::new(setup.clock.clone(), setup_zone(&setup));
+        let status = service::status::Status {
+            ok: true,
+            version: service::status::VERSION.to_string(),
+            today: clock.today(),
+            timezone: clock.timezone().name().to_string(),
+        };
+        (status, None)
+    };
+    if json {
+        return stdout(&(serde_json::to_string_pretty(&status)? + "\n"));
+    }
+    let mut out = format!(
+        "Schockerliga {}\nHeute (Verein): {} ({})\nZeitzone: {}\n",
+        status.version,
+        status.today,
+        status.today.format("%d.%m.%Y"),
+        status.timezone
+    );
+    match schema {
+        Some(s) => out.push_str(&format!("Datenbank {}: {}\n", path.display(), s.describe())),
+        None => out.push_str(&format!(
+            "Datenbank {}: gibt es noch nicht\n",
+            path.display()
+        )),
+    }
+    stdout(&out)
 }
 
 /// Generates the demo league and imports it season by season through [`service::import`].
@@ -564,7 +764,8 @@ async fn demo(path: &Path, args: DemoArgs) -> anyhow::Result<()> {
         last_year: args.last_year,
         besteck_nights: args.besteck_nights,
     };
-    let db = Db::open(path).await?;
+    let db = upgrade::open_for_writing(path).await.map_err(refused)?;
+    let db = &db.db;
     let files = league(&spec);
     // A demo run in the club's own folder must not wipe its real season: every year is checked
     // before anything is written.
@@ -584,7 +785,7 @@ async fn demo(path: &Path, args: DemoArgs) -> anyhow::Result<()> {
     }
     let mut rows = 0usize;
     for file in files {
-        let season = service::import(&db, &file, true).await.map_err(refused)?;
+        let season = service::import(db, &file, true).await.map_err(refused)?;
         rows += season
             .nights
             .iter()
@@ -643,19 +844,51 @@ fn read_password() -> anyhow::Result<String> {
     }
 }
 
-async fn serve(path: &Path, listen: SocketAddr, secure_cookies: bool) -> anyhow::Result<()> {
+/// What `serve` needs besides the database.
+struct ServeOptions {
+    listen: SocketAddr,
+    secure_cookies: bool,
+    setup: Setup,
+    public_url: Option<PublicUrl>,
+    args: ServeArgs,
+}
+
+/// Migrates the database when it is older (a verified copy first, refused while another
+/// process holds it), holds it shared while serving, starts the backups of `--backup-dir`, and
+/// serves until SIGTERM / Ctrl-C.
+async fn serve(path: &Path, opts: ServeOptions) -> anyhow::Result<()> {
+    let clock = ClubClock::new(opts.setup.clock.clone(), setup_zone(&opts.setup));
+    let _lock = upgrade::prepare_serve(path, &clock)
+        .await
+        .map_err(refused)?;
+    let listen = opts.listen;
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .with_context(|| format!("{listen} nicht verfügbar"))?;
     // The bound address (port 0 picks a free one) goes into the printed setup link.
     let bound = listener.local_addr()?;
     let mut config = Config::new(path.to_path_buf(), bound);
-    config.secure_cookies = secure_cookies;
+    config.secure_cookies = opts.secure_cookies;
+    config.clock = opts.setup.clock.clone();
+    config.timezone = opts.setup.timezone;
+    config.public_url = opts.public_url.clone();
     let (app, league) = build(config).await?;
+    if let Some(dir) = &opts.args.backup_dir {
+        let backups =
+            service::backup::Backups::new(path, dir, opts.args.backup_keep).map_err(refused)?;
+        let backups = league.enable_backups(backups);
+        tracing::info!(
+            "Sicherungen in {} (die neuesten {} mit bestandener Probe bleiben)",
+            backups.dir().display(),
+            backups.keep()
+        );
+    }
     let limits = server::limits();
     tracing::info!(
-        "Schockerliga läuft auf http://{bound} (höchstens {} Verbindungen)",
-        limits.max_connections
+        "Schockerliga läuft auf http://{bound} (höchstens {} Verbindungen; Zeitzone {}, heute {})",
+        limits.max_connections,
+        league.timezone(),
+        league.today()
     );
     server::serve(listener, app, limits, server::stop_signal()).await;
     league

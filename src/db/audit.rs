@@ -13,11 +13,11 @@ pub async fn record(
     before: Option<&Value>,
     after: Option<&Value>,
 ) -> Result<(), DbError> {
-    let at = chrono::Utc::now().to_rfc3339();
+    // The time as the audit triggers stamp it (SQLite's clock, UTC, milliseconds).
     sqlx::query(
-        "insert into audit_log (at, user, action, before_json, after_json) values (?, ?, ?, ?, ?)",
+        "insert into audit_log (at, user, action, before_json, after_json)
+         values (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?, ?, ?, ?)",
     )
-    .bind(at)
     .bind(user)
     .bind(action)
     .bind(before.map(Value::to_string))

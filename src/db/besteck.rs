@@ -43,7 +43,7 @@ pub async fn put(
     let json = serde_json::to_string(record).map_err(|e| DbError::Corrupt(e.to_string()))?;
     sqlx::query(
         "insert into besteck_runden (night_id, table_no, number, record_json, updated_at)
-         values (?, ?, ?, ?, ?)
+         values (?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
          on conflict (night_id, table_no, number)
          do update set record_json = excluded.record_json, updated_at = excluded.updated_at",
     )
@@ -51,7 +51,6 @@ pub async fn put(
     .bind(table)
     .bind(number)
     .bind(json)
-    .bind(chrono::Utc::now().to_rfc3339())
     .execute(conn)
     .await?;
     Ok(())

@@ -45,10 +45,10 @@ pub async fn begin_correction(
     reason: &str,
 ) -> Result<i64, DbError> {
     let (id,): (i64,) = sqlx::query_as(
-        "insert into night_corrections (night_id, at, user, reason) values (?, ?, ?, ?) returning id",
+        "insert into night_corrections (night_id, at, user, reason)
+         values (?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?, ?) returning id",
     )
     .bind(night_id)
-    .bind(chrono::Utc::now().to_rfc3339())
     .bind(user)
     .bind(reason)
     .fetch_one(conn)

@@ -102,7 +102,172 @@ fn options(path: &Path) -> Result<SqliteConnectOptions, DbError> {
         .busy_timeout(Duration::from_secs(5)))
 }
 
+/// The program's migrations (`migrations/`, embedded).
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!();
+
+/// The schema version of this program: the newest of its migrations (e.g. `20261201203000`).
+pub fn program_version() -> i64 {
+    MIGRATOR.iter().map(|m| m.version).max().unwrap_or_default()
+}
+
+/// A database file's schema compared with the program's migrations.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Schema {
+    /// No schema yet: a new or empty file (nothing to keep; the first migration makes it).
+    Empty,
+    /// Exactly the program's migrations are applied; `version` is the newest.
+    Current {
+        /// The newest migration applied.
+        version: i64,
+    },
+    /// Written by an older release: some of the program's migrations are not applied yet.
+    Older {
+        /// The newest migration applied.
+        version: i64,
+        /// How many of the program's migrations are missing.
+        pending: usize,
+    },
+    /// Written by a newer release: migrations applied that this program does not know.
+    Newer {
+        /// The newest migration applied.
+        version: i64,
+        /// The applied migrations this program does not know.
+        unknown: Vec<i64>,
+    },
+    /// A migration was started and did not finish, or an applied migration differs from the
+    /// program's of the same version (its checksum): the file is not what any release wrote.
+    Damaged {
+        /// German: which migration and what is wrong.
+        why: String,
+    },
+}
+
+impl Schema {
+    /// The schema as one German sentence, with the program's version: for messages and `verify`.
+    pub fn describe(&self) -> String {
+        let program = program_version();
+        match self {
+            Schema::Empty => "Die Datenbank hat noch kein Schema (neue, leere Datei).".to_string(),
+            Schema::Current { version } => {
+                format!("Schema {version}: der Stand dieses Programms.")
+            }
+            Schema::Older { version, pending } => format!(
+                "Schema {version} ist älter als der Stand dieses Programms ({program}): \
+                 {pending} Umstellung(en) fehlen."
+            ),
+            Schema::Newer { version, unknown } => format!(
+                "Schema {version} ist neuer als der Stand dieses Programms ({program}): \
+                 eine neuere Version hat die Datei umgestellt (unbekannte Umstellungen: {}).",
+                unknown
+                    .iter()
+                    .map(i64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Schema::Damaged { why } => format!("Schema beschädigt: {why}"),
+        }
+    }
+}
+
+/// Reads the schema of the database file at `path` without changing it (one read-only
+/// connection). Errors: a file SQLite cannot read (not a database, damaged header, I/O).
+pub async fn schema_of(path: &Path) -> Result<Schema, DbError> {
+    use sqlx::Connection;
+    let mut conn = sqlx::SqliteConnection::connect_with(&read_only_options(path)?).await?;
+    let schema = schema_on(&mut conn).await;
+    conn.close().await?;
+    schema
+}
+
+/// [`schema_of`] on an open connection.
+pub async fn schema_on(conn: &mut sqlx::SqliteConnection) -> Result<Schema, DbError> {
+    let (has_table,): (i64,) = sqlx::query_as(
+        "select count(*) from sqlite_master where type = 'table' and name = '_sqlx_migrations'",
+    )
+    .fetch_one(&mut *conn)
+    .await?;
+    if has_table == 0 {
+        let (tables,): (i64,) = sqlx::query_as(
+            "select count(*) from sqlite_master where type = 'table' and name not like 'sqlite_%'",
+        )
+        .fetch_one(&mut *conn)
+        .await?;
+        return Ok(if tables == 0 {
+            Schema::Empty
+        } else {
+            Schema::Damaged {
+                why: "keine Schockerliga-Datenbank (Tabellen ohne Umstellungsliste)".to_string(),
+            }
+        });
+    }
+    let applied: Vec<(i64, bool, Vec<u8>)> =
+        sqlx::query_as("select version, success, checksum from _sqlx_migrations order by version")
+            .fetch_all(&mut *conn)
+            .await?;
+    let Some(version) = applied.iter().map(|a| a.0).max() else {
+        return Ok(Schema::Empty);
+    };
+    if let Some((v, _, _)) = applied.iter().find(|a| !a.1) {
+        return Ok(Schema::Damaged {
+            why: format!("Umstellung {v} wurde begonnen und nicht beendet"),
+        });
+    }
+    let mut unknown = Vec::new();
+    for (v, _, checksum) in &applied {
+        match MIGRATOR.iter().find(|m| m.version == *v) {
+            None => unknown.push(*v),
+            Some(m) if m.checksum.as_ref() != checksum.as_slice() => {
+                return Ok(Schema::Damaged {
+                    why: format!("Umstellung {v} weicht von der dieses Programms ab"),
+                })
+            }
+            Some(_) => {}
+        }
+    }
+    if !unknown.is_empty() {
+        return Ok(Schema::Newer { version, unknown });
+    }
+    let pending = MIGRATOR
+        .iter()
+        .filter(|m| !applied.iter().any(|a| a.0 == m.version))
+        .count();
+    Ok(if pending == 0 {
+        Schema::Current { version }
+    } else {
+        Schema::Older { version, pending }
+    })
+}
+
+/// The options of a read-only connection to an existing file: no file created, no journal
+/// mode set (a read-only connection must not try to change it).
+fn read_only_options(path: &Path) -> Result<SqliteConnectOptions, DbError> {
+    let url = format!("sqlite://{}", path.display());
+    Ok(SqliteConnectOptions::from_str(&url)?
+        .filename(path)
+        .create_if_missing(false)
+        .read_only(true)
+        .foreign_keys(true)
+        .busy_timeout(Duration::from_secs(5)))
+}
+
 impl Db {
+    /// Opens the existing database file at `path` read-only, without migrating: every pool is
+    /// a read-only connection to the file (a write fails), no session file is made. For the
+    /// commands that only read (`export`, `standings`, `payouts`, `verify`). Errors: no such
+    /// file, not a database.
+    pub async fn open_read_only(path: &Path) -> Result<Db, DbError> {
+        let read = SqlitePoolOptions::new()
+            .max_connections(2)
+            .connect_with(read_only_options(path)?)
+            .await?;
+        Ok(Db {
+            write: read.clone(),
+            read: read.clone(),
+            sessions: read,
+            path: path.to_path_buf(),
+        })
+    }
+
     /// Opens (creating if missing) the database file at `path` and applies the embedded migrations.
     pub async fn open(path: &Path) -> Result<Db, DbError> {
         let opts = options(path)?;
@@ -111,7 +276,7 @@ impl Db {
             .after_release(|conn, _| Box::pin(still_usable(conn)))
             .connect_with(opts.clone())
             .await?;
-        sqlx::migrate!().run(&write).await?;
+        MIGRATOR.run(&write).await?;
         let read = SqlitePoolOptions::new()
             .max_connections(4)
             .connect_with(opts.clone().read_only(true))
@@ -154,11 +319,7 @@ impl Db {
     /// Writes a consistent copy of the live database to `target` (`VACUUM INTO`); the target must
     /// not exist yet.
     pub async fn backup(&self, target: &Path) -> Result<(), DbError> {
-        sqlx::query("vacuum into ?")
-            .bind(target.to_string_lossy().into_owned())
-            .execute(&self.write)
-            .await?;
-        Ok(())
+        copy_into(&self.write, target).await
     }
 
     /// Folds the write-ahead log into the database file and empties it (`wal_checkpoint(TRUNCATE)`),
@@ -177,4 +338,56 @@ impl Db {
 /// Converts a stored integer count to `u32`, or reports corrupt data.
 pub(crate) fn to_u32(v: i64, what: &str) -> Result<u32, DbError> {
     u32::try_from(v).map_err(|_| DbError::Corrupt(format!("{what} = {v}")))
+}
+
+/// Writes a consistent copy of the database behind `pool` to `target` (`VACUUM INTO`, one read
+/// transaction; works on a read-only connection too). The target must not exist yet.
+pub async fn copy_into(pool: &SqlitePool, target: &Path) -> Result<(), DbError> {
+    sqlx::query("vacuum into ?")
+        .bind(target.to_string_lossy().into_owned())
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// What `pragma integrity_check` and `pragma foreign_key_check` say of the database behind
+/// `pool`: empty when both find nothing, else their findings (at most 20 lines).
+pub async fn integrity(pool: &SqlitePool) -> Result<Vec<String>, DbError> {
+    let rows: Vec<(String,)> = sqlx::query_as("pragma integrity_check(20)")
+        .fetch_all(pool)
+        .await?;
+    let mut found: Vec<String> = rows
+        .into_iter()
+        .map(|r| r.0)
+        .filter(|r| r != "ok")
+        .collect();
+    let keys: Vec<(String, Option<i64>, String)> =
+        sqlx::query_as("select \"table\", rowid, parent from pragma_foreign_key_check limit 20")
+            .fetch_all(pool)
+            .await?;
+    found.extend(
+        keys.into_iter()
+            .map(|(t, id, p)| format!("{t} Zeile {} verweist ins Leere ({p})", id.unwrap_or(0))),
+    );
+    Ok(found)
+}
+
+/// How many rows `table` holds (one of the schema's own tables; for `verify`'s report).
+pub async fn count_rows(pool: &SqlitePool, table: &str) -> Result<i64, DbError> {
+    let known = [
+        "users",
+        "audit_log",
+        "seasons",
+        "players",
+        "nights",
+        "results",
+        "fines",
+    ];
+    if !known.contains(&table) {
+        return Err(DbError::Corrupt(format!("unbekannte Tabelle {table}")));
+    }
+    let (n,): (i64,) = sqlx::query_as(&format!("select count(*) from {table}"))
+        .fetch_one(pool)
+        .await?;
+    Ok(n)
 }

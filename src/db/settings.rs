@@ -17,19 +17,22 @@ pub struct SettingsRow {
     pub paypal_me: String,
     /// "Kasse nur für Mitglieder".
     pub money_private: bool,
+    /// The club's time zone (IANA name, e.g. `Europe/Berlin`), empty for the default.
+    pub timezone: String,
 }
 
 /// The settings (defaults when the row is missing).
 pub async fn get(conn: &mut SqliteConnection) -> Result<SettingsRow, DbError> {
     Ok(sqlx::query_as(
-        "select account_name, iban, bic, paypal_me, money_private from club_settings where id = 1",
+        "select account_name, iban, bic, paypal_me, money_private, timezone
+         from club_settings where id = 1",
     )
     .fetch_optional(conn)
     .await?
     .unwrap_or_default())
 }
 
-/// Stores `s` as the settings.
+/// Stores `s` as the settings (all but the time zone: [`put_timezone`]).
 pub async fn put(conn: &mut SqliteConnection, s: &SettingsRow) -> Result<(), DbError> {
     sqlx::query(
         "insert into club_settings (id, account_name, iban, bic, paypal_me, money_private)
@@ -43,6 +46,19 @@ pub async fn put(conn: &mut SqliteConnection, s: &SettingsRow) -> Result<(), DbE
     .bind(&s.bic)
     .bind(&s.paypal_me)
     .bind(s.money_private)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Stores `name` as the club's time zone (empty: the default).
+pub async fn put_timezone(conn: &mut SqliteConnection, name: &str) -> Result<(), DbError> {
+    sqlx::query(
+        "insert into club_settings (id, timezone) values (1, ?)
+         on conflict (id) do update set timezone = excluded.timezone,
+             version = club_settings.version + 1",
+    )
+    .bind(name)
     .execute(conn)
     .await?;
     Ok(())

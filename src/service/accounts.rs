@@ -311,7 +311,7 @@ pub async fn issue_reset(db: &Db, username: &str, author: &str) -> Result<String
         .find(|u| u.username == username.trim() || login_key(&u.username) == key)
         .ok_or_else(|| ServiceError::NotFound(format!("Konto \"{}\"", username.trim())))?;
     let token = auth::random_token();
-    let now = chrono::Utc::now().timestamp();
+    let now = crate::service::clock::Clock::now(&crate::service::clock::SystemClock).timestamp();
     let mut tx = db.begin_write_as(author).await?;
     db::user::create_reset(
         &mut tx,
@@ -347,7 +347,10 @@ pub async fn reset_account(db: &Db, token: &str) -> Result<Option<User>, Service
     let Some(reset) = db::user::reset_by_hash(&mut conn, &token_hash(token)).await? else {
         return Ok(None);
     };
-    if reset.used_at.is_some() || reset.expires_at <= chrono::Utc::now().timestamp() {
+    if reset.used_at.is_some()
+        || reset.expires_at
+            <= crate::service::clock::Clock::now(&crate::service::clock::SystemClock).timestamp()
+    {
         return Ok(None);
     }
     Ok(db::user::by_id_conn(&mut conn, reset.user_id)
@@ -371,7 +374,7 @@ pub async fn reset_password(
     let hash = auth::hash_password(new.to_string())
         .await
         .map_err(|e| ServiceError::Corrupt(e.to_string()))?;
-    let now = chrono::Utc::now().timestamp();
+    let now = crate::service::clock::Clock::now(&crate::service::clock::SystemClock).timestamp();
     let mut tx = db.begin_write_as(&user.username).await?;
     // Checked again inside the transaction: two tabs with one link set one password.
     let reset = db::user::reset_by_hash(&mut tx, &token_hash(token))

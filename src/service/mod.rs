@@ -8,11 +8,15 @@
 //! joins them; `web` and `main.rs` only translate requests into calls here.
 
 pub mod accounts;
+pub mod backup;
 pub mod besteck;
+pub mod clock;
 pub mod interchange;
 pub mod scorer;
 pub mod settings;
 pub mod snapshot;
+pub mod status;
+pub mod upgrade;
 mod write;
 
 use std::collections::BTreeMap;
@@ -25,6 +29,7 @@ use chrono::NaiveDate;
 use crate::db::{self, Db, DbError};
 use crate::league::file::SeasonFile;
 use crate::league::{self, EntryError, Location, Payouts, Season, Standings};
+use clock::{Clock, ClubClock, SystemClock};
 pub use snapshot::{Chained, History, SeasonView, Snapshot};
 pub use write::{AuditNote, Edit};
 
@@ -119,6 +124,34 @@ struct Inner {
     /// so the snapshot a write installs is the one the next write starts from.
     writing: tokio::sync::Mutex<()>,
     next_id: AtomicU64,
+    /// Where the instant comes from ([`SystemClock`] but in tests).
+    clock: Arc<dyn Clock>,
+    /// The club's time zone from the command line (`--timezone`): wins over the settings.
+    timezone: Option<chrono_tz::Tz>,
+    /// Told after every write that closed a night (the backups wait on it).
+    night_closed: tokio::sync::Notify,
+    /// The backups of `serve --backup-dir`, once switched on.
+    backups: std::sync::OnceLock<Arc<backup::Backups>>,
+}
+
+/// How a league reads the time: the instant's source and the club's time zone when the command
+/// line names one (else the settings' zone, else [`clock::DEFAULT_TIMEZONE`]).
+#[derive(Debug, Clone)]
+pub struct Setup {
+    /// Where the instant comes from.
+    pub clock: Arc<dyn Clock>,
+    /// `--timezone`: the club's time zone whatever the settings say.
+    pub timezone: Option<chrono_tz::Tz>,
+}
+
+impl Default for Setup {
+    /// The system clock, the time zone of the settings.
+    fn default() -> Setup {
+        Setup {
+            clock: Arc::new(SystemClock),
+            timezone: None,
+        }
+    }
 }
 
 /// Every league opened in this process, by database file: a write through one (or through the
@@ -151,19 +184,35 @@ impl std::fmt::Debug for League {
 }
 
 impl League {
-    /// Opens (creating if missing) the database at `path` and reads every season.
+    /// Opens (creating if missing, migrating) the database at `path` and reads every season; the
+    /// system clock, the settings' time zone.
     pub async fn open(path: &Path) -> Result<League, ServiceError> {
-        League::of(Db::open(path).await?).await
+        League::open_with(path, Setup::default()).await
     }
 
-    /// The league of the opened database `db`: every season read into the snapshot.
+    /// [`League::open`] with the clock and time zone of `setup`.
+    pub async fn open_with(path: &Path, setup: Setup) -> Result<League, ServiceError> {
+        League::of_with(Db::open(path).await?, setup).await
+    }
+
+    /// The league of the opened database `db`: every season read into the snapshot; the system
+    /// clock, the settings' time zone.
     pub async fn of(db: Db) -> Result<League, ServiceError> {
+        League::of_with(db, Setup::default()).await
+    }
+
+    /// [`League::of`] with the clock and time zone of `setup`.
+    pub async fn of_with(db: Db, setup: Setup) -> Result<League, ServiceError> {
         let league = League {
             inner: Arc::new(Inner {
                 db,
                 snapshot: RwLock::new(Arc::new(Snapshot::default())),
                 writing: tokio::sync::Mutex::new(()),
                 next_id: AtomicU64::new(1),
+                clock: setup.clock,
+                timezone: setup.timezone,
+                night_closed: tokio::sync::Notify::new(),
+                backups: std::sync::OnceLock::new(),
             }),
         };
         league.refresh().await?;
@@ -181,6 +230,46 @@ impl League {
     /// The database handles (for accounts, sessions and the command line's backup).
     pub fn db(&self) -> &Db {
         &self.inner.db
+    }
+
+    /// The club's clock: the instant read in the club's time zone (`--timezone`, else the
+    /// settings' zone, else Europe/Berlin). What every "today" and every time shown goes through.
+    pub fn clock(&self) -> ClubClock {
+        ClubClock::new(self.inner.clock.clone(), self.timezone())
+    }
+
+    /// The club's time zone: `--timezone`, else the one stored in the settings, else
+    /// [`clock::DEFAULT_TIMEZONE`] (a stored name that is no zone counts as none).
+    pub fn timezone(&self) -> chrono_tz::Tz {
+        self.inner
+            .timezone
+            .or_else(|| clock::parse_timezone(&self.snapshot().settings.timezone).ok())
+            .unwrap_or(clock::DEFAULT_TIMEZONE)
+    }
+
+    /// Whether the time zone was given on the command line (then the settings' zone is not used).
+    pub fn timezone_from_command_line(&self) -> bool {
+        self.inner.timezone.is_some()
+    }
+
+    /// The club's date today ([`League::clock`]).
+    pub fn today(&self) -> NaiveDate {
+        self.clock().today()
+    }
+
+    /// Now on the club's wall clock ([`League::clock`]).
+    pub fn now_local(&self) -> chrono::DateTime<chrono_tz::Tz> {
+        self.clock().now_local()
+    }
+
+    /// Waits until a write of this league closes a night.
+    pub(crate) async fn night_closed(&self) {
+        self.inner.night_closed.notified().await;
+    }
+
+    /// Tells the waiters of [`League::night_closed`] that a night was closed.
+    pub(crate) fn closed_a_night(&self) {
+        self.inner.night_closed.notify_one();
     }
 
     /// The current snapshot of the league: what every page reads.

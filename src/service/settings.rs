@@ -53,6 +53,7 @@ pub fn check(input: &SettingsInput) -> Result<ClubSettings, String> {
         bic: girocode::check_bic(&input.bic)?,
         paypal_me: girocode::check_paypal_me(&input.paypal_me)?,
         money_private: input.money_private,
+        timezone: String::new(),
     })
 }
 
@@ -70,10 +71,12 @@ impl League {
         input: &SettingsInput,
         author: &str,
     ) -> Result<ClubSettings, ServiceError> {
-        let next = check(input).map_err(ServiceError::refused)?;
+        let mut next = check(input).map_err(ServiceError::refused)?;
         let _w = self.inner.writing.lock().await;
         let mut tx = self.inner.db.begin_write_as(author).await?;
         let before = db::settings::get(&mut tx).await?;
+        // The form does not carry the time zone: it stays as stored ([`League::set_timezone`]).
+        next.timezone = before.timezone.clone();
         db::settings::put(&mut tx, &next).await?;
         let show = |s: &ClubSettings| {
             json!({ "account_name": s.account_name, "iban": s.iban, "bic": s.bic,
@@ -93,6 +96,50 @@ impl League {
         drop(_w);
         self.written().await;
         Ok(next)
+    }
+}
+
+impl League {
+    /// Stores `name` (an IANA time zone such as `Europe/Berlin`; empty: the default
+    /// Europe/Berlin) as the club's time zone by `author` (audited, before and after) and puts it
+    /// into the snapshot. Returns the zone now in force for the club ([`League::timezone`]: a
+    /// `--timezone` given on the command line still wins). Refused (German, nothing stored) for
+    /// a name that is no time zone.
+    pub async fn set_timezone(
+        &self,
+        name: &str,
+        author: &str,
+    ) -> Result<chrono_tz::Tz, ServiceError> {
+        let name = name.trim();
+        let stored = if name.is_empty() {
+            String::new()
+        } else {
+            super::clock::parse_timezone(name)
+                .map_err(ServiceError::refused)?
+                .name()
+                .to_string()
+        };
+        let _w = self.inner.writing.lock().await;
+        let mut tx = self.inner.db.begin_write_as(author).await?;
+        let before = db::settings::get(&mut tx).await?;
+        db::settings::put_timezone(&mut tx, &stored).await?;
+        db::audit::record(
+            &mut tx,
+            author,
+            "Zeitzone des Vereins geändert",
+            Some(&json!({ "timezone": before.timezone })),
+            Some(&json!({ "timezone": stored })),
+        )
+        .await?;
+        tx.commit().await?;
+        let settings = std::sync::Arc::new(ClubSettings {
+            timezone: stored,
+            ..before
+        });
+        self.replace(|s, id| s.with_settings(id, settings));
+        drop(_w);
+        self.written().await;
+        Ok(self.timezone())
     }
 }
 

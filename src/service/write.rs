@@ -146,6 +146,12 @@ impl League {
     ) -> Result<Arc<SeasonView>, ServiceError> {
         let view = self.changes_locked(year, changes, edit).await?;
         self.written().await;
+        if changes
+            .iter()
+            .any(|c| matches!(c, Change::CloseNight { .. }))
+        {
+            self.closed_a_night();
+        }
         Ok(view)
     }
 

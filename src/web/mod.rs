@@ -41,15 +41,25 @@ pub struct Config {
     pub listen: SocketAddr,
     /// Mark the session cookie `Secure` (only when served over TLS).
     pub secure_cookies: bool,
+    /// Where the instant comes from (the system clock; tests put a fixed one).
+    pub clock: Arc<dyn crate::service::clock::Clock>,
+    /// The club's time zone from `--timezone` (wins over the settings); `None`: the settings'.
+    pub timezone: Option<chrono_tz::Tz>,
+    /// The address behind the HTTPS proxy (`--public-url`): the printed setup link uses it.
+    pub public_url: Option<crate::service::status::PublicUrl>,
 }
 
 impl Config {
-    /// The defaults of interchange.md: `schockerliga.db`, `127.0.0.1:3000`, no TLS.
+    /// The defaults of interchange.md: `schockerliga.db`, `127.0.0.1:3000`, no TLS, the system
+    /// clock, the settings' time zone.
     pub fn new(database: PathBuf, listen: SocketAddr) -> Config {
         Config {
             database,
             listen,
             secure_cookies: false,
+            clock: Arc::new(crate::service::clock::SystemClock),
+            timezone: None,
+            public_url: None,
         }
     }
 }
@@ -82,7 +92,11 @@ pub async fn build_app(config: Config) -> anyhow::Result<Router> {
 
 /// Like [`build_app`], and also the [`League`] behind it (to close its database after serving).
 pub async fn build(config: Config) -> anyhow::Result<(Router, League)> {
-    let league = League::open(&config.database).await?;
+    let setup = crate::service::Setup {
+        clock: config.clock.clone(),
+        timezone: config.timezone,
+    };
+    let league = League::open_with(&config.database, setup).await?;
     // Rounds confirmed from the Schockbesteck before their throws were kept get them back from the
     // audit log (once; a failure only loses the Glücksfaktor of those rounds).
     match league.restore_confirmed_throws().await {
@@ -98,7 +112,11 @@ pub async fn build(config: Config) -> anyhow::Result<(Router, League)> {
         let interfaces: Vec<std::net::IpAddr> = if_addrs::get_if_addrs()
             .map(|all| all.iter().map(|i| i.ip()).collect())
             .unwrap_or_default();
-        for link in kit::links::setup_links(config.listen, &interfaces, &token) {
+        let links = match &config.public_url {
+            Some(url) => vec![url.link(&format!("/setup?token={token}"))],
+            None => kit::links::setup_links(config.listen, &interfaces, &token),
+        };
+        for link in links {
             tracing::warn!("Noch kein Konto: ersten Admin anlegen unter {link}");
         }
     }

@@ -11,12 +11,15 @@ mod common;
 
 mod server;
 
+mod backups;
 mod cli;
+mod club;
 mod demo;
 mod durability;
 mod faults;
 mod harden;
 mod night_link;
+mod upgrade;
 mod wurfrunde;
 
 /// The binary under test.

@@ -16,6 +16,7 @@ use crate::BIN;
 pub struct Server {
     child: Child,
     pub addr: SocketAddr,
+    log: std::sync::Arc<std::sync::Mutex<String>>,
 }
 
 impl Server {
@@ -26,9 +27,17 @@ impl Server {
 
     /// [`Server::start`] with extra environment variables.
     pub fn start_with(db: &Path, env: &[(&str, &str)]) -> Server {
-        let mut child = Command::new(BIN)
+        Server::spawn(Command::new(BIN), db, &[], env)
+    }
+
+    /// Starts `command` (the binary, or a wrapper such as `faketime … BIN` that runs it) with
+    /// `serve --listen 127.0.0.1:0 --database db`, then `args`, and the environment `env`;
+    /// waits for its address. The log is kept: [`Server::log`].
+    pub fn spawn(mut command: Command, db: &Path, args: &[&str], env: &[(&str, &str)]) -> Server {
+        let mut child = command
             .args(["serve", "--listen", "127.0.0.1:0", "--database"])
             .arg(db)
+            .args(args)
             .env_remove("DATABASE_URL")
             .env_remove("SCHOCKERLIGA_SECURE_COOKIES")
             .envs(env.iter().copied())
@@ -41,9 +50,12 @@ impl Server {
             .unwrap();
         let stderr = child.stderr.take().unwrap();
         let (tx, rx) = mpsc::channel();
+        let log = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let kept = log.clone();
         std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines() {
                 let Ok(line) = line else { break };
+                kept.lock().unwrap().push_str(&(line.clone() + "\n"));
                 if let Some(at) = line.find("läuft auf http://") {
                     let rest = &line[at + "läuft auf http://".len()..];
                     let addr: String = rest
@@ -59,7 +71,12 @@ impl Server {
             .expect("server announced its address")
             .parse()
             .unwrap();
-        Server { child, addr }
+        Server { child, addr, log }
+    }
+
+    /// What the server logged so far (stderr).
+    pub fn log(&self) -> String {
+        self.log.lock().unwrap().clone()
     }
 
     /// The server's process id.

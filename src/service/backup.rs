@@ -1,0 +1,691 @@
+//! Backups that prove themselves (interchange.md "Running it for a club"): [`verify`] opens a
+//! copy read-only and checks it (integrity, schema, every season's standings and payouts
+//! recomputed from the copy); [`Backups`] keeps the copies of `serve --backup-dir DIR`: one at
+//! start when DIR has none of the club's today, one after each closed night, one daily at 04:00
+//! club time, the newest N kept. Each copy `schockerliga-2026-05-01-040000.db` has two files
+//! beside it: `….db.sha256` (as `sha256sum` writes it, `sha256sum -c` checks it) and `….db.probe`
+//! (the probe's verdict and report).
+
+use std::fmt::Write as _;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use chrono::{DateTime, NaiveDateTime, NaiveTime, Utc};
+use sha2::{Digest, Sha256};
+
+use super::clock::ClubClock;
+use super::{League, ServiceError, Setup};
+use crate::db::{self, Db, Schema};
+
+/// The copies kept when `--backup-keep` is not given.
+pub const DEFAULT_KEEP: usize = 14;
+
+/// The club time of the daily copy.
+pub const DAILY_AT: NaiveTime = match NaiveTime::from_hms_opt(4, 0, 0) {
+    Some(t) => t,
+    None => NaiveTime::MIN,
+};
+
+/// What [`verify`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Report {
+    /// The copy's schema, when it could be read.
+    pub schema: Option<Schema>,
+    /// What failed (German, one line each); empty: the probe passed.
+    pub failures: Vec<String>,
+    /// What was checked and found (German, one line each).
+    pub facts: Vec<String>,
+}
+
+impl Report {
+    /// Whether the probe passed (nothing failed).
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty()
+    }
+
+    /// The report as German text: "Probe bestanden" or "Probe fehlgeschlagen", then one line per
+    /// failure and per fact.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        if self.passed() {
+            out.push_str("Probe bestanden\n");
+        } else {
+            out.push_str("Probe fehlgeschlagen\n");
+            for f in &self.failures {
+                let _ = writeln!(out, "- {f}");
+            }
+        }
+        for f in &self.facts {
+            let _ = writeln!(out, "  {f}");
+        }
+        out
+    }
+
+    fn fail(&mut self, what: impl Into<String>) {
+        self.failures.push(what.into());
+    }
+}
+
+/// The first bytes of every SQLite database file.
+const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
+
+/// Checks the copy at `path` without changing it (it is opened read-only; a copy of an older
+/// schema is checked through a migrated temporary copy): the file is an SQLite database, its
+/// `….sha256` beside it (when there is one) matches, `pragma integrity_check` and
+/// `foreign_key_check` find nothing, its schema is one this program knows (current or older),
+/// and every season's standings and payouts are recomputed from it. Never fails itself: what
+/// goes wrong is in the report.
+pub async fn verify(path: &Path) -> Report {
+    let mut report = Report {
+        schema: None,
+        failures: Vec::new(),
+        facts: Vec::new(),
+    };
+    match file_head(path) {
+        Err(e) => {
+            report.fail(format!("{} nicht lesbar: {e}", path.display()));
+            return report;
+        }
+        Ok((size, head)) if size < 512 || &head != SQLITE_HEADER => {
+            report.fail(format!(
+                "{} ist keine SQLite-Datenbank ({size} Bytes, Kopf fehlt oder beschädigt)",
+                path.display()
+            ));
+            return report;
+        }
+        Ok((size, _)) => report.facts.push(format!("Größe {size} Bytes")),
+    }
+    match check_sidecar(path) {
+        Ok(Some(sum)) => report.facts.push(format!(
+            "SHA-256 {sum} stimmt mit {}.sha256",
+            file_name(path)
+        )),
+        Ok(None) => {}
+        Err(e) => report.fail(e),
+    }
+    let schema = match db::schema_of(path).await {
+        Ok(s) => s,
+        Err(e) => {
+            report.fail(format!("Datenbank nicht lesbar: {e}"));
+            return report;
+        }
+    };
+    report.schema = Some(schema.clone());
+    match &schema {
+        Schema::Current { .. } | Schema::Older { .. } => report.facts.push(schema.describe()),
+        Schema::Empty => {
+            report.fail("Die Datei enthält keine Liga (kein Schema).");
+            return report;
+        }
+        Schema::Newer { .. } | Schema::Damaged { .. } => {
+            report.fail(schema.describe());
+            return report;
+        }
+    }
+    let db = match Db::open_read_only(path).await {
+        Ok(db) => db,
+        Err(e) => {
+            report.fail(format!("Datenbank nicht lesbar: {e}"));
+            return report;
+        }
+    };
+    match db::integrity(&db.read).await {
+        Ok(found) if found.is_empty() => report.facts.push("Integrität: ok".to_string()),
+        Ok(found) => {
+            for f in found {
+                report.fail(format!("Integrität: {f}"));
+            }
+        }
+        Err(e) => report.fail(format!("Integrität nicht prüfbar: {e}")),
+    }
+    if !report.passed() {
+        db.read.close().await;
+        return report;
+    }
+    // An older schema is read as this program reads it: from a migrated temporary copy.
+    let (reading, _tmp) = match schema {
+        Schema::Older { .. } => match migrated_copy(&db).await {
+            Ok((copy, tmp)) => (copy, Some(tmp)),
+            Err(e) => {
+                report.fail(format!("Umstellung einer Probekopie fehlgeschlagen: {e}"));
+                db.read.close().await;
+                return report;
+            }
+        },
+        _ => (db.clone(), None),
+    };
+    recompute(&reading, &mut report).await;
+    reading.read.close().await;
+    db.read.close().await;
+    report
+}
+
+/// Recomputes every season's standings and payouts of the database `db` into `report`, with
+/// the counts of accounts, results and audit rows.
+async fn recompute(db: &Db, report: &mut Report) {
+    let league = match League::of_with(db.clone(), Setup::default()).await {
+        Ok(l) => l,
+        Err(e) => {
+            report.fail(format!("Saisons nicht lesbar: {e}"));
+            return;
+        }
+    };
+    let snap = league.snapshot();
+    let years: Vec<i32> = snap.versions().keys().copied().collect();
+    let mut good = Vec::new();
+    for year in &years {
+        let standings = league.standings(*year, None);
+        let payouts = league.payouts(*year);
+        match (standings, payouts) {
+            (Ok(s), Ok(_)) => good.push((*year, s.rows.len())),
+            (Err(e), _) | (_, Err(e)) => report.fail(format!("Saison {year}: {e}")),
+        }
+    }
+    match (good.first(), good.last()) {
+        (Some(first), Some(last)) => report.facts.push(format!(
+            "{} Saison(s) {}–{}: Tabelle und Auszahlung neu berechnet",
+            good.len(),
+            first.0,
+            last.0
+        )),
+        _ => report.facts.push("keine Saison".to_string()),
+    }
+    let mut counts = Vec::new();
+    for (table, label) in [
+        ("users", "Konten"),
+        ("results", "Ergebniszeilen"),
+        ("audit_log", "Protokollzeilen"),
+    ] {
+        match db::count_rows(&db.read, table).await {
+            Ok(n) => counts.push(format!("{n} {label}")),
+            Err(e) => report.fail(format!("{label} nicht zählbar: {e}")),
+        }
+    }
+    report.facts.push(counts.join(", "));
+}
+
+/// A temporary copy of `db` (through `VACUUM INTO`, the file itself untouched) with this
+/// program's migrations applied, and the directory that holds it (removed when dropped).
+pub(crate) async fn migrated_copy(db: &Db) -> Result<(Db, tempfile::TempDir), ServiceError> {
+    let tmp = tempfile::Builder::new()
+        .prefix("schockerliga-probe-")
+        .tempdir()
+        .map_err(|e| ServiceError::refused(format!("kein temporäres Verzeichnis: {e}")))?;
+    let copy = tmp.path().join("kopie.db");
+    db::copy_into(&db.read, &copy).await?;
+    let migrated = Db::open(&copy).await?;
+    Ok((migrated, tmp))
+}
+
+/// The size of the file at `path` and its first 16 bytes (zeros when shorter).
+fn file_head(path: &Path) -> std::io::Result<(u64, [u8; 16])> {
+    let mut f = std::fs::File::open(path)?;
+    let size = f.metadata()?.len();
+    let mut head = [0u8; 16];
+    let mut read = 0;
+    while read < head.len() {
+        match f.read(&mut head[read..])? {
+            0 => break,
+            n => read += n,
+        }
+    }
+    Ok((size, head))
+}
+
+/// The file name of `path` as text.
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// `path` with `suffix` appended to its name (`x.db` → `x.db.sha256`).
+fn beside(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// The SHA-256 of the file at `path`, lower-case hex.
+pub fn sha256_of(path: &Path) -> std::io::Result<String> {
+    let mut f = std::fs::File::open(path)?;
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        match f.read(&mut buf)? {
+            0 => break,
+            n => hasher.update(&buf[..n]),
+        }
+    }
+    Ok(hasher
+        .finalize()
+        .iter()
+        .fold(String::with_capacity(64), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        }))
+}
+
+/// Checks `path` against the `….sha256` beside it: `Ok(None)` when there is none, `Ok(sum)`
+/// when it matches, `Err` (German) when it does not or cannot be read.
+fn check_sidecar(path: &Path) -> Result<Option<String>, String> {
+    let side = beside(path, ".sha256");
+    let text = match std::fs::read_to_string(&side) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("{} nicht lesbar: {e}", side.display())),
+    };
+    let want = text.split_whitespace().next().unwrap_or("").to_lowercase();
+    let got = sha256_of(path).map_err(|e| format!("{} nicht lesbar: {e}", path.display()))?;
+    if want == got {
+        Ok(Some(got))
+    } else {
+        Err(format!(
+            "SHA-256 stimmt nicht: die Datei hat {got}, {} sagt {want} (die Datei wurde nach \
+             der Sicherung verändert oder beschädigt)",
+            file_name(&side)
+        ))
+    }
+}
+
+/// Writes a copy of `league`'s database to `target` (which must not exist), its `….sha256`
+/// and its probe `….probe` beside it, and returns the probe's report. Errors: the copy could
+/// not be written (disk full, no such directory); a copy that fails its probe is kept, with
+/// the failure in its `.probe`, and is `Ok` with a failed report.
+pub async fn write_verified_copy(db: &Db, target: &Path) -> Result<Report, ServiceError> {
+    let part = beside(target, ".teil");
+    let _ = std::fs::remove_file(&part);
+    let io = |what: &str, e: std::io::Error| {
+        ServiceError::refused(format!("Sicherung {what} fehlgeschlagen: {e}"))
+    };
+    if let Err(e) = db.backup(&part).await {
+        let _ = std::fs::remove_file(&part);
+        return Err(e.into());
+    }
+    std::fs::File::open(&part)
+        .and_then(|f| f.sync_all())
+        .map_err(|e| io("(fsync)", e))?;
+    let sum = sha256_of(&part).map_err(|e| io("(SHA-256)", e))?;
+    // The probe runs on the finished copy before it gets its name, and its two files are
+    // written first: a copy that can be listed always has its sum and its verdict.
+    let mut report = verify(&part).await;
+    report.facts.insert(0, format!("SHA-256 {sum}"));
+    write_synced(
+        &beside(target, ".sha256"),
+        &format!("{sum}  {}\n", file_name(target)),
+    )
+    .map_err(|e| io("(.sha256)", e))?;
+    write_synced(&beside(target, ".probe"), &report.text()).map_err(|e| io("(.probe)", e))?;
+    std::fs::rename(&part, target).map_err(|e| io("(umbenennen)", e))?;
+    if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if let Ok(d) = std::fs::File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+    Ok(report)
+}
+
+/// Writes `text` to `path` and syncs it to disk.
+fn write_synced(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut f = std::fs::File::create(path)?;
+    f.write_all(text.as_bytes())?;
+    f.sync_all()
+}
+
+/// The probe's verdict on one copy.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Probe {
+    /// „Probe bestanden“.
+    Passed,
+    /// „Probe fehlgeschlagen“, with the first failure (German).
+    Failed(String),
+    /// No probe recorded beside the copy.
+    Unchecked,
+}
+
+/// One copy in the backup directory, for the admin page *Sicherung*.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Copy {
+    /// The file name (`schockerliga-2026-05-01-040000.db`): what a download asks for.
+    pub name: String,
+    /// When it was made, on the club's wall clock, German: "01.05.2026 04:00:00".
+    pub made: String,
+    /// When it was made (UTC).
+    pub made_at: DateTime<Utc>,
+    /// Its size in bytes.
+    pub size_bytes: u64,
+    /// Its SHA-256 (lower-case hex) from its `.sha256`; empty when there is none.
+    pub sha256: String,
+    /// What its probe said.
+    pub probe: Probe,
+}
+
+/// A backup that failed (kept until a good copy is made).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// When (UTC).
+    pub at: DateTime<Utc>,
+    /// What failed (German).
+    pub message: String,
+}
+
+/// Why a copy was made (logged).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reason {
+    /// The server started and DIR had no good copy of the club's today.
+    Start,
+    /// A night was closed.
+    NightClosed,
+    /// The daily copy at 04:00 club time.
+    Daily,
+    /// An admin asked for one (*Sicherung* → „Jetzt sichern“).
+    Now,
+}
+
+impl Reason {
+    fn label(self) -> &'static str {
+        match self {
+            Reason::Start => "beim Start",
+            Reason::NightClosed => "nach dem Abschluss eines Abends",
+            Reason::Daily => "tägliche Sicherung",
+            Reason::Now => "auf Wunsch",
+        }
+    }
+}
+
+/// The backups of one database into one directory (`serve --backup-dir DIR --backup-keep N`).
+#[derive(Debug)]
+pub struct Backups {
+    dir: PathBuf,
+    keep: usize,
+    /// The copies' name before the date: the database file's stem (`schockerliga`).
+    stem: String,
+    /// The last attempt's failure, until a good copy is made.
+    failure: Mutex<Option<Failure>>,
+    /// One copy at a time.
+    making: tokio::sync::Mutex<()>,
+}
+
+impl Backups {
+    /// The backups of the database at `database` into `dir` (created when missing), keeping
+    /// the newest `keep` (at least 1) copies that passed their probe. Errors (German): `dir`
+    /// cannot be created, or is the database's own directory's file.
+    pub fn new(database: &Path, dir: &Path, keep: usize) -> Result<Backups, ServiceError> {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            ServiceError::refused(format!(
+                "Sicherungsverzeichnis {} nicht anlegbar: {e}",
+                dir.display()
+            ))
+        })?;
+        let stem = database
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| "schockerliga".to_string());
+        Ok(Backups {
+            dir: dir.to_path_buf(),
+            keep: keep.max(1),
+            stem,
+            failure: Mutex::new(None),
+            making: tokio::sync::Mutex::new(()),
+        })
+    }
+
+    /// The directory of the copies.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// How many good copies are kept.
+    pub fn keep(&self) -> usize {
+        self.keep
+    }
+
+    /// The file name of a copy made at `local` (club wall clock).
+    fn name_at(&self, local: NaiveDateTime) -> String {
+        format!("{}-{}.db", self.stem, local.format("%Y-%m-%d-%H%M%S"))
+    }
+
+    /// When the copy called `name` was made (club wall clock), from its name.
+    fn made_of(&self, name: &str) -> Option<NaiveDateTime> {
+        let rest = name.strip_prefix(&self.stem)?.strip_prefix('-')?;
+        let stamp = rest.strip_suffix(".db")?;
+        // A second copy within one second is `…-040000-2.db`.
+        let stamp = stamp.get(..17).unwrap_or(stamp);
+        NaiveDateTime::parse_from_str(stamp, "%Y-%m-%d-%H%M%S").ok()
+    }
+
+    /// Every copy in the directory, newest first, with its time on `clock`'s wall clock, size,
+    /// SHA-256 and probe. Files that are not copies of this database are left out.
+    pub fn list(&self, clock: &ClubClock) -> Vec<Copy> {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return Vec::new();
+        };
+        let mut copies: Vec<Copy> = entries
+            .filter_map(Result::ok)
+            .filter_map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let local = self.made_of(&name)?;
+                let meta = e.metadata().ok().filter(|m| m.is_file())?;
+                let made_at = clock
+                    .timezone()
+                    .from_local_datetime(&local)
+                    .earliest()
+                    .map(|t| t.with_timezone(&Utc))
+                    .unwrap_or_else(|| local.and_utc());
+                let path = e.path();
+                let sha256 = std::fs::read_to_string(beside(&path, ".sha256"))
+                    .ok()
+                    .and_then(|t| t.split_whitespace().next().map(str::to_string))
+                    .unwrap_or_default();
+                let probe = match std::fs::read_to_string(beside(&path, ".probe")) {
+                    Ok(t) if t.starts_with("Probe bestanden") => Probe::Passed,
+                    Ok(t) => Probe::Failed(
+                        t.lines()
+                            .nth(1)
+                            .map(|l| l.trim_start_matches("- ").to_string())
+                            .unwrap_or_else(|| "Probe fehlgeschlagen".to_string()),
+                    ),
+                    Err(_) => Probe::Unchecked,
+                };
+                Some(Copy {
+                    made: local.format("%d.%m.%Y %H:%M:%S").to_string(),
+                    made_at,
+                    name,
+                    size_bytes: meta.len(),
+                    sha256,
+                    probe,
+                })
+            })
+            .collect();
+        // Newest first; of two in the same second the later (`…-2.db`) first.
+        copies.sort_by(|a, b| {
+            (b.made_at, b.name.len(), &b.name).cmp(&(a.made_at, a.name.len(), &a.name))
+        });
+        copies
+    }
+
+    /// The path of the copy called `name` for a download: `None` unless `name` is one of
+    /// [`Backups::list`]'s copies (no other file of the server can be asked for).
+    pub fn file(&self, name: &str, clock: &ClubClock) -> Option<PathBuf> {
+        self.list(clock)
+            .iter()
+            .any(|c| c.name == name)
+            .then(|| self.dir.join(name))
+    }
+
+    /// Whether the directory holds a copy of the club's today that passed its probe.
+    pub fn has_good_copy_of_today(&self, clock: &ClubClock) -> bool {
+        let today = clock.today();
+        self.list(clock)
+            .iter()
+            .any(|c| c.probe == Probe::Passed && clock.local(c.made_at).date_naive() == today)
+    }
+
+    /// The failure to show on every Verwaltung page until a good copy exists: the last attempt
+    /// of this process failed, or the newest copy in the directory failed its probe. `None`
+    /// when the newest copy passed.
+    pub fn last_failure(&self, clock: &ClubClock) -> Option<Failure> {
+        if let Some(f) = self
+            .failure
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+        {
+            return Some(f);
+        }
+        let newest = self.list(clock).into_iter().next()?;
+        match newest.probe {
+            Probe::Failed(why) => Some(Failure {
+                at: newest.made_at,
+                message: format!(
+                    "Die Sicherung {} besteht ihre Probe nicht: {why}",
+                    newest.name
+                ),
+            }),
+            _ => None,
+        }
+    }
+
+    /// The German warning for the Verwaltung pages, from [`Backups::last_failure`].
+    pub fn warning(&self, clock: &ClubClock) -> Option<String> {
+        self.last_failure(clock).map(|f| {
+            format!(
+                "Die letzte Sicherung ist fehlgeschlagen ({}): {} Bitte unter Verwaltung → \
+                 Sicherung prüfen.",
+                clock.local(f.at).format("%d.%m.%Y %H:%M"),
+                f.message.trim_end_matches('.').to_string() + "."
+            )
+        })
+    }
+
+    /// Makes a verified copy of `league`'s database now (named by the club's clock), removes
+    /// the copies beyond the newest `keep` good ones, and returns the new copy. A copy that
+    /// cannot be written or fails its probe is a failure ([`Backups::last_failure`]) and an
+    /// `Err` (German); a good one clears the failure.
+    pub async fn make(&self, league: &League, reason: Reason) -> Result<Copy, ServiceError> {
+        let _one = self.making.lock().await;
+        let clock = league.clock();
+        let local = clock.now_local().naive_local();
+        let mut name = self.name_at(local);
+        let mut n = 2;
+        while self.dir.join(&name).exists() {
+            name = format!("{}-{n}.db", name.trim_end_matches(".db"));
+            n += 1;
+        }
+        let target = self.dir.join(&name);
+        let result = write_verified_copy(league.db(), &target).await;
+        let outcome = match result {
+            Ok(report) if report.passed() => Ok(()),
+            Ok(report) => Err(ServiceError::refused(format!(
+                "Sicherung {name}: Probe fehlgeschlagen: {}",
+                report.failures.join("; ")
+            ))),
+            Err(e) => Err(ServiceError::refused(format!("Sicherung {name}: {e}"))),
+        };
+        match outcome {
+            Ok(()) => {
+                *self.failure.lock().unwrap_or_else(|e| e.into_inner()) = None;
+                tracing::info!("Sicherung {} geschrieben und geprüft", target.display());
+                self.prune(&clock);
+                self.list(&clock)
+                    .into_iter()
+                    .find(|c| c.name == name)
+                    .ok_or_else(|| ServiceError::NotFound(format!("Sicherung {name}")))
+            }
+            Err(e) => {
+                tracing::error!("Sicherung ({}) fehlgeschlagen: {e}", reason.label());
+                *self.failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(Failure {
+                    at: clock.now(),
+                    message: e.to_string(),
+                });
+                Err(e)
+            }
+        }
+    }
+
+    /// Removes the copies (and their `.sha256`/`.probe`) older than the newest `keep` ones that
+    /// passed their probe; failed copies newer than those stay for a look.
+    pub fn prune(&self, clock: &ClubClock) {
+        let mut good = 0;
+        for copy in self.list(clock) {
+            if good >= self.keep {
+                let path = self.dir.join(&copy.name);
+                for p in [beside(&path, ".sha256"), beside(&path, ".probe"), path] {
+                    if let Err(e) = std::fs::remove_file(&p) {
+                        if e.kind() != std::io::ErrorKind::NotFound {
+                            tracing::warn!("{} nicht gelöscht: {e}", p.display());
+                        }
+                    }
+                }
+                continue;
+            }
+            if copy.probe == Probe::Passed {
+                good += 1;
+            }
+        }
+    }
+
+    /// The copies of a running server, until `league` is dropped: one now when the directory
+    /// has no good copy of the club's today, then one after each closed night and one daily at
+    /// [`DAILY_AT`] club time. Failures are logged and kept ([`Backups::last_failure`]).
+    pub async fn run(self: Arc<Self>, league: League) {
+        if !self.has_good_copy_of_today(&league.clock()) {
+            let _ = self.make(&league, Reason::Start).await;
+        }
+        loop {
+            let next = league.clock().next_at(league.clock().now(), DAILY_AT);
+            let reason = tokio::select! {
+                () = wait_until(&league, next) => Reason::Daily,
+                () = league.night_closed() => Reason::NightClosed,
+            };
+            let _ = self.make(&league, reason).await;
+        }
+    }
+}
+
+/// Sleeps until the club's clock reaches `at`, looking at it at least once a minute (a clock
+/// set by NTP, a machine that slept).
+async fn wait_until(league: &League, at: DateTime<Utc>) {
+    loop {
+        let left = at - league.clock().now();
+        let Ok(left) = left.to_std() else { return };
+        if left.is_zero() {
+            return;
+        }
+        tokio::time::sleep(left.min(std::time::Duration::from_secs(60))).await;
+    }
+}
+
+impl League {
+    /// Switches on the backups `backups` for this league and starts their schedule
+    /// ([`Backups::run`]); the admin page reads them through [`League::backups`]. A second call
+    /// changes nothing and returns the first ones.
+    pub fn enable_backups(&self, backups: Backups) -> Arc<Backups> {
+        let mut started = false;
+        let b = self
+            .inner
+            .backups
+            .get_or_init(|| {
+                started = true;
+                Arc::new(backups)
+            })
+            .clone();
+        if started {
+            tokio::spawn(b.clone().run(self.clone()));
+        }
+        b
+    }
+
+    /// The backups of `serve --backup-dir`, when switched on.
+    pub fn backups(&self) -> Option<Arc<Backups>> {
+        self.inner.backups.get().cloned()
+    }
+}
+
+use chrono::TimeZone as _;
+
+#[cfg(test)]
+mod tests;

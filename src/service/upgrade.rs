@@ -1,0 +1,396 @@
+//! Upgrades that keep the way back (issue 23.4): commands that only read open the database
+//! without migrating it (an older schema is read through a migrated temporary copy, the file
+//! stays as it is, so the older release still opens it); commands that write need the
+//! program's schema; only `serve` and `migrate` migrate, after a verified copy beside the
+//! database, and only while no other process holds the file. "Holds" is an OS file lock
+//! (`flock` through `fs4`) on the database file: every command of this program takes it
+//! shared while it has the database open, `migrate` and `restore` need it alone.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use super::backup::{self, Report};
+use super::clock::ClubClock;
+use super::{League, ServiceError, Setup};
+use crate::db::{self, Db, Schema};
+
+/// The OS lock on a database file; released when dropped.
+#[derive(Debug)]
+pub struct DbLock {
+    file: File,
+    exclusive: bool,
+}
+
+impl DbLock {
+    /// Whether this process holds the file alone.
+    pub fn is_exclusive(&self) -> bool {
+        self.exclusive
+    }
+
+    /// Turns the lock held alone into a shared one (after a migration, for serving).
+    pub fn share(&mut self) -> Result<(), ServiceError> {
+        fs4::FileExt::try_lock_shared(&self.file).map_err(|e| {
+            ServiceError::refused(format!("Sperre der Datenbank nicht änderbar: {e}"))
+        })?;
+        self.exclusive = false;
+        Ok(())
+    }
+}
+
+/// The message when another process holds the database.
+fn held_elsewhere(path: &Path) -> ServiceError {
+    ServiceError::refused(format!(
+        "Ein anderer Prozess hält die Datenbank {} geöffnet (läuft noch ein Server?): \
+         erst ihn beenden (z. B. systemctl stop schockerliga), dann erneut versuchen.",
+        path.display()
+    ))
+}
+
+/// Takes the lock on the database file at `path` shared with other readers and servers.
+/// Refused (German) while a `migrate` or `restore` holds it alone.
+pub fn lock_shared(path: &Path) -> Result<DbLock, ServiceError> {
+    let file = open_for_lock(path)?;
+    match fs4::FileExt::try_lock_shared(&file) {
+        Ok(()) => Ok(DbLock {
+            file,
+            exclusive: false,
+        }),
+        Err(fs4::TryLockError::WouldBlock) => Err(ServiceError::refused(format!(
+            "Die Datenbank {} wird gerade umgestellt oder wiederhergestellt: bitte warten und \
+             erneut versuchen.",
+            path.display()
+        ))),
+        Err(fs4::TryLockError::Error(e)) => Err(lock_failed(path, &e)),
+    }
+}
+
+/// Takes the lock on the database file at `path` alone. Refused (German) while any other
+/// process of this program (a server, another command) holds it.
+pub fn lock_exclusive(path: &Path) -> Result<DbLock, ServiceError> {
+    let file = open_for_lock(path)?;
+    match fs4::FileExt::try_lock(&file) {
+        Ok(()) => Ok(DbLock {
+            file,
+            exclusive: true,
+        }),
+        Err(fs4::TryLockError::WouldBlock) => Err(held_elsewhere(path)),
+        Err(fs4::TryLockError::Error(e)) => Err(lock_failed(path, &e)),
+    }
+}
+
+fn open_for_lock(path: &Path) -> Result<File, ServiceError> {
+    File::open(path).map_err(|e| {
+        ServiceError::refused(format!("Datenbank {} nicht lesbar: {e}", path.display()))
+    })
+}
+
+fn lock_failed(path: &Path, e: &std::io::Error) -> ServiceError {
+    ServiceError::refused(format!("Datenbank {} nicht sperrbar: {e}", path.display()))
+}
+
+/// Whether the file at `path` holds no database yet (missing or 0 bytes).
+fn is_new(path: &Path) -> bool {
+    std::fs::metadata(path).map_or(true, |m| m.len() == 0)
+}
+
+/// The German refusal for a database of schema `schema` that this program must not change or
+/// cannot read; `None` when it can go on (current, or new and empty).
+fn refusal(path: &Path, schema: &Schema, reading: bool) -> Option<ServiceError> {
+    let file = path.display();
+    match schema {
+        Schema::Empty | Schema::Current { .. } => None,
+        Schema::Older { .. } if reading => None,
+        Schema::Older { .. } => Some(ServiceError::refused(format!(
+            "{} Die Datenbank {file} wird dafür nicht umgestellt: erst `schockerliga migrate` \
+             (schreibt vorher eine geprüfte Kopie daneben) oder den Server starten.",
+            schema.describe()
+        ))),
+        Schema::Newer { .. } => Some(ServiceError::refused(format!(
+            "{} Die Datenbank {file} bleibt unverändert: bitte die neuere Version von \
+             Schockerliga verwenden.",
+            schema.describe()
+        ))),
+        Schema::Damaged { .. } => Some(ServiceError::refused(format!(
+            "{} ({file}); siehe docs/restore.md.",
+            schema.describe()
+        ))),
+    }
+}
+
+/// A league opened for reading, with the lock and the temporary copy it reads from.
+#[derive(Debug)]
+pub struct Reading {
+    /// The league (its database must not be written).
+    pub league: League,
+    /// German, for stderr: the database is older than the program and was read from a migrated
+    /// temporary copy; `None` for a current one.
+    pub notice: Option<String>,
+    _lock: DbLock,
+    _copy: Option<tempfile::TempDir>,
+}
+
+/// Opens the existing database at `path` for a command that only reads it (`export`,
+/// `standings`, `payouts`): read-only, not migrated. An older schema is read from a migrated
+/// temporary copy (the file itself is not changed: the older release still opens it), with a
+/// [`Reading::notice`]; a newer or damaged one is refused (German).
+pub async fn open_for_reading(path: &Path, setup: Setup) -> Result<Reading, ServiceError> {
+    let lock = lock_shared(path)?;
+    let schema = db::schema_of(path).await?;
+    if let Some(e) = refusal(path, &schema, true) {
+        return Err(e);
+    }
+    let db = Db::open_read_only(path).await?;
+    let (db, copy, notice) = match schema {
+        Schema::Older { .. } => {
+            let (copy, tmp) = backup::migrated_copy(&db).await?;
+            db.read.close().await;
+            let notice = format!(
+                "Hinweis: {} Gelesen aus einer umgestellten Kopie; die Datei selbst bleibt \
+                 unverändert (umstellen: schockerliga migrate).",
+                schema.describe()
+            );
+            (copy, Some(tmp), Some(notice))
+        }
+        _ => (db, None, None),
+    };
+    Ok(Reading {
+        league: League::of_with(db, setup).await?,
+        notice,
+        _lock: lock,
+        _copy: copy,
+    })
+}
+
+/// A database opened for a command that writes (`import`, `user`, `night link`, `demo`), with
+/// its lock.
+#[derive(Debug)]
+pub struct Writing {
+    /// The database.
+    pub db: Db,
+    _lock: DbLock,
+}
+
+/// Opens the database at `path` for a command that writes: a new file gets the schema; an
+/// existing one must have this program's schema — an older one is refused with the way to
+/// migrate it (so no command migrates by the way), a newer or damaged one refused too.
+pub async fn open_for_writing(path: &Path) -> Result<Writing, ServiceError> {
+    if !path.exists() {
+        // A new league: the schema is made, there is nothing to keep.
+        drop(Db::open(path).await?);
+    }
+    let lock = lock_shared(path)?;
+    let schema = db::schema_of(path).await?;
+    if let Some(e) = refusal(path, &schema, false) {
+        return Err(e);
+    }
+    Ok(Writing {
+        db: Db::open(path).await?,
+        _lock: lock,
+    })
+}
+
+/// What [`migrate`] did.
+#[derive(Debug)]
+pub struct Migrated {
+    /// The schema before.
+    pub before: Schema,
+    /// The verified copy written beside the database before migrating (`None`: nothing to
+    /// migrate), and its probe.
+    pub copy: Option<(PathBuf, Report)>,
+    /// The lock, held alone (see [`DbLock::share`] for serving on).
+    pub lock: DbLock,
+}
+
+/// Brings the database at `path` to this program's schema: a new or current one is left as it
+/// is; an older one, while no other process holds the file, first gets a verified copy beside
+/// it (`schockerliga.vor-update-2026-05-01-013000.db`, with `.sha256` and `.probe`; its probe
+/// must pass), then the migrations. Refused (German): another process holds the file, the copy
+/// fails its probe, a newer or damaged schema. Returns the lock, held alone.
+pub async fn migrate(path: &Path, clock: &ClubClock) -> Result<Migrated, ServiceError> {
+    if is_new(path) {
+        drop(Db::open(path).await?);
+    }
+    let lock = lock_exclusive(path)?;
+    let before = db::schema_of(path).await?;
+    match &before {
+        Schema::Empty | Schema::Current { .. } => {
+            return Ok(Migrated {
+                before,
+                copy: None,
+                lock,
+            })
+        }
+        Schema::Older { .. } => {}
+        Schema::Newer { .. } | Schema::Damaged { .. } => {
+            return Err(refusal(path, &before, false)
+                .unwrap_or_else(|| ServiceError::refused(before.describe())))
+        }
+    }
+    let copy = copy_path(path, clock);
+    let reader = Db::open_read_only(path).await?;
+    let report = backup::write_verified_copy(&reader, &copy).await;
+    reader.read.close().await;
+    let report = report?;
+    if !report.passed() {
+        return Err(ServiceError::refused(format!(
+            "Die Kopie vor der Umstellung besteht ihre Probe nicht ({}): {}. Nichts umgestellt.",
+            copy.display(),
+            report.failures.join("; ")
+        )));
+    }
+    let db = Db::open(path).await?;
+    db.close().await?;
+    Ok(Migrated {
+        before,
+        copy: Some((copy, report)),
+        lock,
+    })
+}
+
+/// Readies the database at `path` for serving: a new one gets the schema, an older one is
+/// migrated by [`migrate`] (verified copy first; refused while another process holds it), a
+/// newer or damaged one is refused. Returns the lock, shared, to hold while serving (so that
+/// `migrate` and `restore` refuse meanwhile), and the copy written before a migration.
+pub async fn prepare_serve(
+    path: &Path,
+    clock: &ClubClock,
+) -> Result<(DbLock, Option<(PathBuf, Report)>), ServiceError> {
+    if is_new(path) {
+        drop(Db::open(path).await?);
+    }
+    let schema = db::schema_of(path).await?;
+    if !matches!(schema, Schema::Older { .. }) {
+        if let Some(e) = refusal(path, &schema, false) {
+            return Err(e);
+        }
+        return Ok((lock_shared(path)?, None));
+    }
+    let done = migrate(path, clock).await?;
+    if let Some((copy, _)) = &done.copy {
+        tracing::info!(
+            "Datenbank umgestellt ({}); Kopie vorher: {}",
+            done.before.describe(),
+            copy.display()
+        );
+    }
+    let mut lock = done.lock;
+    lock.share()?;
+    Ok((lock, done.copy))
+}
+
+/// The name of the copy before a migration: beside the database, its stem, `.vor-update-` and
+/// the club's wall-clock time (`liga.db` → `liga.vor-update-2026-05-01-013000.db`).
+fn copy_path(path: &Path, clock: &ClubClock) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "schockerliga".to_string());
+    let stamp = clock.now_local().format("%Y-%m-%d-%H%M%S");
+    let mut candidate = path.with_file_name(format!("{stem}.vor-update-{stamp}.db"));
+    let mut n = 2;
+    while candidate.exists() {
+        candidate = path.with_file_name(format!("{stem}.vor-update-{stamp}-{n}.db"));
+        n += 1;
+    }
+    candidate
+}
+
+/// What [`restore`] did.
+#[derive(Debug)]
+pub struct Restored {
+    /// Where the database that was replaced now is (`None`: there was none).
+    pub old: Option<PathBuf>,
+    /// The probe of the copy put in place.
+    pub report: Report,
+}
+
+/// Puts the copy `from` in place of the database at `path`: the copy must pass its probe
+/// ([`backup::verify`]), no other process may hold the database (a running server: refused,
+/// German), the old database (with its `-wal`/`-shm` and the login sessions) is kept beside it
+/// as `liga.vor-wiederherstellung-2026-05-01-013000.db`, the copy is written beside and moved
+/// into place in one step. Everybody logs in again afterwards.
+pub async fn restore(
+    path: &Path,
+    from: &Path,
+    clock: &ClubClock,
+) -> Result<Restored, ServiceError> {
+    let report = backup::verify(from).await;
+    if !report.passed() {
+        return Err(ServiceError::refused(format!(
+            "{} wird nicht wiederhergestellt: {}",
+            from.display(),
+            report.failures.join("; ")
+        )));
+    }
+    if matches!(report.schema, Some(Schema::Newer { .. })) {
+        return Err(ServiceError::refused(
+            "Die Kopie ist neuer als dieses Programm: bitte mit der neueren Version wiederherstellen.",
+        ));
+    }
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if same(path, from) {
+        return Err(ServiceError::refused(
+            "Die Kopie ist die Datenbank selbst: nichts wiederhergestellt.",
+        ));
+    }
+    let lock = if path.exists() {
+        Some(lock_exclusive(path)?)
+    } else {
+        None
+    };
+    let io = |what: String, e: std::io::Error| ServiceError::refused(format!("{what}: {e}"));
+    // The copy goes beside the database first, so the last step is one rename.
+    let incoming = with_suffix(path, ".wiederherstellung");
+    let _ = std::fs::remove_file(&incoming);
+    std::fs::copy(from, &incoming)
+        .and_then(|_| File::open(&incoming).and_then(|f| f.sync_all()))
+        .map_err(|e| io(format!("{} nicht kopierbar", from.display()), e))?;
+    let old = if path.exists() {
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "schockerliga".to_string());
+        let stamp = clock.now_local().format("%Y-%m-%d-%H%M%S");
+        let kept = path.with_file_name(format!("{stem}.vor-wiederherstellung-{stamp}.db"));
+        for suffix in ["-wal", "-shm"] {
+            let side = with_suffix(path, suffix);
+            if side.exists() {
+                std::fs::rename(&side, with_suffix(&kept, suffix))
+                    .map_err(|e| io(format!("{} nicht verschiebbar", side.display()), e))?;
+            }
+        }
+        std::fs::rename(path, &kept)
+            .map_err(|e| io(format!("{} nicht verschiebbar", path.display()), e))?;
+        Some(kept)
+    } else {
+        None
+    };
+    std::fs::rename(&incoming, path).map_err(|e| {
+        io(
+            format!("{} nicht an ihren Platz gebracht", path.display()),
+            e,
+        )
+    })?;
+    // The sessions belong to the accounts of the old file.
+    let sessions = db::sessions_path(path);
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(with_suffix(&sessions, suffix));
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+    drop(lock);
+    Ok(Restored { old, report })
+}
+
+/// `path` with `suffix` appended to its file name.
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(suffix);
+    PathBuf::from(name)
+}

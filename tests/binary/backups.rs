@@ -1,0 +1,182 @@
+//! Backups that prove themselves (interchange.md "Running it for a club"), with the real binary:
+//! `verify` passes a fresh copy and fails a damaged one (exit 0 / 1), `serve --backup-dir`
+//! writes a verified copy by itself, `restore` puts a copy in place only while no server holds
+//! the database and keeps the old file beside it.
+
+use std::path::Path;
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+use crate::common::fixture;
+use crate::run;
+use crate::server::Server;
+
+fn ok(out: &Output) -> (String, String) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn league(dir: &Path) -> std::path::PathBuf {
+    let db = dir.join("liga.db");
+    let season = fixture("small-2026.season.json");
+    ok(&run(&db, &["import", season.to_str().unwrap()]));
+    db
+}
+
+#[test]
+fn verify_passes_a_fresh_backup_and_fails_a_damaged_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = league(dir.path());
+    let copy = dir.path().join("kopie.db");
+    let (_, err) = ok(&run(&db, &["backup", copy.to_str().unwrap()]));
+    assert!(err.contains("prüfen: schockerliga verify"), "{err}");
+    let (report, _) = ok(&run(&db, &["verify", copy.to_str().unwrap()]));
+    assert!(report.starts_with("Probe bestanden\n"), "{report}");
+    assert!(report.contains("1 Saison(s) 2026–2026"), "{report}");
+
+    let size = std::fs::metadata(&copy).unwrap().len();
+    let truncated = dir.path().join("halb.db");
+    std::fs::copy(&copy, &truncated).unwrap();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&truncated)
+        .unwrap()
+        .set_len(size / 3)
+        .unwrap();
+    let flipped = dir.path().join("gekippt.db");
+    let mut bytes = std::fs::read(&copy).unwrap();
+    for b in &mut bytes[4096..4112] {
+        *b ^= 0xff;
+    }
+    std::fs::write(&flipped, bytes).unwrap();
+    for bad in [&truncated, &flipped] {
+        let out = run(&db, &["verify", bad.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1), "{}", bad.display());
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stdout.starts_with("Probe fehlgeschlagen\n- "), "{stdout}");
+        assert!(stderr.contains("Probe fehlgeschlagen: "), "{stderr}");
+    }
+}
+
+#[test]
+fn a_server_with_a_backup_dir_writes_a_verified_copy_by_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = league(dir.path());
+    let backups = dir.path().join("sicherungen");
+    let server = Server::spawn(
+        std::process::Command::new(crate::BIN),
+        &db,
+        &[
+            "--backup-dir",
+            backups.to_str().unwrap(),
+            "--backup-keep",
+            "3",
+        ],
+        &[],
+    );
+    let end = Instant::now() + Duration::from_secs(60);
+    let copy = loop {
+        let found: Vec<_> = std::fs::read_dir(&backups)
+            .map(|d| d.map(|e| e.unwrap().path()).collect())
+            .unwrap_or_default();
+        if let Some(c) = found
+            .iter()
+            .find(|p| p.extension().is_some_and(|e| e == "db"))
+        {
+            break c.clone();
+        }
+        assert!(Instant::now() < end, "no copy in {}", backups.display());
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let name = copy.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        name.starts_with("liga-20") && name.ends_with(".db"),
+        "{name}"
+    );
+    let probe = std::fs::read_to_string(backups.join(format!("{name}.probe"))).unwrap();
+    assert!(probe.starts_with("Probe bestanden"), "{probe}");
+    let sum = std::fs::read_to_string(backups.join(format!("{name}.sha256"))).unwrap();
+    assert!(sum.ends_with(&format!("  {name}\n")), "{sum}");
+    let (report, _) = ok(&run(&db, &["verify", copy.to_str().unwrap()]));
+    assert!(report.contains(&sum[..64]), "{report}");
+    let log = server.log();
+    assert!(log.contains("Sicherungen in"), "{log}");
+    // A restart on the same day finds today's copy and makes none.
+    drop(server);
+    let server = Server::spawn(
+        std::process::Command::new(crate::BIN),
+        &db,
+        &["--backup-dir", backups.to_str().unwrap()],
+        &[],
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    let copies = std::fs::read_dir(&backups)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "db")
+        })
+        .count();
+    assert_eq!(copies, 1);
+    drop(server);
+}
+
+#[test]
+fn restore_is_refused_while_serving_and_keeps_the_old_file_beside_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = league(dir.path());
+    let copy = dir.path().join("kopie.db");
+    ok(&run(&db, &["backup", copy.to_str().unwrap()]));
+    // After the copy: a second account that the restore takes away again.
+    crate::server::add_admin(&db);
+
+    let server = Server::start(&db);
+    let out = run(&db, &["restore", copy.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("Ein anderer Prozess hält die Datenbank"),
+        "{err}"
+    );
+    assert!(err.contains("systemctl stop schockerliga"), "{err}");
+    drop(server);
+
+    // A damaged copy is refused even without a server.
+    let bad = dir.path().join("kaputt.db");
+    std::fs::write(&bad, "keine Datenbank").unwrap();
+    let out = run(&db, &["restore", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("wird nicht wiederhergestellt"));
+
+    let (report, err) = ok(&run(&db, &["restore", copy.to_str().unwrap()]));
+    assert!(report.starts_with("Probe bestanden"), "{report}");
+    assert!(err.contains("die vorige Datenbank liegt als"), "{err}");
+    let kept: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("liga.vor-wiederherstellung-") && n.ends_with(".db"))
+        .collect();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    // The restored league: the season is there, the later account is not (the kept file has it).
+    let (table, _) = ok(&run(&db, &["standings", "2026"]));
+    assert!(table.contains("Tabelle Saison 2026"));
+    let out = run(&db, &["user", "reset", crate::common::ADMIN]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "the account came after the copy"
+    );
+    let old = dir.path().join(&kept[0]);
+    let (_, _) = ok(&run(&old, &["user", "reset", crate::common::ADMIN]));
+}

@@ -1,0 +1,160 @@
+//! The club's clock from outside (issue 23.1): on a server whose clock says UTC, 23:30 on the
+//! last day of April is already 1 May for a club in Berlin. The wall clock is set with
+//! `faketime` (Debian package `faketime`, installed by `.ci/run`); without it the tests say so
+//! and skip.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+use crate::server::Server;
+use crate::{run, BIN};
+
+/// Whether `faketime` is on the PATH; prints why the test skips when not.
+fn have_faketime() -> bool {
+    let ok = Command::new("faketime")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok();
+    if !ok {
+        eprintln!(
+            "ÜBERSPRUNGEN: faketime fehlt (apt-get install faketime); .ci/run installiert es"
+        );
+    }
+    ok
+}
+
+/// `faketime AT BIN` with the server's zone UTC and tokio's timers on the real monotonic clock.
+fn faked(at: &str) -> Command {
+    let mut c = Command::new("faketime");
+    c.arg(at)
+        .arg(BIN)
+        .env("TZ", "UTC")
+        .env("FAKETIME_DONT_FAKE_MONOTONIC", "1")
+        .env_remove("SCHOCKERLIGA_TIMEZONE")
+        .env_remove("DATABASE_URL");
+    c
+}
+
+/// `faketime AT schockerliga ARGS --database DB`.
+fn run_faked(at: &str, db: &Path, args: &[&str]) -> Output {
+    faked(at)
+        .args(args)
+        .arg("--database")
+        .arg(db)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn ok(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+#[test]
+fn at_2330_utc_on_30_april_the_clubs_today_is_1_may() {
+    if !have_faketime() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    // The faked clock reaches the program: on UTC's wall clock it is still 30 April.
+    let probe = Command::new("faketime")
+        .args(["2026-04-30 23:30:00", "date", "+%F"])
+        .env("TZ", "UTC")
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&probe.stdout).trim(), "2026-04-30");
+
+    // No database yet: the default zone.
+    let json: Value = serde_json::from_str(&ok(&run_faked(
+        "2026-04-30 23:30:00",
+        &db,
+        &["status", "--json"],
+    )))
+    .unwrap();
+    assert_eq!(json["today"], "2026-05-01", "{json}");
+    assert_eq!(json["timezone"], "Europe/Berlin");
+    assert_eq!(json["ok"], true);
+    assert_eq!(json["version"], env!("CARGO_PKG_VERSION"));
+
+    // A league (the schema made by a command that writes), read in German text.
+    let season = crate::common::fixture("small-2026.season.json");
+    ok(&run(&db, &["import", season.to_str().unwrap()]));
+    let text = ok(&run_faked("2026-04-30 23:30:00", &db, &["status"]));
+    assert!(
+        text.contains("Heute (Verein): 2026-05-01 (01.05.2026)"),
+        "{text}"
+    );
+    assert!(text.contains("Zeitzone: Europe/Berlin"), "{text}");
+    assert!(text.contains("der Stand dieses Programms"), "{text}");
+
+    // `--timezone UTC` (or SCHOCKERLIGA_TIMEZONE) makes it the server's date again.
+    let json: Value = serde_json::from_str(&ok(&run_faked(
+        "2026-04-30 23:30:00",
+        &db,
+        &["status", "--json", "--timezone", "UTC"],
+    )))
+    .unwrap();
+    assert_eq!(json["today"], "2026-04-30");
+    let out = faked("2026-04-30 23:30:00")
+        .args(["status", "--json", "--database"])
+        .arg(&db)
+        .env("SCHOCKERLIGA_TIMEZONE", "Europe/London")
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_str(&ok(&out)).unwrap();
+    assert_eq!(
+        (json["today"].as_str(), json["timezone"].as_str()),
+        (Some("2026-05-01"), Some("Europe/London"))
+    );
+
+    // New Year's Eve at 23:30 UTC is New Year for the club.
+    let json: Value = serde_json::from_str(&ok(&run_faked(
+        "2026-12-31 23:30:00",
+        &db,
+        &["status", "--json"],
+    )))
+    .unwrap();
+    assert_eq!(json["today"], "2027-01-01");
+
+    // The server under the same clock says so at start.
+    let server = Server::spawn(faked("2026-04-30 23:30:00"), &db, &[], &[]);
+    let log = server.log();
+    assert!(
+        log.contains("Zeitzone Europe/Berlin, heute 2026-05-01"),
+        "{log}"
+    );
+    drop(server);
+}
+
+#[test]
+fn a_time_zone_that_does_not_exist_is_refused_in_german() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    for args in [
+        &["status", "--timezone", "Europe/Berlni"][..],
+        &[
+            "serve",
+            "--timezone",
+            "Mars/Olympus",
+            "--listen",
+            "127.0.0.1:0",
+        ][..],
+    ] {
+        let out = run(&db, args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("Zeitzone „"), "{args:?}: {err}");
+        assert!(err.contains("gibt es nicht"), "{args:?}: {err}");
+    }
+    assert!(!db.exists(), "a refused start makes no database");
+}
