@@ -847,6 +847,8 @@ fn read_nights(sheet: &Sheet) -> Result<Vec<SheetSeason>, SheetError> {
                 fines: Vec::new(),
                 draw: None,
                 totals: Vec::new(),
+                closed: false,
+                corrections: Vec::new(),
             });
             nights.len() - 1
         });
