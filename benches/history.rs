@@ -8,7 +8,8 @@
 //! `import_workbook_20` (the same and the import into a fresh SQLite database: the confirm and
 //! `schockerliga import geschichte.xlsx`), `read_csv_1` (one season's CSV read and checked).
 //!
-//! Run: `cargo bench --bench history`.
+//! Run: `cargo bench --bench history` (with `HISTORY_XLSX=/tmp/geschichte.xlsx` the workbook is
+//! kept, to time the command line: `schockerliga --database neu.db import /tmp/geschichte.xlsx`).
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
 #[path = "../tests/common/sheets.rs"]
@@ -54,6 +55,10 @@ fn bench(c: &mut Criterion) {
         workbook.len() / 1024,
         csv.len() / 1024
     );
+    // `HISTORY_XLSX=path` keeps the workbook, for timing `schockerliga import` on it.
+    if let Some(path) = std::env::var_os("HISTORY_XLSX") {
+        std::fs::write(path, &workbook).expect("workbook written");
+    }
     let rt = Runtime::new().expect("runtime");
     let dir = tempfile::tempdir().expect("temp dir");
 

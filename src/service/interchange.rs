@@ -129,8 +129,8 @@ pub struct SeasonPreview {
     pub players: usize,
     /// The table as it would stand (after the last night / the Endstand).
     pub standings: Standings,
-    /// Nights the league has already for that year (the import replaces them only when asked;
-    /// else it is refused); 0 for a new season.
+    /// Nights the league has already for that year, an Endstand counting as 1 (the import
+    /// replaces them only when asked; else it is refused); 0 for a new season.
     pub existing_nights: i64,
 }
 
