@@ -77,8 +77,8 @@ step "dpkg -i (Erstinstallation)"
 dpkg -i "$deb" 2>&1 | sed 's/^/  /'
 check "Version $(schockerliga --version)" test -x /usr/bin/schockerliga
 check "/usr/bin/schockerliga auf dem PATH" sh -c 'command -v schockerliga | grep -qx /usr/bin/schockerliga'
-for f in /etc/default/schockerliga /lib/systemd/system/schockerliga.service \
-         /lib/systemd/system/schockerliga@.service /usr/share/doc/schockerliga/README.md \
+for f in /etc/default/schockerliga /usr/lib/systemd/system/schockerliga.service \
+         /usr/lib/systemd/system/schockerliga@.service /usr/share/doc/schockerliga/README.md \
          /usr/share/doc/schockerliga/examples/Caddyfile \
          /usr/share/doc/schockerliga/examples/schockerliga-NAME.default; do
     check "$f" test -f "$f"
@@ -90,12 +90,12 @@ check "/etc/default/schockerliga ist conffile" sh -c 'dpkg-query -W -f="\${Conff
 
 step "systemd-analyze verify"
 mkdir -p "$work/units"
-ln -s /lib/systemd/system/schockerliga@.service "$work/units/schockerliga@nachbarn.service"
-systemd-analyze verify /lib/systemd/system/schockerliga.service 2>&1 | sed 's/^/  /'
-check "schockerliga.service" systemd-analyze verify /lib/systemd/system/schockerliga.service
+ln -s /usr/lib/systemd/system/schockerliga@.service "$work/units/schockerliga@nachbarn.service"
+systemd-analyze verify /usr/lib/systemd/system/schockerliga.service 2>&1 | sed 's/^/  /'
+check "schockerliga.service" systemd-analyze verify /usr/lib/systemd/system/schockerliga.service
 check "schockerliga@nachbarn.service (Vorlage)" systemd-analyze verify "$work/units/schockerliga@nachbarn.service"
 if systemd-analyze security --help 2>/dev/null | grep -q -- --offline; then
-    systemd-analyze security --offline=yes /lib/systemd/system/schockerliga.service 2>/dev/null \
+    systemd-analyze security --offline=yes /usr/lib/systemd/system/schockerliga.service 2>/dev/null \
         | tail -n 1 | sed 's/^/  security: /' || true
 fi
 
@@ -138,8 +138,8 @@ check "schockerliga verify auf der Sicherung" sh -c \
 
 step "dpkg --purge"
 dpkg --purge schockerliga 2>&1 | sed 's/^/  /'
-for f in /usr/bin/schockerliga /etc/default/schockerliga /lib/systemd/system/schockerliga.service \
-         /lib/systemd/system/schockerliga@.service /usr/share/doc/schockerliga; do
+for f in /usr/bin/schockerliga /etc/default/schockerliga /usr/lib/systemd/system/schockerliga.service \
+         /usr/lib/systemd/system/schockerliga@.service /usr/share/doc/schockerliga; do
     check "$f entfernt" test ! -e "$f"
 done
 check "Daten des Vereins bleiben (/var/lib/schockerliga/schockerliga.db)" test -f /var/lib/schockerliga/schockerliga.db
