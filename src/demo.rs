@@ -173,6 +173,8 @@ fn night(
         fines,
         draw: None,
         totals: Vec::new(),
+        closed: false,
+        corrections: Vec::new(),
     }
 }
 

@@ -4,7 +4,10 @@
 
 use sqlx::{FromRow, SqliteConnection, SqlitePool};
 
+use std::collections::BTreeMap;
+
 use super::DbError;
+use crate::league::file::CorrectionEntry;
 
 /// True when night `night_id` is closed; `None` when there is no such night.
 pub async fn is_closed(
@@ -36,24 +39,65 @@ pub async fn reopen(conn: &mut SqliteConnection, night_id: i64) -> Result<bool, 
     Ok(done.rows_affected() == 1)
 }
 
-/// Opens a correction of night `night_id` by `user` for `reason`; returns its id. Call inside the
-/// write transaction of the change, and [`end_correction`] before committing.
+/// Opens a correction of night `night_id` by `user` for `reason`, timed by the database (UTC,
+/// RFC 3339 with milliseconds); returns its id and that time. Call inside the write transaction of
+/// the change, and [`end_correction`] before committing.
 pub async fn begin_correction(
     conn: &mut SqliteConnection,
     night_id: i64,
     user: &str,
     reason: &str,
-) -> Result<i64, DbError> {
-    let (id,): (i64,) = sqlx::query_as(
+) -> Result<(i64, String), DbError> {
+    let (id, at): (i64, String) = sqlx::query_as(
         "insert into night_corrections (night_id, at, user, reason)
-         values (?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?, ?) returning id",
+         values (?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?, ?) returning id, at",
     )
     .bind(night_id)
     .bind(user)
     .bind(reason)
     .fetch_one(conn)
     .await?;
-    Ok(id)
+    Ok((id, at))
+}
+
+/// Stores the Korrektur `c` of night `night_id` as a record only (ended: it unlocks nothing), for
+/// an import of a season file.
+pub async fn insert_ended_correction(
+    conn: &mut SqliteConnection,
+    night_id: i64,
+    c: &CorrectionEntry,
+) -> Result<(), DbError> {
+    sqlx::query(
+        "insert into night_corrections (night_id, at, user, reason, active) values (?, ?, ?, ?, 0)",
+    )
+    .bind(night_id)
+    .bind(&c.at)
+    .bind(&c.user)
+    .bind(&c.reason)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// The Korrekturen of every night of season `year`, by `nights.id`, oldest first.
+pub async fn corrections_of_season(
+    conn: &mut SqliteConnection,
+    year: i32,
+) -> Result<BTreeMap<i64, Vec<CorrectionEntry>>, DbError> {
+    let rows: Vec<(i64, String, String, String)> = sqlx::query_as(
+        "select c.night_id, c.at, c.user, c.reason from night_corrections c
+         join nights n on n.id = c.night_id where n.season = ? order by c.id",
+    )
+    .bind(year)
+    .fetch_all(conn)
+    .await?;
+    let mut out: BTreeMap<i64, Vec<CorrectionEntry>> = BTreeMap::new();
+    for (night, at, user, reason) in rows {
+        out.entry(night)
+            .or_default()
+            .push(CorrectionEntry { at, user, reason });
+    }
+    Ok(out)
 }
 
 /// Ends correction `id`: the night is locked again.

@@ -28,15 +28,45 @@ pub type WriteTx = Transaction<'static, Sqlite>;
 /// Errors of the storage layer.
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
-    /// The SQLite driver failed (I/O, constraint, busy …).
+    /// The SQLite driver failed (I/O, constraint …).
     #[error("Datenbankfehler: {0}")]
-    Sqlx(#[from] sqlx::Error),
+    Sqlx(sqlx::Error),
+    /// Another connection or process held the database's write lock for longer than
+    /// [`BUSY_TIMEOUT`] (SQLITE_BUSY / SQLITE_LOCKED): nothing was written; the same request can
+    /// simply be sent again (issue 22.8: the web answers 503 with `Retry-After`).
+    #[error("{BUSY}")]
+    Busy,
     /// Applying the embedded migrations failed.
     #[error("Migration der Datenbank fehlgeschlagen: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
     /// A stored value does not fit the model (e.g. a negative count, a bad rules object).
     #[error("Ungültige gespeicherte Daten: {0}")]
     Corrupt(String),
+}
+
+/// How long a connection waits for another one's write lock before [`DbError::Busy`].
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The German message of [`DbError::Busy`], for the user: nothing stored, try again.
+pub const BUSY: &str = "Datenbank gerade belegt – nichts gespeichert, bitte noch einmal";
+
+/// Every driver error goes through here: SQLite's "busy" and "locked" (primary result codes 5
+/// and 6, with their extended codes) become [`DbError::Busy`], the rest [`DbError::Sqlx`].
+impl From<sqlx::Error> for DbError {
+    fn from(e: sqlx::Error) -> Self {
+        let busy = match &e {
+            sqlx::Error::Database(d) => d
+                .code()
+                .and_then(|c| c.parse::<i32>().ok())
+                .is_some_and(|c| matches!(c & 0xff, 5 | 6)),
+            _ => false,
+        };
+        if busy {
+            DbError::Busy
+        } else {
+            DbError::Sqlx(e)
+        }
+    }
 }
 
 impl DbError {
@@ -91,7 +121,7 @@ pub fn sessions_path(path: &Path) -> std::path::PathBuf {
     std::path::PathBuf::from(name)
 }
 
-fn options(path: &Path) -> Result<SqliteConnectOptions, DbError> {
+fn options(path: &Path, busy: Duration) -> Result<SqliteConnectOptions, DbError> {
     let url = format!("sqlite://{}", path.display());
     Ok(SqliteConnectOptions::from_str(&url)?
         .filename(path)
@@ -99,7 +129,7 @@ fn options(path: &Path) -> Result<SqliteConnectOptions, DbError> {
         .journal_mode(SqliteJournalMode::Wal)
         .synchronous(SqliteSynchronous::Full)
         .foreign_keys(true)
-        .busy_timeout(Duration::from_secs(5)))
+        .busy_timeout(busy))
 }
 
 /// The program's migrations (`migrations/`, embedded).
@@ -270,7 +300,13 @@ impl Db {
 
     /// Opens (creating if missing) the database file at `path` and applies the embedded migrations.
     pub async fn open(path: &Path) -> Result<Db, DbError> {
-        let opts = options(path)?;
+        Db::open_waiting(path, BUSY_TIMEOUT).await
+    }
+
+    /// [`Db::open`] whose connections wait `busy` (instead of [`BUSY_TIMEOUT`]) for another
+    /// connection's write lock before [`DbError::Busy`] (tests of a busy database).
+    pub async fn open_waiting(path: &Path, busy: Duration) -> Result<Db, DbError> {
+        let opts = options(path, busy)?;
         let write = SqlitePoolOptions::new()
             .max_connections(1)
             .after_release(|conn, _| Box::pin(still_usable(conn)))
@@ -288,7 +324,7 @@ impl Db {
         let sessions = SqlitePoolOptions::new()
             .max_connections(2)
             .connect_with(
-                options(&sessions_path(path))?
+                options(&sessions_path(path), busy)?
                     .foreign_keys(false)
                     .synchronous(SqliteSynchronous::Normal),
             )

@@ -211,7 +211,8 @@ impl Ids {
     }
 }
 
-/// One season as stored: the season file (every night's draw explicit), the closed nights, the
+/// One season as stored: the season file (every night's draw explicit, its closed state and
+/// Korrekturen), the
 /// storage ids, the money carried in and the change counter it was read at.
 #[derive(Debug, Clone)]
 pub struct Stored {
@@ -222,8 +223,6 @@ pub struct Stored {
     /// The season file; fines carry `amount_cents` only where the booked amount differs from the
     /// season's catalogue; every night has its draw (`night_participants`).
     pub file: SeasonFile,
-    /// The dates of the closed nights.
-    pub closed: Vec<NaiveDate>,
     /// The storage ids.
     pub ids: Ids,
 }
@@ -391,8 +390,8 @@ pub async fn load(conn: &mut SqliteConnection, year: i32) -> Result<Option<Store
             table: to_u32(s.table_no, "night_participants.table_no")?,
         });
     }
+    let mut night_corrections = super::closing::corrections_of_season(&mut *conn, year).await?;
     let mut night_entries = Vec::with_capacity(nights.len());
-    let mut closed = Vec::new();
     for n in nights {
         let mut tables = Vec::new();
         for (table_no, rounds) in grid.remove(&n.id).unwrap_or_default() {
@@ -422,15 +421,14 @@ pub async fn load(conn: &mut SqliteConnection, year: i32) -> Result<Option<Store
         crate::league::draw::reconcile(&mut draw, &tables);
         ids.nights.insert(n.date, n.id);
         ids.fines.insert(n.date, fine_ids);
-        if n.closed {
-            closed.push(n.date);
-        }
         night_entries.push(NightEntry {
             date: n.date,
             tables,
             fines,
             draw: Some(draw),
             totals: night_totals.remove(&n.id).unwrap_or_default(),
+            closed: n.closed,
+            corrections: night_corrections.remove(&n.id).unwrap_or_default(),
         });
     }
     let mut player_entries = Vec::with_capacity(players.len());
@@ -452,7 +450,6 @@ pub async fn load(conn: &mut SqliteConnection, year: i32) -> Result<Option<Store
             nights: night_entries,
             endstand,
         },
-        closed,
         ids,
     }))
 }
@@ -486,7 +483,7 @@ pub async fn player_id(conn: &mut SqliteConnection, name: &str) -> Result<i64, D
 
 /// Replaces everything stored for season `season.year` by the checked `season`: the rules,
 /// players with their fees, nights with their draws, rounds, results and fines (booked at their
-/// resolved amounts). Nights are stored open. Run it inside one transaction.
+/// resolved amounts), each night's Korrekturen and closed state. Run it inside one transaction.
 pub async fn replace(conn: &mut SqliteConnection, season: &Season) -> Result<(), DbError> {
     let year = season.year;
     let overrides = season.rules.overrides(year);
@@ -613,6 +610,14 @@ pub async fn replace(conn: &mut SqliteConnection, season: &Season) -> Result<(),
             if f.paid_on_override.is_some() || f.netted {
                 super::money::set_fine_payment(&mut *conn, id, f).await?;
             }
+        }
+        // Its Korrekturen as records (ended), then the closing: the closed-night triggers refuse
+        // the children of a closed night, so they go in first (issue 22.4).
+        for c in season.corrections_of(night.date) {
+            super::closing::insert_ended_correction(&mut *conn, night_id, c).await?;
+        }
+        if night.closed {
+            super::closing::close(&mut *conn, night_id).await?;
         }
     }
     Ok(())

@@ -7,6 +7,7 @@
 use std::cmp::{Ordering, Reverse};
 use std::collections::BTreeMap;
 
+use chrono::NaiveDate;
 use serde::Serialize;
 
 use super::names::name_key;
@@ -343,11 +344,23 @@ pub struct HonourYear {
 /// Schocker des Jahres (rank 1 of the 1. Liga after the last night, with his line), and from the
 /// year's `payouts` (matched by year) the Lucky Looser(s) and the paid places with their cents.
 pub fn ehrentafel(seasons: &[Season], payouts: &[Payouts]) -> Vec<HonourYear> {
+    ehrentafel_on(seasons, payouts, None)
+}
+
+/// [`ehrentafel`] as it stands on the club's `today` (`None`: after every night): each season's
+/// table as of [`Season::capped_as_of`] (issue 22.3); `payouts` should be those of the same day
+/// ([`crate::league::payouts::payouts_as_of`]).
+pub fn ehrentafel_on(
+    seasons: &[Season],
+    payouts: &[Payouts],
+    today: Option<NaiveDate>,
+) -> Vec<HonourYear> {
     by_year(seasons)
         .into_iter()
         .filter(|s| !s.nights.is_empty() || s.is_endstand())
         .map(|season| {
-            let schocker_des_jahres = standings(season, None)
+            let as_of = today.and_then(|t| season.capped_as_of(None, t));
+            let schocker_des_jahres = standings(season, as_of)
                 .rows
                 .into_iter()
                 .filter(|r| r.liga == Liga::First && r.rank == 1)

@@ -409,35 +409,21 @@ impl Season {
         for (entry, night) in file.nights.iter_mut().zip(&self.nights) {
             entry.draw = Some(night.draw.clone());
         }
-        let mut closed: Vec<NaiveDate> = self
-            .nights
-            .iter()
-            .filter(|n| n.closed)
-            .map(|n| n.date)
-            .collect();
-        self.edit(&mut file, &mut closed, change)?;
-        let mut next = Season::checked(&file)?;
+        self.edit(&mut file, change)?;
+        let next = Season::checked(&file)?;
         // Only the limits the change breaks: a season stored before a limit stays changeable.
         let before = self.limits();
         if let Some(e) = next.limits().into_iter().find(|e| !before.contains(e)) {
             return Err(e);
         }
-        for n in &mut next.nights {
-            n.closed = closed.contains(&n.date);
-        }
         Ok(next)
     }
 
-    /// Makes `change` to `file` (this season as a file with explicit draws) and to the list of
-    /// closed nights; the refusals that the file check cannot give. Only dispatches: each
+    /// Makes `change` to `file` (this season as a file with explicit draws, its closed nights and
+    /// Korrekturen); the refusals that the file check cannot give. Only dispatches: each
     /// concern's edits are in its own file (`change/players.rs`, `settings.rs`, `nights.rs`,
     /// `rounds.rs`, `money.rs`, `corrections.rs`), one function per variant.
-    fn edit(
-        &self,
-        file: &mut SeasonFile,
-        closed: &mut Vec<NaiveDate>,
-        change: &Change,
-    ) -> Result<(), EntryError> {
+    fn edit(&self, file: &mut SeasonFile, change: &Change) -> Result<(), EntryError> {
         match change {
             Change::AddPlayer { name } => players::add(file, name),
             Change::RenamePlayer { from, to } => players::rename(self, file, from, to),
@@ -453,8 +439,8 @@ impl Season {
                 player,
                 table,
             } => nights::seat_player(file, *date, player, *table),
-            Change::CloseNight { date } => nights::close(file, closed, *date),
-            Change::ReopenNight { date } => nights::reopen(file, closed, *date),
+            Change::CloseNight { date } => nights::close(file, *date),
+            Change::ReopenNight { date } => nights::reopen(file, *date),
             Change::PutRound {
                 date,
                 table,
@@ -508,7 +494,7 @@ impl Season {
                 to,
             } => corrections::move_round(file, RoundAt::new(*date, *table, *number), *to),
             Change::RemoveFine { date, index } => corrections::remove_fine(file, *date, *index),
-            Change::RemoveNight { date } => corrections::remove_night(file, closed, *date),
+            Change::RemoveNight { date } => corrections::remove_night(file, *date),
         }
     }
 }

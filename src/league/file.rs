@@ -133,6 +133,26 @@ pub struct NightEntry {
     /// `tables` is empty. Absent (and left out of an export) for a night of rounds.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub totals: Vec<TotalsEntry>,
+    /// "Abend abgeschlossen" (issue 22.4): its draw, rounds and fines change only as a Korrektur.
+    /// Absent = open; written only when true (files of before read unchanged).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub closed: bool,
+    /// The Korrekturen of the night (issue 22.4), oldest first: each change of it while it was
+    /// closed, and each reopening. Absent = none; written only when there are some.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub corrections: Vec<CorrectionEntry>,
+}
+
+/// One Korrektur of a closed night: when, by whom, why (as the audit log has it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CorrectionEntry {
+    /// When, RFC 3339 (e.g. `"2026-01-10T09:30:00+00:00"`).
+    pub at: String,
+    /// The author: a login name, `cli`, or a scorer link's "Tisch 2 (Link von anna)".
+    pub user: String,
+    /// The reason given (1 to 500 characters, no control or invisible characters).
+    pub reason: String,
 }
 
 /// One participant of a night's draw: the player and the table he was drawn to.

@@ -2,6 +2,7 @@
 //! places 1..n of the 1. Liga after the last night with tie sharing, largest-remainder rounding,
 //! carry-out. Money is i64 cents throughout.
 
+use chrono::NaiveDate;
 use serde::Serialize;
 
 use super::season::Season;
@@ -120,8 +121,17 @@ fn gcd(mut a: i128, mut b: i128) -> i128 {
 
 /// The year-end payouts of `season` with `carry_in_cents` from the previous season (league.md §8):
 /// lucky = min(lucky_looser_cents, fees) (0 if no round was lost), pot = fees − lucky + fines +
-/// carry_in, places by the 1. Liga of the standings after the last night, carry_out = pot − Σ places.
+/// carry_in, places by the 1. Liga of the standings after the last night with results,
+/// carry_out = pot − Σ places.
 pub fn payouts(season: &Season, carry_in_cents: i64) -> Payouts {
+    payouts_as_of(season, carry_in_cents, None)
+}
+
+/// [`payouts`] with the Lucky Looser and the places from the table as of `as_of` (`None`: the last
+/// night with results): the payouts as they stand on the club's today, `as_of` =
+/// [`Season::default_as_of`] of today (issue 22.3: a night entered ahead of its day counts from
+/// its day on). Fees and paid fines count whatever their date.
+pub fn payouts_as_of(season: &Season, carry_in_cents: i64, as_of: Option<NaiveDate>) -> Payouts {
     let rules = &season.rules;
     let fees: i64 = season.players.iter().map(|p| p.fee_cents).sum();
     let (mut fines, mut open_fines) = (0i64, 0i64);
@@ -135,7 +145,7 @@ pub fn payouts(season: &Season, carry_in_cents: i64) -> Payouts {
 
     // Lucky Looser over the whole season, all Ligen.
     // (The final table: every player with a round, or the lines of an Endstand season.)
-    let table = standings(season, None);
+    let table = standings(season, as_of);
     let totals: std::collections::BTreeMap<String, u32> = table
         .rows
         .iter()

@@ -71,10 +71,11 @@ impl Movement {
     }
 }
 
-/// The as-of date a table is shown for (league.md §4): `as_of`, or the date of the season's last
-/// night when `None` (as [`standings`] reads it); `None` for a season without nights and no date asked.
+/// The as-of date a table is shown for (league.md §4): `as_of`, or the last night with results
+/// when `None` (as [`standings`] reads it, [`Season::default_as_of`]); `None` for a season without
+/// results and no date asked.
 pub fn resolve_as_of(season: &Season, as_of: Option<NaiveDate>) -> Option<NaiveDate> {
-    as_of.or_else(|| season.last_night())
+    as_of.or_else(|| season.default_as_of(None))
 }
 
 /// The date of the season's last night strictly before the as-of night, the as-of night being the

@@ -7,7 +7,7 @@ use chrono::{Datelike, NaiveDate};
 
 use super::draw::derive_draw_of;
 use super::error::{EntryError, Location};
-use super::file::{EndstandEntry, SeatEntry, TableEntry, TotalsEntry, FORMAT};
+use super::file::{CorrectionEntry, EndstandEntry, SeatEntry, TableEntry, TotalsEntry, FORMAT};
 use super::file::{FineEntry, NightEntry, PlayerEntry, ResultEntry, RoundEntry, SeasonFile};
 use super::names::{check_name_chars, name_key, normalize_name};
 use super::rules::{SeasonRules, MAX_FINE_CENTS};
@@ -65,6 +65,9 @@ pub struct Season {
     /// The final table of a season kept only as its Endstand (then `nights` is empty), in file
     /// order; empty for a season of nights.
     pub endstand: Vec<EndstandRow>,
+    /// The Korrekturen of each night that has some, oldest first (issue 22.4: the season file's
+    /// `nights[].corrections`, the database's `night_corrections`); [`Season::corrections_of`].
+    pub corrections: BTreeMap<NaiveDate, Vec<CorrectionEntry>>,
 }
 
 /// One checked line of a season kept as its Endstand (issue 24.3): the player's Liga and season
@@ -157,7 +160,7 @@ pub struct Night {
     /// it may hold players who have not played yet (a late arrival).
     pub draw: Vec<SeatEntry>,
     /// "Abend abgeschlossen": changes of its draw, rounds and fines only as a Korrektur (the
-    /// stored state; a season file knows no closing, so `from_file` gives `false`).
+    /// season file's `closed`).
     pub closed: bool,
     /// The night recorded as totals per player (then `tables` is empty; round-level figures are
     /// not available for it): one row per participant, sorted by table, in file order.
@@ -359,6 +362,11 @@ impl Night {
             .collect()
     }
 
+    /// Whether the night has results: a round entered at one of its tables or a totals row.
+    pub fn has_results(&self) -> bool {
+        self.tables.iter().any(|t| !t.rounds.is_empty()) || !self.totals.is_empty()
+    }
+
     /// Whether the night was recorded as totals per player (no rounds: a round's loser, records
     /// per round, the Glücksfaktor and the live board are not available for it).
     pub fn recorded_as_totals(&self) -> bool {
@@ -456,6 +464,7 @@ impl Season {
             .collect();
 
         let mut nights: Vec<Night> = Vec::with_capacity(file.nights.len());
+        let mut corrections = BTreeMap::new();
         let mut seen_dates: HashSet<NaiveDate> = HashSet::new();
         for entry in &file.nights {
             if entry.date.year() == year && !seen_dates.insert(entry.date) {
@@ -465,6 +474,10 @@ impl Season {
                 ));
             }
             nights.push(check_night(&rules, &game, year, &names, entry)?);
+            let checked = check_corrections(entry.date, &entry.corrections)?;
+            if !checked.is_empty() {
+                corrections.insert(entry.date, checked);
+            }
         }
         nights.sort_by_key(|n| n.date);
         let endstand = check_endstand(&rules, &names, &file.endstand)?;
@@ -483,6 +496,7 @@ impl Season {
             players,
             nights,
             endstand,
+            corrections,
         })
     }
 
@@ -590,6 +604,8 @@ impl Season {
                             netted: f.netted,
                         })
                         .collect(),
+                    closed: n.closed,
+                    corrections: self.corrections_of(n.date).to_vec(),
                 })
                 .collect(),
             endstand: self
@@ -643,9 +659,53 @@ impl Season {
         self.nights.iter().find(|n| n.date == date)
     }
 
+    /// The Korrekturen of the night on `date`, oldest first (empty for none or no such night).
+    pub fn corrections_of(&self, date: NaiveDate) -> &[CorrectionEntry] {
+        self.corrections.get(&date).map_or(&[], Vec::as_slice)
+    }
+
     /// The date of the season's last night, `None` without nights.
     pub fn last_night(&self) -> Option<NaiveDate> {
         self.nights.last().map(|n| n.date)
+    }
+
+    /// The as-of date of the table when none is asked for (issue 22.3): the last night with
+    /// results (a round or a totals row) on or before `today`, every night when `today` is
+    /// `None`. A night created ahead without results never moves it (its date would put the
+    /// table after the 1. Liga deadline early), and it is never after the club's today; `None`
+    /// when no such night has results.
+    pub fn default_as_of(&self, today: Option<NaiveDate>) -> Option<NaiveDate> {
+        self.nights
+            .iter()
+            .rev()
+            .filter(|n| today.is_none_or(|t| n.date <= t))
+            .find(|n| n.has_results())
+            .map(|n| n.date)
+    }
+
+    /// The as-of date to read the table, the payouts or the Ehrentafel with on the club's
+    /// `today`, so that it is never after today (issue 22.3): an `as_of` asked for after today
+    /// becomes today; none asked stays `None` (the default, [`Season::default_as_of`] of every
+    /// night) unless a night after today has results, then the last night with results on or
+    /// before today (today itself when there is none: an empty table).
+    pub fn capped_as_of(&self, as_of: Option<NaiveDate>, today: NaiveDate) -> Option<NaiveDate> {
+        match as_of {
+            Some(d) => Some(d.min(today)),
+            None if self.results_after(today) => {
+                Some(self.default_as_of(Some(today)).unwrap_or(today))
+            }
+            None => None,
+        }
+    }
+
+    /// True when a night after `today` has results (entered ahead of its day): only then does a
+    /// table as of the club's today differ from the one as of the last night with results.
+    pub fn results_after(&self, today: NaiveDate) -> bool {
+        self.nights
+            .iter()
+            .rev()
+            .take_while(|n| n.date > today)
+            .any(Night::has_results)
     }
 
     /// The limits every new entry meets, beyond the file check (each a German refusal naming where):
@@ -1076,9 +1136,58 @@ fn check_night(
         tables,
         fines,
         draw,
-        closed: false,
+        closed: entry.closed,
         totals,
     })
+}
+
+/// Longest author of a Korrektur in a season file, in characters.
+pub const MAX_CORRECTION_USER_CHARS: usize = 200;
+
+/// Checks the Korrekturen of the night on `date` (issue 22.4): `at` an RFC 3339 time, `user`
+/// 1..=[`MAX_CORRECTION_USER_CHARS`] and the reason 1..=500 characters
+/// ([`crate::league::change::MAX_REASON_CHARS`]), both trimmed and without control or invisible
+/// characters. Errors name the night and the field.
+fn check_corrections(
+    date: NaiveDate,
+    entries: &[CorrectionEntry],
+) -> Result<Vec<CorrectionEntry>, EntryError> {
+    use super::change::MAX_REASON_CHARS;
+    let at =
+        |i: usize, field: &str| Location::night(date).field(&format!("corrections[{i}].{field}"));
+    let mut out = Vec::with_capacity(entries.len());
+    for (i, c) in entries.iter().enumerate() {
+        if chrono::DateTime::parse_from_rfc3339(c.at.trim()).is_err() {
+            return Err(EntryError::new(
+                at(i, "at"),
+                format!(
+                    "„{}“ ist kein Zeitpunkt (RFC 3339, z. B. „2026-01-10T09:30:00+00:00“)",
+                    c.at
+                ),
+            ));
+        }
+        for (field, text, max) in [
+            ("user", c.user.trim(), MAX_CORRECTION_USER_CHARS),
+            ("reason", c.reason.trim(), MAX_REASON_CHARS),
+        ] {
+            let n = text.chars().count();
+            if n == 0 || n > max {
+                return Err(EntryError::new(
+                    at(i, field),
+                    format!("muss 1 bis {max} Zeichen haben"),
+                ));
+            }
+            if let Err(why) = check_name_chars(text) {
+                return Err(EntryError::new(at(i, field), why));
+            }
+        }
+        out.push(CorrectionEntry {
+            at: c.at.trim().to_string(),
+            user: c.user.trim().to_string(),
+            reason: c.reason.trim().to_string(),
+        });
+    }
+    Ok(out)
 }
 
 /// Checks the totals rows of a night recorded as totals (interchange.md "Spreadsheet of night

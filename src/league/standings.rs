@@ -240,14 +240,15 @@ pub fn check_as_of(year: i32, as_of: NaiveDate) -> Result<(), String> {
     }
 }
 
-/// The league table as of `as_of` (league.md §2–§4, §7): `None` = the date of the season's last night.
+/// The league table as of `as_of` (league.md §2–§4, §7): `None` = the last night with results
+/// ([`Season::default_as_of`]; a night without results never moves it).
 /// Lists every player with at least one round on nights up to that date, grouped by Liga, ranked by
 /// D.Wert (exact) descending then rounds descending; equal players share the rank and are listed by name.
 pub fn standings(season: &Season, as_of: Option<NaiveDate>) -> Standings {
     if season.is_endstand() {
         return endstand_table(season);
     }
-    let Some(as_of) = as_of.or_else(|| season.last_night()) else {
+    let Some(as_of) = as_of.or_else(|| season.default_as_of(None)) else {
         return Standings {
             season: season.year,
             as_of: None,

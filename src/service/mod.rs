@@ -64,6 +64,10 @@ pub enum ServiceError {
     Db(DbError),
 }
 
+/// Seconds a client should wait before sending a write again that found the database busy
+/// ([`ServiceError::is_busy`]): the `Retry-After` of the web's 503.
+pub const RETRY_AFTER_SECS: u64 = 5;
+
 /// The refusal of a write on a full disk.
 pub const DISK_FULL: &str =
     "Speicher voll, nichts gespeichert: auf dem Server ist kein Platz mehr. \
@@ -73,6 +77,13 @@ impl ServiceError {
     /// A refusal without a location: `message` says where and why.
     pub fn refused(message: impl Into<String>) -> ServiceError {
         ServiceError::Refused(EntryError::new(Location::default(), message))
+    }
+
+    /// True when the database was busy (another process held its write lock longer than
+    /// [`db::BUSY_TIMEOUT`]): nothing was stored and the same request may be sent again; the
+    /// message is [`db::BUSY`]. The web answers 503 with `Retry-After` ([`RETRY_AFTER_SECS`]).
+    pub fn is_busy(&self) -> bool {
+        matches!(self, ServiceError::Db(DbError::Busy))
     }
 }
 
@@ -94,6 +105,10 @@ impl From<DbError> for ServiceError {
             DbError::Sqlx(sqlx::Error::Database(d)) if d.code().as_deref() == Some("1811") => {
                 ServiceError::Closed(EntryError::new(Location::default(), d.message()))
             }
+            DbError::Busy => {
+                tracing::warn!("Datenbank belegt: Schreiben abgelehnt, nichts gespeichert");
+                ServiceError::Db(e)
+            }
             _ if e.is_disk_full() => {
                 tracing::error!(error = %e, "Speicher voll: Schreiben abgelehnt");
                 ServiceError::Full(EntryError::new(Location::default(), DISK_FULL))
@@ -105,7 +120,7 @@ impl From<DbError> for ServiceError {
 
 impl From<sqlx::Error> for ServiceError {
     fn from(e: sqlx::Error) -> Self {
-        ServiceError::from(DbError::Sqlx(e))
+        ServiceError::from(DbError::from(e))
     }
 }
 
@@ -371,7 +386,8 @@ impl League {
         });
     }
 
-    /// The table of season `year` as of `as_of` (default: its last night), league.md §3–§4.
+    /// The table of season `year` as of `as_of` (default: its last night with results),
+    /// league.md §3–§4; [`League::standings_on`] never reads after the club's today.
     /// Errors: an `as_of` outside the season's year ([`league::check_as_of`]), no such season.
     pub fn standings(
         &self,
@@ -390,6 +406,29 @@ impl League {
     /// earlier seasons.
     pub fn payouts(&self, year: i32) -> Result<Payouts, ServiceError> {
         Ok(self.snapshot().chained(year)?.payouts.clone())
+    }
+
+    /// [`League::standings`] as the club's `today` sees it (issue 22.3): the as-of date is never
+    /// after today (`as_of` after it becomes today; none: the last night with results on or
+    /// before today). Errors as [`League::standings`].
+    pub fn standings_on(
+        &self,
+        year: i32,
+        as_of: Option<NaiveDate>,
+        today: NaiveDate,
+    ) -> Result<Standings, ServiceError> {
+        if let Some(d) = as_of {
+            league::check_as_of(year, d).map_err(ServiceError::refused)?;
+        }
+        let snap = self.snapshot();
+        let view = snap.season(year)?;
+        Ok(view.standings_on(as_of, today).into_owned())
+    }
+
+    /// [`League::payouts`] as the club's `today` sees it (issue 22.3): Lucky Looser and places
+    /// from the table as of today ([`Snapshot::chained_on`]).
+    pub fn payouts_on(&self, year: i32, today: NaiveDate) -> Result<Payouts, ServiceError> {
+        Ok(self.snapshot().chained_on(year, today)?.payouts.clone())
     }
 
     /// The season file of season `year` as stored (for export).

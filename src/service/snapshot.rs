@@ -72,15 +72,12 @@ impl SeasonView {
     /// Schockbesteck throws that no longer check are left out and logged, the round stays), closed
     /// nights marked. Errors: the stored season fails its checks (German, where and why).
     pub fn of_stored(stored: Stored) -> Result<SeasonView, league::EntryError> {
-        let (mut season, dropped) = Season::from_stored_file(&stored.file)?;
+        let (season, dropped) = Season::from_stored_file(&stored.file)?;
         for why in dropped {
             tracing::warn!(
                 season = season.year,
                 "Schockbesteck-Würfe nicht geladen: {why}"
             );
-        }
-        for n in &mut season.nights {
-            n.closed = stored.closed.contains(&n.date);
         }
         Ok(SeasonView::new(
             stored.version,
@@ -90,18 +87,35 @@ impl SeasonView {
         ))
     }
 
-    /// The table as of the season's last night (league.md §3–§4), computed once per view.
+    /// The table as of the season's last night with results (league.md §3–§4), computed once per
+    /// view.
     pub fn standings(&self) -> &Standings {
         self.standings
             .get_or_init(|| league::standings(&self.season, None))
     }
 
-    /// The table as of `as_of` (`None`: the last night; that one is kept).
+    /// The table as of `as_of` (`None`: the last night with results; that one is kept).
     pub fn standings_as_of(&self, as_of: Option<NaiveDate>) -> std::borrow::Cow<'_, Standings> {
         match as_of {
             None => std::borrow::Cow::Borrowed(self.standings()),
             Some(d) => std::borrow::Cow::Owned(league::standings(&self.season, Some(d))),
         }
+    }
+
+    /// The table as the club's `today` sees it (issue 22.3): as of `as_of`, at most today, or
+    /// (`None`) the last night with results on or before today ([`Season::capped_as_of`]); the
+    /// kept table whenever that is the default (no night after today has results).
+    pub fn standings_on(
+        &self,
+        as_of: Option<NaiveDate>,
+        today: NaiveDate,
+    ) -> std::borrow::Cow<'_, Standings> {
+        self.standings_as_of(self.season.capped_as_of(as_of, today))
+    }
+
+    /// [`SeasonView::progress`] as the club's `today` sees it (as [`SeasonView::standings_on`]).
+    pub fn progress_on(&self, as_of: Option<NaiveDate>, today: NaiveDate) -> Arc<PlayersProgress> {
+        self.progress(self.season.capped_as_of(as_of, today))
     }
 
     /// The season of player `name` night by night (`league::player_history`), computed once per
@@ -297,42 +311,98 @@ impl Snapshot {
     /// payouts(N−1).carry_out, 0 for the first stored season. Computed once per snapshot.
     /// Errors: no such season; a season up to `year` that fails its checks.
     pub fn chained(&self, year: i32) -> Result<&Chained, ServiceError> {
+        self.chainable(year)?;
+        let all = self.chain.get_or_init(|| self.chain_of(None));
+        all.get(&year).ok_or(ServiceError::NoSeason(year))
+    }
+
+    /// [`Snapshot::chained`] as the club's `today` sees it (issue 22.3): every season's Lucky
+    /// Looser and places from its table as of [`Season::capped_as_of`] today. The kept chain
+    /// unless some season has results on a night after today (entered ahead of its day).
+    pub fn chained_on(
+        &self,
+        year: i32,
+        today: NaiveDate,
+    ) -> Result<std::borrow::Cow<'_, Chained>, ServiceError> {
+        if !self.results_after(today) {
+            return self.chained(year).map(std::borrow::Cow::Borrowed);
+        }
+        self.chainable(year)?;
+        self.chain_of(Some(today))
+            .remove(&year)
+            .map(std::borrow::Cow::Owned)
+            .ok_or(ServiceError::NoSeason(year))
+    }
+
+    /// True when a season has results on a night after `today` ([`Season::results_after`]).
+    pub fn results_after(&self, today: NaiveDate) -> bool {
+        self.seasons.values().any(|v| v.season.results_after(today))
+    }
+
+    /// `Ok` when season `year` is readable and no season before it is broken (its carry-in is
+    /// known).
+    fn chainable(&self, year: i32) -> Result<(), ServiceError> {
         self.season(year)?;
         if let Some((&y, (_, why))) = self.broken.range(..year).next_back() {
             return Err(ServiceError::Corrupt(format!(
                 "gespeicherte Saison {y} ungültig: {why}"
             )));
         }
-        let all = self.chain.get_or_init(|| {
-            // league::kasse::chain over the views, without copying the seasons.
-            let mut carry = 0;
-            let payouts: Vec<Payouts> = self
-                .seasons
-                .values()
-                .map(|v| {
-                    let p = league::payouts(&v.season, carry);
-                    carry = p.carry_out_cents;
-                    p
-                })
-                .collect();
-            let years: Vec<i32> = self.seasons.keys().copied().collect();
-            years
-                .iter()
-                .enumerate()
-                .zip(payouts.iter())
-                .map(|((i, &y), p)| {
-                    (
-                        y,
-                        Chained {
-                            payouts: p.clone(),
-                            previous: i.checked_sub(1).and_then(|k| payouts.get(k).cloned()),
-                            next_year: years.get(i + 1).copied(),
-                        },
-                    )
-                })
-                .collect()
-        });
-        all.get(&year).ok_or(ServiceError::NoSeason(year))
+        Ok(())
+    }
+
+    /// The payouts chain over every readable season (league::kasse::chain over the views, without
+    /// copying the seasons), each season's table as of [`Season::capped_as_of`] `today` (`None`:
+    /// after its last night with results).
+    fn chain_of(&self, today: Option<NaiveDate>) -> BTreeMap<i32, Chained> {
+        let mut carry = 0;
+        let payouts: Vec<Payouts> = self
+            .seasons
+            .values()
+            .map(|v| {
+                let as_of = today.and_then(|t| v.season.capped_as_of(None, t));
+                let p = league::payouts::payouts_as_of(&v.season, carry, as_of);
+                carry = p.carry_out_cents;
+                p
+            })
+            .collect();
+        let years: Vec<i32> = self.seasons.keys().copied().collect();
+        years
+            .iter()
+            .enumerate()
+            .zip(payouts.iter())
+            .map(|((i, &y), p)| {
+                (
+                    y,
+                    Chained {
+                        payouts: p.clone(),
+                        previous: i.checked_sub(1).and_then(|k| payouts.get(k).cloned()),
+                        next_year: years.get(i + 1).copied(),
+                    },
+                )
+            })
+            .collect()
+    }
+
+    /// The Ehrentafel as the club's `today` sees it (issue 22.3): each season's Schocker des
+    /// Jahres, Lucky Looser and places as of [`Season::capped_as_of`] today; the kept one
+    /// ([`History::ehrentafel`]) unless a season has results after today.
+    pub fn ehrentafel_on(&self, today: NaiveDate) -> std::borrow::Cow<'_, [HonourYear]> {
+        if !self.results_after(today) {
+            return std::borrow::Cow::Borrowed(&self.history().ehrentafel);
+        }
+        let chain = self.chain_of(Some(today));
+        let seasons: Vec<Season> = self.seasons.values().map(|v| v.season.clone()).collect();
+        let payouts: Vec<Payouts> = chain
+            .into_iter()
+            .filter(|(y, _)| self.chainable(*y).is_ok())
+            .map(|(_, c)| c.payouts)
+            .collect();
+        std::borrow::Cow::Owned(league::career::ehrentafel_on(
+            &seasons,
+            &payouts,
+            Some(today),
+        ))
     }
 
     /// Careers, the all-time table, the Ehrentafel and the all-time records over every readable

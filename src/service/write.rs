@@ -18,6 +18,7 @@ use serde_json::{json, Value};
 
 use super::{League, SeasonView, ServiceError};
 use crate::db::{self, WriteTx};
+use crate::league::file::CorrectionEntry;
 use crate::league::{self, Change, Korrektur, Season};
 
 /// An audit row a change writes besides the triggers' rows: what was done, and the data after.
@@ -189,6 +190,16 @@ impl League {
             db::change::store(&mut tx, year, change, before, after, &mut ids).await?;
             audit(&mut tx, year, change, before, after, edit).await?;
         }
+        // The Korrekturen opened belong to their nights, as a fresh read gives them back.
+        for (date, _, entry) in &corrections {
+            if season.night(*date).is_some() {
+                season
+                    .corrections
+                    .entry(*date)
+                    .or_default()
+                    .push(entry.clone());
+            }
+        }
         if let Some(note) = &edit.note {
             let author = edit.author.as_str();
             db::audit::record(&mut tx, author, &note.action, None, Some(&note.after)).await?;
@@ -200,7 +211,7 @@ impl League {
                 db::besteck::delete(&mut tx, night, table, round).await?;
             }
         }
-        for (_, id) in corrections {
+        for (_, id, _) in corrections {
             db::closing::end_correction(&mut tx, id).await?;
         }
         let version = db::version::of_season(&mut tx, year)
@@ -403,22 +414,25 @@ impl League {
     }
 }
 
+/// A Korrektur opened in the write transaction: the night, `night_corrections.id`, the record.
+type Opened = (NaiveDate, i64, CorrectionEntry);
+
 /// Step 4: a change of a closed night's draw, rounds or fines needs the Korrektur (box and reason);
-/// opens the correction of that night (once per transaction: `open` lists those opened, as
-/// (date, id)) and audits it. Returns the newly opened (date, id), to be ended before the commit.
+/// opens the correction of that night (once per transaction: `open` lists those opened) and
+/// audits it. Returns the newly opened one, to be ended before the commit.
 async fn korrektur_gate(
     tx: &mut WriteTx,
     season: &Season,
     ids: &db::season::Ids,
     change: &Change,
     edit: &Edit,
-    open: &[(NaiveDate, i64)],
-) -> Result<Option<(NaiveDate, i64)>, ServiceError> {
+    open: &[Opened],
+) -> Result<Option<Opened>, ServiceError> {
     let Some(date) = change.night() else {
         return Ok(None);
     };
     let closed = season.night(date).is_some_and(|n| n.closed);
-    if !closed || !change.needs_korrektur() || open.iter().any(|(d, _)| *d == date) {
+    if !closed || !change.needs_korrektur() || open.iter().any(|(d, _, _)| *d == date) {
         return Ok(None);
     }
     let reason = edit.korrektur.check(date).map_err(ServiceError::Closed)?;
@@ -426,7 +440,12 @@ async fn korrektur_gate(
         .nights
         .get(&date)
         .ok_or_else(|| ServiceError::NotFound(format!("Abend {}", de(date))))?;
-    let id = db::closing::begin_correction(tx, night, &edit.author, &reason).await?;
+    // As the audit triggers name an unknown author; the season file needs a name.
+    let user = match edit.author.trim() {
+        "" => "?",
+        a => a,
+    };
+    let (id, at) = db::closing::begin_correction(tx, night, user, &reason).await?;
     db::audit::record(
         tx,
         &edit.author,
@@ -435,7 +454,12 @@ async fn korrektur_gate(
         Some(&json!({ "night_id": night, "correction": id })),
     )
     .await?;
-    Ok(Some((date, id)))
+    let entry = CorrectionEntry {
+        at,
+        user: user.to_string(),
+        reason,
+    };
+    Ok(Some((date, id, entry)))
 }
 
 /// Step 5's audit rows that the triggers do not write (nights, draws, the Strafenkatalog, closing).

@@ -112,15 +112,10 @@ pub(super) fn remove_fine(
     Ok(())
 }
 
-/// [`super::Change::RemoveNight`]: the night on `date` gone with its draw, rounds, fines and
-/// closed state.
-pub(super) fn remove_night(
-    file: &mut SeasonFile,
-    closed: &mut Vec<NaiveDate>,
-    date: NaiveDate,
-) -> Result<(), EntryError> {
+/// [`super::Change::RemoveNight`]: the night on `date` gone with its draw, rounds, fines,
+/// closed state and Korrekturen.
+pub(super) fn remove_night(file: &mut SeasonFile, date: NaiveDate) -> Result<(), EntryError> {
     night_entry(file, date)?;
     file.nights.retain(|n| n.date != date);
-    closed.retain(|d| *d != date);
     Ok(())
 }

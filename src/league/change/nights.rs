@@ -26,6 +26,8 @@ pub(super) fn add(
         tables: Vec::new(),
         fines: Vec::new(),
         draw: None,
+        closed: false,
+        corrections: Vec::new(),
         totals: Vec::new(),
     });
     Ok(())
@@ -84,26 +86,14 @@ pub(super) fn seat_player(
     Ok(())
 }
 
-/// [`super::Change::CloseNight`]: the night on `date` among the `closed` ones.
-pub(super) fn close(
-    file: &mut SeasonFile,
-    closed: &mut Vec<NaiveDate>,
-    date: NaiveDate,
-) -> Result<(), EntryError> {
-    night_entry(file, date)?;
-    if !closed.contains(&date) {
-        closed.push(date);
-    }
+/// [`super::Change::CloseNight`]: the night on `date` closed.
+pub(super) fn close(file: &mut SeasonFile, date: NaiveDate) -> Result<(), EntryError> {
+    night_entry(file, date)?.closed = true;
     Ok(())
 }
 
-/// [`super::Change::ReopenNight`]: the night on `date` no longer among the `closed` ones.
-pub(super) fn reopen(
-    file: &mut SeasonFile,
-    closed: &mut Vec<NaiveDate>,
-    date: NaiveDate,
-) -> Result<(), EntryError> {
-    night_entry(file, date)?;
-    closed.retain(|d| *d != date);
+/// [`super::Change::ReopenNight`]: the night on `date` open again.
+pub(super) fn reopen(file: &mut SeasonFile, date: NaiveDate) -> Result<(), EntryError> {
+    night_entry(file, date)?.closed = false;
     Ok(())
 }

@@ -5,6 +5,10 @@ use serde_json::{json, Value};
 use super::*;
 use crate::league::testkit::{file, row};
 
+fn date(s: &str) -> chrono::NaiveDate {
+    s.parse().expect("test date")
+}
+
 /// A valid 2026 season: one night, one table, two rounds, one fine.
 fn base() -> Value {
     json!({
@@ -613,5 +617,76 @@ fn row_points_with_hand_outs_and_joker() {
             points,
             "{year} {outs} {hand_outs} {joker}"
         );
+    }
+}
+
+#[test]
+fn a_night_carries_its_closed_state_and_korrekturen_through_the_file() {
+    let mut v = base();
+    set(&mut v, "/nights/0/closed", json!(true));
+    set(
+        &mut v,
+        "/nights/0/corrections",
+        json!([ { "at": "2026-01-10T09:30:00+00:00", "user": "anna", "reason": "Runde 2 falsch" },
+                { "at": "2026-01-11T10:00:00.123+01:00", "user": "Tisch 1 (Link von anna)",
+                  "reason": " wieder geöffnet: Strafe vergessen " } ]),
+    );
+    let s = Season::from_file(&file(v.clone())).expect("closed night with Korrekturen");
+    assert!(s.nights[0].closed);
+    let c = s.corrections_of(date("2026-01-09"));
+    assert_eq!(c.len(), 2);
+    assert_eq!(c[1].reason, "wieder geöffnet: Strafe vergessen", "trimmed");
+    let back = s.to_file();
+    assert!(back.nights[0].closed);
+    assert_eq!(back.nights[0].corrections, c);
+    assert_eq!(Season::from_file(&back).expect("again"), s);
+    // Without them the export writes neither field (files of before stay byte for byte).
+    let plain = Season::from_file(&file(base())).expect("base");
+    let text = serde_json::to_string(&plain.to_file()).expect("json");
+    assert!(
+        !text.contains("closed") && !text.contains("corrections"),
+        "{text}"
+    );
+    // (pointer, value, refusal)
+    let bad = [
+        (
+            "/nights/0/corrections",
+            json!([{ "at": "gestern", "user": "anna", "reason": "x" }]),
+            "Abend 09.01.2026, Feld corrections[0].at: „gestern“ ist kein Zeitpunkt",
+        ),
+        (
+            "/nights/0/corrections",
+            json!([{ "at": "2026-01-10T09:30:00Z", "user": "anna", "reason": "  " }]),
+            "Feld corrections[0].reason: muss 1 bis 500 Zeichen haben",
+        ),
+        (
+            "/nights/0/corrections",
+            json!([{ "at": "2026-01-10T09:30:00Z", "user": "", "reason": "x" }]),
+            "Feld corrections[0].user: muss 1 bis 200 Zeichen haben",
+        ),
+        (
+            "/nights/0/corrections",
+            json!([{ "at": "2026-01-10T09:30:00Z", "user": "anna",
+            "reason": "Grund\u{202E}" }]),
+            "Feld corrections[0].reason: enthält",
+        ),
+        (
+            "/nights/0/corrections",
+            json!([{ "at": "2026-01-10T09:30:00Z", "user": "anna",
+            "reason": "x".repeat(501) }]),
+            "muss 1 bis 500 Zeichen haben",
+        ),
+        ("/nights/0/closed", json!("ja"), "invalid type"),
+    ];
+    for (pointer, value, want) in bad {
+        let mut v = base();
+        set(&mut v, pointer, value);
+        let got = serde_json::from_value::<crate::league::file::SeasonFile>(v)
+            .map_err(|e| e.to_string())
+            .and_then(|f| Season::from_file(&f).map_err(|e| e.to_string()));
+        match got {
+            Err(e) => assert!(e.contains(want), "{pointer}: {e}"),
+            Ok(_) => panic!("{pointer}: accepted"),
+        }
     }
 }

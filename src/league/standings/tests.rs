@@ -398,3 +398,130 @@ fn no_nights_no_rows() {
     let t = standings(&s, Some(date("2026-05-01")));
     assert_eq!((t.as_of, t.rows.len()), (Some(date("2026-05-01")), 0));
 }
+
+/// Anna and Bernd paid, 10 rounds on 06.11. and on 20.11. (far from 100 by the deadline 30.11.),
+/// and the night of 04.12. created ahead: empty, or (`ahead`) with its rounds entered early.
+fn november(ahead: bool) -> Season {
+    let players = [("Anna", Some("2026-01-09")), ("Bernd", Some("2026-01-09"))];
+    let night = |d: &str, outs: &[u32]| {
+        NightSpec {
+            date: d,
+            players: &["Anna", "Bernd"],
+            outs,
+            ..NightSpec::default()
+        }
+        .build()
+    };
+    let december = if ahead {
+        night("2026-12-04", &[0, 9])
+    } else {
+        serde_json::json!({ "date": "2026-12-04" })
+    };
+    season(season_json(
+        2026,
+        &players,
+        vec![
+            night("2026-11-06", &[3, 1]),
+            night("2026-11-20", &[2, 1]),
+            december,
+        ],
+    ))
+}
+
+#[test]
+fn a_night_without_results_never_moves_the_as_of_date() {
+    let s = november(false);
+    let table = standings(&s, None);
+    assert_eq!(
+        table.as_of,
+        Some(date("2026-11-20")),
+        "the last night with results"
+    );
+    let first: Vec<&str> = table
+        .rows
+        .iter()
+        .filter(|r| r.liga == Liga::First)
+        .map(|r| r.player.as_str())
+        .collect();
+    assert_eq!(
+        first,
+        ["Anna", "Bernd"],
+        "not '1. Liga: Niemand' before the deadline"
+    );
+    let p = crate::league::payouts(&s, 0);
+    assert_eq!(p.schocker_des_jahres, ["Anna"]);
+    assert!(!p.places.is_empty(), "payouts with places");
+    // (today, asked as_of, the as-of date used, results after today)
+    let cases = [
+        ("2026-11-20", None, None, false),
+        ("2026-12-31", None, None, false),
+        ("2026-11-20", Some("2026-12-31"), Some("2026-11-20"), false),
+        ("2026-11-25", Some("2026-11-06"), Some("2026-11-06"), false),
+    ];
+    for (today, asked, want, after) in cases {
+        let t = date(today);
+        assert_eq!(
+            s.capped_as_of(asked.map(date), t),
+            want.map(date),
+            "{today} {asked:?}"
+        );
+        assert_eq!(s.results_after(t), after, "{today}");
+    }
+    // (today, default as-of date up to today)
+    for (today, want) in [
+        ("2026-11-01", None),
+        ("2026-11-06", Some("2026-11-06")),
+        ("2026-11-19", Some("2026-11-06")),
+        ("2026-12-31", Some("2026-11-20")),
+    ] {
+        assert_eq!(
+            s.default_as_of(Some(date(today))),
+            want.map(date),
+            "{today}"
+        );
+    }
+}
+
+#[test]
+fn the_as_of_date_is_never_after_the_clubs_today() {
+    // The rounds of 04.12. entered on 20.11.: after the deadline the 1. Liga would be empty.
+    let s = november(true);
+    let today = date("2026-11-20");
+    assert!(s.results_after(today));
+    assert_eq!(s.capped_as_of(None, today), Some(today));
+    assert_eq!(
+        s.capped_as_of(None, date("2026-11-19")),
+        Some(date("2026-11-06"))
+    );
+    assert_eq!(
+        s.capped_as_of(None, date("2026-11-01")),
+        Some(date("2026-11-01"))
+    );
+    assert!(!s.results_after(date("2026-12-04")));
+    let uncapped = standings(&s, None);
+    assert_eq!(uncapped.as_of, Some(date("2026-12-04")));
+    assert!(
+        uncapped.rows.iter().all(|r| r.liga != Liga::First),
+        "after the deadline"
+    );
+    let on_today = standings(&s, s.capped_as_of(None, today));
+    assert_eq!(on_today.as_of, Some(today));
+    assert_eq!(
+        on_today
+            .rows
+            .iter()
+            .filter(|r| r.liga == Liga::First)
+            .count(),
+        2,
+        "today, before the deadline, both are in the 1. Liga"
+    );
+    assert_eq!(on_today.rows.iter().map(|r| r.rounds).sum::<u32>(), 40);
+    let p = crate::league::payouts::payouts_as_of(&s, 0, s.capped_as_of(None, today));
+    assert_eq!(p.schocker_des_jahres, ["Anna"]);
+    assert!(!p.places.is_empty());
+    let e = crate::league::career::ehrentafel_on(std::slice::from_ref(&s), &[p], Some(today));
+    assert_eq!(e[0].schocker_des_jahres[0].player, "Anna");
+    // Without today (after every night): nobody in the 1. Liga, as the rules say after 30.11.
+    let e = crate::league::career::ehrentafel(std::slice::from_ref(&s), &[]);
+    assert!(e[0].schocker_des_jahres.is_empty());
+}
