@@ -129,6 +129,7 @@ pub async fn store(
             date,
             table,
             number,
+            ..
         } => {
             let night = *ids.nights.get(date).ok_or_else(|| missing("Spielabend"))?;
             // The results first (one audit row each, naming the round), then the round.

@@ -124,7 +124,9 @@ pub enum Change {
         paid: bool,
     },
     /// Removes round `number` at `table` of the night on `date` (entered by mistake). Refused when
-    /// that round is not entered.
+    /// that round is not entered, and (a conflict) when `if_version` names another version than
+    /// the round as stored ([`round_version`]: the JSON API's `If-Match`), checked on the season
+    /// as the write transaction reads it.
     RemoveRound {
         /// The night.
         date: NaiveDate,
@@ -132,6 +134,8 @@ pub enum Change {
         table: u32,
         /// The round number.
         number: u32,
+        /// Remove only this version of the round (`None`: whatever is there).
+        if_version: Option<String>,
     },
     /// Moves round `number` from `table` to table `to` of the night on `date` (entered at the
     /// wrong table). Its players who have no other round at `table` are seated at `to`; refused
@@ -164,8 +168,8 @@ pub enum Change {
         /// The night.
         date: NaiveDate,
     },
-    /// Opens the closed night on `date` again (a night closed by mistake; the web allows it on
-    /// the night's own day only).
+    /// Opens the closed night on `date` again (a night closed by mistake): a Korrektur with its
+    /// reason ([`Change::needs_korrektur`]).
     ReopenNight {
         /// The night.
         date: NaiveDate,
@@ -317,12 +321,14 @@ impl Change {
     }
 
     /// True when the change alters a closed night and so needs a Korrektur: its draw, rounds or
-    /// fines, or removes it. Marking a fine paid (collecting later is normal), closing and
-    /// reopening do not.
+    /// fines, removes it, or reopens it (issue 22.2: reopening is itself a Korrektur with a reason,
+    /// recorded like the others; else reopen, change, close would get around the rule). Marking a
+    /// fine paid (collecting later is normal) and closing do not.
     pub fn needs_korrektur(&self) -> bool {
         matches!(
             self,
-            Change::SetDraw { .. }
+            Change::ReopenNight { .. }
+                | Change::SetDraw { .. }
                 | Change::SeatPlayer { .. }
                 | Change::PutRound { .. }
                 | Change::BookFine { .. }
@@ -486,7 +492,13 @@ impl Season {
                 date,
                 table,
                 number,
-            } => corrections::remove_round(file, RoundAt::new(*date, *table, *number)),
+                if_version,
+            } => corrections::remove_round(
+                self,
+                file,
+                RoundAt::new(*date, *table, *number),
+                if_version.as_deref(),
+            ),
             Change::MoveRound {
                 date,
                 table,

@@ -79,11 +79,61 @@ impl ServiceError {
         ServiceError::Refused(EntryError::new(Location::default(), message))
     }
 
+    /// Tells a refusal for the user from a fault: `Ok` with where and why when the user can act on
+    /// it (the input breaks a rule, the night is closed, the state moved on, the disk is full, the
+    /// database is busy: nothing was stored, the form comes back), `Err(self)` for what he cannot
+    /// mend (no such season or record, a broken store, a database failure).
+    pub fn into_refusal(self) -> Result<Refusal, ServiceError> {
+        let (kind, error) = match self {
+            ServiceError::Refused(e) => (RefusalKind::Invalid, e),
+            ServiceError::Closed(e) => (RefusalKind::Closed, e),
+            ServiceError::Conflict(e) => (RefusalKind::Conflict, e),
+            ServiceError::Full(e) => (RefusalKind::Full, e),
+            ServiceError::Db(DbError::Busy) => (
+                RefusalKind::Busy,
+                EntryError::new(Location::default(), db::BUSY),
+            ),
+            other => return Err(other),
+        };
+        Ok(Refusal { kind, error })
+    }
+
     /// True when the database was busy (another process held its write lock longer than
     /// [`db::BUSY_TIMEOUT`]): nothing was stored and the same request may be sent again; the
     /// message is [`db::BUSY`]. The web answers 503 with `Retry-After` ([`RETRY_AFTER_SECS`]).
     pub fn is_busy(&self) -> bool {
         matches!(self, ServiceError::Db(DbError::Busy))
+    }
+}
+
+/// A refusal the user can act on: nothing was stored, and `error` says where and why (German).
+#[derive(Debug, Clone)]
+pub struct Refusal {
+    /// Why it was refused.
+    pub kind: RefusalKind,
+    /// Where and why.
+    pub error: EntryError,
+}
+
+/// The kinds of [`Refusal`]: what the answer's status tells a program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefusalKind {
+    /// The input breaks a league rule or the form's own shape.
+    Invalid,
+    /// The night is closed: the change needs a Korrektur.
+    Closed,
+    /// Made against an older state: what is there now differs.
+    Conflict,
+    /// The disk is full.
+    Full,
+    /// The database was busy (another process held its write lock): send again after
+    /// [`RETRY_AFTER_SECS`].
+    Busy,
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.error.fmt(f)
     }
 }
 

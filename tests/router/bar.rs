@@ -617,8 +617,23 @@ async fn closing_a_night_needs_a_confirmation_and_a_mistake_is_undone_the_same_d
         t.post(&reopen, "", Some(&cookie)).await.status,
         StatusCode::UNPROCESSABLE_ENTITY
     );
+    // Reopening is itself a Korrektur with a reason (issue 22.2): without one the night stays
+    // closed; with one it opens and the reason is on record.
+    let r = t.post(&reopen, "sicher=1", Some(&cookie)).await;
+    assert_ne!(
+        r.status,
+        StatusCode::SEE_OTHER,
+        "no Korrektur, no reopening"
+    );
+    assert!(r.body.contains("Korrektur"), "{}", r.body);
     assert_eq!(
-        t.post(&reopen, "sicher=1", Some(&cookie)).await.status,
+        t.post(
+            &reopen,
+            "sicher=1&korrektur=1&korrektur_grund=Strafe+vergessen",
+            Some(&cookie)
+        )
+        .await
+        .status,
         StatusCode::SEE_OTHER
     );
     let page = t
@@ -631,6 +646,10 @@ async fn closing_a_night_needs_a_confirmation_and_a_mistake_is_undone_the_same_d
         .await
         .body;
     assert!(audit.contains("wieder geöffnet"), "audited");
+    assert!(
+        audit.contains("Korrektur eines abgeschlossenen Spielabends: Strafe vergessen"),
+        "the reason of the reopening is on record"
+    );
     // A night of an earlier day stays closed: only a Korrektur changes it.
     if today > chrono::NaiveDate::from_ymd_opt(year, 1, 2).unwrap() {
         let old = format!("/verwaltung/abend/{year}-01-01");

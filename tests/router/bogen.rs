@@ -215,3 +215,54 @@ async fn a_whole_table_in_one_form() {
         .unwrap();
     assert!(stored.nights[0].tables.iter().all(|t| t.number == 2));
 }
+
+/// A sheet entered after the night was closed (the paper came back a day later): the form carries
+/// the Korrektur fields, is refused without a ticked Korrektur and a reason, and stores the whole
+/// table with them (issue 20: the sheet could not carry a Korrektur, so there was no way forward).
+#[tokio::test]
+async fn a_sheet_after_closing_is_entered_as_a_korrektur() {
+    let (t, cookie) = prepared().await;
+    let r = t
+        .post(
+            "/verwaltung/abend/2026-01-16/abschliessen",
+            "sicher=1",
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let form = t.get(FORM, Some(&cookie)).await;
+    assert_eq!(form.status, StatusCode::OK);
+    assert!(form.body.contains("name=\"korrektur\""), "{}", form.body);
+    assert!(
+        form.body.contains("name=\"korrektur_grund\""),
+        "{}",
+        form.body
+    );
+
+    // Without the Korrektur: refused, nothing stored, the typed values and the reason shown.
+    let r = t.post_fields(FORM, &ten_rounds(None), Some(&cookie)).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+    assert!(r.body.contains("Korrektur"), "{}", r.body);
+    assert!(r.body.contains("name=\"o1_2\" value=\"1\""), "{}", r.body);
+    assert!(rounds_at_table_2(&t).await.is_empty());
+
+    // Ticked without a reason: still refused, the tick kept.
+    let mut f = ten_rounds(None);
+    f.push(("korrektur".into(), "on".into()));
+    let r = t.post_fields(FORM, &f, Some(&cookie)).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+    assert!(rounds_at_table_2(&t).await.is_empty());
+
+    // With a reason: the ten rounds stored in one step, recorded as a Korrektur.
+    f.push(("korrektur_grund".into(), "Bogen nachgetragen".into()));
+    let r = t.post_fields(FORM, &f, Some(&cookie)).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    assert_eq!(rounds_at_table_2(&t).await.len(), 10);
+    let (reasons,): (i64,) = sqlx::query_as(
+        "select count(*) from night_corrections where reason = 'Bogen nachgetragen'",
+    )
+    .fetch_one(&t.db.read)
+    .await
+    .unwrap();
+    assert_eq!(reasons, 1);
+}

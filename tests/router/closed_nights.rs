@@ -394,12 +394,13 @@ async fn presence_and_draw_of_a_closed_night_need_a_korrektur() {
         .send(get(&format!("/verwaltung/abend/{date}"), Some(&cookie)))
         .await
         .body;
-    // Presence form, the table's round form and the fine form (and each correction).
+    // Presence form, the table's round form, the fine form and reopening (itself a Korrektur,
+    // issue 22.2), and each correction.
     assert_eq!(
         without_corrections(&page)
             .matches("name=\"korrektur_grund\"")
             .count(),
-        3,
+        4,
         "{page}"
     );
 

@@ -234,6 +234,43 @@ async fn the_json_api_deletes_a_round_as_it_was_seen() {
     assert_eq!(t.get(&uri, None).await.status, StatusCode::NOT_FOUND);
 }
 
+/// The `If-Match` of a round's DELETE is checked against the round as stored when the change is
+/// written, not against the page's snapshot: a round changed by another process (the snapshot
+/// still shows the old one) is not removed with the old ETag (issue 20).
+#[tokio::test]
+async fn a_stale_if_match_delete_is_refused_in_the_write_transaction() {
+    let t = TestApp::small_season().await;
+    let cookie = t.login(SECRETARY).await;
+    let uri = format!("/api/v1/nights/{NIGHT}/tables/1/rounds/7");
+    let seen = t.get(&uri, None).await;
+    assert_eq!(seen.status, StatusCode::OK);
+    let etag = seen.header("etag").unwrap().to_string();
+    // Another process changes the round (one more Jule for one player): the database has the new
+    // round, this server's snapshot still the old one.
+    sqlx::query(
+        "update results set julen = julen + 1 where position = 0 and round_id = (select r.id
+         from rounds r join nights n on n.id = r.night_id
+         where n.date = ? and r.table_no = 1 and r.number = 7)",
+    )
+    .bind(NIGHT)
+    .execute(&t.db.write)
+    .await
+    .unwrap();
+    let results = rows_of(&t.db.read, 1, 7).await;
+    let r = t
+        .send(
+            req("DELETE", &uri)
+                .header("if-match", &etag)
+                .header("cookie", &cookie)
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.body);
+    assert!(r.body.contains("inzwischen geändert"), "{}", r.body);
+    assert_eq!(rows_of(&t.db.read, 1, 7).await, results, "nothing removed");
+}
+
 /// Eleven players, nine drawn at one table on 09.01.2026.
 fn eleven() -> schockerliga::league::file::SeasonFile {
     let names = [

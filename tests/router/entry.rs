@@ -394,6 +394,68 @@ async fn an_empty_fee_date_deletes_a_fee_only_with_the_box_ticked() {
     assert!(t.audit_count().await > audits, "deletion audited");
 }
 
+/// The Jahresbeitrag is booked from two pages, the season page (secretary) and the payments page
+/// (Kassenwart): an empty date means the same on both — refused, naming the player, nothing
+/// stored — and a date books the same fee on both (issue 20: the payments page dated it today).
+#[tokio::test]
+async fn an_empty_fee_date_means_the_same_on_both_pages() {
+    let t = TestApp::with_seasons(&[ten_players()]).await;
+    let sec = t.login_new("schrift", "secretary").await;
+    let ids = t.ids().await;
+    let fee_of = async |name: &str| {
+        db::player::of_season_pool(&t.db.read, 2026)
+            .await
+            .unwrap()
+            .into_iter()
+            .find(|p| p.name == name)
+            .unwrap()
+            .fee_cents
+    };
+    let pages = [
+        (
+            "Anna",
+            format!("/verwaltung/saison/2026/spieler/{}/beitrag", ids["Anna"]),
+        ),
+        (
+            "Bernd",
+            format!("/verwaltung/saison/2026/zahlungen/beitrag/{}", ids["Bernd"]),
+        ),
+    ];
+    for (name, uri) in &pages {
+        let empty = t
+            .post_fields(uri, &[("paid_on".to_string(), " ".to_string())], Some(&sec))
+            .await;
+        assert_eq!(
+            empty.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{uri}: {}",
+            empty.body
+        );
+        assert!(
+            empty
+                .body
+                .contains(&format!("Jahresbeitrag von {name}: Zahldatum fehlt")),
+            "{uri}: {}",
+            empty.body
+        );
+        assert!(
+            empty.body.contains("„Beitrag löschen“ ankreuzen"),
+            "{uri}: {}",
+            empty.body
+        );
+        assert_eq!(fee_of(name).await, None, "{uri}: nothing booked");
+        let dated = t
+            .post_fields(
+                uri,
+                &[("paid_on".to_string(), "2026-04-10".to_string())],
+                Some(&sec),
+            )
+            .await;
+        assert_eq!(dated.status, StatusCode::SEE_OTHER, "{uri}: {}", dated.body);
+        assert_eq!(fee_of(name).await, Some(1600), "{uri}");
+    }
+}
+
 #[tokio::test]
 async fn values_for_a_player_not_ticked_are_refused_not_discarded() {
     let t = TestApp::with_seasons(&[ten_players()]).await;

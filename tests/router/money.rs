@@ -603,12 +603,15 @@ async fn a_database_trigger_refusal_is_shown_not_a_500() {
             Some(&cookie),
         )
         .await;
-    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    // A refusal answers as every refused form does (issue 20): the page the form was sent from
+    // again, 422, with the reason at the top.
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(
         r.body.contains("Spielabend ist abgeschlossen"),
         "{}",
         r.body
     );
+    assert!(r.body.contains("role=\"alert\""), "{}", r.body);
     let r = a
         .post(
             "/verwaltung/saison/2026/strafe",

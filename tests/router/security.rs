@@ -342,7 +342,14 @@ async fn an_admin_adds_and_disables_an_account_and_its_session_ends() {
             Some(&admin),
         ))
         .await;
-    assert_eq!(resp.status, StatusCode::BAD_REQUEST);
+    // Refused as every form is (issue 20): the accounts page again, 422, the reason at the top.
+    assert_eq!(resp.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        resp.body
+            .contains("Das eigene Konto kann nicht gesperrt werden."),
+        "{}",
+        resp.body
+    );
 }
 
 #[tokio::test]

@@ -231,15 +231,17 @@ fn cases() -> Vec<(&'static str, Change, Result<Check, &'static str>)> {
             Err("Carla hat am 01.10.2026 nichts offen.")),
         ("a payment by a stranger", Change::BookPayment { player: "Zoe".into(), cents: 100, paid_on: d("2026-01-20") },
             Err("Zoe spielt nicht in der Saison 2026")),
-        ("a round removed", Change::RemoveRound { date: night, table: 1, number: 1 }, Ok(|s| {
+        ("a round removed", Change::RemoveRound { date: night, table: 1, number: 1, if_version: None }, Ok(|s| {
             assert!(s.nights[0].tables.iter().all(|t| t.rounds.is_empty()));
             assert_eq!(s.nights[0].draw.len(), 3, "the draw stays");
         })),
-        ("a round removed that is not entered", Change::RemoveRound { date: night, table: 1, number: 2 },
+        ("a round removed as another version than stored", Change::RemoveRound { date: night, table: 1, number: 1, if_version: Some("r0000000000000000".into()) },
+            Err("Abend 09.01.2026, Tisch 1, Runde 1 wurde inzwischen geändert")),
+        ("a round removed that is not entered", Change::RemoveRound { date: night, table: 1, number: 2, if_version: None },
             Err("Abend 09.01.2026, Tisch 1, Runde 2 ist nicht eingetragen.")),
-        ("a round removed at the wrong table", Change::RemoveRound { date: night, table: 2, number: 1 },
+        ("a round removed at the wrong table", Change::RemoveRound { date: night, table: 2, number: 1, if_version: None },
             Err("Tisch 2, Runde 1 ist nicht eingetragen.")),
-        ("a round of a night that is not there", Change::RemoveRound { date: d("2026-02-01"), table: 1, number: 1 },
+        ("a round of a night that is not there", Change::RemoveRound { date: d("2026-02-01"), table: 1, number: 1, if_version: None },
             Err("Am 01.02.2026 gibt es keinen Spielabend der Saison 2026")),
         ("a round moved onto its own table", Change::MoveRound { date: night, table: 1, number: 1, to: 1 },
             Err("ist schon an Tisch 1 eingetragen")),
@@ -432,11 +434,13 @@ fn what_needs_a_korrektur_on_a_closed_night() {
             false,
         ),
         (Change::CloseNight { date: night }, false),
+        (Change::ReopenNight { date: night }, true),
         (
             Change::RemoveRound {
                 date: night,
                 table: 1,
                 number: 1,
+                if_version: None,
             },
             true,
         ),
@@ -647,6 +651,7 @@ fn a_round_moves_to_its_table_with_the_players_who_only_played_it() {
             date,
             table: 1,
             number: 1,
+            if_version: None,
         })
         .and_then(|s| {
             s.apply(&Change::MoveRound {

@@ -276,6 +276,7 @@ fn export_keeps_the_throws_and_a_rename_follows_them() {
             date,
             table: 1,
             number: 2,
+            if_version: None,
         })
         .unwrap();
     let moved = alone
@@ -292,6 +293,7 @@ fn export_keeps_the_throws_and_a_rename_follows_them() {
             date: chrono::NaiveDate::from_ymd_opt(2026, 1, 9).unwrap(),
             table: 1,
             number: 1,
+            if_version: None,
         })
         .unwrap();
     assert!(of_season(&removed).is_empty());

@@ -407,3 +407,59 @@ async fn export_and_import_replace_keep_closed_nights_and_their_korrekturen() {
     let out = serde_json::to_string(&export(&fresh, 2026).await.unwrap()).unwrap();
     assert!(!out.contains("\"closed\"") && !out.contains("\"corrections\""));
 }
+
+/// Issue 22.2: reopening a closed night is itself a Korrektur with a reason, recorded like the
+/// others (a `night_corrections` row, the audit row, the season file's `corrections`); without
+/// it the night stays closed.
+#[tokio::test]
+async fn reopening_is_a_korrektur_with_a_reason() {
+    let (_dir, db, league, night) = one_night().await;
+    let by = Edit::by("anna");
+    league
+        .change(2026, Change::CloseNight { date: night }, &by)
+        .await
+        .unwrap();
+    let reopen = Change::ReopenNight { date: night };
+    let e = league
+        .change(2026, reopen.clone(), &by)
+        .await
+        .expect_err("no Korrektur");
+    match e {
+        ServiceError::Closed(e) => assert_eq!(
+            e.to_string(),
+            "Abend 09.01.2026: der Spielabend ist abgeschlossen: Änderungen nur mit Häkchen \
+             „Korrektur“ und Grund."
+        ),
+        e => panic!("{e:?}"),
+    }
+    let blank = by.clone().korrektur(Korrektur::because("  "));
+    assert!(matches!(
+        league.change(2026, reopen.clone(), &blank).await,
+        Err(ServiceError::Closed(_))
+    ));
+    assert!(load_season(&db, 2026).await.unwrap().season.nights[0].closed);
+    let why = by
+        .clone()
+        .korrektur(Korrektur::because("Strafe von Bernd vergessen"));
+    let view = league.change(2026, reopen, &why).await.unwrap();
+    assert!(!view.season.nights[0].closed);
+    let c = view.season.corrections_of(night);
+    assert_eq!(c.len(), 1);
+    assert_eq!(
+        (c[0].user.as_str(), c[0].reason.as_str()),
+        ("anna", "Strafe von Bernd vergessen")
+    );
+    let stored = load_season(&db, 2026).await.unwrap();
+    assert_eq!(stored.season, view.season);
+    let log = accounts::audit_log(&db, None, 50).await.unwrap();
+    assert!(
+        log.iter().any(|r| r.action
+            == "Korrektur eines abgeschlossenen Spielabends: Strafe von Bernd vergessen"),
+        "audited like every Korrektur"
+    );
+    // An open night reopens without anything (nothing to correct).
+    league
+        .change(2026, Change::ReopenNight { date: night }, &by)
+        .await
+        .expect("already open");
+}

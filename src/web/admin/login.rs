@@ -13,8 +13,8 @@ use axum::{Extension, Form};
 use serde::Deserialize;
 use tower_sessions::Session;
 
-use crate::auth;
-use crate::service::{accounts, ServiceError};
+use crate::auth::Role;
+use crate::web::kit::respond::refused_status;
 use crate::web::kit::{AppError, AppState, Guard, Layout, Routes};
 
 /// The routes of this feature. `POST /login` is rate-limited per client address
@@ -102,10 +102,11 @@ async fn login(
             "Zu viele Fehlversuche für diesen Namen. Bitte später erneut versuchen.",
         ));
     }
-    match accounts::authenticate(state.league.db(), &name, &form.password).await? {
+    match state.league.authenticate(&name, &form.password).await? {
         Some(u) => {
             throttle.succeeded(&account, ip);
-            crate::web::kit::session::start_session(&session, u.id, u.session_epoch)
+            let now = state.league.clock().now().timestamp();
+            crate::web::kit::session::start_session(&session, u.id, u.session_epoch, now)
                 .await
                 .map_err(session_error)?;
             // Back to the form that arrived after the login ran out, filled in again; else the
@@ -122,10 +123,7 @@ async fn login(
                         .await)
                 }
                 None => {
-                    let home = match auth::Role::parse(&u.role) {
-                        Some(auth::Role::Treasurer) => "/verwaltung/kasse",
-                        _ => "/verwaltung",
-                    };
+                    let home = Role::parse(&u.role).map_or("/verwaltung", Role::home);
                     Ok(Redirect::to(home).into_response())
                 }
             }
@@ -181,7 +179,7 @@ async fn setup_form(
     State(state): State<AppState>,
     Query(q): Query<SetupQuery>,
 ) -> Result<SetupPage, AppError> {
-    if !accounts::setup_token_valid(state.league.db(), &q.token).await? {
+    if !state.league.setup_token_valid(&q.token).await? {
         return Err(AppError::DeadLink(
             "Dieser Einrichtungslink gilt nicht (mehr): er wurde schon benutzt oder ist falsch. Mit dem Konto anmelden unter /login."
                 .to_string(),
@@ -200,31 +198,28 @@ async fn setup(
     session: Session,
     Form(form): Form<SetupForm>,
 ) -> Result<Response, AppError> {
-    let created = accounts::create_first_admin(
-        state.league.db(),
-        &form.token,
-        &form.username,
-        &form.password,
-        &form.password2,
-    )
-    .await;
+    let created = state
+        .league
+        .create_first_admin(&form.token, &form.username, &form.password, &form.password2)
+        .await;
     let id = match created {
         Ok(id) => id,
-        Err(ServiceError::Refused(e) | ServiceError::Full(e)) => {
-            return Ok((
-                StatusCode::UNPROCESSABLE_ENTITY,
-                SetupPage {
-                    layout: Layout::default(),
-                    token: form.token,
-                    username: form.username,
-                    error: Some(e.to_string()),
-                },
-            )
-                .into_response())
+        // Refused: the form again (422), the name kept; stored: logged in, to the Verwaltung.
+        Err(e) => {
+            let refusal = e.into_refusal()?;
+            let page = SetupPage {
+                layout: Layout::default(),
+                token: form.token,
+                username: form.username,
+                error: Some(refusal.to_string()),
+            };
+            let mut resp = page.into_response();
+            *resp.status_mut() = refused_status(&refusal);
+            return Ok(resp);
         }
-        Err(e) => return Err(e.into()),
     };
-    crate::web::kit::session::start_session(&session, id, 0)
+    let now = state.league.clock().now().timestamp();
+    crate::web::kit::session::start_session(&session, id, 0, now)
         .await
         .map_err(session_error)?;
     Ok(Redirect::to("/verwaltung").into_response())

@@ -12,10 +12,10 @@ use serde::Deserialize;
 use tower_sessions::Session;
 
 use crate::auth::Role;
-use crate::service::{accounts, League, ServiceError};
+use crate::service::{League, ServiceError};
+use crate::web::kit::respond::refused_status;
 use crate::web::kit::session::{self, CurrentUser};
-use crate::web::kit::Flash;
-use crate::web::kit::{AppError, Guard, Layout, Routes};
+use crate::web::kit::{AppError, Flash, Guard, Layout, Reply, Routes, Stored};
 
 /// The routes of this feature.
 pub fn routes() -> Routes {
@@ -59,44 +59,42 @@ fn session_error(e: tower_sessions::session::Error) -> AppError {
     AppError::Internal(format!("Sitzung: {e}"))
 }
 
+/// `POST /verwaltung/passwort`: the account's own new password; this session stays (with a new
+/// id), every other one of the account ends. Refused → the form again with the reason.
 async fn change_password(
-    State(league): State<League>,
-    layout: Layout,
+    reply: Reply,
     user: CurrentUser,
     session: Session,
     Form(form): Form<PasswordForm>,
 ) -> Result<Response, AppError> {
-    match accounts::change_password(
-        league.db(),
-        user.id,
-        &form.old,
-        &form.password,
-        &form.password2,
-    )
-    .await
-    {
+    let done = reply
+        .league
+        .change_password(user.id, &form.old, &form.password, &form.password2)
+        .await;
+    let done = match done {
         Ok(epoch) => {
-            // This session stays (with a new id); every other one of the account ends.
-            session::start_session(&session, user.id, epoch)
+            let now = reply.league.clock().now().timestamp();
+            session::start_session(&session, user.id, epoch, now)
                 .await
                 .map_err(session_error)?;
-            Ok(Flash::of(session)
-                .redirect(
-                    user.home(),
-                    "Passwort geändert. Alle anderen Sitzungen dieses Kontos sind beendet.",
-                )
-                .await)
+            Ok(())
         }
-        Err(ServiceError::Refused(e) | ServiceError::Full(e)) => Ok((
-            StatusCode::UNPROCESSABLE_ENTITY,
-            PasswordPage {
-                layout,
-                error: Some(e.to_string()),
-            },
+        Err(e) => Err(e),
+    };
+    let stored = |()| {
+        Stored::at(
+            user.home(),
+            "Passwort geändert. Alle anderen Sitzungen dieses Kontos sind beendet.",
         )
-            .into_response()),
-        Err(e) => Err(e.into()),
-    }
+    };
+    reply
+        .finish(done, stored, async |refusal, layout| {
+            Ok(PasswordPage {
+                layout,
+                error: Some(refusal.to_string()),
+            })
+        })
+        .await
 }
 
 /// The reset link's query.
@@ -134,7 +132,8 @@ async fn reset_page(
     State(league): State<League>,
     Query(q): Query<ResetQuery>,
 ) -> Result<Response, AppError> {
-    let user = accounts::reset_account(league.db(), &q.token)
+    let user = league
+        .reset_account(&q.token)
         .await?
         .ok_or_else(dead_reset_link)?;
     Ok(no_store(
@@ -169,36 +168,38 @@ async fn reset(
     session: Session,
     Form(form): Form<ResetForm>,
 ) -> Result<Response, AppError> {
-    match accounts::reset_password(league.db(), &form.token, &form.password, &form.password2).await
-    {
+    let done = league
+        .reset_password(&form.token, &form.password, &form.password2)
+        .await;
+    match done {
         Ok((user, epoch)) => {
-            session::start_session(&session, user.id, epoch)
+            let now = league.clock().now().timestamp();
+            session::start_session(&session, user.id, epoch, now)
                 .await
                 .map_err(session_error)?;
-            let home = match Role::parse(&user.role) {
-                Some(Role::Treasurer) => "/verwaltung/kasse",
-                _ => "/verwaltung",
-            };
+            let home = Role::parse(&user.role).map_or("/verwaltung", Role::home);
             Ok(Flash::of(session)
                 .redirect(home, "Neues Passwort gespeichert; du bist angemeldet.")
                 .await)
         }
-        Err(ServiceError::Refused(e) | ServiceError::Full(e)) => {
-            let username = accounts::reset_account(league.db(), &form.token)
+        Err(ServiceError::NotFound(_)) => Err(dead_reset_link()),
+        // Refused: the form again (the link still works), kept by no cache.
+        Err(e) => {
+            let refusal = e.into_refusal()?;
+            let username = league
+                .reset_account(&form.token)
                 .await?
                 .map(|u| u.username)
                 .unwrap_or_default();
             Ok(no_store(
-                StatusCode::UNPROCESSABLE_ENTITY,
+                refused_status(&refusal),
                 ResetPage {
                     layout: Layout::default(),
                     token: form.token,
                     username,
-                    error: Some(e.to_string()),
+                    error: Some(refusal.to_string()),
                 },
             ))
         }
-        Err(ServiceError::NotFound(_)) => Err(dead_reset_link()),
-        Err(e) => Err(e.into()),
     }
 }

@@ -6,8 +6,7 @@
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use axum::Form;
 use chrono::{Datelike, NaiveDate};
 use serde::Deserialize;
@@ -18,8 +17,8 @@ use crate::league::rules::SeasonRules;
 use crate::league::Change;
 use crate::service::{Edit, League, SeasonView, ServiceError};
 use crate::web::kit::session::{CurrentUser, RequireAdmin, RequireSecretary};
-use crate::web::kit::{filters, AppError, Guard, Layout, Routes};
-use crate::web::kit::{AtSeason, Flash};
+use crate::web::kit::{filters, AppError, AtSeason, Guard, Layout, Reply, Routes, Stored};
+use crate::web::money::fee::{self, FeeForm};
 
 /// The routes of this feature.
 pub fn routes() -> Routes {
@@ -121,7 +120,7 @@ async fn overview(
 ) -> OverviewPage {
     let years = league.snapshot().years();
     let year = q.year.unwrap_or_else(|| {
-        let now = chrono::Local::now().year();
+        let now = layout.today.year();
         if years.contains(&now) {
             now + 1
         } else {
@@ -170,45 +169,45 @@ fn parse_new_season(form: &NewSeasonForm) -> Result<(i32, Map<String, Value>), S
     Ok((year, rules))
 }
 
+/// `POST /verwaltung/saison`: a new season with the year's default rules and the typed
+/// overrides; refused → the overview again with what was typed.
 async fn create_season(
-    State(league): State<League>,
-    layout: Layout,
-    flash: Flash,
+    reply: Reply,
     RequireSecretary(user): RequireSecretary,
     Form(form): Form<NewSeasonForm>,
 ) -> Result<Response, AppError> {
     let created = match parse_new_season(&form) {
-        Ok((year, rules)) => league
+        Ok((year, rules)) => reply
+            .league
             .create_season(year, rules, &Edit::by(&user.username))
             .await
             .map(|_| year),
         Err(e) => Err(ServiceError::refused(e)),
     };
-    match created {
-        Ok(year) => Ok(flash
-            .redirect(
-                &format!("/verwaltung/saison/{year}"),
-                format!("Saison {year} angelegt."),
-            )
-            .await),
-        Err(ServiceError::Refused(error)) => {
+    let league = reply.league.clone();
+    let stored = |year| {
+        Stored::at(
+            format!("/verwaltung/saison/{year}"),
+            format!("Saison {year} angelegt."),
+        )
+    };
+    reply
+        .finish(created, stored, async |refusal, layout| {
             let year = form
                 .year
                 .trim()
                 .parse()
-                .unwrap_or_else(|_| chrono::Local::now().year());
-            let page = OverviewPage {
+                .unwrap_or_else(|_| layout.today.year());
+            Ok(OverviewPage {
                 layout,
                 years: league.snapshot().years(),
                 new_year: form.year,
                 rules_text: form.rules,
                 defaults: rule_lines(&SeasonRules::defaults_for(year)),
-                error: Some(error.to_string()),
-            };
-            Ok((StatusCode::UNPROCESSABLE_ENTITY, page).into_response())
-        }
-        Err(e) => Err(e.into()),
-    }
+                error: Some(refusal.to_string()),
+            })
+        })
+        .await
 }
 
 /// A player line of the season page, with what the forms show.
@@ -277,7 +276,7 @@ fn render_season(layout: Layout, view: &SeasonView, typed: Typed) -> SeasonPage 
         .and_then(|d| d.checked_add_months(chrono::Months::new(1)))
         .and_then(|d| d.pred_opt())
         .unwrap_or(fee_from);
-    let today = chrono::Local::now().date_naive();
+    let today = layout.today;
     // A new payment is dated today when a Jahresbeitrag is accepted today; else the field
     // stays empty for the real day of payment (a booking after September would be refused).
     let fee_default = if (fee_from..=fee_until).contains(&today) {
@@ -331,7 +330,6 @@ fn render_season(layout: Layout, view: &SeasonView, typed: Typed) -> SeasonPage 
         new_player: typed.new_player.unwrap_or_default(),
         // Tonight, when the season is this year's (the usual case at the bar).
         new_night: typed.new_night.unwrap_or_else(|| {
-            let today = chrono::Local::now().date_naive();
             if chrono::Datelike::year(&today) == year {
                 today.to_string()
             } else {
@@ -347,41 +345,32 @@ async fn season_page(layout: Layout, at: AtSeason) -> SeasonPage {
     render_season(layout, &at.view, Typed::default())
 }
 
-/// A submitted season form: what the change did, where to go after it with which message, and
-/// what was typed (shown again after a refusal).
-struct Submitted {
+/// Ends a form of the season page: stored → `to` with `message`; refused → the season page again
+/// (422) with the reason and what was typed; a fault → the error page.
+async fn end(
+    reply: Reply,
+    year: i32,
     done: Result<(), ServiceError>,
     to: String,
     message: String,
     typed: Typed,
-}
-
-/// The outcome of a season form: a redirect with the message after the change, the page again
-/// with the refusal and what was typed (422), or an error.
-async fn finish(
-    league: &League,
-    layout: Layout,
-    flash: Flash,
-    year: i32,
-    s: Submitted,
 ) -> Result<Response, AppError> {
-    match s.done {
-        Ok(()) => Ok(flash.redirect(&s.to, s.message).await),
-        Err(ServiceError::Refused(e) | ServiceError::Full(e)) => {
-            let snapshot = league.snapshot();
-            let view = snapshot.season(year)?;
-            let typed = Typed {
-                error: Some(e.to_string()),
-                ..s.typed
-            };
-            Ok((
-                StatusCode::UNPROCESSABLE_ENTITY,
-                render_season(layout, view, typed),
-            )
-                .into_response())
-        }
-        Err(e) => Err(e.into()),
-    }
+    let league = reply.league.clone();
+    reply
+        .finish(
+            done,
+            |()| Stored::at(to, message),
+            async |refusal, layout| {
+                let snapshot = league.snapshot();
+                let view = snapshot.season(year)?;
+                let typed = Typed {
+                    error: Some(refusal.to_string()),
+                    ..typed
+                };
+                Ok(render_season(layout, view, typed))
+            },
+        )
+        .await
 }
 
 /// The add-player and rename forms.
@@ -392,15 +381,14 @@ pub struct NameForm {
 }
 
 async fn add_player(
-    State(league): State<League>,
-    layout: Layout,
-    flash: Flash,
+    reply: Reply,
     RequireSecretary(user): RequireSecretary,
     at: AtSeason,
     Form(form): Form<NameForm>,
 ) -> Result<Response, AppError> {
     let year = at.year();
-    let done = league
+    let done = reply
+        .league
         .add_player(year, &form.name, &Edit::by(&user.username))
         .await
         .map(|_| ());
@@ -414,32 +402,19 @@ async fn add_player(
         ..Typed::default()
     };
     let to = format!("/verwaltung/saison/{year}#spieler");
-    finish(
-        &league,
-        layout,
-        flash,
-        year,
-        Submitted {
-            done,
-            to,
-            message,
-            typed,
-        },
-    )
-    .await
+    end(reply, year, done, to, message, typed).await
 }
 
 async fn rename_player(
-    State(league): State<League>,
-    layout: Layout,
-    flash: Flash,
+    reply: Reply,
     RequireSecretary(user): RequireSecretary,
     at: AtSeason,
     Path((_, id)): Path<(i32, i64)>,
     Form(form): Form<NameForm>,
 ) -> Result<Response, AppError> {
     let year = at.year();
-    let done = league
+    let done = reply
+        .league
         .rename_player(year, id, &form.name, &Edit::by(&user.username))
         .await;
     let message = format!(
@@ -452,52 +427,13 @@ async fn rename_player(
         ..Typed::default()
     };
     let to = format!("/verwaltung/saison/{year}#spieler-{id}");
-    finish(
-        &league,
-        layout,
-        flash,
-        year,
-        Submitted {
-            done,
-            to,
-            message,
-            typed,
-        },
-    )
-    .await
+    end(reply, year, done, to, message, typed).await
 }
 
-/// The fee form: the payment date (`YYYY-MM-DD`); an empty date is refused unless `delete` is
-/// ticked, which removes a recorded fee.
-#[derive(Deserialize)]
-pub struct FeeForm {
-    /// Payment date of the Jahresbeitrag.
-    #[serde(default)]
-    pub paid_on: String,
-    /// Present when "Beitrag löschen" is ticked.
-    pub delete: Option<String>,
-}
-
-/// The payment date of a fee form: `None` to delete the fee; German refusals.
-fn fee_date(form: &FeeForm) -> Result<Option<NaiveDate>, ServiceError> {
-    let text = form.paid_on.trim();
-    if form.delete.is_some() {
-        Ok(None)
-    } else if text.is_empty() {
-        Err(ServiceError::refused(
-            "Beitragsdatum fehlt. Zum Löschen des Jahresbeitrags „Beitrag löschen“ ankreuzen.",
-        ))
-    } else {
-        NaiveDate::parse_from_str(text, "%Y-%m-%d")
-            .map(Some)
-            .map_err(|_| ServiceError::refused(format!("Zahldatum: \"{text}\" ist kein Datum")))
-    }
-}
-
+/// `POST /verwaltung/saison/{year}/spieler/{id}/beitrag`: player `id`'s Jahresbeitrag by its
+/// payment date, or deleted ([`fee::book`], as from the payments page).
 async fn record_fee(
-    State(league): State<League>,
-    layout: Layout,
-    flash: Flash,
+    reply: Reply,
     RequireSecretary(user): RequireSecretary,
     at: AtSeason,
     Path((_, id)): Path<(i32, i64)>,
@@ -509,40 +445,18 @@ async fn record_fee(
         .player_name(id)
         .map(str::to_string)
         .ok_or(AppError::NotFound)?;
-    let done = match fee_date(&form) {
-        Ok(paid_on) => league
-            .change(
-                year,
-                Change::SetFee {
-                    player: player.clone(),
-                    paid_on,
-                },
-                &Edit::by(&user.username),
-            )
-            .await
-            .map(|_| ()),
-        Err(e) => Err(e),
+    let done = fee::book(&reply.league, year, &player, &form, &user.username).await;
+    let (done, message) = match done {
+        Ok(message) => (Ok(()), message),
+        Err(e) => (Err(e), String::new()),
     };
-    let message = format!("Jahresbeitrag von {player} gebucht.");
     let typed = Typed {
         error_at: format!("spieler-{id}"),
         fee: Some((id, form.paid_on)),
         ..Typed::default()
     };
     let to = format!("/verwaltung/saison/{year}#spieler-{id}");
-    finish(
-        &league,
-        layout,
-        flash,
-        year,
-        Submitted {
-            done,
-            to,
-            message,
-            typed,
-        },
-    )
-    .await
+    end(reply, year, done, to, message, typed).await
 }
 
 /// The new-night form.
@@ -553,9 +467,7 @@ pub struct NightForm {
 }
 
 async fn create_night(
-    State(league): State<League>,
-    layout: Layout,
-    flash: Flash,
+    reply: Reply,
     RequireSecretary(user): RequireSecretary,
     at: AtSeason,
     Form(form): Form<NightForm>,
@@ -567,7 +479,8 @@ async fn create_night(
         Err(_) => Err(ServiceError::refused(format!(
             "Datum: \"{text}\" ist kein Datum"
         ))),
-        Ok(date) => league
+        Ok(date) => reply
+            .league
             .change(year, Change::AddNight { date }, &Edit::by(&user.username))
             .await
             .map(|_| ()),
@@ -584,19 +497,7 @@ async fn create_night(
         new_night: Some(form.date.clone()),
         ..Typed::default()
     };
-    finish(
-        &league,
-        layout,
-        flash,
-        year,
-        Submitted {
-            done,
-            to,
-            message,
-            typed,
-        },
-    )
-    .await
+    end(reply, year, done, to, message, typed).await
 }
 
 /// The delete-season form: the confirm box must be ticked.
@@ -609,9 +510,7 @@ pub struct DeleteSeasonForm {
 /// Deletes a season without nights (an admin only, confirm box ticked, audited with the season's
 /// rules and player list); a season with nights is refused (422).
 async fn delete_season(
-    State(league): State<League>,
-    layout: Layout,
-    flash: Flash,
+    reply: Reply,
     RequireAdmin(user): RequireAdmin,
     at: AtSeason,
     Form(form): Form<DeleteSeasonForm>,
@@ -622,7 +521,10 @@ async fn delete_season(
             "Zum Löschen der Saison {year} „Saison wirklich löschen“ ankreuzen."
         )))
     } else {
-        league.delete_season(year, &Edit::by(&user.username)).await
+        reply
+            .league
+            .delete_season(year, &Edit::by(&user.username))
+            .await
     };
     let typed = Typed {
         error_at: "loeschen".into(),
@@ -630,19 +532,7 @@ async fn delete_season(
     };
     let message = format!("Saison {year} gelöscht.");
     let to = "/verwaltung".to_string();
-    finish(
-        &league,
-        layout,
-        flash,
-        year,
-        Submitted {
-            done,
-            to,
-            message,
-            typed,
-        },
-    )
-    .await
+    end(reply, year, done, to, message, typed).await
 }
 
 #[cfg(test)]

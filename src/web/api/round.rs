@@ -153,29 +153,21 @@ async fn delete_round(
         );
     };
     let year = view.season.year;
-    let round = night
+    let entered = night
         .tables
         .iter()
-        .find(|t| t.number == table)
-        .and_then(|t| t.rounds.iter().find(|r| r.number == number));
-    let Some(round) = round else {
+        .any(|t| t.number == table && t.rounds.iter().any(|r| r.number == number));
+    if !entered {
         return error(
             StatusCode::NOT_FOUND,
             format!("Tisch {table}, Runde {number} ist an diesem Tag nicht eingetragen"),
         );
-    };
-    if let Replace::IfVersion(v) = replace_of(&headers) {
-        if round_version(round) != v {
-            return error(
-                StatusCode::CONFLICT,
-                format!(
-                    "Tisch {table}, Runde {number} wurde inzwischen geändert (jetzt verloren: {}). \
-                     Bitte prüfen und neu entscheiden.",
-                    crate::league::change::round_loser(round)
-                ),
-            );
-        }
     }
+    // The version seen is checked by the change itself, on the season as the write reads it.
+    let if_version = match replace_of(&headers) {
+        Replace::IfVersion(v) => Some(v),
+        Replace::No | Replace::Any => None,
+    };
     let korrektur = query
         .korrektur
         .map(|reason| Korrektur::because(&reason))
@@ -185,6 +177,7 @@ async fn delete_round(
         date,
         table,
         number,
+        if_version,
     };
     match league.change(year, change, &edit).await {
         Ok(view) => Json(json!({

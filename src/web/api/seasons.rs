@@ -128,7 +128,7 @@ async fn payouts(
         ));
     }
     let resp = Json(league.payouts(year)?).into_response();
-    Ok(crate::web::money::kasse::private_money(&snapshot, resp))
+    Ok(crate::web::kit::privacy::private_money(&snapshot, resp))
 }
 
 /// A money field withheld from a visitor while the club keeps its money private.
@@ -227,7 +227,7 @@ async fn players(
             })
             .collect(),
     };
-    Ok(crate::web::money::kasse::private_money(
+    Ok(crate::web::kit::privacy::private_money(
         &snapshot,
         Json(answer).into_response(),
     ))
@@ -301,7 +301,7 @@ async fn career(
             })
             .collect(),
     };
-    Ok(crate::web::money::kasse::private_money(
+    Ok(crate::web::kit::privacy::private_money(
         &snapshot,
         Json(answer).into_response(),
     ))

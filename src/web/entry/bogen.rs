@@ -9,23 +9,18 @@
 //! of rounds 1–6, and the form comes back (422) with everything typed and the refusal naming
 //! round, player and field.
 
-use std::collections::BTreeMap;
-
 use askama::Template;
 use askama_web::WebTemplate;
-use axum::extract::State;
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
-use chrono::NaiveDate;
+use axum::response::Response;
 
+use super::round_input::{first, Fields, Refusal, RoundInput, RowInput, Spot};
 use crate::league::change::Replace;
 use crate::league::file::ResultEntry;
 use crate::league::format::date_de;
-use crate::league::{draw, Change};
-use crate::service::{Edit, League, ServiceError};
+use crate::league::{draw, Change, Korrektur};
+use crate::service::{Edit, ServiceError};
 use crate::web::kit::session::RequireSecretary;
-use crate::web::kit::{AppError, Guard, Layout, Routes};
-use crate::web::kit::{AtNight, AtTable, Flash};
+use crate::web::kit::{AppError, AtNight, AtTable, Guard, Layout, Reply, Routes, Stored};
 
 /// The routes of this feature.
 pub fn routes() -> Routes {
@@ -82,67 +77,6 @@ async fn sheet(layout: Layout, at: AtNight) -> SheetPage {
     }
 }
 
-/// A form whose field names carry round and row numbers, as sent.
-type Fields = BTreeMap<String, Vec<String>>;
-
-/// One player's cells of one round, as typed (kept on a refusal).
-pub struct Cell {
-    /// Row index of the player (field suffix).
-    pub i: usize,
-    /// The player's name.
-    pub player: String,
-    /// Played this round ("mit"; ticked by default).
-    pub played: bool,
-    /// Outs as typed.
-    pub outs: String,
-    /// Hand-Outs as typed.
-    pub hand_outs: String,
-    /// Julen as typed.
-    pub julen: String,
-    /// Joker ticked.
-    pub joker: bool,
-    /// Lost the round (radio `v{n}` = i).
-    pub lost: bool,
-    /// The field of this cell a refusal names (`outs`, `hand_outs`, `julen`, `joker`, `lost`),
-    /// marked in the form; "" for none.
-    pub bad: String,
-}
-
-/// One round of the entry form.
-pub struct RoundBlock {
-    /// The round number.
-    pub number: u32,
-    /// Its cells, seat order.
-    pub cells: Vec<Cell>,
-    /// The refusal that names this round, shown beside it.
-    pub error: Option<String>,
-}
-
-/// A refusal of the form: the German message and where it points.
-pub type Refusal = (String, Spot);
-
-/// Where a refusal points: round, player and season-file field (`outs`, `hand_outs`, `julen`,
-/// `joker`, `lost`), as far as it says.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Spot {
-    /// The round number.
-    pub round: Option<u32>,
-    /// The player's name.
-    pub player: Option<String>,
-    /// The field.
-    pub field: Option<String>,
-}
-
-impl Spot {
-    fn at(round: u32, player: Option<&str>, field: Option<&str>) -> Spot {
-        Spot {
-            round: Some(round),
-            player: player.map(str::to_string),
-            field: field.map(str::to_string),
-        }
-    }
-}
-
 /// The entry page of one table.
 #[derive(Template, WebTemplate)]
 #[template(path = "entry/bogen_eingabe.html")]
@@ -152,23 +86,16 @@ struct EntryPage {
     iso_date: String,
     table: u32,
     entered: Vec<u32>,
-    rounds: Vec<RoundBlock>,
+    rounds: Vec<RoundInput>,
     joker_allowed: bool,
     error: Option<String>,
-}
-
-/// The first value of `name`, trimmed ("" when absent).
-fn value(fields: &Fields, name: &str) -> String {
-    fields
-        .get(name)
-        .and_then(|v| v.first())
-        .map(|s| s.trim().to_string())
-        .unwrap_or_default()
+    /// The night is closed: the form carries the Korrektur fieldset.
+    closed: bool,
 }
 
 /// The rounds not yet entered at `table`, each with the table's players: empty (`fields` = None)
 /// or as typed.
-fn blocks(at: &AtTable, fields: Option<&Fields>) -> (Vec<u32>, Vec<RoundBlock>) {
+fn blocks(at: &AtTable, fields: Option<&Fields>) -> (Vec<u32>, Vec<RoundInput>) {
     let night = at.night.night();
     let entered: Vec<u32> = night
         .tables
@@ -176,43 +103,38 @@ fn blocks(at: &AtTable, fields: Option<&Fields>) -> (Vec<u32>, Vec<RoundBlock>) 
         .find(|t| t.number == at.table)
         .map(|t| t.rounds.iter().map(|r| r.number).collect())
         .unwrap_or_default();
+    let ids = &at.night.view.ids.players;
     let players = at.players();
     let rounds = (1..=at.night.view.season.rules.rounds_per_night)
         .filter(|n| !entered.contains(n))
-        .map(|n| RoundBlock {
+        .map(|n| RoundInput {
             number: n,
-            cells: players
+            rows: players
                 .iter()
                 .enumerate()
-                .map(|(i, p)| match fields {
-                    None => Cell {
-                        i,
-                        player: p.clone(),
-                        played: true,
-                        outs: String::new(),
-                        hand_outs: String::new(),
-                        julen: String::new(),
-                        joker: false,
-                        lost: false,
-                        bad: String::new(),
-                    },
-                    Some(f) => Cell {
-                        i,
-                        player: p.clone(),
-                        played: f.contains_key(&format!("m{n}_{i}")),
-                        outs: value(f, &format!("o{n}_{i}")),
-                        hand_outs: value(f, &format!("h{n}_{i}")),
-                        julen: value(f, &format!("j{n}_{i}")),
-                        joker: f.contains_key(&format!("k{n}_{i}")),
-                        lost: value(f, &format!("v{n}")) == i.to_string(),
-                        bad: String::new(),
-                    },
+                .map(|(seat, p)| {
+                    let id = ids.get(p).copied().unwrap_or_default();
+                    match fields {
+                        None => RowInput::blank(id, seat, p, ""),
+                        Some(f) => RowInput::from_sheet(f, n, id, seat, p),
+                    }
                 })
                 .collect(),
             error: None,
         })
         .collect();
     (entered, rounds)
+}
+
+/// The Korrektur of the form as sent (`korrektur`, `korrektur_grund`).
+fn korrektur_of(fields: Option<&Fields>) -> Korrektur {
+    Korrektur {
+        ticked: fields.is_some_and(|f| f.contains_key("korrektur")),
+        reason: fields
+            .and_then(|f| first(f, "korrektur_grund"))
+            .unwrap_or_default()
+            .to_string(),
+    }
 }
 
 fn render(
@@ -223,21 +145,10 @@ fn render(
 ) -> EntryPage {
     let (entered, mut rounds) = blocks(at, fields);
     if let Some((msg, spot)) = &error {
-        if let Some(block) = rounds.iter_mut().find(|b| Some(b.number) == spot.round) {
-            block.error = Some(msg.clone());
-            let field = spot.field.clone().unwrap_or_default();
-            for c in block.cells.iter_mut() {
-                if Some(&c.player) == spot.player.as_ref() {
-                    c.bad = if field.is_empty() {
-                        "row".into()
-                    } else {
-                        field.clone()
-                    };
-                }
-            }
+        for round in rounds.iter_mut() {
+            round.mark(msg, spot);
         }
     }
-    let error = error.map(|(msg, _)| msg);
     EntryPage {
         layout,
         date: date_de(at.night.date),
@@ -246,7 +157,8 @@ fn render(
         entered,
         rounds,
         joker_allowed: at.night.view.season.rules.joker_multiplier.is_some(),
-        error,
+        error: error.map(|(msg, _)| msg),
+        closed: at.night.night().closed,
     }
 }
 
@@ -254,48 +166,20 @@ async fn form(layout: Layout, at: AtTable) -> EntryPage {
     render(layout, &at, None, None)
 }
 
-/// A count as typed: "" is 0; else a whole number ≥ 0. Errors: German, naming night, table,
-/// round, player and field.
-fn count(typed: &str, at: &str, field: &str) -> Result<u32, String> {
-    if typed.is_empty() {
-        return Ok(0);
-    }
-    typed
-        .parse()
-        .map_err(|_| format!("{at}, Feld {field}: „{typed}“ ist keine Zahl ≥ 0"))
-}
-
-/// The German name of a season-file field of a result row, as the messages name it.
-fn field_de(field: &str) -> &'static str {
-    match field {
-        "outs" => "Outs",
-        "hand_outs" => "Hand-Outs",
-        "julen" => "Julen",
-        "joker" => "Joker",
-        _ => "verloren",
-    }
-}
-
 /// The rounds of the form as `(number, rows)`: a round with a loser, every ticked player a row;
-/// a round without loser and without any value is skipped. Errors (German, naming the round and
-/// the player): a value that is no number, values but no loser, a loser who did not play.
+/// a round without loser and without any value is skipped. Refused (German, naming the round and
+/// the player): a value that is no number, values but no loser, a loser who did not play, values
+/// for a player who did not play ([`RoundInput::results`]).
 pub fn read_rounds(
-    date: NaiveDate,
+    date: chrono::NaiveDate,
     table: u32,
-    rounds: &[RoundBlock],
+    rounds: &[RoundInput],
 ) -> Result<Vec<(u32, Vec<ResultEntry>)>, Refusal> {
     let mut out = Vec::new();
     for r in rounds {
-        let at = format!("Abend {}, Tisch {table}, Runde {}", date_de(date), r.number);
-        let has_values = r.cells.iter().any(|c| {
-            c.joker
-                || [&c.outs, &c.hand_outs, &c.julen]
-                    .iter()
-                    .any(|v| !v.is_empty() && v.as_str() != "0")
-        });
-        let loser = r.cells.iter().find(|c| c.lost);
-        let Some(loser) = loser else {
-            if has_values {
+        if !r.rows.iter().any(|c| c.lost) {
+            if r.rows.iter().any(RowInput::has_values) {
+                let at = format!("Abend {}, Tisch {table}, Runde {}", date_de(date), r.number);
                 return Err((
                     format!(
                         "{at}: Werte eingetragen, aber kein Verlierer angekreuzt (Spalte „verl.“)"
@@ -304,54 +188,16 @@ pub fn read_rounds(
                 ));
             }
             continue;
-        };
-        if !loser.played {
-            return Err((
-                format!(
-                    "{at}, Spieler {}: der Verlierer muss die Runde mitgespielt haben (Häkchen „mit“)",
-                    loser.player
-                ),
-                Spot::at(r.number, Some(&loser.player), Some("played")),
-            ));
         }
-        let mut rows = Vec::new();
-        for c in &r.cells {
-            let at = format!("{at}, Spieler {}", c.player);
-            if !c.played {
-                if c.joker
-                    || [&c.outs, &c.hand_outs, &c.julen]
-                        .iter()
-                        .any(|v| !v.is_empty())
-                {
-                    return Err((
-                        format!("{at}: Werte eingetragen, aber „mit“ ist nicht angekreuzt"),
-                        Spot::at(r.number, Some(&c.player), Some("played")),
-                    ));
-                }
-                continue;
-            }
-            let number = |typed: &str, field: &str| {
-                count(typed, &at, field_de(field))
-                    .map_err(|msg| (msg, Spot::at(r.number, Some(&c.player), Some(field))))
-            };
-            rows.push(ResultEntry {
-                player: c.player.clone(),
-                outs: number(&c.outs, "outs")?,
-                hand_outs: number(&c.hand_outs, "hand_outs")?,
-                julen: number(&c.julen, "julen")?,
-                joker: c.joker,
-                lost: c.lost,
-            });
-        }
-        out.push((r.number, rows));
+        out.push((r.number, r.results(date, table)?));
     }
     Ok(out)
 }
 
+/// `POST /verwaltung/abend/{date}/bogen/{table}`: every round of the sheet in one write (all or
+/// nothing); a closed night takes it as a Korrektur with a reason.
 async fn save(
-    State(league): State<League>,
-    layout: Layout,
-    flash: Flash,
+    reply: Reply,
     RequireSecretary(user): RequireSecretary,
     at: AtTable,
     axum_extra::extract::Form(fields): axum_extra::extract::Form<Fields>,
@@ -359,62 +205,65 @@ async fn save(
     let date = at.night.date;
     let table = at.table;
     let (_, typed) = blocks(&at, Some(&fields));
-    let refused = |msg: String, spot: Spot| {
-        (
-            StatusCode::UNPROCESSABLE_ENTITY,
-            render(layout.clone(), &at, Some(&fields), Some((msg, spot))),
-        )
-            .into_response()
-    };
-    let rounds = match read_rounds(date, table, &typed) {
-        Ok(r) => r,
-        Err((msg, spot)) => return Ok(refused(msg, spot)),
-    };
-    if rounds.is_empty() {
-        return Ok(refused(
-            "Keine Runde eingetragen: je Runde den Verlierer ankreuzen (Spalte „verl.“).".into(),
-            Spot::default(),
-        ));
-    }
-    let numbers: Vec<String> = rounds.iter().map(|(n, _)| n.to_string()).collect();
-    let changes: Vec<Change> = rounds
-        .into_iter()
-        .map(|(number, results)| Change::PutRound {
-            date,
-            table,
-            number,
-            results,
-            replace: Replace::No,
-            seat_newcomers: false,
-            schockbesteck: None,
-        })
-        .collect();
-    match league
-        .changes(at.night.year(), &changes, &Edit::by(&user.username))
-        .await
-    {
-        Ok(_) => Ok(flash
-            .redirect(
-                &format!("/verwaltung/abend/{date}"),
-                format!(
-                    "Vom Spielberichtsbogen gespeichert: Tisch {table}, Runde {}.",
-                    numbers.join(", ")
-                ),
-            )
-            .await),
-        Err(
-            ServiceError::Refused(e)
-            | ServiceError::Closed(e)
-            | ServiceError::Conflict(e)
-            | ServiceError::Full(e),
-        ) => {
-            let spot = Spot {
-                round: e.location.round,
-                player: e.location.player.clone(),
-                field: e.location.field.clone(),
-            };
-            Ok(refused(format!("Nichts gespeichert: {e}"), spot))
+    // Where the form's own refusal points (the league's says where itself).
+    let mut own: Option<Spot> = None;
+    let done = match read_rounds(date, table, &typed) {
+        Err((msg, spot)) => {
+            own = Some(spot);
+            Err(ServiceError::refused(msg))
         }
-        Err(e) => Err(e.into()),
-    }
+        Ok(rounds) if rounds.is_empty() => {
+            own = Some(Spot::default());
+            Err(ServiceError::refused(
+                "Keine Runde eingetragen: je Runde den Verlierer ankreuzen (Spalte „verl.“).",
+            ))
+        }
+        Ok(rounds) => {
+            let numbers: Vec<String> = rounds.iter().map(|(n, _)| n.to_string()).collect();
+            let changes: Vec<Change> = rounds
+                .into_iter()
+                .map(|(number, results)| Change::PutRound {
+                    date,
+                    table,
+                    number,
+                    results,
+                    replace: Replace::No,
+                    seat_newcomers: false,
+                    schockbesteck: None,
+                })
+                .collect();
+            let edit = Edit::by(&user.username).korrektur(korrektur_of(Some(&fields)));
+            reply
+                .league
+                .changes(at.night.year(), &changes, &edit)
+                .await
+                .map(|_| numbers)
+        }
+    };
+    let to = format!("/verwaltung/abend/{date}");
+    let stored = |numbers: Vec<String>| {
+        Stored::at(
+            to,
+            format!(
+                "Vom Spielberichtsbogen gespeichert: Tisch {table}, Runde {}.",
+                numbers.join(", ")
+            ),
+        )
+    };
+    reply
+        .finish(done, stored, async |refusal, layout| {
+            let (message, spot) = if let Some(spot) = own {
+                (refusal.to_string(), spot)
+            } else {
+                let l = &refusal.error.location;
+                let spot = Spot {
+                    round: l.round,
+                    player: l.player.clone(),
+                    field: l.field.clone(),
+                };
+                (format!("Nichts gespeichert: {refusal}"), spot)
+            };
+            Ok(render(layout, &at, Some(&fields), Some((message, spot))))
+        })
+        .await
 }

@@ -1,17 +1,80 @@
-//! A night's entry, as one concept: the secretary's night page (presence and draw, the round
-//! form, fines, late arrivals, closing, corrections), the paper Spielberichtsbogen, the scorer
-//! links of a table, and the Schockbesteck (a Runde played live, Wurfrunde by Wurfrunde).
+//! A night's entry, as one concept: the secretary's night page (`night`) and its forms (`presence`,
+//! `round`, `fines`, `closing`), the one reading of a typed round under all of them
+//! (`round_input`), the paper Spielberichtsbogen (`bogen`), the scorer links of a table
+//! (`scorer`), and the Schockbesteck (a Runde played live, Wurfrunde by Wurfrunde: `besteck`).
 
 pub mod besteck;
 pub mod bogen;
+pub mod closing;
+pub mod fines;
 pub mod night;
+pub mod presence;
+pub mod round;
+pub mod round_input;
 pub mod scorer;
 
-use super::kit::Routes;
+use super::kit::{Guard, Routes};
 
 /// The routes of this room.
 pub fn routes() -> Routes {
-    night::routes()
+    const NIGHT: &str = "/verwaltung/abend/{date}";
+    Routes::new()
+        .get(Guard::Secretary, NIGHT, night::get)
+        .post(
+            Guard::Secretary,
+            "/verwaltung/abend/{date}/teilnehmer",
+            presence::post,
+        )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/abend/{date}/nachzuegler",
+            presence::late,
+        )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/abend/{date}/runde",
+            round::post,
+        )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/abend/{date}/runde/{table}/{number}/loeschen",
+            round::remove,
+        )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/abend/{date}/runde/{table}/{number}/verschieben",
+            round::move_to,
+        )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/abend/{date}/strafe",
+            fines::post,
+        )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/abend/{date}/strafe/{fine}/bezahlt",
+            fines::paid,
+        )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/abend/{date}/strafe/{fine}/loeschen",
+            fines::remove,
+        )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/abend/{date}/abschliessen",
+            closing::close,
+        )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/abend/{date}/oeffnen",
+            closing::reopen,
+        )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/abend/{date}/loeschen",
+            closing::remove,
+        )
         .merge(bogen::routes())
         .merge(scorer::routes())
         .merge(besteck::routes())

@@ -2,7 +2,7 @@
 //! schreiben" makes a link with a QR code, shown once; its holder, without an account, opens the
 //! page of that table at that night (`/tisch/{token}/{date}/{table}`) and enters or corrects its
 //! rounds there, until the night is closed or the link is revoked. The link group's middleware
-//! ([`guard`]) checks the token on every request and refuses (403) a link that is unknown,
+//! ([`crate::web::kit::session::link_guard`]) checks the token on every request and refuses (403) a link that is unknown,
 //! revoked, of a closed night, or used for another night or table; the audit log names the author
 //! "Tisch 2 (Link von anna)". Its forms carry `einmal` and go through the `once` layer, keyed on
 //! the link.
@@ -10,19 +10,20 @@
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::{Path, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Form};
 use serde::Deserialize;
 use tower_sessions::Session;
 
-use super::night::{next_round, read_round, EnteredRound, EntryRow, RoundFields};
+use super::night::{blank_rows, end_with, next_round, EnteredRound, Typed};
+use super::round;
+use super::round_input::{Fields, RowInput};
 use crate::league::format::date_de;
-use crate::service::scorer::{self, link_path, ScorerLink};
-use crate::service::{Edit, League, ServiceError};
+use crate::service::scorer::{link_path, ScorerLink};
+use crate::service::{Edit, ServiceError};
 use crate::web::kit::session::RequireSecretary;
-use crate::web::kit::{AppError, AppState, Guard, Layout, Routes};
-use crate::web::kit::{AtNight, Flash};
+use crate::web::kit::{AppError, AppState, AtNight, Guard, Layout, Reply, Routes, Stored, Today};
 
 /// The session key of a link made and not yet shown: "date|table|token".
 const SHOW_ONCE_KEY: &str = "scorer_link_once";
@@ -66,7 +67,7 @@ struct TablePage {
     rounds: Vec<EnteredRound>,
     round_input: String,
     replace: bool,
-    rows: Vec<EntryRow>,
+    rows: Vec<RowInput>,
     joker_allowed: bool,
     error: Option<String>,
     /// Every round of the night is entered at this table (the form folds away under
@@ -83,7 +84,7 @@ fn render(
     link: &ScorerLink,
     base: String,
     at: &AtNight,
-    typed: Option<(String, Vec<EntryRow>, bool, String)>,
+    typed: Option<(String, Vec<RowInput>, bool, String)>,
 ) -> TablePage {
     let night = at.night();
     let rules = &at.view.season.rules;
@@ -98,7 +99,7 @@ fn render(
         Some((input, rows, replace, error)) => (input, rows, replace, Some(error)),
         None => (
             next.to_string(),
-            EntryRow::blank_rows(night, link.table, &at.view.ids.players),
+            blank_rows(night, link.table, &at.view.ids.players),
             false,
             None,
         ),
@@ -124,12 +125,13 @@ fn render(
 
 /// The layout of a link's page: no account, a fresh `einmal` token, the flash message of the
 /// last redirect.
-async fn link_layout(session: &Session) -> Layout {
+async fn link_layout(session: &Session, today: chrono::NaiveDate) -> Layout {
     let flash = session.remove::<String>("flash").await.ok().flatten();
     Layout {
         user: None,
         flash,
         once: crate::web::kit::once::token(),
+        today,
     }
 }
 
@@ -137,55 +139,54 @@ async fn table_page(
     Extension(link): Extension<ScorerLink>,
     Path((token, _, _)): Path<(String, String, u32)>,
     session: Session,
+    Today(today): Today,
     at: AtNight,
 ) -> Response {
     let base = link_path(&token, link.date, link.table);
-    let layout = link_layout(&session).await;
+    let layout = link_layout(&session, today).await;
     render(layout, &link, base, &at, None).into_response()
 }
 
+/// `POST /tisch/{token}/{date}/{table}/runde`: the round form of the link's table, read and
+/// checked as the night page's ([`round::read`]), audited as "Tisch 2 (Link von anna)".
 async fn save_round(
-    State(league): State<League>,
+    reply: Reply,
     Extension(link): Extension<ScorerLink>,
     Path((token, _, _)): Path<(String, String, u32)>,
     session: Session,
-    flash: Flash,
     at: AtNight,
-    axum_extra::extract::Form(fields): axum_extra::extract::Form<RoundFields>,
+    axum_extra::extract::Form(fields): axum_extra::extract::Form<Fields>,
 ) -> Result<Response, AppError> {
     let base = link_path(&token, link.date, link.table);
-    let read = read_round(&at, link.table, &fields);
+    let read = round::read(&at, link.table, &fields);
     let done = match read.parsed {
         Err(e) => Err(ServiceError::refused(e)),
-        Ok((number, change)) => league
+        Ok((number, change)) => reply
+            .league
             .change(at.year(), change, &Edit::by(&link.author()))
             .await
             .map(|_| number),
     };
-    match done {
-        Ok(n) => Ok(flash
-            .redirect(
-                &format!("{base}#runden"),
-                format!("Runde {n} an Tisch {} gespeichert.", link.table),
-            )
-            .await),
-        Err(
-            ServiceError::Refused(e)
-            | ServiceError::Closed(e)
-            | ServiceError::Conflict(e)
-            | ServiceError::Full(e),
-        ) => {
-            let at = AtNight::find(league.snapshot(), at.date)?;
-            let layout = link_layout(&session).await;
-            let typed = (read.number_input, read.rows, read.replace, e.to_string());
-            Ok((
-                StatusCode::UNPROCESSABLE_ENTITY,
-                render(layout, &link, base, &at, Some(typed)),
-            )
-                .into_response())
-        }
-        Err(e) => Err(e.into()),
-    }
+    let league = reply.league.clone();
+    let table = link.table;
+    let to = format!("{base}#runden");
+    reply
+        .finish(
+            done,
+            |n| Stored::at(to, format!("Runde {n} an Tisch {table} gespeichert.")),
+            async |refusal, layout| {
+                let at = AtNight::find(league.snapshot(), at.date)?;
+                let layout = link_layout(&session, layout.today).await;
+                let typed = (
+                    read.number_input,
+                    read.rows,
+                    read.replace,
+                    refusal.to_string(),
+                );
+                Ok(render(layout, &link, base, &at, Some(typed)))
+            },
+        )
+        .await
 }
 
 /// The secretary's page of a link just made: its address and QR code, once.
@@ -214,57 +215,38 @@ fn address(headers: &HeaderMap, secure: bool, path: &str) -> String {
     format!("{scheme}://{host}{path}")
 }
 
-/// The QR code of `text` as an SVG element for a page (the XML declaration dropped).
-pub fn qr_svg(text: &str) -> Option<String> {
-    use qrcode::render::svg;
-    let code =
-        qrcode::QrCode::with_error_correction_level(text.as_bytes(), qrcode::EcLevel::M).ok()?;
-    let svg = code
-        .render::<svg::Color>()
-        .min_dimensions(200, 200)
-        .dark_color(svg::Color("#000"))
-        .light_color(svg::Color("#fff"))
-        .build();
-    let start = svg.find("<svg")?;
-    Some(svg[start..].replacen(
-        "<svg ",
-        "<svg class=\"linkcode\" role=\"img\" aria-label=\"QR-Code des Links\" ",
-        1,
-    ))
-}
-
+/// `POST /verwaltung/abend/{date}/tisch/{table}/link`: makes the table's link (an older one stops
+/// working) and shows it once; refused → the night page again with the reason.
 async fn create_link(
-    State(state): State<AppState>,
+    reply: Reply,
     RequireSecretary(user): RequireSecretary,
     session: Session,
-    flash: Flash,
     at: AtNight,
     Path((_, table)): Path<(String, u32)>,
     Form(_): Form<LinkForm>,
 ) -> Result<Response, AppError> {
-    let db = state.league.db();
-    match scorer::create_link(db, at.date, table, &user.username).await {
+    let done = reply
+        .league
+        .create_scorer_link(at.date, table, &user.username)
+        .await;
+    let done = match done {
         Ok(token) => {
             let once = format!("{}|{table}|{token}", at.date);
             session
                 .insert(SHOW_ONCE_KEY, once)
                 .await
                 .map_err(|e| AppError::Internal(e.to_string()))?;
-            Ok(flash
-                .redirect(
-                    &format!("/verwaltung/abend/{}/tisch/{table}/link", at.date),
-                    format!("Link für Tisch {table} erstellt (ein älterer gilt nicht mehr)."),
-                )
-                .await)
+            Ok(())
         }
-        Err(e @ ServiceError::Refused(_)) => Ok(flash
-            .redirect(
-                &format!("/verwaltung/abend/{}#links", at.date),
-                e.to_string(),
-            )
-            .await),
-        Err(e) => Err(e.into()),
-    }
+        Err(e) => Err(e),
+    };
+    let stored = |()| {
+        Stored::at(
+            format!("/verwaltung/abend/{}/tisch/{table}/link", at.date),
+            format!("Link für Tisch {table} erstellt (ein älterer gilt nicht mehr)."),
+        )
+    };
+    end_with(reply, at.date, "links", done, stored, Typed::default()).await
 }
 
 async fn show_link(
@@ -288,7 +270,8 @@ async fn show_link(
             )
         })
         .map(|url| {
-            let svg = qr_svg(&url).unwrap_or_default();
+            let svg =
+                crate::web::kit::qr::svg(&url, "linkcode", "QR-Code des Links").unwrap_or_default();
             (url, svg)
         });
     LinkPage {
@@ -301,21 +284,24 @@ async fn show_link(
     .into_response()
 }
 
+/// `POST /verwaltung/abend/{date}/tisch/{table}/link/widerrufen`: the table's link stops working.
 async fn revoke_link(
-    State(state): State<AppState>,
+    reply: Reply,
     RequireSecretary(user): RequireSecretary,
-    flash: Flash,
     at: AtNight,
     Path((_, table)): Path<(String, u32)>,
     Form(_): Form<LinkForm>,
 ) -> Result<Response, AppError> {
-    let was = scorer::revoke_link(state.league.db(), at.date, table, &user.username).await?;
-    let message = if was {
-        format!("Der Link für Tisch {table} gilt nicht mehr.")
-    } else {
-        format!("Für Tisch {table} gab es keinen gültigen Link.")
+    let done = reply
+        .league
+        .revoke_scorer_link(at.date, table, &user.username)
+        .await;
+    let message = |was: bool| {
+        if was {
+            format!("Der Link für Tisch {table} gilt nicht mehr.")
+        } else {
+            format!("Für Tisch {table} gab es keinen gültigen Link.")
+        }
     };
-    Ok(flash
-        .redirect(&format!("/verwaltung/abend/{}#links", at.date), message)
-        .await)
+    super::night::end(reply, at.date, "links", done, message, Typed::default()).await
 }

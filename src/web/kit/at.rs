@@ -62,6 +62,12 @@ impl AtSeason {
     pub fn year(&self) -> i32 {
         self.view.season.year
     }
+
+    /// The season `year` in `snapshot`: 404 when there is none.
+    pub fn find(snapshot: Arc<Snapshot>, year: i32) -> Result<AtSeason, AppError> {
+        let view = snapshot.season(year)?.clone();
+        Ok(AtSeason { snapshot, view })
+    }
 }
 
 impl FromRequestParts<AppState> for AtSeason {
@@ -73,9 +79,7 @@ impl FromRequestParts<AppState> for AtSeason {
             .ok_or(AppError::NotFound)?
             .parse()
             .map_err(|_| unreadable())?;
-        let snapshot = state.league.snapshot();
-        let view = snapshot.season(year)?.clone();
-        Ok(AtSeason { snapshot, view })
+        AtSeason::find(state.league.snapshot(), year)
     }
 }
 
@@ -198,5 +202,14 @@ impl FromRequestParts<AppState> for AtRound {
             return Err(AppError::NotFound);
         }
         Ok(AtRound { at, round })
+    }
+}
+
+/// A redirect to page `page` of the current season (`/saison/{year}/{page}`), or to the home page
+/// when there is no season yet.
+pub fn to_current_season(league: &crate::service::League, page: &str) -> axum::response::Redirect {
+    match league.snapshot().current_year() {
+        Some(year) => axum::response::Redirect::to(&format!("/saison/{year}/{page}")),
+        None => axum::response::Redirect::to("/"),
     }
 }

@@ -5,9 +5,10 @@ use askama::Template;
 use askama_web::WebTemplate;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::Json;
 
 use super::Layout;
-use crate::service::ServiceError;
+use crate::service::{RefusalKind, ServiceError, RETRY_AFTER_SECS};
 
 /// Errors of handlers. The response hides internals: details are logged, the user sees a short
 /// German message.
@@ -37,6 +38,9 @@ pub enum AppError {
     /// The disk is full; nothing was stored (507), with the German reason.
     #[error("{0}")]
     Full(String),
+    /// The database was busy; nothing was stored, send again (503 with `Retry-After`).
+    #[error("{0}")]
+    Busy(String),
     /// Anything that failed inside (500).
     #[error("{0}")]
     Internal(String),
@@ -52,6 +56,7 @@ impl From<ServiceError> for AppError {
             }
             ServiceError::Full(err) => AppError::Full(err.to_string()),
             ServiceError::Corrupt(m) => AppError::Internal(m),
+            e @ ServiceError::Db(_) if e.is_busy() => AppError::Busy(e.to_string()),
             ServiceError::Db(err) => AppError::Internal(err.to_string()),
         }
     }
@@ -81,6 +86,7 @@ pub fn title_de(status: StatusCode) -> &'static str {
         422 => "Eingabe abgelehnt",
         429 => "Zu viele Anfragen",
         507 => "Speicher voll",
+        503 => "Gerade belegt",
         500..=599 => "Fehler auf dem Server",
         _ => "Fehler",
     }
@@ -113,6 +119,7 @@ impl IntoResponse for AppError {
             AppError::BadRequest(m) => (StatusCode::BAD_REQUEST, m.clone()),
             AppError::Closed(m) => (StatusCode::CONFLICT, m.clone()),
             AppError::Full(m) => (StatusCode::INSUFFICIENT_STORAGE, m.clone()),
+            AppError::Busy(m) => (StatusCode::SERVICE_UNAVAILABLE, m.clone()),
             AppError::Internal(_) => {
                 tracing::error!(error = %self, "request failed");
                 (
@@ -121,6 +128,65 @@ impl IntoResponse for AppError {
                 )
             }
         };
-        (status, ErrorPage::new(status, message)).into_response()
+        let mut resp = (status, ErrorPage::new(status, message)).into_response();
+        if matches!(self, AppError::Busy(_)) {
+            if let Ok(v) = axum::http::HeaderValue::from_str(&RETRY_AFTER_SECS.to_string()) {
+                resp.headers_mut()
+                    .insert(axum::http::header::RETRY_AFTER, v);
+            }
+        }
+        resp
+    }
+}
+
+/// The JSON API's one error answer: `{"error": "<German where and why>"}` with its status (the
+/// shape of interchange.md). A service refusal is 422 (invalid), 409 (closed night, changed
+/// meanwhile), 507 (disk full) or 503 with `Retry-After` (database busy); what does not exist 404; a fault 500, logged, its detail hidden.
+#[derive(Debug)]
+pub struct ApiError(pub StatusCode, pub String);
+
+impl ApiError {
+    /// A 400 for a request that cannot be read as sent, with the German reason.
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError(StatusCode::BAD_REQUEST, message.into())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut resp = (self.0, Json(serde_json::json!({ "error": self.1 }))).into_response();
+        if self.0 == StatusCode::SERVICE_UNAVAILABLE {
+            if let Ok(v) = axum::http::HeaderValue::from_str(&RETRY_AFTER_SECS.to_string()) {
+                resp.headers_mut()
+                    .insert(axum::http::header::RETRY_AFTER, v);
+            }
+        }
+        resp
+    }
+}
+
+impl From<ServiceError> for ApiError {
+    fn from(e: ServiceError) -> Self {
+        match e.into_refusal() {
+            Ok(refusal) => {
+                let status = match refusal.kind {
+                    RefusalKind::Invalid => StatusCode::UNPROCESSABLE_ENTITY,
+                    RefusalKind::Closed | RefusalKind::Conflict => StatusCode::CONFLICT,
+                    RefusalKind::Full => StatusCode::INSUFFICIENT_STORAGE,
+                    RefusalKind::Busy => StatusCode::SERVICE_UNAVAILABLE,
+                };
+                ApiError(status, refusal.to_string())
+            }
+            Err(e @ (ServiceError::NoSeason(_) | ServiceError::NotFound(_))) => {
+                ApiError(StatusCode::NOT_FOUND, e.to_string())
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "api request failed");
+                ApiError(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "Ein interner Fehler ist aufgetreten.".to_string(),
+                )
+            }
+        }
     }
 }

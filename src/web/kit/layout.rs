@@ -5,6 +5,7 @@
 use axum::extract::{FromRequestParts, OptionalFromRequestParts};
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Redirect, Response};
+use chrono::NaiveDate;
 use tower_sessions::Session;
 
 use super::session::CurrentUser;
@@ -24,11 +25,14 @@ pub struct Layout {
     /// The token every POST form of this page sends as `einmal` (a fresh one per page for a
     /// logged-in account, empty for visitors): see [`super::once`].
     pub once: String,
+    /// The club's date of this request ([`crate::service::League::today`], the one club clock):
+    /// what every "today" of a page and its forms is.
+    pub today: NaiveDate,
 }
 
 impl Layout {
-    /// The layout of `user`, no message.
-    pub fn of(user: Option<CurrentUser>) -> Layout {
+    /// The layout of `user` on the club's date `today`, no message.
+    pub fn of(user: Option<CurrentUser>, today: NaiveDate) -> Layout {
         let once = if user.is_some() {
             super::once::token()
         } else {
@@ -38,6 +42,7 @@ impl Layout {
             user,
             flash: None,
             once,
+            today,
         }
     }
 }
@@ -67,7 +72,7 @@ impl FromRequestParts<AppState> for Layout {
             (None, true) => super::once::token(),
             _ => String::new(),
         };
-        let layout = Layout::of(user);
+        let layout = Layout::of(user, state.league.today());
         Ok(Layout {
             flash,
             once: if once.is_empty() {
@@ -106,5 +111,21 @@ impl Flash {
             tracing::warn!(error = %e, "Hinweis nicht gespeichert");
         }
         Redirect::to(to).into_response()
+    }
+}
+
+/// The club's date of the request ([`crate::service::League::today`]) for a handler without a
+/// [`Layout`] (an export's file name, a JSON answer).
+#[derive(Debug, Clone, Copy)]
+pub struct Today(pub NaiveDate);
+
+impl FromRequestParts<AppState> for Today {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        _parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, std::convert::Infallible> {
+        Ok(Today(state.league.today()))
     }
 }

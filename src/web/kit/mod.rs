@@ -8,11 +8,15 @@
 pub mod at;
 pub mod error;
 pub mod filters;
+pub mod form;
 pub mod germanize;
 pub mod layout;
 pub mod links;
 pub mod once;
 pub mod page_cache;
+pub mod privacy;
+pub mod qr;
+pub mod respond;
 pub mod routes;
 pub mod security;
 pub mod server;
@@ -27,8 +31,9 @@ use axum::extract::FromRef;
 use crate::auth::throttle::LoginThrottle;
 use crate::service::League;
 pub use at::{AtNight, AtRound, AtSeason, AtTable};
-pub use error::AppError;
-pub use layout::{Flash, Layout};
+pub use error::{ApiError, AppError};
+pub use layout::{Flash, Layout, Today};
+pub use respond::{finish, Reply, Stored};
 pub use routes::{Guard, RouteInfo, Routes};
 
 /// The state every handler shares: the league (snapshot and write pipeline) and the login

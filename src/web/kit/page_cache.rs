@@ -69,7 +69,7 @@ pub async fn serve(State(state): State<AppState>, req: Request, next: Next) -> R
         return next.run(req).await;
     }
     let snapshot = state.league.snapshot().id;
-    let day = chrono::Local::now().date_naive();
+    let day = state.league.today();
     let uri = req.uri().to_string();
     {
         let kept = state.pages.pages.lock().unwrap_or_else(|e| e.into_inner());

@@ -32,18 +32,18 @@ pub const LOGIN_AT_KEY: &str = "login_at";
 pub const EPOCH_KEY: &str = "epoch";
 
 /// Starts the logged-in session of user `id` at the account's session epoch `epoch`: a new
-/// session id (against fixation), the user, the epoch and the login time.
+/// session id (against fixation), the user, the epoch and the login time `now` (Unix seconds, from
+/// the club clock).
 pub async fn start_session(
     session: &Session,
     id: i64,
     epoch: i64,
+    now: i64,
 ) -> Result<(), tower_sessions::session::Error> {
     session.cycle_id().await?;
     session.insert(USER_ID_KEY, id).await?;
     session.insert(EPOCH_KEY, epoch).await?;
-    session
-        .insert(LOGIN_AT_KEY, chrono::Utc::now().timestamp())
-        .await?;
+    session.insert(LOGIN_AT_KEY, now).await?;
     Ok(())
 }
 
@@ -182,7 +182,7 @@ where
             // A password changed or reset, or the account disabled, since this login ends the
             // session for good (each bumps the account's session epoch).
             let ended = user.as_ref().is_some_and(|u| u.session_epoch != epoch);
-            if ended || session_expired(login_at, chrono::Utc::now().timestamp()) {
+            if ended || session_expired(login_at, league.clock().now().timestamp()) {
                 session.flush().await.map_err(|e| internal(&e))?;
                 None
             } else {

@@ -1,12 +1,108 @@
-//! Money (league.md §5–§8): the Kasse, the Jahresabschluss with its payouts, the CSV exports, the
-//! Strafenkatalog and fines, and the Kassenwart's pages (payments, fees, netting).
+//! Money (league.md §5–§8): the public Kasse (`kasse`) and Jahresabschluss (`abschluss`) of a
+//! season, the CSV exports (`csv`), the Strafenkatalog and fines (`strafen`), the Kassenwart's
+//! payments and netting (`payments`), the Jahresbeitrag booked by its day (`fee`, from the season
+//! page too), and a player's money card with its GiroCode (`card`). Everything reads the league's
+//! snapshot; changes go through the write pipeline.
 
+pub mod abschluss;
+pub mod card;
+pub mod csv;
+pub mod fee;
 pub mod kasse;
-pub mod treasurer;
+pub mod payments;
+pub mod strafen;
 
-use super::kit::Routes;
+use axum::http::header;
+use axum::response::IntoResponse;
+use chrono::NaiveDate;
+
+use crate::service::ServiceError;
+use crate::web::kit::{Guard, Routes};
 
 /// The routes of this room.
 pub fn routes() -> Routes {
-    kasse::routes().merge(treasurer::routes())
+    Routes::new()
+        .get(Guard::Public, "/kasse", kasse::current)
+        .get(Guard::Public, "/saison/{year}/kasse", kasse::get)
+        .get(Guard::Public, "/saison/{year}/abschluss", abschluss::get)
+        .get(Guard::Public, "/saison/{year}/tabelle.csv", csv::table)
+        .get(Guard::Public, "/saison/{year}/kasse.csv", csv::kasse)
+        .get(Guard::Public, "/saison/{year}/abende.csv", csv::nights)
+        .get(Guard::Public, "/money.css", money_css)
+        .get(
+            Guard::Money,
+            "/verwaltung/saison/{year}/strafen",
+            strafen::get,
+        )
+        .post(
+            Guard::Money,
+            "/verwaltung/saison/{year}/strafen",
+            strafen::set_kind,
+        )
+        .post(
+            Guard::Money,
+            "/verwaltung/saison/{year}/strafen/loeschen",
+            strafen::remove_kind,
+        )
+        .post(
+            Guard::Money,
+            "/verwaltung/saison/{year}/strafe",
+            strafen::book_fine,
+        )
+        .post(
+            Guard::Money,
+            "/verwaltung/strafe/{id}/bezahlt",
+            strafen::mark_paid,
+        )
+        .post(
+            Guard::Money,
+            "/verwaltung/strafe/{id}/offen",
+            strafen::mark_open,
+        )
+        .get(Guard::Money, "/verwaltung/kasse", payments::start)
+        .get(
+            Guard::Money,
+            "/verwaltung/saison/{year}/zahlungen",
+            payments::get,
+        )
+        .post(
+            Guard::Money,
+            "/verwaltung/saison/{year}/zahlung",
+            payments::book_payment,
+        )
+        .post(
+            Guard::Money,
+            "/verwaltung/saison/{year}/zahlungen/beitrag/{id}",
+            payments::book_fee,
+        )
+        .post(
+            Guard::Money,
+            "/verwaltung/saison/{year}/verrechnung",
+            payments::net,
+        )
+}
+
+/// The print and money stylesheet (`static/money.css`), embedded.
+const MONEY_CSS: &str = include_str!("../../../static/money.css");
+
+/// A payment day as typed (`YYYY-MM-DD`; empty: `today`, the club's date). `Err` is the German
+/// refusal.
+pub fn paid_on(typed: &str, today: NaiveDate) -> Result<NaiveDate, ServiceError> {
+    let text = typed.trim();
+    if text.is_empty() {
+        return Ok(today);
+    }
+    NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .map_err(|_| ServiceError::refused(format!("bezahlt am: \"{text}\" ist kein Datum")))
+}
+
+/// `GET /money.css`: the print and money stylesheet.
+pub async fn money_css() -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, "text/css; charset=utf-8"),
+            (header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        MONEY_CSS,
+    )
 }

@@ -105,7 +105,7 @@ async fn career(
         glueck: glueck.map(|g| crate::web::public::table::GlueckLine::of(Some(&g))),
     }
     .into_response();
-    Ok(crate::web::money::kasse::private_money(&snapshot, page))
+    Ok(crate::web::kit::privacy::private_money(&snapshot, page))
 }
 
 /// The all-time table page.
@@ -152,7 +152,7 @@ async fn ehrentafel(State(league): State<League>, layout: Layout) -> Response {
         money,
     }
     .into_response();
-    crate::web::money::kasse::private_money(&snapshot, page)
+    crate::web::kit::privacy::private_money(&snapshot, page)
 }
 
 /// One record as shown: title, value with its unit, and each holder with his links.

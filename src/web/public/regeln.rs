@@ -392,7 +392,7 @@ async fn current(State(league): State<League>, layout: Layout) -> Result<Respons
             render(layout, &view.season.rules, year, true, snapshot.years())
         }
         None => {
-            let year = chrono::Local::now().year();
+            let year = layout.today.year();
             render(
                 layout,
                 &SeasonRules::defaults_for(year),

@@ -144,8 +144,7 @@ async fn home(State(league): State<League>, layout: Layout, me: Me) -> Result<Re
             let mine =
                 me.0.and_then(|id| view.player_name(id).map(|n| (id, n.to_string())))
                     .and_then(|(id, name)| {
-                        let (stand, missing) =
-                            where_he_stands(view, &name, money, chrono::Local::now().date_naive())?;
+                        let (stand, missing) = where_he_stands(view, &name, money, layout.today)?;
                         Some(Mine {
                             href: format!("/saison/{year}/spieler/{id}"),
                             name,
@@ -242,7 +241,7 @@ struct PlayerPage<'a> {
     /// His nights, newest first.
     nights: Vec<&'a PlayerNight>,
     /// His money card; `None` while the club keeps its money private from a visitor.
-    card: Option<crate::web::money::treasurer::MoneyCard>,
+    card: Option<crate::web::money::card::MoneyCard>,
     /// Link to his career across seasons.
     career_href: String,
     /// His `players.id` (the „Das bin ich“ form).
@@ -440,15 +439,14 @@ async fn player(
     let p = view.season.player(&name).ok_or(AppError::NotFound)?;
     let history = view.player_history(&name).ok_or(AppError::NotFound)?;
     let money = at.snapshot.money_visible(layout.user.is_some());
-    let card = crate::web::money::treasurer::card(
+    let card = crate::web::money::card::card(
         &at.snapshot,
         view,
         &name,
         layout.user.is_some(),
-        chrono::Local::now().date_naive(),
+        layout.today,
     );
-    let (stand, missing) =
-        where_he_stands(view, &name, money, chrono::Local::now().date_naive()).unzip();
+    let (stand, missing) = where_he_stands(view, &name, money, layout.today).unzip();
     let missing = missing.unwrap_or_default();
     let points = view
         .curves()
@@ -495,7 +493,7 @@ async fn player(
     .into_response();
     Ok(personal(
         me,
-        crate::web::money::kasse::private_money(&at.snapshot, page),
+        crate::web::kit::privacy::private_money(&at.snapshot, page),
     ))
 }
 
@@ -520,16 +518,7 @@ struct NightsPage {
 }
 
 async fn nights_current(State(league): State<League>) -> Redirect {
-    to_current_season(&league, "abende")
-}
-
-/// A redirect to page `page` of the current season (`/saison/{year}/{page}`), or to the home page
-/// when there is no season yet.
-pub fn to_current_season(league: &League, page: &str) -> Redirect {
-    match league.snapshot().current_year() {
-        Some(year) => Redirect::to(&format!("/saison/{year}/{page}")),
-        None => Redirect::to("/"),
-    }
+    crate::web::kit::at::to_current_season(&league, "abende")
 }
 
 async fn nights(layout: Layout, at: AtSeason) -> Result<NightsPage, AppError> {
@@ -632,5 +621,5 @@ async fn night(layout: Layout, at: AtNight) -> Result<Response, AppError> {
         },
     }
     .into_response();
-    Ok(crate::web::money::kasse::private_money(&at.snapshot, page))
+    Ok(crate::web::kit::privacy::private_money(&at.snapshot, page))
 }

@@ -1,11 +1,31 @@
-//! Unit tests of `src/web/night.rs`.
+//! Unit tests of `src/web/entry/round_input.rs`.
 
 use super::*;
+
+/// The round form's reading of round `number` (typed) with `rows`: the number and the result
+/// rows, or the refusal's message.
+fn parse_round(
+    date: NaiveDate,
+    table: u32,
+    number: &str,
+    rows: &[RowInput],
+) -> Result<(u32, Vec<ResultEntry>), String> {
+    let number = round_number(date, table, number)?;
+    let round = RoundInput {
+        number,
+        rows: rows.to_vec(),
+        error: None,
+    };
+    round
+        .results(date, table)
+        .map(|results| (number, results))
+        .map_err(|(message, _)| message)
+}
 
 #[test]
 fn round_forms_parse_counts_and_name_the_bad_field() {
     let d = NaiveDate::from_ymd_opt(2026, 1, 9).unwrap();
-    let row = |id, name: &str, outs: &str, played, lost| EntryRow {
+    let row = |id, name: &str, outs: &str, played, lost| RowInput {
         id,
         name: name.into(),
         played,
@@ -14,6 +34,7 @@ fn round_forms_parse_counts_and_name_the_bad_field() {
         julen: "".into(),
         joker: false,
         lost,
+        ..RowInput::default()
     };
     let ok = parse_round(
         d,

@@ -1,0 +1,206 @@
+//! A round of the night page's round form (league.md §1): read through `round_input` into one
+//! `Change::PutRound` and sent through the write pipeline; and its corrections, removing a round
+//! or moving it to the other table. The scorer link's page sends the same form ([`read`]).
+
+use axum::extract::Path;
+
+use super::night::{correct, end, Correction, CorrectionForm, Typed};
+use super::round_input::{
+    check_round_form, first, foreign_ids, round_number, Fields, RoundInput, RowInput,
+};
+use crate::league::change::Replace;
+use crate::league::file::ResultEntry;
+use crate::league::format::date_de;
+use crate::league::{draw, Change, Korrektur};
+use crate::service::{Edit, ServiceError};
+use crate::web::kit::session::RequireSecretary;
+use crate::web::kit::{AppError, AtNight, Reply};
+use axum::response::Response;
+use axum::Form;
+
+/// A round form of one table as read: its rows, round number field and "Runde ersetzen" box as
+/// typed, the Korrektur fields, and the round number with its change, or the German refusal of
+/// the form's shape (numbers, one loser, no repeated field, unknown players).
+pub struct ReadRound {
+    /// The table's rows as typed.
+    pub rows: Vec<RowInput>,
+    /// The round number field as typed.
+    pub number_input: String,
+    /// "Runde ersetzen" ticked.
+    pub replace: bool,
+    /// The Korrektur fields.
+    pub korrektur: Korrektur,
+    /// The round number and its `Change::PutRound`, or the refusal.
+    pub parsed: Result<(u32, Change), String>,
+}
+
+/// Reads the round form `fields` of `table` at night `at` (its rows are the table's drawn
+/// players; a row of another player goes to the league's check, which names him).
+pub fn read(at: &AtNight, table: u32, fields: &Fields) -> ReadRound {
+    let date = at.date;
+    let seats = draw::table_players(&at.night().draw, table);
+    let id_of = |name: &str| at.view.ids.players.get(name).copied().unwrap_or_default();
+    let seated: Vec<i64> = seats.iter().map(|n| id_of(n)).collect();
+    let rows: Vec<RowInput> = seats
+        .iter()
+        .enumerate()
+        .map(|(seat, name)| RowInput::from_round_form(fields, id_of(name), seat, name))
+        .collect();
+    let number_input = first(fields, "number").unwrap_or_default().to_string();
+    let replace = fields.contains_key("replace");
+    let korrektur = Korrektur {
+        ticked: fields.contains_key("korrektur"),
+        reason: first(fields, "korrektur_grund")
+            .unwrap_or_default()
+            .to_string(),
+    };
+    // Players of other tables or not drawn go to the league's check as rows, which names them.
+    let mut foreign = Vec::new();
+    let mut unknown = None;
+    for id in foreign_ids(fields, &seated) {
+        match at.view.player_name(id) {
+            Some(name) => {
+                let mut row = RowInput::from_round_form(fields, id, seats.len(), name);
+                row.played = true;
+                foreign.push(row);
+            }
+            None => unknown = unknown.or(Some(id)),
+        }
+    }
+    let parsed = check_round_form(fields, date, table, &number_input, &rows)
+        .and_then(|()| match unknown {
+            Some(id) => Err(format!(
+                "Abend {}, Tisch {table}, Runde {}: Spieler Nr. {id} gibt es nicht",
+                date_de(date),
+                number_input.trim()
+            )),
+            None => Ok(()),
+        })
+        .and_then(|()| round_number(date, table, &number_input))
+        .and_then(|number| {
+            let round = RoundInput {
+                number,
+                rows: rows.clone(),
+                error: None,
+            };
+            round
+                .results(date, table)
+                .map(|results| (number, results))
+                .map_err(|(message, _)| message)
+        })
+        .map(|(number, mut results)| {
+            for r in &foreign {
+                results.push(ResultEntry {
+                    player: r.name.clone(),
+                    outs: r.outs.trim().parse().unwrap_or(0),
+                    hand_outs: r.hand_outs.trim().parse().unwrap_or(0),
+                    julen: r.julen.trim().parse().unwrap_or(0),
+                    joker: r.joker,
+                    lost: r.lost,
+                });
+            }
+            let change = Change::PutRound {
+                date,
+                table,
+                number,
+                results,
+                replace: if replace { Replace::Any } else { Replace::No },
+                seat_newcomers: false,
+                schockbesteck: None,
+            };
+            (number, change)
+        });
+    ReadRound {
+        rows,
+        number_input,
+        replace,
+        korrektur,
+        parsed,
+    }
+}
+
+/// `POST /verwaltung/abend/{date}/runde`: one round of one table (field `table`), stored or the
+/// night page again with the form as typed and the refusal.
+pub async fn post(
+    reply: Reply,
+    RequireSecretary(user): RequireSecretary,
+    at: AtNight,
+    axum_extra::extract::Form(fields): axum_extra::extract::Form<Fields>,
+) -> Result<Response, AppError> {
+    let table: u32 = first(&fields, "table")
+        .and_then(|v| v.parse().ok())
+        .ok_or_else(|| AppError::BadRequest("Tisch fehlt".into()))?;
+    if draw::table_players(&at.night().draw, table).is_empty() {
+        return Err(AppError::BadRequest(format!(
+            "Tisch {table} gibt es an diesem Abend nicht"
+        )));
+    }
+    let read = read(&at, table, &fields);
+    let done = match read.parsed {
+        Err(e) => Err(ServiceError::refused(e)),
+        Ok((number, change)) => {
+            let edit = Edit::by(&user.username).korrektur(read.korrektur);
+            reply
+                .league
+                .change(at.year(), change, &edit)
+                .await
+                .map(|_| number)
+        }
+    };
+    let typed = Typed {
+        round: Some((table, read.number_input, read.rows, read.replace)),
+        ..Typed::default()
+    };
+    let anchor = format!("tisch-{table}");
+    let message = |n| format!("Runde {n} an Tisch {table} gespeichert.");
+    end(reply, at.date, &anchor, done, message, typed).await
+}
+
+/// `POST /verwaltung/abend/{date}/runde/{table}/{number}/loeschen`: removes a round after the
+/// confirmation box (a Korrektur on a closed night).
+pub async fn remove(
+    reply: Reply,
+    RequireSecretary(user): RequireSecretary,
+    at: AtNight,
+    Path((_, table, number)): Path<(String, u32, u32)>,
+    Form(form): Form<CorrectionForm>,
+) -> Result<Response, AppError> {
+    let correction = Correction {
+        change: Change::RemoveRound {
+            date: at.date,
+            table,
+            number,
+            if_version: None,
+        },
+        ask: format!("Ja, Runde {number} löschen"),
+        anchor: format!("tisch-{table}"),
+        message: format!("Runde {number} an Tisch {table} gelöscht."),
+    };
+    correct(reply, &user.username, &at, &form, correction).await
+}
+
+/// `POST /verwaltung/abend/{date}/runde/{table}/{number}/verschieben`: moves a round entered at
+/// the wrong table to the other (`nach`) after the confirmation box.
+pub async fn move_to(
+    reply: Reply,
+    RequireSecretary(user): RequireSecretary,
+    at: AtNight,
+    Path((_, table, number)): Path<(String, u32, u32)>,
+    Form(form): Form<CorrectionForm>,
+) -> Result<Response, AppError> {
+    let to: u32 = form.nach.trim().parse().map_err(|_| {
+        AppError::BadRequest(format!("Tisch „{}“ gibt es nicht.", form.nach.trim()))
+    })?;
+    let correction = Correction {
+        change: Change::MoveRound {
+            date: at.date,
+            table,
+            number,
+            to,
+        },
+        ask: format!("Ja, Runde {number} an Tisch {to} verschieben"),
+        anchor: format!("tisch-{to}"),
+        message: format!("Runde {number} von Tisch {table} an Tisch {to} verschoben."),
+    };
+    correct(reply, &user.username, &at, &form, correction).await
+}

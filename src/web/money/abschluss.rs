@@ -1,0 +1,429 @@
+//! The Jahresabschluss of a season (league.md §8): fees, fines and the carry-in, the Lucky Looser,
+//! the pot, the places' shares step by step to the cent, the carry-out, the check that every cent
+//! is accounted for, and the netting of open fines against the payouts (with a print stylesheet).
+
+use std::collections::BTreeMap;
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::response::{IntoResponse, Response};
+use chrono::{Datelike, NaiveDate};
+
+use crate::league::format::date_de as de_date;
+use crate::league::kasse::{fine_label, format_exact_cents, lucky_lines, place_lines, ShareLine};
+use crate::league::{format_cents, Change, Season};
+use crate::web::kit::at::AtSeason;
+use crate::web::kit::session::CurrentUser;
+use crate::web::kit::{AppError, Layout};
+
+use crate::web::kit::privacy::{money_gate, private_money};
+use crate::web::money::kasse::{fine_rows, FineRow};
+
+/// One payee line of the Jahresabschluss, formatted.
+pub struct PayeeRow {
+    /// "1." or "2. (geteilt)"; the Lucky Looser lines say "LL".
+    pub place: String,
+    /// The payee.
+    pub player: String,
+    /// His percentage, e.g. "22,5 %", with the calculation "(25 % + 20 %) ÷ 2".
+    pub percent: String,
+    /// How the percentage came about, e.g. "(25 + 20) ÷ 2"; empty without a tie.
+    pub how: String,
+    /// The exact share.
+    pub exact: String,
+    /// Its floor.
+    pub floor: String,
+    /// "+ 1 ct" or "".
+    pub extra: String,
+    /// What he receives.
+    pub amount: String,
+}
+
+/// Fees grouped by amount: "12 × 15,00 € = 180,00 €".
+pub struct FeeGroup {
+    /// Number of fees of this amount.
+    pub count: usize,
+    /// The amount.
+    pub amount: String,
+    /// count × amount.
+    pub sum: String,
+}
+
+/// The season's payout rules (league.md §5, §6, §8, §10), formatted.
+pub struct RulesView {
+    /// The Jahresbeitrag by payment month, January to the last join month: ("Januar", "15,00 €").
+    pub fee_by_month: Vec<(&'static str, String)>,
+    /// Last month a fee is accepted.
+    pub last_join: &'static str,
+    /// Lucky Looser amount.
+    pub lucky: String,
+    /// Paid places: ("1", "30 %").
+    pub places: Vec<(String, String)>,
+    /// Σ percent of the places.
+    pub places_total: u32,
+    /// The Strafenkatalog: (label, amount).
+    pub fines: Vec<(String, String)>,
+    /// Sozialfall after this many paid rounds per night.
+    pub sozialfall_after: u32,
+}
+
+/// The Jahresabschluss page.
+#[derive(Template, WebTemplate)]
+#[template(path = "money/abschluss.html")]
+struct AbschlussPage {
+    layout: Layout,
+    /// The refusal of a form sent from this page (marking a fine, the netting), at the top.
+    error: Option<String>,
+    year: i32,
+    status: String,
+    rules: RulesView,
+    fee_groups: Vec<FeeGroup>,
+    fee_count: usize,
+    fees: String,
+    fines_count: usize,
+    fines: String,
+    open_fines: Vec<FineRow>,
+    open_fines_sum: String,
+    previous: Option<i32>,
+    carry_in: String,
+    lucky_players: String,
+    lucky_paid_rounds: u32,
+    lucky_rule: String,
+    lucky_rows: Vec<PayeeRow>,
+    pot: String,
+    pot_formula: String,
+    payees: Vec<PayeeRow>,
+    places_sum: String,
+    carry_out: String,
+    carry_out_formula: String,
+    next_year: Option<i32>,
+    check_left: String,
+    check_right: String,
+    check_ok: bool,
+    schocker: String,
+    netting: NettingView,
+}
+
+/// One payee of the netting, formatted (league.md §8).
+pub struct NetRow {
+    /// The payee.
+    pub player: String,
+    /// His share (places and Lucky Looser).
+    pub share: String,
+    /// His fines paid out of the share ("–" when none).
+    pub netted: String,
+    /// His open fines the share does not cover ("–" when none).
+    pub left_open: String,
+    /// Paid out in cash.
+    pub payout: String,
+}
+
+/// The netting section of the Jahresabschluss: each payee's share, his fines netted and what he
+/// is paid out; before the netting is booked, a preview of the season after it.
+pub struct NettingView {
+    /// The rows, payee by payee.
+    pub rows: Vec<NetRow>,
+    /// True while open fines of payees wait to be netted: `rows` show the season after it.
+    pub preview: bool,
+    /// "Mit der Verrechnung kommen 1,50 € Strafen in den Topf: Topf 82,50 €."
+    pub preview_note: String,
+    /// Σ paid out + Σ netted = Σ places + Lucky Looser, in words.
+    pub check: String,
+    /// The viewer may book the netting (a Kassenwart, secretary or admin).
+    pub can_book: bool,
+    /// Default day of the netting (`YYYY-MM-DD`).
+    pub day: String,
+}
+
+/// The netting of `season` with carry-in `carry_in` on `on` ([`NettingView`]).
+fn netting_view(season: &Season, carry_in: i64, on: NaiveDate, can_book: bool) -> NettingView {
+    use crate::league::kasse::{netting, netting_plan};
+    use crate::league::payouts;
+    let plan = netting_plan(season, carry_in, on);
+    let change = Change::NetPayouts {
+        paid_on: on,
+        carry_in_cents: carry_in,
+    };
+    let after = (!plan.is_empty())
+        .then(|| season.apply(&change).ok())
+        .flatten();
+    let shown = after.as_ref().unwrap_or(season);
+    let p = payouts(shown, carry_in);
+    let lines = netting(shown, &p, on);
+    let dash = |c: i64| {
+        if c == 0 {
+            "–".to_string()
+        } else {
+            format_cents(c)
+        }
+    };
+    let paid_out: i64 = lines.iter().map(|l| l.payout_cents).sum();
+    let netted: i64 = lines.iter().map(|l| l.netted_cents).sum();
+    let shares: i64 = lines.iter().map(|l| l.share_cents).sum();
+    let before = payouts(season, carry_in);
+    NettingView {
+        rows: lines
+            .iter()
+            .map(|l| NetRow {
+                player: l.player.clone(),
+                share: format_cents(l.share_cents),
+                netted: dash(l.netted_cents),
+                left_open: dash(l.left_open_cents),
+                payout: format_cents(l.payout_cents),
+            })
+            .collect(),
+        preview: after.is_some(),
+        preview_note: format!(
+            "Mit der Verrechnung kommen {} offene Strafen der Gewinner als bezahlt in den Topf: \
+             Topf {} statt {}; die Anteile unten sind die nach der Verrechnung.",
+            format_cents(p.fines_cents - before.fines_cents),
+            format_cents(p.pot_cents),
+            format_cents(before.pot_cents)
+        ),
+        check: format!(
+            "{} ausgezahlt + {} verrechnet = {} Plätze und Lucky Looser",
+            format_cents(paid_out),
+            format_cents(netted),
+            format_cents(shares)
+        ),
+        can_book,
+        day: on.to_string(),
+    }
+}
+
+/// German percent `num / den` with up to two decimals and "…" when it does not end: 45/2 →
+/// "22,5 %", 25/3 → "8,33… %", 30/1 → "30 %".
+pub fn format_percent(num: u32, den: u32) -> String {
+    if den == 0 {
+        return "–".to_string();
+    }
+    let hundredths = u64::from(num) * 100 / u64::from(den);
+    let inexact = u64::from(num) * 100 % u64::from(den) != 0;
+    let mut s = (hundredths / 100).to_string();
+    let frac = hundredths % 100;
+    if frac != 0 || inexact {
+        let mut f = format!("{frac:02}");
+        if !inexact {
+            f = f.trim_end_matches('0').to_string();
+        }
+        s = format!("{s},{f}");
+    }
+    format!("{s}{} %", if inexact { "…" } else { "" })
+}
+
+fn payee_row(l: &ShareLine, rules_percent: &[u32]) -> PayeeRow {
+    let (place, percent, how) = if l.place == 0 {
+        (
+            "Lucky Looser".to_string(),
+            String::new(),
+            if l.split > 1 {
+                format!("÷ {}", l.split)
+            } else {
+                String::new()
+            },
+        )
+    } else {
+        let covered: Vec<String> = (l.place..l.place + l.split)
+            .map(|q| {
+                rules_percent
+                    .get(q as usize - 1)
+                    .copied()
+                    .unwrap_or(0)
+                    .to_string()
+            })
+            .collect();
+        (
+            format!("{}.", l.place),
+            format_percent(l.covered_percent, l.split),
+            if l.split > 1 {
+                format!("({}) ÷ {}", covered.join(" + "), l.split)
+            } else {
+                String::new()
+            },
+        )
+    };
+    PayeeRow {
+        place,
+        player: l.player.clone(),
+        percent,
+        how,
+        exact: format_exact_cents(l.exact_num, l.exact_den),
+        floor: format_cents(l.floor_cents),
+        extra: if l.extra_cents > 0 {
+            format!("+ {} ct", l.extra_cents)
+        } else {
+            String::new()
+        },
+        amount: format_cents(l.cents),
+    }
+}
+
+fn rules_view(season: &Season) -> RulesView {
+    let r = &season.rules;
+    RulesView {
+        fee_by_month: (1..=r.last_join_month)
+            .filter_map(|m| {
+                let day = NaiveDate::from_ymd_opt(season.year, m, 1)?;
+                let cents = crate::league::fee_cents(r, season.year, day).ok()?;
+                Some((crate::league::season::month_name(m), format_cents(cents)))
+            })
+            .collect(),
+        last_join: crate::league::season::month_name(r.last_join_month),
+        lucky: format_cents(r.lucky_looser_cents),
+        places: r
+            .payout_percent
+            .iter()
+            .enumerate()
+            .map(|(i, p)| ((i + 1).to_string(), format!("{p} %")))
+            .collect(),
+        places_total: r.payout_percent.iter().sum(),
+        fines: r
+            .fines
+            .iter()
+            .map(|(k, c)| (fine_label(k).to_string(), format_cents(*c)))
+            .collect(),
+        sozialfall_after: r.sozialfall_after,
+    }
+}
+
+/// `GET /saison/{year}/abschluss`: the Jahresabschluss of the season (to the login page while the club
+/// keeps its money private and nobody is logged in).
+pub async fn get(layout: Layout, at: AtSeason) -> Result<Response, AppError> {
+    page(layout, &at, None)
+}
+
+/// The Jahresabschluss page of `at` with `error` at the top (a refused form sent from it).
+pub fn page(layout: Layout, at: &AtSeason, error: Option<String>) -> Result<Response, AppError> {
+    if let Some(to_login) = money_gate(&at.snapshot, &layout) {
+        return Ok(to_login);
+    }
+    let page = abschluss_view(layout, at, error)?;
+    Ok(private_money(&at.snapshot, page.into_response()))
+}
+
+fn abschluss_view(
+    layout: Layout,
+    at: &AtSeason,
+    error: Option<String>,
+) -> Result<AbschlussPage, AppError> {
+    let year = at.year();
+    let chained = at.snapshot.chained(year)?;
+    let (season, p) = (&at.view.season, &chained.payouts);
+    let today = layout.today;
+    let status = match season.last_night() {
+        None => "Noch kein Spielabend: die Regeln unten gelten für diese Saison.".to_string(),
+        Some(d) if today.year() <= year => format!(
+            "Vorläufig: Stand nach dem Abend vom {}. Endgültig nach dem letzten Abend der Saison.",
+            de_date(d)
+        ),
+        Some(d) => format!("Endgültig: nach dem letzten Abend vom {}.", de_date(d)),
+    };
+    let mut groups: BTreeMap<i64, usize> = BTreeMap::new();
+    for pl in season.players.iter().filter(|pl| pl.fee_paid_on.is_some()) {
+        *groups.entry(pl.fee_cents).or_default() += 1;
+    }
+    let fee_count = groups.values().sum();
+    let fee_groups = groups
+        .iter()
+        .map(|(&amount, &count)| FeeGroup {
+            count,
+            amount: format_cents(amount),
+            sum: format_cents(amount * count as i64),
+        })
+        .collect();
+    let fines_count = season
+        .nights
+        .iter()
+        .flat_map(|n| &n.fines)
+        .filter(|f| f.paid)
+        .count();
+    let open_fines: Vec<FineRow> = fine_rows(&at.view)
+        .into_iter()
+        .filter(|f| !f.paid)
+        .collect();
+    let lucky: i64 = p.lucky_looser.cents.iter().sum();
+    let lucky_rule = if p.lucky_looser.players.is_empty() {
+        "Noch keine Runde verloren: kein Lucky Looser.".to_string()
+    } else {
+        format!(
+            "min({} Lucky-Looser-Betrag, {} Beiträge) = {}",
+            format_cents(season.rules.lucky_looser_cents),
+            format_cents(p.fees_cents),
+            format_cents(lucky)
+        )
+    };
+    let can_book = layout.user.as_ref().is_some_and(CurrentUser::handles_money);
+    let placed: i64 = p.places.iter().flat_map(|x| &x.cents).sum();
+    let left = placed + lucky + p.carry_out_cents;
+    let right = p.fees_cents + p.fines_cents + p.carry_in_cents;
+    Ok(AbschlussPage {
+        layout,
+        error,
+        year,
+        status,
+        rules: rules_view(season),
+        fee_groups,
+        fee_count,
+        fees: format_cents(p.fees_cents),
+        fines_count,
+        fines: format_cents(p.fines_cents),
+        open_fines_sum: format_cents(p.open_fines_cents),
+        open_fines,
+        previous: chained.previous.as_ref().map(|x| x.season),
+        carry_in: format_cents(p.carry_in_cents),
+        lucky_players: p.lucky_looser.players.join(", "),
+        lucky_paid_rounds: p.lucky_looser.paid_rounds,
+        lucky_rule,
+        lucky_rows: lucky_lines(p)
+            .iter()
+            .map(|l| payee_row(l, &season.rules.payout_percent))
+            .collect(),
+        pot: format_cents(p.pot_cents),
+        pot_formula: format!(
+            "{} Beiträge − {} Lucky Looser + {} Strafen + {} Übertrag = {}",
+            format_cents(p.fees_cents),
+            format_cents(lucky),
+            format_cents(p.fines_cents),
+            format_cents(p.carry_in_cents),
+            format_cents(p.pot_cents)
+        ),
+        payees: place_lines(&season.rules, p)
+            .iter()
+            .map(|l| payee_row(l, &season.rules.payout_percent))
+            .collect(),
+        places_sum: format_cents(placed),
+        carry_out: format_cents(p.carry_out_cents),
+        carry_out_formula: format!(
+            "{} Topf − {} Plätze = {}",
+            format_cents(p.pot_cents),
+            format_cents(placed),
+            format_cents(p.carry_out_cents)
+        ),
+        next_year: chained.next_year,
+        check_left: format!(
+            "{} Plätze + {} Lucky Looser + {} Übertrag = {}",
+            format_cents(placed),
+            format_cents(lucky),
+            format_cents(p.carry_out_cents),
+            format_cents(left)
+        ),
+        check_right: format!(
+            "{} Beiträge + {} Strafen + {} Übertrag aus dem Vorjahr = {}",
+            format_cents(p.fees_cents),
+            format_cents(p.fines_cents),
+            format_cents(p.carry_in_cents),
+            format_cents(right)
+        ),
+        check_ok: left == right,
+        schocker: p.schocker_des_jahres.join(", "),
+        netting: netting_view(
+            season,
+            p.carry_in_cents,
+            today.max(season.last_night().unwrap_or(today)),
+            can_book,
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,305 @@
+//! The Kassenwart's pages (SECURITY.md "Access": a Kassenwart, a secretary or an admin): his
+//! start page, the payments of a season (a player's payment booked against his oldest open items,
+//! the Jahresbeitrag by its payment day) and the netting of the Jahresabschluss.
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::extract::{Path, State};
+use axum::response::Response;
+use axum::Form;
+use serde::Deserialize;
+
+use crate::league::format::date_de;
+use crate::league::kasse::{open_items, parse_euros};
+use crate::league::{format_cents, Change};
+use crate::service::{Edit, League, SeasonView, ServiceError};
+use crate::web::kit::session::RequireMoney;
+use crate::web::kit::{AppError, AtSeason, Layout, Reply, Stored};
+use crate::web::money::abschluss;
+use crate::web::money::fee::{self, FeeForm};
+use crate::web::money::paid_on;
+
+/// The Kassenwart's start page: the seasons with their money pages.
+#[derive(Template, WebTemplate)]
+#[template(path = "money/kassenwart.html")]
+pub struct StartPage {
+    layout: Layout,
+    years: Vec<i32>,
+}
+
+pub async fn start(State(league): State<League>, layout: Layout) -> StartPage {
+    StartPage {
+        layout,
+        years: league.snapshot().years(),
+    }
+}
+
+/// One player on the payments page.
+pub struct PayLine {
+    /// `players.id`.
+    pub id: i64,
+    /// Name.
+    pub name: String,
+    /// His open items today: (label, amount), oldest first.
+    pub open: Vec<(String, String)>,
+    /// Σ open today.
+    pub open_sum: String,
+    /// The amount field (typed, or Σ open in German euros).
+    pub amount_input: String,
+    /// The payment-day field (typed, or today).
+    pub day_input: String,
+    /// His Jahresbeitrag: "15,00 € am 05.01.2026" or "offen".
+    pub fee: String,
+    /// The fee-day field (typed, stored, or today).
+    pub fee_input: String,
+}
+
+/// The payments page of a season.
+#[derive(Template, WebTemplate)]
+#[template(path = "money/zahlungen.html")]
+pub struct PaymentsPage {
+    layout: Layout,
+    year: i32,
+    players: Vec<PayLine>,
+    error: Option<String>,
+    error_at: String,
+}
+
+/// What a refused payment form typed: player id and its fields.
+#[derive(Default)]
+struct Typed {
+    id: i64,
+    amount: Option<String>,
+    day: Option<String>,
+    fee: Option<String>,
+}
+
+fn render_payments(
+    layout: Layout,
+    view: &SeasonView,
+    typed: Typed,
+    error: Option<String>,
+) -> PaymentsPage {
+    let season = &view.season;
+    let today = layout.today;
+    let on = today.max(season.last_night().unwrap_or(today));
+    let mut players: Vec<PayLine> = season
+        .players
+        .iter()
+        .map(|p| {
+            let id = view.ids.players.get(&p.name).copied().unwrap_or_default();
+            let items = open_items(season, &p.name, on);
+            let sum: i64 = items.iter().map(|i| i.cents).sum();
+            let mine = typed.id == id;
+            PayLine {
+                id,
+                open: items
+                    .iter()
+                    .map(|i| (i.label.clone(), format_cents(i.cents)))
+                    .collect(),
+                open_sum: format_cents(sum),
+                amount_input: match (&typed.amount, mine) {
+                    (Some(a), true) => a.clone(),
+                    _ => crate::web::money::csv::csv_cents(sum),
+                },
+                day_input: match (&typed.day, mine) {
+                    (Some(d), true) => d.clone(),
+                    _ => today.to_string(),
+                },
+                fee: match p.fee_paid_on {
+                    Some(d) => format!("{} am {}", format_cents(p.fee_cents), date_de(d)),
+                    None => "offen".to_string(),
+                },
+                fee_input: match (&typed.fee, mine) {
+                    (Some(f), true) => f.clone(),
+                    _ => p.fee_paid_on.unwrap_or(today).to_string(),
+                },
+                name: p.name.clone(),
+            }
+        })
+        .collect();
+    players.sort_by(|a, b| a.name.cmp(&b.name));
+    PaymentsPage {
+        layout,
+        year: season.year,
+        players,
+        error_at: if error.is_some() {
+            format!("zahler-{}", typed.id)
+        } else {
+            String::new()
+        },
+        error,
+    }
+}
+
+pub async fn get(layout: Layout, at: AtSeason) -> PaymentsPage {
+    render_payments(layout, &at.view, Typed::default(), None)
+}
+
+/// Ends a form of the payments page: stored → the page at the player's line with the message;
+/// refused → the page again (422) with the refusal and what was typed; a fault → the error page.
+async fn end(
+    reply: Reply,
+    year: i32,
+    done: Result<String, ServiceError>,
+    typed: Typed,
+) -> Result<Response, AppError> {
+    let league = reply.league.clone();
+    let to = format!("/verwaltung/saison/{year}/zahlungen#zahler-{}", typed.id);
+    reply
+        .finish(
+            done,
+            |message| Stored::at(to, message),
+            async |refusal, layout| {
+                let snapshot = league.snapshot();
+                let view = snapshot.season(year)?;
+                Ok(render_payments(
+                    layout,
+                    view,
+                    typed,
+                    Some(refusal.to_string()),
+                ))
+            },
+        )
+        .await
+}
+
+/// The payment form: who, how much, when.
+#[derive(Deserialize)]
+pub struct PaymentForm {
+    /// `players.id` of the paying player.
+    pub player: i64,
+    /// The amount in euros as typed ("2,50").
+    #[serde(default)]
+    pub amount: String,
+    /// The payment day (`YYYY-MM-DD`; empty: today).
+    #[serde(default)]
+    pub paid_on: String,
+}
+
+pub async fn book_payment(
+    reply: Reply,
+    RequireMoney(user): RequireMoney,
+    at: AtSeason,
+    Form(form): Form<PaymentForm>,
+) -> Result<Response, AppError> {
+    let year = at.year();
+    let player = at
+        .view
+        .player_name(form.player)
+        .map(str::to_string)
+        .ok_or(AppError::NotFound)?;
+    let typed = Typed {
+        id: form.player,
+        amount: Some(form.amount.clone()),
+        day: Some(form.paid_on.clone()),
+        fee: None,
+    };
+    let cents =
+        parse_euros(&form.amount).map_err(|e| ServiceError::refused(format!("Betrag: {e}")));
+    let done = match (cents, paid_on(&form.paid_on, reply.layout.today)) {
+        (Err(e), _) | (_, Err(e)) => Err(e),
+        (Ok(cents), Ok(day)) => {
+            let change = Change::BookPayment {
+                player: player.clone(),
+                cents,
+                paid_on: day,
+            };
+            let settled = open_items(&at.view.season, &player, day);
+            reply
+                .league
+                .change(year, change, &Edit::by(&user.username))
+                .await
+                .map(|view| {
+                    let left = open_items(&view.season, &player, day);
+                    let count = settled.len() - left.len().min(settled.len());
+                    format!(
+                        "Zahlung von {player} über {} am {} gebucht ({count} Posten bezahlt; offen jetzt {}).",
+                        format_cents(cents),
+                        date_de(day),
+                        format_cents(left.iter().map(|i| i.cents).sum())
+                    )
+                })
+        }
+    };
+    end(reply, year, done, typed).await
+}
+
+/// `POST /verwaltung/saison/{year}/zahlungen/beitrag/{id}`: player `id`'s Jahresbeitrag by its
+/// payment day, or deleted ([`fee::book`], as from the season page).
+pub async fn book_fee(
+    reply: Reply,
+    RequireMoney(user): RequireMoney,
+    at: AtSeason,
+    Path((_, id)): Path<(i32, i64)>,
+    Form(form): Form<FeeForm>,
+) -> Result<Response, AppError> {
+    let year = at.year();
+    let player = at
+        .view
+        .player_name(id)
+        .map(str::to_string)
+        .ok_or(AppError::NotFound)?;
+    let typed = Typed {
+        id,
+        fee: Some(form.paid_on.clone()),
+        ..Typed::default()
+    };
+    let done = fee::book(&reply.league, year, &player, &form, &user.username).await;
+    end(reply, year, done, typed).await
+}
+
+/// The netting form of the Jahresabschluss: its day.
+#[derive(Deserialize)]
+pub struct NetForm {
+    /// The day of the netting (`YYYY-MM-DD`; empty: today).
+    #[serde(default)]
+    pub paid_on: String,
+}
+
+/// `POST /verwaltung/saison/{year}/verrechnung`: books the netting of the Jahresabschluss
+/// (league.md §8) with the season's chained carry-in; refused (nothing to net, a bad day) → the
+/// Jahresabschluss again with the reason.
+pub async fn net(
+    reply: Reply,
+    RequireMoney(user): RequireMoney,
+    at: AtSeason,
+    Form(form): Form<NetForm>,
+) -> Result<Response, AppError> {
+    let year = at.year();
+    let carry_in_cents = at.snapshot.chained(year)?.payouts.carry_in_cents;
+    let before = crate::league::payouts(&at.view.season, carry_in_cents).fines_cents;
+    let done = match paid_on(&form.paid_on, reply.layout.today) {
+        Err(e) => Err(e),
+        Ok(day) => {
+            let change = Change::NetPayouts {
+                paid_on: day,
+                carry_in_cents,
+            };
+            reply
+                .league
+                .change(year, change, &Edit::by(&user.username))
+                .await
+                .map(|view| {
+                    let after = crate::league::payouts(&view.season, carry_in_cents).fines_cents;
+                    format!(
+                        "Verrechnung gebucht: {} offene Strafen am {} aus den Anteilen bezahlt.",
+                        format_cents(after - before),
+                        date_de(day)
+                    )
+                })
+        }
+    };
+    let league = reply.league.clone();
+    let to = format!("/saison/{year}/abschluss#verrechnung");
+    reply
+        .finish(
+            done,
+            |message| Stored::at(to, message),
+            async |refusal, layout| {
+                let at = AtSeason::find(league.snapshot(), year)?;
+                abschluss::page(layout, &at, Some(refusal.to_string()))
+            },
+        )
+        .await
+}
