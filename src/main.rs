@@ -58,7 +58,12 @@ struct Cli {
     )]
     database: String,
     /// Adresse des Webservers.
-    #[arg(long, global = true, default_value = "127.0.0.1:3000")]
+    #[arg(
+        long,
+        global = true,
+        env = "SCHOCKERLIGA_LISTEN",
+        default_value = "127.0.0.1:3000"
+    )]
     listen: SocketAddr,
     /// Das Sitzungs-Cookie als `Secure` markieren (hinter HTTPS einschalten; im reinen HTTP-LAN aus).
     #[arg(long, global = true, env = "SCHOCKERLIGA_SECURE_COOKIES")]
