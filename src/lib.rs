@@ -7,4 +7,5 @@ pub mod demo;
 pub mod league;
 pub mod rules;
 pub mod service;
+pub mod sheet;
 pub mod web;

@@ -58,7 +58,12 @@ struct Cli {
     )]
     database: String,
     /// Adresse des Webservers.
-    #[arg(long, global = true, default_value = "127.0.0.1:3000")]
+    #[arg(
+        long,
+        global = true,
+        env = "SCHOCKERLIGA_LISTEN",
+        default_value = "127.0.0.1:3000"
+    )]
     listen: SocketAddr,
     /// Das Sitzungs-Cookie als `Secure` markieren (hinter HTTPS einschalten; im reinen HTTP-LAN aus).
     #[arg(long, global = true, env = "SCHOCKERLIGA_SECURE_COOKIES")]
@@ -120,20 +125,30 @@ enum Command {
         /// Die Sicherung (SQLite-Datei), die zur Datenbank werden soll.
         file: PathBuf,
     },
-    /// Eine Saisondatei in die Datenbank laden (alles oder nichts).
+    /// Eine Saisondatei, die Datei des ganzen Vereins oder eine Tabelle der Abende (.csv, .xlsx,
+    /// .ods) in die Datenbank laden (alles oder nichts).
     #[command(help_template = HILFE)]
     Import {
-        /// Die Saisondatei (JSON, schockerliga-season/1).
+        /// Die Datei: JSON (schockerliga-season/1 oder schockerliga-club/1) oder eine Tabelle
+        /// (.csv, .xlsx, .ods; eine Arbeitsmappe mit einem Blatt je Jahr bringt alle Saisons).
         file: PathBuf,
         /// Eine Saison ersetzen, die schon Spielabende hat.
         #[arg(long)]
         replace: bool,
     },
-    /// Eine Saisondatei schreiben (ohne -o auf die Standardausgabe).
+    /// Eine Saisondatei schreiben (ohne -o auf die Standardausgabe); mit --csv als Tabelle der
+    /// Abende, mit --all den ganzen Verein.
     #[command(help_template = HILFE)]
     Export {
-        /// Das Jahr der Saison.
-        season: i32,
+        /// Das Jahr der Saison (ohne, mit --all: alle Saisons).
+        #[arg(required_unless_present = "all", conflicts_with = "all")]
+        season: Option<i32>,
+        /// Als Tabelle der Abende (CSV: UTF-8 mit BOM, `;`), die sich wieder einlesen lässt.
+        #[arg(long)]
+        csv: bool,
+        /// Den ganzen Verein: alle Saisons und Spieler (ohne Konten), schockerliga-club/1.
+        #[arg(long, conflicts_with = "csv")]
+        all: bool,
         /// Ausgabedatei (abgelehnt, wenn sie existiert, außer mit --force; nie die Datenbank selbst).
         #[arg(short = 'o', long = "output")]
         output: Option<PathBuf>,
@@ -303,6 +318,40 @@ fn stdout(text: &str) -> anyhow::Result<()> {
     }
 }
 
+/// Writes `bytes` to standard output, quietly ending on a broken pipe like [`stdout`].
+fn stdout_bytes(bytes: &[u8]) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
+/// The line the import prints per season: "Saison 2007 importiert: 14 Spieler, 45 Spielabende
+/// (45 als Summen)" or "… Endstand mit 14 Spielern".
+fn imported_line(season: &schockerliga::league::Season) -> String {
+    if season.is_endstand() {
+        return format!(
+            "Saison {} importiert: Endstand mit {} Spielern",
+            season.year,
+            season.endstand.len()
+        );
+    }
+    let totals = season.totals_nights().len();
+    let note = if totals > 0 {
+        format!(" ({totals} als Summen)")
+    } else {
+        String::new()
+    };
+    format!(
+        "Saison {} importiert: {} Spieler, {} Spielabende{note}",
+        season.year,
+        season.players.len(),
+        season.nights.len()
+    )
+}
+
 /// The database path from `--database` / `DATABASE_URL` (a `sqlite://` prefix is accepted).
 fn db_path(arg: &str) -> PathBuf {
     let s = arg
@@ -427,26 +476,68 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Import { file, replace } => {
+            let name = file.to_string_lossy();
+            if service::interchange::is_sheet(&name) {
+                let bytes = std::fs::read(&file)
+                    .with_context(|| format!("{} nicht lesbar", file.display()))?;
+                let import = service::interchange::read_sheet(&name, &bytes).map_err(refused)?;
+                let db = upgrade::open_for_writing(&path).await.map_err(refused)?;
+                let seasons = service::interchange::import_all_as(
+                    &db.db,
+                    &import.files(),
+                    &[],
+                    replace,
+                    "cli",
+                )
+                .await
+                .map_err(refused)?;
+                for s in seasons {
+                    eprintln!("{}", imported_line(&s));
+                }
+                return Ok(());
+            }
             let text = std::fs::read_to_string(&file)
                 .with_context(|| format!("{} nicht lesbar", file.display()))?;
             // A file saved by an editor that writes a UTF-8 byte order mark imports all the same.
             let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+            let is_club = serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| {
+                v.get("format").and_then(|f| f.as_str()) == Some(service::interchange::CLUB_FORMAT)
+            });
+            if is_club {
+                let club: service::interchange::ClubFile = serde_json::from_str(text)
+                    .with_context(|| {
+                        format!("{} ist keine gültige Vereinsdatei", file.display())
+                    })?;
+                service::interchange::check_club(&club).map_err(refused)?;
+                let db = upgrade::open_for_writing(&path).await.map_err(refused)?;
+                let seasons = service::interchange::import_all_as(
+                    &db.db,
+                    &club.seasons,
+                    &club.players,
+                    replace,
+                    "cli",
+                )
+                .await
+                .map_err(refused)?;
+                for s in &seasons {
+                    eprintln!("{}", imported_line(s));
+                }
+                eprintln!("Verein importiert: {} Saisons", seasons.len());
+                return Ok(());
+            }
             let parsed: SeasonFile = serde_json::from_str(text)
                 .with_context(|| format!("{} ist keine gültige Saisondatei", file.display()))?;
             let db = upgrade::open_for_writing(&path).await.map_err(refused)?;
             let season = service::import(&db.db, &parsed, replace)
                 .await
                 .map_err(refused)?;
-            eprintln!(
-                "Saison {} importiert: {} Spieler, {} Spielabende",
-                season.year,
-                season.players.len(),
-                season.nights.len()
-            );
+            eprintln!("{}", imported_line(&season));
             Ok(())
         }
         Command::Export {
             season,
+            csv,
+            all,
             output,
             force,
         } => {
@@ -465,12 +556,25 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 }
             }
             let reading = open_for_reading(&path, setup).await?;
-            let file = reading.league.export(season).map_err(refused)?;
-            let json = serde_json::to_string_pretty(&file)?;
+            let league = reading.league;
+            let bytes: Vec<u8> = match season {
+                _ if all => {
+                    let club = league.export_club().await.map_err(refused)?;
+                    (serde_json::to_string_pretty(&club)? + "\n").into_bytes()
+                }
+                Some(year) if csv => {
+                    service::interchange::season_csv(&league, year).map_err(refused)?
+                }
+                Some(year) => {
+                    let file = league.export(year).map_err(refused)?;
+                    (serde_json::to_string_pretty(&file)? + "\n").into_bytes()
+                }
+                None => anyhow::bail!("Saison fehlt (oder --all)"),
+            };
             match output {
-                Some(out) => std::fs::write(&out, json + "\n")
+                Some(out) => std::fs::write(&out, bytes)
                     .with_context(|| format!("{} nicht schreibbar", out.display()))?,
-                None => stdout(&(json + "\n"))?,
+                None => stdout_bytes(&bytes)?,
             }
             Ok(())
         }
@@ -804,11 +908,13 @@ async fn serve(path: &Path, opts: ServeOptions) -> anyhow::Result<()> {
 /// The table as German text: one block per Liga with rank, name, Teilnahmen, gewertete Outs, D.Wert.
 fn standings_text(s: &Standings) -> String {
     let mut out = String::new();
-    let as_of = s
-        .as_of
-        .map(|d| d.format("%d.%m.%Y").to_string())
-        .unwrap_or_else(|| "–".to_string());
-    out.push_str(&format!("Tabelle Saison {}, Stand {as_of}\n", s.season));
+    let as_of = match s.as_of {
+        Some(d) => format!("Stand {}", d.format("%d.%m.%Y")),
+        // A season kept as its final table only (no nights) shows that table.
+        None if !s.rows.is_empty() => "Endstand".to_string(),
+        None => "Stand –".to_string(),
+    };
+    out.push_str(&format!("Tabelle Saison {}, {as_of}\n", s.season));
     for liga in [Liga::First, Liga::Second, Liga::Kreisliga] {
         let rows: Vec<_> = s.rows.iter().filter(|r| r.liga == liga).collect();
         if rows.is_empty() {

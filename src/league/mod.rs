@@ -25,6 +25,7 @@ pub mod records;
 pub mod report;
 pub mod rules;
 pub mod season;
+pub mod sheet;
 pub mod standings;
 #[cfg(test)]
 pub(crate) mod testkit;

@@ -122,7 +122,8 @@ fn gcd(mut a: i128, mut b: i128) -> i128 {
 /// The year-end payouts of `season` with `carry_in_cents` from the previous season (league.md §8):
 /// lucky = min(lucky_looser_cents, fees) (0 if no round was lost), pot = fees − lucky + fines +
 /// carry_in, places by the 1. Liga of the standings after the last night with results,
-/// carry_out = pot − Σ places.
+/// carry_out = pot − Σ places. A season kept as its Endstand (issue 24.3) has no paid places: its
+/// carry-in passes on whole.
 pub fn payouts(season: &Season, carry_in_cents: i64) -> Payouts {
     payouts_as_of(season, carry_in_cents, None)
 }
@@ -199,6 +200,10 @@ pub fn payouts_as_of(season: &Season, carry_in_cents: i64, as_of: Option<NaiveDa
         }
     }
     groups.retain(|(rank, _, _)| *rank <= n_places);
+    // A season kept as its Endstand knows no money: no paid places, the carry-in passes on.
+    if season.is_endstand() {
+        groups.clear();
+    }
     for (rank, players, pct) in groups.iter_mut() {
         let covered = *rank..*rank + players.len() as u32;
         *pct = covered

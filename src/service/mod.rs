@@ -1,7 +1,8 @@
 //! The application layer under the web and the command line: one [`League`] that every change of
 //! league data goes through (the write pipeline, `write`) and every read comes from (the in-memory
 //! snapshot, `snapshot`), accounts (`accounts`), the Schockbesteck's running Runden (`besteck`)
-//! and the season file (`import`, `export`).
+//! and the season file (`import`, `export`); the club's spreadsheets, several seasons at once and
+//! the whole club as one file (`interchange`).
 //!
 //! Layers: `league` and `rules` are pure; `db` holds all SQL; `service` opens the transactions and
 //! joins them; `web` and `main.rs` only translate requests into calls here.
@@ -10,6 +11,7 @@ pub mod accounts;
 pub mod backup;
 pub mod besteck;
 pub mod clock;
+pub mod interchange;
 pub mod scorer;
 pub mod settings;
 pub mod snapshot;

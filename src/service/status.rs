@@ -80,3 +80,6 @@ impl PublicUrl {
         format!("{}{path}", self.0)
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -407,4 +407,85 @@ async fn nights_of_totals_and_an_endstand_are_stored_and_load_again() {
     }
 }
 
+#[tokio::test]
+async fn a_sheet_is_previewed_without_writing_and_imported_only_with_its_digest() {
+    use crate::service::interchange::{read_sheet, PREVIEW_ROWS};
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(&dir.path().join("liga.db")).await.unwrap();
+    let league = League::of(db.clone()).await.unwrap();
+    let by = Edit::by("schrift");
+    league
+        .create_season(2025, Default::default(), &by)
+        .await
+        .unwrap();
+    league.add_player(2025, "Anna", &by).await.unwrap();
+
+    let mut csv = String::from("Datum;Spieler;Runden;Outs;Hand-Outs;verloren\n");
+    for day in [9, 16] {
+        for (p, outs) in [("anna", 3), ("Bernd", 1), ("Carla", 0)] {
+            let lost = if p == "Carla" { 4 } else { 3 };
+            csv.push_str(&format!(
+                "{day:02}.01.2026;{p};10;{outs};{};{lost}\n",
+                outs.min(1)
+            ));
+        }
+    }
+    let bytes = csv.as_bytes();
+    let import = read_sheet("abende.csv", bytes).unwrap();
+    let preview = league.preview_sheet(&import).await.unwrap();
+    assert_eq!(preview.seasons.len(), 1);
+    let s = &preview.seasons[0];
+    assert_eq!((s.year, s.nights, s.players, s.rows), (2026, 2, 3, 6));
+    assert_eq!(s.first_rows.len(), 6.min(PREVIEW_ROWS));
+    assert_eq!(s.first_rows[0].cells[1], "anna");
+    assert_eq!(s.standings.rows.len(), 3);
+    assert_eq!(s.existing_nights, 0);
+    assert_eq!(preview.known_players, ["Anna"]);
+    assert_eq!(preview.new_players, ["Bernd", "Carla"]);
+    assert!(
+        load_season(&db, 2026).await.is_err(),
+        "the preview wrote nothing"
+    );
+
+    let wrong = league
+        .import_sheet(&import, "0000", false, &by)
+        .await
+        .unwrap_err();
+    assert!(
+        wrong.to_string().contains("nicht die der Vorschau"),
+        "{wrong}"
+    );
+    assert!(
+        load_season(&db, 2026).await.is_err(),
+        "a wrong digest wrote nothing"
+    );
+
+    let seasons = league
+        .import_sheet(&import, &preview.digest, false, &by)
+        .await
+        .unwrap();
+    assert_eq!(seasons.len(), 1);
+    let view = league.snapshot().season(2026).unwrap().clone();
+    assert!(view.season.nights.iter().all(|n| n.recorded_as_totals()));
+    // "anna" is the league's Anna, not a new player.
+    assert!(view.season.player("Anna").is_some() && view.season.player("anna").is_none());
+    assert_eq!(view.season, load_season(&db, 2026).await.unwrap().season);
+
+    // Again: the preview says the season has nights; the import needs replace.
+    let preview = league.preview_sheet(&import).await.unwrap();
+    assert_eq!(preview.seasons[0].existing_nights, 2);
+    let refused = league
+        .import_sheet(&import, &preview.digest, false, &by)
+        .await
+        .unwrap_err();
+    assert!(
+        refused.to_string().contains("hat schon 2 Spielabende"),
+        "{refused}"
+    );
+    league
+        .import_sheet(&import, &preview.digest, true, &by)
+        .await
+        .unwrap();
+}
+
 mod hostile;

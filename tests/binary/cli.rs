@@ -366,3 +366,123 @@ fn the_help_speaks_german_for_the_program_and_every_command() {
         "{text}"
     );
 }
+
+#[test]
+fn a_season_exported_as_csv_imports_back_to_the_same_standings_and_a_bad_sheet_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let season = fixture("sample-2026.season.json");
+    assert!(run(&db, &["import", season.to_str().unwrap()])
+        .status
+        .success());
+    let before = json_of(&run(&db, &["standings", "2026", "--json"]));
+
+    let csv = dir.path().join("abende.csv");
+    let out = run(
+        &db,
+        &["export", "2026", "--csv", "-o", csv.to_str().unwrap()],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&csv).unwrap();
+    assert!(bytes.starts_with("\u{feff}Datum;Spieler;Runden;Outs;Hand-Outs;Julen;Outs gewertet;verloren;Tisch;Beitrag bezahlt am\r\n".as_bytes()));
+    // Without -o the same bytes go to stdout.
+    assert_eq!(run(&db, &["export", "2026", "--csv"]).stdout, bytes);
+
+    let other = dir.path().join("neu.db");
+    let out = run(&other, &["import", csv.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("als Summen"));
+    assert_eq!(
+        json_of(&run(&other, &["standings", "2026", "--json"])),
+        before
+    );
+    // Again: the season has nights now, so only with --replace.
+    let again = run(&other, &["import", csv.to_str().unwrap()]);
+    assert_eq!(again.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--replace"));
+
+    // One bad line: refused with its line and column, nothing written.
+    let text = String::from_utf8(bytes).unwrap();
+    let mut lines: Vec<String> = text.split("\r\n").map(str::to_string).collect();
+    let mut cells: Vec<String> = lines[4].split(';').map(str::to_string).collect();
+    cells[2] = "elf".to_string();
+    lines[4] = cells.join(";");
+    let bad = dir.path().join("kaputt.csv");
+    std::fs::write(&bad, lines.join("\r\n")).unwrap();
+    let empty = dir.path().join("leer.db");
+    let out = run(&empty, &["import", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("Zeile 5, Spalte „Runden“: „elf“ ist keine Zahl"),
+        "{err}"
+    );
+    // The sheet is refused before the database is opened: not even an empty one is created.
+    assert!(!empty.exists(), "nothing was written");
+    // Over a season that is there, even with --replace: refused, the season stays as it was.
+    let out = run(&other, &["import", bad.to_str().unwrap(), "--replace"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        json_of(&run(&other, &["standings", "2026", "--json"])),
+        before
+    );
+}
+
+#[test]
+fn the_whole_club_exports_as_one_file_and_imports_back_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let text = crate::common::fixture_text("small-2026.season.json")
+        .replace("\"2026-", "\"2025-")
+        .replace("\"season\": 2026", "\"season\": 2025");
+    let older = dir.path().join("2025.json");
+    std::fs::write(&older, text).unwrap();
+    for file in [fixture("sample-2026.season.json"), older] {
+        assert!(run(&db, &["import", file.to_str().unwrap()])
+            .status
+            .success());
+    }
+    let club = dir.path().join("verein.json");
+    let out = run(&db, &["export", "--all", "-o", club.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let file = read_json(&club);
+    assert_eq!(file["format"], "schockerliga-club/1");
+    assert_eq!(file["seasons"].as_array().unwrap().len(), 2);
+    assert!(
+        run(&db, &["export", "--all", "--csv"]).status.code() == Some(2),
+        "usage error"
+    );
+
+    let other = dir.path().join("neu.db");
+    let out = run(&other, &["import", club.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for year in ["2025", "2026"] {
+        assert_eq!(
+            json_of(&run(&other, &["standings", year, "--json"])),
+            json_of(&run(&db, &["standings", year, "--json"])),
+            "{year}"
+        );
+        assert_eq!(
+            json_of(&run(&other, &["payouts", year, "--json"])),
+            json_of(&run(&db, &["payouts", year, "--json"])),
+            "{year}"
+        );
+    }
+    assert_eq!(json_of(&run(&other, &["export", "--all"])), file);
+}

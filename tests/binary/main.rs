@@ -18,6 +18,7 @@ mod demo;
 mod durability;
 mod faults;
 mod harden;
+mod https;
 mod night_link;
 mod upgrade;
 mod wurfrunde;

@@ -6,8 +6,11 @@
 mod common;
 #[path = "../common/rules_driver.rs"]
 mod driver;
+#[path = "../common/sheets.rs"]
+mod sheets;
 
 mod league;
 mod parsers;
 mod rules_engine;
+mod sheets_import;
 mod wurfrunde;

@@ -1,0 +1,376 @@
+//! The club's data in and out beyond one season file (issue 24): the spreadsheet of night totals
+//! and of Endstände (read, preview, confirm), several seasons in one transaction, the CSV of a
+//! season and the whole club as one file (`schockerliga-club/1`).
+//!
+//! The upload in the Verwaltung is meant to run as: [`read_sheet`] on the uploaded bytes (a
+//! refusal names sheet, line, column and why) → [`League::preview_sheet`] (what would be
+//! created; nothing written) → the page keeps the bytes (or asks for them again) and sends them
+//! with [`SheetImport::digest`] → [`read_sheet`] again and [`League::import_sheet`] with the
+//! digest the preview showed (refused when the file changed in between). Nothing is kept before
+//! the confirm.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::{refresh_others, Edit, League, ServiceError};
+use crate::db::{self, Db};
+use crate::league::file::SeasonFile;
+use crate::league::sheet::{self, Layout, SheetSeason, UnderstoodRow};
+use crate::league::{self, name_key, EntryError, Location, Season, Standings};
+use crate::sheet::Kind;
+
+/// Rows of each season the preview shows as understood.
+pub const PREVIEW_ROWS: usize = 10;
+
+/// The format tag of the whole club's file.
+pub const CLUB_FORMAT: &str = "schockerliga-club/1";
+
+/// The whole club as one file (docs/saisondatei.md "Der ganze Verein"): every player of the
+/// league and every season as its season file, by year. No accounts, no settings, no audit log.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClubFile {
+    /// Must be [`CLUB_FORMAT`].
+    pub format: String,
+    /// Every player of the league by name (also those without a season).
+    #[serde(default)]
+    pub players: Vec<String>,
+    /// Every season, by year.
+    #[serde(default)]
+    pub seasons: Vec<SeasonFile>,
+}
+
+/// A spreadsheet read and checked: its seasons, ready for the preview and the confirm.
+#[derive(Debug, Clone)]
+pub struct SheetImport {
+    /// The file's name as given.
+    pub file_name: String,
+    /// SHA-256 of the file's bytes, hex: what the confirm must name.
+    pub digest: String,
+    /// Its seasons, by year, each checked.
+    pub seasons: Vec<SheetSeason>,
+}
+
+impl SheetImport {
+    /// The season files of the import, by year.
+    pub fn files(&self) -> Vec<SeasonFile> {
+        self.seasons.iter().map(|s| s.file.clone()).collect()
+    }
+}
+
+/// Reads `bytes` of the spreadsheet `file_name` (`.csv`, `.xlsx` or `.ods`, interchange.md
+/// "Spreadsheet of night totals", docs/tabelle.md) into checked seasons. Refused (German, with
+/// sheet, line, column and why): another file kind, a file too large, an invalid row; nothing is
+/// read half.
+pub fn read_sheet(file_name: &str, bytes: &[u8]) -> Result<SheetImport, ServiceError> {
+    let kind = Kind::of(file_name).ok_or_else(|| {
+        ServiceError::refused(format!(
+            "{file_name}: nur Tabellen als .csv, .xlsx oder .ods (oder eine Saisondatei .json)"
+        ))
+    })?;
+    let refused = |e: sheet::SheetError| ServiceError::refused(format!("{file_name}: {e}"));
+    let sheets = crate::sheet::read(kind, bytes).map_err(refused)?;
+    let seasons = sheet::read_sheets(&sheets).map_err(refused)?;
+    Ok(SheetImport {
+        file_name: file_name.to_string(),
+        digest: digest(bytes),
+        seasons,
+    })
+}
+
+/// Whether `file_name` is read as a spreadsheet (`.csv`, `.xlsx`, `.ods`; case ignored).
+pub fn is_sheet(file_name: &str) -> bool {
+    Kind::of(file_name).is_some()
+}
+
+/// SHA-256 of `bytes` as lower-case hex.
+pub fn digest(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// What an import would do (the preview before the confirm).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SheetPreview {
+    /// The file's name.
+    pub file_name: String,
+    /// The file's digest (to be sent with the confirm).
+    pub digest: String,
+    /// Per season, by year.
+    pub seasons: Vec<SeasonPreview>,
+    /// Players the import creates (not yet in the league), by name.
+    pub new_players: Vec<String>,
+    /// Players of the file that the league has already (spelled as in the league).
+    pub known_players: Vec<String>,
+}
+
+/// One season of a preview.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SeasonPreview {
+    /// The season's year.
+    pub year: i32,
+    /// The sheet it comes from (empty for a CSV file).
+    pub sheet: String,
+    /// Night totals or an Endstand.
+    pub layout: Layout,
+    /// The columns of `first_rows`.
+    pub columns: Vec<&'static str>,
+    /// The first [`PREVIEW_ROWS`] rows as understood.
+    pub first_rows: Vec<UnderstoodRow>,
+    /// Rows read in all.
+    pub rows: usize,
+    /// Nights it creates.
+    pub nights: usize,
+    /// Players of the season.
+    pub players: usize,
+    /// The table as it would stand (after the last night / the Endstand).
+    pub standings: Standings,
+    /// Nights the league has already for that year, an Endstand counting as 1 (the import
+    /// replaces them only when asked; else it is refused); 0 for a new season.
+    pub existing_nights: i64,
+}
+
+impl League {
+    /// The preview of `import` (nothing is written): per season the first rows as understood, the
+    /// table as it would stand, the nights and players it creates and how many nights the league
+    /// has already in that year; the players it would create and those it finds (by name, case
+    /// ignored). Errors: storage.
+    pub async fn preview_sheet(&self, import: &SheetImport) -> Result<SheetPreview, ServiceError> {
+        let mut conn = self.db().read.acquire().await?;
+        let known: Vec<(i64, String)> = db::player::all(&mut conn).await?;
+        let known_by_key: BTreeMap<String, String> =
+            known.into_iter().map(|(_, n)| (name_key(&n), n)).collect();
+        let mut new_players = Vec::new();
+        let mut known_players = Vec::new();
+        let mut seasons = Vec::new();
+        for s in &import.seasons {
+            for p in &s.season.players {
+                let list = match known_by_key.get(&name_key(&p.name)) {
+                    Some(k) => (&mut known_players, k.clone()),
+                    None => (&mut new_players, p.name.clone()),
+                };
+                if !list.0.contains(&list.1) {
+                    list.0.push(list.1);
+                }
+            }
+            let existing_nights = db::season::night_count(&mut conn, s.season.year).await?
+                + db::season::endstand_count(&mut conn, s.season.year)
+                    .await?
+                    .min(1);
+            seasons.push(SeasonPreview {
+                year: s.season.year,
+                sheet: s.sheet.clone(),
+                layout: s.layout,
+                columns: s.columns.clone(),
+                first_rows: s.rows.iter().take(PREVIEW_ROWS).cloned().collect(),
+                rows: s.rows.len(),
+                nights: s.season.nights.len(),
+                players: s.season.players.len(),
+                standings: league::standings(&s.season, None),
+                existing_nights,
+            });
+        }
+        new_players.sort();
+        known_players.sort();
+        Ok(SheetPreview {
+            file_name: import.file_name.clone(),
+            digest: import.digest.clone(),
+            seasons,
+            new_players,
+            known_players,
+        })
+    }
+
+    /// The confirm of a preview: imports every season of `import` in one transaction
+    /// ([`import_all_as`]) when `digest` is the one the preview showed. Refused: another file
+    /// (digest), a season that has nights already unless `replace`, any check; nothing written.
+    pub async fn import_sheet(
+        &self,
+        import: &SheetImport,
+        digest: &str,
+        replace: bool,
+        edit: &Edit,
+    ) -> Result<Vec<Season>, ServiceError> {
+        if digest != import.digest {
+            return Err(ServiceError::refused(
+                "die Datei ist nicht die der Vorschau: bitte noch einmal hochladen und prüfen",
+            ));
+        }
+        let seasons = import_all_as(self.db(), &import.files(), &[], replace, &edit.author).await?;
+        self.refresh().await?;
+        Ok(seasons)
+    }
+
+    /// The whole club as one file ([`ClubFile`]): every league player and every season's file.
+    /// Errors: storage; a stored season that fails its checks.
+    pub async fn export_club(&self) -> Result<ClubFile, ServiceError> {
+        let mut conn = self.db().read.acquire().await?;
+        let players = db::player::all(&mut conn)
+            .await?
+            .into_iter()
+            .map(|(_, n)| n)
+            .collect();
+        let snap = self.snapshot();
+        let mut seasons = Vec::new();
+        for year in snap.years().into_iter().rev() {
+            seasons.push(snap.season(year)?.season.to_file());
+        }
+        Ok(ClubFile {
+            format: CLUB_FORMAT.to_string(),
+            players,
+            seasons,
+        })
+    }
+}
+
+/// The season `year` of `league` as the night-totals sheet in CSV (interchange.md: UTF-8 with
+/// BOM, `;`; an Endstand season in its own layout, docs/tabelle.md). Errors: no such season.
+pub fn season_csv(league: &League, year: i32) -> Result<Vec<u8>, ServiceError> {
+    let snap = league.snapshot();
+    let view = snap.season(year)?;
+    Ok(crate::sheet::write_csv(&sheet::season_rows(&view.season)))
+}
+
+/// Checks a club file's shape: its format and that no year comes twice. German refusal.
+pub fn check_club(file: &ClubFile) -> Result<(), ServiceError> {
+    if file.format != CLUB_FORMAT {
+        return Err(ServiceError::refused(format!(
+            "unbekanntes Format \"{}\" (erwartet \"{CLUB_FORMAT}\")",
+            file.format
+        )));
+    }
+    let mut years: Vec<i32> = file.seasons.iter().map(|s| s.season).collect();
+    years.sort_unstable();
+    if let Some(w) = years.windows(2).find(|w| w[0] == w[1]) {
+        return Err(ServiceError::refused(format!(
+            "die Saison {} steht zweimal in der Datei",
+            w[0]
+        )));
+    }
+    Ok(())
+}
+
+/// Imports `files` (any number of seasons) and the league players `players` in one transaction
+/// by `user`: every file is checked first (`Season::from_file`; a refusal names the season), a
+/// player whose name matches a league player's but for case takes the league's spelling, a
+/// season that has nights (or an Endstand) already is refused unless `replace`, then each season
+/// replaces its data; one audit row per season. All or nothing. Returns the checked seasons.
+pub async fn import_all_as(
+    db: &Db,
+    files: &[SeasonFile],
+    players: &[String],
+    replace: bool,
+    user: &str,
+) -> Result<Vec<Season>, ServiceError> {
+    let mut tx = db.begin_write().await?;
+    db::audit::set_actor(&mut tx, user, true).await?;
+    let known: BTreeMap<String, String> = db::player::all(&mut tx)
+        .await?
+        .into_iter()
+        .map(|(_, n)| (name_key(&n), n))
+        .collect();
+    let mut seasons = Vec::with_capacity(files.len());
+    for file in files {
+        let file = with_league_spelling(file, &known);
+        let season = Season::from_file(&file).map_err(|e| in_season(file.season, e))?;
+        seasons.push(season);
+    }
+    for season in &seasons {
+        let year = season.year;
+        let nights = db::season::night_count(&mut tx, year).await?;
+        let endstand = db::season::endstand_count(&mut tx, year).await?;
+        if (nights > 0 || endstand > 0) && !replace {
+            let what = if nights > 0 {
+                format!("{nights} Spielabende")
+            } else {
+                "einen Endstand".to_string()
+            };
+            return Err(ServiceError::refused(format!(
+                "Saison {year} hat schon {what}; zum Ersetzen --replace angeben (nichts importiert)"
+            )));
+        }
+        db::season::replace(&mut tx, season).await?;
+        db::audit::record(
+            &mut tx,
+            user,
+            &format!("Saison {year} importiert"),
+            Some(&serde_json::json!({ "season": year, "nights": nights })),
+            Some(&serde_json::json!({
+                "season": year,
+                "players": season.players.len(),
+                "nights": season.nights.len(),
+                "recorded_as_totals": season.totals_nights().len(),
+                "endstand": season.endstand.len(),
+            })),
+        )
+        .await?;
+    }
+    for name in players {
+        let name = league::normalize_name(name);
+        if name.is_empty() || known.contains_key(&name_key(&name)) {
+            continue;
+        }
+        league::check_name_chars(&name).map_err(|why| {
+            ServiceError::refused(format!("Spielername {why} (Liste der Spieler)"))
+        })?;
+        db::season::player_id(&mut tx, &name).await?;
+    }
+    db::audit::clear_actor(&mut tx).await?;
+    tx.commit().await?;
+    refresh_others(&db.path, None).await;
+    Ok(seasons)
+}
+
+/// The refusal `e` of season `year`'s file, saying the season when it does not already.
+fn in_season(year: i32, e: EntryError) -> ServiceError {
+    if e.location.night.is_some() {
+        ServiceError::Refused(e)
+    } else {
+        let msg = format!("Saison {year}: {e}");
+        ServiceError::Refused(EntryError::new(Location::default(), msg))
+    }
+}
+
+/// `file` with each player name that matches a league player's `name_key` written as the league
+/// writes it (so `anna` in a sheet is the league's `Anna`, not a new player).
+/// Files with rounds (our own exports) are left as they are.
+fn with_league_spelling(file: &SeasonFile, known: &BTreeMap<String, String>) -> SeasonFile {
+    let mut file = file.clone();
+    if file.nights.iter().any(|n| !n.tables.is_empty()) {
+        return file;
+    }
+    let renames: Vec<(String, String)> = file
+        .players
+        .iter()
+        .filter_map(|p| {
+            known
+                .get(&name_key(&p.name))
+                .filter(|k| **k != league::normalize_name(&p.name))
+                .map(|k| (p.name.clone(), k.clone()))
+        })
+        .collect();
+    for (from, to) in renames {
+        for p in file.players.iter_mut().filter(|p| p.name == from) {
+            p.name.clone_from(&to);
+        }
+        for n in &mut file.nights {
+            for t in n.totals.iter_mut().filter(|t| t.player == from) {
+                t.player.clone_from(&to);
+            }
+            for f in n.fines.iter_mut().filter(|f| f.player == from) {
+                f.player.clone_from(&to);
+            }
+            for s in n.draw.iter_mut().flatten().filter(|s| s.player == from) {
+                s.player.clone_from(&to);
+            }
+        }
+        for e in file.endstand.iter_mut().filter(|e| e.player == from) {
+            e.player.clone_from(&to);
+        }
+    }
+    file
+}

@@ -1,0 +1,281 @@
+//! Reading and writing the club's spreadsheet files (interchange.md "Spreadsheet of night
+//! totals"): the bytes of a CSV, XLSX or ODS file into [`Sheet`]s of cells, and a season's rows
+//! into a CSV file. Pure code over the well-kept crates: `csv` for the records, `encoding_rs` for
+//! a file in Windows-1252 (what a German Excel writes), `calamine` for the workbooks, `zip` to
+//! bound what a workbook unpacks to. What the cells mean is `league::sheet`.
+
+use std::io::{Cursor, Read, Seek};
+
+use calamine::{Data, Reader};
+use chrono::NaiveDate;
+
+use crate::league::sheet::{Cell, Sheet, SheetError, SheetRow};
+
+/// Largest file read (16 MiB): a club's twenty years of night totals are well under 1 MiB as
+/// CSV and a few MiB as XLSX.
+pub const MAX_FILE_BYTES: usize = 16 * 1024 * 1024;
+/// Most a workbook may unpack to (256 MiB): its XML is many times the packed size, but a file
+/// that unpacks to more is a zip bomb, not a league.
+pub const MAX_UNPACKED_BYTES: u64 = 256 * 1024 * 1024;
+
+/// The kinds of file the import reads, told by the file name's ending.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `.csv`: one sheet, `;` or `,`, UTF-8 (with or without BOM) or Windows-1252.
+    Csv,
+    /// `.xlsx`: an Excel workbook.
+    Xlsx,
+    /// `.ods`: an OpenDocument (LibreOffice) workbook.
+    Ods,
+}
+
+impl Kind {
+    /// The kind of a file named `name` by its ending (case ignored), `None` for any other.
+    pub fn of(name: &str) -> Option<Kind> {
+        let lower = name.to_lowercase();
+        if lower.ends_with(".csv") {
+            Some(Kind::Csv)
+        } else if lower.ends_with(".xlsx") {
+            Some(Kind::Xlsx)
+        } else if lower.ends_with(".ods") {
+            Some(Kind::Ods)
+        } else {
+            None
+        }
+    }
+}
+
+/// Reads the sheets of a file of `kind` from `bytes` (at most [`MAX_FILE_BYTES`]). A CSV file
+/// is one sheet without a name; a workbook gives every sheet with its name. Errors (German): too
+/// large, not a file of that kind, a broken workbook.
+pub fn read(kind: Kind, bytes: &[u8]) -> Result<Vec<Sheet>, SheetError> {
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(SheetError::new(format!(
+            "die Datei ist {} MiB groß; höchstens {} MiB",
+            bytes.len() / (1024 * 1024),
+            MAX_FILE_BYTES / (1024 * 1024)
+        )));
+    }
+    match kind {
+        Kind::Csv => Ok(vec![read_csv(bytes)?]),
+        Kind::Xlsx | Kind::Ods => read_workbook(kind, bytes),
+    }
+}
+
+/// The text of a CSV file's bytes: UTF-8 (a BOM stripped) when they are valid UTF-8, else
+/// Windows-1252.
+pub fn decode(bytes: &[u8]) -> String {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_string(),
+        Err(_) => {
+            let (text, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(bytes);
+            text.into_owned()
+        }
+    }
+}
+
+/// The separator of a CSV text: of `;`, `,` and tab the one found most often in its first line
+/// outside quotes (`;` when none is, what a German Excel writes).
+pub fn separator(text: &str) -> u8 {
+    let first = text.lines().next().unwrap_or("");
+    let mut quoted = false;
+    let mut counts = [0usize; 3];
+    for c in first.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ';' if !quoted => counts[0] += 1,
+            ',' if !quoted => counts[1] += 1,
+            '\t' if !quoted => counts[2] += 1,
+            _ => {}
+        }
+    }
+    let seps = [b';', b',', b'\t'];
+    let mut best = 0;
+    for i in 1..3 {
+        if counts[i] > counts[best] {
+            best = i;
+        }
+    }
+    seps[best]
+}
+
+fn read_csv(bytes: &[u8]) -> Result<Sheet, SheetError> {
+    let text = decode(bytes);
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(separator(&text))
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text.as_bytes());
+    // The line of a byte offset: 1 + the line ends before it (quoted fields may span lines; the
+    // csv reader's own line count does not see a CR LF as one end).
+    let ends: Vec<usize> = text
+        .bytes()
+        .enumerate()
+        .filter(|(_, b)| *b == b'\n')
+        .map(|(i, _)| i)
+        .collect();
+    // A record's position may point at the line end before it (the CR of a CR LF).
+    let bytes = text.as_bytes();
+    let line_at = |byte: u64| {
+        let mut at = byte as usize;
+        while at < bytes.len() && matches!(bytes[at], b'\r' | b'\n') {
+            at += 1;
+        }
+        1 + ends.partition_point(|&e| e < at)
+    };
+    let mut rows = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| {
+            let line = e.position().map(|p| line_at(p.byte()));
+            SheetError {
+                sheet: None,
+                line,
+                column: None,
+                message: format!("keine lesbare CSV-Zeile ({e})"),
+            }
+        })?;
+        let line = record
+            .position()
+            .map_or(rows.len() + 1, |p| line_at(p.byte()));
+        let cells: Vec<Cell> = record
+            .iter()
+            .map(|c| {
+                let t = c.trim();
+                if t.is_empty() {
+                    Cell::Empty
+                } else {
+                    Cell::Text(t.to_string())
+                }
+            })
+            .collect();
+        if cells.iter().all(|c| *c == Cell::Empty) {
+            continue;
+        }
+        rows.push(SheetRow { line, cells });
+        if rows.len() > crate::league::sheet::MAX_ROWS + 1 {
+            break;
+        }
+    }
+    Ok(Sheet {
+        name: String::new(),
+        rows,
+    })
+}
+
+/// Refuses a workbook whose zip entries unpack to more than [`MAX_UNPACKED_BYTES`].
+fn check_unpacked<R: Read + Seek>(reader: R) -> Result<(), SheetError> {
+    let not_a_workbook =
+        |e: zip::result::ZipError| SheetError::new(format!("keine lesbare Arbeitsmappe ({e})"));
+    let mut archive = zip::ZipArchive::new(reader).map_err(not_a_workbook)?;
+    let mut total: u64 = 0;
+    for i in 0..archive.len() {
+        let entry = archive.by_index_raw(i).map_err(not_a_workbook)?;
+        total = total.saturating_add(entry.size());
+    }
+    if total > MAX_UNPACKED_BYTES {
+        return Err(SheetError::new(format!(
+            "die Arbeitsmappe entpackt sich zu {} MiB; höchstens {} MiB",
+            total / (1024 * 1024),
+            MAX_UNPACKED_BYTES / (1024 * 1024)
+        )));
+    }
+    Ok(())
+}
+
+fn read_workbook(kind: Kind, bytes: &[u8]) -> Result<Vec<Sheet>, SheetError> {
+    check_unpacked(Cursor::new(bytes))?;
+    let broken = |e: String| SheetError::new(format!("keine lesbare Arbeitsmappe ({e})"));
+    let mut out = Vec::new();
+    match kind {
+        Kind::Xlsx => {
+            let mut book: calamine::Xlsx<_> =
+                calamine::open_workbook_from_rs(Cursor::new(bytes))
+                    .map_err(|e: calamine::XlsxError| broken(e.to_string()))?;
+            for name in book.sheet_names() {
+                let range = book
+                    .worksheet_range(&name)
+                    .map_err(|e| broken(e.to_string()))?;
+                out.push(sheet_of(name, &range));
+            }
+        }
+        Kind::Ods => {
+            let mut book: calamine::Ods<_> = calamine::open_workbook_from_rs(Cursor::new(bytes))
+                .map_err(|e: calamine::OdsError| broken(e.to_string()))?;
+            for name in book.sheet_names() {
+                let range = book
+                    .worksheet_range(&name)
+                    .map_err(|e| broken(e.to_string()))?;
+                out.push(sheet_of(name, &range));
+            }
+        }
+        Kind::Csv => return Ok(vec![read_csv(bytes)?]),
+    }
+    Ok(out)
+}
+
+/// One worksheet's cells with their real row numbers (a range starts at its first used cell).
+fn sheet_of(name: String, range: &calamine::Range<Data>) -> Sheet {
+    let (first_row, first_col) = range.start().unwrap_or((0, 0));
+    let mut rows = Vec::new();
+    for (i, r) in range.rows().enumerate() {
+        let mut cells: Vec<Cell> = std::iter::repeat_n(Cell::Empty, first_col as usize).collect();
+        cells.extend(r.iter().map(cell_of));
+        if cells.iter().all(|c| *c == Cell::Empty) {
+            continue;
+        }
+        rows.push(SheetRow {
+            line: first_row as usize + i + 1,
+            cells,
+        });
+        if rows.len() > crate::league::sheet::MAX_ROWS + 1 {
+            break;
+        }
+    }
+    Sheet { name, rows }
+}
+
+fn cell_of(d: &Data) -> Cell {
+    match d {
+        Data::Empty => Cell::Empty,
+        Data::String(s) if s.trim().is_empty() => Cell::Empty,
+        Data::String(s) => Cell::Text(s.trim().to_string()),
+        Data::Int(n) => Cell::Number(*n as f64),
+        Data::Float(f) => Cell::Number(*f),
+        Data::Bool(b) => Cell::Text(if *b { "ja" } else { "nein" }.to_string()),
+        Data::DateTime(dt) if dt.is_datetime() => dt
+            .as_datetime()
+            .map(|x| Cell::Date(x.date()))
+            .unwrap_or_else(|| Cell::Number(dt.as_f64())),
+        Data::DateTime(dt) => Cell::Number(dt.as_f64()),
+        Data::DateTimeIso(s) => s
+            .get(..10)
+            .and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok())
+            .map_or_else(|| Cell::Text(s.clone()), Cell::Date),
+        Data::DurationIso(s) => Cell::Text(s.clone()),
+        Data::Error(e) => Cell::Text(format!("#{e:?}")),
+    }
+}
+
+/// `rows` as a CSV file the way a German Excel reads it (interchange.md: UTF-8 with BOM, `;`,
+/// CRLF line ends; fields quoted where needed).
+pub fn write_csv(rows: &[Vec<String>]) -> Vec<u8> {
+    let mut out = b"\xEF\xBB\xBF".to_vec();
+    {
+        let mut writer = csv::WriterBuilder::new()
+            .delimiter(b';')
+            .terminator(csv::Terminator::CRLF)
+            .from_writer(&mut out);
+        for row in rows {
+            // Writing into memory cannot fail but for a bug; a row that does is left out.
+            if writer.write_record(row).is_err() {
+                continue;
+            }
+        }
+        let _ = writer.flush();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,165 @@
+//! Unit tests of `src/sheet.rs`: CSV encodings, separators and line ends; workbooks with date
+//! cells; the size bounds.
+
+use super::*;
+
+#[path = "../../tests/common/sheets.rs"]
+mod sheets;
+
+fn text(cells: &[Cell]) -> Vec<String> {
+    cells
+        .iter()
+        .map(|c| match c {
+            Cell::Empty => String::new(),
+            Cell::Text(t) => t.clone(),
+            Cell::Number(n) => format!("#{n}"),
+            Cell::Date(d) => format!("@{d}"),
+        })
+        .collect()
+}
+
+#[test]
+fn csv_files_in_the_encodings_and_separators_clubs_have() {
+    // (bytes, expected cells of line 2, its line number)
+    let cp1252_umlauts = b"Datum;Spieler;Runden\r\n09.01.2026;J\xf6rg M\xfcller;10\r\n".to_vec();
+    let cases: Vec<(&str, Vec<u8>, Vec<&str>, usize)> = vec![
+        (
+            "UTF-8 mit BOM, ;",
+            "\u{feff}Datum;Spieler;Runden\n09.01.2026;Jörg;10\n".into(),
+            vec!["09.01.2026", "Jörg", "10"],
+            2,
+        ),
+        (
+            "UTF-8 ohne BOM, CRLF, ,",
+            "Datum,Spieler,Runden\r\n09.01.2026,Bärbel,10\r\n".into(),
+            vec!["09.01.2026", "Bärbel", "10"],
+            2,
+        ),
+        (
+            "Windows-1252",
+            cp1252_umlauts,
+            vec!["09.01.2026", "Jörg Müller", "10"],
+            2,
+        ),
+        (
+            "Tabulator",
+            "Datum\tSpieler\tRunden\n09.01.2026\tAnna\t10\n".into(),
+            vec!["09.01.2026", "Anna", "10"],
+            2,
+        ),
+        (
+            "Anführungszeichen und leere Zeilen",
+            "Datum;Spieler;Runden\n\n;;\n\"09.01.2026\";\"Müller; Hans\";10\n".into(),
+            vec!["09.01.2026", "Müller; Hans", "10"],
+            4,
+        ),
+        (
+            "ein Komma im Namen, ; getrennt",
+            "Datum;Spieler;Runden\n09.01.2026;Meier, Karl;10\n".into(),
+            vec!["09.01.2026", "Meier, Karl", "10"],
+            2,
+        ),
+    ];
+    for (what, bytes, want, line) in cases {
+        let sheets = read(Kind::Csv, &bytes).unwrap();
+        assert_eq!(sheets.len(), 1, "{what}");
+        let rows = &sheets[0].rows;
+        assert_eq!(
+            text(&rows[0].cells),
+            ["Datum", "Spieler", "Runden"],
+            "{what}"
+        );
+        assert_eq!(text(&rows[1].cells), want, "{what}");
+        assert_eq!(rows[1].line, line, "{what}");
+    }
+}
+
+#[test]
+fn the_separator_is_the_one_found_most_outside_quotes() {
+    for (line, want) in [
+        ("Datum;Spieler;Runden", b';'),
+        ("Datum,Spieler,Runden", b','),
+        ("\"Datum, Tag\";Spieler", b';'),
+        ("Datum", b';'),
+        ("a\tb\tc,d", b'\t'),
+    ] {
+        assert_eq!(separator(line) as char, want as char, "{line}");
+    }
+    assert_eq!(decode(b"\xEF\xBB\xBFa"), "a");
+    assert_eq!(decode(b"G\xe4rtner \x80"), "Gärtner €");
+}
+
+fn book() -> Vec<(&'static str, Vec<Vec<String>>)> {
+    let rows = |r: &[&[&str]]| -> Vec<Vec<String>> {
+        r.iter()
+            .map(|x| x.iter().map(|s| s.to_string()).collect())
+            .collect()
+    };
+    vec![
+        ("Titel", rows(&[&["Vereinstabelle"]])),
+        (
+            "2007",
+            rows(&[
+                &["Datum", "Spieler", "Runden", "Outs"],
+                &["05.01.2007", "Jörg", "10", "3"],
+                &["", "", "", ""],
+                &["12.01.2007", "Anna", "9", "0"],
+            ]),
+        ),
+    ]
+}
+
+#[test]
+fn workbooks_give_their_sheets_with_date_cells_and_real_line_numbers() {
+    for (kind, bytes) in [
+        (Kind::Xlsx, sheets::xlsx(&book())),
+        (Kind::Ods, sheets::ods(&book())),
+    ] {
+        let got = read(kind, &bytes).unwrap();
+        let names: Vec<&str> = got.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["Titel", "2007"], "{kind:?}");
+        let rows = &got[1].rows;
+        assert_eq!(rows.len(), 3, "{kind:?}: the empty row is left out");
+        assert_eq!(
+            text(&rows[1].cells),
+            ["@2007-01-05", "Jörg", "#10", "#3"],
+            "{kind:?}"
+        );
+        assert_eq!((rows[1].line, rows[2].line), (2, 4), "{kind:?}");
+    }
+}
+
+#[test]
+fn what_is_not_a_workbook_or_too_large_is_refused() {
+    let e = read(Kind::Xlsx, b"Datum;Spieler").unwrap_err();
+    assert!(e.to_string().contains("keine lesbare Arbeitsmappe"), "{e}");
+    let e = read(Kind::Ods, &sheets::xlsx(&book())).unwrap_err();
+    assert!(e.to_string().contains("keine lesbare Arbeitsmappe"), "{e}");
+    let big = vec![b'a'; MAX_FILE_BYTES + 1];
+    let e = read(Kind::Csv, &big).unwrap_err();
+    assert!(e.to_string().contains("höchstens 16 MiB"), "{e}");
+    for (name, kind) in [
+        ("a.CSV", Some(Kind::Csv)),
+        ("x.xlsx", Some(Kind::Xlsx)),
+        ("y.ods", Some(Kind::Ods)),
+        ("z.json", None),
+        ("b.xls", None),
+    ] {
+        assert_eq!(Kind::of(name), kind, "{name}");
+    }
+}
+
+#[test]
+fn the_csv_written_has_a_bom_semicolons_and_crlf() {
+    let rows = vec![
+        vec!["Datum".to_string(), "Spieler".to_string()],
+        vec!["09.01.2026".to_string(), "Meier; Karl".to_string()],
+    ];
+    let bytes = write_csv(&rows);
+    assert_eq!(
+        bytes,
+        "\u{feff}Datum;Spieler\r\n09.01.2026;\"Meier; Karl\"\r\n".as_bytes()
+    );
+    let back = read(Kind::Csv, &bytes).unwrap();
+    assert_eq!(text(&back[0].rows[1].cells), ["09.01.2026", "Meier; Karl"]);
+}
