@@ -1,10 +1,12 @@
 //! The Verwaltung: seasons, players and nights (`season`), a season's rules (`saisonregeln`),
 //! accounts and reset links (`accounts`), the audit log (`audit`), the club's settings
-//! (`settings`), login, logout and the first setup (`login`), and each account's own password
+//! (`settings`), the club's old seasons from its spreadsheet and the exports (`einlesen`), login,
+//! logout and the first setup (`login`), and each account's own password
 //! (`password`).
 
 pub mod accounts;
 pub mod audit;
+pub mod einlesen;
 pub mod login;
 pub mod password;
 pub mod saisonregeln;
@@ -37,6 +39,19 @@ pub fn routes() -> Routes {
             accounts::reset_link,
         )
         .get(Guard::Admin, "/verwaltung/protokoll", audit::get)
+        .get(Guard::Secretary, "/verwaltung/einlesen", einlesen::get)
+        .post(Guard::Secretary, "/verwaltung/einlesen", einlesen::post)
+        .post(
+            Guard::Secretary,
+            "/verwaltung/einlesen/bestaetigen",
+            einlesen::confirm,
+        )
+        .get(
+            Guard::Secretary,
+            "/verwaltung/saison/{year}/tabelle.csv",
+            einlesen::season_sheet,
+        )
+        .get(Guard::Secretary, "/verwaltung/verein.json", einlesen::club)
         .get(Guard::Admin, "/verwaltung/einstellungen", settings::get)
         .post(Guard::Admin, "/verwaltung/einstellungen", settings::post)
 }
