@@ -183,6 +183,8 @@ struct NightAdminPage {
     active_links: Vec<(u32, String)>,
     /// What is still open before closing ([`open_items`]); empty once closed.
     open_items: Vec<String>,
+    /// The night was recorded as totals per player (a club's old spreadsheet): no rounds to enter.
+    recorded_as_totals: bool,
 }
 
 /// What a refused form of the night page typed: shown again with the refusal.
@@ -396,6 +398,7 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
         can_reopen: night.closed && today <= reopen_until(at.date),
         active_links: live.links,
         open_items,
+        recorded_as_totals: night.recorded_as_totals(),
     }
 }
 

@@ -503,8 +503,10 @@ pub struct NightLine {
     pub date: NaiveDate,
     /// Participants (the draw).
     pub participants: usize,
-    /// Rounds entered.
+    /// Rounds entered (0 for a night recorded as totals).
     pub rounds: usize,
+    /// The night was recorded as totals per player (its rounds are not known).
+    pub recorded_as_totals: bool,
 }
 
 impl NightLine {
@@ -516,8 +518,9 @@ impl NightLine {
             .rev()
             .map(|n| NightLine {
                 date: n.date,
-                participants: n.draw.len(),
+                participants: n.draw.len().max(n.totals.len()),
                 rounds: n.tables.iter().map(|t| t.rounds.len()).sum(),
+                recorded_as_totals: n.recorded_as_totals(),
             })
             .collect()
     }
@@ -575,6 +578,8 @@ struct NightPage<'a> {
     tables: Vec<TableView<'a>>,
     players: Vec<NightPlayerView<'a>>,
     sozialfaelle: &'a [String],
+    /// The night was recorded as totals per player (no rounds to show).
+    recorded_as_totals: bool,
     /// The night's fines; none while the club keeps its money private from a visitor.
     fines: &'a [league::Fine],
 }
@@ -619,6 +624,7 @@ async fn night(layout: Layout, at: AtNight) -> Result<Response, AppError> {
         tables,
         players,
         sozialfaelle: summary.as_ref().map_or(&[][..], |s| &s.sozialfaelle[..]),
+        recorded_as_totals: n.recorded_as_totals(),
         fines: if at.snapshot.money_visible(logged_in) {
             &n.fines
         } else {
