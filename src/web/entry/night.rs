@@ -183,6 +183,38 @@ struct NightAdminPage {
     active_links: Vec<(u32, String)>,
     /// What is still open before closing ([`open_items`]); empty once closed.
     open_items: Vec<String>,
+    /// The refused form's key and its Korrektur as typed.
+    korrektur_typed: Option<(String, Korrektur)>,
+}
+
+impl NightAdminPage {
+    /// The Korrektur fields of the form [`korrektur_key`]`(form, a, b)`: as typed when that form
+    /// was refused, else empty.
+    fn korrektur_at(
+        &self,
+        form: &str,
+        a: impl std::fmt::Display,
+        b: impl std::fmt::Display,
+    ) -> Korrektur {
+        let key = korrektur_key(form, a, b);
+        match &self.korrektur_typed {
+            Some((k, typed)) if *k == key => typed.clone(),
+            _ => Korrektur::default(),
+        }
+    }
+
+    /// Whether the folded form [`korrektur_key`]`(form, a, b)` was the refused one (it opens).
+    fn refused_here(
+        &self,
+        form: &str,
+        a: impl std::fmt::Display,
+        b: impl std::fmt::Display,
+    ) -> bool {
+        let key = korrektur_key(form, a, b);
+        self.korrektur_typed
+            .as_ref()
+            .is_some_and(|(k, _)| *k == key)
+    }
 }
 
 /// What a refused form of the night page typed: shown again with the refusal.
@@ -198,6 +230,15 @@ pub struct Typed {
     pub round: Option<(u32, String, Vec<RowInput>, bool)>,
     /// A rejected fine form: player id, kind, paid at once.
     pub fine: Option<(i64, String, bool)>,
+    /// The Korrektur box and reason as the refused form sent them, with that form's key
+    /// ([`korrektur_key`]): the form comes back with them.
+    pub korrektur: Option<(String, Korrektur)>,
+}
+
+/// The key of a form of the night page that carries the Korrektur fields: the form's name and
+/// up to two numbers (table, round or fine id; 0 when unused), e.g. `runde-1-0`, `loeschen-1-3`.
+pub fn korrektur_key(form: &str, a: impl std::fmt::Display, b: impl std::fmt::Display) -> String {
+    format!("{form}-{a}-{b}")
 }
 
 /// What the night page shows beside the season file: the tables with a working scorer link
@@ -396,6 +437,7 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
         can_reopen: night.closed && today <= reopen_until(at.date),
         active_links: live.links,
         open_items,
+        korrektur_typed: typed.korrektur,
     }
 }
 
@@ -525,6 +567,8 @@ pub struct Correction {
     pub anchor: String,
     /// The flash message after it.
     pub message: String,
+    /// The form's [`korrektur_key`]: a refusal brings its Korrektur back into it.
+    pub key: String,
 }
 
 /// A correction of the night's page by `user`: its change after the confirmation box, or the
@@ -541,6 +585,7 @@ pub async fn correct(
         ask,
         anchor,
         message,
+        key,
     } = c;
     let done = match form.sicher {
         None => Err(ServiceError::refused(format!(
@@ -555,5 +600,9 @@ pub async fn correct(
                 .map(|_| ())
         }
     };
-    end(reply, at.date, &anchor, done, |_| message, Typed::default()).await
+    let typed = Typed {
+        korrektur: Some((key, Korrektur::from(&form.korrektur))),
+        ..Typed::default()
+    };
+    end(reply, at.date, &anchor, done, |_| message, typed).await
 }
