@@ -47,12 +47,27 @@ pub fn blank_rows(night: &Night, table: u32, ids: &BTreeMap<String, i64>) -> Vec
         .collect()
 }
 
-/// The first round number 1..=`rounds_per_night` not among `rounds` (the last when all are):
-/// what the round form proposes next.
-pub fn next_round(rounds: &[EnteredRound], rounds_per_night: u32) -> u32 {
+/// The first round number 1..=`rounds_per_night` not among `rounds` and not `running` in the
+/// Schockbesteck at that table (the last when all are): what the round form proposes next, so it
+/// never offers a Runde that is being played throw by throw (issue 21.5).
+pub fn next_round(rounds: &[EnteredRound], running: &[u32], rounds_per_night: u32) -> u32 {
     (1..=rounds_per_night)
-        .find(|n| !rounds.iter().any(|r| r.number == *n))
+        .find(|n| !rounds.iter().any(|r| r.number == *n) && !running.contains(n))
         .unwrap_or(rounds_per_night)
+}
+
+/// The refusal of a round form's round `number` at `table` while that Runde is `running` in the
+/// Schockbesteck (German, naming night, table and round), else `None`: both would store the
+/// same round.
+pub fn besteck_collision(date: NaiveDate, table: u32, number: u32, running: &[u32]) -> Option<String> {
+    running.contains(&number).then(|| {
+        format!(
+            "Abend {}, Tisch {table}, Runde {number}: diese Runde läuft gerade im Schockbesteck. \
+             Dort zu Ende spielen und bestätigen (oder dort verwerfen), oder hier eine andere \
+             Rundennummer wählen.",
+            date_de(date)
+        )
+    })
 }
 
 /// A round already entered at a table, compact for the secretary's page.
@@ -119,6 +134,8 @@ pub struct TableForm {
     pub rows: Vec<RowInput>,
     /// The error of this form, if it was rejected.
     pub error: Option<String>,
+    /// The rounds of this table running in the Schockbesteck (the form does not offer them).
+    pub running: Vec<u32>,
 }
 
 /// A fine line.
@@ -249,6 +266,15 @@ struct NightLive {
     running: Vec<(u32, u32)>,
 }
 
+/// The rounds of `table` at night `at` running in the Schockbesteck (empty when they cannot be
+/// read).
+pub async fn running_at(league: &League, at: &AtNight, table: u32) -> Vec<u32> {
+    league
+        .runden_running(at.id(), table)
+        .await
+        .unwrap_or_default()
+}
+
 async fn active_links(league: &League, at: &AtNight) -> NightLive {
     let links = league
         .active_scorer_links(at.id())
@@ -345,7 +371,13 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
                         .collect()
                 })
                 .unwrap_or_default();
-            let next = next_round(&rounds, rules.rounds_per_night);
+            let running: Vec<u32> = live
+                .running
+                .iter()
+                .filter(|(t, _)| *t == number)
+                .map(|(_, r)| *r)
+                .collect();
+            let next = next_round(&rounds, &running, rules.rounds_per_night);
             match &typed.round {
                 Some((t, round_input, rows, replace)) if *t == number => TableForm {
                     number,
@@ -355,6 +387,7 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
                     round_input: round_input.clone(),
                     rows: rows.clone(),
                     error: typed.error.clone(),
+                    running,
                 },
                 _ => TableForm {
                     number,
@@ -364,6 +397,7 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
                     round_input: next.to_string(),
                     rows: blank_rows(night, number, &view.ids.players),
                     error: None,
+                    running,
                 },
             }
         })
@@ -606,3 +640,6 @@ pub async fn correct(
     };
     end(reply, at.date, &anchor, done, |_| message, typed).await
 }
+
+#[cfg(test)]
+mod tests;
