@@ -655,7 +655,9 @@ async fn the_round_form_does_not_offer_or_take_a_round_running_in_the_schockbest
     let cookie = t.login(SECRETARY).await;
     let night = "/verwaltung/abend/2026-01-09";
     let proposed = |body: &str| -> u32 {
-        let at = body.find("name=\"number\" min=\"1\" value=\"").expect("round field");
+        let at = body
+            .find("name=\"number\" min=\"1\" value=\"")
+            .expect("round field");
         let rest = &body[at + "name=\"number\" min=\"1\" value=\"".len()..];
         rest[..rest.find('"').unwrap()].parse().unwrap()
     };
@@ -677,7 +679,9 @@ async fn the_round_form_does_not_offer_or_take_a_round_running_in_the_schockbest
     let after = t.get(night, Some(&cookie)).await.body;
     assert_ne!(proposed(&after), n, "{after}");
     assert!(
-        after.contains(&format!("id=\"laeuft-1-{n}\">Runde {n} läuft im <a href=\"{page}\">")),
+        after.contains(&format!(
+            "id=\"laeuft-1-{n}\">Runde {n} läuft im <a href=\"{page}\">"
+        )),
         "{after}"
     );
     // Sending that number anyway is refused, nothing stored; the Runde keeps running.

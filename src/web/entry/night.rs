@@ -59,7 +59,12 @@ pub fn next_round(rounds: &[EnteredRound], running: &[u32], rounds_per_night: u3
 /// The refusal of a round form's round `number` at `table` while that Runde is `running` in the
 /// Schockbesteck (German, naming night, table and round), else `None`: both would store the
 /// same round.
-pub fn besteck_collision(date: NaiveDate, table: u32, number: u32, running: &[u32]) -> Option<String> {
+pub fn besteck_collision(
+    date: NaiveDate,
+    table: u32,
+    number: u32,
+    running: &[u32],
+) -> Option<String> {
     running.contains(&number).then(|| {
         format!(
             "Abend {}, Tisch {table}, Runde {number}: diese Runde läuft gerade im Schockbesteck. \
@@ -621,24 +626,34 @@ pub async fn correct(
         message,
         key,
     } = c;
-    let done = match form.sicher {
-        None => Err(ServiceError::refused(format!(
-            "Zum Bestätigen „{ask}“ ankreuzen."
-        ))),
-        Some(_) => {
-            let edit = Edit::by(user).korrektur(Korrektur::from(&form.korrektur));
-            reply
-                .league
-                .change(at.year(), change, &edit)
-                .await
-                .map(|_| ())
-        }
-    };
+    let edit = Edit::by(user).korrektur(Korrektur::from(&form.korrektur));
+    let ask = format!("Zum Bestätigen „{ask}“ ankreuzen.");
+    let done = confirmed(&reply, at, form.sicher.is_some(), &ask, change, &edit).await;
     let typed = Typed {
         korrektur: Some((key, Korrektur::from(&form.korrektur))),
         ..Typed::default()
     };
     end(reply, at.date, &anchor, done, |_| message, typed).await
+}
+
+/// `change` of night `at` by `edit` when the confirmation box was ticked, else the refusal
+/// `ask` (German: which box to tick).
+pub async fn confirmed(
+    reply: &Reply,
+    at: &AtNight,
+    ticked: bool,
+    ask: &str,
+    change: Change,
+    edit: &Edit,
+) -> Result<(), ServiceError> {
+    if !ticked {
+        return Err(ServiceError::refused(ask));
+    }
+    reply
+        .league
+        .change(at.year(), change, edit)
+        .await
+        .map(|_| ())
 }
 
 #[cfg(test)]

@@ -141,11 +141,11 @@ pub async fn post(
     let running = running_at(&reply.league, &at, table).await;
     let done = match read.parsed {
         Err(e) => Err(ServiceError::refused(e)),
-        Ok((number, _)) if besteck_collision(at.date, table, number, &running).is_some() => Err(
-            ServiceError::refused(
+        Ok((number, _)) if besteck_collision(at.date, table, number, &running).is_some() => {
+            Err(ServiceError::refused(
                 besteck_collision(at.date, table, number, &running).unwrap_or_default(),
-            ),
-        ),
+            ))
+        }
         Ok((number, change)) => {
             let edit = Edit::by(&user.username).korrektur(read.korrektur.clone());
             reply

@@ -28,7 +28,11 @@ fn the_form_never_proposes_a_round_running_in_the_schockbesteck() {
         (&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10], &[], 10),
     ];
     for (done, running, want) in cases {
-        assert_eq!(next_round(&entered(done), running, 10), want, "{done:?} {running:?}");
+        assert_eq!(
+            next_round(&entered(done), running, 10),
+            want,
+            "{done:?} {running:?}"
+        );
     }
 }
 
@@ -39,7 +43,9 @@ fn a_round_running_in_the_schockbesteck_is_refused_by_the_form() {
     assert_eq!(besteck_collision(date, 1, 5, &[]), None);
     let why = besteck_collision(date, 2, 5, &[3, 5]).expect("refused");
     assert!(
-        why.starts_with("Abend 27.11.2026, Tisch 2, Runde 5: diese Runde läuft gerade im Schockbesteck."),
+        why.starts_with(
+            "Abend 27.11.2026, Tisch 2, Runde 5: diese Runde läuft gerade im Schockbesteck."
+        ),
         "{why}"
     );
 }
