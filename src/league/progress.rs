@@ -319,10 +319,10 @@ fn one_rank_above<'a>(rows: &'a [StandingRow], row: &StandingRow) -> Option<&'a 
 mod tests;
 
 /// „Was fehlt noch?“ for one player (league.md §3–§5) as German sentences, worded without a
-/// pronoun (issue 21.10: the page speaks of Gabi as of Bernd): the Kreisliga, the rounds for the
-/// 1. Liga by `deadline`, the Jahresbeitrag (its price only when `money` may be shown; `paid`:
-/// his fee is booked), and the counted Outs to pass `above` (the names ranked one place above,
-/// at `above_rank`).
+/// pronoun (issue 21.10: the page speaks of Gabi as of Bernd): the Kreisliga, the rounds for
+/// the 1. Liga by `deadline`, the Jahresbeitrag (its price only when `money` may be shown;
+/// `paid`: the fee is booked), and the counted Outs to pass `above` (the names ranked one place
+/// above, at `above_rank`).
 pub fn missing(
     p: &ProgressRow,
     deadline: NaiveDate,
