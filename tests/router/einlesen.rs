@@ -335,3 +335,35 @@ async fn pages_that_need_rounds_say_the_night_was_recorded_as_totals() {
     );
     assert_eq!(snapshot(&t.db.write).await, before, "nothing stored");
 }
+
+#[tokio::test]
+async fn an_endstand_season_shows_its_final_table_and_each_players_line() {
+    let t = TestApp::staffed().await;
+    let cookie = t.login(SECRETARY).await;
+    let sheet = "Saison;Platz;Spieler;Liga;Runden;Outs gewertet;bezahlte Runden\r\n\
+                 2003;1;Anna;1. Liga;200;130;20\r\n2003;2;Bernd;2. Liga;90;40;12\r\n";
+    let preview = upload(&t, "endstand.csv", sheet.as_bytes(), &cookie).await;
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.body);
+    assert!(preview.body.contains("Endstand"), "{}", preview.body);
+    let digest = digest_of(&preview.body);
+    let done = t
+        .post(
+            "/verwaltung/einlesen/bestaetigen",
+            &format!("einmal=c1&digest={digest}"),
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
+    let table = t.get("/saison/2003", None).await.body;
+    assert!(table.contains("Endstand: die Abschlusstabelle"), "{table}");
+    assert!(!table.contains("Noch kein Spielabend"), "{table}");
+    assert!(
+        table.contains("<strong>6,50</strong>"),
+        "Anna's D.Wert: {table}"
+    );
+    let anna = t.get("/saison/2003/spieler/1", None).await.body;
+    assert!(anna.contains("<strong>1.</strong> Platz"), "{anna}");
+    assert!(anna.contains("<strong>6,50</strong> D.Wert"), "{anna}");
+    assert!(anna.contains("nur der Endstand bekannt"), "{anna}");
+    assert!(!anna.contains("Noch keine Runde gespielt"), "{anna}");
+}

@@ -110,6 +110,8 @@ struct TablePage<'a> {
     years: Vec<i32>,
     as_of: Option<NaiveDate>,
     ligen: Vec<LigaTable<'a>>,
+    /// The season is kept as its Endstand only (the club's final table, no nights).
+    endstand: bool,
 }
 
 /// The page when no season exists yet.
@@ -214,6 +216,7 @@ fn table_response(
         years,
         as_of: standings.as_of,
         ligen,
+        endstand: view.season.is_endstand(),
     }
     .into_response();
     Ok(personal(me, page))
@@ -250,6 +253,8 @@ struct PlayerPage<'a> {
     is_me: bool,
     /// His Glücksfaktor; `None` when no round of the season was played in the Schockbesteck.
     glueck: Option<GlueckLine>,
+    /// The season is kept as its Endstand only: no nights to show.
+    endstand: bool,
 }
 
 /// The Glücksfaktor as a page shows it (issue 10.7, `league::glueck`).
@@ -315,6 +320,24 @@ fn where_he_stands(
     money: bool,
     today: NaiveDate,
 ) -> Option<(Stand, Vec<String>)> {
+    if view.season.is_endstand() {
+        // A season kept as its Endstand (issue 24.3): its final table, nothing still to reach.
+        let r = view.standings().rows.iter().find(|r| r.player == name)?;
+        let stand = Stand {
+            rank: r.rank,
+            liga: r.liga.label(),
+            d_wert: league::DWert {
+                num: r.d_wert_num,
+                den: r.d_wert_den,
+            },
+            rounds: r.rounds,
+            counted_outs: r.counted_outs,
+            movement: "Endstand".to_string(),
+            movement_class: "",
+            as_of: None,
+        };
+        return Some((stand, Vec::new()));
+    }
     let progress = view.progress(None);
     let day = progress.as_of.map_or(today, |a| a.max(today));
     let mut r = progress.rows.iter().find(|r| r.player == name)?.clone();
@@ -415,6 +438,7 @@ async fn player(
         career_href: format!("/spieler/{id}"),
         id,
         is_me: me.0 == Some(id),
+        endstand: view.season.is_endstand(),
         glueck: (!view.glueck().is_empty()).then(|| GlueckLine::of(view.glueck().get(&name))),
         name,
     }
