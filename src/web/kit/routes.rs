@@ -170,10 +170,21 @@ pub fn router(state: AppState, routes: Routes) -> Router {
                         AppState,
                     >(state.clone()))
                     .route_layer(keep_unsent.clone()),
-                // A scorer link: checked on every request, its forms carried out once.
-                Guard::Link => group.route_layer(once.clone()).route_layer(
-                    axum::middleware::from_fn_with_state(state.clone(), session::link_guard),
-                ),
+                // A scorer link: checked on every request, its forms carried out once; its
+                // pages carry the token in every address, so no cache keeps them (also not
+                // a refusal's page).
+                Guard::Link => group
+                    .route_layer(once.clone())
+                    .route_layer(axum::middleware::from_fn_with_state(
+                        state.clone(),
+                        session::link_guard,
+                    ))
+                    .route_layer(
+                        tower_http::set_header::SetResponseHeaderLayer::overriding(
+                            axum::http::header::CACHE_CONTROL,
+                            axum::http::HeaderValue::from_static("no-store"),
+                        ),
+                    ),
                 // Only the own password change: nothing of it is kept in a cookie.
                 Guard::Account => group.route_layer(once.clone()).route_layer(
                     axum::middleware::from_extractor_with_state::<CurrentUser, AppState>(
