@@ -307,9 +307,10 @@ fn abschluss_view(
     error: Option<String>,
 ) -> Result<AbschlussPage, AppError> {
     let year = at.year();
-    let chained = at.snapshot.chained(year)?;
-    let (season, p) = (&at.view.season, &chained.payouts);
     let today = layout.today;
+    // As the club's today sees it (issue 22.3): a night entered ahead moves no place.
+    let chained = at.snapshot.chained_on(year, today)?;
+    let (season, p) = (&at.view.season, &chained.payouts);
     let status = match season.last_night() {
         None => "Noch kein Spielabend: die Regeln unten gelten für diese Saison.".to_string(),
         Some(d) if today.year() <= year => format!(
