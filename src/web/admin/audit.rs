@@ -90,8 +90,24 @@ const AUDIT_PAGE: i64 = 50;
 
 /// The order in which an entry's fields are shown: where and who first, then what.
 const FIELD_ORDER: [&str; 18] = [
-    "season", "night", "date", "table", "round", "player", "username", "id", "outs", "hand_outs",
-    "julen", "joker", "lost", "kind", "amount_cents", "paid", "paid_on", "closed",
+    "season",
+    "night",
+    "date",
+    "table",
+    "round",
+    "player",
+    "username",
+    "id",
+    "outs",
+    "hand_outs",
+    "julen",
+    "joker",
+    "lost",
+    "kind",
+    "amount_cents",
+    "paid",
+    "paid_on",
+    "closed",
 ];
 
 /// The German name of a stored field of the audit's before/after JSON.
@@ -162,7 +178,10 @@ fn value_text(key: &str, v: &Value) -> String {
 /// Before and after of one entry as shown: field by field when either is an object (every key of
 /// both, in [`FIELD_ORDER`], the others by name), else both as plain text. Text that is no JSON is
 /// shown as it is.
-pub fn compare(before: Option<&str>, after: Option<&str>) -> (Vec<FieldLine>, Option<(String, String)>) {
+pub fn compare(
+    before: Option<&str>,
+    after: Option<&str>,
+) -> (Vec<FieldLine>, Option<(String, String)>) {
     let parse = |t: Option<&str>| -> Option<Result<Value, String>> {
         t.map(|t| serde_json::from_str::<Value>(t).map_err(|_| t.to_string()))
     };
@@ -177,7 +196,8 @@ pub fn compare(before: Option<&str>, after: Option<&str>) -> (Vec<FieldLine>, Op
         Some(Err(raw)) => raw.clone(),
     };
     let (bo, ao) = (object(&b), object(&a));
-    let neither_other = |x: &Option<Result<Value, String>>, o: &Option<serde_json::Map<String, Value>>| {
+    let neither_other = |x: &Option<Result<Value, String>>,
+                         o: &Option<serde_json::Map<String, Value>>| {
         x.is_none() || o.is_some()
     };
     if (bo.is_some() || ao.is_some()) && neither_other(&b, &bo) && neither_other(&a, &ao) {
@@ -231,7 +251,9 @@ pub async fn get(
         key => {
             let k = AuditKind::parse(key);
             if k.is_none() {
-                error = Some(format!("Art „{key}“ gibt es nicht: sie wird nicht beachtet."));
+                error = Some(format!(
+                    "Art „{key}“ gibt es nicht: sie wird nicht beachtet."
+                ));
             }
             k
         }

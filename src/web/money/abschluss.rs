@@ -311,7 +311,8 @@ fn abschluss_view(
     // As the club's today sees it (issue 22.3): a night entered ahead moves no place.
     let chained = at.snapshot.chained_on(year, today)?;
     let (season, p) = (&at.view.season, &chained.payouts);
-    let status = match season.last_night() {
+    // The last night with results on or before today: a night entered ahead is no „Stand“.
+    let status = match season.default_as_of(Some(today)) {
         None => "Noch kein Spielabend: die Regeln unten gelten für diese Saison.".to_string(),
         Some(d) if today.year() <= year => format!(
             "Vorläufig: Stand nach dem Abend vom {}. Endgültig nach dem letzten Abend der Saison.",

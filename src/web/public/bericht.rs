@@ -14,8 +14,8 @@ use axum::response::{IntoResponse, Response};
 
 use crate::league::format::date_de;
 use crate::league::report::{night_report, Money};
-use crate::web::kit::AtNight;
 use crate::web::kit::links::{percent_encode, PublicAddress};
+use crate::web::kit::AtNight;
 use crate::web::kit::{AppError, Guard, Layout, Routes};
 
 /// The routes of this feature.

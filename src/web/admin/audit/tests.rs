@@ -8,10 +8,17 @@ use crate::service::clock::{ClubClock, FixedClock};
 #[test]
 fn timestamps_show_the_clubs_time_or_as_stored() {
     let utc = ClubClock::new(FixedClock::at(chrono::Utc::now()), chrono_tz::UTC);
-    let berlin = ClubClock::new(FixedClock::at(chrono::Utc::now()), chrono_tz::Europe::Berlin);
+    let berlin = ClubClock::new(
+        FixedClock::at(chrono::Utc::now()),
+        chrono_tz::Europe::Berlin,
+    );
     let cases = [
         (&utc, "2026-11-29T15:20:07.123+00:00", "29.11.2026 15:20:07"),
-        (&berlin, "2026-11-29T15:20:07.123+00:00", "29.11.2026 16:20:07"),
+        (
+            &berlin,
+            "2026-11-29T15:20:07.123+00:00",
+            "29.11.2026 16:20:07",
+        ),
         (&berlin, "2026-07-01T22:30:00.000Z", "02.07.2026 00:30:00"),
         (&utc, "kaputt", "kaputt"),
     ];
@@ -33,8 +40,10 @@ fn line(name: &str, before: &str, after: &str, changed: bool) -> FieldLine {
 /// marked; lists and text that is no JSON stay plain.
 #[test]
 fn before_and_after_read_field_by_field() {
-    let result = r#"{"night":"2026-01-09","table":1,"round":3,"player":"Anna","outs":2,"lost":false}"#;
-    let changed = r#"{"night":"2026-01-09","table":1,"round":3,"player":"Anna","outs":3,"lost":true}"#;
+    let result =
+        r#"{"night":"2026-01-09","table":1,"round":3,"player":"Anna","outs":2,"lost":false}"#;
+    let changed =
+        r#"{"night":"2026-01-09","table":1,"round":3,"player":"Anna","outs":3,"lost":true}"#;
     let (fields, plain) = compare(Some(result), Some(changed));
     assert_eq!(plain, None);
     assert_eq!(
