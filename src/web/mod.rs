@@ -48,6 +48,8 @@ pub struct Config {
     /// The address behind the HTTPS proxy (`--public-url`): the printed setup link and every link
     /// a page shows (password reset, scorer links, the night report) use it.
     pub public_url: Option<crate::service::status::PublicUrl>,
+    /// The page cache's bound in bytes (`kit::page_cache::MAX_BYTES` by default).
+    pub page_cache_bytes: usize,
 }
 
 impl Config {
@@ -61,6 +63,7 @@ impl Config {
             clock: Arc::new(crate::service::clock::SystemClock),
             timezone: None,
             public_url: None,
+            page_cache_bytes: kit::page_cache::MAX_BYTES,
         }
     }
 }
@@ -126,7 +129,9 @@ pub async fn build(config: Config) -> anyhow::Result<(Router, League)> {
         league: league.clone(),
         listen: config.listen,
         throttle: Arc::new(LoginThrottle::new()),
-        pages: Default::default(),
+        pages: Arc::new(kit::page_cache::PageCache::with_bound(
+            config.page_cache_bytes,
+        )),
         secure_cookies: config.secure_cookies,
         once: Default::default(),
         public_url: config.public_url.clone(),

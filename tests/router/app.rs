@@ -59,6 +59,7 @@ pub struct Builder {
     seasons: Vec<SeasonFile>,
     secure_cookies: bool,
     server: Server,
+    page_cache_bytes: Option<usize>,
 }
 
 impl Builder {
@@ -113,6 +114,12 @@ impl Builder {
         self
     }
 
+    /// The page cache bounded by `bytes` (`Config::page_cache_bytes`).
+    pub fn page_cache_bytes(mut self, bytes: usize) -> Builder {
+        self.page_cache_bytes = Some(bytes);
+        self
+    }
+
     /// Creates the database, the accounts and the seasons, then builds the app on it.
     pub async fn start(self) -> TestApp {
         let dir = tempfile::tempdir().unwrap();
@@ -133,9 +140,11 @@ impl Builder {
                 .await
                 .unwrap();
         }
-        let (router, league) = build(config(&path, self.secure_cookies, &self.server))
-            .await
-            .unwrap();
+        let mut config = config(&path, self.secure_cookies, &self.server);
+        if let Some(bytes) = self.page_cache_bytes {
+            config.page_cache_bytes = bytes;
+        }
+        let (router, league) = build(config).await.unwrap();
         TestApp {
             router,
             db,
