@@ -1,11 +1,12 @@
 //! The Verwaltung: seasons, players and nights (`season`), a season's rules (`saisonregeln`),
-//! accounts and reset links (`accounts`), the audit log (`audit`), the club's settings
-//! (`settings`), the club's old seasons from its spreadsheet and the exports (`einlesen`), login,
-//! logout and the first setup (`login`), and each account's own password
+//! accounts and reset links (`accounts`), the audit log (`audit`), the backups (`backups`), the
+//! club's settings and time zone (`settings`), the club's old seasons from its spreadsheet and the
+//! exports (`einlesen`), login, logout and the first setup (`login`), and each account's own password
 //! (`password`).
 
 pub mod accounts;
 pub mod audit;
+pub mod backups;
 pub mod einlesen;
 pub mod login;
 pub mod password;
@@ -52,6 +53,18 @@ pub fn routes() -> Routes {
             einlesen::season_sheet,
         )
         .get(Guard::Secretary, "/verwaltung/verein.json", einlesen::club)
+        .get(Guard::Admin, backups::PAGE, backups::get)
+        .post(Guard::Admin, backups::PAGE, backups::post)
+        .get(
+            Guard::Admin,
+            "/verwaltung/sicherung/{name}",
+            backups::download,
+        )
         .get(Guard::Admin, "/verwaltung/einstellungen", settings::get)
         .post(Guard::Admin, "/verwaltung/einstellungen", settings::post)
+        .post(
+            Guard::Admin,
+            "/verwaltung/einstellungen/zeitzone",
+            settings::post_timezone,
+        )
 }
