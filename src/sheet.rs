@@ -14,9 +14,10 @@ use crate::league::sheet::{Cell, Sheet, SheetError, SheetRow};
 /// Largest file read (16 MiB): a club's twenty years of night totals are well under 1 MiB as
 /// CSV and a few MiB as XLSX.
 pub const MAX_FILE_BYTES: usize = 16 * 1024 * 1024;
-/// Most a workbook may unpack to (256 MiB): its XML is many times the packed size, but a file
-/// that unpacks to more is a zip bomb, not a league.
-pub const MAX_UNPACKED_BYTES: u64 = 256 * 1024 * 1024;
+/// Most a workbook may unpack to (64 MiB): its XML is many times the packed size (twenty years
+/// of a club are a few MiB), but a file that unpacks to more is a zip bomb, not a league; reading
+/// 213 MiB of honest XML took 862 MB of memory, more than a small club server has.
+pub const MAX_UNPACKED_BYTES: u64 = 64 * 1024 * 1024;
 
 /// The kinds of file the import reads, told by the file name's ending.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -185,6 +186,7 @@ fn check_unpacked<R: Read + Seek>(reader: R) -> Result<(), SheetError> {
 
 fn read_workbook(kind: Kind, bytes: &[u8]) -> Result<Vec<Sheet>, SheetError> {
     check_unpacked(Cursor::new(bytes))?;
+    bounds::check(kind, Cursor::new(bytes))?;
     let broken = |e: String| SheetError::new(format!("keine lesbare Arbeitsmappe ({e})"));
     let mut out = Vec::new();
     match kind {
@@ -276,6 +278,8 @@ pub fn write_csv(rows: &[Vec<String>]) -> Vec<u8> {
     }
     out
 }
+
+mod bounds;
 
 #[cfg(test)]
 mod tests;

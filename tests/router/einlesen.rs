@@ -38,6 +38,17 @@ async fn upload(t: &TestApp, name: &str, bytes: &[u8], cookie: &str) -> Reply {
     t.send(r).await
 }
 
+/// The preview's confirm of `digest` with form token `once`, "ersetzen" ticked when `replace`.
+async fn confirm(t: &TestApp, digest: &str, once: &str, replace: bool, cookie: &str) -> Reply {
+    let replace = if replace { "&ersetzen=1" } else { "" };
+    t.post(
+        "/verwaltung/einlesen/bestaetigen",
+        &format!("einmal={once}&digest={digest}{replace}"),
+        Some(cookie),
+    )
+    .await
+}
+
 /// The digest the preview's confirm form carries.
 fn digest_of(page: &str) -> String {
     let at = page
@@ -100,13 +111,7 @@ async fn a_sheet_uploaded_is_previewed_then_confirmed_to_the_same_standings() {
     );
 
     let digest = digest_of(&preview.body);
-    let done = t
-        .post(
-            "/verwaltung/einlesen/bestaetigen",
-            &format!("einmal=c1&digest={digest}"),
-            Some(&cookie),
-        )
-        .await;
+    let done = confirm(&t, &digest, "c1", false, &cookie).await;
     assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
     assert_eq!(done.location(), Some("/verwaltung/saison/2026"));
     let got: Value =
@@ -119,13 +124,7 @@ async fn a_sheet_uploaded_is_previewed_then_confirmed_to_the_same_standings() {
     );
 
     // The same preview cannot be confirmed twice: it was forgotten with the confirm.
-    let again = t
-        .post(
-            "/verwaltung/einlesen/bestaetigen",
-            &format!("einmal=c2&digest={digest}"),
-            Some(&cookie),
-        )
-        .await;
+    let again = confirm(&t, &digest, "c2", false, &cookie).await;
     assert_eq!(again.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(again.body.contains("Die Vorschau ist abgelaufen"));
 }
@@ -144,13 +143,7 @@ async fn a_year_with_nights_is_replaced_only_when_asked() {
     );
     let digest = digest_of(&preview.body);
     let before = snapshot(&t.db.write).await;
-    let refused = t
-        .post(
-            "/verwaltung/einlesen/bestaetigen",
-            &format!("einmal=c1&digest={digest}"),
-            Some(&cookie),
-        )
-        .await;
+    let refused = confirm(&t, &digest, "c1", false, &cookie).await;
     assert_eq!(
         refused.status,
         StatusCode::UNPROCESSABLE_ENTITY,
@@ -163,13 +156,7 @@ async fn a_year_with_nights_is_replaced_only_when_asked() {
         "the preview again"
     );
     assert_eq!(snapshot(&t.db.write).await, before);
-    let done = t
-        .post(
-            "/verwaltung/einlesen/bestaetigen",
-            &format!("einmal=c2&digest={digest}&ersetzen=1"),
-            Some(&cookie),
-        )
-        .await;
+    let done = confirm(&t, &digest, "c2", true, &cookie).await;
     assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
     let got: Value =
         serde_json::from_str(&t.get("/api/v1/seasons/2026/standings", None).await.body).unwrap();
@@ -346,13 +333,7 @@ async fn an_endstand_season_shows_its_final_table_and_each_players_line() {
     assert_eq!(preview.status, StatusCode::OK, "{}", preview.body);
     assert!(preview.body.contains("Endstand"), "{}", preview.body);
     let digest = digest_of(&preview.body);
-    let done = t
-        .post(
-            "/verwaltung/einlesen/bestaetigen",
-            &format!("einmal=c1&digest={digest}"),
-            Some(&cookie),
-        )
-        .await;
+    let done = confirm(&t, &digest, "c1", false, &cookie).await;
     assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
     let table = t.get("/saison/2003", None).await.body;
     assert!(table.contains("Endstand: die Abschlusstabelle"), "{table}");
