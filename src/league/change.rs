@@ -220,6 +220,28 @@ pub enum Replace {
     IfVersion(String),
 }
 
+/// The conflict of a round seen as another version than the one stored at `at` (`old`): German,
+/// with what is there now (loser and Outs), to check and decide again.
+pub fn changed_meanwhile(at: &Location, old: &Round) -> EntryError {
+    EntryError::conflict(
+        at.clone(),
+        format!(
+            "{at} wurde inzwischen geändert (jetzt verloren: {}; Outs: {}). \
+             Bitte prüfen und neu entscheiden.",
+            round_loser(old),
+            round_outs(old)
+        ),
+    )
+}
+
+/// The round `number` at `table` of the night on `date` in `season`, if entered.
+pub fn entered_round(season: &Season, date: NaiveDate, table: u32, number: u32) -> Option<&Round> {
+    season
+        .night(date)
+        .and_then(|n| n.tables.iter().find(|t| t.number == table))
+        .and_then(|t| t.rounds.iter().find(|r| r.number == number))
+}
+
 /// The version of an entered round: a short hash of its rows (player, Outs, Hand-Outs, Julen,
 /// Joker, lost, in order), e.g. `"r5f3a9c1e0b2d4c6a"`; equal rounds have equal versions.
 pub fn round_version(round: &Round) -> String {

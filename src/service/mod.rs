@@ -100,6 +100,15 @@ impl ServiceError {
         Ok(Refusal { kind, error })
     }
 
+    /// The reason when a stored record no longer loads (the database's `Corrupt`): a page may show
+    /// it as broken and offer to discard it instead of failing.
+    pub fn corrupt_record(&self) -> Option<&str> {
+        match self {
+            ServiceError::Db(DbError::Corrupt(why)) => Some(why),
+            _ => None,
+        }
+    }
+
     /// True when the database was busy (another process held its write lock longer than
     /// [`db::BUSY_TIMEOUT`]): nothing was stored and the same request may be sent again; the
     /// message is [`db::BUSY`]. The web answers 503 with `Retry-After` ([`RETRY_AFTER_SECS`]).

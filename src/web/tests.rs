@@ -100,7 +100,6 @@ mod one_round_check {
 
     use crate::auth::Role;
     use crate::league::file::SeasonFile;
-    use crate::service::{accounts, import};
     use crate::web::{build_app, Config};
 
     struct App {
@@ -118,7 +117,7 @@ mod one_round_check {
     async fn app() -> App {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("liga.db");
-        let db = crate::db::Db::open(&path).await.unwrap();
+        let league = crate::service::League::open(&path).await.unwrap();
         let file: SeasonFile = serde_json::from_value(serde_json::json!({
             "format": "schockerliga-season/1", "season": 2026,
             "players": [ { "name": "Anna" }, { "name": "Bernd" }, { "name": "Carla" } ],
@@ -129,8 +128,9 @@ mod one_round_check {
                     { "player": "Carla", "outs": 0, "hand_outs": 0 } ] } ] } ] } ]
         }))
         .unwrap();
-        import(&db, &file, false).await.unwrap();
-        accounts::create(&db, "schrift", "geheim123", None, Role::Secretary, "test")
+        league.import(&file, false, "test").await.unwrap();
+        league
+            .create_account("schrift", "geheim123", None, Role::Secretary, "test")
             .await
             .unwrap();
         let router = build_app(Config::new(path, "127.0.0.1:3000".parse().unwrap()))

@@ -580,7 +580,7 @@ async fn a_second_fine_of_a_kind_is_booked_only_when_asked() {
 
 #[tokio::test]
 async fn closing_a_night_needs_a_confirmation_and_a_mistake_is_undone_the_same_day() {
-    let today = chrono::Local::now().date_naive();
+    let today = crate::app::club_today();
     let year = chrono::Datelike::year(&today);
     let file: SeasonFile = serde_json::from_value(serde_json::json!({
         "format": "schockerliga-season/1", "season": year,

@@ -180,7 +180,7 @@ async fn a_seasons_carry_out_is_the_next_seasons_carry_in() {
 #[tokio::test]
 async fn csv_exports_open_in_a_german_spreadsheet() {
     let a = TestApp::with_seasons(&[season_file("small-2026", None)]).await;
-    let today = chrono::Local::now().date_naive();
+    let today = crate::app::club_today();
     let expected = fixture_json("small-2026.standings.json");
     for (what, min_rows) in [("tabelle", 2), ("kasse", 7), ("abende", 13)] {
         let r = a.get(&format!("/saison/2026/{what}.csv"), None).await;

@@ -1057,7 +1057,7 @@ async fn the_manifest_and_its_icons_are_served_and_linked() {
 #[tokio::test]
 async fn the_player_page_prices_the_fee_for_this_month() {
     use chrono::Datelike;
-    let today = chrono::Local::now().date_naive();
+    let today = crate::app::club_today();
     let year = today.year();
     let night = chrono::NaiveDate::from_ymd_opt(year, 1, 9).unwrap();
     let day = today.max(night);

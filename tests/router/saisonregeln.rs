@@ -116,7 +116,7 @@ async fn the_season_rules_as_a_form() {
     assert!(!season.contains("{&quot;"), "no JSON: {season}");
     // The fee's date field offers only the days a Jahresbeitrag is accepted (not today, 2026,
     // for the 2027 season) and says so.
-    let today = chrono::Local::now().date_naive();
+    let today = crate::app::club_today();
     let from = chrono::NaiveDate::from_ymd_opt(2027, 1, 1).unwrap();
     let until = chrono::NaiveDate::from_ymd_opt(2027, 9, 30).unwrap();
     let default = if (from..=until).contains(&today) {

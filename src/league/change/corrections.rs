@@ -6,7 +6,7 @@ use chrono::NaiveDate;
 use super::super::error::{EntryError, Location};
 use super::super::file::{SeasonFile, SeatEntry};
 use super::super::season::Season;
-use super::{night_entry, refuse, round_loser, round_outs, round_version, RoundAt};
+use super::{changed_meanwhile, entered_round, night_entry, refuse, round_version, RoundAt};
 
 /// [`super::Change::RemoveRound`]: round `at` gone; refused when it is not entered, a conflict
 /// when `if_version` is not the version of the round as stored.
@@ -28,23 +28,9 @@ pub(super) fn remove_round(
         .iter_mut()
         .find(|t| t.number == table && t.rounds.iter().any(|r| r.number == number))
         .ok_or_else(|| EntryError::new(at.clone(), format!("{at} ist nicht eingetragen.")))?;
-    if let Some(seen) = if_version {
-        let entered = season
-            .night(date)
-            .and_then(|n| n.tables.iter().find(|t| t.number == table))
-            .and_then(|t| t.rounds.iter().find(|r| r.number == number));
-        if let Some(old) = entered {
-            if round_version(old) != seen {
-                return Err(EntryError::conflict(
-                    at.clone(),
-                    format!(
-                        "{at} wurde inzwischen geändert (jetzt verloren: {}; Outs: {}). \
-                         Bitte prüfen und neu entscheiden.",
-                        round_loser(old),
-                        round_outs(old)
-                    ),
-                ));
-            }
+    if let (Some(seen), Some(old)) = (if_version, entered_round(season, date, table, number)) {
+        if round_version(old) != seen {
+            return Err(changed_meanwhile(&at, old));
         }
     }
     t.rounds.retain(|r| r.number != number);

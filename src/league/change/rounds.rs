@@ -4,7 +4,10 @@ use super::super::error::{EntryError, Location};
 use super::super::file::{ResultEntry, RoundEntry, SeasonFile, SeatEntry};
 use super::super::names::normalize_name;
 use super::super::season::Season;
-use super::{night_entry, round_loser, round_outs, round_version, Replace, RoundAt};
+use super::{
+    changed_meanwhile, entered_round, night_entry, round_loser, round_outs, round_version, Replace,
+    RoundAt,
+};
 
 /// [`super::Change::PutRound`]: round `at` with `results`, an entered one replaced as `replace`
 /// allows; `seat_newcomers` seats undrawn players at the round's table.
@@ -22,10 +25,7 @@ pub(super) fn put(
         table,
         number,
     } = at;
-    let entered = season
-        .night(date)
-        .and_then(|n| n.tables.iter().find(|t| t.number == table))
-        .and_then(|t| t.rounds.iter().find(|r| r.number == number));
+    let entered = entered_round(season, date, table, number);
     let night = night_entry(file, date)?;
     let at = Location::night(date).table(table).round(number);
     match (entered, replace) {
@@ -41,15 +41,7 @@ pub(super) fn put(
             ));
         }
         (Some(old), Replace::IfVersion(v)) if round_version(old) != *v => {
-            return Err(EntryError::conflict(
-                at.clone(),
-                format!(
-                    "{at} wurde inzwischen geändert (jetzt verloren: {}; Outs: {}). \
-                     Bitte prüfen und neu entscheiden.",
-                    round_loser(old),
-                    round_outs(old)
-                ),
-            ));
+            return Err(changed_meanwhile(&at, old));
         }
         (None, Replace::IfVersion(_)) => {
             return Err(EntryError::conflict(

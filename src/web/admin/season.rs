@@ -19,6 +19,7 @@ use crate::service::{Edit, League, SeasonView, ServiceError};
 use crate::web::kit::session::{CurrentUser, RequireAdmin, RequireSecretary};
 use crate::web::kit::{filters, AppError, AtSeason, Guard, Layout, Reply, Routes, Stored};
 use crate::web::money::fee::{self, FeeForm};
+use crate::web::public::table::NightLine;
 
 /// The routes of this feature.
 pub fn routes() -> Routes {
@@ -224,16 +225,6 @@ pub struct PlayerLine {
     pub fee_input: String,
 }
 
-/// A night line of the season page.
-pub struct NightLine {
-    /// Its date.
-    pub date: NaiveDate,
-    /// Participants.
-    pub participants: usize,
-    /// Rounds entered.
-    pub rounds: usize,
-}
-
 /// The season's admin page.
 #[derive(Template, WebTemplate)]
 #[template(path = "admin/season.html")]
@@ -307,16 +298,7 @@ fn render_season(layout: Layout, view: &SeasonView, typed: Typed) -> SeasonPage 
             }
         })
         .collect();
-    let nights: Vec<NightLine> = season
-        .nights
-        .iter()
-        .rev()
-        .map(|n| NightLine {
-            date: n.date,
-            participants: n.draw.len(),
-            rounds: n.tables.iter().map(|t| t.rounds.len()).sum(),
-        })
-        .collect();
+    let nights = NightLine::of_season(season);
     SeasonPage {
         can_delete: layout.user.as_ref().is_some_and(CurrentUser::is_admin) && nights.is_empty(),
         layout,
@@ -345,31 +327,23 @@ async fn season_page(layout: Layout, at: AtSeason) -> SeasonPage {
     render_season(layout, &at.view, Typed::default())
 }
 
-/// Ends a form of the season page: stored → `to` with `message`; refused → the season page again
+/// Ends a form of the season page: stored → `to` with the change's message; refused → the season page again
 /// (422) with the reason and what was typed; a fault → the error page.
 async fn end(
     reply: Reply,
     year: i32,
-    done: Result<(), ServiceError>,
+    done: Result<String, ServiceError>,
     to: String,
-    message: String,
     typed: Typed,
 ) -> Result<Response, AppError> {
-    let league = reply.league.clone();
     reply
-        .finish(
-            done,
-            |()| Stored::at(to, message),
-            async |refusal, layout| {
-                let snapshot = league.snapshot();
-                let view = snapshot.season(year)?;
-                let typed = Typed {
-                    error: Some(refusal.to_string()),
-                    ..typed
-                };
-                Ok(render_season(layout, view, typed))
-            },
-        )
+        .finish_season(year, done, to, |layout, view, reason| {
+            let typed = Typed {
+                error: Some(reason),
+                ..typed
+            };
+            render_season(layout, view, typed)
+        })
         .await
 }
 
@@ -402,7 +376,7 @@ async fn add_player(
         ..Typed::default()
     };
     let to = format!("/verwaltung/saison/{year}#spieler");
-    end(reply, year, done, to, message, typed).await
+    end(reply, year, done.map(|_| message), to, typed).await
 }
 
 async fn rename_player(
@@ -427,7 +401,7 @@ async fn rename_player(
         ..Typed::default()
     };
     let to = format!("/verwaltung/saison/{year}#spieler-{id}");
-    end(reply, year, done, to, message, typed).await
+    end(reply, year, done.map(|_| message), to, typed).await
 }
 
 /// `POST /verwaltung/saison/{year}/spieler/{id}/beitrag`: player `id`'s Jahresbeitrag by its
@@ -440,23 +414,15 @@ async fn record_fee(
     Form(form): Form<FeeForm>,
 ) -> Result<Response, AppError> {
     let year = at.year();
-    let player = at
-        .view
-        .player_name(id)
-        .map(str::to_string)
-        .ok_or(AppError::NotFound)?;
+    let player = at.player(id)?;
     let done = fee::book(&reply.league, year, &player, &form, &user.username).await;
-    let (done, message) = match done {
-        Ok(message) => (Ok(()), message),
-        Err(e) => (Err(e), String::new()),
-    };
     let typed = Typed {
         error_at: format!("spieler-{id}"),
         fee: Some((id, form.paid_on)),
         ..Typed::default()
     };
     let to = format!("/verwaltung/saison/{year}#spieler-{id}");
-    end(reply, year, done, to, message, typed).await
+    end(reply, year, done, to, typed).await
 }
 
 /// The new-night form.
@@ -497,7 +463,7 @@ async fn create_night(
         new_night: Some(form.date.clone()),
         ..Typed::default()
     };
-    end(reply, year, done, to, message, typed).await
+    end(reply, year, done.map(|_| message), to, typed).await
 }
 
 /// The delete-season form: the confirm box must be ticked.
@@ -532,7 +498,7 @@ async fn delete_season(
     };
     let message = format!("Saison {year} gelöscht.");
     let to = "/verwaltung".to_string();
-    end(reply, year, done, to, message, typed).await
+    end(reply, year, done.map(|_| message), to, typed).await
 }
 
 #[cfg(test)]

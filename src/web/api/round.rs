@@ -23,7 +23,6 @@ use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use chrono::NaiveDate;
 use serde::Deserialize;
 use serde_json::json;
 
@@ -77,11 +76,9 @@ async fn get_round(
     State(league): State<League>,
     Path((date, table, number)): Path<(String, u32, u32)>,
 ) -> Response {
-    let Ok(date) = NaiveDate::parse_from_str(&date, "%Y-%m-%d") else {
-        return error(
-            StatusCode::NOT_FOUND,
-            format!("\"{date}\" ist kein Datum (JJJJ-MM-TT)"),
-        );
+    let date = match ApiError::path_date(&date) {
+        Ok(date) => date,
+        Err(e) => return e.into_response(),
     };
     let snapshot = league.snapshot();
     let round = snapshot
@@ -139,11 +136,9 @@ async fn delete_round(
     Query(query): Query<DeleteQuery>,
     headers: HeaderMap,
 ) -> Response {
-    let Ok(date) = NaiveDate::parse_from_str(&date, "%Y-%m-%d") else {
-        return error(
-            StatusCode::NOT_FOUND,
-            format!("\"{date}\" ist kein Datum (JJJJ-MM-TT)"),
-        );
+    let date = match ApiError::path_date(&date) {
+        Ok(date) => date,
+        Err(e) => return e.into_response(),
     };
     let snapshot = league.snapshot();
     let Some((view, night)) = snapshot.night(date) else {
@@ -211,11 +206,9 @@ async fn put_round(
     headers: HeaderMap,
     Json(body): Json<RoundBody>,
 ) -> Response {
-    let Ok(date) = NaiveDate::parse_from_str(&date, "%Y-%m-%d") else {
-        return error(
-            StatusCode::NOT_FOUND,
-            format!("\"{date}\" ist kein Datum (JJJJ-MM-TT)"),
-        );
+    let date = match ApiError::path_date(&date) {
+        Ok(date) => date,
+        Err(e) => return e.into_response(),
     };
     let Some(year) = league.snapshot().night(date).map(|(v, _)| v.season.year) else {
         return error(

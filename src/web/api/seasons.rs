@@ -62,11 +62,12 @@ fn bad_request(e: impl std::fmt::Display) -> ApiError {
     ApiError(StatusCode::BAD_REQUEST, format!("Ungültige Anfrage: {e}"))
 }
 
-async fn standings(
-    State(league): State<League>,
+/// The season and the as-of date of a request as sent: 400 for a path or query that cannot be
+/// read or an as-of date outside the season, 404 for what is no season.
+fn season_as_of(
     season: Result<Path<String>, PathRejection>,
     q: Result<Query<StandingsQuery>, QueryRejection>,
-) -> Result<Response, ApiError> {
+) -> Result<(i32, Option<NaiveDate>), ApiError> {
     let Path(season) = season.map_err(bad_request)?;
     let Query(q) = q.map_err(bad_request)?;
     let year = season_year(&season)?;
@@ -74,6 +75,15 @@ async fn standings(
     if let Some(d) = as_of {
         crate::league::check_as_of(year, d).map_err(|e| ApiError(StatusCode::BAD_REQUEST, e))?;
     }
+    Ok((year, as_of))
+}
+
+async fn standings(
+    State(league): State<League>,
+    season: Result<Path<String>, PathRejection>,
+    q: Result<Query<StandingsQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let (year, as_of) = season_as_of(season, q)?;
     let snapshot = league.snapshot();
     let view = snapshot.season(year)?;
     Ok(Json(&*view.standings_as_of(as_of)).into_response())
@@ -160,13 +170,7 @@ async fn players(
     season: Result<Path<String>, PathRejection>,
     q: Result<Query<StandingsQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let Path(season) = season.map_err(bad_request)?;
-    let Query(q) = q.map_err(bad_request)?;
-    let year = season_year(&season)?;
-    let as_of = parse_date(q.as_of.as_deref())?;
-    if let Some(d) = as_of {
-        crate::league::check_as_of(year, d).map_err(|e| ApiError(StatusCode::BAD_REQUEST, e))?;
-    }
+    let (year, as_of) = season_as_of(season, q)?;
     let snapshot = league.snapshot();
     let money = snapshot.money_visible(user.is_some());
     let progress = snapshot.season(year)?.progress(as_of);

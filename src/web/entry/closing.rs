@@ -5,7 +5,7 @@ use axum::response::Response;
 use axum::Form;
 use serde::Deserialize;
 
-use super::night::{end, end_with, reopen_until, CorrectionForm, Typed};
+use super::night::{confirmed, end, end_with, reopen_until, CorrectionForm, Typed};
 use crate::league::format::date_de;
 use crate::league::{Change, Korrektur};
 use crate::service::{Edit, ServiceError};
@@ -42,20 +42,10 @@ pub async fn close(
     Form(form): Form<SureForm>,
 ) -> Result<Response, AppError> {
     let date = at.date;
-    let done = match form.sicher {
-        None => Err(ServiceError::refused(
-            "Zum Abschließen „Ja, alle Runden und Strafen sind eingetragen“ ankreuzen.",
-        )),
-        Some(_) => reply
-            .league
-            .change(
-                at.year(),
-                Change::CloseNight { date },
-                &Edit::by(&user.username),
-            )
-            .await
-            .map(|_| ()),
-    };
+    let ask = "Zum Abschließen „Ja, alle Runden und Strafen sind eingetragen“ ankreuzen.";
+    let change = Change::CloseNight { date };
+    let edit = Edit::by(&user.username);
+    let done = confirmed(&reply, &at, form.sicher.is_some(), ask, change, &edit).await;
     let message = format!("Spielabend {} abgeschlossen.", date_de(date));
     end(
         reply,
@@ -83,20 +73,11 @@ pub async fn reopen(
             "Abend {}: wieder öffnen geht nur bis zum Tag danach; später nur als Korrektur.",
             date_de(date)
         )))
-    } else if form.sicher.is_none() {
-        Err(ServiceError::refused(
-            "Zum Öffnen „Ja, den Abend wieder öffnen“ ankreuzen.",
-        ))
     } else {
-        reply
-            .league
-            .change(
-                at.year(),
-                Change::ReopenNight { date },
-                &Edit::by(&user.username).korrektur(Korrektur::from(&form.korrektur)),
-            )
-            .await
-            .map(|_| ())
+        let ask = "Zum Öffnen „Ja, den Abend wieder öffnen“ ankreuzen.";
+        let change = Change::ReopenNight { date };
+        let edit = Edit::by(&user.username).korrektur(Korrektur::from(&form.korrektur));
+        confirmed(&reply, &at, form.sicher.is_some(), ask, change, &edit).await
     };
     let message = format!("Spielabend {} ist wieder offen.", date_de(date));
     end(
@@ -119,19 +100,10 @@ pub async fn remove(
     Form(form): Form<CorrectionForm>,
 ) -> Result<Response, AppError> {
     let date = at.date;
-    let done = match form.sicher {
-        None => Err(ServiceError::refused(
-            "Zum Löschen „Ja, den Abend mit allen Runden und Strafen löschen“ ankreuzen.",
-        )),
-        Some(_) => {
-            let edit = Edit::by(&user.username).korrektur(Korrektur::from(&form.korrektur));
-            reply
-                .league
-                .change(at.year(), Change::RemoveNight { date }, &edit)
-                .await
-                .map(|_| ())
-        }
-    };
+    let ask = "Zum Löschen „Ja, den Abend mit allen Runden und Strafen löschen“ ankreuzen.";
+    let change = Change::RemoveNight { date };
+    let edit = Edit::by(&user.username).korrektur(Korrektur::from(&form.korrektur));
+    let done = confirmed(&reply, &at, form.sicher.is_some(), ask, change, &edit).await;
     let stored = |()| {
         Stored::at(
             format!("/verwaltung/saison/{}", at.year()),

@@ -40,11 +40,7 @@ pub async fn post(
 ) -> Result<Response, AppError> {
     let date = at.date;
     let paid = form.paid.is_some();
-    let player = at
-        .view
-        .player_name(form.player)
-        .map(str::to_string)
-        .ok_or_else(|| AppError::BadRequest("unbekannter Spieler".into()))?;
+    let player = at.player(form.player)?;
     let change = Change::BookFine {
         date,
         player: player.clone(),
@@ -87,13 +83,7 @@ pub async fn paid(
     Form(form): Form<PaidForm>,
 ) -> Result<Response, AppError> {
     let paid = form.paid == "1";
-    let index = at
-        .view
-        .ids
-        .fines
-        .get(&at.date)
-        .and_then(|ids| ids.iter().position(|x| *x == fine))
-        .ok_or(AppError::NotFound)?;
+    let index = at.fine_index(fine)?;
     // Allowed on a closed night (collecting a fine later is normal); paid today.
     let change = Change::PayFine {
         date: at.date,
@@ -129,13 +119,7 @@ pub async fn remove(
     Path((_, fine)): Path<(String, i64)>,
     Form(form): Form<CorrectionForm>,
 ) -> Result<Response, AppError> {
-    let index = at
-        .view
-        .ids
-        .fines
-        .get(&at.date)
-        .and_then(|ids| ids.iter().position(|x| *x == fine))
-        .ok_or(AppError::NotFound)?;
+    let index = at.fine_index(fine)?;
     let what = at
         .night()
         .fines

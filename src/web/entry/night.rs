@@ -542,18 +542,28 @@ pub async fn correct(
         anchor,
         message,
     } = c;
-    let done = match form.sicher {
-        None => Err(ServiceError::refused(format!(
-            "Zum Bestätigen „{ask}“ ankreuzen."
-        ))),
-        Some(_) => {
-            let edit = Edit::by(user).korrektur(Korrektur::from(&form.korrektur));
-            reply
-                .league
-                .change(at.year(), change, &edit)
-                .await
-                .map(|_| ())
-        }
-    };
+    let edit = Edit::by(user).korrektur(Korrektur::from(&form.korrektur));
+    let ask = format!("Zum Bestätigen „{ask}“ ankreuzen.");
+    let done = confirmed(&reply, at, form.sicher.is_some(), &ask, change, &edit).await;
     end(reply, at.date, &anchor, done, |_| message, Typed::default()).await
+}
+
+/// `change` of night `at` by `edit` when the confirmation box was ticked, else the refusal
+/// `ask` (German: which box to tick).
+pub async fn confirmed(
+    reply: &Reply,
+    at: &AtNight,
+    ticked: bool,
+    ask: &str,
+    change: Change,
+    edit: &Edit,
+) -> Result<(), ServiceError> {
+    if !ticked {
+        return Err(ServiceError::refused(ask));
+    }
+    reply
+        .league
+        .change(at.year(), change, edit)
+        .await
+        .map(|_| ())
 }

@@ -129,11 +129,7 @@ pub async fn late(
     Form(form): Form<LateForm>,
 ) -> Result<Response, AppError> {
     let date = at.date;
-    let player = at
-        .view
-        .player_name(form.player)
-        .map(str::to_string)
-        .ok_or_else(|| AppError::BadRequest("unbekannter Spieler".into()))?;
+    let player = at.player(form.player)?;
     let table = match form.table.trim() {
         "" => Ok(None),
         t => t

@@ -63,6 +63,12 @@ impl AtSeason {
         self.view.season.year
     }
 
+    /// The name of the season's player `id` (`players.id`, as a form or path sends it): 404 when
+    /// the season has none.
+    pub fn player(&self, id: i64) -> Result<String, AppError> {
+        player_of(&self.view, id, AppError::NotFound)
+    }
+
     /// The season `year` in `snapshot`: 404 when there is none.
     pub fn find(snapshot: Arc<Snapshot>, year: i32) -> Result<AtSeason, AppError> {
         let view = snapshot.season(year)?.clone();
@@ -110,6 +116,27 @@ impl AtNight {
     /// The night's storage id.
     pub fn id(&self) -> i64 {
         self.view.ids.nights.get(&self.date).copied().unwrap_or(0)
+    }
+
+    /// The name of the season's player `id` sent by a form of the night page: 400 "unbekannter
+    /// Spieler" when the season has none.
+    pub fn player(&self, id: i64) -> Result<String, AppError> {
+        player_of(
+            &self.view,
+            id,
+            AppError::BadRequest("unbekannter Spieler".into()),
+        )
+    }
+
+    /// The position among the night's fines of fine `id` (`fines.id`, as a path names it): 404
+    /// when it is not a fine of this night.
+    pub fn fine_index(&self, id: i64) -> Result<usize, AppError> {
+        self.view
+            .ids
+            .fines
+            .get(&self.date)
+            .and_then(|ids| ids.iter().position(|x| *x == id))
+            .ok_or(AppError::NotFound)
     }
 
     /// The night in `snapshot`: 404 when it has none on `date`.
@@ -212,4 +239,9 @@ pub fn to_current_season(league: &crate::service::League, page: &str) -> axum::r
         Some(year) => axum::response::Redirect::to(&format!("/saison/{year}/{page}")),
         None => axum::response::Redirect::to("/"),
     }
+}
+
+/// The name of `view`'s player `id`, else `missing`.
+fn player_of(view: &SeasonView, id: i64, missing: AppError) -> Result<String, AppError> {
+    view.player_name(id).map(str::to_string).ok_or(missing)
 }

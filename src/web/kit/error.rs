@@ -146,6 +146,17 @@ impl IntoResponse for AppError {
 pub struct ApiError(pub StatusCode, pub String);
 
 impl ApiError {
+    /// The night's date of a path segment (`YYYY-MM-DD`): 404 naming the segment when it is no
+    /// date.
+    pub fn path_date(segment: &str) -> Result<chrono::NaiveDate, ApiError> {
+        chrono::NaiveDate::parse_from_str(segment, "%Y-%m-%d").map_err(|_| {
+            ApiError(
+                StatusCode::NOT_FOUND,
+                format!("\"{segment}\" ist kein Datum (JJJJ-MM-TT)"),
+            )
+        })
+    }
+
     /// A 400 for a request that cannot be read as sent, with the German reason.
     pub fn bad_request(message: impl Into<String>) -> ApiError {
         ApiError(StatusCode::BAD_REQUEST, message.into())

@@ -11,7 +11,7 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 use super::{AppError, AppState, Flash, Layout};
-use crate::service::{League, Refusal, RefusalKind, ServiceError, RETRY_AFTER_SECS};
+use crate::service::{League, Refusal, RefusalKind, SeasonView, ServiceError, RETRY_AFTER_SECS};
 
 /// Where a stored change leads: 303 to `to`, the next page showing `message` once.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -112,6 +112,30 @@ impl Reply {
         finish(self.flash, done, stored, async |refusal| {
             again(refusal, layout).await
         })
+        .await
+    }
+}
+
+impl Reply {
+    /// [`Reply::finish`] for a form of a season's page: stored → `to` with the message the change
+    /// gave; refused → `page(layout, the season as it is now, the reason)`.
+    pub async fn finish_season<P: IntoResponse>(
+        self,
+        year: i32,
+        done: Result<String, ServiceError>,
+        to: String,
+        page: impl FnOnce(Layout, &SeasonView, String) -> P,
+    ) -> Result<Response, AppError> {
+        let league = self.league.clone();
+        self.finish(
+            done,
+            |message| Stored::at(to, message),
+            async |refusal, layout| {
+                let snapshot = league.snapshot();
+                let view = snapshot.season(year)?;
+                Ok(page(layout, view, refusal.to_string()))
+            },
+        )
         .await
     }
 }

@@ -144,23 +144,11 @@ async fn end(
     done: Result<String, ServiceError>,
     typed: Typed,
 ) -> Result<Response, AppError> {
-    let league = reply.league.clone();
     let to = format!("/verwaltung/saison/{year}/zahlungen#zahler-{}", typed.id);
     reply
-        .finish(
-            done,
-            |message| Stored::at(to, message),
-            async |refusal, layout| {
-                let snapshot = league.snapshot();
-                let view = snapshot.season(year)?;
-                Ok(render_payments(
-                    layout,
-                    view,
-                    typed,
-                    Some(refusal.to_string()),
-                ))
-            },
-        )
+        .finish_season(year, done, to, |layout, view, reason| {
+            render_payments(layout, view, typed, Some(reason))
+        })
         .await
 }
 
@@ -184,11 +172,7 @@ pub async fn book_payment(
     Form(form): Form<PaymentForm>,
 ) -> Result<Response, AppError> {
     let year = at.year();
-    let player = at
-        .view
-        .player_name(form.player)
-        .map(str::to_string)
-        .ok_or(AppError::NotFound)?;
+    let player = at.player(form.player)?;
     let typed = Typed {
         id: form.player,
         amount: Some(form.amount.clone()),
@@ -235,11 +219,7 @@ pub async fn book_fee(
     Form(form): Form<FeeForm>,
 ) -> Result<Response, AppError> {
     let year = at.year();
-    let player = at
-        .view
-        .player_name(id)
-        .map(str::to_string)
-        .ok_or(AppError::NotFound)?;
+    let player = at.player(id)?;
     let typed = Typed {
         id,
         fee: Some(form.paid_on.clone()),

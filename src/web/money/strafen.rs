@@ -139,23 +139,11 @@ async fn end(
     done: Result<String, ServiceError>,
     typed: Typed,
 ) -> Result<Response, AppError> {
-    let league = reply.league.clone();
     let to = format!("/verwaltung/saison/{year}/strafen");
     reply
-        .finish(
-            done,
-            |message| Stored::at(to, message),
-            async |refusal, layout| {
-                let snapshot = league.snapshot();
-                let view = snapshot.season(year)?;
-                Ok(render_strafen(
-                    layout,
-                    view,
-                    typed,
-                    Some(refusal.to_string()),
-                ))
-            },
-        )
+        .finish_season(year, done, to, |layout, view, reason| {
+            render_strafen(layout, view, typed, Some(reason))
+        })
         .await
 }
 

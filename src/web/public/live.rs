@@ -284,11 +284,9 @@ async fn page(
 async fn api(State(league): State<League>, Path(date): Path<String>) -> Response {
     let error =
         |status: StatusCode, msg: String| ([NO_STORE], ApiError(status, msg)).into_response();
-    let Ok(date) = NaiveDate::parse_from_str(&date, "%Y-%m-%d") else {
-        return error(
-            StatusCode::NOT_FOUND,
-            format!("\"{date}\" ist kein Datum (JJJJ-MM-TT)"),
-        );
+    let date = match ApiError::path_date(&date) {
+        Ok(date) => date,
+        Err(e) => return ([NO_STORE], e).into_response(),
     };
     let snapshot = league.snapshot();
     let Some((view, night)) = snapshot.night(date) else {

@@ -497,7 +497,7 @@ async fn player(
     ))
 }
 
-/// A night in the list.
+/// A night in a list of a season's nights (the public list and the season's admin page).
 pub struct NightLine {
     /// Its date.
     pub date: NaiveDate,
@@ -505,6 +505,22 @@ pub struct NightLine {
     pub participants: usize,
     /// Rounds entered.
     pub rounds: usize,
+}
+
+impl NightLine {
+    /// The nights of `season`, newest first.
+    pub fn of_season(season: &crate::league::Season) -> Vec<NightLine> {
+        season
+            .nights
+            .iter()
+            .rev()
+            .map(|n| NightLine {
+                date: n.date,
+                participants: n.draw.len(),
+                rounds: n.tables.iter().map(|t| t.rounds.len()).sum(),
+            })
+            .collect()
+    }
 }
 
 /// The list of nights of a season.
@@ -522,18 +538,7 @@ async fn nights_current(State(league): State<League>) -> Redirect {
 }
 
 async fn nights(layout: Layout, at: AtSeason) -> Result<NightsPage, AppError> {
-    let nights = at
-        .view
-        .season
-        .nights
-        .iter()
-        .rev()
-        .map(|n| NightLine {
-            date: n.date,
-            participants: n.draw.len(),
-            rounds: n.tables.iter().map(|t| t.rounds.len()).sum(),
-        })
-        .collect();
+    let nights = NightLine::of_season(&at.view.season);
     Ok(NightsPage {
         layout,
         year: at.year(),

@@ -12,7 +12,7 @@ use crate::league::change::round_version;
 use crate::league::format::date_de;
 use crate::rules::{RuleSet, RundeState, Transfer, WurfrundeOutcome};
 use crate::service::besteck::RundeAt;
-use crate::service::{League, ServiceError};
+use crate::service::League;
 use crate::web::kit::AtRound;
 use crate::web::kit::{AppError, Layout};
 
@@ -85,8 +85,10 @@ pub async fn load(league: &League, at: &AtRound, writer: &Writer) -> Result<Ctx,
             Err(e) => (None, Some(e.to_string())),
         },
         Ok(None) => (None, None),
-        Err(ServiceError::Db(crate::db::DbError::Corrupt(why))) => (None, Some(why)),
-        Err(e) => return Err(e.into()),
+        Err(e) => match e.corrupt_record() {
+            Some(why) => (None, Some(why.to_string())),
+            None => return Err(e.into()),
+        },
     };
     let ids = runde
         .iter()
