@@ -25,6 +25,7 @@ pub mod payouts;
 pub mod planned;
 pub mod progress;
 pub mod records;
+pub mod reminder;
 pub mod report;
 pub mod rules;
 pub mod season;

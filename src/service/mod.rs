@@ -10,8 +10,11 @@
 pub mod accounts;
 pub mod backup;
 pub mod besteck;
+pub mod calendar;
+pub mod card;
 pub mod clock;
 pub mod interchange;
+pub mod planned;
 pub mod scorer;
 pub mod settings;
 pub mod snapshot;
@@ -388,6 +391,7 @@ impl League {
             let settings = Arc::new(settings);
             self.replace(|s, id| s.with_settings(id, settings));
         }
+        self.refresh_planning().await?;
         let known = self.snapshot().versions();
         let removed: Vec<i32> = known
             .keys()

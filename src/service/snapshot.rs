@@ -17,6 +17,7 @@ use crate::db::season::{Ids, Stored};
 use crate::league::career::{AllTimeRow, Career, HonourYear};
 use crate::league::curves::SeasonCurves;
 use crate::league::glueck::Glueck;
+use crate::league::planned::Planning;
 use crate::league::progress::PlayersProgress;
 use crate::league::records::Records;
 use crate::league::{self, Night, Payouts, PlayerHistory, Season, Standings};
@@ -219,6 +220,8 @@ pub struct Snapshot {
     history: OnceLock<History>,
     /// The club's settings (the GiroCode's account, "Kasse nur für Mitglieder").
     pub settings: Arc<ClubSettings>,
+    /// The nights planned ahead with their Zusagen (`league::planned`).
+    pub planning: Arc<Planning>,
 }
 
 impl Snapshot {
@@ -235,6 +238,7 @@ impl Snapshot {
             chain: OnceLock::new(),
             history: OnceLock::new(),
             settings: Arc::default(),
+            planning: Arc::default(),
         }
     }
 
@@ -243,6 +247,16 @@ impl Snapshot {
     pub fn with_settings(&self, id: u64, settings: Arc<ClubSettings>) -> Snapshot {
         let mut next = Snapshot::new(id, self.seasons.clone(), self.broken.clone());
         next.settings = settings;
+        next.planning = self.planning.clone();
+        next
+    }
+
+    /// This snapshot with the nights planned ahead `planning`, as snapshot `id` (the seasons and
+    /// their computed pages are shared).
+    pub fn with_planning(&self, id: u64, planning: Arc<Planning>) -> Snapshot {
+        let mut next = Snapshot::new(id, self.seasons.clone(), self.broken.clone());
+        next.settings = self.settings.clone();
+        next.planning = planning;
         next
     }
 
@@ -473,6 +487,7 @@ impl Snapshot {
         }
         let mut next = Snapshot::new(id, seasons, broken);
         next.settings = self.settings.clone();
+        next.planning = self.planning.clone();
         next
     }
 
@@ -484,6 +499,7 @@ impl Snapshot {
         broken.insert(year, (version, why));
         let mut next = Snapshot::new(id, seasons, broken);
         next.settings = self.settings.clone();
+        next.planning = self.planning.clone();
         next
     }
 }

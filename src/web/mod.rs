@@ -134,7 +134,17 @@ pub async fn build(config: Config) -> anyhow::Result<(Router, League)> {
     // compression costs less than rendering the page.
     let app = kit::security::protect(kit::routes::router(state, routes()).layer(sessions))
         .layer(CompressionLayer::new().quality(CompressionLevel::Fastest))
-        .layer(TraceLayer::new_for_http());
+        .layer(TraceLayer::new_for_http().make_span_with(
+            |req: &axum::http::Request<axum::body::Body>| {
+                // The path with its link tokens masked: no capability in a log file.
+                tracing::debug_span!(
+                    "request",
+                    method = %req.method(),
+                    uri = %kit::links::masked(req.uri()),
+                    version = ?req.version(),
+                )
+            },
+        ));
     Ok((app, league))
 }
 

@@ -73,13 +73,14 @@ fn who_may_change_an_answer() {
     let open = PlanStatus::Open;
     let sec = || Via::Verwaltung("anna".into());
     // (status, answer before, new answer, via, Ok(outcome) or a part of the refusal)
-    let cases: Vec<(
+    type Case<'a> = (
         PlanStatus,
         Option<Answer>,
         bool,
         Via,
-        Result<Answered, &str>,
-    )> = vec![
+        Result<Answered, &'a str>,
+    );
+    let cases: Vec<Case> = vec![
         (open, None, true, Via::Ich, Ok(Answered::New)),
         (open, None, false, Via::Karte, Ok(Answered::New)),
         (

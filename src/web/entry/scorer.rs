@@ -10,7 +10,7 @@
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::{Path, State};
-use axum::http::{header, HeaderMap};
+use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Form};
 use serde::Deserialize;
@@ -205,16 +205,6 @@ struct LinkPage {
 #[derive(Deserialize)]
 pub struct LinkForm {}
 
-/// The link's address for a request with `headers`: its `Host`, `https` behind TLS.
-fn address(headers: &HeaderMap, secure: bool, path: &str) -> String {
-    let host = headers
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("localhost");
-    let scheme = if secure { "https" } else { "http" };
-    format!("{scheme}://{host}{path}")
-}
-
 /// `POST /verwaltung/abend/{date}/tisch/{table}/link`: makes the table's link (an older one stops
 /// working) and shows it once; refused → the night page again with the reason.
 async fn create_link(
@@ -263,7 +253,7 @@ async fn show_link(
         .as_deref()
         .and_then(|k| k.strip_prefix(&prefix))
         .map(|token| {
-            address(
+            crate::web::kit::links::address(
                 &headers,
                 state.secure_cookies,
                 &link_path(token, at.date, table),
