@@ -6,12 +6,13 @@
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::State;
-use axum::http::{header, HeaderMap, HeaderValue};
+use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 
 use crate::service::calendar::{calendar, Whose};
 use crate::service::League;
-use crate::web::kit::{AppState, Guard, Layout, Routes, Today};
+use crate::web::kit::links::PublicAddress;
+use crate::web::kit::{Guard, Layout, Routes, Today};
 
 /// The routes of this feature.
 pub fn routes() -> Routes {
@@ -59,9 +60,9 @@ struct CalendarPage {
     qr: String,
 }
 
-/// The subscribe address of `path` for a request with `headers`: (`webcal://…`, `http(s)://…`).
-pub fn addresses(headers: &HeaderMap, secure: bool, path: &str) -> (String, String) {
-    let https = crate::web::kit::links::address(headers, secure, path);
+/// The subscribe address of `path` at `address`: (`webcal://…`, `http(s)://…`).
+pub fn addresses(address: &PublicAddress, path: &str) -> (String, String) {
+    let https = address.link(path);
     let webcal = match https.split_once("://") {
         Some((_, rest)) => format!("webcal://{rest}"),
         None => https.clone(),
@@ -70,12 +71,8 @@ pub fn addresses(headers: &HeaderMap, secure: bool, path: &str) -> (String, Stri
 }
 
 /// `GET /kalender`: how to subscribe to the club's calendar (private: it names the request's host).
-async fn page(
-    axum::extract::State(state): axum::extract::State<AppState>,
-    layout: Layout,
-    headers: HeaderMap,
-) -> Response {
-    let (webcal, https) = addresses(&headers, state.secure_cookies, "/kalender.ics");
+async fn page(layout: Layout, address: PublicAddress) -> Response {
+    let (webcal, https) = addresses(&address, "/kalender.ics");
     let qr =
         crate::web::kit::qr::svg(&webcal, "linkcode", "QR-Code des Kalenders").unwrap_or_default();
     let mut resp = CalendarPage {
