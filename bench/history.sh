@@ -14,7 +14,9 @@
 #
 # Usage: bench/history.sh     (env: SEASONS=40 PLAYERS=60 NIGHTS=45 WRITES=7 SEED=1 PORT=3918
 #                              LARGE=1 for 10 × 1,000; KEEP=1 keeps the work directory;
-#                              BIN=path to use a built binary instead of building)
+#                              BIN=path to use a built binary instead of building,
+#                              FROM=path to start from a copy of a filled database (the same
+#                              SEASONS and PLAYERS) instead of filling one; run it several times)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -54,11 +56,15 @@ trap cleanup EXIT
 DB="$WORK/liga.db"
 export RUST_LOG=warn
 start=$(date +%s.%N)
-"$BIN" demo --seasons "$SEASONS" --nights "$NIGHTS" --players "$PLAYERS" --seed "$SEED" \
-    --last-year "$YEAR" --database "$DB" >/dev/null
+if [ -n "${FROM:-}" ]; then
+    cp "$FROM" "$DB"
+else
+    "$BIN" demo --seasons "$SEASONS" --nights "$NIGHTS" --players "$PLAYERS" --seed "$SEED" \
+        --last-year "$YEAR" --database "$DB" >/dev/null
+fi
 fill_s=$(python3 -c "print(f'{$(date +%s.%N) - $start:.1f}')")
 db_mb=$(python3 -c "import os; print(f'{os.path.getsize(\"$DB\") / 2**20:.0f}')")
-echo "schock-passwort-123" | "$BIN" user add bench --role secretary --database "$DB" 2>/dev/null
+echo "schock-passwort-123" | "$BIN" user add bench --role secretary --database "$DB" >/dev/null 2>&1 || true
 "$BIN" export "$YEAR" --database "$DB" -o "$WORK/season.json" 2>/dev/null
 
 start=$(date +%s.%N)
