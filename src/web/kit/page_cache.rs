@@ -41,6 +41,11 @@ pub const KNOWN_PARAMS: &[&str] = &["as_of"];
 /// Public routes that read every query parameter (the Schiedsrichter's question): kept only
 /// when asked without a query.
 pub const FREE_QUERY: &[&str] = &["/schiedsrichter"];
+/// At most this many pages render at once (on the blocking pool, [`render`]); more wait for a
+/// turn (within the request timeout). Twice the cores of a small club server: a burst of reloads
+/// after a write (every phone at the bar misses the emptied cache at once) does not hold a page's
+/// memory per connection at the same moment.
+pub const RENDERS: usize = 4;
 /// The header a page answered from the cache carries.
 pub const HIT: HeaderName = HeaderName::from_static("x-cache");
 
@@ -104,6 +109,7 @@ impl Pages {
 pub struct PageCache {
     pages: Mutex<Pages>,
     bound: usize,
+    renders: std::sync::Arc<tokio::sync::Semaphore>,
 }
 
 impl Default for PageCache {
@@ -118,6 +124,7 @@ impl PageCache {
         PageCache {
             pages: Mutex::new(Pages::default()),
             bound,
+            renders: std::sync::Arc::new(tokio::sync::Semaphore::new(RENDERS)),
         }
     }
 
@@ -176,7 +183,7 @@ pub async fn serve(State(state): State<AppState>, req: Request, next: Next) -> R
         && path != "/setup"
         && !path.starts_with("/passwort");
     let Some(key) = key(req.uri(), req.headers()).filter(|_| cacheable) else {
-        return render(req, next).await;
+        return render(&state.pages, req, next).await;
     };
     let snapshot = state.league.snapshot().id;
     let day = state.league.today();
@@ -189,7 +196,7 @@ pub async fn serve(State(state): State<AppState>, req: Request, next: Next) -> R
             return respond(page.clone());
         }
     }
-    let resp = render(req, next).await;
+    let resp = render(&state.pages, req, next).await;
     if resp.status() != StatusCode::OK
         || resp.headers().contains_key(header::SET_COOKIE)
         || not_for_caches(resp.headers())
@@ -230,10 +237,19 @@ pub async fn serve(State(state): State<AppState>, req: Request, next: Next) -> R
 /// (issue 25): a page that computes for long (the careers of forty seasons, the first read after
 /// a write) never holds an async worker, so static files and other requests are answered
 /// meanwhile, and the request timeout ([`super::server::REQUEST_TIMEOUT`]) answers while it
-/// computes (what it computed is kept by the snapshot for the next request).
-async fn render(req: Request, next: Next) -> Response {
+/// computes (what it computed is kept by the snapshot for the next request). At most [`RENDERS`]
+/// at once (`cache`'s turns).
+async fn render(cache: &PageCache, req: Request, next: Next) -> Response {
+    let Ok(turn) = cache.renders.clone().acquire_owned().await else {
+        return StatusCode::SERVICE_UNAVAILABLE.into_response();
+    };
     let handle = tokio::runtime::Handle::current();
-    match tokio::task::spawn_blocking(move || handle.block_on(next.run(req))).await {
+    let rendered = tokio::task::spawn_blocking(move || {
+        let resp = handle.block_on(next.run(req));
+        drop(turn);
+        resp
+    });
+    match rendered.await {
         Ok(resp) => resp,
         Err(e) => {
             tracing::error!(error = %e, "Seite nicht erzeugt");
