@@ -200,16 +200,55 @@ enum Command {
     /// ihrer Saisons dort schon Spielabende hat (die echte Saison eines Clubs), außer mit --replace.
     #[command(help_template = HILFE_OPTIONEN)]
     Demo(DemoArgs),
-    /// Die Schreib-Links eines Spielabends (ein Tisch ohne Konto).
+    /// Spielabende planen und absagen, die Schreib-Links eines Spielabends (ein Tisch ohne Konto).
     #[command(help_template = HILFE_BEFEHLE)]
     Night {
         #[command(subcommand)]
         command: NightCommand,
     },
+    /// Die eigene Karte eines Spielers (offene Strafen, Jahresbeitrag, GiroCode, nächster Abend).
+    #[command(help_template = HILFE_BEFEHLE)]
+    Player {
+        #[command(subcommand)]
+        command: PlayerCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum PlayerCommand {
+    /// Den Link /karte/{token} der eigenen Karte des Spielers ausgeben; ein neuer Link widerruft
+    /// den alten.
+    #[command(help_template = HILFE)]
+    Link {
+        /// Der Name des Spielers.
+        name: String,
+        /// Stattdessen den Link widerrufen.
+        #[arg(long)]
+        revoke: bool,
+    },
 }
 
 #[derive(Subcommand)]
 enum NightCommand {
+    /// Einen Spielabend planen (ein Jahr ohne Saison bekommt eine, mit den Vorgaben des Jahres);
+    /// ein schon geplanter Abend bekommt die angegebene Uhrzeit und den Ort.
+    #[command(help_template = HILFE)]
+    Plan {
+        /// Der Tag (JJJJ-MM-TT).
+        date: NaiveDate,
+        /// Beginn (SS:MM, Zeitzone des Vereins); ohne: wie zuletzt geplant, sonst 19:30.
+        #[arg(long)]
+        time: Option<String>,
+        /// Ort.
+        #[arg(long)]
+        place: Option<String>,
+    },
+    /// Einen geplanten Abend absagen, der noch keine Runden hat.
+    #[command(help_template = HILFE)]
+    Cancel {
+        /// Der Tag (JJJJ-MM-TT).
+        date: NaiveDate,
+    },
     /// Den Link ausgeben, mit dem die Runden eines Tisches ohne Konto eingetragen werden (bis der
     /// Abend abgeschlossen oder der Link widerrufen ist; ein neuer Link widerruft den alten).
     #[command(help_template = HILFE)]
@@ -669,6 +708,87 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Demo(args) => demo(&path, args).await,
+        Command::Night {
+            command: NightCommand::Plan { date, time, place },
+        } => {
+            let writing = upgrade::open_for_writing(&path).await.map_err(refused)?;
+            let league = service::League::of_with(writing.db.clone(), setup.clone())
+                .await
+                .map_err(refused)?;
+            let input = service::planned::PlanInput {
+                date: Some(date),
+                time,
+                place,
+                note: None,
+            };
+            let done = league
+                .plan_night(&input, service::planned::OnPlanned::Update, "cli")
+                .await
+                .map_err(refused)?;
+            let planning = league.planning();
+            let night = planning.by_id(done.id());
+            let when = night.map_or_else(|| date.format("%d.%m.%Y").to_string(), |n| n.when_de());
+            let place = night
+                .filter(|n| !n.place.is_empty())
+                .map(|n| format!(", {}", n.place))
+                .unwrap_or_default();
+            let what = match done {
+                service::planned::Planned::New(_) => "geplant",
+                service::planned::Planned::Changed(_) => "geändert",
+                service::planned::Planned::Unchanged(_) => "war schon so geplant",
+                service::planned::Planned::Revived(_) => "wieder angesetzt",
+            };
+            eprintln!("Abend {when}{place}: {what}");
+            for link in links(&format!("/abend/{date}")) {
+                stdout(&format!("{link}\n"))?;
+            }
+            Ok(())
+        }
+        Command::Night {
+            command: NightCommand::Cancel { date },
+        } => {
+            let writing = upgrade::open_for_writing(&path).await.map_err(refused)?;
+            let league = service::League::of_with(writing.db.clone(), setup.clone())
+                .await
+                .map_err(refused)?;
+            let Some(id) = league.planning().active_on(date).map(|n| n.id) else {
+                anyhow::bail!(
+                    "Am {} ist kein Abend geplant (oder er ist schon abgesagt).",
+                    date.format("%d.%m.%Y")
+                );
+            };
+            league.cancel_planned(id, "cli").await.map_err(refused)?;
+            eprintln!("Abend am {} abgesagt.", date.format("%d.%m.%Y"));
+            Ok(())
+        }
+        Command::Player {
+            command: PlayerCommand::Link { name, revoke },
+        } => {
+            let writing = upgrade::open_for_writing(&path).await.map_err(refused)?;
+            let db = &writing.db;
+            if revoke {
+                let (name, was) = service::card::revoke_link(db, &name, "cli")
+                    .await
+                    .map_err(refused)?;
+                match was {
+                    true => eprintln!("Die Karte von {name} gilt nicht mehr."),
+                    false => eprintln!("{name} hatte keinen gültigen Karten-Link."),
+                }
+                return Ok(());
+            }
+            let at = ClubClock::new(setup.clock.clone(), setup_zone(&setup)).now();
+            let (name, token) =
+                service::card::create_link(db, &name, "cli", &schockerliga::db::planned::stamp(at))
+                    .await
+                    .map_err(refused)?;
+            for link in links(&service::card::card_path(&token)) {
+                stdout(&format!("{link}\n"))?;
+            }
+            eprintln!(
+                "Karte von {name} (gilt bis --revoke oder bis zum nächsten Link; ein älterer gilt nicht mehr)"
+            );
+            Ok(())
+        }
         Command::Night {
             command:
                 NightCommand::Link {

@@ -4,10 +4,12 @@
 
 pub mod audit;
 pub mod besteck;
+pub mod card;
 pub mod change;
 pub mod closing;
 pub mod money;
 pub mod night;
+pub mod planned;
 pub mod player;
 pub mod scorer;
 pub mod season;

@@ -6,7 +6,9 @@
 //! the players' side: movement and Liga-Fortschritt (`progress`), curves (`curves`), careers, the
 //! all-time table and the Ehrentafel (`career`), records and streaks (`records`), the Glücksfaktor
 //! of the rounds played in the Schockbesteck (`glueck`); nights recorded as totals per player
-//! (`totals`) and the club's spreadsheet of them (`sheet`).
+//! (`totals`) and the club's spreadsheet of them (`sheet`); nights planned ahead with their
+//! Zusagen (`planned`) and the nights as an iCalendar file (`calendar`).
+pub mod calendar;
 pub mod career;
 pub mod change;
 pub mod curves;
@@ -20,8 +22,10 @@ pub mod history;
 pub mod kasse;
 pub mod names;
 pub mod payouts;
+pub mod planned;
 pub mod progress;
 pub mod records;
+pub mod reminder;
 pub mod report;
 pub mod rules;
 pub mod season;

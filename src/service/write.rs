@@ -99,6 +99,16 @@ async fn confirmed_is_current(
     Ok(())
 }
 
+/// A write that belongs to a change and runs in its transaction before it commits
+/// ([`League::changes_then`]).
+pub(crate) type Then = Box<
+    dyn for<'a> FnOnce(
+            &'a mut WriteTx,
+        ) -> std::pin::Pin<
+            Box<dyn std::future::Future<Output = Result<(), ServiceError>> + Send + 'a>,
+        > + Send,
+>;
+
 /// German date: 2026-01-09 → "09.01.2026".
 fn de(d: NaiveDate) -> String {
     d.format("%d.%m.%Y").to_string()
@@ -145,7 +155,7 @@ impl League {
         changes: &[Change],
         edit: &Edit,
     ) -> Result<Arc<SeasonView>, ServiceError> {
-        let view = self.changes_locked(year, changes, edit).await?;
+        let view = self.changes_locked(year, changes, edit, None).await?;
         self.written().await;
         if changes
             .iter()
@@ -156,12 +166,30 @@ impl League {
         Ok(view)
     }
 
-    /// [`League::changes`] under the write lock, without telling the other leagues.
+    /// [`League::changes`] and, in the same transaction after them, `then` (a write of the
+    /// planned nights that belongs to the change): all of it or nothing. `then` runs only when
+    /// the changes change the season (else nothing is written at all). The other leagues of the
+    /// process are told.
+    pub(crate) async fn changes_then(
+        &self,
+        year: i32,
+        changes: &[Change],
+        edit: &Edit,
+        then: Then,
+    ) -> Result<Arc<SeasonView>, ServiceError> {
+        let view = self.changes_locked(year, changes, edit, Some(then)).await?;
+        self.written().await;
+        Ok(view)
+    }
+
+    /// [`League::changes`] under the write lock, without telling the other leagues; `then` runs
+    /// in the transaction before it commits.
     async fn changes_locked(
         &self,
         year: i32,
         changes: &[Change],
         edit: &Edit,
+        then: Option<Then>,
     ) -> Result<Arc<SeasonView>, ServiceError> {
         let _w = self.inner.writing.lock().await;
         let mut tx = self.inner.db.begin_write_as(&edit.author).await?;
@@ -214,6 +242,9 @@ impl League {
         for (_, id, _) in corrections {
             db::closing::end_correction(&mut tx, id).await?;
         }
+        if let Some(then) = then {
+            then(&mut tx).await?;
+        }
         let version = db::version::of_season(&mut tx, year)
             .await?
             .ok_or(ServiceError::NoSeason(year))?;
@@ -248,6 +279,8 @@ impl League {
                 "Die Saison {year} gibt es schon."
             )));
         }
+        let stored = db::version::all(&mut tx).await?;
+        super::room_for_seasons(stored.into_iter().map(|(y, _)| y), [year])?;
         db::season::create(&mut tx, year, &file.rules).await?;
         db::audit::record(
             &mut tx,

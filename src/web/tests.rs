@@ -34,6 +34,8 @@ fn every_route_is_listed_once_and_the_admin_area_is_guarded() {
                 // "Das bin ich": the visitor's own cookie, nothing stored.
                 "/ich",
                 "/ich/vergessen",
+                // A Zusage of "Das bin ich": limited per address and per player and night.
+                "/abend/{date}/zusage",
             ];
             assert!(
                 allowed.contains(&r.path),

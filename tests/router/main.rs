@@ -23,6 +23,7 @@ mod late_arrival;
 mod money;
 mod once;
 mod page_cache;
+mod planned;
 mod players;
 mod regeln;
 mod schiedsrichter;

@@ -30,6 +30,8 @@ const PUBLIC_WRITES: &[(&str, &str)] = &[
     // "Das bin ich": sets or deletes a cookie of the visitor's own, stores nothing.
     ("POST", "/ich"),
     ("POST", "/ich/vergessen"),
+    // A Zusage of "Das bin ich" (issue 27): limited per address and per player and night.
+    ("POST", "/abend/{date}/zusage"),
 ];
 
 /// Routes only an admin may use.
@@ -113,6 +115,8 @@ async fn the_route_table_is_read_and_every_listed_route_exists() {
             Guard::Account => assert!(r.path.starts_with("/verwaltung"), "{key:?} account"),
             // A scorer link: its token is the guard (tests/router/scorer_links.rs).
             Guard::Link => assert!(r.path.starts_with("/tisch/{token}/"), "{key:?} link"),
+            // A player's own card: its token is the guard (tests/router/cards.rs).
+            Guard::Card => assert!(r.path.starts_with("/karte/{token}"), "{key:?} card"),
         }
     }
     for (m, r) in MONEY {
@@ -169,7 +173,7 @@ async fn a_kassenwart_handles_the_money_and_gets_403_on_everything_else() {
                 }
             }
             // No account at all: a link without a working token is refused.
-            Guard::Link => {
+            Guard::Link | Guard::Card => {
                 let resp = send_as(&t, method, &uri, &kassenwart).await;
                 assert_eq!(resp.status, StatusCode::FORBIDDEN, "link {method} {uri}");
             }

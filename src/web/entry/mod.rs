@@ -1,7 +1,7 @@
 //! A night's entry, as one concept: the secretary's night page (`night`) and its forms (`presence`,
 //! `round`, `fines`, `closing`), the one reading of a typed round under all of them
 //! (`round_input`), the paper Spielberichtsbogen (`bogen`), the scorer links of a table
-//! (`scorer`), and the Schockbesteck (a Runde played live, Wurfrunde by Wurfrunde: `besteck`).
+//! (`scorer`), the nights planned ahead (`termine`), and the Schockbesteck (a Runde played live, Wurfrunde by Wurfrunde: `besteck`).
 
 pub mod besteck;
 pub mod bogen;
@@ -12,13 +12,38 @@ pub mod presence;
 pub mod round;
 pub mod round_input;
 pub mod scorer;
+pub mod termine;
 
 use super::kit::{Guard, Routes};
 
 /// The routes of this room.
 pub fn routes() -> Routes {
     const NIGHT: &str = "/verwaltung/abend/{date}";
+    const TERMIN: &str = "/verwaltung/termine/{id}";
     Routes::new()
+        .get(Guard::Secretary, "/verwaltung/termine", termine::get)
+        .post(Guard::Secretary, "/verwaltung/termine", termine::plan)
+        .post(Guard::Secretary, TERMIN, termine::edit)
+        .post(
+            Guard::Secretary,
+            "/verwaltung/termine/{id}/absagen",
+            termine::cancel,
+        )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/termine/{id}/ansetzen",
+            termine::revive,
+        )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/termine/{id}/beginnen",
+            termine::start,
+        )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/termine/{id}/antwort",
+            termine::answer,
+        )
         .get(Guard::Secretary, NIGHT, night::get)
         .post(
             Guard::Secretary,

@@ -332,10 +332,18 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
     let night = at.night();
     let id_of = |name: &str| view.ids.players.get(name).copied().unwrap_or_default();
     let has_rounds = night.tables.iter().any(|t| !t.rounds.is_empty());
-    let ticked: BTreeSet<i64> = typed
-        .present
-        .clone()
-        .unwrap_or_else(|| night.draw.iter().map(|s| id_of(&s.player)).collect());
+    // Before the draw, those who said "Ich komme" to the night planned on its day (issue 27).
+    let ticked: BTreeSet<i64> = typed.present.clone().unwrap_or_else(|| {
+        if night.draw.is_empty() {
+            at.snapshot
+                .planning
+                .active_on(night.date)
+                .map(|p| p.coming().map(|a| a.player_id).collect())
+                .unwrap_or_default()
+        } else {
+            night.draw.iter().map(|s| id_of(&s.player)).collect()
+        }
+    });
     let present = season
         .players
         .iter()

@@ -29,6 +29,9 @@ pub enum Guard {
     /// The holder of a scorer link (`/tisch/{token}/{date}/{table}`, no account): only that
     /// table at that night while the link works (`session::link_guard`).
     Link,
+    /// The holder of a player's own card (`/karte/{token}`, no account): only that player's
+    /// card, his answers and his calendar while the link works (`session::card_guard`).
+    Card,
 }
 
 /// One line of the route table: guard, method and path pattern.
@@ -182,6 +185,12 @@ pub fn router(state: AppState, routes: Routes) -> Router {
                     axum::http::header::CACHE_CONTROL,
                     axum::http::HeaderValue::from_static("no-store"),
                 )),
+            // A player's own card: checked on every request (its guard marks every answer
+            // `no-store`); its answers are idempotent.
+            Guard::Card => group.route_layer(axum::middleware::from_fn_with_state(
+                state.clone(),
+                session::card_guard,
+            )),
             // Only the own password change: nothing of it is kept in a cookie.
             Guard::Account => group.route_layer(once.clone()).route_layer(
                 axum::middleware::from_extractor_with_state::<CurrentUser, AppState>(state.clone()),

@@ -163,10 +163,42 @@ pub const LOGIN_PERIOD: Duration = Duration::from_secs(6);
 /// constants were zero.
 pub fn login_rate_limit(
 ) -> Option<GovernorLayer<PeerAddr, governor::middleware::NoOpMiddleware, Body>> {
+    per_address(
+        LOGIN_BURST,
+        LOGIN_PERIOD,
+        "Zu viele Anmeldeversuche. Bitte kurz warten und erneut versuchen.",
+    )
+}
+
+/// Burst of Zu- and Absagen allowed per address before 429 (a whole table answering from the
+/// bar's Wi-Fi fits).
+pub const ZUSAGE_BURST: u32 = 30;
+/// One Zu- or Absage is replenished per this period (20 a minute sustained).
+pub const ZUSAGE_PERIOD: Duration = Duration::from_secs(3);
+
+/// The layer of the public Zu- and Absagen ("Das bin ich", issue 27): [`ZUSAGE_BURST`] posts per
+/// address, then one per [`ZUSAGE_PERIOD`]; 429 with a German message beyond. `None` only if the
+/// constants were zero.
+pub fn zusage_rate_limit(
+) -> Option<GovernorLayer<PeerAddr, governor::middleware::NoOpMiddleware, Body>> {
+    per_address(
+        ZUSAGE_BURST,
+        ZUSAGE_PERIOD,
+        "Zu viele Zu- und Absagen von diesem Anschluss. Bitte kurz warten und erneut versuchen.",
+    )
+}
+
+/// A `tower_governor` layer for POSTs: `burst` per client address, then one per `period`; over
+/// the limit 429 with `message`. Idle addresses are forgotten every minute.
+fn per_address(
+    burst: u32,
+    period: Duration,
+    message: &'static str,
+) -> Option<GovernorLayer<PeerAddr, governor::middleware::NoOpMiddleware, Body>> {
     let config = GovernorConfigBuilder::const_default()
         .key_extractor(PeerAddr)
-        .period(LOGIN_PERIOD)
-        .burst_size(LOGIN_BURST)
+        .period(period)
+        .burst_size(burst)
         .methods(vec![Method::POST])
         .finish()?;
     // Forget idle addresses every minute (memory bound), when a runtime is there to run it.
@@ -183,14 +215,12 @@ pub fn login_rate_limit(
             }
         });
     }
-    Some(GovernorLayer::new(config).error_handler(|e| {
+    Some(GovernorLayer::new(config).error_handler(move |e| {
         let status = match e {
             GovernorError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         };
-        let mut resp = Response::new(Body::from(
-            "Zu viele Anmeldeversuche. Bitte kurz warten und erneut versuchen.",
-        ));
+        let mut resp = Response::new(Body::from(message));
         *resp.status_mut() = status;
         resp.headers_mut().insert(
             header::CONTENT_TYPE,

@@ -332,3 +332,50 @@ pub async fn link_guard(State(state): State<AppState>, mut req: Request, next: N
         _ => link_refused(),
     }
 }
+
+/// The answer to a card link that does not work (403, German, as a dead scorer link): unknown, revoked or replaced.
+fn card_refused() -> Response {
+    let mut resp = AppError::ForbiddenBecause(
+        "Diese Karte gilt nicht (mehr): der Link ist widerrufen oder durch einen neueren ersetzt. \
+         Den neuen Link gibt es bei der Kasse oder beim Schriftführer."
+            .to_string(),
+    )
+    .into_response();
+    no_store(&mut resp);
+    resp
+}
+
+/// Marks `resp` for no cache and no search engine: a page of a capability link.
+fn no_store(resp: &mut Response) {
+    let h = resp.headers_mut();
+    h.insert(
+        axum::http::header::CACHE_CONTROL,
+        axum::http::HeaderValue::from_static("private, no-store"),
+    );
+    h.insert(
+        axum::http::HeaderName::from_static("x-robots-tag"),
+        axum::http::HeaderValue::from_static("noindex, nofollow"),
+    );
+}
+
+/// Middleware of the card group: the path's token (`/karte/{token}/…`) must be a working card
+/// link ([`League::card_link`]); else 403. The link goes into the request's extensions for the
+/// handlers; every answer is marked `Cache-Control: private, no-store`.
+pub async fn card_guard(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+    let Some(token) = req.uri().path().split('/').nth(2).map(str::to_string) else {
+        return card_refused();
+    };
+    let card = match state.league.card_link(&token).await {
+        Ok(card) => card,
+        Err(e) => return AppError::from(e).into_response(),
+    };
+    match card {
+        Some(card) => {
+            req.extensions_mut().insert(card);
+            let mut resp = next.run(req).await;
+            no_store(&mut resp);
+            resp
+        }
+        None => card_refused(),
+    }
+}

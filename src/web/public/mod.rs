@@ -1,6 +1,7 @@
 //! What everybody reads, without an account: the table, the player and career pages, the nights,
 //! the all-time table, Ehrentafel and Rekorde, the live board, the night report, the rules, the
-//! Schiedsrichter, "Das bin ich", and the static files.
+//! Schiedsrichter, "Das bin ich", the planned nights with their Zusagen (`termine`), the
+//! calendar (`kalender`), and the static files.
 
 pub mod assets;
 pub mod bench;
@@ -8,10 +9,12 @@ pub mod bericht;
 pub mod chart;
 pub mod history;
 pub mod ich;
+pub mod kalender;
 pub mod live;
 pub mod regeln;
 pub mod schiedsrichter;
 pub mod table;
+pub mod termine;
 
 use super::kit::Routes;
 
@@ -26,4 +29,6 @@ pub fn routes() -> Routes {
         .merge(live::routes())
         .merge(bericht::routes())
         .merge(bench::routes())
+        .merge(termine::routes())
+        .merge(kalender::routes())
 }

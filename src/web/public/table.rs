@@ -110,6 +110,9 @@ struct TablePage<'a> {
     years: Vec<i32>,
     as_of: Option<NaiveDate>,
     ligen: Vec<LigaTable<'a>>,
+    /// The next planned night (issue 27) on the current season's table, with the visitor's answer
+    /// when he said „Das bin ich“.
+    next: Option<crate::web::public::termine::NextNight>,
     /// The season is kept as its Endstand only (the club's final table, no nights).
     endstand: bool,
 }
@@ -154,7 +157,8 @@ async fn home(State(league): State<League>, layout: Layout, me: Me) -> Result<Re
                             missing,
                         })
                     });
-            table_response(layout, view, snapshot.years(), None, me, mine)
+            let next = next_for(&snapshot, view, &layout, me);
+            table_response(layout, view, snapshot.years(), None, me, mine, next)
         }
         None => Ok(EmptyPage { layout }.into_response()),
     }
@@ -167,7 +171,24 @@ async fn table(
     Query(q): Query<AsOfQuery>,
 ) -> Result<Response, AppError> {
     let as_of = as_of_date(q.as_of.as_deref())?;
-    table_response(layout, &at.view, at.snapshot.years(), as_of, me, None)
+    let next = (at.snapshot.current_year() == Some(at.year()) && as_of.is_none())
+        .then(|| next_for(&at.snapshot, &at.view, &layout, me))
+        .flatten();
+    table_response(layout, &at.view, at.snapshot.years(), as_of, me, None, next)
+}
+
+/// The next planned night for the table of `view`, with the answer of the visitor's player
+/// („Das bin ich“).
+fn next_for(
+    snapshot: &crate::service::Snapshot,
+    view: &SeasonView,
+    layout: &Layout,
+    me: Me,
+) -> Option<crate::web::public::termine::NextNight> {
+    let mine =
+        me.0.and_then(|id| snapshot.player_name(id).map(|n| (id, n)));
+    let _ = view;
+    crate::web::public::termine::next_night(snapshot, layout.today, mine, true)
 }
 
 fn table_response(
@@ -177,6 +198,7 @@ fn table_response(
     as_of: Option<NaiveDate>,
     me: Me,
     mine: Option<Mine>,
+    next: Option<crate::web::public::termine::NextNight>,
 ) -> Result<Response, AppError> {
     let my_name = me.0.and_then(|id| view.player_name(id));
     // As the club's today sees it (issue 22.3): a night entered ahead moves nothing.
@@ -217,6 +239,7 @@ fn table_response(
         years,
         as_of: standings.as_of,
         ligen,
+        next,
         endstand: view.season.is_endstand(),
     }
     .into_response();
@@ -254,6 +277,8 @@ struct PlayerPage<'a> {
     is_me: bool,
     /// His Glücksfaktor; `None` when no round of the season was played in the Schockbesteck.
     glueck: Option<GlueckLine>,
+    /// The next planned night with his answer (issue 27).
+    next: Option<crate::web::public::termine::NextNight>,
     /// The season is kept as its Endstand only: no nights to show.
     endstand: bool,
 }
@@ -424,8 +449,15 @@ async fn player(
             ),
         ]
     };
+    let next = crate::web::public::termine::next_night(
+        &at.snapshot,
+        layout.today,
+        Some((id, &name)),
+        me.0 == Some(id),
+    );
     let page = PlayerPage {
         card,
+        next,
         layout,
         year: at.year(),
         fee_paid_on: p.fee_paid_on,
@@ -537,7 +569,18 @@ struct NightPage<'a> {
     fines: &'a [league::Fine],
 }
 
-async fn night(layout: Layout, at: AtNight) -> Result<Response, AppError> {
+async fn night(
+    State(league): State<League>,
+    layout: Layout,
+    me: Me,
+    axum::extract::Path(date): axum::extract::Path<String>,
+) -> Result<Response, AppError> {
+    let date = crate::web::kit::at::path_date(&date)?;
+    let snapshot = league.snapshot();
+    let Ok(at) = AtNight::find(snapshot.clone(), date) else {
+        // Not played (yet): the page of the night planned on that day (issue 27), if any.
+        return crate::web::public::termine::page(layout, me, &snapshot, date, None);
+    };
     let logged_in = layout.user.is_some();
     let view = &at.view;
     let n = at.night();

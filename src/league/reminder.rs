@@ -1,0 +1,57 @@
+//! The Kassenwart's reminder ("Erinnern", issue 27): the German text for the club's chat that
+//! names a player's open sum (league.md §5, §6: his open fines and the Jahresbeitrag, as his card
+//! shows them), the day to pay by and the link to his own card, and the WhatsApp link that opens
+//! it ready to send.
+
+use chrono::NaiveDate;
+use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+
+use super::format::{date_de, format_cents};
+
+/// What stays as it is in a URL's query value (RFC 3986 unreserved characters).
+const QUERY_VALUE: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// The reminder of `name` for `items` ((label, cents), oldest first) adding up to `open_cents`,
+/// to pay by `due`, with his card at `link`: "Hallo Anna, bei der Schockerliga ist für dich noch
+/// 1,50 € offen (Zuspätkommer am 09.01.2026: 1,00 €; …). Bitte bis zum 16.12.2026 bezahlen. …".
+pub fn text(
+    name: &str,
+    items: &[(String, i64)],
+    open_cents: i64,
+    due: NaiveDate,
+    link: &str,
+) -> String {
+    let listed = items
+        .iter()
+        .map(|(label, cents)| format!("{label}: {}", format_cents(*cents)))
+        .collect::<Vec<_>>()
+        .join("; ");
+    let what = if listed.is_empty() {
+        String::new()
+    } else {
+        format!(" ({listed})")
+    };
+    format!(
+        "Hallo {name}, bei der Schockerliga ist für dich noch {} offen{what}. Bitte bis zum {} \
+         bezahlen. Auf deiner Karte stehen alle Posten, mit GiroCode und PayPal: {link} \
+         – Danke!",
+        format_cents(open_cents),
+        date_de(due)
+    )
+}
+
+/// The WhatsApp link that opens `text` ready to send (the sender picks the chat):
+/// `https://wa.me/?text=…`, the text percent-encoded (UTF-8).
+pub fn whatsapp(text: &str) -> String {
+    format!(
+        "https://wa.me/?text={}",
+        utf8_percent_encode(text, QUERY_VALUE)
+    )
+}
+
+#[cfg(test)]
+mod tests;

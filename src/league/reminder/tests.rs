@@ -1,0 +1,54 @@
+use chrono::NaiveDate;
+
+use super::*;
+
+#[test]
+fn the_reminder_names_the_german_sum_the_due_date_and_the_card() {
+    let due = NaiveDate::from_ymd_opt(2026, 12, 16).unwrap();
+    let link = "https://liga.test/karte/0123abcd";
+    // (items, open cents, what the text holds)
+    type Case<'a> = (Vec<(String, i64)>, i64, &'a [&'a str]);
+    let cases: [Case; 3] = [
+        (
+            vec![
+                ("Zuspätkommer am 09.01.2026".to_string(), 100),
+                ("Schock-Schlafmütze am 06.02.2026".to_string(), 50),
+            ],
+            150,
+            &[
+                "Hallo Anna,",
+                "noch 1,50 € offen (Zuspätkommer am 09.01.2026: 1,00 €; Schock-Schlafmütze am 06.02.2026: 0,50 €)",
+                "bis zum 16.12.2026 bezahlen",
+                "https://liga.test/karte/0123abcd",
+            ],
+        ),
+        (
+            vec![("Jahresbeitrag für die 1. Liga (bei Zahlung im Dezember)".to_string(), 123_400)],
+            123_400,
+            &["noch 1.234,00 € offen (Jahresbeitrag"],
+        ),
+        (Vec::new(), 50, &["noch 0,50 € offen. Bitte bis zum 16.12.2026"]),
+    ];
+    for (items, cents, holds) in cases {
+        let t = text("Anna", &items, cents, due, link);
+        for h in holds {
+            assert!(t.contains(h), "{t:?} lacks {h:?}");
+        }
+    }
+}
+
+#[test]
+fn the_whatsapp_link_carries_the_text_percent_encoded() {
+    let cases = [
+        ("Hallo Anna", "https://wa.me/?text=Hallo%20Anna"),
+        (
+            "1,50 € offen",
+            "https://wa.me/?text=1%2C50%20%E2%82%AC%20offen",
+        ),
+        ("a&b=c?d#e/f", "https://wa.me/?text=a%26b%3Dc%3Fd%23e%2Ff"),
+        ("a-b_c.d~e", "https://wa.me/?text=a-b_c.d~e"),
+    ];
+    for (raw, link) in cases {
+        assert_eq!(whatsapp(raw), link);
+    }
+}

@@ -1,0 +1,298 @@
+//! Planned nights for everybody (issue 27): the page of a planned night (`/abend/{date}` until
+//! its Spielabend starts: when and where, the forecast "8 Zusagen, 1 Absage – voraussichtlich
+//! 1 Tisch", who comes), "Ich komme" / "Ich komme nicht" for whoever said "Das bin ich"
+//! (`POST /abend/{date}/zusage`, limited per address and per player), and the next night as the
+//! table and the player's page show it. Answers of "Das bin ich" are claims: the service keeps
+//! one per player and night, never over one given on his own card or by the secretary.
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::extract::{Path, State};
+use axum::http::{Method, StatusCode};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::Form;
+use chrono::{Datelike, NaiveDate};
+use serde::Deserialize;
+
+use crate::league::planned::{PlanStatus, PlannedNight, Via};
+use crate::service::{League, ServiceError, Snapshot};
+use crate::web::kit::at::path_date;
+use crate::web::kit::{AppError, Guard, Layout, Routes};
+use crate::web::public::ich::{personal, Me};
+
+/// The routes of this feature. The answer is rate-limited per client address
+/// ([`crate::web::kit::security::zusage_rate_limit`]).
+pub fn routes() -> Routes {
+    let answer = axum::routing::post(answer);
+    let answer = match crate::web::kit::security::zusage_rate_limit() {
+        Some(limit) => answer.layer(limit),
+        None => answer,
+    };
+    Routes::new().add(
+        Guard::Public,
+        &[Method::POST],
+        "/abend/{date}/zusage",
+        answer,
+    )
+}
+
+/// The forecast's `split_tables_from` for a night in `year` (league.md §9): the season's, else
+/// the year's default.
+pub fn split_of(snapshot: &Snapshot, year: i32) -> u32 {
+    snapshot.season(year).map_or_else(
+        |_| crate::league::rules::SeasonRules::defaults_for(year).split_tables_from,
+        |v| v.season.rules.split_tables_from,
+    )
+}
+
+/// The status of `night` in `snapshot` on `today` ([`PlanStatus::of`]; started once its season
+/// has a Spielabend on its day).
+pub fn status(snapshot: &Snapshot, night: &PlannedNight, today: NaiveDate) -> PlanStatus {
+    PlanStatus::of(night, today, snapshot.night(night.date).is_some())
+}
+
+/// The name of player `id`: the snapshot's (renames show at once), else the one loaded with the
+/// answers.
+pub fn name_of(snapshot: &Snapshot, id: i64, loaded: &str) -> String {
+    snapshot.player_name(id).unwrap_or(loaded).to_string()
+}
+
+/// German: "zugesagt", "abgesagt".
+fn said(coming: bool) -> &'static str {
+    if coming {
+        "zugesagt"
+    } else {
+        "abgesagt"
+    }
+}
+
+/// The next night as the table and the player's page show it (issue 27).
+pub struct NextNight {
+    /// Its page.
+    pub href: String,
+    /// "Freitag, 08.01.2027, 19:30 Uhr".
+    pub when: String,
+    /// Where (may be empty).
+    pub place: String,
+    /// "8 Zusagen, 1 Absage – voraussichtlich 1 Tisch".
+    pub forecast: String,
+    /// The answer of the player it is shown for: "Du hast zugesagt.", "Anna hat noch nicht
+    /// geantwortet." …; `None` when it is shown for nobody.
+    pub answer: Option<String>,
+}
+
+/// The next night to answer in `snapshot` on `today` ([`crate::league::planned::Planning::next`]),
+/// with the answer of `player` (players.id and name) when given: addressed as "Du" when `du`.
+pub fn next_night(
+    snapshot: &Snapshot,
+    today: NaiveDate,
+    player: Option<(i64, &str)>,
+    du: bool,
+) -> Option<NextNight> {
+    let night = snapshot
+        .planning
+        .next(today, |d| snapshot.night(d).is_some())?;
+    let answer = player.map(|(id, name)| {
+        let subject = if du {
+            "Du".to_string()
+        } else {
+            name.to_string()
+        };
+        match night.answer_of(id) {
+            Some(a) if du => format!("Du hast {}.", said(a.coming)),
+            Some(a) => format!("{subject} hat {} ({}).", said(a.coming), a.via.label()),
+            None if du => "Du hast noch nicht geantwortet.".to_string(),
+            None => format!("{subject} hat noch nicht geantwortet."),
+        }
+    });
+    Some(NextNight {
+        href: format!("/abend/{}#zusage", night.date),
+        when: night.when_de(),
+        place: night.place.clone(),
+        forecast: night
+            .forecast(split_of(snapshot, night.date.year()))
+            .sentence(),
+        answer,
+    })
+}
+
+/// The visitor who said "Das bin ich", on a planned night's page.
+pub struct MeLine {
+    /// His name.
+    pub name: String,
+    /// His answer: "Du hast zugesagt (über …)." or "Du hast noch nicht geantwortet.".
+    pub answer: String,
+    /// His answer so far: `Some(true)` coming, `Some(false)` not, `None` none.
+    pub coming: Option<bool>,
+}
+
+/// The page of a planned night.
+#[derive(Template, WebTemplate)]
+#[template(path = "public/termin.html")]
+struct PlannedPage {
+    layout: Layout,
+    /// `YYYY-MM-DD`.
+    iso: String,
+    /// "Freitag, 08.01.2027, 19:30 Uhr".
+    when: String,
+    place: String,
+    note: String,
+    /// "geplant", "abgesagt", …
+    status: &'static str,
+    /// Answers are taken.
+    open: bool,
+    cancelled: bool,
+    forecast: String,
+    coming: Vec<String>,
+    declined: Vec<String>,
+    /// The visitor's own line, when he said "Das bin ich".
+    me: Option<MeLine>,
+    /// Players to say "Das bin ich" for: (players.id, name), by name.
+    players: Vec<(i64, String)>,
+    /// The refusal of his answer, at the top.
+    error: Option<String>,
+}
+
+/// The players of the seasons of `year` and the year before, by name (once each): whom a visitor
+/// may say "Das bin ich" for on a night of `year`.
+pub fn players_around(snapshot: &Snapshot, year: i32) -> Vec<(i64, String)> {
+    let mut all: Vec<(i64, String)> = [year, year - 1]
+        .iter()
+        .filter_map(|y| snapshot.season(*y).ok())
+        .flat_map(|v| v.ids.players.iter().map(|(n, id)| (*id, n.clone())))
+        .collect();
+    all.sort_by(|a, b| {
+        (crate::league::name_key(&a.1), a.0).cmp(&(crate::league::name_key(&b.1), b.0))
+    });
+    all.dedup_by_key(|p| p.0);
+    all
+}
+
+/// The page of the night planned on `date` (the one not cancelled, else the last cancelled) for
+/// `me`, with `error` at the top; 404 when none is planned then. Marked private when rendered for
+/// "Das bin ich".
+pub fn page(
+    layout: Layout,
+    me: Me,
+    snapshot: &Snapshot,
+    date: NaiveDate,
+    error: Option<String>,
+) -> Result<Response, AppError> {
+    let night = snapshot.planning.on(date).ok_or(AppError::NotFound)?;
+    let status = status(snapshot, night, layout.today);
+    let names = |coming: bool| {
+        night
+            .answers
+            .iter()
+            .filter(|a| a.coming == coming)
+            .map(|a| name_of(snapshot, a.player_id, &a.player))
+            .collect::<Vec<_>>()
+    };
+    let me_line =
+        me.0.and_then(|id| snapshot.player_name(id).map(|n| (id, n)));
+    let me_line = me_line.map(|(id, name)| {
+        let a = night.answer_of(id);
+        MeLine {
+            name: name.to_string(),
+            answer: match a {
+                Some(a) => format!("Du hast {} ({}).", said(a.coming), a.via.label()),
+                None => "Du hast noch nicht geantwortet.".to_string(),
+            },
+            coming: a.map(|a| a.coming),
+        }
+    });
+    let page = PlannedPage {
+        iso: date.to_string(),
+        when: night.when_de(),
+        place: night.place.clone(),
+        note: night.note.clone(),
+        status: status.label(),
+        open: status == PlanStatus::Open,
+        cancelled: night.cancelled,
+        forecast: night.forecast(split_of(snapshot, date.year())).sentence(),
+        coming: names(true),
+        declined: names(false),
+        me: me_line,
+        players: players_around(snapshot, date.year()),
+        error,
+        layout,
+    };
+    let status = if page.error.is_some() {
+        StatusCode::UNPROCESSABLE_ENTITY
+    } else {
+        StatusCode::OK
+    };
+    Ok(personal(me, (status, page).into_response()))
+}
+
+/// The answer form: "ja" (Ich komme) or "nein".
+#[derive(Deserialize)]
+pub struct AnswerForm {
+    /// "ja" or "nein".
+    pub kommt: String,
+}
+
+/// "ja" → true, "nein" → false; anything else is refused (German).
+pub fn coming_of(typed: &str) -> Result<bool, ServiceError> {
+    match typed {
+        "ja" => Ok(true),
+        "nein" => Ok(false),
+        other => Err(ServiceError::refused(format!(
+            "Antwort: „{}“ ist weder „ja“ noch „nein“.",
+            other.chars().take(20).collect::<String>()
+        ))),
+    }
+}
+
+/// `POST /abend/{date}/zusage`: "Ich komme" or "Ich komme nicht" of the player the visitor said
+/// "Das bin ich" for; back to the night's page, or the page again (422) with the refusal (503
+/// for a busy database).
+async fn answer(
+    State(league): State<League>,
+    layout: Layout,
+    me: Me,
+    Path(date): Path<String>,
+    Form(form): Form<AnswerForm>,
+) -> Result<Response, AppError> {
+    let date = path_date(&date)?;
+    let snapshot = league.snapshot();
+    let night = snapshot
+        .planning
+        .active_on(date)
+        .ok_or(AppError::NotFound)?;
+    let done = match (
+        me.0.filter(|id| snapshot.player_name(*id).is_some()),
+        coming_of(&form.kommt),
+    ) {
+        (None, _) => Err(ServiceError::refused(
+            "Erst unten „Das bin ich“ wählen: dann kannst du zu- oder absagen.",
+        )),
+        (_, Err(e)) => Err(e),
+        (Some(id), Ok(coming)) => league
+            .answer_planned(night.id, id, coming, &Via::Ich)
+            .await
+            .map(|_| ()),
+    };
+    match done {
+        Ok(()) => Ok(Redirect::to(&format!("/abend/{date}#zusage")).into_response()),
+        Err(e) => {
+            let refusal = e.into_refusal()?;
+            let busy = refusal.kind == crate::service::RefusalKind::Busy;
+            let mut resp = page(
+                layout,
+                me,
+                &league.snapshot(),
+                date,
+                Some(refusal.to_string()),
+            )?;
+            if busy {
+                *resp.status_mut() = StatusCode::SERVICE_UNAVAILABLE;
+                if let Some(retry) = crate::web::kit::respond::retry_after(&refusal) {
+                    resp.headers_mut()
+                        .insert(axum::http::header::RETRY_AFTER, retry);
+                }
+            }
+            Ok(resp)
+        }
+    }
+}

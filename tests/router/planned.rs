@@ -1,0 +1,405 @@
+//! Nights planned ahead (issue 27): the secretary plans, moves, cancels and starts them; players
+//! answer through "Das bin ich"; the forecast switches to two tables at `split_tables_from`; the
+//! calendar `/kalender.ics` holds what interchange.md says, read back by a real RFC 5545 parser.
+
+use axum::http::StatusCode;
+use chrono::{Duration, NaiveDate};
+use icalendar::{Calendar, CalendarComponent, Component, EventLike};
+use schockerliga::league::Change;
+use schockerliga::service::Edit;
+
+use crate::app::{club_today, encode, get, TestApp, SECRETARY};
+
+/// The small season with `extra` more players: 6 + extra.
+async fn with_players(extra: usize) -> TestApp {
+    let t = TestApp::small_season().await;
+    for i in 0..extra {
+        t.league
+            .change(
+                2026,
+                Change::AddPlayer {
+                    name: format!("Gast {}", i + 1),
+                },
+                &Edit::by("test"),
+            )
+            .await
+            .unwrap();
+    }
+    t
+}
+
+/// The ids of the players of season `year`, by name.
+fn players(t: &TestApp, year: i32) -> Vec<(String, i64)> {
+    let snapshot = t.league.snapshot();
+    let view = snapshot.season(year).unwrap();
+    view.ids
+        .players
+        .iter()
+        .map(|(n, id)| (n.clone(), *id))
+        .collect()
+}
+
+/// A future day that has no Spielabend of the small season: `days` from the club's today.
+fn ahead(days: i64) -> NaiveDate {
+    club_today() + Duration::days(days)
+}
+
+/// Plans a night on `date` at `time` in `place` as the secretary; returns its id.
+async fn plan(t: &TestApp, cookie: &str, date: NaiveDate, time: &str, place: &str) -> i64 {
+    let body = encode(&[
+        ("datum", date.to_string().as_str()),
+        ("zeit", time),
+        ("ort", place),
+        ("hinweis", ""),
+    ]);
+    let resp = t.post("/verwaltung/termine", &body, Some(cookie)).await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER, "{}", resp.body);
+    t.league.planning().active_on(date).unwrap().id
+}
+
+/// "Ich komme" (`yes`) or not from player `id` through "Das bin ich".
+async fn answer(t: &TestApp, date: NaiveDate, id: i64, yes: bool) -> crate::app::Reply {
+    let body = if yes { "kommt=ja" } else { "kommt=nein" };
+    t.post(
+        &format!("/abend/{date}/zusage"),
+        body,
+        Some(&format!("ich={id}")),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn zusagen_switch_the_forecast_to_two_tables_at_the_tenth_and_starting_ticks_them() {
+    let t = with_players(5).await;
+    let secretary = t.login(SECRETARY).await;
+    let date = (1..60)
+        .map(ahead)
+        .find(|d| t.league.snapshot().night(*d).is_none())
+        .unwrap();
+    let id = plan(&t, &secretary, date, "20:00", "Krug zum grünen Kranze").await;
+
+    let page = t.get(&format!("/abend/{date}"), None).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(
+        page.body
+            .contains("0 Zusagen, 0 Absagen – voraussichtlich 1 Tisch"),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains("20:00 Uhr") && page.body.contains("Krug zum grünen Kranze"));
+
+    // Without "Das bin ich" there is no answer, and nothing is stored.
+    let resp = t
+        .post(&format!("/abend/{date}/zusage"), "kommt=ja", None)
+        .await;
+    assert_eq!(resp.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(resp.body.contains("Das bin ich"), "{}", resp.body);
+    assert!(t.league.planning().by_id(id).unwrap().answers.is_empty());
+
+    let ids: Vec<i64> = players(&t, 2026).into_iter().map(|p| p.1).collect();
+    assert_eq!(ids.len(), 11);
+    for id in &ids[..8] {
+        let resp = answer(&t, date, *id, true).await;
+        assert_eq!(resp.status, StatusCode::SEE_OTHER, "{}", resp.body);
+    }
+    assert_eq!(
+        answer(&t, date, ids[8], false).await.status,
+        StatusCode::SEE_OTHER
+    );
+    let page = t.get(&format!("/abend/{date}"), None).await;
+    assert!(
+        page.body
+            .contains("8 Zusagen, 1 Absage – voraussichtlich 1 Tisch"),
+        "{}",
+        page.body
+    );
+
+    // One answer per player: he changes his mind, the count follows.
+    assert_eq!(
+        answer(&t, date, ids[8], true).await.status,
+        StatusCode::SEE_OTHER
+    );
+    let page = t.get(&format!("/abend/{date}"), None).await;
+    assert!(
+        page.body
+            .contains("9 Zusagen, 0 Absagen – voraussichtlich 1 Tisch"),
+        "{}",
+        page.body
+    );
+    assert_eq!(
+        answer(&t, date, ids[9], true).await.status,
+        StatusCode::SEE_OTHER
+    );
+    let page = t.get(&format!("/abend/{date}"), None).await;
+    assert!(
+        page.body
+            .contains("10 Zusagen, 0 Absagen – voraussichtlich 2 Tische"),
+        "{}",
+        page.body
+    );
+
+    // The table shows the next night, and the visitor's own answer.
+    let home = t
+        .get("/saison/2026", Some(&format!("ich={}", ids[0])))
+        .await;
+    assert!(home.body.contains("Nächster Abend"), "{}", home.body);
+    assert!(home.body.contains("Du hast zugesagt."), "{}", home.body);
+    let theirs = t
+        .get(&format!("/saison/2026/spieler/{}", ids[10]), None)
+        .await;
+    assert!(
+        theirs.body.contains("hat noch nicht geantwortet"),
+        "{}",
+        theirs.body
+    );
+
+    // The secretary sees who answered and answers for the 11th.
+    let admin = t.get("/verwaltung/termine", Some(&secretary)).await;
+    assert_eq!(admin.status, StatusCode::OK);
+    assert!(
+        admin.body.contains("Wer geantwortet hat (10)"),
+        "{}",
+        admin.body
+    );
+    let body = format!("spieler={}&kommt=nein", ids[10]);
+    let resp = t
+        .post(
+            &format!("/verwaltung/termine/{id}/antwort"),
+            &body,
+            Some(&secretary),
+        )
+        .await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER, "{}", resp.body);
+    // "Das bin ich" does not overrule what the secretary entered.
+    let resp = answer(&t, date, ids[10], true).await;
+    assert_eq!(resp.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(resp.body.contains("eingetragen von"), "{}", resp.body);
+
+    // Starting the night: its Spielabend, with the ten Zusagen ticked as present.
+    let resp = t
+        .post(
+            &format!("/verwaltung/termine/{id}/beginnen"),
+            "",
+            Some(&secretary),
+        )
+        .await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER, "{}", resp.body);
+    assert_eq!(
+        resp.location(),
+        Some(format!("/verwaltung/abend/{date}#teilnehmer").as_str())
+    );
+    let night = t
+        .get(&format!("/verwaltung/abend/{date}"), Some(&secretary))
+        .await;
+    assert_eq!(night.status, StatusCode::OK);
+    for (n, id) in ids.iter().enumerate() {
+        let ticked = format!("name=\"present\" value=\"{id}\" checked");
+        assert_eq!(
+            night.body.contains(&ticked),
+            n < 10,
+            "player {id}: {}",
+            night.body
+        );
+    }
+    // Answers are closed once it started.
+    let resp = answer(&t, date, ids[0], false).await;
+    assert_eq!(resp.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(resp.body.contains("hat schon begonnen"), "{}", resp.body);
+}
+
+#[tokio::test]
+async fn a_year_without_a_season_gets_one_and_bad_input_stores_nothing() {
+    let t = TestApp::small_season().await;
+    let secretary = t.login(SECRETARY).await;
+    let next_year = chrono::Datelike::year(&club_today()) + 1;
+    let date = NaiveDate::from_ymd_opt(next_year, 3, 5).unwrap();
+    assert!(t.league.snapshot().season(next_year).is_err());
+    plan(&t, &secretary, date, "", "").await;
+    assert!(
+        t.league.snapshot().season(next_year).is_ok(),
+        "season {next_year} made"
+    );
+    // The start defaults to 19:30.
+    assert_eq!(
+        t.league
+            .planning()
+            .active_on(date)
+            .unwrap()
+            .time
+            .to_string(),
+        "19:30:00"
+    );
+    for (body, why) in [
+        ("datum=gestern&zeit=&ort=&hinweis=", "ist kein Tag"),
+        (
+            &*format!("datum={}&zeit=25:00&ort=&hinweis=", ahead(3)),
+            "keine Uhrzeit",
+        ),
+        (
+            &*format!("datum={date}&zeit=&ort=&hinweis="),
+            "schon ein Abend geplant",
+        ),
+        ("datum=2020-01-03&zeit=&ort=&hinweis=", "vorbei"),
+    ] {
+        let resp = t.post("/verwaltung/termine", body, Some(&secretary)).await;
+        assert_eq!(resp.status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+        assert!(resp.body.contains(why), "{body}: {}", resp.body);
+    }
+    assert_eq!(t.league.planning().nights.len(), 1);
+}
+
+/// The calendar's content lines (unfolded) of `text`.
+fn unfolded(text: &str) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for line in text.split("\r\n") {
+        match line.strip_prefix(' ') {
+            Some(rest) => lines.last_mut().unwrap().push_str(rest),
+            None => lines.push(line.to_string()),
+        }
+    }
+    lines
+}
+
+#[tokio::test]
+async fn the_calendar_is_rfc_5545_with_stable_uids_and_cancelled_nights() {
+    let t = TestApp::small_season().await;
+    let secretary = t.login(SECRETARY).await;
+    let (a, b) = (ahead(4), ahead(5));
+    let (a, b) = if t.league.snapshot().night(a).is_some() || t.league.snapshot().night(b).is_some()
+    {
+        (ahead(40), ahead(41))
+    } else {
+        (a, b)
+    };
+    let long_place =
+        "Gaststätte „Zum fröhlichen Würfelbecher“, Hinterzimmer, Marktplatz 12, 53111 Bonn";
+    let first = plan(
+        &t,
+        &secretary,
+        a,
+        "20:00",
+        &long_place[..long_place.char_indices().nth(79).unwrap().0],
+    )
+    .await;
+    let second = plan(&t, &secretary, b, "19:00", "Krug").await;
+
+    let resp = t.send(get("/kalender.ics", None)).await;
+    assert_eq!(resp.status, StatusCode::OK);
+    assert!(resp
+        .header("content-type")
+        .unwrap()
+        .starts_with("text/calendar"));
+    let text = resp.body.clone();
+    // CRLF only, every physical line at most 75 octets.
+    assert!(text.ends_with("\r\n"));
+    assert!(!text.replace("\r\n", "").contains('\n'));
+    for line in text.split("\r\n") {
+        assert!(line.len() <= 75, "{} octets: {line}", line.len());
+    }
+    let lines = unfolded(&text);
+    assert_eq!(lines[0], "BEGIN:VCALENDAR");
+    assert!(lines.contains(&"BEGIN:VTIMEZONE".to_string()));
+    assert!(lines.contains(&"TZID:Europe/Berlin".to_string()));
+    let start = format!("DTSTART;TZID=Europe/Berlin:{}T200000", a.format("%Y%m%d"));
+    assert!(lines.contains(&start), "{start} in {lines:?}");
+    let uid_of = |id: i64| {
+        let prefix = format!("UID:plan-{id}-");
+        lines
+            .iter()
+            .find(|l| l.starts_with(&prefix))
+            .cloned()
+            .unwrap_or_else(|| panic!("no {prefix} in {lines:?}"))
+    };
+    let uid = uid_of(first);
+
+    // The real parser reads the same: the zone, both events with their place.
+    let parsed: Calendar = text.parse().unwrap();
+    let mut events = 0;
+    let mut zones = 0;
+    for c in &parsed.components {
+        match c {
+            CalendarComponent::Event(e) => {
+                events += 1;
+                assert!(e.get_uid().is_some());
+                assert_eq!(e.get_summary(), Some("Schockerliga: Spielabend"));
+            }
+            CalendarComponent::Other(o) if o.component_kind() == "VTIMEZONE" => zones += 1,
+            _ => {}
+        }
+    }
+    assert_eq!(zones, 1);
+    // The small season's nights of the year and the two planned ones.
+    let played = t
+        .league
+        .snapshot()
+        .season(2026)
+        .unwrap()
+        .season
+        .nights
+        .len();
+    assert!(events >= 2 && events <= played + 2, "{events} events");
+    let located = parsed.components.iter().any(|c| match c {
+        CalendarComponent::Event(e) => e.get_location() == Some("Krug"),
+        _ => false,
+    });
+    assert!(located);
+
+    // Moved and cancelled: the same UIDs, a raised SEQUENCE, STATUS:CANCELLED.
+    let body = encode(&[
+        ("datum", a.to_string().as_str()),
+        ("zeit", "20:30"),
+        ("ort", "Krug"),
+        ("hinweis", ""),
+    ]);
+    let resp = t
+        .post(
+            &format!("/verwaltung/termine/{first}"),
+            &body,
+            Some(&secretary),
+        )
+        .await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER, "{}", resp.body);
+    let resp = t
+        .post(
+            &format!("/verwaltung/termine/{second}/absagen"),
+            "",
+            Some(&secretary),
+        )
+        .await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER, "{}", resp.body);
+    let text = t.send(get("/kalender.ics", None)).await.body;
+    let lines = unfolded(&text);
+    assert!(lines.contains(&uid), "{uid} kept");
+    let event_of = |id: i64| -> Vec<String> {
+        let prefix = format!("UID:plan-{id}-");
+        let at = lines.iter().position(|l| l.starts_with(&prefix)).unwrap();
+        let begin = lines[..at]
+            .iter()
+            .rposition(|l| l == "BEGIN:VEVENT")
+            .unwrap();
+        let end = at + lines[at..].iter().position(|l| l == "END:VEVENT").unwrap();
+        lines[begin..=end].to_vec()
+    };
+    let moved = event_of(first);
+    assert!(moved.contains(&format!(
+        "DTSTART;TZID=Europe/Berlin:{}T203000",
+        a.format("%Y%m%d")
+    )));
+    assert!(moved.contains(&"SEQUENCE:1".to_string()), "{moved:?}");
+    let cancelled = event_of(second);
+    assert!(
+        cancelled.contains(&"STATUS:CANCELLED".to_string()),
+        "{cancelled:?}"
+    );
+    assert!(text.parse::<Calendar>().is_ok());
+    // The cancelled night's page says so and takes no answer.
+    let page = t.get(&format!("/abend/{b}"), None).await;
+    assert!(page.body.contains("Abgesagt."), "{}", page.body);
+    // The subscribe page names the webcal address.
+    let page = t.get("/kalender", None).await;
+    assert!(
+        page.body.contains("webcal://liga.test/kalender.ics"),
+        "{}",
+        page.body
+    );
+}
