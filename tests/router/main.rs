@@ -21,6 +21,7 @@ mod hostile;
 mod late_arrival;
 mod money;
 mod once;
+mod page_cache;
 mod players;
 mod regeln;
 mod schiedsrichter;
