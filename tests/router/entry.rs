@@ -1008,3 +1008,17 @@ async fn a_season_that_takes_no_fee_any_more_is_not_proposed_and_warns() {
         .body;
     assert_eq!(page.contains("id=\"kein-beitrag\""), late, "{page}");
 }
+
+/// The README trial: a first start with no season and no account said only "Es gibt noch keine
+/// Saison"; now `/` says where the setup link is, and with accounts how to start a season.
+#[tokio::test]
+async fn the_empty_home_page_says_where_the_setup_link_is() {
+    let empty = TestApp::empty().await.get("/", None).await.body;
+    assert!(empty.contains("Es gibt noch keine Saison."), "{empty}");
+    assert!(empty.contains("id=\"einrichten\""), "{empty}");
+    assert!(empty.contains("/setup?token="), "{empty}");
+    assert!(empty.contains("Den Server neu starten"), "{empty}");
+    let staffed = TestApp::staffed().await.get("/", None).await.body;
+    assert!(!staffed.contains("id=\"einrichten\""), "{staffed}");
+    assert!(staffed.contains("Verwaltung → Neue Saison"), "{staffed}");
+}

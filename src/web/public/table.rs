@@ -117,6 +117,8 @@ struct TablePage<'a> {
 #[template(path = "public/empty.html")]
 struct EmptyPage {
     layout: Layout,
+    /// No account exists yet: the page says where the setup link is.
+    no_account: bool,
 }
 
 /// The table's query: an optional as-of date.
@@ -154,7 +156,10 @@ async fn home(State(league): State<League>, layout: Layout, me: Me) -> Result<Re
                     });
             table_response(layout, view, snapshot.years(), None, me, mine)
         }
-        None => Ok(EmptyPage { layout }.into_response()),
+        None => {
+            let no_account = league.accounts().await.is_ok_and(|a| a.is_empty());
+            Ok(EmptyPage { layout, no_account }.into_response())
+        }
     }
 }
 
