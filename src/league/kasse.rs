@@ -703,12 +703,14 @@ pub enum Closing {
     },
 }
 
-/// The [`Closing`] of `season` on `today` with carry-in `carry_in_cents` (league.md §8): final
-/// once the netting is booked after the last night (a netted fine paid on or after it, and no
+/// The [`Closing`] of `season` on `today` with carry-in `carry_in_cents` (league.md §8), as of
+/// its last night with results on or before `today`: final once the netting is booked after it (a netted fine paid on or after it, and no
 /// payee's open fine left to net: the Kassenwart books it when the last night is played), or once
 /// the season's year is over; provisional before.
 pub fn closing(season: &Season, carry_in_cents: i64, today: NaiveDate) -> Closing {
-    let Some(last) = season.last_night() else {
+    // The last night with results on or before today (issue 22.3: a night entered ahead is no
+    // „Stand“).
+    let Some(last) = season.default_as_of(Some(today)) else {
         return Closing::NoNight;
     };
     let netted_after_last = season

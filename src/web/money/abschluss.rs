@@ -321,9 +321,10 @@ fn abschluss_view(
     error: Option<String>,
 ) -> Result<AbschlussPage, AppError> {
     let year = at.year();
-    let chained = at.snapshot.chained(year)?;
-    let season = &at.view.season;
     let today = layout.today;
+    // As the club's today sees it (issue 22.3): a night entered ahead moves no place.
+    let chained = at.snapshot.chained_on(year, today)?;
+    let season = &at.view.season;
     let carry_in = chained.payouts.carry_in_cents;
     let net_on = today.max(season.last_night().unwrap_or(today));
     // While payees' open fines wait to be netted, the places are the books' (today's pot), and
@@ -333,7 +334,8 @@ fn abschluss_view(
     let after_places: BTreeMap<String, i64> = after
         .as_ref()
         .map(|a| {
-            let pa = crate::league::payouts(a, carry_in);
+            let pa =
+                crate::league::payouts::payouts_as_of(a, carry_in, a.default_as_of(Some(today)));
             place_lines(&a.rules, &pa)
                 .into_iter()
                 .map(|l| (l.player, l.cents))
