@@ -206,6 +206,8 @@ struct Inner {
     night_closed: tokio::sync::Notify,
     /// The backups of `serve --backup-dir`, once switched on.
     backups: std::sync::OnceLock<Arc<backup::Backups>>,
+    /// Spreadsheets uploaded for a preview, kept until their confirm ([`interchange::Staged`]).
+    staged: interchange::Staged,
 }
 
 /// How a league reads the time: the instant's source and the club's time zone when the command
@@ -287,6 +289,7 @@ impl League {
                 timezone: setup.timezone,
                 night_closed: tokio::sync::Notify::new(),
                 backups: std::sync::OnceLock::new(),
+                staged: interchange::Staged::default(),
             }),
         };
         league.refresh().await?;

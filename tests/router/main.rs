@@ -36,3 +36,6 @@ mod bericht;
 mod bogen;
 mod live;
 mod saisonregeln;
+
+// The club's history from its spreadsheet (issue 24.2).
+mod einlesen;
