@@ -386,35 +386,51 @@ fn refuse(message: impl Into<String>) -> EntryError {
 
 /// "Anna 2 (1 Hand-Out), Bernd 0": every row of `round` with Hand-Outs, Julen and Joker when set.
 pub fn round_outs(round: &Round) -> String {
-    round
+    outs_of(round.results.iter())
+}
+
+/// "Anna 2 (1 Hand-Out)": the rows of `round` that threw or declared something (Outs, Hand-Outs,
+/// Julen, Joker), "keine" when none did: the compact line of a round in a night's summary, which
+/// does not list every 0 (issue 21.14).
+pub fn round_outs_short(round: &Round) -> String {
+    let rows = round
         .results
         .iter()
-        .map(|r| {
-            let mut extra = Vec::new();
-            if r.hand_outs > 0 {
-                extra.push(format!(
-                    "{} Hand-Out{}",
-                    r.hand_outs,
-                    if r.hand_outs == 1 { "" } else { "s" }
-                ));
-            }
-            if r.julen > 0 {
-                extra.push(format!(
-                    "{} Jule{}",
-                    r.julen,
-                    if r.julen == 1 { "" } else { "n" }
-                ));
-            }
-            if r.joker {
-                extra.push("Joker".to_string());
-            }
-            match extra.is_empty() {
-                true => format!("{} {}", r.player, r.outs),
-                false => format!("{} {} ({})", r.player, r.outs, extra.join(", ")),
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
+        .filter(|r| r.outs > 0 || r.hand_outs > 0 || r.julen > 0 || r.joker);
+    match outs_of(rows) {
+        line if line.is_empty() => "keine".to_string(),
+        line => line,
+    }
+}
+
+/// The rows as "Anna 2 (1 Hand-Out, 1 Jule, Joker)", joined by ", ".
+fn outs_of<'a>(rows: impl Iterator<Item = &'a ResultEntry>) -> String {
+    rows.map(|r| {
+        let mut extra = Vec::new();
+        if r.hand_outs > 0 {
+            extra.push(format!(
+                "{} Hand-Out{}",
+                r.hand_outs,
+                if r.hand_outs == 1 { "" } else { "s" }
+            ));
+        }
+        if r.julen > 0 {
+            extra.push(format!(
+                "{} Jule{}",
+                r.julen,
+                if r.julen == 1 { "" } else { "n" }
+            ));
+        }
+        if r.joker {
+            extra.push("Joker".to_string());
+        }
+        match extra.is_empty() {
+            true => format!("{} {}", r.player, r.outs),
+            false => format!("{} {} ({})", r.player, r.outs, extra.join(", ")),
+        }
+    })
+    .collect::<Vec<_>>()
+    .join(", ")
 }
 
 /// The loser of `round`, "–" when none.

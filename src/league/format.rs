@@ -52,9 +52,33 @@ pub fn format_cents(cents: i64) -> String {
     )
 }
 
+/// `text` as the end of a German sentence: with a full stop, unless it already ends in ".", "!"
+/// or "?" (a name like "Claus M." gets no second stop: "Umbenannt in Claus M.").
+pub fn sentence_end(text: &str) -> String {
+    match text.trim_end().chars().last() {
+        Some('.' | '!' | '?') => text.trim_end().to_string(),
+        _ => format!("{}.", text.trim_end()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sentence_ends_in_one_stop() {
+        let cases = [
+            ("Umbenannt in Claus M", "Umbenannt in Claus M."),
+            ("Umbenannt in Claus M.", "Umbenannt in Claus M."),
+            ("Gespeichert!", "Gespeichert!"),
+            ("Wer?", "Wer?"),
+            ("Anna ", "Anna."),
+            ("", "."),
+        ];
+        for (text, want) in cases {
+            assert_eq!(sentence_end(text), want, "{text}");
+        }
+    }
 
     #[test]
     fn dwert_two_decimals_with_comma() {

@@ -686,6 +686,47 @@ fn with_netted(season: &Season, fines: &[(NaiveDate, usize)], on: NaiveDate) -> 
     s
 }
 
+/// How final the Jahresabschluss of `season` is on the club's `today` (issue 21.7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Closing {
+    /// No Spielabend yet.
+    NoNight,
+    /// Figures as of the last night so far; nights may follow, fines may still be netted.
+    Provisional {
+        /// The last night so far.
+        last: NaiveDate,
+    },
+    /// The last night is played and the year closed: the figures stay.
+    Final {
+        /// The season's last night.
+        last: NaiveDate,
+    },
+}
+
+/// The [`Closing`] of `season` on `today` with carry-in `carry_in_cents` (league.md §8), as of
+/// its last night with results on or before `today`: final once the netting is booked after it (a netted fine paid on or after it, and no
+/// payee's open fine left to net: the Kassenwart books it when the last night is played), or once
+/// the season's year is over; provisional before.
+pub fn closing(season: &Season, carry_in_cents: i64, today: NaiveDate) -> Closing {
+    // The last night with results on or before today (issue 22.3: a night entered ahead is no
+    // „Stand“).
+    let Some(last) = season.default_as_of(Some(today)) else {
+        return Closing::NoNight;
+    };
+    let netted_after_last = season
+        .nights
+        .iter()
+        .flat_map(|n| &n.fines)
+        .any(|f| f.netted && f.paid_on.is_some_and(|d| d >= last));
+    let on = today.max(last);
+    let nothing_left = netting_plan(season, carry_in_cents, on).is_empty();
+    if today.year() > season.year || (netted_after_last && nothing_left) {
+        Closing::Final { last }
+    } else {
+        Closing::Provisional { last }
+    }
+}
+
 /// The fines (night, position) that the netting of the Jahresabschluss on `on` pays out of the
 /// payees' shares, with the season's carry-in `carry_in_cents` (league.md §8): each payee's open
 /// fines, oldest first, as far as his share covers them. The netted fines count into the pot like

@@ -10,6 +10,7 @@ use super::format::{date_de, format_cents, format_dwert};
 use super::history::night_summary;
 use super::kasse::fine_label;
 use super::progress::movements;
+use super::rules::SeasonRules;
 use super::season::Season;
 use super::standings::{standings, Liga};
 
@@ -61,6 +62,23 @@ pub fn shown(text: &str) -> String {
 }
 
 /// The German label of a Liga: "1. Liga", "2. Liga", "Kreisliga".
+/// How the night's Outs are counted under `rules` (league.md §2), for the report under its list
+/// of Outs: "Gewertet: ein Out zählt 1, ein Hand-Out 2 (Hand-Outs sind Teil der Outs), in der
+/// Joker-Runde doppelt; 3 Julen ergeben 1 Out." (issue 21.14: "Bernd: 4 (2)" beside "6 gewertete
+/// Outs" did not say why).
+pub fn counting(rules: &SeasonRules) -> String {
+    let joker = match rules.joker_multiplier {
+        Some(2) => ", in der Joker-Runde doppelt".to_string(),
+        Some(m) => format!(", in der Joker-Runde {m}-fach"),
+        None => String::new(),
+    };
+    format!(
+        "Gewertet: ein Out zählt {}, ein Hand-Out {} (Hand-Outs sind Teil der Outs){joker}; {} \
+         Julen ergeben 1 Out.",
+        rules.out_points, rules.hand_out_points, rules.julen_per_out
+    )
+}
+
 fn liga_label(liga: Liga) -> &'static str {
     match liga {
         Liga::First => "1. Liga",
@@ -143,6 +161,7 @@ pub fn night_report(season: &Season, date: NaiveDate, link: &str, money: Money) 
                 p.hand_outs
             ));
         }
+        line(&counting(&season.rules));
     }
 
     // Joker: who declared his Joker-Runde, at which table and round.

@@ -3,8 +3,11 @@
 
 use std::collections::BTreeMap;
 
+use chrono::{Datelike, Months, NaiveDate};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+
+use super::format::date_de;
 
 /// A month and day within a season, written `"MM-DD"` (e.g. the 1. Liga deadline `"11-30"`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -259,6 +262,48 @@ impl SeasonRules {
         }
         Ok(())
     }
+
+    /// The days a Jahresbeitrag of season `year` may be dated (league.md §5): 1 January to the
+    /// last day of `last_join_month` (30 September by default), as (first, last).
+    pub fn fee_window(&self, year: i32) -> (NaiveDate, NaiveDate) {
+        let first = NaiveDate::from_ymd_opt(year, 1, 1).unwrap_or_default();
+        let last = NaiveDate::from_ymd_opt(year, self.last_join_month.clamp(1, 12), 1)
+            .and_then(|d| d.checked_add_months(Months::new(1)))
+            .and_then(|d| d.pred_opt())
+            .unwrap_or(first);
+        (first, last)
+    }
+}
+
+/// The year the new-season form proposes on the club's `today`, with `years` the seasons there
+/// are: this year while its Jahresbeitrag can still be paid and it does not exist yet, else the
+/// next (issue 21.13: a season created in October–December takes no fee, nobody reaches the
+/// 1. Liga).
+pub fn proposed_season_year(today: NaiveDate, years: &[i32]) -> i32 {
+    let now = today.year();
+    let (_, fee_until) = SeasonRules::defaults_for(now).fee_window(now);
+    if years.contains(&now) || today > fee_until {
+        now + 1
+    } else {
+        now
+    }
+}
+
+/// The warning for a season `year` under `rules` on `today` when no Jahresbeitrag can be paid
+/// in it any more from now on (its last join day is past while the season is this year or
+/// later), German; `None` for a past season (its history is entered with the old dates) and
+/// while fees are open.
+pub fn late_fee_warning(year: i32, rules: &SeasonRules, today: NaiveDate) -> Option<String> {
+    let (_, fee_until) = rules.fee_window(year);
+    (year >= today.year() && today > fee_until).then(|| {
+        format!(
+            "Saison {year}: ein Jahresbeitrag braucht einen Zahltag bis {}, und der ist vorbei. \
+             Nur vorher bezahlte Beiträge lassen sich noch buchen; ohne Beitrag erreicht niemand \
+             die 1. Liga. Gemeint ist wohl die Saison {}.",
+            date_de(fee_until),
+            year + 1
+        )
+    })
 }
 
 #[cfg(test)]

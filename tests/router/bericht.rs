@@ -55,6 +55,7 @@ Outs (davon Hand-Outs):
 - Anna: 1 (1)
 - Carla: 1 (0)
 - Dirk: 1 (0)
+Gewertet: ein Out zählt 1, ein Hand-Out 2 (Hand-Outs sind Teil der Outs), in der Joker-Runde doppelt; 3 Julen ergeben 1 Out.
 Joker: Bernd (Tisch 1, Runde 2)
 Julen: Carla 1
 

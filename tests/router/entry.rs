@@ -277,9 +277,15 @@ async fn an_entered_round_is_shown_and_replaced_only_when_the_box_is_ticked() {
 
     // The secretary's page shows what round 1 holds.
     let page = t.get("/verwaltung/abend/2026-01-09", Some(&sec)).await;
+    // Issue 21.14: the line names who threw an Out, not every 0 ("Anna 2, Bernd 0" before).
     assert!(
         page.body
-            .contains("Runde 1 · verloren: Bernd · Outs: Anna 2, Bernd 0"),
+            .contains("Runde 1 · verloren: Bernd · Outs: Anna 2"),
+        "{}",
+        page.body
+    );
+    assert!(
+        !page.body.contains("Outs: Anna 2, Bernd 0"),
         "{}",
         page.body
     );
@@ -850,4 +856,169 @@ async fn a_late_arrival_drawn_but_not_played_keeps_every_page_and_the_api_answer
     let v: serde_json::Value =
         serde_json::from_str(&t.get("/api/v1/seasons/2026/standings", None).await.body).unwrap();
     assert_eq!(v["rows"].as_array().unwrap().len(), 10);
+}
+
+/// Issue 21.11: the round form and the paper sheet start alike: counts empty with a "0"
+/// placeholder (a pre-filled "0" became "01" when typed), empty meaning 0 on both.
+#[tokio::test]
+async fn the_round_form_and_the_paper_sheet_start_with_empty_counts() {
+    let t = TestApp::with_seasons(&[ten_players()]).await;
+    let sec = t.login_new("schrift", "secretary").await;
+    let ids = t.seat_two_tables().await;
+    let anna = ids["Anna"];
+    let night = t.get("/verwaltung/abend/2026-01-09", Some(&sec)).await.body;
+    let sheet = t
+        .get("/verwaltung/abend/2026-01-09/bogen/1", Some(&sec))
+        .await
+        .body;
+    for field in ["outs", "hand_outs", "julen"] {
+        let want = format!("name=\"{field}_{anna}\" min=\"0\"");
+        let at = night
+            .find(&want)
+            .unwrap_or_else(|| panic!("{want}: {night}"));
+        let input = &night[at..at + night[at..].find('>').unwrap()];
+        assert!(input.contains("value=\"\" placeholder=\"0\""), "{input}");
+    }
+    assert!(
+        sheet.contains("name=\"o1_0\" value=\"\" placeholder=\"0\""),
+        "{sheet}"
+    );
+    // Empty is 0: a round with only Anna's Outs typed and the rest left empty is stored.
+    let mut form = vec![
+        ("table".to_string(), "1".to_string()),
+        ("number".to_string(), "1".to_string()),
+        (format!("outs_{anna}"), "1".to_string()),
+        ("lost".to_string(), ids["Bernd"].to_string()),
+    ];
+    for name in &NAMES[..5] {
+        form.push((format!("played_{}", ids[*name]), "1".into()));
+        if *name != "Anna" {
+            form.push((format!("outs_{}", ids[*name]), String::new()));
+        }
+    }
+    let r = t.post_fields(ROUND, &form, Some(&sec)).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    assert_eq!(t.round_count().await, 1);
+}
+
+/// Issue 21.14: a name ending in a stop gets no second one in the flash ("Claus M..").
+#[tokio::test]
+async fn a_rename_to_a_name_with_a_stop_ends_in_one_stop() {
+    let t = TestApp::with_seasons(&[ten_players()]).await;
+    let sec = t.login_new("schrift", "secretary").await;
+    let ids = t.ids().await;
+    let page = t
+        .post_follow(
+            &format!("/verwaltung/saison/2026/spieler/{}/name", ids["Kurt"]),
+            "name=Claus+M.",
+            &sec,
+        )
+        .await;
+    assert!(page.body.contains("Umbenannt in Claus M."), "{}", page.body);
+    assert!(!page.body.contains("Claus M.."), "{}", page.body);
+}
+
+/// Issue 21.13: "Beitrag löschen" is no longer a box beside "Beitrag buchen": it is its own form
+/// in a fold, only for a booked fee, on the season page and the payments page.
+#[tokio::test]
+async fn deleting_a_fee_is_apart_from_booking_it() {
+    let t = TestApp::with_seasons(&[ten_players()]).await;
+    let sec = t.login_new("schrift", "secretary").await;
+    let ids = t.ids().await;
+    let anna = ids["Anna"];
+    let season = "/verwaltung/saison/2026";
+    let booked = t
+        .post_fields(
+            &format!("{season}/spieler/{anna}/beitrag"),
+            &[("paid_on", "2026-02-03")],
+            Some(&sec),
+        )
+        .await;
+    assert_eq!(booked.status, StatusCode::SEE_OTHER, "{}", booked.body);
+    for page in [
+        t.get(season, Some(&sec)).await.body,
+        t.get(&format!("{season}/zahlungen"), Some(&sec)).await.body,
+    ] {
+        // Anna (booked): the date form says "Zahltag ändern", the delete form is folded apart.
+        let anna_at = page
+            .find(&format!("/beitrag/{anna}\""))
+            .or_else(|| page.find(&format!("/spieler/{anna}/beitrag\"")))
+            .expect("Anna's fee form");
+        let anna_part = &page[anna_at..];
+        let anna_part = &anna_part[..anna_part.find("</div>").unwrap()];
+        let booking = &anna_part[..anna_part.find("</form>").unwrap()];
+        assert!(!booking.contains("name=\"delete\""), "{booking}");
+        assert!(booking.contains("Zahltag ändern"), "{booking}");
+        assert!(
+            anna_part.contains("<details class=\"loeschen\"><summary>Beitrag löschen</summary>"),
+            "{anna_part}"
+        );
+        // Bernd (no fee): only booking, nothing to delete.
+        let bernd = ids["Bernd"];
+        let bernd_at = page
+            .find(&format!("/beitrag/{bernd}\""))
+            .or_else(|| page.find(&format!("/spieler/{bernd}/beitrag\"")))
+            .expect("Bernd's fee form");
+        let bernd_part = &page[bernd_at..];
+        let bernd_part = &bernd_part[..bernd_part.find("</div>").unwrap()];
+        assert!(!bernd_part.contains("name=\"delete\""), "{bernd_part}");
+        assert!(bernd_part.contains("Beitrag buchen"), "{bernd_part}");
+    }
+}
+
+/// Issue 21.13: the new-season form does not propose a year whose Jahresbeitrag can no longer be
+/// paid, and a season of this year after its last join day warns on its page and the overview.
+#[tokio::test]
+async fn a_season_that_takes_no_fee_any_more_is_not_proposed_and_warns() {
+    use chrono::Datelike;
+    let t = TestApp::staffed().await;
+    let sec = t.login(crate::app::SECRETARY).await;
+    let today = crate::app::club_today();
+    let late = today > chrono::NaiveDate::from_ymd_opt(today.year(), 9, 30).unwrap();
+    let overview = t.get("/verwaltung", Some(&sec)).await.body;
+    let proposed = if late { today.year() + 1 } else { today.year() };
+    assert!(
+        overview.contains(&format!("name=\"year\" value=\"{proposed}\"")),
+        "{overview}"
+    );
+    assert!(!overview.contains("id=\"kein-beitrag\""), "{overview}");
+    let this_year = t
+        .get(&format!("/verwaltung?year={}", today.year()), Some(&sec))
+        .await
+        .body;
+    assert_eq!(
+        this_year.contains("id=\"kein-beitrag\""),
+        late,
+        "{this_year}"
+    );
+    let created = t
+        .post_fields(
+            "/verwaltung/saison",
+            &[
+                ("year", today.year().to_string()),
+                ("rules", "{}".to_string()),
+            ],
+            Some(&sec),
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::SEE_OTHER, "{}", created.body);
+    let page = t
+        .get(&format!("/verwaltung/saison/{}", today.year()), Some(&sec))
+        .await
+        .body;
+    assert_eq!(page.contains("id=\"kein-beitrag\""), late, "{page}");
+}
+
+/// The README trial: a first start with no season and no account said only "Es gibt noch keine
+/// Saison"; now `/` says where the setup link is, and with accounts how to start a season.
+#[tokio::test]
+async fn the_empty_home_page_says_where_the_setup_link_is() {
+    let empty = TestApp::empty().await.get("/", None).await.body;
+    assert!(empty.contains("Es gibt noch keine Saison."), "{empty}");
+    assert!(empty.contains("id=\"einrichten\""), "{empty}");
+    assert!(empty.contains("/setup?token="), "{empty}");
+    assert!(empty.contains("Den Server neu starten"), "{empty}");
+    let staffed = TestApp::staffed().await.get("/", None).await.body;
+    assert!(!staffed.contains("id=\"einrichten\""), "{staffed}");
+    assert!(staffed.contains("Verwaltung → Neue Saison"), "{staffed}");
 }

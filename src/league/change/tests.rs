@@ -934,6 +934,70 @@ fn split_tables_from_is_at_most_21() {
 }
 
 #[test]
+fn a_round_in_a_summary_lists_only_who_threw_or_declared_something() {
+    // (rows as (player, outs, hand_outs, julen, joker), the summary line) (issue 21.14)
+    type Rows<'a> = &'a [(&'a str, u32, u32, u32, bool)];
+    let cases: [(Rows, &str); 5] = [
+        (
+            &[("Anna", 2, 0, 0, false), ("Bernd", 0, 0, 0, false)],
+            "Anna 2",
+        ),
+        (
+            &[("Anna", 0, 0, 0, false), ("Bernd", 0, 0, 0, false)],
+            "keine",
+        ),
+        (
+            &[
+                ("Anna", 1, 1, 0, false),
+                ("Bernd", 0, 0, 2, false),
+                ("Carla", 0, 0, 0, false),
+            ],
+            "Anna 1 (1 Hand-Out), Bernd 0 (2 Julen)",
+        ),
+        (
+            &[("Anna", 0, 0, 0, true), ("Bernd", 0, 0, 0, false)],
+            "Anna 0 (Joker)",
+        ),
+        (
+            &[("Dora", 3, 2, 1, true)],
+            "Dora 3 (2 Hand-Outs, 1 Jule, Joker)",
+        ),
+    ];
+    for (rows, want) in cases {
+        let round = Round {
+            number: 1,
+            results: rows
+                .iter()
+                .map(|&(player, outs, hand_outs, julen, joker)| ResultEntry {
+                    player: player.into(),
+                    outs,
+                    hand_outs,
+                    julen,
+                    joker,
+                    lost: false,
+                })
+                .collect(),
+            schockbesteck: None,
+        };
+        assert_eq!(round_outs_short(&round), want, "{rows:?}");
+    }
+    // The full line (refusals naming what is stored) still lists every row.
+    let round = Round {
+        number: 1,
+        results: vec![ResultEntry {
+            player: "Bernd".into(),
+            outs: 0,
+            hand_outs: 0,
+            julen: 0,
+            joker: false,
+            lost: true,
+        }],
+        schockbesteck: None,
+    };
+    assert_eq!(round_outs(&round), "Bernd 0");
+}
+
+#[test]
 fn a_season_has_at_most_1000_players() {
     // (players, limits kept)
     for (n, ok) in [(999, true), (1000, true), (1001, false)] {

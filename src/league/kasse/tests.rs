@@ -702,3 +702,34 @@ mod random {
         }
     }
 }
+
+#[test]
+fn the_jahresabschluss_is_final_once_the_netting_is_booked_after_the_last_night() {
+    // (issue 21.7) (season, today, closing)
+    let booked = |s: &Season, on: &str| {
+        s.apply(&crate::league::Change::NetPayouts {
+            paid_on: d(on),
+            carry_in_cents: 0,
+        })
+        .expect("netting")
+    };
+    let last = d("2026-01-16");
+    let open = winners();
+    let netted = booked(&open, "2026-12-20");
+    let empty = season(season_json(2026, &[("Anna", JAN)], vec![]));
+    let cases: [(&Season, &str, Closing); 6] = [
+        (&empty, "2026-12-20", Closing::NoNight),
+        (&open, "2026-12-20", Closing::Provisional { last }),
+        (&open, "2027-01-01", Closing::Final { last }),
+        (&netted, "2026-12-20", Closing::Final { last }),
+        (&netted, "2026-12-31", Closing::Final { last }),
+        (
+            &booked(&open, "2026-01-10"),
+            "2026-12-20",
+            Closing::Provisional { last },
+        ),
+    ];
+    for (i, (s, today, want)) in cases.into_iter().enumerate() {
+        assert_eq!(closing(s, 0, d(today)), want, "case {i}");
+    }
+}

@@ -57,6 +57,7 @@ Outs (davon Hand-Outs):
 - Anna: 1 (1)
 - Carla: 1 (0)
 - Dirk: 1 (0)
+Gewertet: ein Out zählt 1, ein Hand-Out 2 (Hand-Outs sind Teil der Outs), in der Joker-Runde doppelt; 3 Julen ergeben 1 Out.
 Joker: Bernd (Tisch 1, Runde 2)
 Julen: Carla 1
 
@@ -86,6 +87,7 @@ Schocker des Abends: Carla (2 gewertete Outs)
 Outs (davon Hand-Outs):
 - Carla: 2 (0)
 - Anna: 1 (0)
+Gewertet: ein Out zählt 1, ein Hand-Out 2 (Hand-Outs sind Teil der Outs), in der Joker-Runde doppelt; 3 Julen ergeben 1 Out.
 Joker: keiner
 Julen: keine
 
@@ -138,6 +140,26 @@ fn the_report_of_a_night() {
             expected,
             "{d} {money:?}"
         );
+    }
+}
+
+#[test]
+fn the_report_says_how_outs_are_counted() {
+    // (Out, Hand-Out, Joker multiplier, Julen per Out) → the line under the Outs (issue 21.14)
+    let cases = [
+        (1, 2, Some(2), 3, "Gewertet: ein Out zählt 1, ein Hand-Out 2 (Hand-Outs sind Teil der Outs), in der Joker-Runde doppelt; 3 Julen ergeben 1 Out."),
+        (1, 1, None, 3, "Gewertet: ein Out zählt 1, ein Hand-Out 1 (Hand-Outs sind Teil der Outs); 3 Julen ergeben 1 Out."),
+        (1, 3, Some(3), 4, "Gewertet: ein Out zählt 1, ein Hand-Out 3 (Hand-Outs sind Teil der Outs), in der Joker-Runde 3-fach; 4 Julen ergeben 1 Out."),
+    ];
+    for (out, hand, joker, julen, want) in cases {
+        let rules = SeasonRules {
+            out_points: out,
+            hand_out_points: hand,
+            joker_multiplier: joker,
+            julen_per_out: julen,
+            ..SeasonRules::defaults_for(2026)
+        };
+        assert_eq!(counting(&rules), want);
     }
 }
 

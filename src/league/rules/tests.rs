@@ -88,3 +88,64 @@ fn a_month_day_typed_in_german() {
         .unwrap_err()
         .contains("„31.11.“ ist kein Tag und Monat wie 30.11."));
 }
+
+fn day(s: &str) -> NaiveDate {
+    NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("test date")
+}
+
+#[test]
+fn the_new_season_form_proposes_a_year_that_still_takes_fees() {
+    // (today, seasons there are, proposed year) (issue 21.13)
+    let cases: [(&str, &[i32], i32); 6] = [
+        ("2026-01-05", &[], 2026),
+        ("2026-09-30", &[], 2026),
+        ("2026-10-01", &[], 2027),
+        ("2026-12-31", &[2025], 2027),
+        ("2026-03-01", &[2026], 2027),
+        ("2026-11-15", &[2026, 2027], 2027),
+    ];
+    for (today, years, want) in cases {
+        assert_eq!(
+            proposed_season_year(day(today), years),
+            want,
+            "{today} {years:?}"
+        );
+    }
+}
+
+#[test]
+fn a_season_that_takes_no_fee_any_more_is_warned_about() {
+    let rules = SeasonRules::defaults_for(2026);
+    assert_eq!(
+        rules.fee_window(2026),
+        (day("2026-01-01"), day("2026-09-30"))
+    );
+    let june = SeasonRules {
+        last_join_month: 6,
+        ..rules.clone()
+    };
+    assert_eq!(june.fee_window(2026).1, day("2026-06-30"));
+    // (year, today, warned)
+    let cases = [
+        (2026, "2026-09-30", false),
+        (2026, "2026-10-01", true),
+        (2026, "2026-12-31", true),
+        (2027, "2026-12-31", false),
+        (2025, "2026-10-01", false), // a past season: its history has the old dates
+    ];
+    for (year, today, warned) in cases {
+        assert_eq!(
+            late_fee_warning(year, &rules, day(today)).is_some(),
+            warned,
+            "{year} {today}"
+        );
+    }
+    assert_eq!(
+        late_fee_warning(2026, &rules, day("2026-10-01")).as_deref(),
+        Some(
+            "Saison 2026: ein Jahresbeitrag braucht einen Zahltag bis 30.09.2026, und der ist \
+             vorbei. Nur vorher bezahlte Beiträge lassen sich noch buchen; ohne Beitrag erreicht \
+             niemand die 1. Liga. Gemeint ist wohl die Saison 2027."
+        )
+    );
+}

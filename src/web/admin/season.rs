@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::league::format::date_de;
-use crate::league::rules::SeasonRules;
+use crate::league::rules::{late_fee_warning, proposed_season_year, SeasonRules};
 use crate::league::Change;
 use crate::service::{Edit, League, SeasonView, ServiceError};
 use crate::web::kit::session::{CurrentUser, RequireAdmin, RequireSecretary};
@@ -106,6 +106,8 @@ struct OverviewPage {
     rules_text: String,
     defaults: Vec<RuleLine>,
     error: Option<String>,
+    /// A season of the shown year takes no Jahresbeitrag any more (issue 21.13).
+    warning: Option<String>,
 }
 
 /// The overview's query: the year whose default rules are shown.
@@ -121,21 +123,18 @@ async fn overview(
     Query(q): Query<OverviewQuery>,
 ) -> OverviewPage {
     let years = league.snapshot().years();
-    let year = q.year.unwrap_or_else(|| {
-        let now = layout.today.year();
-        if years.contains(&now) {
-            now + 1
-        } else {
-            now
-        }
-    });
+    let year = q
+        .year
+        .unwrap_or_else(|| proposed_season_year(layout.today, &years));
+    let defaults = SeasonRules::defaults_for(year);
     OverviewPage {
-        layout,
+        warning: late_fee_warning(year, &defaults, layout.today),
         years,
         new_year: year.to_string(),
         rules_text: "{}".to_string(),
-        defaults: rule_lines(&SeasonRules::defaults_for(year)),
+        defaults: rule_lines(&defaults),
         error: None,
+        layout,
     }
 }
 
@@ -200,13 +199,15 @@ async fn create_season(
                 .trim()
                 .parse()
                 .unwrap_or_else(|_| layout.today.year());
+            let defaults = SeasonRules::defaults_for(year);
             Ok(OverviewPage {
-                layout,
+                warning: late_fee_warning(year, &defaults, layout.today),
                 years: league.snapshot().years(),
                 new_year: form.year,
                 rules_text: form.rules,
-                defaults: rule_lines(&SeasonRules::defaults_for(year)),
+                defaults: rule_lines(&defaults),
                 error: Some(refusal.to_string()),
+                layout,
             })
         })
         .await
@@ -247,6 +248,9 @@ struct SeasonPage {
     /// last join month.
     fee_from: NaiveDate,
     fee_until: NaiveDate,
+    /// Today is past `fee_until` of this year's (or a later) season: no fee can be booked any
+    /// more (issue 21.13).
+    warning: Option<String>,
 }
 
 /// What a rejected form typed, to show it again.
@@ -263,11 +267,7 @@ struct Typed {
 fn render_season(layout: Layout, view: &SeasonView, typed: Typed) -> SeasonPage {
     let season = &view.season;
     let year = season.year;
-    let fee_from = NaiveDate::from_ymd_opt(year, 1, 1).unwrap_or_default();
-    let fee_until = NaiveDate::from_ymd_opt(year, season.rules.last_join_month.clamp(1, 12), 1)
-        .and_then(|d| d.checked_add_months(chrono::Months::new(1)))
-        .and_then(|d| d.pred_opt())
-        .unwrap_or(fee_from);
+    let (fee_from, fee_until) = season.rules.fee_window(year);
     let today = layout.today;
     // A new payment is dated today when a Jahresbeitrag is accepted today; else the field
     // stays empty for the real day of payment (a booking after September would be refused).
@@ -310,6 +310,7 @@ fn render_season(layout: Layout, view: &SeasonView, typed: Typed) -> SeasonPage 
         nights,
         fee_from,
         fee_until,
+        warning: late_fee_warning(year, &season.rules, today),
         new_player: typed.new_player.unwrap_or_default(),
         // Tonight, when the season is this year's (the usual case at the bar).
         new_night: typed.new_night.unwrap_or_else(|| {
@@ -392,10 +393,10 @@ async fn rename_player(
         .league
         .rename_player(year, id, &form.name, &Edit::by(&user.username))
         .await;
-    let message = format!(
-        "Umbenannt in {}.",
+    let message = crate::league::format::sentence_end(&format!(
+        "Umbenannt in {}",
         crate::league::normalize_name(&form.name)
-    );
+    ));
     let typed = Typed {
         error_at: format!("spieler-{id}"),
         rename: Some((id, form.name)),

@@ -120,7 +120,7 @@ fn blocks(at: &AtTable, fields: Option<&Fields>) -> (Vec<u32>, Vec<RoundInput>) 
                 .map(|(seat, p)| {
                     let id = ids.get(p).copied().unwrap_or_default();
                     match fields {
-                        None => RowInput::blank(id, seat, p, ""),
+                        None => RowInput::blank(id, seat, p),
                         Some(f) => RowInput::from_sheet(f, n, id, seat, p),
                     }
                 })

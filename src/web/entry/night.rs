@@ -14,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 use chrono::NaiveDate;
 
 use super::round_input::{first, Fields, RowInput};
-use crate::league::change::{round_loser, round_outs};
+use crate::league::change::{round_loser, round_outs_short};
 use crate::league::format::{date_de, format_cents};
 use crate::league::kasse::fine_label;
 use serde::Deserialize;
@@ -41,9 +41,7 @@ pub fn blank_rows(night: &Night, table: u32, ids: &BTreeMap<String, i64>) -> Vec
     draw::table_players(&night.draw, table)
         .iter()
         .enumerate()
-        .map(|(seat, name)| {
-            RowInput::blank(ids.get(name).copied().unwrap_or_default(), seat, name, "0")
-        })
+        .map(|(seat, name)| RowInput::blank(ids.get(name).copied().unwrap_or_default(), seat, name))
         .collect()
 }
 
@@ -96,7 +94,7 @@ impl EnteredRound {
         EnteredRound {
             number: round.number,
             loser: round_loser(round).to_string(),
-            outs: round_outs(round),
+            outs: round_outs_short(round),
             movable: false,
         }
     }

@@ -56,17 +56,15 @@ pub struct RowInput {
 }
 
 impl RowInput {
-    /// The untouched row of player `id` (`name`) at `seat`: played, counts `zero` ("0" on the
-    /// round form, "" on the Bogen), no Joker, not lost.
-    pub fn blank(id: i64, seat: usize, name: &str, zero: &str) -> RowInput {
+    /// The untouched row of player `id` (`name`) at `seat`: played, no Joker, not lost, the counts
+    /// empty (empty is 0; the fields show a "0" placeholder). One convention for the round form,
+    /// the scorer link and the Bogen (issue 21.11: a pre-filled "0" became "01" when typed).
+    pub fn blank(id: i64, seat: usize, name: &str) -> RowInput {
         RowInput {
             id,
             seat,
             name: name.to_string(),
             played: true,
-            outs: zero.to_string(),
-            hand_outs: zero.to_string(),
-            julen: zero.to_string(),
             ..RowInput::default()
         }
     }

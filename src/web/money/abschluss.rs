@@ -7,10 +7,12 @@ use std::collections::BTreeMap;
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::response::{IntoResponse, Response};
-use chrono::{Datelike, NaiveDate};
+use chrono::NaiveDate;
 
 use crate::league::format::date_de as de_date;
-use crate::league::kasse::{fine_label, format_exact_cents, lucky_lines, place_lines, ShareLine};
+use crate::league::kasse::{
+    closing, fine_label, format_exact_cents, lucky_lines, place_lines, Closing, ShareLine,
+};
 use crate::league::{format_cents, Change, Season};
 use crate::web::kit::at::AtSeason;
 use crate::web::kit::session::CurrentUser;
@@ -37,6 +39,9 @@ pub struct PayeeRow {
     pub extra: String,
     /// What he receives.
     pub amount: String,
+    /// While a netting is pending and it changes his share: the share after it, the one the
+    /// netting below pays from (issue 21.7).
+    pub with_netting: Option<String>,
 }
 
 /// Fees grouped by amount: "12 × 15,00 € = 180,00 €".
@@ -102,6 +107,8 @@ struct AbschlussPage {
     check_ok: bool,
     schocker: String,
     netting: NettingView,
+    /// The figures are those after the pending netting (shown so in the page).
+    with_netting: bool,
 }
 
 /// One payee of the netting, formatted (league.md §8).
@@ -135,18 +142,24 @@ pub struct NettingView {
     pub day: String,
 }
 
-/// The netting of `season` with carry-in `carry_in` on `on` ([`NettingView`]).
-fn netting_view(season: &Season, carry_in: i64, on: NaiveDate, can_book: bool) -> NettingView {
-    use crate::league::kasse::{netting, netting_plan};
-    use crate::league::payouts;
-    let plan = netting_plan(season, carry_in, on);
+/// `season` after the netting on `on` with carry-in `carry_in`, while payees' open fines wait
+/// to be netted; `None` when there is nothing to net.
+fn pending_netting(season: &Season, carry_in: i64, on: NaiveDate) -> Option<Season> {
+    let plan = crate::league::kasse::netting_plan(season, carry_in, on);
     let change = Change::NetPayouts {
         paid_on: on,
         carry_in_cents: carry_in,
     };
-    let after = (!plan.is_empty())
+    (!plan.is_empty())
         .then(|| season.apply(&change).ok())
-        .flatten();
+        .flatten()
+}
+
+/// The netting of `season` with carry-in `carry_in` on `on` ([`NettingView`]).
+fn netting_view(season: &Season, carry_in: i64, on: NaiveDate, can_book: bool) -> NettingView {
+    use crate::league::kasse::netting;
+    use crate::league::payouts;
+    let after = pending_netting(season, carry_in, on);
     let shown = after.as_ref().unwrap_or(season);
     let p = payouts(shown, carry_in);
     let lines = netting(shown, &p, on);
@@ -255,6 +268,7 @@ fn payee_row(l: &ShareLine, rules_percent: &[u32]) -> PayeeRow {
             String::new()
         },
         amount: format_cents(l.cents),
+        with_netting: None,
     }
 }
 
@@ -310,15 +324,39 @@ fn abschluss_view(
     let today = layout.today;
     // As the club's today sees it (issue 22.3): a night entered ahead moves no place.
     let chained = at.snapshot.chained_on(year, today)?;
-    let (season, p) = (&at.view.season, &chained.payouts);
-    // The last night with results on or before today: a night entered ahead is no „Stand“.
-    let status = match season.default_as_of(Some(today)) {
-        None => "Noch kein Spielabend: die Regeln unten gelten für diese Saison.".to_string(),
-        Some(d) if today.year() <= year => format!(
-            "Vorläufig: Stand nach dem Abend vom {}. Endgültig nach dem letzten Abend der Saison.",
-            de_date(d)
+    let season = &at.view.season;
+    let carry_in = chained.payouts.carry_in_cents;
+    let net_on = today.max(season.last_night().unwrap_or(today));
+    // While payees' open fines wait to be netted, the places are the books' (today's pot), and
+    // each share the netting changes says what it becomes: the figure the netting below pays
+    // from (issue 21.7: 56,25 € in the places beside 56,40 € in the netting preview, unexplained).
+    let after = pending_netting(season, carry_in, net_on);
+    let after_places: BTreeMap<String, i64> = after
+        .as_ref()
+        .map(|a| {
+            let pa =
+                crate::league::payouts::payouts_as_of(a, carry_in, a.default_as_of(Some(today)));
+            place_lines(&a.rules, &pa)
+                .into_iter()
+                .map(|l| (l.player, l.cents))
+                .collect()
+        })
+        .unwrap_or_default();
+    let p = &chained.payouts;
+    let status = match closing(season, carry_in, today) {
+        Closing::NoNight => {
+            "Noch kein Spielabend: die Regeln unten gelten für diese Saison.".to_string()
+        }
+        Closing::Provisional { last } => format!(
+            "Vorläufig: Stand nach dem Abend vom {}. Endgültig, sobald nach dem letzten Abend \
+             der Saison die Verrechnung gebucht ist (ohne offene Strafen der Gewinner: am \
+             1. Januar {}).",
+            de_date(last),
+            year + 1
         ),
-        Some(d) => format!("Endgültig: nach dem letzten Abend vom {}.", de_date(d)),
+        Closing::Final { last } => {
+            format!("Endgültig: nach dem letzten Abend vom {}.", de_date(last))
+        }
     };
     let mut groups: BTreeMap<i64, usize> = BTreeMap::new();
     for pl in season.players.iter().filter(|pl| pl.fee_paid_on.is_some()) {
@@ -391,7 +429,13 @@ fn abschluss_view(
         ),
         payees: place_lines(&season.rules, p)
             .iter()
-            .map(|l| payee_row(l, &season.rules.payout_percent))
+            .map(|l| PayeeRow {
+                with_netting: after_places
+                    .get(&l.player)
+                    .filter(|&&c| c != l.cents)
+                    .map(|&c| format_cents(c)),
+                ..payee_row(l, &season.rules.payout_percent)
+            })
             .collect(),
         places_sum: format_cents(placed),
         carry_out: format_cents(p.carry_out_cents),
@@ -418,12 +462,8 @@ fn abschluss_view(
         ),
         check_ok: left == right,
         schocker: p.schocker_des_jahres.join(", "),
-        netting: netting_view(
-            season,
-            p.carry_in_cents,
-            today.max(season.last_night().unwrap_or(today)),
-            can_book,
-        ),
+        netting: netting_view(season, carry_in, net_on, can_book),
+        with_netting: after.is_some(),
     })
 }
 

@@ -52,6 +52,8 @@ pub struct PayLine {
     pub fee: String,
     /// The fee-day field (typed, stored, or today).
     pub fee_input: String,
+    /// His Jahresbeitrag is booked (the page offers to delete it, apart from booking).
+    pub fee_booked: bool,
 }
 
 /// The payments page of a season.
@@ -106,6 +108,7 @@ fn render_payments(
                     (Some(d), true) => d.clone(),
                     _ => today.to_string(),
                 },
+                fee_booked: p.fee_paid_on.is_some(),
                 fee: match p.fee_paid_on {
                     Some(d) => format!("{} am {}", format_cents(p.fee_cents), date_de(d)),
                     None => "offen".to_string(),

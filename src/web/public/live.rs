@@ -17,7 +17,7 @@ use axum::Json;
 use chrono::NaiveDate;
 use serde::Serialize;
 
-use crate::league::change::{round_loser, round_outs};
+use crate::league::change::{round_loser, round_outs_short};
 use crate::league::format::date_de;
 use crate::league::{draw, Night};
 use crate::rules::RundeState;
@@ -227,7 +227,7 @@ pub async fn board(
                 .map(|r| LastRound {
                     number: r.number,
                     loser: round_loser(r).to_string(),
-                    outs: round_outs(r),
+                    outs: round_outs_short(r),
                 }),
         });
     }

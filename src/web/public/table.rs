@@ -122,6 +122,8 @@ struct TablePage<'a> {
 #[template(path = "public/empty.html")]
 struct EmptyPage {
     layout: Layout,
+    /// No account exists yet: the page says where the setup link is.
+    no_account: bool,
 }
 
 /// The table's query: an optional as-of date.
@@ -160,7 +162,10 @@ async fn home(State(league): State<League>, layout: Layout, me: Me) -> Result<Re
             let next = next_for(&snapshot, view, &layout, me);
             table_response(layout, view, snapshot.years(), None, me, mine, next)
         }
-        None => Ok(EmptyPage { layout }.into_response()),
+        None => {
+            let no_account = league.accounts().await.is_ok_and(|a| a.is_empty());
+            Ok(EmptyPage { layout, no_account }.into_response())
+        }
     }
 }
 
