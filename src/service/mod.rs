@@ -12,6 +12,7 @@ pub mod backup;
 pub mod besteck;
 pub mod clock;
 pub mod interchange;
+pub mod live;
 pub mod scorer;
 pub mod settings;
 pub mod snapshot;
@@ -206,6 +207,8 @@ struct Inner {
     night_closed: tokio::sync::Notify,
     /// The backups of `serve --backup-dir`, once switched on.
     backups: std::sync::OnceLock<Arc<backup::Backups>>,
+    /// The live board's pushes and their listener cap.
+    live: live::Live,
 }
 
 /// How a league reads the time: the instant's source and the club's time zone when the command
@@ -287,6 +290,7 @@ impl League {
                 timezone: setup.timezone,
                 night_closed: tokio::sync::Notify::new(),
                 backups: std::sync::OnceLock::new(),
+                live: live::Live::default(),
             }),
         };
         league.refresh().await?;
@@ -426,6 +430,8 @@ impl League {
             }
             next
         });
+        // Another process wrote (the command line, a second server): tonight's board reads again.
+        self.night_changed(self.today());
         Ok(true)
     }
 

@@ -146,6 +146,9 @@ impl League {
         edit: &Edit,
     ) -> Result<Arc<SeasonView>, ServiceError> {
         let view = self.changes_locked(year, changes, edit).await?;
+        for date in changes.iter().filter_map(Change::night) {
+            self.night_changed(date);
+        }
         self.written().await;
         if changes
             .iter()

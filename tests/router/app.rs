@@ -445,8 +445,6 @@ pub async fn snapshot(pool: &sqlx::SqlitePool) -> String {
 /// time zone (Europe/Berlin), never the test machine's `TZ` (between 23:00 and 24:00 UTC the two
 /// differ by a day).
 pub fn club_today() -> chrono::NaiveDate {
-    schockerliga::service::clock::ClubClock::system(
-        schockerliga::service::clock::DEFAULT_TIMEZONE,
-    )
-    .today()
+    schockerliga::service::clock::ClubClock::system(schockerliga::service::clock::DEFAULT_TIMEZONE)
+        .today()
 }

@@ -33,4 +33,5 @@ mod wurfrunde_api;
 mod bericht;
 mod bogen;
 mod live;
+mod live_push;
 mod saisonregeln;

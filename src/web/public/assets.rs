@@ -27,6 +27,9 @@ const ICON_192: &[u8] = include_bytes!("../../../static/icon-192.png");
 /// The home-screen icon, 512 × 512 PNG.
 const ICON_512: &[u8] = include_bytes!("../../../static/icon-512.png");
 
+/// The live board's script (`static/live.js`: Server-Sent Events, the board read again).
+const LIVE_JS: &str = include_str!("../../../static/live.js");
+
 /// The routes of this feature.
 pub fn routes() -> Routes {
     Routes::new()
@@ -37,6 +40,22 @@ pub fn routes() -> Routes {
         .get(Guard::Public, "/static/icon.svg", icon_svg)
         .get(Guard::Public, "/static/icon-192.png", icon_192)
         .get(Guard::Public, "/static/icon-512.png", icon_512)
+        .get(Guard::Public, "/static/live.js", live_js)
+}
+
+/// A script file (same origin: the CSP's `script-src 'self'`), kept an hour.
+fn script(body: &'static str) -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
+            (header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        body,
+    )
+}
+
+async fn live_js() -> impl IntoResponse {
+    script(LIVE_JS)
 }
 
 async fn manifest() -> impl IntoResponse {

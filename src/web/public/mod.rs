@@ -9,6 +9,7 @@ pub mod chart;
 pub mod history;
 pub mod ich;
 pub mod live;
+pub mod live_push;
 pub mod regeln;
 pub mod schiedsrichter;
 pub mod table;

@@ -110,6 +110,8 @@ struct TablePage<'a> {
     years: Vec<i32>,
     as_of: Option<NaiveDate>,
     ligen: Vec<LigaTable<'a>>,
+    /// A night of this season is tonight and not closed: the page links to `/live`.
+    live_tonight: bool,
 }
 
 /// The page when no season exists yet.
@@ -207,7 +209,12 @@ fn table_response(
                 .collect(),
         })
         .collect();
+    let live_tonight = view
+        .season
+        .night(layout.today)
+        .is_some_and(|night| !night.closed);
     let page = TablePage {
+        live_tonight,
         layout,
         mine,
         year: view.season.year,
