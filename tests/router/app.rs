@@ -448,3 +448,61 @@ pub fn club_today() -> chrono::NaiveDate {
     schockerliga::service::clock::ClubClock::system(schockerliga::service::clock::DEFAULT_TIMEZONE)
         .today()
 }
+
+/// Checks (lower-cased) HTML `s`: every `<script` is exactly `<script src="/static/….js" defer>`
+/// with nothing inside (a same-origin file, no inline code, no `type` tricks, no other host),
+/// and no tag carries an event handler attribute (`on…=`). Says what is wrong.
+pub fn only_script_files(s: &str) -> Result<(), String> {
+    let mut rest = s;
+    while let Some(i) = rest.find("<script") {
+        let tag = &rest[i..];
+        let end = tag.find('>').ok_or("unclosed <script")?;
+        let open = &tag[..=end];
+        let Some(src) = open
+            .strip_prefix("<script src=\"/static/")
+            .and_then(|r| r.strip_suffix("\" defer>"))
+        else {
+            return Err(format!("script not a same-origin file: {open}"));
+        };
+        if !src.ends_with(".js")
+            || !src
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.')
+        {
+            return Err(format!("script file name: {open}"));
+        }
+        if !tag[end + 1..].starts_with("</script>") {
+            return Err(format!("code inside a script tag: {open}"));
+        }
+        rest = &tag[end + 1..];
+    }
+    // Handler attributes: ` on` + letters + `=` inside a tag.
+    let mut in_tag = false;
+    let b = s.as_bytes();
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'<' => in_tag = true,
+            b'>' => in_tag = false,
+            b'o' if in_tag
+                && i > 0
+                && b[i - 1].is_ascii_whitespace()
+                && b.get(i + 1) == Some(&b'n') =>
+            {
+                let name: Vec<u8> = b[i + 2..]
+                    .iter()
+                    .copied()
+                    .take_while(u8::is_ascii_alphabetic)
+                    .collect();
+                let after = i + 2 + name.len();
+                if !name.is_empty() && b.get(after) == Some(&b'=') {
+                    return Err(format!(
+                        "handler attribute on{}=",
+                        String::from_utf8_lossy(&name)
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}

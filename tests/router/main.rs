@@ -20,6 +20,7 @@ mod harden;
 mod hostile;
 mod late_arrival;
 mod money;
+mod offline;
 mod once;
 mod players;
 mod regeln;

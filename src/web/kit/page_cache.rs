@@ -59,6 +59,7 @@ pub async fn serve(State(state): State<AppState>, req: Request, next: Next) -> R
     let cacheable = req.method() == Method::GET
         && !req.headers().contains_key(header::COOKIE)
         && !path.starts_with("/static/")
+        && path != "/sw.js"
         && !path.starts_with("/bench/")
         && path != "/money.css"
         && path != "/favicon.ico"
