@@ -22,6 +22,7 @@ use crate::league::file::{
     FineEntry, NightEntry, PlayerEntry, ResultEntry, RoundEntry, SeasonFile, TableEntry, FORMAT,
 };
 use crate::league::rules::SeasonRules;
+use crate::league::season::MAX_PARTICIPANTS;
 use crate::rules::{PlayedRunde, PlayerTally, RuleSet, RundeState, ThrowInput};
 
 /// First names the demo players are made of (a number is appended past the list's end).
@@ -126,8 +127,9 @@ pub fn season_file(year: i32, spec: &DemoSpec) -> SeasonFile {
     }
 }
 
-/// One night on `date`: a random subset of `names` (at least 2, mostly 60–100 %), drawn to one
-/// table or, from `split_tables_from` on, two tables whose sizes differ by at most one.
+/// One night on `date`: a random subset of `names` (at least 2, mostly 60–100 %, at most
+/// [`MAX_PARTICIPANTS`]: two full tables), drawn to one table or, from `split_tables_from` on, two
+/// tables whose sizes differ by at most one.
 /// With `besteck` every Runde is played in the Schockbesteck ([`besteck_runde`]).
 fn night(
     rng: &mut StdRng,
@@ -138,7 +140,8 @@ fn night(
 ) -> NightEntry {
     let all = names.len();
     let least = (all * 6 / 10).max(2).min(all);
-    let count = rng.random_range(least..=all);
+    // A large pool (60 or 1,000 players for the benchmarks) still seats at most two full tables.
+    let count = rng.random_range(least..=all).min(MAX_PARTICIPANTS);
     let mut present: Vec<&str> = names.to_vec();
     present.shuffle(rng);
     present.truncate(count);

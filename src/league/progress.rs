@@ -317,3 +317,75 @@ fn one_rank_above<'a>(rows: &'a [StandingRow], row: &StandingRow) -> Option<&'a 
 
 #[cfg(test)]
 mod tests;
+
+/// „Was fehlt noch?“ for one player (league.md §3–§5) as German sentences, worded without a
+/// pronoun (issue 21.10: the page speaks of Gabi as of Bernd): the Kreisliga, the rounds for
+/// the 1. Liga by `deadline`, the Jahresbeitrag (its price only when `money` may be shown;
+/// `paid`: the fee is booked), and the counted Outs to pass `above` (the names ranked one place
+/// above, at `above_rank`).
+pub fn missing(
+    p: &ProgressRow,
+    deadline: NaiveDate,
+    paid: bool,
+    money: bool,
+    above: &[&str],
+    above_rank: u32,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    let rounds = |n: u32| {
+        if n == 1 {
+            "1 Runde".to_string()
+        } else {
+            format!("{n} Runden")
+        }
+    };
+    let by = super::format::date_de(deadline);
+    if p.rounds_to_leave_kreisliga > 0 {
+        out.push(format!(
+            "Noch {} bis zum Ende der Kreisliga.",
+            rounds(p.rounds_to_leave_kreisliga)
+        ));
+    }
+    match p.first_liga_reached {
+        None if p.rounds_to_first_liga > 0 => out.push(format!(
+            "Für die 1. Liga fehlen bis zum Stichtag {by} noch {} (bisher {}).",
+            rounds(p.rounds_to_first_liga),
+            p.rounds_at_deadline
+        )),
+        None => out.push(format!(
+            "Die Runden für die 1. Liga bis zum Stichtag {by} sind beisammen."
+        )),
+        Some(true) => out.push(format!(
+            "Rundenziel für die 1. Liga bis {by} erreicht ({} Runden).",
+            p.rounds_at_deadline
+        )),
+        Some(false) => out.push(format!(
+            "Rundenziel für die 1. Liga bis {by} verpasst: es fehlten {}.",
+            rounds(p.rounds_to_first_liga)
+        )),
+    }
+    if !paid {
+        match p.fee_cents_now {
+            Some(c) if money => out.push(format!(
+                "Jahresbeitrag noch nicht bezahlt: diesen Monat {} (die 1. Liga setzt ihn voraus).",
+                super::format_cents(c)
+            )),
+            Some(_) => out.push(
+                "Jahresbeitrag noch nicht bezahlt (die 1. Liga setzt ihn voraus).".to_string(),
+            ),
+            None => out.push(
+                "Jahresbeitrag nicht bezahlt; in dieser Saison geht das nicht mehr (bis Ende September)."
+                    .to_string(),
+            ),
+        }
+    }
+    match p.outs_to_pass {
+        Some(k) => out.push(format!(
+            "Mit {k} gewerteten {} mehr (bei gleichen Runden): Platz {above_rank}, vor {}.",
+            if k == 1 { "Out" } else { "Outs" },
+            above.join(", "),
+        )),
+        None => out.push(format!("An der Spitze der {}.", p.liga.label())),
+    }
+    out
+}

@@ -28,8 +28,9 @@ pub enum RecordKind {
     HandOutsNight,
     /// Most Julen of one player in one season (§1).
     JulenSeason,
-    /// Most of a player's attended nights in a row, each with at least one Schock Out thrown (nights
-    /// he missed do not break the run; a night he played without an Out does).
+    /// Most consecutive nights of the season at each of which the player threw at least one Schock
+    /// Out: a night he played without an Out breaks the run, and so does a night he missed (issue
+    /// 21.6: counted like [`RecordKind::AttendanceStreak`], over the season's nights in a row).
     OutStreak,
     /// Most consecutive nights of the season the player attended (a missed night breaks the run).
     AttendanceStreak,
@@ -167,13 +168,13 @@ struct Run {
     to: NaiveDate,
 }
 
-/// Offers every maximal run of `flags` (one per night, in date order; `None` = the night does not
-/// count for this player and does not break the run, `Some(false)` breaks it) to `best`.
+/// Offers every maximal run of `flags` (one per night of the season, in date order; `false`
+/// breaks the run) to `best`.
 fn offer_runs(
     best: &mut Best,
     season: i32,
     player: &str,
-    flags: impl Iterator<Item = (NaiveDate, Option<bool>)>,
+    flags: impl Iterator<Item = (NaiveDate, bool)>,
 ) {
     let mut run: Option<Run> = None;
     let mut close = |run: &mut Option<Run>| {
@@ -189,22 +190,17 @@ fn offer_runs(
         }
     };
     for (date, flag) in flags {
-        match flag {
-            None => {}
-            Some(false) => close(&mut run),
-            Some(true) => match run.as_mut() {
-                Some(r) => {
-                    r.len += 1;
-                    r.to = date;
-                }
-                None => {
-                    run = Some(Run {
-                        len: 1,
-                        from: date,
-                        to: date,
-                    })
-                }
-            },
+        if !flag {
+            close(&mut run);
+        } else if let Some(r) = run.as_mut() {
+            r.len += 1;
+            r.to = date;
+        } else {
+            run = Some(Run {
+                len: 1,
+                from: date,
+                to: date,
+            });
         }
     }
     close(&mut run);
@@ -222,9 +218,10 @@ pub fn season_records(season: &Season) -> Records {
     let mut out_streak = Best::default();
     let mut attendance = Best::default();
     let mut paid = Best::default();
-    // player → per night (date, attended with ≥ 1 Out thrown?) / (date, attended?)
-    let mut with_out: BTreeMap<String, Vec<(NaiveDate, Option<bool>)>> = BTreeMap::new();
-    let mut attended: BTreeMap<String, Vec<(NaiveDate, Option<bool>)>> = BTreeMap::new();
+    // player → per night of the season (date, attended with ≥ 1 Out thrown?) / (date, attended?):
+    // a missed night breaks both runs.
+    let mut with_out: BTreeMap<String, Vec<(NaiveDate, bool)>> = BTreeMap::new();
+    let mut attended: BTreeMap<String, Vec<(NaiveDate, bool)>> = BTreeMap::new();
     let names: Vec<&str> = season.players.iter().map(|p| p.name.as_str()).collect();
     for night in &season.nights {
         let at = |player: &str| RecordHolder {
@@ -256,11 +253,11 @@ pub fn season_records(season: &Season) -> Records {
             with_out
                 .entry(name.to_string())
                 .or_default()
-                .push((night.date, mine.map(|p| p.outs > 0)));
+                .push((night.date, mine.is_some_and(|p| p.outs > 0)));
             attended
                 .entry(name.to_string())
                 .or_default()
-                .push((night.date, Some(mine.is_some())));
+                .push((night.date, mine.is_some()));
         }
     }
     for (player, flags) in with_out {

@@ -23,6 +23,28 @@ impl MonthDay {
     }
 }
 
+impl MonthDay {
+    /// German day and month as the pages show it: „30.11.“.
+    pub fn de(self) -> String {
+        format!("{:02}.{:02}.", self.day, self.month)
+    }
+
+    /// A month-day as typed in a German form: „30.11.“ (the stop after the month may be left
+    /// out, „1.4.“ too), or the season file's „11-30“. Errors: German, naming the typed text.
+    pub fn from_de(typed: &str) -> Result<MonthDay, String> {
+        let t = typed.trim();
+        let Some((d, m)) = t.strip_suffix('.').unwrap_or(t).split_once('.') else {
+            return MonthDay::try_from(t.to_string())
+                .map_err(|_| format!("„{t}“ ist kein Tag und Monat wie 30.11."));
+        };
+        let err = || format!("„{t}“ ist kein Tag und Monat wie 30.11.");
+        let day: u32 = d.trim().parse().map_err(|_| err())?;
+        let month: u32 = m.trim().parse().map_err(|_| err())?;
+        chrono::NaiveDate::from_ymd_opt(2024, month, day).ok_or_else(err)?;
+        Ok(MonthDay { month, day })
+    }
+}
+
 impl TryFrom<String> for MonthDay {
     type Error = String;
     fn try_from(s: String) -> Result<Self, Self::Error> {

@@ -321,6 +321,12 @@ impl RuleSet {
             .map(|&(_, description)| description)
     }
 
+    /// The German title of preset `name`, the start of its description up to the colon
+    /// („Regeln der Schockerliga“, „Westfalen“); `None` for an unknown name.
+    pub fn preset_title(name: &str) -> Option<&'static str> {
+        Self::preset_description(name).and_then(|d| d.split(':').next())
+    }
+
     /// Every preset as (name, description), in the order of [`PRESETS`].
     pub fn presets() -> &'static [(&'static str, &'static str)] {
         &PRESETS

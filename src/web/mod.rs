@@ -47,6 +47,8 @@ pub struct Config {
     pub timezone: Option<chrono_tz::Tz>,
     /// The address behind the HTTPS proxy (`--public-url`): the printed setup link uses it.
     pub public_url: Option<crate::service::status::PublicUrl>,
+    /// The page cache's bound in bytes (`kit::page_cache::MAX_BYTES` by default).
+    pub page_cache_bytes: usize,
 }
 
 impl Config {
@@ -60,6 +62,7 @@ impl Config {
             clock: Arc::new(crate::service::clock::SystemClock),
             timezone: None,
             public_url: None,
+            page_cache_bytes: kit::page_cache::MAX_BYTES,
         }
     }
 }
@@ -125,7 +128,9 @@ pub async fn build(config: Config) -> anyhow::Result<(Router, League)> {
         league: league.clone(),
         listen: config.listen,
         throttle: Arc::new(LoginThrottle::new()),
-        pages: Default::default(),
+        pages: Arc::new(kit::page_cache::PageCache::with_bound(
+            config.page_cache_bytes,
+        )),
         secure_cookies: config.secure_cookies,
         once: Default::default(),
     };

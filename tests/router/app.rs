@@ -49,6 +49,7 @@ pub struct Builder {
     accounts: Vec<(String, &'static str)>,
     seasons: Vec<SeasonFile>,
     secure_cookies: bool,
+    page_cache_bytes: Option<usize>,
 }
 
 impl Builder {
@@ -81,6 +82,12 @@ impl Builder {
         self
     }
 
+    /// The page cache bounded by `bytes` (`Config::page_cache_bytes`).
+    pub fn page_cache_bytes(mut self, bytes: usize) -> Builder {
+        self.page_cache_bytes = Some(bytes);
+        self
+    }
+
     /// Creates the database, the accounts and the seasons, then builds the app on it.
     pub async fn start(self) -> TestApp {
         let dir = tempfile::tempdir().unwrap();
@@ -101,7 +108,11 @@ impl Builder {
                 .await
                 .unwrap();
         }
-        let (router, league) = build(config(&path, self.secure_cookies)).await.unwrap();
+        let mut config = config(&path, self.secure_cookies);
+        if let Some(bytes) = self.page_cache_bytes {
+            config.page_cache_bytes = bytes;
+        }
+        let (router, league) = build(config).await.unwrap();
         TestApp {
             router,
             db,

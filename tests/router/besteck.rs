@@ -646,3 +646,71 @@ async fn player_ids(t: &TestApp) -> std::collections::HashMap<String, i64> {
     }
     ids
 }
+
+#[tokio::test]
+async fn the_round_form_does_not_offer_or_take_a_round_running_in_the_schockbesteck() {
+    // Issue 21.5: the round form proposed the round number running in the Schockbesteck and a
+    // save collided with it. Now it proposes the next other one, says which runs, and refuses it.
+    let t = prepared().await;
+    let cookie = t.login(SECRETARY).await;
+    let night = "/verwaltung/abend/2026-01-09";
+    let proposed = |body: &str| -> u32 {
+        let at = body
+            .find("name=\"number\" min=\"1\" value=\"")
+            .expect("round field");
+        let rest = &body[at + "name=\"number\" min=\"1\" value=\"".len()..];
+        rest[..rest.find('"').unwrap()].parse().unwrap()
+    };
+    let before = t.get(night, Some(&cookie)).await.body;
+    let n = proposed(&before);
+    let page = format!("/verwaltung/besteck/2026-01-09/1/{n}");
+    let r = t
+        .post_fields(
+            &format!("{page}/start"),
+            &[
+                ("spieler", "Dirk"),
+                ("spieler", "Bernd"),
+                ("vorleger", "Dirk"),
+            ],
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let after = t.get(night, Some(&cookie)).await.body;
+    assert_ne!(proposed(&after), n, "{after}");
+    assert!(
+        after.contains(&format!(
+            "id=\"laeuft-1-{n}\">Runde {n} läuft im <a href=\"{page}\">"
+        )),
+        "{after}"
+    );
+    // Sending that number anyway is refused, nothing stored; the Runde keeps running.
+    let ids = player_ids(&t).await;
+    let (dirk, bernd) = (ids["Dirk"], ids["Bernd"]);
+    let r = t
+        .post_fields(
+            &format!("{night}/runde"),
+            &[
+                ("table", "1".to_string()),
+                ("number", n.to_string()),
+                (&format!("played_{dirk}"), "1".to_string()),
+                (&format!("played_{bernd}"), "1".to_string()),
+                ("lost", dirk.to_string()),
+            ],
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+    assert!(
+        r.body.contains(&format!(
+            "Tisch 1, Runde {n}: diese Runde läuft gerade im Schockbesteck."
+        )),
+        "{}",
+        r.body
+    );
+    assert!(t
+        .get("/verwaltung/besteck/2026-01-09", Some(&cookie))
+        .await
+        .body
+        .contains(&format!("Runde {n}</a> (läuft)")));
+}

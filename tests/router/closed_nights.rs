@@ -495,3 +495,202 @@ async fn on_a_closed_night_only_the_paid_flag_of_a_fine_changes_without_korrektu
         }
     }
 }
+
+/// The Korrektur fieldset of the form at `marker` in `page` (the first after it): (ticked, reason).
+fn korrektur_after(page: &str, marker: &str) -> (bool, String) {
+    let at = page
+        .find(marker)
+        .unwrap_or_else(|| panic!("{marker}: {page}"));
+    let rest = &page[at..];
+    let set = &rest[rest
+        .find("<fieldset class=\"korrektur\">")
+        .expect("fieldset")..];
+    let set = &set[..set.find("</fieldset>").expect("end")];
+    let ticked = set.contains("value=\"on\" checked");
+    let reason = set
+        .split("name=\"korrektur_grund\" maxlength=\"500\" value=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .unwrap_or_default()
+        .to_string();
+    (ticked, reason)
+}
+
+#[tokio::test]
+async fn a_refused_correction_keeps_the_korrektur_tick_and_reason() {
+    // Issue 21.4: every form of a closed night that comes back refused keeps what was typed in
+    // its Korrektur fields (and only that form: the others stay empty).
+    let t = TestApp::small_season().await;
+    let cookie = t.login(SECRETARY).await;
+    let page_uri = format!("/verwaltung/abend/{NIGHT}");
+    let (dirk,): (i64,) = sqlx::query_as("select id from players where name = 'Dirk'")
+        .fetch_one(&t.db.read)
+        .await
+        .unwrap();
+    let resp = t
+        .send(form(
+            &format!("{page_uri}/strafe"),
+            &format!("player={dirk}&kind=sleepy"),
+            Some(&cookie),
+        ))
+        .await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER);
+    let (fine,): (i64,) = sqlx::query_as("select max(id) from fines")
+        .fetch_one(&t.db.read)
+        .await
+        .unwrap();
+    let resp = t
+        .send(form(
+            &format!("{page_uri}/abschliessen"),
+            "sicher=1",
+            Some(&cookie),
+        ))
+        .await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER);
+    let k = "&korrektur=on&korrektur_grund=Tippfehler+im+Bogen";
+    let reason = "Tippfehler im Bogen".to_string();
+
+    // The round form: 9 Outs is refused by the league; the form keeps the box and the reason.
+    let before = stored_round(&t.db.read, NIGHT, 1).await;
+    let mut rows = before.clone();
+    rows[0].1 = 9;
+    let resp = t
+        .send(form(
+            &format!("{page_uri}/runde"),
+            &round_body(1, &rows, k),
+            Some(&cookie),
+        ))
+        .await;
+    assert_eq!(
+        resp.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        resp.body
+    );
+    assert_eq!(
+        korrektur_after(&resp.body, "name=\"table\" value=\"1\""),
+        (true, reason.clone())
+    );
+    // the other forms' fields stay empty
+    assert_eq!(
+        korrektur_after(&resp.body, "action=\"/verwaltung/abend/2026-01-02/strafe\""),
+        (false, String::new())
+    );
+
+    // Removing a round without the confirmation box: its folded form opens with the Korrektur.
+    let resp = t
+        .send(form(
+            &format!("{page_uri}/runde/1/1/loeschen"),
+            &k[1..],
+            Some(&cookie),
+        ))
+        .await;
+    assert_eq!(
+        resp.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        resp.body
+    );
+    assert!(resp
+        .body
+        .contains("<details class=\"korrigieren\" open><summary>Runde 1 korrigieren"));
+    assert_eq!(
+        korrektur_after(&resp.body, "runde/1/1/loeschen"),
+        (true, reason.clone())
+    );
+    assert_eq!(
+        korrektur_after(&resp.body, "name=\"table\" value=\"1\""),
+        (false, String::new())
+    );
+
+    // Removing a fine without the box; the fine's correction is a full-width row of its own
+    // (issue 21.3: the fieldset no longer squeezed into the table's last cell).
+    let resp = t
+        .send(form(
+            &format!("{page_uri}/strafe/{fine}/loeschen"),
+            &k[1..],
+            Some(&cookie),
+        ))
+        .await;
+    assert_eq!(
+        resp.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        resp.body
+    );
+    assert_eq!(
+        korrektur_after(&resp.body, &format!("strafe/{fine}/loeschen")),
+        (true, reason.clone())
+    );
+    assert!(resp.body.contains(
+        "<tr class=\"strafe-korrektur\"><td colspan=\"4\"><details class=\"korrigieren\" open>"
+    ));
+
+    // The presence form and the night's removal.
+    let resp = t
+        .send(form(
+            &format!("{page_uri}/teilnehmer"),
+            &format!("present=x{k}"),
+            Some(&cookie),
+        ))
+        .await;
+    assert_eq!(
+        resp.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        resp.body
+    );
+    let resp = t
+        .send(form(
+            &format!("{page_uri}/loeschen"),
+            &k[1..],
+            Some(&cookie),
+        ))
+        .await;
+    assert_eq!(
+        resp.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        resp.body
+    );
+    assert_eq!(
+        korrektur_after(&resp.body, &format!("action=\"{page_uri}/loeschen\"")),
+        (true, reason.clone())
+    );
+
+    // The paper sheet: a refused sheet keeps the Korrektur and links to the round it names
+    // (round 10 removed first, as a Korrektur, so the sheet offers it).
+    let resp = t
+        .send(form(
+            &format!("{page_uri}/runde/1/10/loeschen"),
+            &format!("sicher=1{k}"),
+            Some(&cookie),
+        ))
+        .await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER, "{}", resp.body);
+    let resp = t
+        .send(form(
+            &format!("{page_uri}/bogen/1"),
+            &format!("o10_0=zwei&v10=0&m10_0=1{k}"),
+            Some(&cookie),
+        ))
+        .await;
+    assert_eq!(
+        resp.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        resp.body
+    );
+    assert_eq!(
+        korrektur_after(&resp.body, &format!("action=\"{page_uri}/bogen/1\"")),
+        (true, reason.clone())
+    );
+    assert!(
+        resp.body
+            .contains("<a href=\"#runde-10\">(zum Formular)</a>"),
+        "{}",
+        resp.body
+    );
+    // nothing stored
+    assert_eq!(stored_round(&t.db.read, NIGHT, 1).await, before);
+}

@@ -22,6 +22,7 @@ mod late_arrival;
 mod money;
 mod offline;
 mod once;
+mod page_cache;
 mod players;
 mod regeln;
 mod schiedsrichter;

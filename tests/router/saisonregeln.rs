@@ -219,3 +219,127 @@ async fn the_season_rules_as_a_form() {
     ), "{}", r.body);
     assert_eq!(stored_rules(&t).await["rounds_per_night"], 8);
 }
+
+#[tokio::test]
+async fn the_rules_form_speaks_german() {
+    // Issue 21.8: no field names of the season file under the fields, the deadline as „30.11.“,
+    // the dice game a choice of the presets by their German titles (own rules as JSON), the
+    // Strafenkatalog without its kinds' internal names, /regeln opening with the game's title.
+    let file: SeasonFile = serde_json::from_value(json!({
+        "format": "schockerliga-season/1", "season": 2027, "rules": {},
+        "players": [ { "name": "Anna" } ], "nights": [] }))
+    .unwrap();
+    let t = TestApp::builder()
+        .season(file)
+        .account(SECRETARY, "secretary")
+        .start()
+        .await;
+    let cookie = t.login(SECRETARY).await;
+    let r = t.get(PAGE, Some(&cookie)).await;
+    for english in ["<code>", "lucky_looser_cents</code>", "MM-TT", "11-30"] {
+        assert!(!r.body.contains(english), "{english}: {}", r.body);
+    }
+    assert!(r
+        .body
+        .contains("name=\"first_liga_deadline\" value=\"30.11.\""));
+    assert!(r.body.contains("Standard: 30.11.."), "{}", r.body);
+    assert!(r.body.contains("<select name=\"game\""), "{}", r.body);
+    assert!(r
+        .body
+        .contains("<option value=\"schockerliga\" selected>Regeln der Schockerliga</option>"));
+    assert!(r
+        .body
+        .contains("<option value=\"westfalen\">Westfalen</option>"));
+    assert!(r
+        .body
+        .contains("<option value=\"eigene\">eigene Regeln (JSON)</option>"));
+    assert!(r.body.contains("Standard: Regeln der Schockerliga."));
+
+    // The German deadline and a preset by choice are stored as the season file writes them.
+    let r = t
+        .post_fields(
+            PAGE,
+            &form(&[("first_liga_deadline", "15.10."), ("game", "westfalen")]),
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let rules = stored_rules(&t).await;
+    assert_eq!(rules["first_liga_deadline"], "10-15");
+    assert_eq!(rules["game"], "westfalen");
+    let season = t.get("/verwaltung/saison/2027", Some(&cookie)).await.body;
+    assert!(
+        season.contains("<dt>Stichtag 1. Liga</dt><dd>15.10.</dd>"),
+        "{season}"
+    );
+    assert!(
+        season.contains("<dt>Regelwerk des Würfelspiels</dt><dd>Westfalen</dd>"),
+        "{season}"
+    );
+    let regeln = t.get("/saison/2027/regeln", None).await.body;
+    assert!(!regeln.contains("Gespielt wird nach <strong"), "{regeln}");
+    assert!(
+        regeln.contains("data-game=\"westfalen\">Westfalen: 3-3-1"),
+        "{regeln}"
+    );
+
+    // Own rules: the choice „eigene“ with the JSON; bad JSON is refused beside the field, kept.
+    let own = form(&[
+        ("game", "eigene"),
+        ("game_json", "{\"preset\": \"kneipe\", \"neuner\": true}"),
+    ]);
+    let r = t.post_fields(PAGE, &own, Some(&cookie)).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    assert_eq!(
+        stored_rules(&t).await["game"],
+        json!({ "preset": "kneipe", "neuner": true })
+    );
+    let regeln = t.get("/saison/2027/regeln", None).await.body;
+    assert!(
+        regeln.contains(
+            "Gespielt wird nach <strong>eigene Regeln auf Grundlage von „Kneipenregel“</strong>"
+        ),
+        "{regeln}"
+    );
+    let r = t.get(PAGE, Some(&cookie)).await;
+    assert!(r
+        .body
+        .contains("<option value=\"eigene\" selected>eigene Regeln (JSON)</option>"));
+    let bad = form(&[("game", "eigene"), ("game_json", "{\"preset\": ")]);
+    let r = t.post_fields(PAGE, &bad, Some(&cookie)).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+    assert!(r.body.contains("id=\"fehler-game\""), "{}", r.body);
+    assert!(r.body.contains("kein gültiges JSON"), "{}", r.body);
+    assert!(
+        r.body.contains("{&#34;preset&#34;: </textarea>"),
+        "{}",
+        r.body
+    );
+    assert!(
+        r.body.contains("kein gültiges JSON (Zeile 1, Zeichen 10)"),
+        "{}",
+        r.body
+    );
+
+    // The Strafenkatalog names kinds in German only.
+    let t2 = TestApp::builder()
+        .account(SECRETARY, "secretary")
+        .start()
+        .await;
+    let cookie = t2.login(SECRETARY).await;
+    let r = t2
+        .post_fields("/verwaltung/saison", &[("year", "2026")], Some(&cookie))
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let strafen = t2
+        .get("/verwaltung/saison/2026/strafen", Some(&cookie))
+        .await;
+    assert_eq!(strafen.status, StatusCode::OK, "{}", strafen.body);
+    assert!(
+        strafen.body.contains("<td>Zuspätkommer</td>"),
+        "{}",
+        strafen.body
+    );
+    assert!(!strafen.body.contains("(late)"), "{}", strafen.body);
+    assert!(!strafen.body.contains("(sleepy)"), "{}", strafen.body);
+}

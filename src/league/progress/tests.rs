@@ -610,3 +610,95 @@ fn the_fee_on_a_day_table() {
         assert_eq!(fee_now(&s, player, date(day)), want, "{player} {day}");
     }
 }
+
+/// A 2. Liga row for [`missing`]'s table: rank 2, 60 rounds, deadline not passed.
+fn progress_row() -> ProgressRow {
+    ProgressRow {
+        player: "Gabi".into(),
+        liga: Liga::Second,
+        rank: 2,
+        rounds: 60,
+        counted_outs: 30,
+        d_wert: 5.0,
+        previous_rank: Some(2),
+        previous_liga: Some(Liga::Second),
+        movement: Movement::Same,
+        rounds_to_leave_kreisliga: 0,
+        rounds_at_deadline: 60,
+        rounds_to_first_liga: 40,
+        first_liga_reached: None,
+        fee_cents_now: Some(1700),
+        outs_to_pass: Some(3),
+    }
+}
+
+#[test]
+fn what_is_missing_is_worded_without_a_pronoun() {
+    // Issue 21.10: (row, paid, money, expected sentences) — none says „er“, „ihm“ or „seiner“.
+    let deadline = date("2026-11-30");
+    let base = progress_row();
+    let leader = ProgressRow {
+        rank: 1,
+        outs_to_pass: None,
+        ..base.clone()
+    };
+    let reached = ProgressRow {
+        rounds_to_first_liga: 0,
+        rounds_at_deadline: 100,
+        ..leader.clone()
+    };
+    let cases: Vec<(ProgressRow, bool, bool, Vec<&str>)> = vec![
+        (
+            base.clone(),
+            false,
+            true,
+            vec![
+                "Für die 1. Liga fehlen bis zum Stichtag 30.11.2026 noch 40 Runden (bisher 60).",
+                "Jahresbeitrag noch nicht bezahlt: diesen Monat 17,00 € (die 1. Liga setzt ihn voraus).",
+                "Mit 3 gewerteten Outs mehr (bei gleichen Runden): Platz 1, vor Anna.",
+            ],
+        ),
+        (
+            leader.clone(),
+            true,
+            false,
+            vec![
+                "Für die 1. Liga fehlen bis zum Stichtag 30.11.2026 noch 40 Runden (bisher 60).",
+                "An der Spitze der 2. Liga.",
+            ],
+        ),
+        (
+            reached,
+            true,
+            true,
+            vec![
+                "Die Runden für die 1. Liga bis zum Stichtag 30.11.2026 sind beisammen.",
+                "An der Spitze der 2. Liga.",
+            ],
+        ),
+        (
+            ProgressRow {
+                outs_to_pass: Some(1),
+                first_liga_reached: Some(false),
+                fee_cents_now: None,
+                ..base
+            },
+            false,
+            true,
+            vec![
+                "Rundenziel für die 1. Liga bis 30.11.2026 verpasst: es fehlten 40 Runden.",
+                "Jahresbeitrag nicht bezahlt; in dieser Saison geht das nicht mehr (bis Ende September).",
+                "Mit 1 gewerteten Out mehr (bei gleichen Runden): Platz 1, vor Anna.",
+            ],
+        ),
+    ];
+    for (row, paid, money, want) in cases {
+        let got = missing(&row, deadline, paid, money, &["Anna"], 1);
+        assert_eq!(got, want);
+        for s in &got {
+            for he in [" er ", "Er ", " ihm", "seiner", " ihn "] {
+                assert!(!s.contains(he) || s.contains("setzt ihn voraus"), "{s}");
+            }
+        }
+    }
+}

@@ -183,28 +183,19 @@ fn season_records_by_hand() {
                 (2026, None, None, None, None, "Cem"),
             ],
         ),
-        // Bernd 9, 16, 23 Jan (0 Outs on 2 Jan); Cem 2, 16, 23 Jan (absent 9 Jan: no break)
+        // Bernd 9, 16, 23 Jan (0 Outs on 2 Jan). Cem's Outs on 2, 16 and 23 Jan are runs of 1
+        // and 2: he missed 9 Jan, which breaks the run (issue 21.6; it used to count 3 across it).
         (
             RecordKind::OutStreak,
             3,
-            vec![
-                (
-                    2026,
-                    Some("2026-01-02"),
-                    Some("2026-01-23"),
-                    None,
-                    None,
-                    "Cem",
-                ),
-                (
-                    2026,
-                    Some("2026-01-09"),
-                    Some("2026-01-23"),
-                    None,
-                    None,
-                    "Bernd",
-                ),
-            ],
+            vec![(
+                2026,
+                Some("2026-01-09"),
+                Some("2026-01-23"),
+                None,
+                None,
+                "Bernd",
+            )],
         ),
         // Bernd played all four nights
         (
@@ -333,9 +324,10 @@ fn all_time_records_collect_ties_across_seasons() {
         (att.value, who),
         (4, vec![(2025, "Dora"), (2025, "Emil"), (2026, "Bernd")])
     );
-    // Out streak: 2025's best is 1, so 2026's 3 stands alone
+    // Out streak: 2025's best is 1, so 2026's 3 stands alone (Bernd's; Cem's missed night
+    // breaks his run, issue 21.6)
     let streak = r.get(RecordKind::OutStreak).expect("record");
-    assert_eq!((streak.value, streak.holders.len()), (3, 2));
+    assert_eq!((streak.value, streak.holders.len()), (3, 1));
     // paid rounds: 4 nights of Emil + the six of 2026
     let paid = r.get(RecordKind::PaidRoundsNight).expect("record");
     assert_eq!((paid.value, paid.holders.len()), (3, 10));
@@ -424,4 +416,67 @@ fn an_out_streak_breaks_on_a_night_without_out() {
         )])
     );
     assert_eq!(streak.value, 3);
+}
+
+#[test]
+fn an_out_streak_breaks_on_a_night_the_player_missed() {
+    // Issue 21.6: Anna throws an Out at nights 1, 2, 4 and 5 and misses night 3 (Bernd and Cem
+    // play it): runs of 2 and 2, not one of 4 over the night she missed. Bernd is at every night
+    // with an Out: his run of 5 is the record, counted like "in Folge dabei".
+    let dates = [
+        "2026-02-06",
+        "2026-02-13",
+        "2026-02-20",
+        "2026-02-27",
+        "2026-03-06",
+    ];
+    let abc = ["Anna", "Bernd", "Cem"];
+    let bc = ["Bernd", "Cem"];
+    let nights: Vec<N> = dates
+        .iter()
+        .enumerate()
+        .map(|(i, d)| N {
+            date: d,
+            players: if i == 2 { &bc } else { &abc },
+            outs: if i == 2 { &[1, 0] } else { &[1, 1, 0] },
+            hand: &[],
+            julen: &[],
+            joker: &[],
+            lost: &[],
+        })
+        .collect();
+    let r = season_records(&build(2026, &abc, &nights));
+    let streak = r.get(RecordKind::OutStreak).expect("record");
+    assert_eq!(
+        (streak.value, holders(streak)),
+        (
+            5,
+            owned(&[(
+                2026,
+                Some("2026-02-06"),
+                Some("2026-03-06"),
+                None,
+                None,
+                "Bernd"
+            )])
+        )
+    );
+    // Without Bernd's run, Anna's best is 2 (not 4 across the night she missed).
+    let without_bernd: Vec<N> = dates
+        .iter()
+        .enumerate()
+        .map(|(i, d)| N {
+            date: d,
+            players: if i == 2 { &bc } else { &abc },
+            outs: if i == 2 { &[0, 0] } else { &[1, 0, 0] },
+            hand: &[],
+            julen: &[],
+            joker: &[],
+            lost: &[],
+        })
+        .collect();
+    let r = season_records(&build(2026, &abc, &without_bernd));
+    let streak = r.get(RecordKind::OutStreak).expect("record");
+    assert_eq!((streak.value, streak.holders.len()), (2, 2));
+    assert!(streak.holders.iter().all(|h| h.player == "Anna"));
 }

@@ -61,3 +61,30 @@ fn bad_overrides_name_the_field() {
         assert!(e.contains(needle), "{json}: {e}");
     }
 }
+
+#[test]
+fn a_month_day_typed_in_german() {
+    // (typed, month-day or None): the rule editor shows „30.11.“ and reads it back; the season
+    // file's „11-30“ still reads (issue 21.8).
+    let md = |month, day| Some(MonthDay { month, day });
+    let cases = [
+        ("30.11.", md(11, 30)),
+        ("30.11", md(11, 30)),
+        (" 1.4. ", md(4, 1)),
+        ("29.02.", md(2, 29)),
+        ("11-30", md(11, 30)),
+        ("31.11.", None),
+        ("31-11", None),
+        ("30/11", None),
+        ("", None),
+        ("x.11.", None),
+    ];
+    for (typed, want) in cases {
+        assert_eq!(MonthDay::from_de(typed).ok(), want, "{typed}");
+    }
+    assert_eq!(MonthDay { month: 11, day: 30 }.de(), "30.11.");
+    assert_eq!(MonthDay { month: 4, day: 1 }.de(), "01.04.");
+    assert!(MonthDay::from_de("31.11.")
+        .unwrap_err()
+        .contains("„31.11.“ ist kein Tag und Monat wie 30.11."));
+}

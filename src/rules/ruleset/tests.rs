@@ -473,3 +473,21 @@ fn docs_regeln_preset_table_matches_the_presets() {
         }
     }
 }
+
+#[test]
+fn every_preset_has_a_german_title() {
+    // (name, title): what the rule editor's choice and /regeln show instead of the name.
+    let cases = [
+        ("schockerliga", Some("Regeln der Schockerliga")),
+        ("wikipedia_standard", Some("Standardregeln nach Wikipedia")),
+        ("blog_rules", Some("Regeln aus dem Schocken-Blog")),
+        ("niederrhein", Some("Niederrhein")),
+        ("kneipe", Some("Kneipenregel")),
+        ("westfalen", Some("Westfalen")),
+        ("hessen", None),
+    ];
+    for (name, title) in cases {
+        assert_eq!(RuleSet::preset_title(name), title, "{name}");
+    }
+    assert_eq!(PRESET_NAMES.len(), cases.len() - 1);
+}

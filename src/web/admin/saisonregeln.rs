@@ -4,15 +4,15 @@
 //! the write pipeline, audited); afterwards the page is read-only and a posted form is refused.
 //! An invalid value is refused per field: nothing is stored, the message stands beside the field
 //! and everything typed is kept. The Strafenkatalog is shown here and kept under "Kasse
-//! verwalten" (`Change::SetFineKind`).
+//! verwalten" (`Change::SetFineKind`). The form is typed ([`RulesForm`], one field per rule); the
+//! dice game is a choice of the presets by their German titles, or own rules as JSON.
 
 use std::collections::BTreeMap;
 
 use askama::Template;
 use askama_web::WebTemplate;
-use axum::extract::State;
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
+use serde::Deserialize;
 use serde_json::Value;
 
 use crate::league::format::{date_de, format_cents};
@@ -20,16 +20,16 @@ use crate::league::kasse::{fine_label, parse_euros};
 use crate::league::rules::{MonthDay, SeasonRules};
 use crate::league::Change;
 use crate::rules::RuleSet;
-use crate::service::{Edit, League, ServiceError};
+use crate::service::{Edit, ServiceError};
 use crate::web::kit::session::RequireSecretary;
-use crate::web::kit::{AppError, Guard, Layout, Routes};
-use crate::web::kit::{AtSeason, Flash};
+use crate::web::kit::AtSeason;
+use crate::web::kit::{AppError, Guard, Layout, Reply, Routes, Stored};
 
 /// The routes of this feature.
 pub fn routes() -> Routes {
     Routes::new()
-        .get(Guard::Secretary, "/verwaltung/saison/{year}/regeln", page)
-        .post(Guard::Secretary, "/verwaltung/saison/{year}/regeln", save)
+        .get(Guard::Secretary, "/verwaltung/saison/{year}/regeln", get)
+        .post(Guard::Secretary, "/verwaltung/saison/{year}/regeln", post)
 }
 
 /// How a field is typed.
@@ -63,7 +63,7 @@ pub const FIELDS: [(&str, &str, &str, Kind); 19] = [
     ("julen_carry_across_seasons", "Julen ins nächste Jahr", "Angefangene Julen zählen in der nächsten Saison weiter (sonst verfallen sie).", Kind::Flag),
     ("kreisliga_below_rounds", "Kreisliga unter … Runden", "Wer weniger Runden gespielt hat, steht in der Kreisliga.", Kind::Count),
     ("min_rounds_first_liga", "Runden für die 1. Liga", "So viele Runden braucht ein zahlendes Mitglied bis zum Stichtag, um in der 1. Liga zu bleiben.", Kind::Count),
-    ("first_liga_deadline", "Stichtag 1. Liga", "Monat und Tag in der Saison (MM-TT), z. B. 11-30.", Kind::MonthDay),
+    ("first_liga_deadline", "Stichtag 1. Liga", "Tag und Monat in der Saison, z. B. 30.11.", Kind::MonthDay),
     ("fee_base_cents", "Jahresbeitrag", "Beitrag in Euro bei Zahlung vor dem Monat der ersten Erhöhung.", Kind::Euro),
     ("fee_monthly_increase_cents", "Erhöhung je Monat", "So viel Euro mehr kostet der Beitrag je Monat ab der ersten Erhöhung.", Kind::Euro),
     ("fee_increase_from_month", "Erste Erhöhung im Monat", "1 bis 12; 4 = im April kostet der Beitrag einmal die Erhöhung mehr.", Kind::Count),
@@ -73,7 +73,7 @@ pub const FIELDS: [(&str, &str, &str, Kind); 19] = [
     ("lucky_looser_cents", "Lucky Looser", "Das bekommt in Euro, wer in der Saison die meisten Runden bezahlt hat.", Kind::Euro),
     ("payout_percent", "Auszahlung in %", "Prozent des Topfs für Platz 1, 2, … der 1. Liga, mit Komma getrennt; zusammen höchstens 100.", Kind::Percents),
     ("split_tables_from", "Zwei Tische ab", "Ab so vielen Anwesenden wird an zwei Tischen gespielt.", Kind::Count),
-    ("game", "Regelwerk des Würfelspiels", "Name einer Voreinstellung (z. B. schockerliga) oder ein JSON-Objekt; siehe „Regeln“.", Kind::Game),
+    ("game", "Regelwerk des Würfelspiels", "Eine der Voreinstellungen, oder eigene Regeln als JSON-Objekt (siehe „Regeln“ und docs/regeln.md).", Kind::Game),
 ];
 
 /// One field of the page.
@@ -96,8 +96,200 @@ pub struct FieldView {
     pub shown_only: bool,
     /// Numeric keyboard on phones.
     pub numeric: bool,
+    /// The dice game: a choice of (value, German title, chosen), the last „eigene Regeln“.
+    pub choices: Vec<(String, String, bool)>,
+    /// The dice game's own rules as JSON (shown under the choice).
+    pub own: String,
     /// Why the typed value was refused.
     pub error: Option<String>,
+}
+
+/// The value of the dice game's choice for own rules (then `game_json` holds them).
+pub const OWN_GAME: &str = "eigene";
+
+/// The rules form as sent: every field of league.md §10 as typed (the Strafenkatalog is kept
+/// under „Kasse verwalten“), a box present when ticked; `game` a preset name or [`OWN_GAME`]
+/// with `game_json`.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(default)]
+pub struct RulesForm {
+    /// Runden je Abend.
+    pub rounds_per_night: String,
+    /// Punkte je Schock Out.
+    pub out_points: String,
+    /// Punkte je Hand-Out.
+    pub hand_out_points: String,
+    /// Joker-Faktor, empty for none.
+    pub joker_multiplier: String,
+    /// Julen je Out.
+    pub julen_per_out: String,
+    /// Present when ticked.
+    pub julen_carry_across_seasons: Option<String>,
+    /// Kreisliga unter … Runden.
+    pub kreisliga_below_rounds: String,
+    /// Runden für die 1. Liga.
+    pub min_rounds_first_liga: String,
+    /// Stichtag „30.11.“ (or „11-30“).
+    pub first_liga_deadline: String,
+    /// Jahresbeitrag in euros.
+    pub fee_base_cents: String,
+    /// Erhöhung je Monat in euros.
+    pub fee_monthly_increase_cents: String,
+    /// Erste Erhöhung im Monat.
+    pub fee_increase_from_month: String,
+    /// Letzter Beitrittsmonat.
+    pub last_join_month: String,
+    /// Sozialfall nach … Runden.
+    pub sozialfall_after: String,
+    /// Lucky Looser in euros.
+    pub lucky_looser_cents: String,
+    /// Auszahlung in %, comma-separated.
+    pub payout_percent: String,
+    /// Zwei Tische ab.
+    pub split_tables_from: String,
+    /// A preset name, [`OWN_GAME`], or (as before) a JSON object.
+    pub game: String,
+    /// Own dice rules as a JSON object, when `game` is [`OWN_GAME`].
+    pub game_json: String,
+}
+
+impl RulesForm {
+    /// The form filled with `rules` as the page shows them.
+    pub fn of(rules: &SeasonRules) -> RulesForm {
+        let v = |name| shown(rules, name).0;
+        let (game, game_json) = match &rules.game {
+            Value::String(s) => (s.clone(), String::new()),
+            other => (OWN_GAME.to_string(), other.to_string()),
+        };
+        RulesForm {
+            rounds_per_night: v("rounds_per_night"),
+            out_points: v("out_points"),
+            hand_out_points: v("hand_out_points"),
+            joker_multiplier: v("joker_multiplier"),
+            julen_per_out: v("julen_per_out"),
+            julen_carry_across_seasons: rules.julen_carry_across_seasons.then(|| "1".into()),
+            kreisliga_below_rounds: v("kreisliga_below_rounds"),
+            min_rounds_first_liga: v("min_rounds_first_liga"),
+            first_liga_deadline: v("first_liga_deadline"),
+            fee_base_cents: v("fee_base_cents"),
+            fee_monthly_increase_cents: v("fee_monthly_increase_cents"),
+            fee_increase_from_month: v("fee_increase_from_month"),
+            last_join_month: v("last_join_month"),
+            sozialfall_after: v("sozialfall_after"),
+            lucky_looser_cents: v("lucky_looser_cents"),
+            payout_percent: v("payout_percent"),
+            split_tables_from: v("split_tables_from"),
+            game,
+            game_json,
+        }
+    }
+
+    /// The typed text of field `name` (league.md §10), trimmed; "" for the Strafenkatalog and a
+    /// box.
+    fn text(&self, name: &str) -> &str {
+        match name {
+            "rounds_per_night" => &self.rounds_per_night,
+            "out_points" => &self.out_points,
+            "hand_out_points" => &self.hand_out_points,
+            "joker_multiplier" => &self.joker_multiplier,
+            "julen_per_out" => &self.julen_per_out,
+            "kreisliga_below_rounds" => &self.kreisliga_below_rounds,
+            "min_rounds_first_liga" => &self.min_rounds_first_liga,
+            "first_liga_deadline" => &self.first_liga_deadline,
+            "fee_base_cents" => &self.fee_base_cents,
+            "fee_monthly_increase_cents" => &self.fee_monthly_increase_cents,
+            "fee_increase_from_month" => &self.fee_increase_from_month,
+            "last_join_month" => &self.last_join_month,
+            "sozialfall_after" => &self.sozialfall_after,
+            "lucky_looser_cents" => &self.lucky_looser_cents,
+            "payout_percent" => &self.payout_percent,
+            "split_tables_from" => &self.split_tables_from,
+            "game" => &self.game,
+            _ => "",
+        }
+        .trim()
+    }
+
+    /// `rules` with every typed field set, or each refused field's German message (label: why).
+    pub fn apply(
+        &self,
+        rules: &SeasonRules,
+    ) -> Result<SeasonRules, BTreeMap<&'static str, String>> {
+        let mut rules = rules.clone();
+        let mut errors = BTreeMap::new();
+        for &(name, label, _, kind) in &FIELDS {
+            if kind == Kind::Shown {
+                continue;
+            }
+            if let Err(why) = self.set(&mut rules, name) {
+                errors.insert(name, format!("{label}: {why}"));
+            }
+        }
+        if errors.is_empty() {
+            Ok(rules)
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// Sets `field` of `rules` as typed. Errors: German, why the value is not one.
+    fn set(&self, rules: &mut SeasonRules, field: &str) -> Result<(), String> {
+        let value = self.text(field);
+        match field {
+            "rounds_per_night" => rules.rounds_per_night = count(value)?,
+            "out_points" => rules.out_points = count(value)?.into(),
+            "hand_out_points" => rules.hand_out_points = count(value)?.into(),
+            "joker_multiplier" => {
+                rules.joker_multiplier = if value.is_empty() {
+                    None
+                } else {
+                    Some(count(value)?.into())
+                }
+            }
+            "julen_per_out" => rules.julen_per_out = count(value)?,
+            "julen_carry_across_seasons" => {
+                rules.julen_carry_across_seasons = self.julen_carry_across_seasons.is_some()
+            }
+            "kreisliga_below_rounds" => rules.kreisliga_below_rounds = count(value)?,
+            "min_rounds_first_liga" => rules.min_rounds_first_liga = count(value)?,
+            "first_liga_deadline" => rules.first_liga_deadline = MonthDay::from_de(value)?,
+            "fee_base_cents" => rules.fee_base_cents = parse_euros(value)?,
+            "fee_monthly_increase_cents" => rules.fee_monthly_increase_cents = parse_euros(value)?,
+            "fee_increase_from_month" => rules.fee_increase_from_month = count(value)?,
+            "last_join_month" => rules.last_join_month = count(value)?,
+            "sozialfall_after" => rules.sozialfall_after = count(value)?,
+            "lucky_looser_cents" => rules.lucky_looser_cents = parse_euros(value)?,
+            "payout_percent" => {
+                rules.payout_percent = value
+                    .split([',', ';', ' '])
+                    .filter(|p| !p.trim().is_empty())
+                    .map(|p| count(p.trim().trim_end_matches('%')))
+                    .collect::<Result<_, _>>()?;
+            }
+            "split_tables_from" => rules.split_tables_from = count(value)?,
+            "game" => {
+                let json = if value == OWN_GAME {
+                    Some(self.game_json.trim())
+                } else {
+                    value.starts_with('{').then_some(value)
+                };
+                let game = match json {
+                    Some(j) => serde_json::from_str(j).map_err(|e| {
+                        format!(
+                            "eigene Regeln: kein gültiges JSON (Zeile {}, Zeichen {})",
+                            e.line(),
+                            e.column()
+                        )
+                    })?,
+                    None => Value::String(value.to_string()),
+                };
+                RuleSet::from_json(&game).map_err(|e| e.to_string())?;
+                rules.game = game;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
 }
 
 /// The form page.
@@ -125,7 +317,7 @@ pub(super) fn shown(rules: &SeasonRules, field: &str) -> (String, bool) {
         "julen_carry_across_seasons" => (String::new(), rules.julen_carry_across_seasons),
         "kreisliga_below_rounds" => (n(rules.kreisliga_below_rounds.into()), false),
         "min_rounds_first_liga" => (n(rules.min_rounds_first_liga.into()), false),
-        "first_liga_deadline" => (String::from(rules.first_liga_deadline), false),
+        "first_liga_deadline" => (rules.first_liga_deadline.de(), false),
         "fee_base_cents" => (format_cents(rules.fee_base_cents), false),
         "fee_monthly_increase_cents" => (format_cents(rules.fee_monthly_increase_cents), false),
         "fee_increase_from_month" => (n(rules.fee_increase_from_month.into()), false),
@@ -168,17 +360,6 @@ pub(super) fn shown(rules: &SeasonRules, field: &str) -> (String, bool) {
     }
 }
 
-/// The form's fields as sent.
-type Fields = BTreeMap<String, Vec<String>>;
-
-/// The first value of `name`, trimmed.
-fn typed(form: &Fields, name: &str) -> String {
-    form.get(name)
-        .and_then(|v| v.first())
-        .map(|s| s.trim().to_string())
-        .unwrap_or_default()
-}
-
 /// A whole number ≥ 0 as typed. Errors: German.
 fn count(s: &str) -> Result<u32, String> {
     if s.is_empty() {
@@ -188,70 +369,69 @@ fn count(s: &str) -> Result<u32, String> {
         .map_err(|_| format!("„{s}“ ist keine ganze Zahl ≥ 0"))
 }
 
-/// Sets `field` of `rules` to `value` as typed. Errors: German, why the value is not one.
-fn set(rules: &mut SeasonRules, field: &str, value: &str, ticked: bool) -> Result<(), String> {
-    match field {
-        "rounds_per_night" => rules.rounds_per_night = count(value)?,
-        "out_points" => rules.out_points = count(value)?.into(),
-        "hand_out_points" => rules.hand_out_points = count(value)?.into(),
-        "joker_multiplier" => {
-            rules.joker_multiplier = if value.is_empty() {
-                None
-            } else {
-                Some(count(value)?.into())
-            }
-        }
-        "julen_per_out" => rules.julen_per_out = count(value)?,
-        "julen_carry_across_seasons" => rules.julen_carry_across_seasons = ticked,
-        "kreisliga_below_rounds" => rules.kreisliga_below_rounds = count(value)?,
-        "min_rounds_first_liga" => rules.min_rounds_first_liga = count(value)?,
-        "first_liga_deadline" => {
-            rules.first_liga_deadline = MonthDay::try_from(value.to_string())?;
-        }
-        "fee_base_cents" => rules.fee_base_cents = parse_euros(value)?,
-        "fee_monthly_increase_cents" => rules.fee_monthly_increase_cents = parse_euros(value)?,
-        "fee_increase_from_month" => rules.fee_increase_from_month = count(value)?,
-        "last_join_month" => rules.last_join_month = count(value)?,
-        "sozialfall_after" => rules.sozialfall_after = count(value)?,
-        "lucky_looser_cents" => rules.lucky_looser_cents = parse_euros(value)?,
-        "payout_percent" => {
-            rules.payout_percent = value
-                .split([',', ';', ' '])
-                .filter(|p| !p.trim().is_empty())
-                .map(|p| count(p.trim().trim_end_matches('%')))
-                .collect::<Result<_, _>>()?;
-        }
-        "split_tables_from" => rules.split_tables_from = count(value)?,
-        "game" => {
-            let game = if value.starts_with('{') {
-                serde_json::from_str(value).map_err(|e| format!("kein gültiges JSON ({e})"))?
-            } else {
-                Value::String(value.to_string())
-            };
-            RuleSet::from_json(&game).map_err(|e| e.to_string())?;
-            rules.game = game;
-        }
-        _ => {}
+/// The German name of a season's dice game (`rules.game`): a preset's title („Regeln der
+/// Schockerliga“), or „eigene Regeln auf Grundlage von …“ for an object.
+pub fn game_title(game: &Value) -> String {
+    let title = |name: &str| RuleSet::preset_title(name).unwrap_or(name).to_string();
+    match game {
+        Value::String(name) => title(name),
+        Value::Object(map) => format!(
+            "eigene Regeln auf Grundlage von „{}“",
+            title(
+                map.get("preset")
+                    .and_then(Value::as_str)
+                    .unwrap_or("schockerliga")
+            )
+        ),
+        other => other.to_string(),
     }
-    Ok(())
 }
 
-/// The fields of the page: `rules` (or what `form` typed), each with its `errors` entry.
+/// The fields of the page as `form` holds them (the rules, or what was typed), each with its
+/// `errors` entry and the year's default.
 fn fields(
     year: i32,
     rules: &SeasonRules,
-    form: Option<&Fields>,
+    form: &RulesForm,
     errors: &BTreeMap<&str, String>,
 ) -> Vec<FieldView> {
     let defaults = SeasonRules::defaults_for(year);
     FIELDS
         .iter()
         .map(|&(name, label, help, kind)| {
-            let (value, checked) = match form {
-                Some(f) if kind != Kind::Shown => (typed(f, name), f.contains_key(name)),
-                _ => shown(rules, name),
+            let (value, checked) = match kind {
+                Kind::Shown => shown(rules, name),
+                Kind::Flag => (String::new(), form.julen_carry_across_seasons.is_some()),
+                _ => (form.text(name).to_string(), false),
             };
             let (default, default_checked) = shown(&defaults, name);
+            let choices = if kind == Kind::Game {
+                let own = value == OWN_GAME || value.starts_with('{');
+                let mut c: Vec<(String, String, bool)> = RuleSet::presets()
+                    .iter()
+                    .map(|(n, _)| {
+                        let title = RuleSet::preset_title(n).unwrap_or(n).to_string();
+                        ((*n).to_string(), title, *n == value)
+                    })
+                    .collect();
+                if !own && !c.iter().any(|x| x.2) {
+                    // A name that is no preset stays chosen, so the refusal shows what was sent.
+                    c.push((value.clone(), format!("„{value}“ (unbekannt)"), true));
+                }
+                c.push((
+                    OWN_GAME.to_string(),
+                    "eigene Regeln (JSON)".to_string(),
+                    own,
+                ));
+                c
+            } else {
+                Vec::new()
+            };
+            let own = if value.starts_with('{') {
+                value.clone()
+            } else {
+                form.game_json.clone()
+            };
             FieldView {
                 name,
                 label,
@@ -259,6 +439,8 @@ fn fields(
                 value,
                 default: if kind == Kind::Flag {
                     if default_checked { "ja" } else { "nein" }.to_string()
+                } else if kind == Kind::Game {
+                    game_title(&defaults.game)
                 } else if default.is_empty() {
                     "leer".to_string()
                 } else {
@@ -268,6 +450,8 @@ fn fields(
                 flag: kind == Kind::Flag,
                 shown_only: kind == Kind::Shown,
                 numeric: matches!(kind, Kind::Count | Kind::OptionalCount),
+                choices,
+                own,
                 error: errors.get(name).cloned(),
             }
         })
@@ -277,7 +461,7 @@ fn fields(
 fn render(
     layout: Layout,
     at: &AtSeason,
-    form: Option<&Fields>,
+    form: &RulesForm,
     errors: &BTreeMap<&str, String>,
     error: Option<String>,
 ) -> RulesPage {
@@ -291,84 +475,65 @@ fn render(
     }
 }
 
-async fn page(layout: Layout, at: AtSeason) -> RulesPage {
-    render(layout, &at, None, &BTreeMap::new(), None)
+/// `GET /verwaltung/saison/{year}/regeln`: the season's rules as a form (read-only once the
+/// season has a night).
+async fn get(layout: Layout, at: AtSeason) -> RulesPage {
+    let form = RulesForm::of(&at.view.season.rules);
+    render(layout, &at, &form, &BTreeMap::new(), None)
 }
 
-async fn save(
-    State(league): State<League>,
-    layout: Layout,
-    flash: Flash,
+/// Where a refusal of the league's check points: „rules.<field>: why“ → (field, „Label: why“).
+fn refused_field(message: &str) -> Option<(&'static str, String)> {
+    let rest = message.strip_prefix("rules.")?;
+    let (field, why) = rest.split_once(": ")?;
+    let (name, label, ..) = FIELDS.iter().find(|f| f.0 == field)?;
+    Some((*name, format!("{label}: {why}")))
+}
+
+/// `POST /verwaltung/saison/{year}/regeln`: stores the typed rules (`Change::SetRules`) before
+/// the first night; refused → the form again with everything typed and each field's reason.
+async fn post(
+    reply: Reply,
     RequireSecretary(user): RequireSecretary,
     at: AtSeason,
-    axum::Form(form): axum::Form<Vec<(String, String)>>,
+    axum::Form(form): axum::Form<RulesForm>,
 ) -> Result<Response, AppError> {
-    let mut sent = Fields::new();
-    for (k, v) in form {
-        sent.entry(k).or_default().push(v);
-    }
     let year = at.year();
-    let mut rules = at.view.season.rules.clone();
-    let mut errors: BTreeMap<&str, String> = BTreeMap::new();
-    for &(name, label, _, kind) in &FIELDS {
-        if kind == Kind::Shown {
-            continue;
+    let (done, errors) = match form.apply(&at.view.season.rules) {
+        Err(errors) => {
+            let names: Vec<&str> = FIELDS
+                .iter()
+                .filter(|f| errors.contains_key(f.0))
+                .map(|f| f.1)
+                .collect();
+            let why = format!("Nichts gespeichert: bitte {} prüfen.", names.join(", "));
+            (Err(ServiceError::refused(why)), errors)
         }
-        if let Err(why) = set(
-            &mut rules,
-            name,
-            &typed(&sent, name),
-            sent.contains_key(name),
-        ) {
-            errors.insert(name, format!("{label}: {why}"));
+        Ok(rules) => {
+            let change = Change::SetRules {
+                rules: Box::new(rules),
+            };
+            let edit = Edit::by(&user.username);
+            let done = reply.league.change(year, change, &edit).await.map(|_| ());
+            (done, BTreeMap::new())
         }
-    }
-    let refused = |errors: &BTreeMap<&str, String>, msg: String| {
-        (
-            StatusCode::UNPROCESSABLE_ENTITY,
-            render(layout.clone(), &at, Some(&sent), errors, Some(msg)),
-        )
-            .into_response()
     };
-    if !errors.is_empty() {
-        let names: Vec<&str> = FIELDS
-            .iter()
-            .filter(|f| errors.contains_key(f.0))
-            .map(|f| f.1)
-            .collect();
-        return Ok(refused(
-            &errors,
-            format!("Nichts gespeichert: bitte {} prüfen.", names.join(", ")),
-        ));
-    }
-    let change = Change::SetRules {
-        rules: Box::new(rules),
-    };
-    match league.change(year, change, &Edit::by(&user.username)).await {
-        Ok(_) => Ok(flash
-            .redirect(
-                &format!("/verwaltung/saison/{year}/regeln"),
-                format!("Saisonregeln {year} gespeichert."),
-            )
-            .await),
-        Err(ServiceError::Refused(e) | ServiceError::Closed(e) | ServiceError::Conflict(e)) => {
-            let msg = e.to_string();
-            // A range check names its field as "rules.<field>: why": the message goes beside it.
-            let at_field = msg.strip_prefix("rules.").and_then(|rest| {
-                let (field, why) = rest.split_once(": ")?;
-                let (name, label, ..) = FIELDS.iter().find(|f| f.0 == field)?;
-                Some((*name, format!("{label}: {why}")))
-            });
-            let mut errors = BTreeMap::new();
-            let top = match at_field {
+    let to = format!("/verwaltung/saison/{year}/regeln");
+    let stored = |()| Stored::at(to, format!("Saisonregeln {year} gespeichert."));
+    reply
+        .finish(done, stored, async |refusal, layout| {
+            let message = refusal.to_string();
+            let mut errors = errors;
+            // A range check of the league names its field: the message goes beside it.
+            let top = match refused_field(&message) {
                 Some((name, why)) => {
                     errors.insert(name, why.clone());
                     format!("Nichts gespeichert: {why}")
                 }
-                None => format!("Nichts gespeichert: {msg}"),
+                None if message.starts_with("Nichts gespeichert") => message,
+                None => format!("Nichts gespeichert: {message}"),
             };
-            Ok(refused(&errors, top))
-        }
-        Err(e) => Err(e.into()),
-    }
+            Ok(render(layout, &at, &form, &errors, Some(top)))
+        })
+        .await
 }

@@ -73,6 +73,7 @@ fn rule_lines(rules: &SeasonRules) -> Vec<RuleLine> {
                 value: match *name {
                     "julen_carry_across_seasons" => if flag { "ja" } else { "nein" }.to_string(),
                     "joker_multiplier" if value.is_empty() => "kein Joker".to_string(),
+                    "game" => crate::web::admin::saisonregeln::game_title(&rules.game),
                     _ => value,
                 },
             }

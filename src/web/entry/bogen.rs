@@ -89,8 +89,13 @@ struct EntryPage {
     rounds: Vec<RoundInput>,
     joker_allowed: bool,
     error: Option<String>,
+    /// The anchor of the round the refusal names (`runde-7`), "" when it names none: the
+    /// message links to it („zum Formular“).
+    error_at: String,
     /// The night is closed: the form carries the Korrektur fieldset.
     closed: bool,
+    /// The Korrektur fields as typed (a refused form keeps them).
+    korrektur: Korrektur,
 }
 
 /// The rounds not yet entered at `table`, each with the table's players: empty (`fields` = None)
@@ -144,6 +149,12 @@ fn render(
     error: Option<Refusal>,
 ) -> EntryPage {
     let (entered, mut rounds) = blocks(at, fields);
+    let error_at = match &error {
+        Some((_, Spot { round: Some(n), .. })) if rounds.iter().any(|r| r.number == *n) => {
+            format!("runde-{n}")
+        }
+        _ => String::new(),
+    };
     if let Some((msg, spot)) = &error {
         for round in rounds.iter_mut() {
             round.mark(msg, spot);
@@ -158,7 +169,9 @@ fn render(
         rounds,
         joker_allowed: at.night.view.season.rules.joker_multiplier.is_some(),
         error: error.map(|(msg, _)| msg),
+        error_at,
         closed: at.night.night().closed,
+        korrektur: korrektur_of(fields),
     }
 }
 

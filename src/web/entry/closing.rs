@@ -5,7 +5,7 @@ use axum::response::Response;
 use axum::Form;
 use serde::Deserialize;
 
-use super::night::{confirmed, end, end_with, reopen_until, CorrectionForm, Typed};
+use super::night::{confirmed, end, end_with, korrektur_key, reopen_until, CorrectionForm, Typed};
 use crate::league::format::date_de;
 use crate::league::{Change, Korrektur};
 use crate::service::{Edit, ServiceError};
@@ -80,15 +80,14 @@ pub async fn reopen(
         confirmed(&reply, &at, form.sicher.is_some(), ask, change, &edit).await
     };
     let message = format!("Spielabend {} ist wieder offen.", date_de(date));
-    end(
-        reply,
-        date,
-        "abschluss",
-        done,
-        |()| message,
-        Typed::default(),
-    )
-    .await
+    let typed = Typed {
+        korrektur: Some((
+            korrektur_key("oeffnen", 0, 0),
+            Korrektur::from(&form.korrektur),
+        )),
+        ..Typed::default()
+    };
+    end(reply, date, "abschluss", done, |()| message, typed).await
 }
 
 /// `POST /verwaltung/abend/{date}/loeschen`: removes the night with all its rounds and fines after
@@ -110,5 +109,12 @@ pub async fn remove(
             format!("Spielabend {} gelöscht.", date_de(date)),
         )
     };
-    end_with(reply, date, "loeschen", done, stored, Typed::default()).await
+    let typed = Typed {
+        korrektur: Some((
+            korrektur_key("abend-loeschen", 0, 0),
+            Korrektur::from(&form.korrektur),
+        )),
+        ..Typed::default()
+    };
+    end_with(reply, date, "loeschen", done, stored, typed).await
 }

@@ -6,7 +6,7 @@ use axum::response::Response;
 use axum::Form;
 use serde::Deserialize;
 
-use super::night::{correct, end, Correction, CorrectionForm, Typed};
+use super::night::{correct, end, korrektur_key, Correction, CorrectionForm, Typed};
 use crate::league::kasse::fine_label;
 use crate::league::{Change, Korrektur};
 use crate::service::Edit;
@@ -61,6 +61,10 @@ pub async fn post(
     );
     let typed = Typed {
         fine: Some((form.player, form.kind.clone(), paid)),
+        korrektur: Some((
+            korrektur_key("strafe", 0, 0),
+            Korrektur::from(&form.korrektur),
+        )),
         ..Typed::default()
     };
     end(reply, date, "strafen", done, |()| message, typed).await
@@ -134,6 +138,7 @@ pub async fn remove(
         ask: "Ja, Strafe löschen".into(),
         anchor: "strafen".into(),
         message: format!("Strafe gelöscht: {what}."),
+        key: korrektur_key("strafe-loeschen", fine, 0),
     };
     correct(reply, &user.username, &at, &form, correction).await
 }

@@ -47,12 +47,32 @@ pub fn blank_rows(night: &Night, table: u32, ids: &BTreeMap<String, i64>) -> Vec
         .collect()
 }
 
-/// The first round number 1..=`rounds_per_night` not among `rounds` (the last when all are):
-/// what the round form proposes next.
-pub fn next_round(rounds: &[EnteredRound], rounds_per_night: u32) -> u32 {
+/// The first round number 1..=`rounds_per_night` not among `rounds` and not `running` in the
+/// Schockbesteck at that table (the last when all are): what the round form proposes next, so it
+/// never offers a Runde that is being played throw by throw (issue 21.5).
+pub fn next_round(rounds: &[EnteredRound], running: &[u32], rounds_per_night: u32) -> u32 {
     (1..=rounds_per_night)
-        .find(|n| !rounds.iter().any(|r| r.number == *n))
+        .find(|n| !rounds.iter().any(|r| r.number == *n) && !running.contains(n))
         .unwrap_or(rounds_per_night)
+}
+
+/// The refusal of a round form's round `number` at `table` while that Runde is `running` in the
+/// Schockbesteck (German, naming night, table and round), else `None`: both would store the
+/// same round.
+pub fn besteck_collision(
+    date: NaiveDate,
+    table: u32,
+    number: u32,
+    running: &[u32],
+) -> Option<String> {
+    running.contains(&number).then(|| {
+        format!(
+            "Abend {}, Tisch {table}, Runde {number}: diese Runde läuft gerade im Schockbesteck. \
+             Dort zu Ende spielen und bestätigen (oder dort verwerfen), oder hier eine andere \
+             Rundennummer wählen.",
+            date_de(date)
+        )
+    })
 }
 
 /// A round already entered at a table, compact for the secretary's page.
@@ -119,6 +139,8 @@ pub struct TableForm {
     pub rows: Vec<RowInput>,
     /// The error of this form, if it was rejected.
     pub error: Option<String>,
+    /// The rounds of this table running in the Schockbesteck (the form does not offer them).
+    pub running: Vec<u32>,
 }
 
 /// A fine line.
@@ -183,6 +205,38 @@ struct NightAdminPage {
     active_links: Vec<(u32, String)>,
     /// What is still open before closing ([`open_items`]); empty once closed.
     open_items: Vec<String>,
+    /// The refused form's key and its Korrektur as typed.
+    korrektur_typed: Option<(String, Korrektur)>,
+}
+
+impl NightAdminPage {
+    /// The Korrektur fields of the form [`korrektur_key`]`(form, a, b)`: as typed when that form
+    /// was refused, else empty.
+    fn korrektur_at(
+        &self,
+        form: &str,
+        a: impl std::fmt::Display,
+        b: impl std::fmt::Display,
+    ) -> Korrektur {
+        let key = korrektur_key(form, a, b);
+        match &self.korrektur_typed {
+            Some((k, typed)) if *k == key => typed.clone(),
+            _ => Korrektur::default(),
+        }
+    }
+
+    /// Whether the folded form [`korrektur_key`]`(form, a, b)` was the refused one (it opens).
+    fn refused_here(
+        &self,
+        form: &str,
+        a: impl std::fmt::Display,
+        b: impl std::fmt::Display,
+    ) -> bool {
+        let key = korrektur_key(form, a, b);
+        self.korrektur_typed
+            .as_ref()
+            .is_some_and(|(k, _)| *k == key)
+    }
 }
 
 /// What a refused form of the night page typed: shown again with the refusal.
@@ -198,6 +252,15 @@ pub struct Typed {
     pub round: Option<(u32, String, Vec<RowInput>, bool)>,
     /// A rejected fine form: player id, kind, paid at once.
     pub fine: Option<(i64, String, bool)>,
+    /// The Korrektur box and reason as the refused form sent them, with that form's key
+    /// ([`korrektur_key`]): the form comes back with them.
+    pub korrektur: Option<(String, Korrektur)>,
+}
+
+/// The key of a form of the night page that carries the Korrektur fields: the form's name and
+/// up to two numbers (table, round or fine id; 0 when unused), e.g. `runde-1-0`, `loeschen-1-3`.
+pub fn korrektur_key(form: &str, a: impl std::fmt::Display, b: impl std::fmt::Display) -> String {
+    format!("{form}-{a}-{b}")
 }
 
 /// What the night page shows beside the season file: the tables with a working scorer link
@@ -206,6 +269,15 @@ pub struct Typed {
 struct NightLive {
     links: Vec<(u32, String)>,
     running: Vec<(u32, u32)>,
+}
+
+/// The rounds of `table` at night `at` running in the Schockbesteck (empty when they cannot be
+/// read).
+pub async fn running_at(league: &League, at: &AtNight, table: u32) -> Vec<u32> {
+    league
+        .runden_running(at.id(), table)
+        .await
+        .unwrap_or_default()
 }
 
 async fn active_links(league: &League, at: &AtNight) -> NightLive {
@@ -304,7 +376,13 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
                         .collect()
                 })
                 .unwrap_or_default();
-            let next = next_round(&rounds, rules.rounds_per_night);
+            let running: Vec<u32> = live
+                .running
+                .iter()
+                .filter(|(t, _)| *t == number)
+                .map(|(_, r)| *r)
+                .collect();
+            let next = next_round(&rounds, &running, rules.rounds_per_night);
             match &typed.round {
                 Some((t, round_input, rows, replace)) if *t == number => TableForm {
                     number,
@@ -314,6 +392,7 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
                     round_input: round_input.clone(),
                     rows: rows.clone(),
                     error: typed.error.clone(),
+                    running,
                 },
                 _ => TableForm {
                     number,
@@ -323,6 +402,7 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
                     round_input: next.to_string(),
                     rows: blank_rows(night, number, &view.ids.players),
                     error: None,
+                    running,
                 },
             }
         })
@@ -396,6 +476,7 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
         can_reopen: night.closed && today <= reopen_until(at.date),
         active_links: live.links,
         open_items,
+        korrektur_typed: typed.korrektur,
     }
 }
 
@@ -525,6 +606,8 @@ pub struct Correction {
     pub anchor: String,
     /// The flash message after it.
     pub message: String,
+    /// The form's [`korrektur_key`]: a refusal brings its Korrektur back into it.
+    pub key: String,
 }
 
 /// A correction of the night's page by `user`: its change after the confirmation box, or the
@@ -541,11 +624,16 @@ pub async fn correct(
         ask,
         anchor,
         message,
+        key,
     } = c;
     let edit = Edit::by(user).korrektur(Korrektur::from(&form.korrektur));
     let ask = format!("Zum Bestätigen „{ask}“ ankreuzen.");
     let done = confirmed(&reply, at, form.sicher.is_some(), &ask, change, &edit).await;
-    end(reply, at.date, &anchor, done, |_| message, Typed::default()).await
+    let typed = Typed {
+        korrektur: Some((key, Korrektur::from(&form.korrektur))),
+        ..Typed::default()
+    };
+    end(reply, at.date, &anchor, done, |_| message, typed).await
 }
 
 /// `change` of night `at` by `edit` when the confirmation box was ticked, else the refusal
@@ -567,3 +655,6 @@ pub async fn confirmed(
         .await
         .map(|_| ())
 }
+
+#[cfg(test)]
+mod tests;

@@ -7,7 +7,7 @@ use axum::response::Response;
 use axum::Form;
 use serde::Deserialize;
 
-use super::night::{end, Typed};
+use super::night::{end, korrektur_key, Typed};
 use crate::league::{draw, Change, Korrektur};
 use crate::service::{Edit, ServiceError};
 use crate::web::kit::form::KorrekturFields;
@@ -79,7 +79,7 @@ pub async fn post(
                         form.neu_auslosen.is_some(),
                         &mut rand::rng(),
                     );
-                    let edit = Edit::by(&user.username).korrektur(korrektur);
+                    let edit = Edit::by(&user.username).korrektur(korrektur.clone());
                     reply
                         .league
                         .change(at.year(), Change::SetDraw { date, seats }, &edit)
@@ -91,6 +91,7 @@ pub async fn post(
     };
     let typed = Typed {
         present: Some(ticked),
+        korrektur: Some((korrektur_key("teilnehmer", 0, 0), korrektur)),
         ..Typed::default()
     };
     let message = if at.night().draw.is_empty() || form.neu_auslosen.is_some() {

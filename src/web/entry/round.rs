@@ -4,7 +4,9 @@
 
 use axum::extract::Path;
 
-use super::night::{correct, end, Correction, CorrectionForm, Typed};
+use super::night::{
+    besteck_collision, correct, end, korrektur_key, running_at, Correction, CorrectionForm, Typed,
+};
 use super::round_input::{
     check_round_form, first, foreign_ids, round_number, Fields, RoundInput, RowInput,
 };
@@ -136,10 +138,16 @@ pub async fn post(
         )));
     }
     let read = read(&at, table, &fields);
+    let running = running_at(&reply.league, &at, table).await;
     let done = match read.parsed {
         Err(e) => Err(ServiceError::refused(e)),
+        Ok((number, _)) if besteck_collision(at.date, table, number, &running).is_some() => {
+            Err(ServiceError::refused(
+                besteck_collision(at.date, table, number, &running).unwrap_or_default(),
+            ))
+        }
         Ok((number, change)) => {
-            let edit = Edit::by(&user.username).korrektur(read.korrektur);
+            let edit = Edit::by(&user.username).korrektur(read.korrektur.clone());
             reply
                 .league
                 .change(at.year(), change, &edit)
@@ -149,6 +157,7 @@ pub async fn post(
     };
     let typed = Typed {
         round: Some((table, read.number_input, read.rows, read.replace)),
+        korrektur: Some((korrektur_key("runde", table, 0), read.korrektur)),
         ..Typed::default()
     };
     let anchor = format!("tisch-{table}");
@@ -175,6 +184,7 @@ pub async fn remove(
         ask: format!("Ja, Runde {number} löschen"),
         anchor: format!("tisch-{table}"),
         message: format!("Runde {number} an Tisch {table} gelöscht."),
+        key: korrektur_key("loeschen", table, number),
     };
     correct(reply, &user.username, &at, &form, correction).await
 }
@@ -201,6 +211,7 @@ pub async fn move_to(
         ask: format!("Ja, Runde {number} an Tisch {to} verschieben"),
         anchor: format!("tisch-{to}"),
         message: format!("Runde {number} von Tisch {table} an Tisch {to} verschoben."),
+        key: korrektur_key("verschieben", table, number),
     };
     correct(reply, &user.username, &at, &form, correction).await
 }

@@ -19,8 +19,9 @@ use crate::league::format::date_de;
 
 /// A form as sent whose field names carry player ids, rounds or seats: every field name with all
 /// its values (a repeated name is a `Vec` of two, so the form can refuse it). One of the two
-/// hand-read field maps of the web (the other: the Schockbesteck's throws); `serde_html_form`
-/// cannot type names that carry numbers.
+/// hand-read field maps of the web, read by the round form, the Bogen and the Schockbesteck (the
+/// other: the Schiedsrichter's query, `public::schiedsrichter::question::Fields`);
+/// `serde_html_form` cannot type names that carry numbers.
 pub type Fields = BTreeMap<String, Vec<String>>;
 
 /// The first value of field `name`, as sent.

@@ -16,12 +16,14 @@ use axum::{Extension, Form};
 use serde::Deserialize;
 use tower_sessions::Session;
 
-use super::night::{blank_rows, end_with, next_round, EnteredRound, Typed};
+use super::night::{
+    besteck_collision, blank_rows, end_with, next_round, running_at, EnteredRound, Typed,
+};
 use super::round;
 use super::round_input::{Fields, RowInput};
 use crate::league::format::date_de;
 use crate::service::scorer::{link_path, ScorerLink};
-use crate::service::{Edit, ServiceError};
+use crate::service::{Edit, League, ServiceError};
 use crate::web::kit::session::RequireSecretary;
 use crate::web::kit::{AppError, AppState, AtNight, Guard, Layout, Reply, Routes, Stored, Today};
 
@@ -75,6 +77,10 @@ struct TablePage {
     finished: bool,
     /// Rounds per night (league.md §1).
     rounds_per_night: u32,
+    /// The rounds of this table running in the Schockbesteck (the form does not offer them).
+    running: Vec<u32>,
+    /// The round the Schockbesteck link opens: the running one, else the next free one.
+    besteck_round: u32,
 }
 
 /// The page of `link` at night `at`; `typed` = (round field, rows, replace, refusal) of a
@@ -84,6 +90,7 @@ fn render(
     link: &ScorerLink,
     base: String,
     at: &AtNight,
+    running: Vec<u32>,
     typed: Option<(String, Vec<RowInput>, bool, String)>,
 ) -> TablePage {
     let night = at.night();
@@ -94,7 +101,7 @@ fn render(
         .find(|t| t.number == link.table)
         .map(|t| t.rounds.iter().map(EnteredRound::of).collect())
         .unwrap_or_default();
-    let next = next_round(&rounds, rules.rounds_per_night);
+    let next = next_round(&rounds, &running, rules.rounds_per_night);
     let (round_input, rows, replace, error) = match typed {
         Some((input, rows, replace, error)) => (input, rows, replace, Some(error)),
         None => (
@@ -120,6 +127,8 @@ fn render(
         finished,
         rounds_per_night: rules.rounds_per_night,
         error,
+        besteck_round: running.first().copied().unwrap_or(next),
+        running,
     }
 }
 
@@ -136,6 +145,7 @@ async fn link_layout(session: &Session, today: chrono::NaiveDate) -> Layout {
 }
 
 async fn table_page(
+    State(league): State<League>,
     Extension(link): Extension<ScorerLink>,
     Path((token, _, _)): Path<(String, String, u32)>,
     session: Session,
@@ -144,7 +154,8 @@ async fn table_page(
 ) -> Response {
     let base = link_path(&token, link.date, link.table);
     let layout = link_layout(&session, today).await;
-    render(layout, &link, base, &at, None).into_response()
+    let running = running_at(&league, &at, link.table).await;
+    render(layout, &link, base, &at, running, None).into_response()
 }
 
 /// `POST /tisch/{token}/{date}/{table}/runde`: the round form of the link's table, read and
@@ -159,8 +170,14 @@ async fn save_round(
 ) -> Result<Response, AppError> {
     let base = link_path(&token, link.date, link.table);
     let read = round::read(&at, link.table, &fields);
+    let running = running_at(&reply.league, &at, link.table).await;
     let done = match read.parsed {
         Err(e) => Err(ServiceError::refused(e)),
+        Ok((number, _)) if besteck_collision(at.date, link.table, number, &running).is_some() => {
+            Err(ServiceError::refused(
+                besteck_collision(at.date, link.table, number, &running).unwrap_or_default(),
+            ))
+        }
         Ok((number, change)) => reply
             .league
             .change(at.year(), change, &Edit::by(&link.author()))
@@ -183,7 +200,8 @@ async fn save_round(
                     read.replace,
                     refusal.to_string(),
                 );
-                Ok(render(layout, &link, base, &at, Some(typed)))
+                let running = running_at(&league, &at, table).await;
+                Ok(render(layout, &link, base, &at, running, Some(typed)))
             },
         )
         .await

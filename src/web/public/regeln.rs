@@ -161,8 +161,11 @@ pub fn fee_lines(rules: &SeasonRules, year: i32) -> Vec<FeeLine> {
 /// The dice game of a season: its name, description and changes, the order of throws and the
 /// rules in sentences.
 pub struct GameView {
-    /// "schockerliga" or "eigene Regeln auf Grundlage von „westfalen“".
+    /// "schockerliga" or "eigene Regeln auf Grundlage von „westfalen“" (the page's `data-game`).
     pub name: String,
+    /// The German title: „Regeln der Schockerliga“, or „eigene Regeln auf Grundlage von
+    /// „Westfalen““ for own rules.
+    pub title: String,
     /// The preset's one-line description (for a preset, or the base of own rules).
     pub description: Option<&'static str>,
     /// For own rules: each changed field with its value, e.g. `achter: true`.
@@ -202,6 +205,7 @@ pub fn game_view(game: &Value) -> Result<GameView, String> {
         ),
     };
     Ok(GameView {
+        title: crate::web::admin::saisonregeln::game_title(game),
         name,
         description,
         changes,

@@ -312,78 +312,6 @@ pub struct Stand {
     pub as_of: Option<NaiveDate>,
 }
 
-/// „Was fehlt noch?“ for one player (league.md §3–§5) as German sentences: the Kreisliga, the
-/// rounds for the 1. Liga by `deadline`, the Jahresbeitrag (its price only when `money` may be
-/// shown), and the counted Outs to pass `above` (the names ranked one place above him, at
-/// `above_rank`).
-pub fn missing(
-    p: &ProgressRow,
-    deadline: NaiveDate,
-    paid: bool,
-    money: bool,
-    above: &[&str],
-    above_rank: u32,
-) -> Vec<String> {
-    let mut out = Vec::new();
-    let rounds = |n: u32| {
-        if n == 1 {
-            "1 Runde".to_string()
-        } else {
-            format!("{n} Runden")
-        }
-    };
-    let by = league::format::date_de(deadline);
-    if p.rounds_to_leave_kreisliga > 0 {
-        out.push(format!(
-            "Noch {} bis zum Ende der Kreisliga.",
-            rounds(p.rounds_to_leave_kreisliga)
-        ));
-    }
-    match p.first_liga_reached {
-        None if p.rounds_to_first_liga > 0 => out.push(format!(
-            "Für die 1. Liga fehlen bis zum Stichtag {by} noch {} (bisher {}).",
-            rounds(p.rounds_to_first_liga),
-            p.rounds_at_deadline
-        )),
-        None => out.push(format!(
-            "Die Runden für die 1. Liga bis zum Stichtag {by} hat er beisammen."
-        )),
-        Some(true) => out.push(format!(
-            "Rundenziel für die 1. Liga bis {by} erreicht ({} Runden).",
-            p.rounds_at_deadline
-        )),
-        Some(false) => out.push(format!(
-            "Rundenziel für die 1. Liga bis {by} verpasst: es fehlten {}.",
-            rounds(p.rounds_to_first_liga)
-        )),
-    }
-    if !paid {
-        match p.fee_cents_now {
-            Some(c) if money => out.push(format!(
-                "Jahresbeitrag noch nicht bezahlt: diesen Monat {} (die 1. Liga setzt ihn voraus).",
-                league::format_cents(c)
-            )),
-            Some(_) => out.push(
-                "Jahresbeitrag noch nicht bezahlt (die 1. Liga setzt ihn voraus).".to_string(),
-            ),
-            None => out.push(
-                "Jahresbeitrag nicht bezahlt; in dieser Saison geht das nicht mehr (bis Ende September)."
-                    .to_string(),
-            ),
-        }
-    }
-    match p.outs_to_pass {
-        Some(k) => out.push(format!(
-            "Mit {k} gewerteten {} mehr (bei gleichen Runden) stünde er vor {} auf Platz {}.",
-            if k == 1 { "Out" } else { "Outs" },
-            above.join(", "),
-            above_rank
-        )),
-        None => out.push(format!("Er führt die {} an.", p.liga.label())),
-    }
-    out
-}
-
 /// Where player `name` stands after the season's last night and what he still needs (league.md
 /// §3–§5); the Jahresbeitrag's price only when `money` may be shown. `None` without a round.
 /// The Jahresbeitrag is as of `today` when that is after the last night (a player asks what it
@@ -431,7 +359,7 @@ fn where_he_stands(
         .player(name)
         .and_then(|p| p.fee_paid_on)
         .is_some_and(|d| d <= day);
-    let missing = missing(r, progress.deadline, paid, money, &above, above_rank);
+    let missing = league::progress::missing(r, progress.deadline, paid, money, &above, above_rank);
     Some((stand, missing))
 }
 
@@ -470,7 +398,7 @@ async fn player(
                 crate::web::public::chart::d_wert_chart(&name, points),
             ),
             (
-                "Platz in seiner Liga nach jedem Abend",
+                "Platz in der Liga nach jedem Abend",
                 crate::web::public::chart::place_chart(&name, points),
             ),
             (

@@ -295,8 +295,15 @@ pub async fn confirm(
         .filter(|(_, id)| form.contains_key(&format!("joker_{id}")))
         .map(|(name, _)| name.as_str())
         .collect();
+    let korrektur = Korrektur {
+        ticked: form.contains_key("korrektur"),
+        reason: first(&form, "korrektur_grund")
+            .unwrap_or_default()
+            .to_string(),
+    };
     let extra = Extra {
         jokers: &jokers,
+        korrektur: korrektur.clone(),
         ..Extra::default()
     };
     let refuse = |msg: String| ServiceError::refused(msg);
@@ -356,12 +363,7 @@ pub async fn confirm(
     };
     let edit = Edit {
         author: writer.author.clone(),
-        korrektur: Korrektur {
-            ticked: form.contains_key("korrektur"),
-            reason: first(&form, "korrektur_grund")
-                .unwrap_or_default()
-                .to_string(),
-        },
+        korrektur,
         note: Some(note),
         confirms_runde: Some((table, round)),
     };

@@ -10,6 +10,7 @@ use chrono::NaiveDate;
 
 use crate::league::change::round_version;
 use crate::league::format::date_de;
+use crate::league::Korrektur;
 use crate::rules::{RuleSet, RundeState, Transfer, WurfrundeOutcome};
 use crate::service::besteck::RundeAt;
 use crate::service::League;
@@ -275,6 +276,8 @@ pub struct RundePage {
     next_href: String,
     /// The night is closed: the confirm form carries the Korrektur fieldset.
     closed: bool,
+    /// The Korrektur fields as typed (a refused confirm keeps them).
+    korrektur: Korrektur,
     /// The stored Runde does not load any more: why (German); only "verwerfen" is offered.
     broken: Option<String>,
 }
@@ -440,6 +443,8 @@ pub struct Extra<'a> {
     pub notice: Option<String>,
     pub typed: &'a [TypedThrow],
     pub jokers: &'a [&'a str],
+    /// The Korrektur box and reason as the refused confirm sent them.
+    pub korrektur: Korrektur,
 }
 
 impl Extra<'_> {
@@ -486,6 +491,7 @@ pub fn render(layout: Layout, ctx: &Ctx, extra: Extra<'_>) -> RundePage {
         night_href: ctx.writer().night_path(ctx.date, ctx.table),
         next_href: ctx.writer().round_path(ctx.date, ctx.table, ctx.round + 1),
         closed: ctx.closed,
+        korrektur: extra.korrektur.clone(),
         broken: ctx.broken.clone(),
     };
     let Some(runde) = &ctx.runde else {

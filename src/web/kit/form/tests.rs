@@ -9,11 +9,46 @@ use super::*;
     source = "<form>{% include \"kit/korrektur.html\" %}</form>",
     ext = "html"
 )]
-struct KorrekturPartial;
+struct KorrekturPartial {
+    korrektur: Korrektur,
+}
+
+#[test]
+fn the_korrektur_partial_keeps_what_was_typed() {
+    // Issue 21.4: a refused correction comes back with the tick and the reason as typed.
+    let typed = KorrekturPartial {
+        korrektur: Korrektur {
+            ticked: true,
+            reason: "Tippfehler <Runde 3>".into(),
+        },
+    };
+    let html = typed.render().unwrap();
+    assert!(
+        html.contains("name=\"korrektur\" value=\"on\" checked>"),
+        "{html}"
+    );
+    assert!(
+        html.contains(
+            "name=\"korrektur_grund\" maxlength=\"500\" value=\"Tippfehler &#60;Runde 3&#62;\""
+        ),
+        "{html}"
+    );
+    let html = KorrekturPartial {
+        korrektur: Korrektur::default(),
+    }
+    .render()
+    .unwrap();
+    assert!(!html.contains("checked"), "{html}");
+    assert!(html.contains("value=\"\""), "{html}");
+}
 
 #[test]
 fn the_korrektur_partial_posts_the_fields_of_korrektur_fields() {
-    let html = KorrekturPartial.render().unwrap();
+    let html = KorrekturPartial {
+        korrektur: Korrektur::default(),
+    }
+    .render()
+    .unwrap();
     assert!(html.contains("name=\"korrektur\""), "{html}");
     assert!(html.contains("name=\"korrektur_grund\""), "{html}");
     let cases = [
