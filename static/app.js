@@ -28,13 +28,97 @@
       .catch(function () {});
   }
 
+  // What a round form says in words: "Anna 2 Outs (1 Hand-Out), Bernd 0 Outs; verloren: Bernd".
+  function summary(form) {
+    var parts = [];
+    form.querySelectorAll("input[name^=outs_]").forEach(function (outs) {
+      var id = outs.name.slice(5);
+      var played = form.querySelector('[name="played_' + id + '"]');
+      if (played && !played.checked) {
+        return;
+      }
+      var name = (outs.getAttribute("aria-label") || "").replace(/^Outs /, "");
+      var hand = form.querySelector('[name="hand_outs_' + id + '"]');
+      var julen = form.querySelector('[name="julen_' + id + '"]');
+      var extra = [];
+      if (hand && hand.value && hand.value !== "0") {
+        extra.push(hand.value + " Hand-Out");
+      }
+      if (julen && julen.value && julen.value !== "0") {
+        extra.push(julen.value + " Julen");
+      }
+      parts.push(name + " " + (outs.value || "0") + " Outs" + (extra.length ? " (" + extra.join(", ") + ")" : ""));
+    });
+    var lost = form.querySelector("input[name=lost]:checked");
+    var text = parts.join(", ");
+    if (lost) {
+      text += "; verloren: " + (lost.getAttribute("aria-label") || "").replace(/ gibt die Runde$/, "");
+    }
+    return text;
+  }
+
+  // The words of a form, kept beside its token until the form is answered.
+  function keyOf(action, token) {
+    return "warten:" + new URL(action, location.href).pathname + ":" + token;
+  }
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (form && form.getAttribute("action") === "/logout" && navigator.serviceWorker &&
+    if (!form || !form.getAttribute) {
+      return;
+    }
+    if (form.getAttribute("action") === "/logout" && navigator.serviceWorker &&
         navigator.serviceWorker.controller) {
       navigator.serviceWorker.controller.postMessage("abmelden");
     }
+    var token = form.querySelector("input[name=einmal]");
+    if (token && window.localStorage && form.querySelector("input[name^=outs_]")) {
+      try {
+        localStorage.setItem(keyOf(form.action, token.value), summary(form));
+      } catch (e) {
+        // Storage full or off: the waiting list shows the fields instead.
+      }
+    }
   });
+
+  // A scorer link's page follows its night (the live board's stream): a round stored from
+  // another phone or the Verwaltung shows in "Eingetragen" at once; the form is left as typed.
+  var scorer = location.pathname.match(/^\/tisch\/[^/]+\/(\d{4}-\d{2}-\d{2})\/\d+$/);
+  if (scorer && window.EventSource && window.fetch && document.getElementById("runden")) {
+    var stream = new EventSource("/live/" + scorer[1] + "/ereignisse");
+    stream.addEventListener("stand", function () {
+      fetch(location.href, { cache: "no-store", credentials: "same-origin" })
+        .then(function (resp) {
+          return resp.ok ? resp.text() : null;
+        })
+        .then(function (html) {
+          if (!html) {
+            return;
+          }
+          var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("runden");
+          var current = document.getElementById("runden");
+          if (!fresh || !current) {
+            return;
+          }
+          // The part above the form: what is entered.
+          var isForm = function (node) {
+            return node.nodeName === "FORM" || node.nodeName === "DETAILS";
+          };
+          var firstForm = Array.prototype.find.call(current.childNodes, isForm) || null;
+          while (current.firstChild && current.firstChild !== firstForm) {
+            current.removeChild(current.firstChild);
+          }
+          Array.prototype.slice.call(fresh.childNodes).some(function (node) {
+            if (isForm(node)) {
+              return true;
+            }
+            current.insertBefore(document.importNode(node, true), firstForm);
+            return false;
+          });
+        })
+        .catch(function () {});
+    });
+  }
 
   if (!Warten || !window.indexedDB) {
     return;
@@ -60,8 +144,20 @@
     return (d.getHours() < 10 ? "0" : "") + d.getHours() + ":" + (d.getMinutes() < 10 ? "0" : "") + d.getMinutes();
   }
 
-  // The typed values a person can read: numbers and names, not the hidden token.
+  function tokenOf(record) {
+    var f = record.fields.filter(function (f) {
+      return f[0] === "einmal";
+    })[0];
+    return f ? f[1] : "";
+  }
+
+  // The typed values a person can read: the round in words when this phone kept them, else the
+  // fields but the hidden token.
   function typed(record) {
+    var words = window.localStorage && localStorage.getItem(keyOf(record.url, tokenOf(record)));
+    if (words) {
+      return words;
+    }
     return record.fields
       .filter(function (f) {
         return f[0] !== "einmal" && f[1] !== "";
@@ -101,6 +197,12 @@
     });
   }
 
+  function forgetWords(record) {
+    if (window.localStorage) {
+      localStorage.removeItem(keyOf(record.url, tokenOf(record)));
+    }
+  }
+
   function show(records) {
     var old = document.getElementById("warten");
     if (old) {
@@ -121,7 +223,8 @@
         (navigator.onLine ? " – wird gesendet, sobald der Server antwortet." : " – wird gesendet, sobald wieder Netz da ist.")));
       var list = el("ul");
       waiting.forEach(function (r) {
-        list.appendChild(el("li", {}, r.what + " (eingegeben " + time(r.at) + ")"));
+        var words = window.localStorage && localStorage.getItem(keyOf(r.url, tokenOf(r)));
+        list.appendChild(el("li", {}, r.what + " (eingegeben " + time(r.at) + ")" + (words ? ": " + words : "")));
       });
       box.appendChild(list);
     }
@@ -134,13 +237,21 @@
         var take = el("button", { type: "button" }, "Ins Formular übernehmen");
         take.addEventListener("click", function () {
           fill(form, r);
+          forgetWords(r);
           Warten.remove(r.id).then(refresh);
           form.scrollIntoView();
         });
         p.appendChild(take);
+      } else if (r.page) {
+        var back = new URL(r.page, location.href);
+        if (back.origin === location.origin) {
+          p.appendChild(el("a", { href: back.pathname + back.search, class: "warten-zurueck" }, "Zur Eingabe"));
+          p.appendChild(document.createTextNode(" "));
+        }
       }
       var drop = el("button", { type: "button", class: "danger" }, "Verwerfen");
       drop.addEventListener("click", function () {
+        forgetWords(r);
         Warten.remove(r.id).then(refresh);
       });
       p.appendChild(drop);
@@ -153,7 +264,22 @@
   }
 
   function refresh() {
-    return Warten.all().then(show, function () {});
+    return Warten.all().then(function (records) {
+      // Words of forms that were answered at once (never waited) are not needed any more.
+      if (window.localStorage) {
+        var keep = records.map(function (r) {
+          return keyOf(r.url, tokenOf(r));
+        });
+        Object.keys(localStorage)
+          .filter(function (k) {
+            return k.indexOf("warten:") === 0 && keep.indexOf(k) < 0;
+          })
+          .forEach(function (k) {
+            localStorage.removeItem(k);
+          });
+      }
+      show(records);
+    }, function () {});
   }
 
   // The German reason in a refusal page: its error box.
@@ -184,6 +310,7 @@
           return false;
         }
         if (resp.ok) {
+          forgetWords(record);
           return Warten.remove(record.id).then(function () {
             return true;
           });

@@ -10,7 +10,8 @@ scorer link for table 1) and checks:
    the typed values;
 3. the public table seen once opens without network, with "Stand … (ohne Netz)";
 4. with JavaScript off the scorer form works as before (stored, redirect);
-5. a round stored through one browser shows on /live/… in another within 2 s (pushed);
+5. a round stored through one browser shows on /live/… in another within 2 s (pushed), and
+   in the list of a second phone on the same scorer link;
 6. offline the Schiedsrichter says the verdict needs the network.
 
 Usage: offline.py [BINARY]  (default target/debug/schockerliga, or $SCHOCKERLIGA_BIN)
@@ -190,6 +191,7 @@ def main():
                 page.get_by_role("button", name="Runde speichern").click()
                 expect(page.locator("#warten")).to_contain_text("1 Runde wartet auf Netz", timeout=15000)
                 expect(page.locator("#warten")).to_contain_text("Runde 2 an Tisch 1")
+                expect(page.locator("#warten")).to_contain_text("Anna 2 Outs")
                 assert server.rounds() == before, "sent although offline"
                 page.reload()
                 expect(page.locator("#warten")).to_contain_text("1 Runde wartet auf Netz", timeout=10000)
@@ -223,7 +225,8 @@ def main():
                 box = page.locator(".warten-abgelehnt")
                 expect(box).to_contain_text("nicht gespeichert", timeout=15000)
                 expect(box).to_contain_text("Runde 1")
-                expect(box).to_contain_text("number=1")
+                expect(box).to_contain_text("Bernd 3 Outs")
+                expect(box).to_contain_text("verloren: Anna")
                 reason = box.inner_text()
                 assert "schon" in reason or "eingetragen" in reason, reason
                 assert server.rounds() == before
@@ -273,6 +276,11 @@ def main():
                     "document.getElementById('live-status').textContent.indexOf('sofort') >= 0",
                     timeout=10000,
                 )
+                # A second phone on the same scorer link, with JavaScript: its list follows.
+                other = browser.new_context(viewport=size, base_url=server.base)
+                watching = other.new_page()
+                watching.goto(server.link)
+                watching.wait_for_timeout(500)
                 phone = browser.new_context(viewport=size, base_url=server.base, java_script_enabled=False)
                 page = phone.new_page()
                 page.goto(server.link)
@@ -284,6 +292,8 @@ def main():
                 expect(board.locator("#tisch-1")).to_contain_text(f"Runde {number}", timeout=2000)
                 took = time.time() - stored
                 print(f"     live board showed round {number} {took:.2f} s after it was stored")
+                expect(watching.locator("#runden ul.entered")).to_contain_text(f"Runde {number}", timeout=2000)
+                other.close()
                 tv.close()
                 phone.close()
 

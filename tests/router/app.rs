@@ -181,7 +181,16 @@ impl TestApp {
         let resp = self.router.clone().oneshot(r).await.unwrap();
         let status = resp.status();
         let headers = resp.headers().clone();
-        let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+        let stream = headers
+            .get("content-type")
+            .is_some_and(|t| t.as_bytes().starts_with(b"text/event-stream"));
+        let bytes = if stream {
+            // An event stream does not end: its first event is the answer (tests that follow
+            // a stream read its body themselves, `tests/router/live_push.rs`).
+            first_event(resp.into_body()).await
+        } else {
+            resp.into_body().collect().await.unwrap().to_bytes()
+        };
         Reply::new(status, headers, bytes)
     }
 
@@ -516,4 +525,21 @@ pub fn only_script_files(s: &str) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The body of a Server-Sent Events stream up to its first event (`\n\n`), at most 5 s.
+async fn first_event(mut body: Body) -> Bytes {
+    let mut out = Vec::new();
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(5), async {
+        while let Some(frame) = body.frame().await {
+            if let Ok(data) = frame.unwrap().into_data() {
+                out.extend_from_slice(&data);
+                if out.windows(2).any(|w| w == b"\n\n") {
+                    break;
+                }
+            }
+        }
+    })
+    .await;
+    Bytes::from(out)
 }

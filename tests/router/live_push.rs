@@ -90,6 +90,10 @@ async fn a_stored_round_is_pushed_to_the_nights_listeners() {
     let hello = read_until(&mut body, "\n\n", Duration::from_secs(2)).await;
     assert!(hello.contains("event: hallo"), "{hello}");
     assert!(hello.contains("retry: 3000"), "{hello}");
+    // The test client (and every crawl of the route table) reads a stream up to its first event.
+    let first = t.get(EVENTS, None).await;
+    assert_eq!(first.status, StatusCode::OK);
+    assert!(first.body.starts_with("event: hallo\n"), "{}", first.body);
 
     // Nothing happened: no event within a moment.
     let quiet = read_until(&mut body, "stand", Duration::from_millis(300)).await;
