@@ -60,6 +60,88 @@ pub async fn recent(
     .await?)
 }
 
+/// Which audit rows to list ([`search`]); every part that is set must hold.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Filter {
+    /// Exactly this author.
+    pub user: Option<String>,
+    /// The action matches one of these SQL `LIKE` patterns (none: any action).
+    pub action_like: Vec<String>,
+    /// The row concerns the night on this date: its before or after names it (`night` or `date`,
+    /// or the night of a Korrektur's `night_id`), or its action names the date (`09.01.2026` or
+    /// `2026-01-09`).
+    pub night: Option<chrono::NaiveDate>,
+}
+
+/// The newest `limit` audit rows with an id below `before` (all when `None`) that pass `filter`,
+/// newest first.
+pub async fn search(
+    pool: &sqlx::SqlitePool,
+    filter: &Filter,
+    before: Option<i64>,
+    limit: i64,
+) -> Result<Vec<Entry>, DbError> {
+    let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
+        "select id, at, user, action, before_json, after_json from audit_log where id < ",
+    );
+    q.push_bind(before.unwrap_or(i64::MAX));
+    if let Some(user) = &filter.user {
+        q.push(" and user = ").push_bind(user.clone());
+    }
+    if !filter.action_like.is_empty() {
+        q.push(" and (");
+        for (i, pattern) in filter.action_like.iter().enumerate() {
+            if i > 0 {
+                q.push(" or ");
+            }
+            q.push("action like ").push_bind(pattern.clone());
+        }
+        q.push(")");
+    }
+    if let Some(night) = filter.night {
+        let iso = night.format("%Y-%m-%d").to_string();
+        let de = night.format("%d.%m.%Y").to_string();
+        // json_extract fails on text that is no JSON: only valid JSON is looked into.
+        let field = |col: &str, key: &str| {
+            format!("(case when json_valid({col}) then json_extract({col}, '$.{key}') end)")
+        };
+        q.push(" and (");
+        for (i, (col, key)) in [
+            ("before_json", "night"),
+            ("after_json", "night"),
+            ("before_json", "date"),
+            ("after_json", "date"),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            if i > 0 {
+                q.push(" or ");
+            }
+            q.push(field(col, key)).push(" = ").push_bind(iso.clone());
+        }
+        q.push(" or (select date from nights where id = ")
+            .push(field("after_json", "night_id"))
+            .push(") = ")
+            .push_bind(iso.clone());
+        q.push(" or instr(action, ")
+            .push_bind(de)
+            .push(") > 0 or instr(action, ")
+            .push_bind(iso)
+            .push(") > 0)");
+    }
+    q.push(" order by id desc limit ").push_bind(limit);
+    Ok(q.build_query_as().fetch_all(pool).await?)
+}
+
+/// Every author of an audit row, by name.
+pub async fn users(pool: &sqlx::SqlitePool) -> Result<Vec<String>, DbError> {
+    let rows: Vec<(String,)> = sqlx::query_as("select distinct user from audit_log order by user")
+        .fetch_all(pool)
+        .await?;
+    Ok(rows.into_iter().map(|(u,)| u).collect())
+}
+
 /// Number of audit rows.
 pub async fn count(pool: &sqlx::SqlitePool) -> Result<i64, DbError> {
     let (n,): (i64,) = sqlx::query_as("select count(*) from audit_log")

@@ -404,6 +404,109 @@ pub type Account = User;
 /// One row of the audit log ([`League::audit_log`]).
 pub type AuditEntry = db::audit::Entry;
 
+/// What the Protokoll can be narrowed to ([`League::audit_search`]).
+pub type AuditFilter = db::audit::Filter;
+
+/// The kinds of change the Protokoll can be filtered by (issue 21.9), each a set of its actions'
+/// beginnings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AuditKind {
+    /// Results and Runden.
+    Rounds,
+    /// Fines and the Strafenkatalog.
+    Fines,
+    /// Nights: created, draw, late arrivals, closed, reopened, deleted, scorer links.
+    Nights,
+    /// Korrekturen of closed nights.
+    Corrections,
+    /// Payments, Jahresbeiträge and the Jahresabschluss.
+    Money,
+    /// Players.
+    Players,
+    /// Seasons and their rules, imports.
+    Seasons,
+    /// Accounts, passwords and reset links.
+    Accounts,
+    /// The club's settings and time zone.
+    Settings,
+}
+
+impl AuditKind {
+    /// Every kind, in the order the filter offers them.
+    pub const ALL: [AuditKind; 9] = [
+        AuditKind::Rounds,
+        AuditKind::Fines,
+        AuditKind::Nights,
+        AuditKind::Corrections,
+        AuditKind::Money,
+        AuditKind::Players,
+        AuditKind::Seasons,
+        AuditKind::Accounts,
+        AuditKind::Settings,
+    ];
+
+    /// The kind's word in the page's address (`?art=runden`).
+    pub fn key(self) -> &'static str {
+        match self {
+            AuditKind::Rounds => "runden",
+            AuditKind::Fines => "strafen",
+            AuditKind::Nights => "abende",
+            AuditKind::Corrections => "korrekturen",
+            AuditKind::Money => "geld",
+            AuditKind::Players => "spieler",
+            AuditKind::Seasons => "saisons",
+            AuditKind::Accounts => "konten",
+            AuditKind::Settings => "einstellungen",
+        }
+    }
+
+    /// The kind of `key` ([`AuditKind::key`]); `None` for another word.
+    pub fn parse(key: &str) -> Option<AuditKind> {
+        AuditKind::ALL.into_iter().find(|k| k.key() == key)
+    }
+
+    /// The German label of the filter's choice.
+    pub fn label(self) -> &'static str {
+        match self {
+            AuditKind::Rounds => "Runden und Ergebnisse",
+            AuditKind::Fines => "Strafen",
+            AuditKind::Nights => "Spielabende, Auslosung, Links",
+            AuditKind::Corrections => "Korrekturen",
+            AuditKind::Money => "Zahlungen, Beiträge, Jahresabschluss",
+            AuditKind::Players => "Spieler",
+            AuditKind::Seasons => "Saisons und Regeln",
+            AuditKind::Accounts => "Konten und Passwörter",
+            AuditKind::Settings => "Einstellungen",
+        }
+    }
+
+    /// The SQL `LIKE` patterns of the kind's actions (as the service and the audit triggers
+    /// word them).
+    pub fn patterns(self) -> &'static [&'static str] {
+        match self {
+            AuditKind::Rounds => &["Ergebnis %", "Runde %"],
+            AuditKind::Fines => &["Strafe %", "Strafenkatalog %"],
+            AuditKind::Nights => &[
+                "Spielabend %",
+                "Teilnehmer und Auslosung %",
+                "Nachzügler %",
+                "Link zum Schreiben %",
+            ],
+            AuditKind::Corrections => &["Korrektur %"],
+            AuditKind::Money => &["Zahlung %", "Jahresabschluss %", "Jahresbeitrag%"],
+            AuditKind::Players => &["Spieler %"],
+            AuditKind::Seasons => &["Saison %", "Saisonregeln %"],
+            AuditKind::Accounts => &[
+                "Konto %",
+                "%: Konto %",
+                "Link zum Zurücksetzen %",
+                "Passwort %",
+            ],
+            AuditKind::Settings => &["Einstellungen %", "Zeitzone %"],
+        }
+    }
+}
+
 /// The accounts as methods of the league, for the web (which names no part of the db layer); each
 /// does what the function of the same name above does, on the league's database.
 impl super::League {
@@ -476,6 +579,21 @@ impl super::League {
         limit: i64,
     ) -> Result<Vec<AuditEntry>, ServiceError> {
         audit_log(self.db(), before, limit).await
+    }
+
+    /// At most `limit` audit rows before row `before` that pass `filter`, newest first.
+    pub async fn audit_search(
+        &self,
+        filter: &AuditFilter,
+        before: Option<i64>,
+        limit: i64,
+    ) -> Result<Vec<AuditEntry>, ServiceError> {
+        Ok(db::audit::search(&self.db().read, filter, before, limit).await?)
+    }
+
+    /// Every author of an audit row, by name (the Protokoll's filter).
+    pub async fn audit_users(&self) -> Result<Vec<String>, ServiceError> {
+        Ok(db::audit::users(&self.db().read).await?)
     }
 
     /// Changes the password of account `id` ([`change_password`]): the new session epoch.

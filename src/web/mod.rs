@@ -45,7 +45,8 @@ pub struct Config {
     pub clock: Arc<dyn crate::service::clock::Clock>,
     /// The club's time zone from `--timezone` (wins over the settings); `None`: the settings'.
     pub timezone: Option<chrono_tz::Tz>,
-    /// The address behind the HTTPS proxy (`--public-url`): the printed setup link uses it.
+    /// The address behind the HTTPS proxy (`--public-url`): the printed setup link and every link
+    /// a page shows (password reset, scorer links, the night report) use it.
     pub public_url: Option<crate::service::status::PublicUrl>,
     /// The page cache's bound in bytes (`kit::page_cache::MAX_BYTES` by default).
     pub page_cache_bytes: usize,
@@ -133,13 +134,14 @@ pub async fn build(config: Config) -> anyhow::Result<(Router, League)> {
         )),
         secure_cookies: config.secure_cookies,
         once: Default::default(),
+        public_url: config.public_url.clone(),
     };
     // Pages go out gzip-compressed to a client that asks for it (every phone browser): a season
     // table of ~30 KB travels as ~5 KB over the bar's mobile network. Fastest level: the
     // compression costs less than rendering the page.
     let app = kit::security::protect(kit::routes::router(state, routes()).layer(sessions))
         .layer(CompressionLayer::new().quality(CompressionLevel::Fastest))
-        .layer(TraceLayer::new_for_http());
+        .layer(TraceLayer::new_for_http().make_span_with(kit::security::request_span));
     Ok((app, league))
 }
 

@@ -12,6 +12,7 @@ mod common;
 mod server;
 
 mod backups;
+mod bearer;
 mod cli;
 mod club;
 mod demo;

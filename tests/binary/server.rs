@@ -40,9 +40,10 @@ impl Server {
             .args(args)
             .env_remove("DATABASE_URL")
             .env_remove("SCHOCKERLIGA_SECURE_COOKIES")
-            .envs(env.iter().copied())
             .env("NO_COLOR", "1")
             .env("RUST_LOG", "info")
+            // After the defaults: a test may log more (`RUST_LOG=debug`).
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -181,6 +182,19 @@ pub fn raw(
     cookie: Option<&str>,
     form_body: Option<&str>,
 ) -> std::io::Result<Raw> {
+    let origin = format!("http://{addr}");
+    raw_from(addr, method, path, cookie, form_body, &origin)
+}
+
+/// [`raw`] with a form post's `Origin` header `origin` (another site's: a cross-site post).
+pub fn raw_from(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    cookie: Option<&str>,
+    form_body: Option<&str>,
+    origin: &str,
+) -> std::io::Result<Raw> {
     let mut s = TcpStream::connect(addr)?;
     s.set_read_timeout(Some(Duration::from_secs(30)))?;
     let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
@@ -190,7 +204,7 @@ pub fn raw(
     let body = form_body.unwrap_or("");
     if form_body.is_some() {
         head.push_str("Content-Type: application/x-www-form-urlencoded\r\n");
-        head.push_str(&format!("Origin: http://{addr}\r\n"));
+        head.push_str(&format!("Origin: {origin}\r\n"));
     }
     head.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
     s.write_all(head.as_bytes())?;

@@ -40,7 +40,16 @@ pub struct TestApp {
     /// The database file.
     pub path: PathBuf,
     secure_cookies: bool,
+    server: Server,
     _dir: tempfile::TempDir,
+}
+
+/// How the server was started beyond its database: its clock, `--timezone`, `--public-url`.
+#[derive(Clone, Default)]
+struct Server {
+    clock: Option<std::sync::Arc<dyn schockerliga::service::clock::Clock>>,
+    timezone: Option<chrono_tz::Tz>,
+    public_url: Option<String>,
 }
 
 /// What a [`TestApp`] starts with: accounts (password [`PASSWORD`]), then imported seasons.
@@ -49,6 +58,7 @@ pub struct Builder {
     accounts: Vec<(String, &'static str)>,
     seasons: Vec<SeasonFile>,
     secure_cookies: bool,
+    server: Server,
     page_cache_bytes: Option<usize>,
 }
 
@@ -82,6 +92,28 @@ impl Builder {
         self
     }
 
+    /// The server's instant from `clock` (a [`schockerliga::service::clock::FixedClock`]) instead
+    /// of the system clock.
+    pub fn clock(
+        mut self,
+        clock: std::sync::Arc<dyn schockerliga::service::clock::Clock>,
+    ) -> Builder {
+        self.server.clock = Some(clock);
+        self
+    }
+
+    /// The server started with `--timezone zone`.
+    pub fn timezone(mut self, zone: chrono_tz::Tz) -> Builder {
+        self.server.timezone = Some(zone);
+        self
+    }
+
+    /// The server started with `--public-url url`.
+    pub fn public_url(mut self, url: &str) -> Builder {
+        self.server.public_url = Some(url.to_string());
+        self
+    }
+
     /// The page cache bounded by `bytes` (`Config::page_cache_bytes`).
     pub fn page_cache_bytes(mut self, bytes: usize) -> Builder {
         self.page_cache_bytes = Some(bytes);
@@ -108,7 +140,7 @@ impl Builder {
                 .await
                 .unwrap();
         }
-        let mut config = config(&path, self.secure_cookies);
+        let mut config = config(&path, self.secure_cookies, &self.server);
         if let Some(bytes) = self.page_cache_bytes {
             config.page_cache_bytes = bytes;
         }
@@ -119,14 +151,24 @@ impl Builder {
             league,
             path,
             secure_cookies: self.secure_cookies,
+            server: self.server,
             _dir: dir,
         }
     }
 }
 
-fn config(path: &std::path::Path, secure_cookies: bool) -> Config {
+fn config(path: &std::path::Path, secure_cookies: bool, server: &Server) -> Config {
     let mut config = Config::new(path.to_path_buf(), "127.0.0.1:3000".parse().unwrap());
     config.secure_cookies = secure_cookies;
+    config.clock = match &server.clock {
+        Some(clock) => clock.clone(),
+        None => schockerliga::service::clock::FixedClock::parse(TEST_NOW).unwrap(),
+    };
+    config.timezone = server.timezone;
+    config.public_url = server
+        .public_url
+        .as_deref()
+        .map(|u| schockerliga::service::status::PublicUrl::parse(u).unwrap());
     config
 }
 
@@ -162,7 +204,7 @@ impl TestApp {
 
     /// A new router on the same database file, as after a server restart (the old one is dropped).
     pub async fn restart(&mut self) {
-        let (router, league) = build(config(&self.path, self.secure_cookies))
+        let (router, league) = build(config(&self.path, self.secure_cookies, &self.server))
             .await
             .unwrap();
         self.router = router;
@@ -461,12 +503,19 @@ pub async fn snapshot(pool: &sqlx::SqlitePool) -> String {
     out
 }
 
-/// The club's date today as the app under test reads it: the system clock in the default club
-/// time zone (Europe/Berlin), never the test machine's `TZ` (between 23:00 and 24:00 UTC the two
-/// differ by a day).
+/// The instant of every test app's clock unless a test sets its own ([`Builder::clock`]): the
+/// day after the fixtures' last night (25.12.2026), so that every fixture night lies before the
+/// club's today (issue 22.3: a night after today moves nothing) whatever day the tests run.
+pub const TEST_NOW: &str = "2026-12-26T12:00:00Z";
+
+/// The club's date today as the app under test reads it: [`TEST_NOW`] in the default club time
+/// zone (Europe/Berlin), never the test machine's `TZ` or date.
 pub fn club_today() -> chrono::NaiveDate {
-    schockerliga::service::clock::ClubClock::system(schockerliga::service::clock::DEFAULT_TIMEZONE)
-        .today()
+    schockerliga::service::clock::ClubClock::new(
+        schockerliga::service::clock::FixedClock::parse(TEST_NOW).unwrap(),
+        schockerliga::service::clock::DEFAULT_TIMEZONE,
+    )
+    .today()
 }
 
 /// Checks (lower-cased) HTML `s`: every `<script` is exactly `<script src="/static/….js" defer>`

@@ -13,6 +13,7 @@ mod bar;
 mod besteck;
 mod cache;
 mod closed_nights;
+mod club;
 mod corrections;
 mod entry;
 mod glueck;

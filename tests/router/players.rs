@@ -257,7 +257,13 @@ async fn players_progress_matches_the_model_on_the_fixtures_night_by_night() {
     for case in ["small-2026", "sample-2026"] {
         let sf = season_file(case, None);
         let file = as_json(&sf);
-        let t = TestApp::with_seasons(&[sf]).await;
+        // The club's today after New Year's Eve: an as-of date after today would be capped to
+        // today (issue 22.3).
+        let t = TestApp::builder()
+            .seasons([sf])
+            .clock(schockerliga::service::clock::FixedClock::parse("2027-01-02T12:00:00Z").unwrap())
+            .start()
+            .await;
         check_players(&t, &file, None).await;
         let mut dates = nights(&file);
         // Between nights, the deadline, the day after, September and October fees, New Year's Day.

@@ -43,6 +43,10 @@ const ADMIN_ONLY: &[(&str, &str)] = &[
     ("POST", "/verwaltung/konten/{id}/zuruecksetzen"),
     ("GET", "/verwaltung/einstellungen"),
     ("POST", "/verwaltung/einstellungen"),
+    ("POST", "/verwaltung/einstellungen/zeitzone"),
+    ("GET", "/verwaltung/sicherung"),
+    ("POST", "/verwaltung/sicherung"),
+    ("GET", "/verwaltung/sicherung/{name}"),
 ];
 
 /// Routes a Kassenwart may use (with a secretary and an admin): fees, fines, payments, the

@@ -4,12 +4,13 @@
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::{Path, State};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use axum::Form;
 use serde::Deserialize;
 
 use crate::auth::Role;
 use crate::service::{League, ServiceError};
+use crate::web::kit::links::{self, PublicAddress};
 use crate::web::kit::session::RequireAdmin;
 use crate::web::kit::{AppError, Layout, Reply, Stored};
 
@@ -184,23 +185,10 @@ pub async fn enable(
 struct ResetLinkPage {
     layout: Layout,
     username: String,
+    /// The link, on the club's public address ([`PublicAddress`]).
     link: String,
-}
-
-/// The link to the reset page for `token` on the host the admin uses (`Host` header; the
-/// server's listen address without one).
-fn reset_url(headers: &axum::http::HeaderMap, listen: std::net::SocketAddr, token: &str) -> String {
-    let host = headers
-        .get(axum::http::header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .filter(|h| {
-            !h.is_empty()
-                && h.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || ".-:[]".contains(c))
-        })
-        .map(str::to_string)
-        .unwrap_or_else(|| listen.to_string());
-    format!("http://{host}/passwort/zuruecksetzen?token={token}")
+    /// The link to share it in WhatsApp.
+    whatsapp: String,
 }
 
 /// Issues a one-time reset link for account `id` and shows it once (200, not stored by any
@@ -208,21 +196,26 @@ fn reset_url(headers: &axum::http::HeaderMap, listen: std::net::SocketAddr, toke
 /// one dies). The one POST of the app that does not redirect: a redirect would have to keep the
 /// token in the session store.
 pub async fn reset_link(
-    State(state): State<crate::web::kit::AppState>,
+    State(league): State<League>,
     layout: Layout,
     RequireAdmin(me): RequireAdmin,
-    headers: axum::http::HeaderMap,
+    address: PublicAddress,
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
-    let user = state.league.account(id).await?.ok_or(AppError::NotFound)?;
-    let token = state
-        .league
-        .issue_reset(&user.username, &me.username)
-        .await?;
+    let user = league.account(id).await?.ok_or(AppError::NotFound)?;
+    let token = league.issue_reset(&user.username, &me.username).await?;
+    let link = address.link(&format!("/passwort/zuruecksetzen?token={token}"));
     let page = ResetLinkPage {
         layout,
-        link: reset_url(&headers, state.listen, &token),
+        whatsapp: links::whatsapp(
+            &format!(
+                "Schockerliga: Link zum Zurücksetzen des Passworts für {} (gilt 24 Stunden, einmal):",
+                user.username
+            ),
+            &link,
+        ),
+        link,
         username: user.username,
     };
-    Ok(([(axum::http::header::CACHE_CONTROL, "no-store")], page).into_response())
+    Ok(links::no_store(page))
 }

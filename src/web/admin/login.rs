@@ -175,22 +175,24 @@ pub struct SetupForm {
     pub password2: String,
 }
 
+/// `GET /setup?token=…`: the form for the first admin while the token is open; never kept by a
+/// cache (`no-store`: the token is in its address and its form).
 async fn setup_form(
     State(state): State<AppState>,
     Query(q): Query<SetupQuery>,
-) -> Result<SetupPage, AppError> {
+) -> Result<Response, AppError> {
     if !state.league.setup_token_valid(&q.token).await? {
         return Err(AppError::DeadLink(
             "Dieser Einrichtungslink gilt nicht (mehr): er wurde schon benutzt oder ist falsch. Mit dem Konto anmelden unter /login."
                 .to_string(),
         ));
     }
-    Ok(SetupPage {
+    Ok(crate::web::kit::links::no_store(SetupPage {
         layout: Layout::default(),
         token: q.token,
         username: String::new(),
         error: None,
-    })
+    }))
 }
 
 async fn setup(
@@ -213,7 +215,7 @@ async fn setup(
                 username: form.username,
                 error: Some(refusal.to_string()),
             };
-            let mut resp = page.into_response();
+            let mut resp = crate::web::kit::links::no_store(page);
             *resp.status_mut() = refused_status(&refusal);
             return Ok(resp);
         }

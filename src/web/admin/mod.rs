@@ -1,10 +1,11 @@
 //! The Verwaltung: seasons, players and nights (`season`), a season's rules (`saisonregeln`),
-//! accounts and reset links (`accounts`), the audit log (`audit`), the club's settings
-//! (`settings`), login, logout and the first setup (`login`), and each account's own password
+//! accounts and reset links (`accounts`), the audit log (`audit`), the backups (`backups`), the
+//! club's settings and time zone (`settings`), login, logout and the first setup (`login`), and each account's own password
 //! (`password`).
 
 pub mod accounts;
 pub mod audit;
+pub mod backups;
 pub mod login;
 pub mod password;
 pub mod saisonregeln;
@@ -37,6 +38,18 @@ pub fn routes() -> Routes {
             accounts::reset_link,
         )
         .get(Guard::Admin, "/verwaltung/protokoll", audit::get)
+        .get(Guard::Admin, backups::PAGE, backups::get)
+        .post(Guard::Admin, backups::PAGE, backups::post)
+        .get(
+            Guard::Admin,
+            "/verwaltung/sicherung/{name}",
+            backups::download,
+        )
         .get(Guard::Admin, "/verwaltung/einstellungen", settings::get)
         .post(Guard::Admin, "/verwaltung/einstellungen", settings::post)
+        .post(
+            Guard::Admin,
+            "/verwaltung/einstellungen/zeitzone",
+            settings::post_timezone,
+        )
 }

@@ -1,15 +1,30 @@
-//! The JSON API (interchange.md): standings, payouts, players and careers (`seasons`), one
-//! Wurfrunde evaluated (`wurfrunde`), and a secretary's program entering rounds (`round`).
+//! The JSON API (interchange.md): the server's status (`GET /api/v1/status`), standings, payouts,
+//! players and careers (`seasons`), one Wurfrunde evaluated (`wurfrunde`), and a secretary's
+//! program entering rounds (`round`).
 
 pub mod round;
 pub mod seasons;
 pub mod wurfrunde;
 
-use super::kit::Routes;
+use axum::extract::State;
+use axum::Json;
+
+use super::kit::{Guard, Routes};
+use crate::service::status::Status;
+use crate::service::League;
 
 /// The routes of this room.
 pub fn routes() -> Routes {
-    seasons::routes()
+    Routes::new()
+        .get(Guard::Public, "/api/v1/status", status)
+        .merge(seasons::routes())
         .merge(wurfrunde::routes())
         .merge(round::routes())
+}
+
+/// `GET /api/v1/status` (public, interchange.md "Running it for a club"): `{"ok": true,
+/// "version": "…", "today": "2026-05-01", "timezone": "Europe/Berlin"}`, the club's date on the
+/// one club clock.
+pub async fn status(State(league): State<League>) -> Json<Status> {
+    Json(league.status())
 }

@@ -14,7 +14,7 @@ use serde_json::json;
 use crate::league::Liga;
 use crate::service::League;
 use crate::web::kit::session::CurrentUser;
-use crate::web::kit::{ApiError, Guard, Routes};
+use crate::web::kit::{ApiError, Guard, Routes, Today};
 
 /// The routes of this feature.
 pub fn routes() -> Routes {
@@ -80,19 +80,21 @@ fn season_as_of(
 
 async fn standings(
     State(league): State<League>,
+    Today(today): Today,
     season: Result<Path<String>, PathRejection>,
     q: Result<Query<StandingsQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let (year, as_of) = season_as_of(season, q)?;
     let snapshot = league.snapshot();
     let view = snapshot.season(year)?;
-    Ok(Json(&*view.standings_as_of(as_of)).into_response())
+    Ok(Json(&*view.standings_on(as_of, today)).into_response())
 }
 
 /// The payouts of a season; while the club keeps its money private ("Kasse nur für Mitglieder")
 /// only for a logged-in account (403 for others: the payees' names with their amounts).
 async fn payouts(
     State(league): State<League>,
+    Today(today): Today,
     user: Option<CurrentUser>,
     season: Result<Path<String>, PathRejection>,
 ) -> Result<Response, ApiError> {
@@ -105,7 +107,7 @@ async fn payouts(
             "Die Kasse ist nur für Mitglieder: bitte anmelden.".to_string(),
         ));
     }
-    let resp = Json(league.payouts(year)?).into_response();
+    let resp = Json(league.payouts_on(year, today)?).into_response();
     Ok(crate::web::kit::privacy::private_money(&snapshot, resp))
 }
 
@@ -166,6 +168,7 @@ pub struct PlayerProgressJson {
 
 async fn players(
     State(league): State<League>,
+    Today(today): Today,
     user: Option<CurrentUser>,
     season: Result<Path<String>, PathRejection>,
     q: Result<Query<StandingsQuery>, QueryRejection>,
@@ -173,7 +176,7 @@ async fn players(
     let (year, as_of) = season_as_of(season, q)?;
     let snapshot = league.snapshot();
     let money = snapshot.money_visible(user.is_some());
-    let progress = snapshot.season(year)?.progress(as_of);
+    let progress = snapshot.season(year)?.progress_on(as_of, today);
     let answer = PlayersJson {
         season: progress.season,
         as_of: progress.as_of,

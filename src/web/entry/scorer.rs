@@ -10,7 +10,6 @@
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::{Path, State};
-use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Form};
 use serde::Deserialize;
@@ -24,8 +23,9 @@ use super::round_input::{Fields, RowInput};
 use crate::league::format::date_de;
 use crate::service::scorer::{link_path, ScorerLink};
 use crate::service::{Edit, League, ServiceError};
+use crate::web::kit::links::{self, PublicAddress};
 use crate::web::kit::session::RequireSecretary;
-use crate::web::kit::{AppError, AppState, AtNight, Guard, Layout, Reply, Routes, Stored, Today};
+use crate::web::kit::{AppError, AtNight, Guard, Layout, Reply, Routes, Stored, Today};
 
 /// The session key of a link made and not yet shown: "date|table|token".
 const SHOW_ONCE_KEY: &str = "scorer_link_once";
@@ -141,6 +141,7 @@ async fn link_layout(session: &Session, today: chrono::NaiveDate) -> Layout {
         flash,
         once: crate::web::kit::once::token(),
         today,
+        backup_warning: None,
     }
 }
 
@@ -217,21 +218,13 @@ struct LinkPage {
     table: u32,
     /// The link's address and its QR code (SVG), only right after it was made.
     shown: Option<(String, String)>,
+    /// The link to share it in WhatsApp, with the address.
+    whatsapp: String,
 }
 
 /// The confirmation-free forms of the link buttons: only the `einmal` token.
 #[derive(Deserialize)]
 pub struct LinkForm {}
-
-/// The link's address for a request with `headers`: its `Host`, `https` behind TLS.
-fn address(headers: &HeaderMap, secure: bool, path: &str) -> String {
-    let host = headers
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("localhost");
-    let scheme = if secure { "https" } else { "http" };
-    format!("{scheme}://{host}{path}")
-}
 
 /// `POST /verwaltung/abend/{date}/tisch/{table}/link`: makes the table's link (an older one stops
 /// working) and shows it once; refused → the night page again with the reason.
@@ -267,11 +260,13 @@ async fn create_link(
     end_with(reply, at.date, "links", done, stored, Typed::default()).await
 }
 
+/// `GET /verwaltung/abend/{date}/tisch/{table}/link`: the link just made, once, on the club's
+/// public address ([`PublicAddress`]) with its QR code and a WhatsApp link; never kept by a cache
+/// (`no-store`).
 async fn show_link(
-    State(state): State<AppState>,
     layout: Layout,
     session: Session,
-    headers: HeaderMap,
+    address: PublicAddress,
     at: AtNight,
     Path((_, table)): Path<(String, u32)>,
 ) -> Response {
@@ -280,26 +275,27 @@ async fn show_link(
     let shown = kept
         .as_deref()
         .and_then(|k| k.strip_prefix(&prefix))
-        .map(|token| {
-            address(
-                &headers,
-                state.secure_cookies,
-                &link_path(token, at.date, table),
-            )
-        })
+        .map(|token| address.link(&link_path(token, at.date, table)))
         .map(|url| {
             let svg =
                 crate::web::kit::qr::svg(&url, "linkcode", "QR-Code des Links").unwrap_or_default();
             (url, svg)
         });
-    LinkPage {
+    let date = date_de(at.date);
+    let whatsapp = shown.as_ref().map_or(String::new(), |(url, _)| {
+        links::whatsapp(
+            &format!("Schockerliga: Runden von Tisch {table} am {date} eintragen:"),
+            url,
+        )
+    });
+    links::no_store(LinkPage {
         layout,
         iso: at.date.to_string(),
-        date: date_de(at.date),
+        date,
         table,
         shown,
-    }
-    .into_response()
+        whatsapp,
+    })
 }
 
 /// `POST /verwaltung/abend/{date}/tisch/{table}/link/widerrufen`: the table's link stops working.

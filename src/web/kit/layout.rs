@@ -28,6 +28,9 @@ pub struct Layout {
     /// The club's date of this request ([`crate::service::League::today`], the one club clock):
     /// what every "today" of a page and its forms is.
     pub today: NaiveDate,
+    /// On every Verwaltung page of a logged-in account: the failed backup or probe, until a good
+    /// copy exists ([`crate::service::backup::Backups::warning`]; German).
+    pub backup_warning: Option<String>,
 }
 
 impl Layout {
@@ -43,6 +46,7 @@ impl Layout {
             flash: None,
             once,
             today,
+            backup_warning: None,
         }
     }
 }
@@ -72,8 +76,15 @@ impl FromRequestParts<AppState> for Layout {
             (None, true) => super::once::token(),
             _ => String::new(),
         };
+        let backup_warning = match (&user, state.league.backups()) {
+            (Some(_), Some(backups)) if parts.uri.path().starts_with("/verwaltung") => {
+                backups.warning(&state.league.clock())
+            }
+            _ => None,
+        };
         let layout = Layout::of(user, state.league.today());
         Ok(Layout {
+            backup_warning,
             flash,
             once: if once.is_empty() {
                 layout.once.clone()

@@ -52,6 +52,9 @@ pub struct AppState {
     pub secure_cookies: bool,
     /// The forms carried out, so that one sent again is not carried out twice.
     pub once: Arc<once::Submitted>,
+    /// The address behind the HTTPS proxy (`--public-url`): the links pages show start with it
+    /// ([`links::PublicAddress`]).
+    pub public_url: Option<crate::service::status::PublicUrl>,
 }
 
 impl FromRef<AppState> for League {

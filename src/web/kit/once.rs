@@ -172,7 +172,10 @@ pub async fn guard(State(state): State<AppState>, req: Request, next: Next) -> R
     let mut answer = slot.lock().await;
     if let Some(a) = answer.clone() {
         drop(answer);
-        tracing::info!(path = %parts.uri.path(), "Formular erneut gesendet: nicht noch einmal übernommen");
+        tracing::info!(
+            path = %super::links::masked(parts.uri.path()),
+            "Formular erneut gesendet: nicht noch einmal übernommen"
+        );
         return again(&mut parts, &state, a).await;
     }
     let resp = next

@@ -143,44 +143,50 @@ pub fn router(state: AppState, routes: Routes) -> Router {
         for (path, handler) in paths {
             group = group.route(path, handler);
         }
-        group =
-            match guard {
-                Guard::Public => group.route_layer(axum::middleware::from_fn_with_state(
+        group = match guard {
+            Guard::Public => group.route_layer(axum::middleware::from_fn_with_state(
+                state.clone(),
+                page_cache::serve,
+            )),
+            Guard::Secretary => group
+                .route_layer(once.clone())
+                .route_layer(axum::middleware::from_extractor_with_state::<
+                    RequireSecretary,
+                    AppState,
+                >(state.clone()))
+                .route_layer(keep_unsent.clone()),
+            Guard::Admin => group
+                .route_layer(once.clone())
+                .route_layer(axum::middleware::from_extractor_with_state::<
+                    RequireAdmin,
+                    AppState,
+                >(state.clone()))
+                .route_layer(keep_unsent.clone()),
+            Guard::Money => group
+                .route_layer(once.clone())
+                .route_layer(axum::middleware::from_extractor_with_state::<
+                    RequireMoney,
+                    AppState,
+                >(state.clone()))
+                .route_layer(keep_unsent.clone()),
+            // A scorer link: checked on every request, its forms carried out once; its
+            // pages carry the token in every address, so no cache keeps them (also not
+            // a refusal's page).
+            Guard::Link => group
+                .route_layer(once.clone())
+                .route_layer(axum::middleware::from_fn_with_state(
                     state.clone(),
-                    page_cache::serve,
+                    session::link_guard,
+                ))
+                .route_layer(tower_http::set_header::SetResponseHeaderLayer::overriding(
+                    axum::http::header::CACHE_CONTROL,
+                    axum::http::HeaderValue::from_static("no-store"),
                 )),
-                Guard::Secretary => group
-                    .route_layer(once.clone())
-                    .route_layer(axum::middleware::from_extractor_with_state::<
-                        RequireSecretary,
-                        AppState,
-                    >(state.clone()))
-                    .route_layer(keep_unsent.clone()),
-                Guard::Admin => group
-                    .route_layer(once.clone())
-                    .route_layer(axum::middleware::from_extractor_with_state::<
-                        RequireAdmin,
-                        AppState,
-                    >(state.clone()))
-                    .route_layer(keep_unsent.clone()),
-                Guard::Money => group
-                    .route_layer(once.clone())
-                    .route_layer(axum::middleware::from_extractor_with_state::<
-                        RequireMoney,
-                        AppState,
-                    >(state.clone()))
-                    .route_layer(keep_unsent.clone()),
-                // A scorer link: checked on every request, its forms carried out once.
-                Guard::Link => group.route_layer(once.clone()).route_layer(
-                    axum::middleware::from_fn_with_state(state.clone(), session::link_guard),
-                ),
-                // Only the own password change: nothing of it is kept in a cookie.
-                Guard::Account => group.route_layer(once.clone()).route_layer(
-                    axum::middleware::from_extractor_with_state::<CurrentUser, AppState>(
-                        state.clone(),
-                    ),
-                ),
-            };
+            // Only the own password change: nothing of it is kept in a cookie.
+            Guard::Account => group.route_layer(once.clone()).route_layer(
+                axum::middleware::from_extractor_with_state::<CurrentUser, AppState>(state.clone()),
+            ),
+        };
         app = app.merge(group);
     }
     app.fallback(not_found).with_state(state)

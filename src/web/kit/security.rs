@@ -96,7 +96,11 @@ pub fn is_cross_site(method: &Method, headers: &HeaderMap, authority: Option<&st
 async fn refuse_cross_site(req: Request, next: Next) -> Response {
     let authority = req.uri().authority().map(|a| a.as_str().to_string());
     if is_cross_site(req.method(), req.headers(), authority.as_deref()) {
-        tracing::warn!(method = %req.method(), uri = %req.uri(), "cross-site request refused");
+        tracing::warn!(
+            method = %req.method(),
+            uri = %super::links::masked(&req.uri().to_string()),
+            "cross-site request refused"
+        );
         return (
             StatusCode::FORBIDDEN,
             [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
@@ -105,6 +109,18 @@ async fn refuse_cross_site(req: Request, next: Next) -> Response {
             .into_response();
     }
     next.run(req).await
+}
+
+/// The span of one request for the request log (`TraceLayer`, at DEBUG as tower-http's own):
+/// method, URI with its bearer tokens masked ([`super::links::masked`]) and HTTP version. Every
+/// line logged while the request runs (a failure's ERROR too) names it.
+pub fn request_span<B>(req: &axum::http::Request<B>) -> tracing::Span {
+    tracing::debug_span!(
+        "request",
+        method = %req.method(),
+        uri = %super::links::masked(&req.uri().to_string()),
+        version = ?req.version(),
+    )
 }
 
 /// The client address for the login burst limit: the peer address from `ConnectInfo`, or

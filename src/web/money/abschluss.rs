@@ -307,10 +307,12 @@ fn abschluss_view(
     error: Option<String>,
 ) -> Result<AbschlussPage, AppError> {
     let year = at.year();
-    let chained = at.snapshot.chained(year)?;
-    let (season, p) = (&at.view.season, &chained.payouts);
     let today = layout.today;
-    let status = match season.last_night() {
+    // As the club's today sees it (issue 22.3): a night entered ahead moves no place.
+    let chained = at.snapshot.chained_on(year, today)?;
+    let (season, p) = (&at.view.season, &chained.payouts);
+    // The last night with results on or before today: a night entered ahead is no „Stand“.
+    let status = match season.default_as_of(Some(today)) {
         None => "Noch kein Spielabend: die Regeln unten gelten für diese Saison.".to_string(),
         Some(d) if today.year() <= year => format!(
             "Vorläufig: Stand nach dem Abend vom {}. Endgültig nach dem letzten Abend der Saison.",

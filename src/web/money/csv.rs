@@ -93,7 +93,7 @@ pub async fn table(
 ) -> Result<Response, AppError> {
     let as_of = as_of_date(q.as_of.as_deref())?;
     let year = at.year();
-    let table = at.view.standings_as_of(as_of);
+    let table = at.view.standings_on(as_of, today);
     let mut rows = vec![strings([
         "Liga",
         "Platz",
@@ -139,7 +139,7 @@ pub async fn kasse(layout: Layout, at: AtSeason) -> Result<Response, AppError> {
         return Ok(to_login);
     }
     let year = at.year();
-    let chained = at.snapshot.chained(year)?;
+    let chained = at.snapshot.chained_on(year, today)?;
     let k = crate::league::kasse::kasse(&at.view.season, chained.payouts.carry_in_cents);
     let mut rows = vec![strings([
         "Name",

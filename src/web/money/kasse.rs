@@ -160,7 +160,7 @@ pub fn page(layout: Layout, at: &AtSeason, error: Option<String>) -> Result<Resp
 fn kasse_view(layout: Layout, at: &AtSeason, error: Option<String>) -> Result<KassePage, AppError> {
     let today = layout.today;
     let year = at.year();
-    let chained = at.snapshot.chained(year)?;
+    let chained = at.snapshot.chained_on(year, today)?;
     let season = &at.view.season;
     let p = &chained.payouts;
     let k = kasse(season, p.carry_in_cents);

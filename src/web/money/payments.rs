@@ -247,7 +247,11 @@ pub async fn net(
     Form(form): Form<NetForm>,
 ) -> Result<Response, AppError> {
     let year = at.year();
-    let carry_in_cents = at.snapshot.chained(year)?.payouts.carry_in_cents;
+    let carry_in_cents = at
+        .snapshot
+        .chained_on(year, reply.layout.today)?
+        .payouts
+        .carry_in_cents;
     let before = crate::league::payouts(&at.view.season, carry_in_cents).fines_cents;
     let done = match paid_on(&form.paid_on, reply.layout.today) {
         Err(e) => Err(e),

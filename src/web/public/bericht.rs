@@ -2,20 +2,21 @@
 //! no script, by the templates' house rule) or to open in WhatsApp
 //! (`/abend/{date}/bericht`) and as plain text (`/abende/{date}/bericht.txt`, `text/plain;
 //! charset=utf-8`). The text is `league::report::night_report`; nothing is sent by the server.
-//! The report links the night on the host the reader used (`Host` header), so neither answer is
+//! The report links the night on the club's public address (`--public-url`, else the host the
+//! reader used: [`PublicAddress`]), so neither answer is
 //! kept by the page cache (`Cache-Control: no-store`); the open fines are left out for anonymous
 //! readers when the club keeps its money private.
 
 use askama::Template;
 use askama_web::WebTemplate;
-use axum::extract::State;
-use axum::http::{header, HeaderMap};
+use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
 use crate::league::format::date_de;
 use crate::league::report::{night_report, Money};
+use crate::web::kit::links::{percent_encode, PublicAddress};
 use crate::web::kit::AtNight;
-use crate::web::kit::{AppError, AppState, Guard, Layout, Routes};
+use crate::web::kit::{AppError, Guard, Layout, Routes};
 
 /// The routes of this feature.
 pub fn routes() -> Routes {
@@ -24,54 +25,14 @@ pub fn routes() -> Routes {
         .get(Guard::Public, "/abende/{date}/bericht.txt", text)
 }
 
-/// `s` percent-encoded for a URL query value (RFC 3986: everything but `A–Z a–z 0–9 - . _ ~`
-/// as `%XX` of its UTF-8 bytes), e.g. `"Anna 1 €"` → `"Anna%201%20%E2%82%AC"`.
-pub fn percent_encode(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() * 3);
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
-/// The absolute link to `path` on the host the request used (a `Host` of plain host characters;
-/// the server's listen address without one), `https` when the cookies are `Secure`.
-fn absolute(state: &AppState, headers: &HeaderMap, path: &str) -> String {
-    let host = headers
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .filter(|h| {
-            !h.is_empty()
-                && h.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || ".-:[]".contains(c))
-        })
-        .map(str::to_string)
-        .unwrap_or_else(|| state.listen.to_string());
-    let scheme = if state.secure_cookies {
-        "https"
-    } else {
-        "http"
-    };
-    format!("{scheme}://{host}{path}")
-}
-
 /// The report of `at` for this reader. Errors: none but an unknown night (404).
-fn report(
-    state: &AppState,
-    headers: &HeaderMap,
-    layout: &Layout,
-    at: &AtNight,
-) -> Result<String, AppError> {
+fn report(address: &PublicAddress, layout: &Layout, at: &AtNight) -> Result<String, AppError> {
     let money = if at.snapshot.money_visible(layout.user.is_some()) {
         Money::Shown
     } else {
         Money::Private
     };
-    let link = absolute(state, headers, &format!("/abend/{}", at.date));
+    let link = address.link(&format!("/abend/{}", at.date));
     night_report(&at.view.season, at.date, &link, money).ok_or(AppError::NotFound)
 }
 
@@ -89,13 +50,8 @@ struct BerichtPage {
     lines: usize,
 }
 
-async fn page(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    layout: Layout,
-    at: AtNight,
-) -> Result<Response, AppError> {
-    let text = report(&state, &headers, &layout, &at)?;
+async fn page(address: PublicAddress, layout: Layout, at: AtNight) -> Result<Response, AppError> {
+    let text = report(&address, &layout, &at)?;
     Ok((
         [(header::CACHE_CONTROL, "no-store")],
         BerichtPage {
@@ -116,13 +72,8 @@ async fn page(
         .into_response())
 }
 
-async fn text(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    layout: Layout,
-    at: AtNight,
-) -> Result<Response, AppError> {
-    let text = report(&state, &headers, &layout, &at)?;
+async fn text(address: PublicAddress, layout: Layout, at: AtNight) -> Result<Response, AppError> {
+    let text = report(&address, &layout, &at)?;
     Ok((
         [
             (header::CONTENT_TYPE, "text/plain; charset=utf-8"),

@@ -7,6 +7,7 @@ use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
+use chrono::Datelike;
 
 use crate::league::career::{AllTimeRow, Career, HonourYear, ALL_TIME_MIN_ROUNDS};
 use crate::league::records::{RecordHolder, RecordKind, Records};
@@ -133,22 +134,43 @@ async fn all_time(State(league): State<League>, layout: Layout) -> Response {
     .into_response()
 }
 
+/// One season of the Ehrentafel as shown.
+struct EhrentafelYear<'a> {
+    /// Its Schocker des Jahres, Lucky Looser and places as of the club's today.
+    honours: &'a HonourYear,
+    /// The season is still running (its year is not over on the club's today): its names are
+    /// the standing so far, marked „vorläufig“ as the Jahresabschluss does (issue 22.10).
+    provisional: bool,
+}
+
 /// The Ehrentafel page.
 #[derive(Template, WebTemplate)]
 #[template(path = "public/ehrentafel.html")]
 struct EhrentafelPage<'a> {
     layout: Layout,
     /// Newest year first.
-    years: Vec<&'a HonourYear>,
+    years: Vec<EhrentafelYear<'a>>,
     money: bool,
 }
 
+/// `GET /ehrentafel`: every season's Schocker des Jahres, Lucky Looser and paid places, newest
+/// first, as the club's today sees them (a night after today counts nothing, issue 22.3); the
+/// running season's marked „vorläufig“ (issue 22.10).
 async fn ehrentafel(State(league): State<League>, layout: Layout) -> Response {
     let snapshot = league.snapshot();
     let money = snapshot.money_visible(layout.user.is_some());
+    let today = layout.today;
+    let honours = snapshot.ehrentafel_on(today);
     let page = EhrentafelPage {
+        years: honours
+            .iter()
+            .rev()
+            .map(|honours| EhrentafelYear {
+                honours,
+                provisional: honours.season >= today.year(),
+            })
+            .collect(),
         layout,
-        years: snapshot.history().ehrentafel.iter().rev().collect(),
         money,
     }
     .into_response();

@@ -179,8 +179,9 @@ fn table_response(
     mine: Option<Mine>,
 ) -> Result<Response, AppError> {
     let my_name = me.0.and_then(|id| view.player_name(id));
-    let standings = view.standings_as_of(as_of);
-    let progress = view.progress(as_of);
+    // As the club's today sees it (issue 22.3): a night entered ahead moves nothing.
+    let standings = view.standings_on(as_of, layout.today);
+    let progress = view.progress_on(as_of, layout.today);
     let ligen = [Liga::First, Liga::Second, Liga::Kreisliga]
         .into_iter()
         .map(|liga| LigaTable {
@@ -322,7 +323,7 @@ fn where_he_stands(
     money: bool,
     today: NaiveDate,
 ) -> Option<(Stand, Vec<String>)> {
-    let progress = view.progress(None);
+    let progress = view.progress_on(None, today);
     let day = progress.as_of.map_or(today, |a| a.max(today));
     let mut r = progress.rows.iter().find(|r| r.player == name)?.clone();
     r.fee_cents_now = league::progress::fee_now(&view.season, name, day);
