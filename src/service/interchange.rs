@@ -21,6 +21,26 @@ use crate::league::sheet::{self, Layout, SheetSeason, UnderstoodRow};
 use crate::league::{self, name_key, EntryError, Location, Season, Standings};
 use crate::sheet::Kind;
 
+/// Uploads kept between a preview and its confirm, at most this many (the oldest goes first).
+pub const STAGED_MAX: usize = 4;
+
+/// How long an upload is kept for its confirm, in seconds (an hour).
+pub const STAGED_SECS: i64 = 3600;
+
+/// Spreadsheets uploaded in the Verwaltung and shown as a preview, kept in memory (never on disk)
+/// until the confirm names them by digest: at most [`STAGED_MAX`], each [`STAGED_SECS`].
+#[derive(Debug, Default)]
+pub struct Staged(std::sync::Mutex<Vec<StagedSheet>>);
+
+/// One upload kept for its confirm.
+#[derive(Debug, Clone)]
+struct StagedSheet {
+    digest: String,
+    file_name: String,
+    bytes: Vec<u8>,
+    at: i64,
+}
+
 /// Rows of each season the preview shows as understood.
 pub const PREVIEW_ROWS: usize = 10;
 
@@ -203,6 +223,56 @@ impl League {
         let seasons = import_all_as(self.db(), &import.files(), &[], replace, &edit.author).await?;
         self.refresh().await?;
         Ok(seasons)
+    }
+
+    /// Keeps the uploaded spreadsheet `bytes` (named `file_name`) for its confirm and returns its
+    /// digest; the oldest of more than [`STAGED_MAX`] and those older than [`STAGED_SECS`] go.
+    pub fn stage_sheet(&self, file_name: &str, bytes: Vec<u8>) -> String {
+        let now = self.clock().now().timestamp();
+        let digest = digest(&bytes);
+        let mut staged = self
+            .inner
+            .staged
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        staged.retain(|s| s.digest != digest && now - s.at < STAGED_SECS);
+        staged.push(StagedSheet {
+            digest: digest.clone(),
+            file_name: file_name.to_string(),
+            bytes,
+            at: now,
+        });
+        let over = staged.len().saturating_sub(STAGED_MAX);
+        staged.drain(..over);
+        digest
+    }
+
+    /// The upload kept under `digest` ([`League::stage_sheet`]): its file name and bytes, or
+    /// `None` when it is unknown or has expired.
+    pub fn staged_sheet(&self, digest: &str) -> Option<(String, Vec<u8>)> {
+        let now = self.clock().now().timestamp();
+        let staged = self
+            .inner
+            .staged
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        staged
+            .iter()
+            .find(|s| s.digest == digest && now - s.at < STAGED_SECS)
+            .map(|s| (s.file_name.clone(), s.bytes.clone()))
+    }
+
+    /// Forgets the upload kept under `digest` (after its confirm).
+    pub fn unstage_sheet(&self, digest: &str) {
+        let mut staged = self
+            .inner
+            .staged
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        staged.retain(|s| s.digest != digest);
     }
 
     /// The whole club as one file ([`ClubFile`]): every league player and every season's file.

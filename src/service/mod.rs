@@ -209,6 +209,8 @@ struct Inner {
     backups: std::sync::OnceLock<Arc<backup::Backups>>,
     /// The live board's pushes and their listener cap.
     live: live::Live,
+    /// Spreadsheets uploaded for a preview, kept until their confirm ([`interchange::Staged`]).
+    staged: interchange::Staged,
 }
 
 /// How a league reads the time: the instant's source and the club's time zone when the command
@@ -291,6 +293,7 @@ impl League {
                 night_closed: tokio::sync::Notify::new(),
                 backups: std::sync::OnceLock::new(),
                 live: live::Live::default(),
+                staged: interchange::Staged::default(),
             }),
         };
         league.refresh().await?;

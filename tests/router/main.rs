@@ -38,3 +38,6 @@ mod bogen;
 mod live;
 mod live_push;
 mod saisonregeln;
+
+// The club's history from its spreadsheet (issue 24.2).
+mod einlesen;

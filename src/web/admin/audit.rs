@@ -152,6 +152,18 @@ fn field_name(key: &str) -> &str {
         "link" => "Link",
         "name" => "Name",
         "id" => "Nr.",
+        "players" => "Spieler",
+        "valid_hours" => "gültig (Stunden)",
+        "rules" => "Regeln",
+        "endstand" => "Endstand",
+        "liga" => "Liga",
+        "counted_outs" => "gewertete Outs",
+        "thrown_outs" => "geworfene Outs",
+        "paid_rounds" => "bezahlte Runden",
+        "lost_rounds" => "verlorene Runden",
+        "wurfrunden" => "Wurfrunden",
+        "recorded_as_totals" => "als Summen eingetragen",
+        "netted" => "verrechnet",
         other => other,
     }
 }

@@ -1,11 +1,13 @@
 //! The Verwaltung: seasons, players and nights (`season`), a season's rules (`saisonregeln`),
 //! accounts and reset links (`accounts`), the audit log (`audit`), the backups (`backups`), the
-//! club's settings and time zone (`settings`), login, logout and the first setup (`login`), and each account's own password
+//! club's settings and time zone (`settings`), the club's old seasons from its spreadsheet and the
+//! exports (`einlesen`), login, logout and the first setup (`login`), and each account's own password
 //! (`password`).
 
 pub mod accounts;
 pub mod audit;
 pub mod backups;
+pub mod einlesen;
 pub mod login;
 pub mod password;
 pub mod saisonregeln;
@@ -38,6 +40,19 @@ pub fn routes() -> Routes {
             accounts::reset_link,
         )
         .get(Guard::Admin, "/verwaltung/protokoll", audit::get)
+        .get(Guard::Secretary, "/verwaltung/einlesen", einlesen::get)
+        .post(Guard::Secretary, "/verwaltung/einlesen", einlesen::post)
+        .post(
+            Guard::Secretary,
+            "/verwaltung/einlesen/bestaetigen",
+            einlesen::confirm,
+        )
+        .get(
+            Guard::Secretary,
+            "/verwaltung/saison/{year}/tabelle.csv",
+            einlesen::season_sheet,
+        )
+        .get(Guard::Secretary, "/verwaltung/verein.json", einlesen::club)
         .get(Guard::Admin, backups::PAGE, backups::get)
         .post(Guard::Admin, backups::PAGE, backups::post)
         .get(

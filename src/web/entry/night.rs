@@ -205,6 +205,8 @@ struct NightAdminPage {
     active_links: Vec<(u32, String)>,
     /// What is still open before closing ([`open_items`]); empty once closed.
     open_items: Vec<String>,
+    /// The night was recorded as totals per player (a club's old spreadsheet): no rounds to enter.
+    recorded_as_totals: bool,
     /// The refused form's key and its Korrektur as typed.
     korrektur_typed: Option<(String, Korrektur)>,
 }
@@ -476,6 +478,7 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
         can_reopen: night.closed && today <= reopen_until(at.date),
         active_links: live.links,
         open_items,
+        recorded_as_totals: night.recorded_as_totals(),
         korrektur_typed: typed.korrektur,
     }
 }

@@ -128,7 +128,7 @@ pub fn percent_encode(s: &str) -> String {
     out
 }
 
-/// `page` marked `Cache-Control: no-store` (SECURITY.md "Bearer links"): every page that shows
+/// `page` marked `Cache-Control: no-store` (SECURITY.md "Scorer links"): every page that shows
 /// or carries a bearer link (setup, reset, scorer link) — no browser, proxy or the page cache
 /// keeps it.
 pub fn no_store(page: impl axum::response::IntoResponse) -> axum::response::Response {
@@ -140,10 +140,10 @@ pub fn no_store(page: impl axum::response::IntoResponse) -> axum::response::Resp
     resp
 }
 
-/// `uri` as it may be logged: the bearer tokens in it replaced by `…` (SECURITY.md "Bearer
-/// links"): a scorer link's `/tisch/{token}/…`, a player card's `/karte/{token}` and every
-/// `token=` query value (setup, password reset). `/tisch/abc123/2026-01-09/1` →
-/// `/tisch/…/2026-01-09/1`; `/setup?token=abc&x=1` → `/setup?token=…&x=1`.
+/// `uri` as it may be logged: the bearer tokens in it replaced by `…` (SECURITY.md "Scorer
+/// links"): a scorer link's `/tisch/{token}/…` and every `token=` query value (setup, password
+/// reset). `/tisch/abc123/2026-01-09/1` → `/tisch/…/2026-01-09/1`; `/setup?token=abc&x=1` →
+/// `/setup?token=…&x=1`.
 pub fn masked(uri: &str) -> String {
     // An absolute URI (`http://host/tisch/…`) keeps its scheme and authority as they are.
     let (origin, rest) = match uri.find("://") {
@@ -170,7 +170,7 @@ pub fn masked(uri: &str) -> String {
         } else {
             out.push_str(segment);
         }
-        secret_next = matches!(segment, "tisch" | "karte") && i == 1;
+        secret_next = segment == "tisch" && i == 1;
     }
     if let Some(query) = query {
         out.push('?');
@@ -185,3 +185,6 @@ pub fn masked(uri: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests;

@@ -185,6 +185,8 @@ pub struct RecordView {
     pub value: String,
     /// The holders.
     pub holders: Vec<HolderView>,
+    /// Nights recorded as totals that a record of one round could not look at.
+    pub nights_not_available: u32,
 }
 
 /// One holder of a record with the link to his career and to the night.
@@ -237,6 +239,7 @@ fn record_views(snapshot: &Snapshot, records: &Records) -> Vec<RecordView> {
             label: r.label,
             value: value_text(r.kind, r.value),
             holders: r.holders.iter().map(|h| holder_view(snapshot, h)).collect(),
+            nights_not_available: r.nights_not_available,
         })
         .collect()
 }

@@ -301,6 +301,8 @@ struct LivePage {
     iso_date: String,
     refresh: u32,
     board: LiveBoard,
+    /// The night was recorded as totals per player: nothing runs live, no rounds to count.
+    recorded_as_totals: bool,
 }
 
 /// `Cache-Control: no-store`: neither the page cache nor a browser keeps a live answer.
@@ -369,6 +371,7 @@ async fn render(league: &League, layout: Layout, at: AtNight) -> Result<Response
             iso_date: at.date.to_string(),
             refresh: REFRESH_SECONDS,
             board,
+            recorded_as_totals: night.recorded_as_totals(),
         },
     )
         .into_response())

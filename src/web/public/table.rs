@@ -112,6 +112,8 @@ struct TablePage<'a> {
     ligen: Vec<LigaTable<'a>>,
     /// A night of this season is tonight and not closed: the page links to `/live`.
     live_tonight: bool,
+    /// The season is kept as its Endstand only (the club's final table, no nights).
+    endstand: bool,
 }
 
 /// The page when no season exists yet.
@@ -222,6 +224,7 @@ fn table_response(
         years,
         as_of: standings.as_of,
         ligen,
+        endstand: view.season.is_endstand(),
     }
     .into_response();
     Ok(personal(me, page))
@@ -258,6 +261,8 @@ struct PlayerPage<'a> {
     is_me: bool,
     /// His Glücksfaktor; `None` when no round of the season was played in the Schockbesteck.
     glueck: Option<GlueckLine>,
+    /// The season is kept as its Endstand only: no nights to show.
+    endstand: bool,
 }
 
 /// The Glücksfaktor as a page shows it (issue 10.7, `league::glueck`).
@@ -323,6 +328,24 @@ fn where_he_stands(
     money: bool,
     today: NaiveDate,
 ) -> Option<(Stand, Vec<String>)> {
+    if view.season.is_endstand() {
+        // A season kept as its Endstand (issue 24.3): its final table, nothing still to reach.
+        let r = view.standings().rows.iter().find(|r| r.player == name)?;
+        let stand = Stand {
+            rank: r.rank,
+            liga: r.liga.label(),
+            d_wert: league::DWert {
+                num: r.d_wert_num,
+                den: r.d_wert_den,
+            },
+            rounds: r.rounds,
+            counted_outs: r.counted_outs,
+            movement: "Endstand".to_string(),
+            movement_class: "",
+            as_of: None,
+        };
+        return Some((stand, Vec::new()));
+    }
     let progress = view.progress_on(None, today);
     let day = progress.as_of.map_or(today, |a| a.max(today));
     let mut r = progress.rows.iter().find(|r| r.player == name)?.clone();
@@ -423,6 +446,7 @@ async fn player(
         career_href: format!("/spieler/{id}"),
         id,
         is_me: me.0 == Some(id),
+        endstand: view.season.is_endstand(),
         glueck: (!view.glueck().is_empty()).then(|| GlueckLine::of(view.glueck().get(&name))),
         name,
     }
@@ -439,8 +463,10 @@ pub struct NightLine {
     pub date: NaiveDate,
     /// Participants (the draw).
     pub participants: usize,
-    /// Rounds entered.
+    /// Rounds entered (0 for a night recorded as totals).
     pub rounds: usize,
+    /// The night was recorded as totals per player (its rounds are not known).
+    pub recorded_as_totals: bool,
 }
 
 impl NightLine {
@@ -452,8 +478,9 @@ impl NightLine {
             .rev()
             .map(|n| NightLine {
                 date: n.date,
-                participants: n.draw.len(),
+                participants: n.draw.len().max(n.totals.len()),
                 rounds: n.tables.iter().map(|t| t.rounds.len()).sum(),
+                recorded_as_totals: n.recorded_as_totals(),
             })
             .collect()
     }
@@ -511,6 +538,8 @@ struct NightPage<'a> {
     tables: Vec<TableView<'a>>,
     players: Vec<NightPlayerView<'a>>,
     sozialfaelle: &'a [String],
+    /// The night was recorded as totals per player (no rounds to show).
+    recorded_as_totals: bool,
     /// The night's fines; none while the club keeps its money private from a visitor.
     fines: &'a [league::Fine],
 }
@@ -555,6 +584,7 @@ async fn night(layout: Layout, at: AtNight) -> Result<Response, AppError> {
         tables,
         players,
         sozialfaelle: summary.as_ref().map_or(&[][..], |s| &s.sozialfaelle[..]),
+        recorded_as_totals: n.recorded_as_totals(),
         fines: if at.snapshot.money_visible(logged_in) {
             &n.fines
         } else {

@@ -94,3 +94,21 @@ fn before_and_after_read_field_by_field() {
     );
     assert_eq!(compare(None, None), (Vec::new(), None));
 }
+
+/// Every key the service and the audit triggers store reads German on the page (issue 21.8: no
+/// internal names on German pages).
+#[test]
+fn stored_keys_read_german() {
+    for (key, want) in [
+        ("players", "Spieler"),
+        ("valid_hours", "gültig (Stunden)"),
+        ("amount_cents", "Betrag"),
+        ("fee_paid_on", "Beitrag bezahlt am"),
+        ("timezone", "Zeitzone"),
+        ("counted_outs", "gewertete Outs"),
+        ("netted", "verrechnet"),
+        ("ein_neues_feld", "ein_neues_feld"),
+    ] {
+        assert_eq!(field_name(key), want, "{key}");
+    }
+}

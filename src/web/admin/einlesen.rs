@@ -1,0 +1,323 @@
+//! The club's old seasons from its spreadsheet (issue 24; interchange.md "Spreadsheet of night
+//! totals", docs/tabelle.md): a secretary uploads a CSV, XLSX or ODS file, sees a preview (the
+//! first rows as understood, the table as it would stand, the players and nights it creates) and
+//! confirms; nothing is kept before the confirm but the upload itself, in memory, for an hour
+//! (`League::stage_sheet`). A file up to the server's body limit (`MAX_UPLOAD_BYTES`); larger
+//! ones with `schockerliga import FILE`. Also the season's own sheet as a download, and the whole
+//! club as one file.
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::extract::{Multipart, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use axum::Form;
+use serde::Deserialize;
+
+use crate::league::format::format_dwert;
+use crate::league::sheet::Layout as SheetLayout;
+use crate::service::interchange::{read_sheet, season_csv, SheetPreview};
+use crate::service::{Edit, ServiceError};
+use crate::web::kit::security::MAX_BODY_BYTES;
+use crate::web::kit::session::RequireSecretary;
+use crate::web::kit::{AppError, AtSeason, Layout, Reply, Stored, Today};
+
+/// The largest file the upload takes: the server's body limit, less room for the form around it.
+pub const MAX_UPLOAD_BYTES: usize = MAX_BODY_BYTES - 64 * 1024;
+
+/// The upload page, with the refusal of a file that could not be read.
+#[derive(Template, WebTemplate)]
+#[template(path = "admin/einlesen.html")]
+pub struct UploadPage {
+    layout: Layout,
+    error: Option<String>,
+    max_mib: usize,
+}
+
+/// One season of the preview, as the page shows it.
+pub struct SeasonLine {
+    /// The year.
+    pub year: i32,
+    /// "Abende (Summen je Spieler und Abend)" or "Endstand".
+    pub layout: &'static str,
+    /// The sheet it comes from ("" for a CSV file).
+    pub sheet: String,
+    /// The column headers of `rows`.
+    pub columns: Vec<&'static str>,
+    /// The first rows as understood: (line, cells).
+    pub rows: Vec<(usize, Vec<String>)>,
+    /// Rows read in all.
+    pub row_count: usize,
+    /// Nights it creates.
+    pub nights: usize,
+    /// Players of the season.
+    pub players: usize,
+    /// The table as it would stand: (the Liga's name on its first row, else "", rank, player,
+    /// rounds, counted Outs, D.Wert).
+    pub table: Vec<(&'static str, u32, String, u32, i64, String)>,
+    /// Nights the league has for that year already (the import replaces them only when asked).
+    pub existing_nights: i64,
+}
+
+/// The preview of an upload.
+#[derive(Template, WebTemplate)]
+#[template(path = "admin/einlesen_vorschau.html")]
+pub struct PreviewPage {
+    layout: Layout,
+    file_name: String,
+    digest: String,
+    seasons: Vec<SeasonLine>,
+    new_players: Vec<String>,
+    known_players: Vec<String>,
+    /// A season of the file has nights already: the confirm needs "ersetzen".
+    replaces: bool,
+    /// The refusal of a confirm, at the top.
+    error: Option<String>,
+    /// "ersetzen" ticked in a refused confirm.
+    replace: bool,
+}
+
+impl PreviewPage {
+    /// The page of `preview`, with `error` and the "ersetzen" box as sent.
+    fn of(layout: Layout, preview: SheetPreview, error: Option<String>, replace: bool) -> Self {
+        let seasons: Vec<SeasonLine> = preview
+            .seasons
+            .into_iter()
+            .map(|s| SeasonLine {
+                year: s.year,
+                layout: match s.layout {
+                    SheetLayout::Nights => "Abende (Summen je Spieler und Abend)",
+                    SheetLayout::Endstand => "Endstand",
+                },
+                sheet: s.sheet,
+                columns: s.columns,
+                rows: s
+                    .first_rows
+                    .into_iter()
+                    .map(|r| (r.line, r.cells))
+                    .collect(),
+                row_count: s.rows,
+                nights: s.nights,
+                players: s.players,
+                table: s
+                    .standings
+                    .rows
+                    .iter()
+                    .enumerate()
+                    .map(|(k, r)| {
+                        let first = k == 0 || s.standings.rows[k - 1].liga != r.liga;
+                        (
+                            if first { r.liga.label() } else { "" },
+                            r.rank,
+                            r.player.clone(),
+                            r.rounds,
+                            r.counted_outs,
+                            format_dwert(r.d_wert_num, r.d_wert_den),
+                        )
+                    })
+                    .collect(),
+                existing_nights: s.existing_nights,
+            })
+            .collect();
+        PreviewPage {
+            layout,
+            replaces: seasons.iter().any(|s| s.existing_nights > 0),
+            file_name: preview.file_name,
+            digest: preview.digest,
+            seasons,
+            new_players: preview.new_players,
+            known_players: preview.known_players,
+            error,
+            replace,
+        }
+    }
+}
+
+/// `GET /verwaltung/einlesen`: the upload form.
+pub async fn get(layout: Layout) -> UploadPage {
+    UploadPage {
+        layout,
+        error: None,
+        max_mib: MAX_UPLOAD_BYTES / (1024 * 1024),
+    }
+}
+
+/// The upload's file (`datei`): its name and bytes; refused (German) without one or over
+/// [`MAX_UPLOAD_BYTES`].
+async fn file_of(mut multipart: Multipart) -> Result<(String, Vec<u8>), ServiceError> {
+    let unreadable = |e: axum::extract::multipart::MultipartError| {
+        ServiceError::refused(format!("Die Datei kam nicht ganz an ({e})."))
+    };
+    while let Some(field) = multipart.next_field().await.map_err(unreadable)? {
+        if field.name() != Some("datei") {
+            continue;
+        }
+        let name = field.file_name().unwrap_or_default().trim().to_string();
+        let bytes = field.bytes().await.map_err(unreadable)?;
+        if name.is_empty() || bytes.is_empty() {
+            break;
+        }
+        if bytes.len() > MAX_UPLOAD_BYTES {
+            return Err(ServiceError::refused(format!(
+                "{name}: größer als {} MiB; so große Tabellen mit `schockerliga import` einlesen.",
+                MAX_UPLOAD_BYTES / (1024 * 1024)
+            )));
+        }
+        return Ok((name, bytes.to_vec()));
+    }
+    Err(ServiceError::refused(
+        "Keine Datei gewählt: eine Tabelle als .csv, .xlsx oder .ods auswählen.",
+    ))
+}
+
+/// `POST /verwaltung/einlesen` (multipart, field `datei`): reads and checks the file and shows its
+/// preview (200; nothing stored but the upload, kept for the confirm); a file that cannot be read
+/// comes back as the upload form with where and why (422).
+pub async fn post(
+    reply: Reply,
+    RequireSecretary(_user): RequireSecretary,
+    multipart: Multipart,
+) -> Result<Response, AppError> {
+    let read = match file_of(multipart).await {
+        Ok((name, bytes)) => match read_sheet(&name, &bytes) {
+            Ok(import) => {
+                reply.league.stage_sheet(&name, bytes);
+                reply.league.preview_sheet(&import).await
+            }
+            Err(e) => Err(e),
+        },
+        Err(e) => Err(e),
+    };
+    match read {
+        Ok(preview) => Ok(PreviewPage::of(reply.layout, preview, None, false).into_response()),
+        Err(e) => {
+            let refusal = e.into_refusal()?;
+            let page = UploadPage {
+                layout: reply.layout,
+                error: Some(refusal.to_string()),
+                max_mib: MAX_UPLOAD_BYTES / (1024 * 1024),
+            };
+            let mut resp = page.into_response();
+            *resp.status_mut() = crate::web::kit::respond::refused_status(&refusal);
+            Ok(resp)
+        }
+    }
+}
+
+/// The confirm form of a preview: the upload's digest and the "ersetzen" box.
+#[derive(Debug, Deserialize)]
+pub struct ConfirmForm {
+    /// The digest the preview showed.
+    #[serde(default)]
+    pub digest: String,
+    /// Present when the seasons that have nights already are to be replaced.
+    #[serde(default)]
+    pub ersetzen: Option<String>,
+}
+
+/// `POST /verwaltung/einlesen/bestaetigen`: imports every season of the previewed upload in one
+/// transaction (all or nothing); refused → the preview again with the reason.
+pub async fn confirm(
+    reply: Reply,
+    RequireSecretary(user): RequireSecretary,
+    Form(form): Form<ConfirmForm>,
+) -> Result<Response, AppError> {
+    let replace = form.ersetzen.is_some();
+    let Some((name, bytes)) = reply.league.staged_sheet(&form.digest) else {
+        let page = UploadPage {
+            layout: reply.layout,
+            error: Some(
+                "Die Vorschau ist abgelaufen (nach einer Stunde oder einem Neustart): bitte die \
+                 Datei noch einmal hochladen."
+                    .to_string(),
+            ),
+            max_mib: MAX_UPLOAD_BYTES / (1024 * 1024),
+        };
+        let mut resp = page.into_response();
+        *resp.status_mut() = axum::http::StatusCode::UNPROCESSABLE_ENTITY;
+        return Ok(resp);
+    };
+    let import = read_sheet(&name, &bytes);
+    let done = match &import {
+        Ok(import) => reply
+            .league
+            .import_sheet(import, &form.digest, replace, &Edit::by(&user.username))
+            .await
+            .map(|seasons| seasons.iter().map(|s| s.year).collect::<Vec<i32>>()),
+        Err(e) => Err(ServiceError::refused(e.to_string())),
+    };
+    if done.is_ok() {
+        reply.league.unstage_sheet(&form.digest);
+    }
+    let league = reply.league.clone();
+    let stored = |years: Vec<i32>| {
+        let list: Vec<String> = years.iter().map(i32::to_string).collect();
+        let to = match years.first() {
+            Some(y) if years.len() == 1 => format!("/verwaltung/saison/{y}"),
+            _ => "/verwaltung".to_string(),
+        };
+        Stored::at(
+            to,
+            format!("Eingelesen aus {name}: Saison {}.", list.join(", ")),
+        )
+    };
+    reply
+        .finish(done, stored, async |refusal, layout| {
+            let import = import.map_err(|e| AppError::BadRequest(e.to_string()))?;
+            let preview = league.preview_sheet(&import).await?;
+            Ok(PreviewPage::of(
+                layout,
+                preview,
+                Some(refusal.to_string()),
+                replace,
+            ))
+        })
+        .await
+}
+
+/// `GET /verwaltung/saison/{year}/tabelle.csv`: the season as the night-totals sheet (UTF-8 with
+/// BOM, `;`; an Endstand season in its own layout), which `schockerliga import` and the upload
+/// take back to the same standings.
+pub async fn season_sheet(
+    State(league): State<crate::service::League>,
+    Today(today): Today,
+    at: AtSeason,
+) -> Result<Response, AppError> {
+    let year = at.year();
+    let csv = season_csv(&league, year)?;
+    let name = format!("schockerliga-{year}-abende-{today}.csv");
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}\""),
+            ),
+            (header::CACHE_CONTROL, "private, no-store".to_string()),
+        ],
+        csv,
+    )
+        .into_response())
+}
+
+/// `GET /verwaltung/verein.json`: the whole club as one file (`schockerliga-club/1`: every player
+/// and season, no accounts), which `schockerliga import` takes back whole.
+pub async fn club(
+    State(league): State<crate::service::League>,
+    Today(today): Today,
+) -> Result<Response, AppError> {
+    let file = league.export_club().await?;
+    let body = serde_json::to_vec_pretty(&file).map_err(|e| AppError::Internal(e.to_string()))?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/json".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"schockerliga-verein-{today}.json\""),
+            ),
+            (header::CACHE_CONTROL, "private, no-store".to_string()),
+        ],
+        body,
+    )
+        .into_response())
+}

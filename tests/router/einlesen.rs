@@ -1,0 +1,369 @@
+//! The club's old seasons from its spreadsheet in the Verwaltung (issue 24.2): upload, preview,
+//! confirm; a refused sheet names its line and column and stores nothing; an expired preview
+//! asks for the file again; a year with nights already needs "ersetzen"; the season's own sheet
+//! and the whole club as downloads.
+
+use axum::body::Body;
+use axum::http::{header, StatusCode};
+use serde_json::Value;
+
+use crate::app::{req, snapshot, Reply, TestApp, HOST};
+use crate::common::{fixture_json, ADMIN, SECRETARY};
+
+const BOUNDARY: &str = "----schockerliga-test-7d3f";
+
+/// A same-origin multipart upload of `bytes` as the file `name` in the field `datei`.
+async fn upload(t: &TestApp, name: &str, bytes: &[u8], cookie: &str) -> Reply {
+    let mut body = Vec::new();
+    body.extend_from_slice(
+        format!(
+            "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"einmal\"\r\n\r\n\
+             t-{name}\r\n--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"datei\"; \
+             filename=\"{name}\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+        )
+        .as_bytes(),
+    );
+    body.extend_from_slice(bytes);
+    body.extend_from_slice(format!("\r\n--{BOUNDARY}--\r\n").as_bytes());
+    let r = req("POST", "/verwaltung/einlesen")
+        .header(
+            header::CONTENT_TYPE,
+            format!("multipart/form-data; boundary={BOUNDARY}"),
+        )
+        .header(header::ORIGIN, format!("http://{HOST}"))
+        .header("sec-fetch-site", "same-origin")
+        .header(header::COOKIE, cookie)
+        .body(Body::from(body))
+        .unwrap();
+    t.send(r).await
+}
+
+/// The digest the preview's confirm form carries.
+fn digest_of(page: &str) -> String {
+    let at = page
+        .find("name=\"digest\" value=\"")
+        .unwrap_or_else(|| panic!("no digest: {page}"));
+    let rest = &page[at + "name=\"digest\" value=\"".len()..];
+    rest[..rest.find('"').unwrap()].to_string()
+}
+
+/// The small fixture season as the night-totals sheet, downloaded from the Verwaltung.
+async fn small_2026_sheet() -> Vec<u8> {
+    let t = TestApp::small_season().await;
+    let cookie = t.login(SECRETARY).await;
+    let r = t
+        .get("/verwaltung/saison/2026/tabelle.csv", Some(&cookie))
+        .await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(
+        r.header(header::CONTENT_TYPE),
+        Some("text/csv; charset=utf-8")
+    );
+    assert!(r
+        .header(header::CONTENT_DISPOSITION)
+        .unwrap()
+        .starts_with("attachment; filename=\"schockerliga-2026-abende-"));
+    assert_eq!(r.header(header::CACHE_CONTROL), Some("private, no-store"));
+    assert!(r.bytes.starts_with(b"\xEF\xBB\xBFDatum;Spieler;"));
+    r.bytes.to_vec()
+}
+
+#[tokio::test]
+async fn a_sheet_uploaded_is_previewed_then_confirmed_to_the_same_standings() {
+    let sheet = small_2026_sheet().await;
+    let t = TestApp::staffed().await;
+    let cookie = t.login(SECRETARY).await;
+    let form = t.get("/verwaltung/einlesen", Some(&cookie)).await;
+    assert_eq!(form.status, StatusCode::OK);
+    assert!(form.body.contains("enctype=\"multipart/form-data\""));
+    let overview = t.get("/verwaltung", Some(&cookie)).await.body;
+    assert!(
+        overview.contains("href=\"/verwaltung/einlesen\""),
+        "{overview}"
+    );
+
+    let before = snapshot(&t.db.write).await;
+    let preview = upload(&t, "liga-2026.csv", &sheet, &cookie).await;
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.body);
+    assert!(preview.body.contains("Saison 2026"), "{}", preview.body);
+    assert!(preview.body.contains("Noch ist nichts gespeichert"));
+    // The table as it would stand: the fixture's leader with his D.Wert.
+    let want = fixture_json("small-2026.standings.json");
+    let first = &want["rows"][0];
+    assert!(preview
+        .body
+        .contains(&format!("<td>{}</td>", first["player"].as_str().unwrap())));
+    assert_eq!(
+        snapshot(&t.db.write).await,
+        before,
+        "nothing stored before the confirm"
+    );
+
+    let digest = digest_of(&preview.body);
+    let done = t
+        .post(
+            "/verwaltung/einlesen/bestaetigen",
+            &format!("einmal=c1&digest={digest}"),
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
+    assert_eq!(done.location(), Some("/verwaltung/saison/2026"));
+    let got: Value =
+        serde_json::from_str(&t.get("/api/v1/seasons/2026/standings", None).await.body).unwrap();
+    assert_eq!(got, want);
+    let page = t.get("/verwaltung/saison/2026", Some(&cookie)).await.body;
+    assert!(
+        page.contains("Eingelesen aus liga-2026.csv: Saison 2026."),
+        "{page}"
+    );
+
+    // The same preview cannot be confirmed twice: it was forgotten with the confirm.
+    let again = t
+        .post(
+            "/verwaltung/einlesen/bestaetigen",
+            &format!("einmal=c2&digest={digest}"),
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(again.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(again.body.contains("Die Vorschau ist abgelaufen"));
+}
+
+#[tokio::test]
+async fn a_year_with_nights_is_replaced_only_when_asked() {
+    let sheet = small_2026_sheet().await;
+    let t = TestApp::small_season().await;
+    let cookie = t.login(SECRETARY).await;
+    let preview = upload(&t, "liga-2026.csv", &sheet, &cookie).await;
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.body);
+    assert!(
+        preview.body.contains("name=\"ersetzen\""),
+        "{}",
+        preview.body
+    );
+    let digest = digest_of(&preview.body);
+    let before = snapshot(&t.db.write).await;
+    let refused = t
+        .post(
+            "/verwaltung/einlesen/bestaetigen",
+            &format!("einmal=c1&digest={digest}"),
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(
+        refused.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        refused.body
+    );
+    assert!(refused.body.contains("id=\"fehler\""), "{}", refused.body);
+    assert!(
+        refused.body.contains("name=\"digest\""),
+        "the preview again"
+    );
+    assert_eq!(snapshot(&t.db.write).await, before);
+    let done = t
+        .post(
+            "/verwaltung/einlesen/bestaetigen",
+            &format!("einmal=c2&digest={digest}&ersetzen=1"),
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
+    let got: Value =
+        serde_json::from_str(&t.get("/api/v1/seasons/2026/standings", None).await.body).unwrap();
+    assert_eq!(got, fixture_json("small-2026.standings.json"));
+}
+
+#[tokio::test]
+async fn a_bad_sheet_names_its_line_and_stores_nothing() {
+    let t = TestApp::staffed().await;
+    let cookie = t.login(SECRETARY).await;
+    let before = snapshot(&t.db.write).await;
+    let bad = "Datum;Spieler;Runden;Outs\r\n05.01.2024;Anna;10;3\r\n12.01.2024;Bernd;zehn;2\r\n";
+    let r = upload(&t, "alt.csv", bad.as_bytes(), &cookie).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+    assert!(r.body.contains("Zeile 3"), "{}", r.body);
+    assert!(r.body.contains("Runden"), "{}", r.body);
+    assert!(r.body.contains("id=\"fehler\""));
+    assert_eq!(snapshot(&t.db.write).await, before);
+
+    let unknown = "Datum;Spieler;Runden;Outs;Lieblingsbier\r\n05.01.2024;Anna;10;3;Pils\r\n";
+    let r = upload(&t, "alt.csv", unknown.as_bytes(), &cookie).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.body.contains("Lieblingsbier"), "{}", r.body);
+
+    let r = upload(&t, "", b"", &cookie).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.body.contains("Keine Datei gewählt"), "{}", r.body);
+
+    let r = upload(&t, "tabelle.pdf", b"%PDF-1.4", &cookie).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.body.contains("tabelle.pdf"), "{}", r.body);
+
+    let r = t
+        .post(
+            "/verwaltung/einlesen/bestaetigen",
+            "einmal=c1&digest=0000",
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.body.contains("bitte die Datei noch einmal hochladen"));
+    assert_eq!(snapshot(&t.db.write).await, before);
+}
+
+#[tokio::test]
+async fn the_upload_and_the_downloads_are_behind_the_login() {
+    let t = TestApp::small_season().await;
+    for uri in [
+        "/verwaltung/einlesen",
+        "/verwaltung/saison/2026/tabelle.csv",
+        "/verwaltung/verein.json",
+    ] {
+        assert!(t.get(uri, None).await.is_login_redirect(), "{uri}");
+    }
+    let cookie = t.login(ADMIN).await;
+    let club = t.get("/verwaltung/verein.json", Some(&cookie)).await;
+    assert_eq!(club.status, StatusCode::OK);
+    assert_eq!(
+        club.header(header::CACHE_CONTROL),
+        Some("private, no-store")
+    );
+    let file: Value = serde_json::from_str(&club.body).unwrap();
+    assert_eq!(file["format"], "schockerliga-club/1");
+    assert_eq!(file["seasons"][0]["season"], 2026);
+}
+
+/// The small fixture season with every night recorded as totals (as the sheet import stores it).
+fn small_2026_as_totals() -> schockerliga::league::file::SeasonFile {
+    let rounds =
+        schockerliga::league::Season::from_file(&crate::common::season_file("small-2026", None))
+            .unwrap();
+    schockerliga::league::totals::as_totals(&rounds)
+}
+
+#[tokio::test]
+async fn pages_that_need_rounds_say_the_night_was_recorded_as_totals() {
+    let file = small_2026_as_totals();
+    let date = file.nights[0].date;
+    let at_table_1: Vec<String> = file.nights[0]
+        .totals
+        .iter()
+        .filter(|r| r.table == 1)
+        .map(|r| r.player.clone())
+        .collect();
+    let t = TestApp::builder().staff().season(file).start().await;
+    let night = t.get(&format!("/abend/{date}"), None).await;
+    assert_eq!(night.status, StatusCode::OK);
+    assert!(
+        night.body.contains("als Summen je Spieler erfasst"),
+        "{}",
+        night.body
+    );
+    assert!(!night.body.contains("<th>Runde 1</th>"));
+    let live = t.get(&format!("/live/{date}"), None).await;
+    assert_eq!(live.status, StatusCode::OK);
+    assert!(
+        live.body.contains("als Summen je Spieler erfasst"),
+        "{}",
+        live.body
+    );
+    assert!(!live.body.contains("Runden eingetragen"), "{}", live.body);
+    let list = t.get("/saison/2026/abende", None).await.body;
+    assert!(list.contains(">Summen</abbr>"), "{list}");
+    for uri in ["/rekorde", "/saison/2026/rekorde"] {
+        let records = t.get(uri, None).await.body;
+        assert!(
+            records.contains("Nicht bekannt: die Abende sind als Summen erfasst"),
+            "{uri}: {records}"
+        );
+    }
+    let player = t.get("/saison/2026/spieler/1", None).await;
+    assert_eq!(player.status, StatusCode::OK);
+    assert!(
+        player.body.contains("als Summe des Abends erfasst"),
+        "{}",
+        player.body
+    );
+    // The secretary's page of the night says so too, and a round for it is refused.
+    let cookie = t.login(SECRETARY).await;
+    let admin = t
+        .get(&format!("/verwaltung/abend/{date}"), Some(&cookie))
+        .await;
+    assert_eq!(admin.status, StatusCode::OK);
+    assert!(
+        admin.body.contains("als Summen je Spieler erfasst"),
+        "{}",
+        admin.body
+    );
+    let ids = schockerliga::db::player::of_season_pool(&t.db.read, 2026)
+        .await
+        .unwrap();
+    let seated: Vec<i64> = ids
+        .iter()
+        .filter(|p| at_table_1.contains(&p.name))
+        .map(|p| p.id)
+        .collect();
+    assert!(seated.len() >= 2, "{at_table_1:?}");
+    let mut form = vec![
+        ("table".to_string(), "1".to_string()),
+        ("number".into(), "1".into()),
+    ];
+    for id in &seated {
+        form.push((format!("played_{id}"), "1".into()));
+        form.push((format!("outs_{id}"), "0".into()));
+        form.push((format!("hand_outs_{id}"), "0".into()));
+        form.push((format!("julen_{id}"), "0".into()));
+    }
+    form.push(("lost".into(), seated[0].to_string()));
+    let before = snapshot(&t.db.write).await;
+    let r = t
+        .post_fields(
+            &format!("/verwaltung/abend/{date}/runde"),
+            &form,
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+    assert!(
+        r.body
+            .contains("ein Abend hat Runden oder Summen, nicht beides"),
+        "{}",
+        r.body
+    );
+    assert_eq!(snapshot(&t.db.write).await, before, "nothing stored");
+}
+
+#[tokio::test]
+async fn an_endstand_season_shows_its_final_table_and_each_players_line() {
+    let t = TestApp::staffed().await;
+    let cookie = t.login(SECRETARY).await;
+    let sheet = "Saison;Platz;Spieler;Liga;Runden;Outs gewertet;bezahlte Runden\r\n\
+                 2003;1;Anna;1. Liga;200;130;20\r\n2003;2;Bernd;2. Liga;90;40;12\r\n";
+    let preview = upload(&t, "endstand.csv", sheet.as_bytes(), &cookie).await;
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.body);
+    assert!(preview.body.contains("Endstand"), "{}", preview.body);
+    let digest = digest_of(&preview.body);
+    let done = t
+        .post(
+            "/verwaltung/einlesen/bestaetigen",
+            &format!("einmal=c1&digest={digest}"),
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
+    let table = t.get("/saison/2003", None).await.body;
+    assert!(table.contains("Endstand: die Abschlusstabelle"), "{table}");
+    assert!(!table.contains("Noch kein Spielabend"), "{table}");
+    assert!(
+        table.contains("<strong>6,50</strong>"),
+        "Anna's D.Wert: {table}"
+    );
+    let anna = t.get("/saison/2003/spieler/1", None).await.body;
+    assert!(anna.contains("<strong>1.</strong> Platz"), "{anna}");
+    assert!(anna.contains("<strong>6,50</strong> D.Wert"), "{anna}");
+    assert!(anna.contains("nur der Endstand bekannt"), "{anna}");
+    assert!(!anna.contains("Noch keine Runde gespielt"), "{anna}");
+}
