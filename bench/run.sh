@@ -19,6 +19,7 @@
 #
 # Usage: bench/run.sh            (env: READ_SLICE=4s ROUNDS=3 WRITE_DURATION=10s CONNS=32 SEASONS=20 NIGHTS=45 PLAYERS=20 SEED=1
 #                                       PORT=3917 KEEP=1 to keep the work directory,
+#                                       BIN=path to measure a built binary (no build),
 #                                       NICE=-10 to run server and wrk at a higher CPU priority
 #                                       than other work on a shared machine; default 0)
 set -euo pipefail
@@ -45,8 +46,10 @@ for tool in taskset curl python3; do
     command -v "$tool" >/dev/null || { echo "$tool fehlt" >&2; exit 1; }
 done
 
-cargo build --release --locked --quiet
-BIN="$PWD/target/release/schockerliga"
+if [ -z "${BIN:-}" ]; then
+    cargo build --release --locked --quiet
+    BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/schockerliga"
+fi
 
 WORK=$(mktemp -d)
 SERVER_PID=""

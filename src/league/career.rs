@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::names::name_key;
 use super::payouts::Payouts;
 use super::season::Season;
-use super::standings::{standings, DWert, Liga, StandingRow};
+use super::standings::{standings, DWert, Liga, StandingRow, Standings};
 
 /// Rounds a player needs over all seasons to be listed in the all-time table (ten Teilnahmen, league.md §3).
 pub const ALL_TIME_MIN_ROUNDS: u32 = 100;
@@ -178,25 +178,60 @@ fn career_season(year: i32, row: &StandingRow, p: Option<&Payouts>) -> CareerSea
     }
 }
 
-/// Every player's career over `seasons` (any order; shown by year) with the year-end `payouts` of
-/// those seasons (as [`super::kasse::chain`] returns them, matched by year; a season without one
-/// counts 0 cents) (league.md §2–§4, §7, §8). Each season he has a round in gives his line of the
-/// table after its last night. Sorted by [`name_key`] of the player.
-pub fn careers(seasons: &[Season], payouts: &[Payouts]) -> Vec<Career> {
+/// One player's line of one season in his career: his name's [`name_key`], his spelling that
+/// season, the season's line and its `rounds_per_night` (for the all-time D.Wert, league.md §3).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CareerLine {
+    /// [`name_key`] of the player.
+    pub key: String,
+    /// The player's name as spelled that season.
+    pub player: String,
+    /// His line of the season.
+    pub season: CareerSeason,
+    /// The season's rounds per night.
+    pub rounds_per_night: u32,
+}
+
+/// The career lines of one season (league.md §2–§4, §7, §8): one per row of its final `table`
+/// (`standings(season, None)`, passed in so that a kept table is not computed again) with what
+/// the player received in the season's `payouts` (`None`: 0 cents). What [`careers`] folds.
+pub fn season_lines(
+    season: &Season,
+    table: &Standings,
+    payouts: Option<&Payouts>,
+) -> Vec<CareerLine> {
+    table
+        .rows
+        .iter()
+        .map(|row| CareerLine {
+            key: name_key(&row.player),
+            player: row.player.clone(),
+            season: career_season(season.year, row, payouts),
+            rounds_per_night: season.rules.rounds_per_night,
+        })
+        .collect()
+}
+
+/// Every player's career from the career lines of his seasons ([`season_lines`]), the seasons
+/// given in year order (league.md §2–§4, §7, §8): his seasons, their totals and the spelling of
+/// his latest season. Sorted by [`name_key`]. The work is linear in the lines: a new round only
+/// recomputes its own season's lines, the other seasons' are kept.
+pub fn fold_careers<'a>(seasons: impl IntoIterator<Item = &'a [CareerLine]>) -> Vec<Career> {
     // name_key → (latest spelling, seasons, (counted, rounds, rounds_per_night) per season)
     type Acc = (String, Vec<CareerSeason>, Vec<(i64, u32, u32)>);
-    let mut acc: BTreeMap<String, Acc> = BTreeMap::new();
-    for season in by_year(seasons) {
-        let p = payouts.iter().find(|p| p.season == season.year);
-        for row in standings(season, None).rows {
+    let mut acc: BTreeMap<&str, Acc> = BTreeMap::new();
+    for lines in seasons {
+        for line in lines {
             let entry = acc
-                .entry(name_key(&row.player))
+                .entry(line.key.as_str())
                 .or_insert_with(|| (String::new(), Vec::new(), Vec::new()));
-            entry.0.clone_from(&row.player);
-            entry.1.push(career_season(season.year, &row, p));
-            entry
-                .2
-                .push((row.counted_outs, row.rounds, season.rules.rounds_per_night));
+            entry.0.clone_from(&line.player);
+            entry.1.push(line.season.clone());
+            entry.2.push((
+                line.season.counted_outs,
+                line.season.rounds,
+                line.rounds_per_night,
+            ));
         }
     }
     acc.into_values()
@@ -221,6 +256,21 @@ pub fn careers(seasons: &[Season], payouts: &[Payouts]) -> Vec<Career> {
             }
         })
         .collect()
+}
+
+/// Every player's career over `seasons` (any order; shown by year) with the year-end `payouts` of
+/// those seasons (as [`super::kasse::chain`] returns them, matched by year; a season without one
+/// counts 0 cents) (league.md §2–§4, §7, §8). Each season he has a round in gives his line of the
+/// table after its last night. Sorted by [`name_key`] of the player.
+pub fn careers(seasons: &[Season], payouts: &[Payouts]) -> Vec<Career> {
+    let lines: Vec<Vec<CareerLine>> = by_year(seasons)
+        .into_iter()
+        .map(|season| {
+            let p = payouts.iter().find(|p| p.season == season.year);
+            season_lines(season, &standings(season, None), p)
+        })
+        .collect();
+    fold_careers(lines.iter().map(Vec::as_slice))
 }
 
 /// The career of `player` (matched by [`name_key`], so case does not matter), `None` when he has no
@@ -357,58 +407,71 @@ pub fn ehrentafel_on(
 ) -> Vec<HonourYear> {
     by_year(seasons)
         .into_iter()
-        .filter(|s| !s.nights.is_empty() || s.is_endstand())
-        .map(|season| {
+        .filter_map(|season| {
             let as_of = today.and_then(|t| season.capped_as_of(None, t));
-            let schocker_des_jahres = standings(season, as_of)
-                .rows
-                .into_iter()
-                .filter(|r| r.liga == Liga::First && r.rank == 1)
-                .map(|r| Honoree {
-                    player: r.player,
-                    counted_outs: r.counted_outs,
-                    rounds: r.rounds,
-                    d_wert: r.d_wert,
-                })
-                .collect();
             let p = payouts.iter().find(|p| p.season == season.year);
-            let lucky_looser = p
-                .map(|p| {
-                    let l = &p.lucky_looser;
-                    l.players
-                        .iter()
-                        .zip(&l.cents)
-                        .map(|(n, &cents)| LuckyLooserShare {
-                            player: n.clone(),
-                            paid_rounds: l.paid_rounds,
-                            cents,
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
-            let places = p
-                .map(|p| {
-                    p.places
-                        .iter()
-                        .flat_map(|x| {
-                            x.players.iter().zip(&x.cents).map(|(n, &cents)| PaidPlace {
-                                place: x.place,
-                                player: n.clone(),
-                                percent: x.percent,
-                                cents,
-                            })
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
-            HonourYear {
-                season: season.year,
-                schocker_des_jahres,
-                lucky_looser,
-                places,
-            }
+            honour_year(season, &standings(season, as_of), p)
         })
         .collect()
+}
+
+/// One year of the Ehrentafel (league.md §7, §8): the Schocker des Jahres of `table` (the
+/// season's table after its last night, or as of the club's today) and the Lucky Looser(s) and
+/// paid places of `payouts`; `None` for a season without a night or an Endstand.
+pub fn honour_year(
+    season: &Season,
+    table: &Standings,
+    payouts: Option<&Payouts>,
+) -> Option<HonourYear> {
+    if season.nights.is_empty() && !season.is_endstand() {
+        return None;
+    }
+    let schocker_des_jahres = table
+        .rows
+        .iter()
+        .filter(|r| r.liga == Liga::First && r.rank == 1)
+        .map(|r| Honoree {
+            player: r.player.clone(),
+            counted_outs: r.counted_outs,
+            rounds: r.rounds,
+            d_wert: r.d_wert,
+        })
+        .collect();
+    let lucky_looser = payouts
+        .map(|p| {
+            let l = &p.lucky_looser;
+            l.players
+                .iter()
+                .zip(&l.cents)
+                .map(|(n, &cents)| LuckyLooserShare {
+                    player: n.clone(),
+                    paid_rounds: l.paid_rounds,
+                    cents,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let places = payouts
+        .map(|p| {
+            p.places
+                .iter()
+                .flat_map(|x| {
+                    x.players.iter().zip(&x.cents).map(|(n, &cents)| PaidPlace {
+                        place: x.place,
+                        player: n.clone(),
+                        percent: x.percent,
+                        cents,
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Some(HonourYear {
+        season: season.year,
+        schocker_des_jahres,
+        lucky_looser,
+        places,
+    })
 }
 
 #[cfg(test)]

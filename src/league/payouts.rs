@@ -6,7 +6,7 @@ use chrono::NaiveDate;
 use serde::Serialize;
 
 use super::season::Season;
-use super::standings::{standings, Liga};
+use super::standings::{standings, Liga, Standings};
 
 /// The year-end accounts of a season (interchange.md payouts JSON). Invariant:
 /// Σ places + Σ lucky + carry_out = fees + fines + carry_in.
@@ -133,6 +133,12 @@ pub fn payouts(season: &Season, carry_in_cents: i64) -> Payouts {
 /// [`Season::default_as_of`] of today (issue 22.3: a night entered ahead of its day counts from
 /// its day on). Fees and paid fines count whatever their date.
 pub fn payouts_as_of(season: &Season, carry_in_cents: i64, as_of: Option<NaiveDate>) -> Payouts {
+    payouts_of_table(season, &standings(season, as_of), carry_in_cents)
+}
+
+/// [`payouts_as_of`] with the season's `table` as of that day already at hand (a kept table is
+/// not computed again): the Lucky Looser and the places from `table` (league.md §7, §8).
+pub fn payouts_of_table(season: &Season, table: &Standings, carry_in_cents: i64) -> Payouts {
     let rules = &season.rules;
     let fees: i64 = season.players.iter().map(|p| p.fee_cents).sum();
     let (mut fines, mut open_fines) = (0i64, 0i64);
@@ -146,7 +152,6 @@ pub fn payouts_as_of(season: &Season, carry_in_cents: i64, as_of: Option<NaiveDa
 
     // Lucky Looser over the whole season, all Ligen.
     // (The final table: every player with a round, or the lines of an Endstand season.)
-    let table = standings(season, as_of);
     let totals: std::collections::BTreeMap<String, u32> = table
         .rows
         .iter()

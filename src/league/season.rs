@@ -36,6 +36,10 @@ pub const MAX_TABLES: u32 = 2;
 pub const MAX_AT_TABLE: usize = crate::rules::MAX_PLAYERS;
 /// Most participants of one night: [`MAX_TABLES`] tables of [`MAX_AT_TABLE`] (40).
 pub const MAX_PARTICIPANTS: usize = MAX_AT_TABLE * MAX_TABLES as usize;
+/// Most players of one season (issue 25): a club's whole membership over the years with room to
+/// spare (a night seats at most [`MAX_PARTICIPANTS`]); the pages of a season stay fast up to it
+/// (bench/history.sh with `LARGE=1`: 10 seasons × 1,000 players).
+pub const MAX_PLAYERS_PER_SEASON: usize = 1000;
 
 /// Reason given when more than [`max_outs_per_round`] Outs are entered (league.md §1), e.g. "ein
 /// Schock Out beendet die Hälfte; höchstens 3 Outs pro Spieler und Runde".
@@ -711,7 +715,8 @@ impl Season {
     /// The limits every new entry meets, beyond the file check (each a German refusal naming where):
     /// the 1. Liga deadline is a day of the season's year (`02-29` only in a leap year, league.md
     /// §10); at most [`MAX_AT_TABLE`] players are drawn to a table (league.md §9: two tables, so at
-    /// most [`MAX_PARTICIPANTS`] a night), so `split_tables_from` is at most `MAX_AT_TABLE + 1`.
+    /// most [`MAX_PARTICIPANTS`] a night), so `split_tables_from` is at most `MAX_AT_TABLE + 1`;
+    /// a season has at most [`MAX_PLAYERS_PER_SEASON`] players.
     /// Seasons stored before a limit existed still load; a change is refused only for a limit it
     /// breaks ([`Season::apply`]).
     pub fn limits(&self) -> Vec<EntryError> {
@@ -723,6 +728,15 @@ impl Season {
                 format!(
                     "den {:02}.{:02}. gibt es {} nicht (kein Schaltjahr); bitte einen Tag des Jahres wählen, z. B. „{:02}-28“",
                     d.day, d.month, self.year, d.month
+                ),
+            ));
+        }
+        if self.players.len() > MAX_PLAYERS_PER_SEASON {
+            out.push(EntryError::new(
+                Location::default().field("players"),
+                format!(
+                    "{} Spieler: eine Saison hat höchstens {MAX_PLAYERS_PER_SEASON} Spieler",
+                    self.players.len()
                 ),
             ));
         }

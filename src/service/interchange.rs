@@ -349,6 +349,11 @@ pub async fn import_all_as(
         let season = Season::from_file(&file).map_err(|e| in_season(file.season, e))?;
         seasons.push(season);
     }
+    let stored = db::version::all(&mut tx).await?;
+    super::room_for_seasons(
+        stored.into_iter().map(|(y, _)| y),
+        seasons.iter().map(|s| s.year),
+    )?;
     for season in &seasons {
         let year = season.year;
         let nights = db::season::night_count(&mut tx, year).await?;

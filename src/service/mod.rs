@@ -71,6 +71,52 @@ pub enum ServiceError {
 /// ([`ServiceError::is_busy`]): the `Retry-After` of the web's 503.
 pub const RETRY_AFTER_SECS: u64 = 5;
 
+/// A season as [`League::refresh`] reads it: (year, change counter, its checked view or why it
+/// fails its checks); `None` when the season is gone meanwhile.
+type Loaded = Option<(i32, i64, Result<SeasonView, league::EntryError>)>;
+
+/// Reads season `year` through `pool` and checks it on the blocking pool ([`SeasonView::of_stored`]).
+/// Errors: the database.
+async fn load_view(pool: sqlx::SqlitePool, year: i32) -> Result<Loaded, ServiceError> {
+    let mut tx = pool.begin().await?;
+    let Some(stored) = db::season::load(&mut tx, year).await? else {
+        return Ok(None);
+    };
+    let version = stored.version;
+    tx.commit().await?;
+    let checked = tokio::task::spawn_blocking(move || SeasonView::of_stored(stored))
+        .await
+        .map_err(|e| ServiceError::Corrupt(format!("Saison {year}: Prüfung abgebrochen: {e}")))?;
+    Ok(Some((year, version, checked)))
+}
+
+/// The result of a [`load_view`] task. Errors: the task's own, or its end by a panic.
+fn joined(
+    r: Result<Result<Loaded, ServiceError>, tokio::task::JoinError>,
+) -> Result<Loaded, ServiceError> {
+    r.map_err(|e| ServiceError::Corrupt(format!("Saison nicht gelesen: {e}")))?
+}
+
+/// Most seasons one league keeps (issue 25): a century of club history. The server keeps every
+/// season in memory; bench/history.sh measures 40 seasons.
+pub const MAX_SEASONS: usize = 100;
+
+/// `Ok` when the `stored` seasons (years) with the `new` ones are at most [`MAX_SEASONS`];
+/// else the German refusal (nothing stored).
+pub fn room_for_seasons(
+    stored: impl IntoIterator<Item = i32>,
+    new: impl IntoIterator<Item = i32>,
+) -> Result<(), ServiceError> {
+    let all: std::collections::BTreeSet<i32> = stored.into_iter().chain(new).collect();
+    if all.len() > MAX_SEASONS {
+        return Err(ServiceError::refused(format!(
+            "Zu viele Saisons: eine Liga führt höchstens {MAX_SEASONS} Saisons, mit dieser wären es {} (nichts gespeichert).",
+            all.len()
+        )));
+    }
+    Ok(())
+}
+
 /// The refusal of a write on a full disk.
 pub const DISK_FULL: &str =
     "Speicher voll, nichts gespeichert: auf dem Server ist kein Platz mehr. \
@@ -409,16 +455,26 @@ impl League {
         if removed.is_empty() && changed.is_empty() {
             return Ok(false);
         }
+        // Each season is read and checked in its own task, three at a time: the reads (SQLite's
+        // threads) and the checks (the blocking pool) of a long history use every core, and at
+        // most three seasons' stored files are held at once (issue 25: start to first answer).
+        let mut loaded = Vec::new();
+        let mut running = std::collections::VecDeque::new();
+        for year in changed {
+            if running.len() >= 3 {
+                if let Some(h) = running.pop_front() {
+                    loaded.push(joined(h.await)?);
+                }
+            }
+            running.push_back(tokio::spawn(load_view(self.inner.db.read.clone(), year)));
+        }
+        while let Some(h) = running.pop_front() {
+            loaded.push(joined(h.await)?);
+        }
         let mut views = Vec::new();
         let mut broken = Vec::new();
-        for year in changed {
-            let mut tx = self.inner.db.read.begin().await?;
-            let Some(stored) = db::season::load(&mut tx, year).await? else {
-                continue;
-            };
-            let version = stored.version;
-            tx.commit().await?;
-            match SeasonView::of_stored(stored) {
+        for (year, version, checked) in loaded.into_iter().flatten() {
+            match checked {
                 Ok(v) => views.push(Arc::new(v)),
                 Err(e) => {
                     tracing::error!(year, error = %e, "gespeicherte Saison ungültig");
@@ -536,6 +592,8 @@ pub async fn import_as(
     let mut tx = db.begin_write().await?;
     // One summary row instead of one per result.
     db::audit::set_actor(&mut tx, user, true).await?;
+    let stored = db::version::all(&mut tx).await?;
+    room_for_seasons(stored.into_iter().map(|(y, _)| y), [season.year])?;
     let nights = db::season::night_count(&mut tx, season.year).await?;
     if nights > 0 && !replace {
         return Err(ServiceError::refused(format!(

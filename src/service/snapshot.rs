@@ -14,7 +14,7 @@ use chrono::NaiveDate;
 use super::settings::ClubSettings;
 use super::ServiceError;
 use crate::db::season::{Ids, Stored};
-use crate::league::career::{AllTimeRow, Career, HonourYear};
+use crate::league::career::{AllTimeRow, Career, CareerLine, HonourYear};
 use crate::league::curves::SeasonCurves;
 use crate::league::glueck::Glueck;
 use crate::league::progress::PlayersProgress;
@@ -49,6 +49,24 @@ pub struct SeasonView {
     curves: OnceLock<SeasonCurves>,
     records: OnceLock<Records>,
     glueck: OnceLock<BTreeMap<String, Glueck>>,
+    derived: Mutex<Option<Arc<Derived>>>,
+}
+
+/// What the league's history takes of one season for one carry-in (league.md §8): its payouts,
+/// its players' career lines and its year of the Ehrentafel. Kept by the season's view while its
+/// carry-in stays the same, so a write to one season recomputes only that season's (and, when its
+/// carry-out changed, the later seasons' payouts) and folds the rest (issue 25).
+#[derive(Debug)]
+pub struct Derived {
+    /// The carry-in these are for, cents; `None`: the season is not chainable (a broken season
+    /// before it), no payouts.
+    pub carry_in_cents: Option<i64>,
+    /// Its year-end payouts with that carry-in (`None` when not chainable).
+    pub payouts: Option<Payouts>,
+    /// Its players' career lines ([`league::career::season_lines`]).
+    pub lines: Vec<CareerLine>,
+    /// Its year of the Ehrentafel, `None` without a night or an Endstand.
+    pub honour: Option<HonourYear>,
 }
 
 impl SeasonView {
@@ -65,7 +83,28 @@ impl SeasonView {
             curves: OnceLock::new(),
             records: OnceLock::new(),
             glueck: OnceLock::new(),
+            derived: Mutex::new(None),
         }
+    }
+
+    /// The season's payouts, career lines and Ehrentafel year for `carry_in_cents` (`None`: not
+    /// chainable, no payouts), from its kept table; computed once per view and carry-in.
+    pub fn derived(&self, carry_in_cents: Option<i64>) -> Arc<Derived> {
+        let mut slot = self.derived.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(d) = slot.as_ref().filter(|d| d.carry_in_cents == carry_in_cents) {
+            return d.clone();
+        }
+        let table = self.standings();
+        let payouts =
+            carry_in_cents.map(|c| league::payouts::payouts_of_table(&self.season, table, c));
+        let d = Arc::new(Derived {
+            carry_in_cents,
+            lines: league::career::season_lines(&self.season, table, payouts.as_ref()),
+            honour: league::career::honour_year(&self.season, table, payouts.as_ref()),
+            payouts,
+        });
+        *slot = Some(d.clone());
+        d
     }
 
     /// The view of a season as stored: checked with [`Season::from_stored_file`] (a round's
@@ -195,15 +234,25 @@ pub struct History {
     pub ehrentafel: Vec<HonourYear>,
     /// The all-time records and streaks (streaks within one season).
     pub records: Records,
+    /// Position in `careers` by `league::name_key`.
+    by_key: HashMap<String, usize>,
+    /// Position in `all_time` by player name.
+    all_time_by_name: HashMap<String, usize>,
 }
 
 impl History {
     /// The career of `name` (any case: matched by `league::name_key`), `None` without a round.
     pub fn career(&self, name: &str) -> Option<&Career> {
-        let key = league::name_key(name);
-        self.careers
-            .iter()
-            .find(|c| league::name_key(&c.player) == key)
+        self.by_key
+            .get(&league::name_key(name))
+            .and_then(|&i| self.careers.get(i))
+    }
+
+    /// The all-time table's line of `player` (his career's spelling), if he is listed.
+    pub fn all_time_row(&self, player: &str) -> Option<&AllTimeRow> {
+        self.all_time_by_name
+            .get(player)
+            .and_then(|&i| self.all_time.get(i))
     }
 }
 
@@ -217,6 +266,8 @@ pub struct Snapshot {
     broken: BTreeMap<i32, (i64, String)>,
     chain: OnceLock<BTreeMap<i32, Chained>>,
     history: OnceLock<History>,
+    /// `players.id` by `league::name_key`, the newest season first ([`Snapshot::player_id`]).
+    player_ids: OnceLock<HashMap<String, i64>>,
     /// The club's settings (the GiroCode's account, "Kasse nur für Mitglieder").
     pub settings: Arc<ClubSettings>,
 }
@@ -234,6 +285,7 @@ impl Snapshot {
             broken,
             chain: OnceLock::new(),
             history: OnceLock::new(),
+            player_ids: OnceLock::new(),
             settings: Arc::default(),
         }
     }
@@ -360,8 +412,18 @@ impl Snapshot {
             .seasons
             .values()
             .map(|v| {
-                let as_of = today.and_then(|t| v.season.capped_as_of(None, t));
-                let p = league::payouts::payouts_as_of(&v.season, carry, as_of);
+                let p = match today {
+                    // The kept chain: each season's payouts kept by its view per carry-in.
+                    None => v
+                        .derived(Some(carry))
+                        .payouts
+                        .clone()
+                        .unwrap_or_else(|| league::payouts::payouts(&v.season, carry)),
+                    Some(t) => {
+                        let as_of = v.season.capped_as_of(None, t);
+                        league::payouts::payouts_as_of(&v.season, carry, as_of)
+                    }
+                };
                 carry = p.carry_out_cents;
                 p
             })
@@ -409,37 +471,56 @@ impl Snapshot {
     /// season (payouts chained over the readable seasons, league.md §8), computed once per snapshot.
     pub fn history(&self) -> &History {
         self.history.get_or_init(|| {
-            let seasons: Vec<Season> = self.seasons.values().map(|v| v.season.clone()).collect();
-            let payouts: Vec<Payouts> = self
+            // Each season's part is kept by its view (per carry-in): only the seasons a write
+            // changed are computed again, the rest is folded.
+            let derived: Vec<Arc<Derived>> = self
                 .seasons
-                .keys()
-                .filter_map(|y| self.chained(*y).ok())
-                .map(|c| c.payouts.clone())
+                .iter()
+                .map(|(y, v)| {
+                    let carry = self.chained(*y).ok().map(|c| c.payouts.carry_in_cents);
+                    v.derived(carry)
+                })
                 .collect();
-            let careers = league::career::careers(&seasons, &payouts);
+            let careers = league::career::fold_careers(derived.iter().map(|d| d.lines.as_slice()));
+            let all_time =
+                league::career::all_time_of(&careers, league::career::ALL_TIME_MIN_ROUNDS);
             History {
-                all_time: league::career::all_time_of(
-                    &careers,
-                    league::career::ALL_TIME_MIN_ROUNDS,
-                ),
+                by_key: careers
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| (league::name_key(&c.player), i))
+                    .collect(),
+                all_time_by_name: all_time
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| (r.player.clone(), i))
+                    .collect(),
+                all_time,
                 careers,
-                ehrentafel: league::career::ehrentafel(&seasons, &payouts),
+                ehrentafel: derived.iter().filter_map(|d| d.honour.clone()).collect(),
                 // The seasons' own records (each computed once per view) merged.
                 records: league::records::merge_records(self.seasons.values().map(|v| v.records())),
             }
         })
     }
 
+    /// True when [`Snapshot::history`] is computed already (a page can have it without waiting).
+    pub fn history_ready(&self) -> bool {
+        self.history.get().is_some()
+    }
+
     /// The `players.id` of the player called `name` (any case) in any readable season, newest first.
     pub fn player_id(&self, name: &str) -> Option<i64> {
-        let key = league::name_key(name);
-        self.seasons.values().rev().find_map(|v| {
-            v.ids
-                .players
-                .iter()
-                .find(|(n, _)| league::name_key(n) == key)
-                .map(|(_, id)| *id)
-        })
+        let ids = self.player_ids.get_or_init(|| {
+            let mut ids = HashMap::new();
+            for v in self.seasons.values().rev() {
+                for (n, id) in &v.ids.players {
+                    ids.entry(league::name_key(n)).or_insert(*id);
+                }
+            }
+            ids
+        });
+        ids.get(&league::name_key(name)).copied()
     }
 
     /// The name of the player with `players.id` = `id` in the newest readable season he belongs to.

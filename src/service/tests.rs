@@ -6,7 +6,9 @@ use chrono::NaiveDate;
 use proptest::prelude::*;
 
 use super::*;
+use crate::league::career::{AllTimeRow, Career, HonourYear};
 use crate::league::file::{ResultEntry, SeatEntry};
+use crate::league::records::Records;
 use crate::league::{Change, Korrektur};
 
 const PLAYERS: [&str; 12] = [
@@ -489,3 +491,181 @@ async fn a_sheet_is_previewed_without_writing_and_imported_only_with_its_digest(
 }
 
 mod hostile;
+
+/// The history of `snapshot` computed from scratch: every readable season's careers, all-time
+/// table, Ehrentafel and records with the payouts chained over them (league.md §2–§4, §7, §8).
+fn history_from_scratch(
+    snapshot: &Snapshot,
+) -> (Vec<Career>, Vec<AllTimeRow>, Vec<HonourYear>, Records) {
+    let seasons: Vec<Season> = snapshot.seasons().map(|v| v.season.clone()).collect();
+    let payouts = crate::league::kasse::chain(&seasons);
+    let careers = crate::league::career::careers(&seasons, &payouts);
+    let all_time =
+        crate::league::career::all_time_of(&careers, crate::league::career::ALL_TIME_MIN_ROUNDS);
+    let ehrentafel = crate::league::career::ehrentafel(&seasons, &payouts);
+    (
+        careers,
+        all_time,
+        ehrentafel,
+        crate::league::records::all_time_records(&seasons),
+    )
+}
+
+/// Asserts that the snapshot's history (folded from kept per-season parts) is the one from scratch.
+fn assert_history_from_scratch(snapshot: &Snapshot, what: &str) {
+    let (careers, all_time, ehrentafel, records) = history_from_scratch(snapshot);
+    let h = snapshot.history();
+    assert_eq!(h.careers, careers, "{what}: careers");
+    assert_eq!(h.all_time, all_time, "{what}: all-time table");
+    assert_eq!(h.ehrentafel, ehrentafel, "{what}: Ehrentafel");
+    assert_eq!(h.records, records, "{what}: records");
+    for c in &careers {
+        assert_eq!(
+            h.career(&c.player.to_uppercase()),
+            Some(c),
+            "{what}: {}",
+            c.player
+        );
+    }
+    for r in &all_time {
+        assert_eq!(h.all_time_row(&r.player), Some(r), "{what}: {}", r.player);
+    }
+}
+
+#[tokio::test]
+async fn the_history_folds_kept_seasons_and_recomputes_only_the_written_one() {
+    // The demo league (three seasons of rounds), the small fixture season of 2026 recorded as
+    // night totals, and a season kept as its Endstand: the history counts them as the league does.
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(&dir.path().join("liga.db")).await.unwrap();
+    let spec = crate::demo::DemoSpec {
+        seasons: 3,
+        nights: 6,
+        players: 14,
+        seed: 5,
+        last_year: 2025,
+        besteck_nights: 0,
+    };
+    for file in crate::demo::league(&spec) {
+        import(&db, &file, false).await.unwrap();
+    }
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/small-2026.season.json"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let small = Season::from_file(&serde_json::from_str(&text).unwrap()).unwrap();
+    import(&db, &crate::league::totals::as_totals(&small), false)
+        .await
+        .unwrap();
+    let endstand: SeasonFile = serde_json::from_value(serde_json::json!({
+        "format": "schockerliga-season/1", "season": 2005,
+        "players": [ { "name": "Anna" }, { "name": "Bernd" } ],
+        "endstand": [
+            { "player": "Anna", "liga": "1. Liga", "rounds": 180, "counted_outs": 95, "paid_rounds": 20 },
+            { "player": "Bernd", "liga": "Kreisliga", "rounds": 8, "counted_outs": 2, "paid_rounds": 3 } ]
+    }))
+    .unwrap();
+    import(&db, &endstand, false).await.unwrap();
+    let league = League::of(db.clone()).await.unwrap();
+    let before = league.snapshot();
+    assert_history_from_scratch(&before, "loaded");
+    assert!(before.history_ready());
+
+    // A round of 2025 replaced: its first player loses with three Hand-Outs.
+    let night = before.season(2025).unwrap().season.nights[0].clone();
+    let round = &night.tables[0].rounds[0];
+    let results: Vec<ResultEntry> = round
+        .results
+        .iter()
+        .enumerate()
+        .map(|(i, r)| ResultEntry {
+            player: r.player.clone(),
+            outs: if i == 0 { 3 } else { 0 },
+            hand_outs: if i == 0 { 3 } else { 0 },
+            julen: 0,
+            joker: false,
+            lost: i == 0,
+        })
+        .collect();
+    let change = Change::PutRound {
+        date: night.date,
+        table: night.tables[0].number,
+        number: round.number,
+        results,
+        replace: crate::league::change::Replace::Any,
+        seat_newcomers: false,
+        schockbesteck: None,
+    };
+    league
+        .change(2025, change, &Edit::by("test"))
+        .await
+        .unwrap();
+    let after = league.snapshot();
+    assert!(!after.history_ready(), "a write makes a new history");
+    assert_history_from_scratch(&after, "after the write");
+    assert_ne!(
+        after.history().careers,
+        before.history().careers,
+        "the write must matter"
+    );
+    // The seasons before the written one kept their part; the written one has a new one.
+    let part = |s: &Snapshot, y: i32| {
+        let carry = s.chained(y).unwrap().payouts.carry_in_cents;
+        s.season(y).unwrap().derived(Some(carry))
+    };
+    for y in [2005, 2023, 2024] {
+        assert!(Arc::ptr_eq(&part(&before, y), &part(&after, y)), "{y} kept");
+    }
+    assert!(
+        !Arc::ptr_eq(&part(&before, 2025), &part(&after, 2025)),
+        "2025 computed again"
+    );
+}
+
+#[tokio::test]
+async fn a_league_keeps_at_most_100_seasons() {
+    // (stored, new, refused)
+    let cases = [
+        (99, 1, false),
+        (100, 0, false),
+        (100, 1, true),
+        (99, 2, true),
+    ];
+    for (stored, new, refused) in cases {
+        let r = room_for_seasons(1900..1900 + stored, 2500..2500 + new);
+        assert_eq!(r.is_err(), refused, "{stored} + {new}");
+    }
+    // A year stored already is no new season.
+    assert!(room_for_seasons(1900..2000, [1950]).is_ok());
+    let e = room_for_seasons(1900..2000, [2026])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("höchstens 100 Saisons"), "{e}");
+
+    // The pipeline refuses the 101st season, the import too; nothing is stored.
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(&dir.path().join("liga.db")).await.unwrap();
+    let league = League::of(db.clone()).await.unwrap();
+    let by = Edit::by("test");
+    for year in 1901..=2000 {
+        league
+            .create_season(year, Default::default(), &by)
+            .await
+            .unwrap();
+    }
+    let e = league
+        .create_season(2001, Default::default(), &by)
+        .await
+        .expect_err("the 101st season");
+    assert!(e.to_string().contains("höchstens 100 Saisons"), "{e}");
+    let file: SeasonFile = serde_json::from_value(serde_json::json!({
+        "format": "schockerliga-season/1", "season": 2002, "players": [ { "name": "Anna" } ] }))
+    .unwrap();
+    let e = import(&db, &file, false)
+        .await
+        .expect_err("the 101st season");
+    assert!(e.to_string().contains("höchstens 100 Saisons"), "{e}");
+    league.refresh().await.unwrap();
+    assert_eq!(league.snapshot().years().len(), 100);
+}

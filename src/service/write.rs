@@ -251,6 +251,8 @@ impl League {
                 "Die Saison {year} gibt es schon."
             )));
         }
+        let stored = db::version::all(&mut tx).await?;
+        super::room_for_seasons(stored.into_iter().map(|(y, _)| y), [year])?;
         db::season::create(&mut tx, year, &file.rules).await?;
         db::audit::record(
             &mut tx,

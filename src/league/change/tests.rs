@@ -932,3 +932,26 @@ fn split_tables_from_is_at_most_21() {
         .limits()
         .is_empty());
 }
+
+#[test]
+fn a_season_has_at_most_1000_players() {
+    // (players, limits kept)
+    for (n, ok) in [(999, true), (1000, true), (1001, false)] {
+        let limits = crowd(n, json!({})).limits();
+        assert_eq!(limits.is_empty(), ok, "{n}: {limits:?}");
+        if !ok {
+            assert_eq!(
+                limits[0].to_string(),
+                format!("Feld players: {n} Spieler: eine Saison hat höchstens 1000 Spieler")
+            );
+        }
+    }
+    // The 1001st player is refused before he is stored.
+    let e = crowd(1000, json!({}))
+        .apply(&Change::AddPlayer { name: "Neu".into() })
+        .expect_err("refused");
+    assert!(e.to_string().contains("höchstens 1000 Spieler"), "{e}");
+    assert!(crowd(999, json!({}))
+        .apply(&Change::AddPlayer { name: "Neu".into() })
+        .is_ok());
+}

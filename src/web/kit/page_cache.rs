@@ -14,6 +14,10 @@
 //! (`/?x=1` is the page `/`). The routes of [`FREE_QUERY`] read every parameter: they are kept
 //! only without a query. All pages together hold at most the cache's byte bound
 //! ([`MAX_BYTES`] unless [`PageCache::with_bound`]); past it the oldest kept page goes first.
+//!
+//! Every GET of a public route that is not answered from memory (a static file, a kept page) is
+//! rendered on tokio's blocking pool ([`render`], issue 25), cached or not (logged-in visitors
+//! too), so a page that computes long never stalls another request.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
@@ -37,6 +41,11 @@ pub const KNOWN_PARAMS: &[&str] = &["as_of"];
 /// Public routes that read every query parameter (the Schiedsrichter's question): kept only
 /// when asked without a query.
 pub const FREE_QUERY: &[&str] = &["/schiedsrichter"];
+/// At most this many pages render at once (on the blocking pool, [`render`]); more wait for a
+/// turn (within the request timeout). Twice the cores of a small club server: a burst of reloads
+/// after a write (every phone at the bar misses the emptied cache at once) does not hold a page's
+/// memory per connection at the same moment.
+pub const RENDERS: usize = 4;
 /// The header a page answered from the cache carries.
 pub const HIT: HeaderName = HeaderName::from_static("x-cache");
 
@@ -100,6 +109,7 @@ impl Pages {
 pub struct PageCache {
     pages: Mutex<Pages>,
     bound: usize,
+    renders: std::sync::Arc<tokio::sync::Semaphore>,
 }
 
 impl Default for PageCache {
@@ -114,6 +124,7 @@ impl PageCache {
         PageCache {
             pages: Mutex::new(Pages::default()),
             bound,
+            renders: std::sync::Arc::new(tokio::sync::Semaphore::new(RENDERS)),
         }
     }
 
@@ -157,20 +168,23 @@ fn key(uri: &Uri, headers: &HeaderMap) -> Option<String> {
 /// Middleware of the public routes (see the module doc).
 pub async fn serve(State(state): State<AppState>, req: Request, next: Next) -> Response {
     let path = req.uri().path();
-    // Static files and the bench baseline are served from memory already; the login and setup
-    // pages do not depend on the league (the setup link dies with the first account).
-    let cacheable = req.method() == Method::GET
-        && !req.headers().contains_key(header::COOKIE)
-        && !path.starts_with("/static/")
-        && path != "/sw.js"
-        && !path.starts_with("/bench/")
-        && path != "/money.css"
-        && path != "/favicon.ico"
+    // Static files and the bench baseline are served from memory already: answered at once.
+    let light = path.starts_with("/static/")
+        || path == "/sw.js"
+        || path.starts_with("/bench/")
+        || path == "/money.css"
+        || path == "/favicon.ico";
+    if req.method() != Method::GET || light {
+        return next.run(req).await;
+    }
+    // The login and setup pages do not depend on the league (the setup link dies with the first
+    // account); logged-in pages are rendered for their user.
+    let cacheable = !req.headers().contains_key(header::COOKIE)
         && path != "/login"
         && path != "/setup"
         && !path.starts_with("/passwort");
-    let Some(key) = cacheable.then(|| key(req.uri(), req.headers())).flatten() else {
-        return next.run(req).await;
+    let Some(key) = key(req.uri(), req.headers()).filter(|_| cacheable) else {
+        return render(&state.pages, req, next).await;
     };
     let snapshot = state.league.snapshot().id;
     let day = state.league.today();
@@ -183,7 +197,7 @@ pub async fn serve(State(state): State<AppState>, req: Request, next: Next) -> R
             return respond(page.clone());
         }
     }
-    let resp = next.run(req).await;
+    let resp = render(&state.pages, req, next).await;
     if resp.status() != StatusCode::OK
         || resp.headers().contains_key(header::SET_COOKIE)
         || not_for_caches(resp.headers())
@@ -218,6 +232,31 @@ pub async fn serve(State(state): State<AppState>, req: Request, next: Next) -> R
         slot.keep(key, page, state.pages.bound);
     }
     Response::from_parts(parts, Body::from(body))
+}
+
+/// Renders the page (runs `next`, the route's handler) on a thread of tokio's blocking pool
+/// (issue 25): a page that computes for long (the careers of forty seasons, the first read after
+/// a write) never holds an async worker, so static files and other requests are answered
+/// meanwhile, and the request timeout ([`super::server::REQUEST_TIMEOUT`]) answers while it
+/// computes (what it computed is kept by the snapshot for the next request). At most [`RENDERS`]
+/// at once (`cache`'s turns).
+async fn render(cache: &PageCache, req: Request, next: Next) -> Response {
+    let Ok(turn) = cache.renders.clone().acquire_owned().await else {
+        return StatusCode::SERVICE_UNAVAILABLE.into_response();
+    };
+    let handle = tokio::runtime::Handle::current();
+    let rendered = tokio::task::spawn_blocking(move || {
+        let resp = handle.block_on(next.run(req));
+        drop(turn);
+        resp
+    });
+    match rendered.await {
+        Ok(resp) => resp,
+        Err(e) => {
+            tracing::error!(error = %e, "Seite nicht erzeugt");
+            StatusCode::INTERNAL_SERVER_ERROR.into_response()
+        }
+    }
 }
 
 /// True when the response says no cache may keep it (`Cache-Control: private` or `no-store`).

@@ -2,7 +2,9 @@
 //! loses no answer (SECURITY.md "Availability"):
 //! - every connection must send a request's headers within [`HEADER_READ_TIMEOUT`] (also the idle
 //!   time of a kept-alive connection: hyper starts the timer for each request's head), a body
-//!   within [`BODY_READ_TIMEOUT`], and a request is answered within [`REQUEST_TIMEOUT`] (408);
+//!   within [`BODY_READ_TIMEOUT`] (408), and a request is answered within [`REQUEST_TIMEOUT`]
+//!   (else 503 with `Retry-After` and a German message: [`TOO_SLOW`]; the public pages render off
+//!   the async workers, so the timer fires while a page computes);
 //! - at most [`Limits::max_connections`] connections are served at once (more wait in the
 //!   listen backlog), below the process's open-file limit, which is raised to its hard limit;
 //! - SIGTERM (systemd, docker) and Ctrl-C stop accepting, let running requests finish within
@@ -27,8 +29,11 @@ pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 /// A request body must arrive within this time (a half-sent form).
 pub const BODY_READ_TIMEOUT: Duration = Duration::from_secs(20);
 
-/// A request is answered within this time, else 408.
+/// A request is answered within this time, else 503 with [`TOO_SLOW`].
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The answer when a request was not answered within [`REQUEST_TIMEOUT`].
+pub const TOO_SLOW: &str = "Die Antwort braucht gerade zu lange (über 30 Sekunden). Bitte in ein paar Sekunden noch einmal laden; ein Formular noch einmal absenden, wenn es danach nicht gespeichert ist.";
 
 /// How long running requests may take to finish after a stop signal.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
@@ -92,7 +97,8 @@ pub async fn serve(
     limits: Limits,
     stop: impl Future<Output = ()>,
 ) {
-    let app = with_timeouts(app);
+    // The real timeout is 30 s; the same layer with 200 ms.
+    let app = with_timeouts(app, REQUEST_TIMEOUT);
     // HTTP/1.1 only (browsers and reverse proxies speak it to a plain-http upstream): its header
     // timer runs from the moment a connection waits for a request head, so a connection that
     // never sends a byte is closed too (hyper-util's auto-detecting builder waits for the first
@@ -154,15 +160,47 @@ pub async fn serve(
     }
 }
 
-/// `app` with the body read and request timeouts (408 with the German error page).
-fn with_timeouts(app: Router) -> Router {
+/// `app` with the body read timeout (408, German through `germanize`) and the whole request's
+/// `timeout` (503 + `Retry-After` with [`TOO_SLOW`]; `{"error": …}` under `/api/`).
+fn with_timeouts(app: Router, timeout: Duration) -> Router {
     app.layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
         BODY_READ_TIMEOUT,
     ))
-    .layer(tower_http::timeout::TimeoutLayer::with_status_code(
-        axum::http::StatusCode::REQUEST_TIMEOUT,
-        REQUEST_TIMEOUT,
+    .layer(axum::middleware::from_fn(
+        move |req: Request, next: axum::middleware::Next| answer_within(timeout, req, next),
     ))
+}
+
+/// Runs `req` and answers [`TOO_SLOW`] (503, `Retry-After: 5`) when it takes longer than `timeout`.
+async fn answer_within(
+    timeout: Duration,
+    req: Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let api = req.uri().path().starts_with("/api/");
+    let path = req.uri().path().to_string();
+    match tokio::time::timeout(timeout, next.run(req)).await {
+        Ok(resp) => resp,
+        Err(_) => {
+            tracing::warn!(%path, "Anfrage nach {} s abgebrochen", timeout.as_secs());
+            let status = axum::http::StatusCode::SERVICE_UNAVAILABLE;
+            let mut resp = if api {
+                super::ApiError(status, TOO_SLOW.to_string()).into_response()
+            } else {
+                (
+                    status,
+                    super::error::ErrorPage::new(status, TOO_SLOW.to_string()),
+                )
+                    .into_response()
+            };
+            resp.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from_static("5"),
+            );
+            resp
+        }
+    }
 }
 
 #[cfg(test)]
@@ -179,6 +217,50 @@ mod tests {
                 max,
                 "{nofile}"
             );
+        }
+    }
+
+    #[tokio::test]
+    async fn a_request_not_answered_in_time_gets_503_in_german() {
+        let app = Router::new()
+            .route(
+                "/langsam",
+                axum::routing::get(|| async {
+                    tokio::time::sleep(Duration::from_secs(60)).await;
+                    "spät"
+                }),
+            )
+            .route(
+                "/api/v1/langsam",
+                axum::routing::get(|| async {
+                    tokio::time::sleep(Duration::from_secs(60)).await;
+                    "spät"
+                }),
+            )
+            .route("/schnell", axum::routing::get(|| async { "ok" }));
+        // The real timeout is 30 s; the same layer with 200 ms.
+        let app = with_timeouts(app, Duration::from_millis(200));
+        let get = |uri: &str| {
+            axum::http::Request::get(uri)
+                .body(axum::body::Body::empty())
+                .unwrap()
+        };
+        let fast = app.clone().oneshot(get("/schnell")).await.unwrap();
+        assert_eq!(fast.status(), axum::http::StatusCode::OK);
+        for uri in ["/langsam", "/api/v1/langsam"] {
+            let slow = app.clone().oneshot(get(uri)).await.unwrap();
+            assert_eq!(
+                slow.status(),
+                axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                "{uri}"
+            );
+            assert_eq!(slow.headers()[axum::http::header::RETRY_AFTER], "5");
+            let body = http_body_util::BodyExt::collect(slow.into_body())
+                .await
+                .unwrap()
+                .to_bytes();
+            let text = String::from_utf8_lossy(&body);
+            assert!(text.contains("braucht gerade zu lange"), "{uri}: {text}");
         }
     }
 

@@ -79,11 +79,7 @@ async fn career(
                 .unwrap_or_default()
         })
         .collect();
-    let all_time_rank = history
-        .all_time
-        .iter()
-        .find(|r| r.player == career.player)
-        .map(|r| r.rank);
+    let all_time_rank = history.all_time_row(&career.player).map(|r| r.rank);
     let money = snapshot.money_visible(layout.user.is_some());
     // His Glücksfaktor summed over his seasons (a season may spell his name differently).
     let key = crate::league::name_key(name);
