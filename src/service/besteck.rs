@@ -73,6 +73,7 @@ impl League {
             None => db::besteck::delete(&mut tx, at.night, at.table, at.round).await?,
         }
         tx.commit().await?;
+        self.night_id_changed(at.night);
         Ok(())
     }
 }

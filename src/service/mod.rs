@@ -14,6 +14,7 @@ pub mod calendar;
 pub mod card;
 pub mod clock;
 pub mod interchange;
+pub mod live;
 pub mod planned;
 pub mod scorer;
 pub mod settings;
@@ -255,6 +256,8 @@ struct Inner {
     night_closed: tokio::sync::Notify,
     /// The backups of `serve --backup-dir`, once switched on.
     backups: std::sync::OnceLock<Arc<backup::Backups>>,
+    /// The live board's pushes and their listener cap.
+    live: live::Live,
     /// Spreadsheets uploaded for a preview, kept until their confirm ([`interchange::Staged`]).
     staged: interchange::Staged,
 }
@@ -338,6 +341,7 @@ impl League {
                 timezone: setup.timezone,
                 night_closed: tokio::sync::Notify::new(),
                 backups: std::sync::OnceLock::new(),
+                live: live::Live::default(),
                 staged: interchange::Staged::default(),
             }),
         };
@@ -489,6 +493,8 @@ impl League {
             }
             next
         });
+        // Another process wrote (the command line, a second server): tonight's board reads again.
+        self.night_changed(self.today());
         Ok(true)
     }
 

@@ -156,6 +156,9 @@ impl League {
         edit: &Edit,
     ) -> Result<Arc<SeasonView>, ServiceError> {
         let view = self.changes_locked(year, changes, edit, None).await?;
+        for date in changes.iter().filter_map(Change::night) {
+            self.night_changed(date);
+        }
         self.written().await;
         if changes
             .iter()
@@ -178,6 +181,9 @@ impl League {
         then: Then,
     ) -> Result<Arc<SeasonView>, ServiceError> {
         let view = self.changes_locked(year, changes, edit, Some(then)).await?;
+        for date in changes.iter().filter_map(Change::night) {
+            self.night_changed(date);
+        }
         self.written().await;
         Ok(view)
     }

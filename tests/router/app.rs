@@ -223,7 +223,16 @@ impl TestApp {
         let resp = self.router.clone().oneshot(r).await.unwrap();
         let status = resp.status();
         let headers = resp.headers().clone();
-        let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+        let stream = headers
+            .get("content-type")
+            .is_some_and(|t| t.as_bytes().starts_with(b"text/event-stream"));
+        let bytes = if stream {
+            // An event stream does not end: its first event is the answer (tests that follow
+            // a stream read its body themselves, `tests/router/live_push.rs`).
+            first_event(resp.into_body()).await
+        } else {
+            resp.into_body().collect().await.unwrap().to_bytes()
+        };
         Reply::new(status, headers, bytes)
     }
 
@@ -507,4 +516,79 @@ pub fn club_today() -> chrono::NaiveDate {
         schockerliga::service::clock::DEFAULT_TIMEZONE,
     )
     .today()
+}
+
+/// Checks (lower-cased) HTML `s`: every `<script` is exactly `<script src="/static/….js" defer>`
+/// with nothing inside (a same-origin file, no inline code, no `type` tricks, no other host),
+/// and no tag carries an event handler attribute (`on…=`). Says what is wrong.
+pub fn only_script_files(s: &str) -> Result<(), String> {
+    let mut rest = s;
+    while let Some(i) = rest.find("<script") {
+        let tag = &rest[i..];
+        let end = tag.find('>').ok_or("unclosed <script")?;
+        let open = &tag[..=end];
+        let Some(src) = open
+            .strip_prefix("<script src=\"/static/")
+            .and_then(|r| r.strip_suffix("\" defer>"))
+        else {
+            return Err(format!("script not a same-origin file: {open}"));
+        };
+        if !src.ends_with(".js")
+            || !src
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.')
+        {
+            return Err(format!("script file name: {open}"));
+        }
+        if !tag[end + 1..].starts_with("</script>") {
+            return Err(format!("code inside a script tag: {open}"));
+        }
+        rest = &tag[end + 1..];
+    }
+    // Handler attributes: ` on` + letters + `=` inside a tag.
+    let mut in_tag = false;
+    let b = s.as_bytes();
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'<' => in_tag = true,
+            b'>' => in_tag = false,
+            b'o' if in_tag
+                && i > 0
+                && b[i - 1].is_ascii_whitespace()
+                && b.get(i + 1) == Some(&b'n') =>
+            {
+                let name: Vec<u8> = b[i + 2..]
+                    .iter()
+                    .copied()
+                    .take_while(u8::is_ascii_alphabetic)
+                    .collect();
+                let after = i + 2 + name.len();
+                if !name.is_empty() && b.get(after) == Some(&b'=') {
+                    return Err(format!(
+                        "handler attribute on{}=",
+                        String::from_utf8_lossy(&name)
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The body of a Server-Sent Events stream up to its first event (`\n\n`), at most 5 s.
+async fn first_event(mut body: Body) -> Bytes {
+    let mut out = Vec::new();
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(5), async {
+        while let Some(frame) = body.frame().await {
+            if let Ok(data) = frame.unwrap().into_data() {
+                out.extend_from_slice(&data);
+                if out.windows(2).any(|w| w == b"\n\n") {
+                    break;
+                }
+            }
+        }
+    })
+    .await;
+    Bytes::from(out)
 }

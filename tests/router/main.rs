@@ -21,6 +21,7 @@ mod harden;
 mod hostile;
 mod late_arrival;
 mod money;
+mod offline;
 mod once;
 mod page_cache;
 mod planned;
@@ -36,6 +37,7 @@ mod wurfrunde_api;
 mod bericht;
 mod bogen;
 mod live;
+mod live_push;
 mod saisonregeln;
 
 // The club's history from its spreadsheet (issue 24.2).

@@ -546,6 +546,33 @@ async fn security_headers_are_on_pages_errors_static_files_and_refusals() {
 }
 
 #[test]
+fn only_script_files_refuses_inline_code_and_handlers() {
+    let good = [
+        "<p>x</p>",
+        "<script src=\"/static/live.js\" defer></script>",
+        "<p class=\"one\">online</p><a href=\"/x\">ok</a>",
+    ];
+    for html in good {
+        assert_eq!(crate::app::only_script_files(html), Ok(()), "{html}");
+    }
+    let bad = [
+        "<script>alert(1)</script>",
+        "<script src=\"/static/live.js\" defer>alert(1)</script>",
+        "<script src=\"https://evil.example/x.js\" defer></script>",
+        "<script src=\"//evil.example/x.js\" defer></script>",
+        "<script src=\"/static/../x.js\" defer></script>",
+        "<script type=\"module\" src=\"/static/live.js\" defer></script>",
+        "<script src=\"/static/live.js\"></script>",
+        "<img src=\"x\" onerror=\"alert(1)\">",
+        "<body onload=\"go()\">",
+        "<a href=\"/\"\nonclick=\"x\">",
+    ];
+    for html in bad {
+        assert!(crate::app::only_script_files(html).is_err(), "{html}");
+    }
+}
+
+#[test]
 fn no_template_uses_inline_script_style_or_handlers() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
     let mut stack = vec![dir];
@@ -559,8 +586,10 @@ fn no_template_uses_inline_script_style_or_handlers() {
             }
             let s = std::fs::read_to_string(&p).unwrap().to_lowercase();
             seen += 1;
+            if let Err(why) = crate::app::only_script_files(&s) {
+                panic!("{}: {why}", p.display());
+            }
             for bad in [
-                "<script",
                 "style=",
                 "<style",
                 "javascript:",

@@ -170,6 +170,7 @@ pub async fn serve(State(state): State<AppState>, req: Request, next: Next) -> R
     let path = req.uri().path();
     // Static files and the bench baseline are served from memory already: answered at once.
     let light = path.starts_with("/static/")
+        || path == "/sw.js"
         || path.starts_with("/bench/")
         || path == "/money.css"
         || path == "/favicon.ico";

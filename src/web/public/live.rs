@@ -32,11 +32,15 @@ pub const REFRESH_SECONDS: u32 = 5;
 
 /// The routes of this feature.
 pub fn routes() -> Routes {
-    Routes::new().get(Guard::Public, "/live/{date}", page).get(
-        Guard::Public,
-        "/api/v1/nights/{date}/live",
-        api,
-    )
+    Routes::new()
+        .get(Guard::Public, "/live", tonight)
+        .get(Guard::Public, "/live/{date}", page)
+        .get(
+            Guard::Public,
+            "/live/{date}/ereignisse",
+            super::live_push::events,
+        )
+        .get(Guard::Public, "/api/v1/nights/{date}/live", api)
 }
 
 /// One player of a running Runde.
@@ -117,6 +121,53 @@ pub struct LiveTable {
     pub runde: Option<LiveRunde>,
     /// The highest-numbered round entered at it (what the board shows between Runden).
     pub last_round: Option<LastRound>,
+    /// The night's running tally at this table: one row per player of the draw, seat order.
+    pub tally: Vec<TallyRow>,
+}
+
+/// One player's sums over the rounds entered at his table so far.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct TallyRow {
+    /// The player's name.
+    pub player: String,
+    /// Outs so far (as entered, Hand-Outs and Julen included as the rows say).
+    pub outs: u32,
+    /// Hand-Outs so far.
+    pub hand_outs: u32,
+    /// Julen so far.
+    pub julen: u32,
+    /// Rounds he lost, i.e. paid.
+    pub paid: u32,
+}
+
+/// The tally of `players` (seat order) over `rounds`; a player of a round who is not in
+/// `players` (seated late at another table) is added at the end.
+pub fn tally(players: &[String], rounds: &[crate::league::Round]) -> Vec<TallyRow> {
+    let mut rows: Vec<TallyRow> = players
+        .iter()
+        .map(|p| TallyRow {
+            player: p.clone(),
+            ..TallyRow::default()
+        })
+        .collect();
+    for r in rounds.iter().flat_map(|round| &round.results) {
+        let i = match rows.iter().position(|t| t.player == r.player) {
+            Some(i) => i,
+            None => {
+                rows.push(TallyRow {
+                    player: r.player.clone(),
+                    ..TallyRow::default()
+                });
+                rows.len() - 1
+            }
+        };
+        let row = &mut rows[i];
+        row.outs += r.outs;
+        row.hand_outs += r.hand_outs;
+        row.julen += r.julen;
+        row.paid += u32::from(r.lost);
+    }
+    rows
 }
 
 /// The last round entered at a table: its number, who lost it and the Outs of each row
@@ -217,9 +268,11 @@ pub async fn board(
             }
         }
         let entered = night.tables.iter().find(|t| t.number == table);
+        let players = draw::table_players(&night.draw, table);
         tables.push(LiveTable {
             table,
-            players: draw::table_players(&night.draw, table),
+            tally: tally(&players, entered.map_or(&[], |t| &t.rounds)),
+            players,
             rounds_entered: entered.map_or(0, |t| t.rounds.len()),
             runde,
             last_round: entered
@@ -255,14 +308,56 @@ struct LivePage {
 /// `Cache-Control: no-store`: neither the page cache nor a browser keeps a live answer.
 const NO_STORE: (header::HeaderName, &str) = (header::CACHE_CONTROL, "no-store");
 
+/// `GET /live/{date}`: the board of that night.
 async fn page(
     State(league): State<League>,
     layout: Layout,
     at: AtNight,
 ) -> Result<Response, AppError> {
+    render(&league, layout, at).await
+}
+
+/// `GET /live`: the board of tonight's night (the club's date), else of the next planned one,
+/// else of the last one; the TV at the bar keeps this address. No night at all: 404.
+async fn tonight(State(league): State<League>, layout: Layout) -> Result<Response, AppError> {
+    let snapshot = league.snapshot();
+    let Some(date) = night_to_show(&snapshot, league.today()) else {
+        return Err(AppError::NotFound);
+    };
+    let Some((view, _)) = snapshot.night(date) else {
+        return Err(AppError::NotFound);
+    };
+    let view = view.clone();
+    render(
+        &league,
+        layout,
+        AtNight {
+            date,
+            snapshot,
+            view,
+        },
+    )
+    .await
+}
+
+/// The night `/live` shows on `today`: today's, else the first after it, else the last before it.
+pub fn night_to_show(snapshot: &crate::service::Snapshot, today: NaiveDate) -> Option<NaiveDate> {
+    let dates: Vec<NaiveDate> = snapshot
+        .seasons()
+        .flat_map(|v| v.season.nights.iter().map(|n| n.date))
+        .collect();
+    dates
+        .iter()
+        .filter(|d| **d >= today)
+        .min()
+        .or_else(|| dates.iter().max())
+        .copied()
+}
+
+async fn render(league: &League, layout: Layout, at: AtNight) -> Result<Response, AppError> {
     let night = at.night();
     let board = board(
-        &league,
+        league,
         night,
         at.id(),
         at.view.season.rules.rounds_per_night,

@@ -11,6 +11,7 @@ pub mod history;
 pub mod ich;
 pub mod kalender;
 pub mod live;
+pub mod live_push;
 pub mod regeln;
 pub mod schiedsrichter;
 pub mod table;

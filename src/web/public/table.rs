@@ -113,6 +113,8 @@ struct TablePage<'a> {
     /// The next planned night (issue 27) on the current season's table, with the visitor's answer
     /// when he said „Das bin ich“.
     next: Option<crate::web::public::termine::NextNight>,
+    /// A night of this season is tonight and not closed: the page links to `/live`.
+    live_tonight: bool,
     /// The season is kept as its Endstand only (the club's final table, no nights).
     endstand: bool,
 }
@@ -237,7 +239,12 @@ fn table_response(
                 .collect(),
         })
         .collect();
+    let live_tonight = view
+        .season
+        .night(layout.today)
+        .is_some_and(|night| !night.closed);
     let page = TablePage {
+        live_tonight,
         layout,
         mine,
         year: view.season.year,

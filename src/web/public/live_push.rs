@@ -1,0 +1,75 @@
+//! The live board pushed (issue 26.4): `GET /live/{date}/ereignisse` is a stream of Server-Sent
+//! Events. Each write that touched the night (a round stored, a Schockbesteck Wurfrunde, the draw,
+//! a fine, the closing) sends one event `stand` with the night's date; `static/live.js` then reads
+//! the board again. Browsers without JavaScript keep the page's 5-second reload.
+//!
+//! At most [`crate::service::live::MAX_LISTENERS`] streams are open at once (past that 503 with a
+//! German reason); a comment every [`KEEP_ALIVE`] keeps proxies from cutting the stream, and a
+//! stream without an event for [`IDLE`] is ended (the browser's `EventSource` connects again by
+//! itself, a phone that went away gives its place back). `Cache-Control: no-store`: the page cache
+//! never holds a stream.
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::http::{header, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use futures_util::StreamExt;
+
+use crate::service::League;
+use crate::web::kit::AtNight;
+
+/// Between two keep-alive comments of an open stream.
+pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// A stream without an event for this long is ended (the browser connects again).
+pub const IDLE: Duration = Duration::from_secs(10 * 60);
+
+/// How long a browser waits before it connects again (the `retry` field), in milliseconds.
+const RETRY: Duration = Duration::from_secs(3);
+
+/// The German answer when all places for live listeners are taken.
+pub const FULL: &str =
+    "Zu viele offene Live-Tafeln: bitte in einer Minute noch einmal. Die Seite selbst lädt sich weiter alle 5 Sekunden neu.";
+
+/// `GET /live/{date}/ereignisse`: `text/event-stream`; first an event `hallo` (with the reconnect
+/// delay), then an event `stand` (data: the date, `YYYY-MM-DD`) after every write of that night.
+/// Unknown night: 404; every place taken: 503 [`FULL`] with `Retry-After: 60`.
+pub async fn events(State(league): State<League>, at: AtNight) -> Response {
+    let Some(listener) = league.listen_live(at.date) else {
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            [
+                (header::RETRY_AFTER, "60"),
+                (header::CACHE_CONTROL, "no-store"),
+                (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            ],
+            FULL,
+        )
+            .into_response();
+    };
+    let date = at.date.to_string();
+    let hello = Event::default().event("hallo").retry(RETRY).data(&date);
+    let changes = futures_util::stream::unfold(listener, move |mut listener| async move {
+        match tokio::time::timeout(IDLE, listener.changed()).await {
+            Ok(Ok(())) => {
+                let event = Event::default()
+                    .event("stand")
+                    .data(listener.date().to_string());
+                Some((event, listener))
+            }
+            // Idle, or the server stops: the stream ends and its place is free again.
+            Ok(Err(_)) | Err(_) => None,
+        }
+    });
+    let stream = futures_util::stream::once(async move { hello })
+        .chain(changes)
+        .map(Ok::<Event, Infallible>);
+    (
+        [(header::CACHE_CONTROL, "no-store")],
+        Sse::new(stream).keep_alive(KeepAlive::new().interval(KEEP_ALIVE)),
+    )
+        .into_response()
+}

@@ -1,0 +1,289 @@
+// The service worker (issue 26.2, 26.3), served at /sw.js with scope /.
+//
+// Pages: every page this phone opened is kept (network first, the kept copy when the network is
+// gone or does not answer within WAIT ms), shown offline with "Stand … (ohne Netz)" on top.
+// Scorer-link pages (/tisch/…) and the Verwaltung are kept only on the phone that opened them,
+// in a cache of their own that logging out empties; a scorer link the server no longer knows
+// (revoked, night closed) is dropped from it.
+//
+// Entry that waits: a form of the round entry (round form, scorer link, Spielberichtsbogen,
+// Schockbesteck) that finds no network is kept in IndexedDB (warten.js) and the browser is sent
+// back to its page, which lists it and sends it when the network is back (app.js).
+"use strict";
+importScripts("/static/warten.js");
+
+var VERSION = "1";
+var PUBLIC = "seiten-" + VERSION;
+var PRIVATE = "privat-" + VERSION;
+var FILES = "dateien-" + VERSION;
+var WAIT = 6000;
+
+// The forms that wait (their actions).
+var WAITING = [
+  /^\/verwaltung\/abend\/\d{4}-\d{2}-\d{2}\/runde$/,
+  /^\/verwaltung\/abend\/\d{4}-\d{2}-\d{2}\/bogen\/\d+$/,
+  /^\/verwaltung\/besteck\/\d{4}-\d{2}-\d{2}\/\d+\/\d+\/(start|wurfrunde|bestaetigen)$/,
+  /^\/tisch\/[^/]+\/\d{4}-\d{2}-\d{2}\/\d+\/runde$/,
+  /^\/tisch\/[^/]+\/\d{4}-\d{2}-\d{2}\/\d+\/besteck\/\d+\/(start|wurfrunde|bestaetigen)$/,
+];
+
+// Pages never kept: one-time and account pages.
+var NEVER = /^\/(login|setup|passwort|logout)/;
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(
+    caches
+      .open(FILES)
+      .then(function (c) {
+        return c.addAll(["/static/style.css", "/static/warten.js", "/static/app.js"]);
+      })
+      .then(function () {
+        return self.skipWaiting();
+      })
+  );
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(
+    caches
+      .keys()
+      .then(function (names) {
+        return Promise.all(
+          names
+            .filter(function (n) {
+              return [PUBLIC, PRIVATE, FILES].indexOf(n) < 0;
+            })
+            .map(function (n) {
+              return caches.delete(n);
+            })
+        );
+      })
+      .then(function () {
+        return self.clients.claim();
+      })
+  );
+});
+
+function isPrivate(path) {
+  return path.indexOf("/verwaltung") === 0 || path.indexOf("/tisch/") === 0 || path === "/ich";
+}
+
+// fetch, or a rejection when no answer came within WAIT ms.
+function fetchWithin(request) {
+  return new Promise(function (resolve, reject) {
+    var timer = setTimeout(function () {
+      reject(new Error("keine Antwort"));
+    }, WAIT);
+    fetch(request).then(
+      function (r) {
+        clearTimeout(timer);
+        resolve(r);
+      },
+      function (e) {
+        clearTimeout(timer);
+        reject(e);
+      }
+    );
+  });
+}
+
+// Keeps a copy of a page answer with the time it was fetched.
+function keep(cacheName, request, response) {
+  return response
+    .clone()
+    .text()
+    .then(function (body) {
+      var headers = new Headers(response.headers);
+      headers.set("x-gespeichert", new Date().toISOString());
+      headers.delete("content-length");
+      headers.delete("content-encoding");
+      return caches.open(cacheName).then(function (c) {
+        return c.put(request.url, new Response(body, { status: 200, headers: headers }));
+      });
+    });
+}
+
+function stamp(iso) {
+  var d = new Date(iso);
+  var two = function (n) {
+    return (n < 10 ? "0" : "") + n;
+  };
+  return (
+    two(d.getDate()) + "." + two(d.getMonth() + 1) + "." + d.getFullYear() + ", " +
+    two(d.getHours()) + ":" + two(d.getMinutes()) + " Uhr"
+  );
+}
+
+// The kept copy of a page, with "Stand … (ohne Netz)" on top.
+function kept(request) {
+  return caches.match(request.url, { ignoreVary: true }).then(function (hit) {
+    if (!hit) {
+      return null;
+    }
+    return hit.text().then(function (body) {
+      var note =
+        '<p class="ohne-netz" id="ohne-netz" role="status">Stand ' +
+        stamp(hit.headers.get("x-gespeichert")) +
+        " (ohne Netz): diese Seite kommt aus dem Speicher des Telefons.</p>";
+      body = body.replace("<main>", "<main>" + note);
+      var headers = new Headers(hit.headers);
+      return new Response(body, { status: 200, headers: headers });
+    });
+  });
+}
+
+function offlinePage(url) {
+  var why = url.pathname === "/schiedsrichter" && url.search
+    ? "Das Urteil des Schiedsrichters braucht das Netz: ohne Netz kann er diese Wurfrunde nicht entscheiden. Bitte noch einmal senden, wenn wieder Netz da ist."
+    : "Diese Seite war auf diesem Telefon noch nicht offen und kann ohne Netz nicht gezeigt werden.";
+  var body =
+    '<!doctype html><html lang="de"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+    '<title>Ohne Netz · Schockerliga</title><link rel="stylesheet" href="/static/style.css"></head>' +
+    '<body><main><h1>Ohne Netz</h1><p class="ohne-netz" id="ohne-netz" role="status">' + why +
+    '</p><p><a href="/">Zur Tabelle</a></p></main></body></html>';
+  return new Response(body, {
+    status: 503,
+    headers: { "content-type": "text/html; charset=utf-8" },
+  });
+}
+
+function page(event) {
+  var request = event.request;
+  var path = new URL(request.url).pathname;
+  return fetchWithin(request).then(
+    function (response) {
+      var html = (response.headers.get("content-type") || "").indexOf("text/html") === 0;
+      if (response.status === 200 && html && !response.redirected && !NEVER.test(path)) {
+        event.waitUntil(keep(isPrivate(path) ? PRIVATE : PUBLIC, request, response));
+      } else if (path.indexOf("/tisch/") === 0 && (response.status === 403 || response.status === 404)) {
+        // The link no longer works: forget what was kept of it.
+        var token = path.split("/")[2];
+        event.waitUntil(forget(function (p) {
+          return p.indexOf("/tisch/" + token + "/") === 0;
+        }));
+      }
+      return response;
+    },
+    function () {
+      return kept(request).then(function (copy) {
+        return copy || offlinePage(new URL(request.url));
+      });
+    }
+  );
+}
+
+// Removes the kept pages whose path passes test (all private ones when test is null).
+function forget(test) {
+  return caches.open(PRIVATE).then(function (c) {
+    return c.keys().then(function (requests) {
+      return Promise.all(
+        requests
+          .filter(function (r) {
+            return !test || test(new URL(r.url).pathname);
+          })
+          .map(function (r) {
+            return c.delete(r);
+          })
+      );
+    });
+  });
+}
+
+function forgetAll() {
+  return Promise.all([caches.delete(PRIVATE), caches.delete(PUBLIC)]);
+}
+
+// A form of the entry: sent on; without network it waits on the phone and the browser goes back
+// to the form's page.
+function send(event) {
+  var request = event.request;
+  var copy = request.clone();
+  return fetchWithin(request).catch(function () {
+    return copy.text().then(function (body) {
+      var fields = [];
+      new URLSearchParams(body).forEach(function (value, name) {
+        fields.push([name, value]);
+      });
+      var back = request.referrer || new URL(request.url).origin + "/";
+      return self.Warten.put(request.url, fields, back).then(function () {
+        var to = new URL(back);
+        to.hash = "warten";
+        return Response.redirect(to.href, 303);
+      });
+    });
+  });
+}
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  var url = new URL(request.url);
+  if (url.origin !== self.location.origin) {
+    return;
+  }
+  if (request.method === "POST" && request.mode === "navigate") {
+    if (url.pathname === "/logout") {
+      event.waitUntil(forgetAll());
+      return;
+    }
+    if (WAITING.some(function (re) { return re.test(url.pathname); })) {
+      event.respondWith(send(event));
+    }
+    return;
+  }
+  if (request.method !== "GET") {
+    return;
+  }
+  if (request.mode === "navigate") {
+    event.respondWith(page(event));
+    return;
+  }
+  if (url.pathname.indexOf("/static/") === 0) {
+    // Files: network first too (they change with a new version), the kept copy offline.
+    event.respondWith(
+      fetchWithin(request).then(
+        function (response) {
+          if (response.status === 200) {
+            var c = response.clone();
+            event.waitUntil(caches.open(FILES).then(function (cache) {
+              return cache.put(request, c);
+            }));
+          }
+          return response;
+        },
+        function () {
+          return caches.match(request).then(function (hit) {
+            return hit || Response.error();
+          });
+        }
+      )
+    );
+  }
+});
+
+self.addEventListener("message", function (event) {
+  if (event.data === "abmelden") {
+    event.waitUntil(forgetAll());
+  } else if (event.data && typeof event.data.behalten === "string") {
+    // A page opened before this worker controlled it: keep it now.
+    var url = new URL(event.data.behalten);
+    if (url.origin !== self.location.origin || NEVER.test(url.pathname)) {
+      return;
+    }
+    var request = new Request(url.href, { credentials: "same-origin" });
+    event.waitUntil(
+      caches.match(url.href, { ignoreVary: true }).then(function (hit) {
+        if (hit) {
+          return null;
+        }
+        return fetch(request).then(function (response) {
+          var html = (response.headers.get("content-type") || "").indexOf("text/html") === 0;
+          if (response.status === 200 && html && !response.redirected) {
+            return keep(isPrivate(url.pathname) ? PRIVATE : PUBLIC, request, response);
+          }
+          return null;
+        });
+      }).catch(function () {})
+    );
+  }
+});

@@ -1,0 +1,234 @@
+//! The live board pushed (issue 26.4): `/live/{date}/ereignisse` is a Server-Sent Events stream
+//! that says `stand` after a round of that night is stored (and not for another night), its
+//! listeners are capped (503 in German), and `/live` without a date shows tonight's night, or the
+//! next one; the board carries each table's running tally.
+
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::http::{Response, StatusCode};
+use http_body_util::BodyExt;
+use schockerliga::league::change::Replace;
+use schockerliga::league::file::{ResultEntry, SeasonFile};
+use schockerliga::league::Change;
+use schockerliga::service::live::MAX_LISTENERS;
+use schockerliga::service::Edit;
+use tower::ServiceExt;
+
+use crate::app::{get, TestApp};
+use crate::besteck::prepared;
+
+const EVENTS: &str = "/live/2026-01-09/ereignisse";
+
+/// Opens the stream at `uri` (the response, its body not read).
+async fn open(t: &TestApp, uri: &str) -> Response<Body> {
+    t.router.clone().oneshot(get(uri, None)).await.unwrap()
+}
+
+/// Reads the body until the text holds `want` or `within` passes; returns what came.
+async fn read_until(body: &mut Body, want: &str, within: Duration) -> String {
+    let mut text = String::new();
+    let _ = tokio::time::timeout(within, async {
+        while let Some(frame) = body.frame().await {
+            if let Ok(data) = frame.unwrap().into_data() {
+                let data: Bytes = data;
+                text.push_str(&String::from_utf8_lossy(&data));
+                if text.contains(want) {
+                    break;
+                }
+            }
+        }
+    })
+    .await;
+    text
+}
+
+/// Round `number` at table 1 of 2026-01-09 (Bernd loses, Anna 2 Outs), through the pipeline.
+async fn store_round(t: &TestApp, date: &str, number: u32) {
+    let row = |player: &str, outs: u32, lost: bool| ResultEntry {
+        player: player.into(),
+        outs,
+        hand_outs: 0,
+        julen: 0,
+        joker: false,
+        lost,
+    };
+    t.league
+        .change(
+            2026,
+            Change::PutRound {
+                date: date.parse().unwrap(),
+                table: 1,
+                number,
+                results: vec![
+                    row("Anna", 2, false),
+                    row("Bernd", 0, true),
+                    row("Carla", 0, false),
+                    row("Dirk", 1, false),
+                ],
+                replace: Replace::No,
+                seat_newcomers: false,
+                schockbesteck: None,
+            },
+            &Edit::by("test"),
+        )
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn a_stored_round_is_pushed_to_the_nights_listeners() {
+    let t = prepared().await;
+    let resp = open(&t, EVENTS).await;
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert_eq!(
+        resp.headers()["content-type"].to_str().unwrap(),
+        "text/event-stream"
+    );
+    assert_eq!(resp.headers()["cache-control"], "no-store");
+    let mut body = resp.into_body();
+    let hello = read_until(&mut body, "\n\n", Duration::from_secs(2)).await;
+    assert!(hello.contains("event: hallo"), "{hello}");
+    assert!(hello.contains("retry: 3000"), "{hello}");
+    // The test client (and every crawl of the route table) reads a stream up to its first event.
+    let first = t.get(EVENTS, None).await;
+    assert_eq!(first.status, StatusCode::OK);
+    assert!(first.body.starts_with("event: hallo\n"), "{}", first.body);
+
+    // Nothing happened: no event within a moment.
+    let quiet = read_until(&mut body, "stand", Duration::from_millis(300)).await;
+    assert!(!quiet.contains("event: stand"), "{quiet}");
+
+    store_round(&t, "2026-01-09", 2).await;
+    let pushed = read_until(&mut body, "2026-01-09\n\n", Duration::from_secs(2)).await;
+    assert!(
+        pushed.contains("event: stand\ndata: 2026-01-09\n\n"),
+        "{pushed}"
+    );
+
+    // And the board it then reads shows the new round and the tally.
+    let board = t.get("/live/2026-01-09", None).await;
+    assert!(board.body.contains("Runde 2"), "{}", board.body);
+    let v = t.get("/api/v1/nights/2026-01-09/live", None).await.json();
+    let tally = &v["tables"][0]["tally"];
+    assert_eq!(tally[0]["player"], "Anna");
+    assert_eq!(tally[0]["outs"], 2);
+    assert_eq!(tally[1]["player"], "Bernd");
+    assert_eq!(tally[1]["outs"], 1, "round 1's Out");
+    assert_eq!(tally[1]["paid"], 2, "lost both rounds");
+    assert_eq!(tally[3]["outs"], 1);
+    assert_eq!(tally[2]["paid"], 0);
+}
+
+#[tokio::test]
+async fn another_nights_round_is_not_pushed() {
+    let t = prepared().await;
+    t.league
+        .change(
+            2026,
+            Change::AddNight {
+                date: "2026-01-16".parse().unwrap(),
+            },
+            &Edit::by("test"),
+        )
+        .await
+        .unwrap();
+    let mut body = open(&t, "/live/2026-01-16/ereignisse").await.into_body();
+    read_until(&mut body, "\n\n", Duration::from_secs(2)).await;
+    store_round(&t, "2026-01-09", 2).await;
+    let quiet = read_until(&mut body, "stand", Duration::from_millis(500)).await;
+    assert!(!quiet.contains("event: stand"), "{quiet}");
+}
+
+#[tokio::test]
+async fn an_unknown_night_has_no_stream() {
+    let t = prepared().await;
+    let r = t.get("/live/2026-02-30/ereignisse", None).await;
+    assert_ne!(r.status, StatusCode::OK);
+    let r = t.get("/live/2026-01-10/ereignisse", None).await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn listeners_are_capped_and_a_closed_stream_frees_its_place() {
+    let t = prepared().await;
+    let mut open_ones = Vec::new();
+    for _ in 0..MAX_LISTENERS {
+        let r = open(&t, EVENTS).await;
+        assert_eq!(r.status(), StatusCode::OK);
+        open_ones.push(r);
+    }
+    assert_eq!(t.league.live_listeners(), MAX_LISTENERS);
+    let refused = t.get(EVENTS, None).await;
+    assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(refused.header("retry-after"), Some("60"));
+    assert!(
+        refused.body.contains("Zu viele offene Live-Tafeln"),
+        "{}",
+        refused.body
+    );
+    // The page itself still works.
+    assert_eq!(t.get("/live/2026-01-09", None).await.status, StatusCode::OK);
+    open_ones.pop();
+    assert_eq!(open(&t, EVENTS).await.status(), StatusCode::OK);
+    drop(open_ones);
+    assert_eq!(t.league.live_listeners(), 0);
+}
+
+#[tokio::test]
+async fn live_without_a_date_shows_tonight_or_the_next_night() {
+    let today = crate::app::club_today();
+    let day = |offset: i64| (today + chrono::Duration::days(offset)).to_string();
+    let file = |dates: &[String]| -> SeasonFile {
+        let year: i32 = dates[0][..4].parse().unwrap();
+        let nights: Vec<String> = dates
+            .iter()
+            .map(|d| format!(r#"{{ "date": "{d}", "tables": [] }}"#))
+            .collect();
+        serde_json::from_str(&format!(
+            r#"{{ "format": "schockerliga-season/1", "season": {year}, "rules": {{}},
+                 "players": [ {{ "name": "Anna" }} ], "nights": [ {} ] }}"#,
+            nights.join(",")
+        ))
+        .unwrap()
+    };
+    // Keep all dates in today's year (a test at New Year's Eve uses earlier days only).
+    let same_year = |d: &str| d[..4] == today.to_string()[..4];
+    let (later, earlier) = (day(3), day(-3));
+    let (tonight, iso) = (day(0), today.to_string());
+    let live = |t: &TestApp| {
+        let t = t.router.clone();
+        async move {
+            let resp = t.oneshot(get("/live", None)).await.unwrap();
+            let status = resp.status();
+            let body = resp.into_body().collect().await.unwrap().to_bytes();
+            (status, String::from_utf8_lossy(&body).into_owned())
+        }
+    };
+    let nights: Vec<String> = [earlier.clone(), tonight.clone(), later.clone()]
+        .into_iter()
+        .filter(|d| same_year(d))
+        .collect();
+    let t = TestApp::with_seasons(&[file(&nights)]).await;
+    let (status, body) = live(&t).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        body.contains(&format!("data-ereignisse=\"/live/{iso}/ereignisse\"")),
+        "tonight: {body}"
+    );
+    // While the night runs the table links to the board.
+    let home = t.get("/", None).await;
+    assert!(home.body.contains("href=\"/live\""), "{}", home.body);
+    if same_year(&later) {
+        let t = TestApp::with_seasons(&[file(std::slice::from_ref(&later))]).await;
+        let (_, body) = live(&t).await;
+        assert!(
+            body.contains(&format!("/live/{later}/ereignisse")),
+            "next night: {body}"
+        );
+        let home = t.get("/", None).await;
+        assert!(!home.body.contains("href=\"/live\""), "{}", home.body);
+    }
+    let t = TestApp::empty().await;
+    assert_eq!(live(&t).await.0, StatusCode::NOT_FOUND);
+}
