@@ -259,6 +259,16 @@ fn cell_of(d: &Data) -> Cell {
     }
 }
 
+/// A field made safe for spreadsheets: a leading `=`, `+`, `-`, `@`, tab or CR (which a
+/// spreadsheet would run as a formula, e.g. a player named `=HYPERLINK(…)`) gets a `'` in front;
+/// the import takes it off again (`league::sheet`), so the file still reads back the same.
+pub fn safe_text(s: &str) -> String {
+    match s.chars().next() {
+        Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{s}"),
+        _ => s.to_string(),
+    }
+}
+
 /// `rows` as a CSV file the way a German Excel reads it (interchange.md: UTF-8 with BOM, `;`,
 /// CRLF line ends; fields quoted where needed).
 pub fn write_csv(rows: &[Vec<String>]) -> Vec<u8> {
@@ -269,8 +279,9 @@ pub fn write_csv(rows: &[Vec<String>]) -> Vec<u8> {
             .terminator(csv::Terminator::CRLF)
             .from_writer(&mut out);
         for row in rows {
+            let row: Vec<String> = row.iter().map(|f| safe_text(f)).collect();
             // Writing into memory cannot fail but for a bug; a row that does is left out.
-            if writer.write_record(row).is_err() {
+            if writer.write_record(&row).is_err() {
                 continue;
             }
         }

@@ -59,7 +59,15 @@ impl Cell {
     fn text(&self) -> String {
         match self {
             Cell::Empty => String::new(),
-            Cell::Text(t) => t.trim().to_string(),
+            // A `'` that an export put before `=`, `+`, `-` or `@` (so a spreadsheet shows the
+            // text instead of running it) is not part of the text.
+            Cell::Text(t) => {
+                let t = t.trim();
+                match t.strip_prefix('\'') {
+                    Some(rest) if rest.starts_with(['=', '+', '-', '@']) => rest.to_string(),
+                    _ => t.to_string(),
+                }
+            }
             Cell::Number(n) => {
                 if n.fract() == 0.0 && n.abs() < 1e15 {
                     format!("{}", *n as i64)

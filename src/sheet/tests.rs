@@ -163,3 +163,11 @@ fn the_csv_written_has_a_bom_semicolons_and_crlf() {
     let back = read(Kind::Csv, &bytes).unwrap();
     assert_eq!(text(&back[0].rows[1].cells), ["09.01.2026", "Meier; Karl"]);
 }
+
+#[test]
+fn an_export_cell_that_a_spreadsheet_would_run_gets_a_quote() {
+    let row = |cells: &[&str]| cells.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+    let bytes = write_csv(&[row(&["=1+1", "+3", "-2", "@SUM(A1)", "Anna", "10"])]);
+    let text = String::from_utf8(bytes).unwrap();
+    assert_eq!(text, "\u{feff}'=1+1;'+3;'-2;'@SUM(A1);Anna;10\r\n");
+}

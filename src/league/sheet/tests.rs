@@ -481,3 +481,20 @@ fn the_rows_of_a_season_read_back_to_the_same_table() {
     let back = read_sheets(&[sheet("", &lines)]).unwrap();
     assert_eq!(back[0].season, old[0].season);
 }
+
+#[test]
+fn a_quote_an_export_put_before_a_formula_sign_is_not_part_of_the_name() {
+    let rows = vec![
+        HEADER,
+        "09.01.2026;'=HYPERLINK(1);10;6;2;1;10;3;1",
+        "09.01.2026;'Bernd;10;2;0;0;;7;1",
+    ];
+    let s = read_sheets(&[sheet("", &rows)]).unwrap();
+    let names: Vec<&str> = s[0]
+        .season
+        .players
+        .iter()
+        .map(|p| p.name.as_str())
+        .collect();
+    assert_eq!(names, ["=HYPERLINK(1)", "'Bernd"]);
+}
