@@ -17,7 +17,8 @@ use serde::Deserialize;
 use crate::league::format::format_dwert;
 use crate::league::sheet::Layout as SheetLayout;
 use crate::service::interchange::{read_sheet, season_csv, SheetPreview};
-use crate::service::{Edit, ServiceError};
+use crate::service::{Edit, Refusal, ServiceError};
+use crate::web::kit::respond::refused_status;
 use crate::web::kit::security::MAX_BODY_BYTES;
 use crate::web::kit::session::RequireSecretary;
 use crate::web::kit::{AppError, AtSeason, Layout, Reply, Stored, Today};
@@ -32,6 +33,25 @@ pub struct UploadPage {
     layout: Layout,
     error: Option<String>,
     max_mib: usize,
+}
+
+impl UploadPage {
+    /// The upload form with `error` at the top (none on a first visit).
+    fn new(layout: Layout, error: Option<String>) -> UploadPage {
+        UploadPage {
+            layout,
+            error,
+            max_mib: MAX_UPLOAD_BYTES / (1024 * 1024),
+        }
+    }
+
+    /// The upload form again with `refusal` at the top, answered with its status (422; 503 for
+    /// a busy database).
+    fn refused(layout: Layout, refusal: &Refusal) -> Response {
+        let mut resp = UploadPage::new(layout, Some(refusal.to_string())).into_response();
+        *resp.status_mut() = refused_status(refusal);
+        resp
+    }
 }
 
 /// One season of the preview, as the page shows it.
@@ -135,11 +155,7 @@ impl PreviewPage {
 
 /// `GET /verwaltung/einlesen`: the upload form.
 pub async fn get(layout: Layout) -> UploadPage {
-    UploadPage {
-        layout,
-        error: None,
-        max_mib: MAX_UPLOAD_BYTES / (1024 * 1024),
-    }
+    UploadPage::new(layout, None)
 }
 
 /// The upload's file (`datei`): its name and bytes; refused (German) without one or over
@@ -190,17 +206,7 @@ pub async fn post(
     };
     match read {
         Ok(preview) => Ok(PreviewPage::of(reply.layout, preview, None, false).into_response()),
-        Err(e) => {
-            let refusal = e.into_refusal()?;
-            let page = UploadPage {
-                layout: reply.layout,
-                error: Some(refusal.to_string()),
-                max_mib: MAX_UPLOAD_BYTES / (1024 * 1024),
-            };
-            let mut resp = page.into_response();
-            *resp.status_mut() = crate::web::kit::respond::refused_status(&refusal);
-            Ok(resp)
-        }
+        Err(e) => Ok(UploadPage::refused(reply.layout, &e.into_refusal()?)),
     }
 }
 
@@ -224,18 +230,11 @@ pub async fn confirm(
 ) -> Result<Response, AppError> {
     let replace = form.ersetzen.is_some();
     let Some((name, bytes)) = reply.league.staged_sheet(&form.digest) else {
-        let page = UploadPage {
-            layout: reply.layout,
-            error: Some(
-                "Die Vorschau ist abgelaufen (nach einer Stunde oder einem Neustart): bitte die \
-                 Datei noch einmal hochladen."
-                    .to_string(),
-            ),
-            max_mib: MAX_UPLOAD_BYTES / (1024 * 1024),
-        };
-        let mut resp = page.into_response();
-        *resp.status_mut() = axum::http::StatusCode::UNPROCESSABLE_ENTITY;
-        return Ok(resp);
+        let expired = ServiceError::refused(
+            "Die Vorschau ist abgelaufen (nach einer Stunde oder einem Neustart): bitte die Datei \
+             noch einmal hochladen.",
+        );
+        return Ok(UploadPage::refused(reply.layout, &expired.into_refusal()?));
     };
     let import = read_sheet(&name, &bytes);
     let done = match &import {
