@@ -381,9 +381,13 @@ pub fn missing(
     }
     match p.outs_to_pass {
         Some(k) => out.push(format!(
-            "Mit {k} gewerteten {} mehr (bei gleichen Runden): Platz {above_rank}, vor {}.",
+            "Mit {k} gewerteten {} mehr (bei gleichen Runden): Platz {above_rank}{}.",
             if k == 1 { "Out" } else { "Outs" },
-            above.join(", "),
+            if above.is_empty() {
+                String::new()
+            } else {
+                format!(", vor {}", above.join(", "))
+            },
         )),
         None => out.push(format!("An der Spitze der {}.", p.liga.label())),
     }

@@ -21,6 +21,7 @@ mod faults;
 mod harden;
 mod https;
 mod night_link;
+mod planned;
 mod upgrade;
 mod wurfrunde;
 

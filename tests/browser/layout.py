@@ -34,6 +34,8 @@ MONEY = [
 # For each named column of table `id`: the boxes of its cells in the first rows (the column's
 # index from its <th>); with the page's and the table's widths.
 MEASURE = """([id, names]) => {
+  // A folded list is measured as it shows when unfolded (tapped open).
+  document.querySelectorAll('details').forEach(d => { d.open = true; });
   const t = document.getElementById(id);
   if (!t) return null;
   const heads = [...t.querySelectorAll('thead th')].map(th => th.textContent.trim());

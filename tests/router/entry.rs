@@ -1022,3 +1022,18 @@ async fn the_empty_home_page_says_where_the_setup_link_is() {
     assert!(!staffed.contains("id=\"einrichten\""), "{staffed}");
     assert!(staffed.contains("Verwaltung → Neue Saison"), "{staffed}");
 }
+
+/// The setup hint is not kept by the page cache: once the first account exists, `/` says how to
+/// start a season (it said "Noch kein Konto" until the next write of league data).
+#[tokio::test]
+async fn the_setup_hint_goes_once_the_first_account_exists() {
+    let t = TestApp::empty().await;
+    for _ in 0..2 {
+        let empty = t.get("/", None).await.body;
+        assert!(empty.contains("id=\"einrichten\""), "{empty}");
+    }
+    t.create_account("erster", "admin").await;
+    let after = t.get("/", None).await.body;
+    assert!(!after.contains("id=\"einrichten\""), "{after}");
+    assert!(after.contains("Verwaltung → Neue Saison"), "{after}");
+}

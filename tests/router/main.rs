@@ -12,6 +12,7 @@ mod api;
 mod bar;
 mod besteck;
 mod cache;
+mod cards;
 mod closed_nights;
 mod club;
 mod corrections;

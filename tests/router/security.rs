@@ -65,6 +65,11 @@ const MONEY: &[(&str, &str)] = &[
     ("POST", "/verwaltung/saison/{year}/zahlung"),
     ("POST", "/verwaltung/saison/{year}/zahlungen/beitrag/{id}"),
     ("POST", "/verwaltung/saison/{year}/verrechnung"),
+    ("GET", "/verwaltung/saison/{year}/karten"),
+    ("POST", "/verwaltung/saison/{year}/karten/{id}/link"),
+    ("GET", "/verwaltung/saison/{year}/karten/{id}/link"),
+    ("POST", "/verwaltung/saison/{year}/karten/{id}/widerrufen"),
+    ("POST", "/verwaltung/saison/{year}/karten/{id}/erinnern"),
 ];
 
 /// A concrete URI for a route pattern: `{date}` a night of the fixture, years 2026, ids 2.
@@ -277,8 +282,9 @@ async fn no_get_route_changes_data_even_for_an_admin() {
                     || resp.status.is_redirection()
                     || resp.status == StatusCode::NOT_FOUND
                     || resp.status == StatusCode::BAD_REQUEST
-                    // A scorer link's page without a working token.
-                    || (route.starts_with("/tisch/") && resp.status == StatusCode::FORBIDDEN),
+                    // A scorer link's or a card's page without a working token.
+                    || ((route.starts_with("/tisch/") || route.starts_with("/karte/"))
+                        && resp.status == StatusCode::FORBIDDEN),
                 "GET {route}: {}",
                 resp.status
             );

@@ -1,13 +1,15 @@
 //! Money (league.md §5–§8): the public Kasse (`kasse`) and Jahresabschluss (`abschluss`) of a
 //! season, the CSV exports (`csv`), the Strafenkatalog and fines (`strafen`), the Kassenwart's
 //! payments and netting (`payments`), the Jahresbeitrag booked by its day (`fee`, from the season
-//! page too), and a player's money card with its GiroCode (`card`). Everything reads the league's
+//! page too), a player's money card with its GiroCode (`card`), and the players' own card links with
+//! the Kassenwart's reminders (`karten`). Everything reads the league's
 //! snapshot; changes go through the write pipeline.
 
 pub mod abschluss;
 pub mod card;
 pub mod csv;
 pub mod fee;
+pub mod karten;
 pub mod kasse;
 pub mod payments;
 pub mod strafen;
@@ -60,6 +62,31 @@ pub fn routes() -> Routes {
             strafen::mark_open,
         )
         .get(Guard::Money, "/verwaltung/kasse", payments::start)
+        .get(
+            Guard::Money,
+            "/verwaltung/saison/{year}/karten",
+            karten::get,
+        )
+        .post(
+            Guard::Money,
+            "/verwaltung/saison/{year}/karten/{id}/link",
+            karten::create,
+        )
+        .get(
+            Guard::Money,
+            "/verwaltung/saison/{year}/karten/{id}/link",
+            karten::show,
+        )
+        .post(
+            Guard::Money,
+            "/verwaltung/saison/{year}/karten/{id}/widerrufen",
+            karten::revoke,
+        )
+        .post(
+            Guard::Money,
+            "/verwaltung/saison/{year}/karten/{id}/erinnern",
+            karten::remind,
+        )
         .get(
             Guard::Money,
             "/verwaltung/saison/{year}/zahlungen",

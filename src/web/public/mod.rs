@@ -1,7 +1,7 @@
 //! What everybody reads, without an account: the table, the player and career pages, the nights,
 //! the all-time table, Ehrentafel and Rekorde, the live board, the night report, the rules, the
 //! Schiedsrichter, "Das bin ich", the planned nights with their Zusagen (`termine`), the
-//! calendar (`kalender`), and the static files.
+//! calendar (`kalender`), a player's own card (`karte`), and the static files.
 
 pub mod assets;
 pub mod bench;
@@ -10,6 +10,7 @@ pub mod chart;
 pub mod history;
 pub mod ich;
 pub mod kalender;
+pub mod karte;
 pub mod live;
 pub mod live_push;
 pub mod regeln;
@@ -32,4 +33,5 @@ pub fn routes() -> Routes {
         .merge(bench::routes())
         .merge(termine::routes())
         .merge(kalender::routes())
+        .merge(karte::routes())
 }

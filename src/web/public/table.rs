@@ -150,23 +150,29 @@ async fn home(State(league): State<League>, layout: Layout, me: Me) -> Result<Re
         Some(year) => {
             let view = snapshot.season(year)?;
             let money = snapshot.money_visible(layout.user.is_some());
-            let mine =
-                me.0.and_then(|id| view.player_name(id).map(|n| (id, n.to_string())))
-                    .and_then(|(id, name)| {
-                        let (stand, missing) = where_he_stands(view, &name, money, layout.today)?;
-                        Some(Mine {
-                            href: format!("/saison/{year}/spieler/{id}"),
-                            name,
-                            stand,
-                            missing,
-                        })
-                    });
+            let mine = me
+                .0
+                .and_then(|id| view.player_name(id).map(|n| (id, n.to_string())))
+                .and_then(|(id, name)| {
+                    let (stand, missing) = where_he_stands(view, &name, money, true, layout.today)?;
+                    Some(Mine {
+                        href: format!("/saison/{year}/spieler/{id}"),
+                        name,
+                        stand,
+                        missing,
+                    })
+                });
             let next = next_for(&snapshot, view, &layout, me);
             table_response(layout, view, snapshot.years(), None, me, mine, next)
         }
         None => {
             let no_account = league.accounts().await.is_ok_and(|a| a.is_empty());
-            Ok(EmptyPage { layout, no_account }.into_response())
+            // Whether an account exists is not part of the snapshot: the page cache must not
+            // keep the setup hint after the first account (issue 21, README as a newcomer).
+            Ok(crate::web::kit::links::no_store(EmptyPage {
+                layout,
+                no_account,
+            }))
         }
     }
 }
@@ -349,13 +355,15 @@ pub struct Stand {
 }
 
 /// Where player `name` stands after the season's last night and what he still needs (league.md
-/// §3–§5); the Jahresbeitrag's price only when `money` may be shown. `None` without a round.
+/// §3–§5); the Jahresbeitrag's price only when `money` may be shown, the players he would pass
+/// only when `others` may be named (not on his own card). `None` without a round.
 /// The Jahresbeitrag is as of `today` when that is after the last night (a player asks what it
 /// costs this month, not what it cost at the last night).
-fn where_he_stands(
+pub fn where_he_stands(
     view: &SeasonView,
     name: &str,
     money: bool,
+    others: bool,
     today: NaiveDate,
 ) -> Option<(Stand, Vec<String>)> {
     if view.season.is_endstand() {
@@ -407,7 +415,11 @@ fn where_he_stands(
             best
         });
     let above_rank = above.first().map_or(1, |o| o.rank);
-    let above: Vec<&str> = above.iter().map(|o| o.player.as_str()).collect();
+    let above: Vec<&str> = if others {
+        above.iter().map(|o| o.player.as_str()).collect()
+    } else {
+        Vec::new()
+    };
     let paid = view
         .season
         .player(name)
@@ -435,7 +447,7 @@ async fn player(
         layout.user.is_some(),
         layout.today,
     );
-    let (stand, missing) = where_he_stands(view, &name, money, layout.today).unzip();
+    let (stand, missing) = where_he_stands(view, &name, money, true, layout.today).unzip();
     let missing = missing.unwrap_or_default();
     let points = view
         .curves()

@@ -1,0 +1,131 @@
+//! `schockerliga night plan` / `night cancel` and `player link NAME [--revoke]` (interchange.md
+//! "Planned nights and a player's own card", issue 27): a night planned from the command line is
+//! on the running server's calendar and page, a cancelled one says STATUS:CANCELLED; the card path
+//! printed opens that player's card without an account, and `--revoke` kills it at once.
+
+use crate::common::fixture;
+use crate::run;
+use crate::server::{raw, Server};
+
+/// A day a month from now (the binary runs on the real clock): never over, never a Spielabend of
+/// the fixture.
+fn ahead() -> chrono::NaiveDate {
+    chrono::Utc::now().date_naive() + chrono::Duration::days(30)
+}
+
+fn text(out: &std::process::Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_night_planned_and_cancelled_from_the_command_line_shows_on_the_calendar() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let season = fixture("small-2026.season.json");
+    assert!(run(&db, &["import", season.to_str().unwrap()])
+        .status
+        .success());
+    let date = ahead().to_string();
+    let out = run(
+        &db,
+        &[
+            "night",
+            "plan",
+            &date,
+            "--time",
+            "20:15",
+            "--place",
+            "Zum Anker",
+        ],
+    );
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("20:15 Uhr, Zum Anker: geplant"), "{stderr}");
+    assert!(
+        stdout.trim().ends_with(&format!("/abend/{date}")),
+        "{stdout}"
+    );
+
+    let server = Server::start(&db);
+    let page = raw(server.addr, "GET", &format!("/abend/{date}"), None, None).unwrap();
+    assert_eq!(page.status, 200);
+    assert!(String::from_utf8_lossy(&page.body).contains("Zum Anker"));
+    let day = date.replace('-', "");
+    let ics = raw(server.addr, "GET", "/kalender.ics", None, None).unwrap();
+    let ics = String::from_utf8_lossy(&ics.body).into_owned();
+    assert!(
+        ics.contains(&format!("DTSTART;TZID=Europe/Berlin:{day}T201500\r\n")),
+        "{ics}"
+    );
+    assert!(!ics.contains("STATUS:CANCELLED"), "{ics}");
+
+    let out = run(&db, &["night", "cancel", &date]);
+    let (_, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("abgesagt"), "{stderr}");
+    // The server sees the other process's write (it reads the database's counters again).
+    let mut cancelled = false;
+    for _ in 0..50 {
+        let ics = raw(server.addr, "GET", "/kalender.ics", None, None).unwrap();
+        if String::from_utf8_lossy(&ics.body).contains("STATUS:CANCELLED") {
+            cancelled = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(cancelled, "the calendar says the night is cancelled");
+
+    // A day that is over: refused, exit 1, nothing planned.
+    let out = run(&db, &["night", "plan", "2020-01-03"]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn player_link_prints_a_card_that_shows_him_and_revoke_kills_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let season = fixture("small-2026.season.json");
+    assert!(run(&db, &["import", season.to_str().unwrap()])
+        .status
+        .success());
+    let server = Server::start(&db);
+    // Any case of the name finds him.
+    let out = run(&db, &["player", "link", "dirk"]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("Karte von Dirk"), "{stderr}");
+    let url = stdout.lines().next().unwrap().trim().to_string();
+    let path = &url[url.find("/karte/").expect("a card path")..];
+    assert_eq!(path.len(), "/karte/".len() + 64, "256 random bits: {path}");
+    let card = raw(server.addr, "GET", path, None, None).unwrap();
+    assert_eq!(card.status, 200, "{card:?}");
+    let body = String::from_utf8_lossy(&card.body);
+    assert!(body.contains("<h1>Dirk</h1>"), "{body}");
+    for other in ["Anna", "Bernd", "Carla", "Elke", "Frank"] {
+        assert!(!body.contains(other), "the card names {other}");
+    }
+
+    let out = run(&db, &["player", "link", "Dirk", "--revoke"]);
+    let (_, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("Die Karte von Dirk gilt nicht mehr."),
+        "{stderr}"
+    );
+    assert_eq!(
+        raw(server.addr, "GET", path, None, None).unwrap().status,
+        403
+    );
+
+    // Nobody of that name: refused, exit 1.
+    let out = run(&db, &["player", "link", "Niemand"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out).1.contains("Spieler „Niemand“ gibt es nicht"),
+        "{:?}",
+        text(&out)
+    );
+}
