@@ -141,8 +141,8 @@ pub fn no_store(page: impl axum::response::IntoResponse) -> axum::response::Resp
 }
 
 /// `uri` as it may be logged: the bearer tokens in it replaced by `…` (SECURITY.md "Scorer
-/// links"): a scorer link's `/tisch/{token}/…` and every `token=` query value (setup, password
-/// reset). `/tisch/abc123/2026-01-09/1` → `/tisch/…/2026-01-09/1`; `/setup?token=abc&x=1` →
+/// links"): a scorer link's `/tisch/{token}/…`, a player card's `/karte/{token}/…` and every
+/// `token=` query value (setup, password reset). `/tisch/abc123/2026-01-09/1` → `/tisch/…/2026-01-09/1`; `/setup?token=abc&x=1` →
 /// `/setup?token=…&x=1`.
 pub fn masked(uri: &str) -> String {
     // An absolute URI (`http://host/tisch/…`) keeps its scheme and authority as they are.
@@ -170,7 +170,7 @@ pub fn masked(uri: &str) -> String {
         } else {
             out.push_str(segment);
         }
-        secret_next = segment == "tisch" && i == 1;
+        secret_next = (segment == "tisch" || segment == "karte") && i == 1;
     }
     if let Some(query) = query {
         out.push('?');

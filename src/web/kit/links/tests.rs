@@ -78,6 +78,10 @@ fn tokens_are_masked_in_logged_addresses() {
             "/tisch/…/2026-01-09/1/runde?x=1",
         ),
         ("/tisch/", "/tisch/"),
+        // A player's own card (issue 27): its token is a bearer credential too.
+        ("/karte/abc123", "/karte/…"),
+        ("/karte/abc123/zusage", "/karte/…/zusage"),
+        ("/karte/abc123/kalender.ics", "/karte/…/kalender.ics"),
         ("/setup?token=abc&x=1", "/setup?token=…&x=1"),
         (
             "/passwort/zuruecksetzen?TOKEN=abc",
