@@ -1,6 +1,6 @@
 //! Seasons: their rules, and the whole season as a season file (`load_file`, `replace_from_file`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use chrono::NaiveDate;
 use serde_json::{Map, Value};
@@ -131,17 +131,16 @@ struct NightRow {
     closed: bool,
 }
 
+/// One round's results as SQLite packs them (issue 25: a long history read 712,890 result rows
+/// one by one through sqlx at start, 4–5 s; one row per round with its results packed by
+/// `group_concat` is read in a fraction of it): `cells` = "player_id outs hand_outs julen joker
+/// lost" per result, `,`-separated, in seat order.
 #[derive(FromRow)]
-struct ResultRow {
+struct RoundRow {
     night_id: i64,
     table_no: i64,
     number: i64,
-    player: String,
-    outs: i64,
-    hand_outs: i64,
-    julen: i64,
-    joker: bool,
-    lost: bool,
+    cells: String,
 }
 
 #[derive(FromRow)]
@@ -227,11 +226,47 @@ pub struct Stored {
     pub ids: Ids,
 }
 
+/// One night's draw packed by SQLite: `seats` = "player_id table_no" per seat, `,`-separated, by
+/// table and seat.
 #[derive(FromRow)]
-struct SeatRow {
+struct SeatsRow {
     night_id: i64,
-    player: String,
-    table_no: i64,
+    seats: String,
+}
+
+/// The whitespace-separated integers of one packed cell, exactly `N` of them; `what` names the
+/// table for the corrupt-data message.
+fn packed<const N: usize>(cell: &str, what: &str) -> Result<[i64; N], DbError> {
+    let mut out = [0i64; N];
+    let mut parts = cell.split(' ');
+    for slot in &mut out {
+        *slot = parts
+            .next()
+            .and_then(|p| p.parse().ok())
+            .ok_or_else(|| DbError::Corrupt(format!("{what}: „{cell}“")))?;
+    }
+    if parts.next().is_some() {
+        return Err(DbError::Corrupt(format!("{what}: „{cell}“")));
+    }
+    Ok(out)
+}
+
+/// The name of player `id` in `names` (the season's players, else looked up once more).
+async fn name_of(
+    conn: &mut SqliteConnection,
+    names: &mut HashMap<i64, String>,
+    id: i64,
+) -> Result<String, DbError> {
+    if let Some(n) = names.get(&id) {
+        return Ok(n.clone());
+    }
+    let (name,): (String,) = sqlx::query_as("select name from players where id = ?")
+        .bind(id)
+        .fetch_optional(&mut *conn)
+        .await?
+        .ok_or_else(|| DbError::Corrupt(format!("Spieler Nr. {id} fehlt")))?;
+    names.insert(id, name.clone());
+    Ok(name)
 }
 
 /// Reads season `year` through `conn` (run it inside a transaction for a consistent picture);
@@ -257,12 +292,12 @@ pub async fn load(conn: &mut SqliteConnection, year: i32) -> Result<Option<Store
             .bind(year)
             .fetch_all(&mut *conn)
             .await?;
-    let results: Vec<ResultRow> = sqlx::query_as(
-        "select r.night_id, r.table_no, r.number, p.name as player, x.outs, x.hand_outs, x.julen,
-                x.joker, x.lost
+    let rounds: Vec<RoundRow> = sqlx::query_as(
+        "select r.night_id, r.table_no, r.number,
+                group_concat(x.player_id || ' ' || x.outs || ' ' || x.hand_outs || ' ' || x.julen
+                             || ' ' || x.joker || ' ' || x.lost, ',' order by x.position) as cells
          from results x join rounds r on r.id = x.round_id join nights n on n.id = r.night_id
-              join players p on p.id = x.player_id
-         where n.season = ? order by r.night_id, r.table_no, r.number, x.position",
+         where n.season = ? group by r.id order by r.night_id, r.table_no, r.number",
     )
     .bind(year)
     .fetch_all(&mut *conn)
@@ -276,11 +311,12 @@ pub async fn load(conn: &mut SqliteConnection, year: i32) -> Result<Option<Store
     .bind(year)
     .fetch_all(&mut *conn)
     .await?;
-    let seats: Vec<SeatRow> = sqlx::query_as(
-        "select np.night_id, p.name as player, np.table_no
+    let seats: Vec<SeatsRow> = sqlx::query_as(
+        "select np.night_id,
+                group_concat(np.player_id || ' ' || np.table_no, ','
+                             order by np.table_no, np.seat) as seats
          from night_participants np join nights n on n.id = np.night_id
-              join players p on p.id = np.player_id
-         where n.season = ? order by np.night_id, np.table_no, np.seat",
+         where n.season = ? group by np.night_id order by np.night_id",
     )
     .bind(year)
     .fetch_all(&mut *conn)
@@ -349,23 +385,27 @@ pub async fn load(conn: &mut SqliteConnection, year: i32) -> Result<Option<Store
     }
 
     let mut ids = Ids::default();
+    let mut names: HashMap<i64, String> = players.iter().map(|p| (p.id, p.name.clone())).collect();
     // night id -> table no -> round no -> results
     let mut grid: BTreeMap<i64, BTreeMap<i64, BTreeMap<i64, Vec<ResultEntry>>>> = BTreeMap::new();
-    for r in results {
+    for r in rounds {
+        let mut results = Vec::new();
+        for cell in r.cells.split(',') {
+            let [player, outs, hand_outs, julen, joker, lost] = packed::<6>(cell, "results")?;
+            results.push(ResultEntry {
+                player: name_of(&mut *conn, &mut names, player).await?,
+                outs: to_u32(outs, "outs")?,
+                hand_outs: to_u32(hand_outs, "hand_outs")?,
+                julen: to_u32(julen, "julen")?,
+                joker: joker != 0,
+                lost: lost != 0,
+            });
+        }
         grid.entry(r.night_id)
             .or_default()
             .entry(r.table_no)
             .or_default()
-            .entry(r.number)
-            .or_default()
-            .push(ResultEntry {
-                player: r.player,
-                outs: to_u32(r.outs, "outs")?,
-                hand_outs: to_u32(r.hand_outs, "hand_outs")?,
-                julen: to_u32(r.julen, "julen")?,
-                joker: r.joker,
-                lost: r.lost,
-            });
+            .insert(r.number, results);
     }
     let mut night_fines: BTreeMap<i64, Vec<(i64, FineEntry)>> = BTreeMap::new();
     for f in fines {
@@ -384,11 +424,15 @@ pub async fn load(conn: &mut SqliteConnection, year: i32) -> Result<Option<Store
         ));
     }
     let mut night_seats: BTreeMap<i64, Vec<SeatEntry>> = BTreeMap::new();
-    for s in seats {
-        night_seats.entry(s.night_id).or_default().push(SeatEntry {
-            player: s.player,
-            table: to_u32(s.table_no, "night_participants.table_no")?,
-        });
+    for row in seats {
+        let draw = night_seats.entry(row.night_id).or_default();
+        for cell in row.seats.split(',') {
+            let [player, table] = packed::<2>(cell, "night_participants")?;
+            draw.push(SeatEntry {
+                player: name_of(&mut *conn, &mut names, player).await?,
+                table: to_u32(table, "night_participants.table_no")?,
+            });
+        }
     }
     let mut night_corrections = super::closing::corrections_of_season(&mut *conn, year).await?;
     let mut night_entries = Vec::with_capacity(nights.len());
@@ -621,4 +665,28 @@ pub async fn replace(conn: &mut SqliteConnection, season: &Season) -> Result<(),
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::packed;
+
+    #[test]
+    fn a_packed_cell_gives_exactly_its_integers_or_says_it_is_corrupt() {
+        assert_eq!(
+            packed::<6>("12 3 1 0 1 0", "results").unwrap(),
+            [12, 3, 1, 0, 1, 0]
+        );
+        assert_eq!(packed::<2>("7 2", "seats").unwrap(), [7, 2]);
+        for bad in [
+            "12 3 1 0 1",
+            "12 3 1 0 1 0 9",
+            "12 x 1 0 1 0",
+            "",
+            "12  3 1 0 1 0",
+        ] {
+            let e = packed::<6>(bad, "results").unwrap_err().to_string();
+            assert!(e.contains("results"), "{bad:?}: {e}");
+        }
+    }
 }
