@@ -521,6 +521,9 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                     .with_context(|| format!("{} nicht lesbar", file.display()))?;
                 let import = service::interchange::read_sheet(&name, &bytes).map_err(refused)?;
                 let db = upgrade::open_for_writing(&path).await.map_err(refused)?;
+                let today = service::club_today(&db.db, &setup).await.map_err(refused)?;
+                service::interchange::check_against_today(&import.files(), today)
+                    .map_err(refused)?;
                 let seasons = service::interchange::import_all_as(
                     &db.db,
                     &import.files(),
@@ -549,6 +552,8 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                     })?;
                 service::interchange::check_club(&club).map_err(refused)?;
                 let db = upgrade::open_for_writing(&path).await.map_err(refused)?;
+                let today = service::club_today(&db.db, &setup).await.map_err(refused)?;
+                service::interchange::check_against_today(&club.seasons, today).map_err(refused)?;
                 let seasons = service::interchange::import_all_as(
                     &db.db,
                     &club.seasons,
@@ -567,6 +572,9 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             let parsed: SeasonFile = serde_json::from_str(text)
                 .with_context(|| format!("{} ist keine gültige Saisondatei", file.display()))?;
             let db = upgrade::open_for_writing(&path).await.map_err(refused)?;
+            let today = service::club_today(&db.db, &setup).await.map_err(refused)?;
+            service::interchange::check_against_today(std::slice::from_ref(&parsed), today)
+                .map_err(refused)?;
             let season = service::import(&db.db, &parsed, replace)
                 .await
                 .map_err(refused)?;

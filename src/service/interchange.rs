@@ -11,6 +11,7 @@
 
 use std::collections::BTreeMap;
 
+use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -98,6 +99,15 @@ pub fn read_sheet(file_name: &str, bytes: &[u8]) -> Result<SheetImport, ServiceE
         digest: digest(bytes),
         seasons,
     })
+}
+
+/// Refuses season files the club cannot have on `today` (its date): a night marked closed
+/// after today (it is closed on its day, not before). German, naming the season; `Refused`.
+pub fn check_against_today(files: &[SeasonFile], today: NaiveDate) -> Result<(), ServiceError> {
+    for file in files {
+        league::change::closed_in_time(file, today).map_err(|e| in_season(file.season, e))?;
+    }
+    Ok(())
 }
 
 /// Whether `file_name` is read as a spreadsheet (`.csv`, `.xlsx`, `.ods`; case ignored).
@@ -220,6 +230,7 @@ impl League {
                 "die Datei ist nicht die der Vorschau: bitte noch einmal hochladen und prüfen",
             ));
         }
+        check_against_today(&import.files(), self.today())?;
         let seasons = import_all_as(self.db(), &import.files(), &[], replace, &edit.author).await?;
         self.refresh().await?;
         Ok(seasons)

@@ -197,6 +197,12 @@ impl League {
         edit: &Edit,
         then: Option<Then>,
     ) -> Result<Arc<SeasonView>, ServiceError> {
+        let today = self.today();
+        for change in changes {
+            if let Change::CloseNight { date } = change {
+                league::change::closing_in_time(*date, today)?;
+            }
+        }
         let _w = self.inner.writing.lock().await;
         let mut tx = self.inner.db.begin_write_as(&edit.author).await?;
         let view = self.view_in(&mut tx, year).await?;
