@@ -455,6 +455,24 @@ pub fn read_sheets(sheets: &[Sheet]) -> Result<Vec<SheetSeason>, SheetError> {
     Ok(seasons)
 }
 
+/// Refuses a season of `seasons` after the year after `today` (the club's date): „Blatt „2030“,
+/// Zeile 2: Saison 2030 liegt zu weit in der Zukunft: …“, at the season's first row
+/// ([`super::rules::year_in_reach`]).
+pub fn check_years(seasons: &[SheetSeason], today: NaiveDate) -> Result<(), SheetError> {
+    for s in seasons {
+        let year = s.season.year;
+        if let Err(why) = super::rules::year_in_reach(year, today) {
+            return Err(SheetError {
+                sheet: (!s.sheet.is_empty()).then(|| s.sheet.clone()),
+                line: s.rows.first().map(|r| r.line),
+                column: None,
+                message: format!("Saison {year} {why}"),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// The year a sheet's name stands for (`2007`, ` 2007 `, `Saison 2007`), if it is one.
 pub fn sheet_year(name: &str) -> Option<i32> {
     let t = name.trim();

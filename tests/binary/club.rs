@@ -186,3 +186,38 @@ fn an_imported_night_closed_after_today_is_refused() {
     assert!(!out.status.success(), "nothing imported");
     ok(&run_faked("2026-12-25 12:00:00", &db, &["import", file]));
 }
+
+/// A season file of a year after the next is refused on the command line (hostile trial: 9999
+/// was imported), naming the season; the next year imports.
+#[test]
+fn an_imported_season_after_the_next_year_is_refused() {
+    if !have_faketime() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let file = dir.path().join("saison.json");
+    for (year, ok_) in [(9999, false), (2028, false), (2027, true)] {
+        let season = serde_json::json!({
+            "format": "schockerliga-season/1", "season": year,
+            "players": [{ "name": "Anna" }], "nights": [],
+        });
+        std::fs::write(&file, season.to_string()).unwrap();
+        let out = run_faked(
+            "2026-12-09 12:00:00",
+            &db,
+            &["import", file.to_str().unwrap()],
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.success(), ok_, "{year}: {err}");
+        if !ok_ {
+            assert!(
+                err.contains(&format!(
+                    "Saison {year} liegt zu weit in der Zukunft: höchstens bis 2027"
+                )),
+                "{err}"
+            );
+            assert!(!db.exists(), "a refused file creates no database");
+        }
+    }
+}

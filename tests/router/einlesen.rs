@@ -396,3 +396,28 @@ async fn a_night_recorded_as_totals_takes_no_scorer_link_and_no_schockbesteck() 
     assert!(r.body.contains(why), "{}", r.body);
     assert_eq!(snapshot(&t.db.write).await, before, "nothing stored");
 }
+
+/// A season after the next year is no season the club can have (hostile trial: 2030 and 9999
+/// were imported): refused with the year, where (line) and why; nothing stored.
+#[tokio::test]
+async fn a_sheet_of_a_far_future_season_is_refused_naming_year_and_line() {
+    let t = TestApp::staffed().await;
+    let cookie = t.login(SECRETARY).await;
+    let before = snapshot(&t.db.write).await;
+    for (date, year) in [("09.01.2030", 2030), ("01.01.9999", 9999)] {
+        let sheet = format!(
+            "Datum;Spieler;Runden;Outs;verloren\r\n{date};Anna;10;3;4\r\n{date};Bernd;10;2;6\r\n"
+        );
+        let r = upload(&t, "zukunft.csv", sheet.as_bytes(), &cookie).await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+        let want = format!(
+            "zukunft.csv: Zeile 2: Saison {year} liegt zu weit in der Zukunft: höchstens bis 2027"
+        );
+        assert!(r.body.contains(&want), "{want}: {}", r.body);
+    }
+    // The next year is fine.
+    let sheet = "Datum;Spieler;Runden;Outs;verloren\r\n08.01.2027;Anna;10;3;4\r\n08.01.2027;Bernd;10;2;6\r\n";
+    let r = upload(&t, "naechstes.csv", sheet.as_bytes(), &cookie).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    assert_eq!(snapshot(&t.db.write).await, before, "nothing stored");
+}

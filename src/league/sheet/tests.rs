@@ -498,3 +498,29 @@ fn a_quote_an_export_put_before_a_formula_sign_is_not_part_of_the_name() {
         .collect();
     assert_eq!(names, ["=HYPERLINK(1)", "'Bernd"]);
 }
+
+#[test]
+fn a_season_after_the_next_year_is_refused_at_its_sheet_and_line() {
+    let rows = |date: &str| {
+        vec![
+            "Datum;Spieler;Runden;Outs;verloren".to_string(),
+            format!("{date};Anna;10;3;4"),
+            format!("{date};Bernd;10;2;6"),
+        ]
+    };
+    let today = NaiveDate::from_ymd_opt(2026, 12, 26).unwrap();
+    let book = |name: &str, date: &str| {
+        let lines = rows(date);
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        read_sheets(&[sheet(name, &lines)]).unwrap()
+    };
+    assert_eq!(check_years(&book("2027", "08.01.2027"), today), Ok(()));
+    let got = check_years(&book("2030", "11.01.2030"), today)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        got,
+        "Blatt „2030“, Zeile 2: Saison 2030 liegt zu weit in der Zukunft: höchstens bis 2027 \
+         (das nächste Jahr; heute ist der 26.12.2026)"
+    );
+}
