@@ -18,7 +18,7 @@ use serde::Serialize;
 use super::error::EntryError;
 use super::file::{EndstandEntry, NightEntry, PlayerEntry, SeasonFile, TotalsEntry, FORMAT};
 use super::format::date_de;
-use super::names::{name_key, normalize_name};
+use super::names::{check_name_chars, name_key, normalize_name};
 use super::rules::SeasonRules;
 use super::season::Season;
 use super::standings::Liga;
@@ -700,9 +700,14 @@ impl Row<'_> {
         }
     }
 
+    /// The player's name of the row, normalized; refused at its line when it holds a control or
+    /// invisible character (not echoed: the name itself is what cannot be shown).
     fn name(&self) -> Result<String, SheetError> {
         let cell = self.required(Column::Spieler)?;
-        Ok(normalize_name(&cell.text()))
+        let name = normalize_name(&cell.text());
+        check_name_chars(&name)
+            .map_err(|why| self.err(Column::Spieler, format!("Spielername {why}")))?;
+        Ok(name)
     }
 }
 
