@@ -149,6 +149,31 @@ async fn invisible_and_case_twin_names_are_refused_in_the_forms() {
     assert_eq!(resp.status, StatusCode::UNPROCESSABLE_ENTITY);
 }
 
+/// A look-alike of a league player's name (fullwidth „Ａnna“ beside „Anna“) is no new player
+/// (hostile trial): in the season of Anna it is refused, nothing stored.
+#[tokio::test]
+async fn a_look_alike_name_is_no_new_player() {
+    let t = TestApp::small_season().await;
+    let cookie = t.login(SECRETARY).await;
+    let before = snapshot(&t.db.write).await;
+    for look_alike in ["\u{FF21}nna", "\u{FF21}\u{FF2E}\u{FF2E}\u{FF21}"] {
+        let resp = t
+            .send(form(
+                "/verwaltung/saison/2026/spieler",
+                &format!("name={}", enc(look_alike)),
+                Some(&cookie),
+            ))
+            .await;
+        assert_eq!(
+            resp.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{look_alike}"
+        );
+        assert!(resp.body.contains("Anna"), "{}", resp.body);
+    }
+    assert_eq!(snapshot(&t.db.write).await, before, "nothing stored");
+}
+
 #[tokio::test]
 async fn framework_refusals_answer_in_german_with_their_status() {
     let t = TestApp::small_season().await;
