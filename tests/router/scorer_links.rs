@@ -451,3 +451,33 @@ async fn a_table_number_in_a_path_is_written_canonically() {
         .await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST, "no number: as before");
 }
+
+/// The link page of a table offers „Link widerrufen“ only while the table has a working link
+/// (fresh-user trial: it showed for a table that never had one, and after revoking).
+#[tokio::test]
+async fn the_link_page_offers_revoking_only_a_working_link() {
+    let (t, cookie, _) = app().await;
+    let page_of = |table: u32| format!("/verwaltung/abend/{NIGHT}/tisch/{table}/link");
+    let revoke = "Link widerrufen";
+    let none = t.get(&page_of(1), Some(&cookie)).await;
+    assert_eq!(none.status, StatusCode::OK);
+    assert!(!none.body.contains(revoke), "{}", none.body);
+    assert!(none
+        .body
+        .contains("Für Tisch 1 gibt es keinen gültigen Link."));
+    let link = make_link(&t, &cookie, NIGHT, 2).await;
+    assert!(!link.is_empty());
+    let working = t.get(&page_of(2), Some(&cookie)).await.body;
+    assert!(working.contains(revoke), "{working}");
+    assert!(working.contains("Der Link wurde schon angezeigt"));
+    let r = t
+        .post(
+            &format!("{}/widerrufen", page_of(2)),
+            &format!("einmal={}", schockerliga::web::kit::once::token()),
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let revoked = t.get(&page_of(2), Some(&cookie)).await.body;
+    assert!(!revoked.contains(revoke), "{revoked}");
+}
