@@ -519,8 +519,9 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             if service::interchange::is_sheet(&name) {
                 let bytes = std::fs::read(&file)
                     .with_context(|| format!("{} nicht lesbar", file.display()))?;
-                let import = service::interchange::read_sheet(&name, &bytes).map_err(refused)?;
-                let db = upgrade::open_for_writing(&path).await.map_err(refused)?;
+                let import =
+                    service::interchange::read_sheet_rows(&name, &bytes).map_err(refused)?;
+                let db = open_for_import(&path, &setup, &import.files(), Some(&import)).await?;
                 let seasons = service::interchange::import_all_as(
                     &db.db,
                     &import.files(),
@@ -548,7 +549,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                         format!("{} ist keine gültige Vereinsdatei", file.display())
                     })?;
                 service::interchange::check_club(&club).map_err(refused)?;
-                let db = upgrade::open_for_writing(&path).await.map_err(refused)?;
+                let db = open_for_import(&path, &setup, &club.seasons, None).await?;
                 let seasons = service::interchange::import_all_as(
                     &db.db,
                     &club.seasons,
@@ -566,7 +567,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             }
             let parsed: SeasonFile = serde_json::from_str(text)
                 .with_context(|| format!("{} ist keine gültige Saisondatei", file.display()))?;
-            let db = upgrade::open_for_writing(&path).await.map_err(refused)?;
+            let db = open_for_import(&path, &setup, std::slice::from_ref(&parsed), None).await?;
             let season = service::import(&db.db, &parsed, replace)
                 .await
                 .map_err(refused)?;
@@ -822,6 +823,32 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
     }
+}
+
+/// Opens the database at `path` for an import of `files` (read from the spreadsheet `sheet`,
+/// if one) after refusing what the club cannot have on its today
+/// (`service::interchange::check_against_today`, a sheet's years at their line). A database
+/// that is not there yet is checked against `setup`'s today before it is made, so a refused file
+/// creates none.
+async fn open_for_import(
+    path: &Path,
+    setup: &Setup,
+    files: &[SeasonFile],
+    sheet: Option<&service::interchange::SheetImport>,
+) -> anyhow::Result<upgrade::Writing> {
+    let check = |today: NaiveDate| -> Result<(), ServiceError> {
+        if let Some(sheet) = sheet {
+            sheet.check_years(today)?;
+        }
+        service::interchange::check_against_today(files, today)
+    };
+    if !path.exists() {
+        check(ClubClock::new(setup.clock.clone(), setup_zone(setup)).today()).map_err(refused)?;
+    }
+    let db = upgrade::open_for_writing(path).await.map_err(refused)?;
+    let today = service::club_today(&db.db, setup).await.map_err(refused)?;
+    check(today).map_err(refused)?;
+    Ok(db)
 }
 
 /// The time zone of `setup` for a command that reads no settings (`--timezone`, else the

@@ -22,7 +22,7 @@ pub const MAX_UNPACKED_BYTES: u64 = 64 * 1024 * 1024;
 /// The kinds of file the import reads, told by the file name's ending.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
-    /// `.csv`: one sheet, `;` or `,`, UTF-8 (with or without BOM) or Windows-1252.
+    /// `.csv`: one sheet, `;` or `,`, UTF-8 (with or without BOM), UTF-16 or Windows-1252.
     Csv,
     /// `.xlsx`: an Excel workbook.
     Xlsx,
@@ -63,17 +63,61 @@ pub fn read(kind: Kind, bytes: &[u8]) -> Result<Vec<Sheet>, SheetError> {
     }
 }
 
-/// The text of a CSV file's bytes: UTF-8 (a BOM stripped) when they are valid UTF-8, else
-/// Windows-1252.
-pub fn decode(bytes: &[u8]) -> String {
+/// The text of a CSV file's bytes: UTF-16 with its BOM (little or big endian, as Excel's
+/// "Unicode-Text" saves) or without one (told by where its 0 bytes are), else UTF-8 (a BOM
+/// stripped) when they are valid UTF-8, else Windows-1252. Errors (German): UTF-16 that does not
+/// decode, and 0 bytes in a file that is no UTF-16 (no text file).
+pub fn decode(bytes: &[u8]) -> Result<String, SheetError> {
+    if let Some(rest) = bytes.strip_prefix(b"\xFF\xFE") {
+        return utf16(encoding_rs::UTF_16LE, rest);
+    }
+    if let Some(rest) = bytes.strip_prefix(b"\xFE\xFF") {
+        return utf16(encoding_rs::UTF_16BE, rest);
+    }
+    if bytes.contains(&0) {
+        // UTF-16 of mostly ASCII text: every other byte is 0, the second of each pair (little
+        // endian) or the first (big endian).
+        let zeros_at = |first: usize| {
+            bytes
+                .iter()
+                .skip(first)
+                .step_by(2)
+                .filter(|b| **b == 0)
+                .count()
+        };
+        let (even, odd) = (zeros_at(0), zeros_at(1));
+        if even.max(odd) * 4 < bytes.len() {
+            return Err(SheetError::new(
+                "Die Datei enthält Null-Bytes: keine Textdatei; bitte als CSV (UTF-8) speichern.",
+            ));
+        }
+        let encoding = if odd > even {
+            encoding_rs::UTF_16LE
+        } else {
+            encoding_rs::UTF_16BE
+        };
+        return utf16(encoding, bytes);
+    }
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     match std::str::from_utf8(bytes) {
-        Ok(s) => s.to_string(),
+        Ok(s) => Ok(s.to_string()),
         Err(_) => {
             let (text, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(bytes);
-            text.into_owned()
+            Ok(text.into_owned())
         }
     }
+}
+
+/// `bytes` (no BOM) decoded as `encoding` (UTF-16 LE or BE); refused (German) when they are not
+/// that or hold a 0 character.
+fn utf16(encoding: &'static encoding_rs::Encoding, bytes: &[u8]) -> Result<String, SheetError> {
+    let (text, malformed) = encoding.decode_without_bom_handling(bytes);
+    if malformed || text.contains('\0') {
+        return Err(SheetError::new(
+            "Die Datei ist UTF-16 kodiert: bitte als CSV (UTF-8) speichern.",
+        ));
+    }
+    Ok(text.into_owned())
 }
 
 /// The separator of a CSV text: of `;`, `,` and tab the one found most often in its first line
@@ -102,7 +146,7 @@ pub fn separator(text: &str) -> u8 {
 }
 
 fn read_csv(bytes: &[u8]) -> Result<Sheet, SheetError> {
-    let text = decode(bytes);
+    let text = decode(bytes)?;
     let mut reader = csv::ReaderBuilder::new()
         .delimiter(separator(&text))
         .has_headers(false)

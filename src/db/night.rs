@@ -168,6 +168,17 @@ pub async fn add_seats(
     Ok(())
 }
 
+/// Whether night `id` is recorded as totals per player (a row in `night_totals`): such a night
+/// takes no rounds.
+pub async fn has_totals(conn: &mut SqliteConnection, id: i64) -> Result<bool, DbError> {
+    let (n,): (i64,) =
+        sqlx::query_as("select exists(select 1 from night_totals where night_id = ?)")
+            .bind(id)
+            .fetch_one(conn)
+            .await?;
+    Ok(n != 0)
+}
+
 /// Number of rounds entered at night `id`.
 pub async fn round_count(conn: &mut SqliteConnection, id: i64) -> Result<i64, DbError> {
     let (n,): (i64,) = sqlx::query_as("select count(*) from rounds where night_id = ?")

@@ -315,6 +315,27 @@ impl Korrektur {
     }
 }
 
+/// Refuses closing the night on `date` before its day: `today` is the club's date. `Err`: the
+/// German "Der Abend vom 09.12.2026 liegt in der Zukunft: abschließen erst an dem Tag."
+pub fn closing_in_time(date: NaiveDate, today: NaiveDate) -> Result<(), EntryError> {
+    if date > today {
+        return Err(refuse(format!(
+            "Der Abend vom {} liegt in der Zukunft: abschließen erst an dem Tag.",
+            date.format("%d.%m.%Y")
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses a season file (an import) with a night marked closed after `today` (the club's
+/// date), as [`closing_in_time`] refuses closing it from a form.
+pub fn closed_in_time(file: &SeasonFile, today: NaiveDate) -> Result<(), EntryError> {
+    file.nights
+        .iter()
+        .filter(|n| n.closed)
+        .try_for_each(|n| closing_in_time(n.date, today))
+}
+
 impl Change {
     /// The night this change touches, if any: a closed night takes it only as a Korrektur
     /// ([`Change::needs_korrektur`]).

@@ -37,17 +37,21 @@ pub fn normalize_name(raw: &str) -> String {
     raw.nfc().collect::<String>().trim().to_string()
 }
 
-/// The key under which two names count as the same: [`normalize_name`] in lower case („Zoe“ and
-/// „zoe“ give the same key).
+/// The key under which two names count as the same player: [`normalize_name`] folded with NFKC
+/// and in lower case („Zoe“ and „zoe“ give the same key, and so do the fullwidth look-alike
+/// „Ａnna“ and „Anna“). Only the comparison folds: a name is stored as typed (NFC).
 pub fn name_key(name: &str) -> String {
-    normalize_name(name).to_lowercase()
+    normalize_name(name)
+        .nfkc()
+        .collect::<String>()
+        .to_lowercase()
 }
 
 /// The key under which two login names count as the same account (issue 22.9): NFKC, full Unicode
 /// case folding, NFKC again (Unicode's NFKC_Casefold), trimmed. Stricter than [`name_key`]: the
 /// fullwidth „Ａdmin“ and „admin“, „ｓｅｋｒｅｔär“ and „Sekretär“, „Weiß“ and „WEISS“ give the same
-/// key, so nobody can open a look-alike of an existing account. (Player names keep [`name_key`]:
-/// two players „Weiß“ and „Weiss“ may well be two people, and stored seasons must load.)
+/// key, so nobody can open a look-alike of an existing account. (Player names keep [`name_key`],
+/// NFKC without case folding: two players „Weiß“ and „Weiss“ may well be two people.)
 pub fn login_key(name: &str) -> String {
     let compatible: String = name.trim().nfkc().collect();
     unicase::UniCase::new(compatible.as_str())
@@ -147,10 +151,18 @@ mod tests {
             ("JÜRGEN", "ju\u{308}rgen", true),
             (" Anna", "Anna ", true),
             ("Anna", "Anne", false),
+            // Look-alikes (hostile trial): fullwidth and compatibility forms are the same player.
+            ("\u{FF21}nna", "Anna", true),
+            ("\u{FF21}\u{FF2E}\u{FF2E}\u{FF21}", "anna", true),
+            ("Anna\u{2163}", "Anna IV", false),
+            ("Anna\u{2163}", "AnnaIV", true),
+            ("Weiß", "Weiss", false),
         ];
         for (a, b, same) in cases {
             assert_eq!(name_key(a) == name_key(b), same, "{a:?} {b:?}");
         }
         assert_eq!(normalize_name("Ju\u{308}rgen"), "J\u{fc}rgen");
+        // Stored as typed: only the key folds.
+        assert_eq!(normalize_name("\u{FF21}nna"), "\u{FF21}nna");
     }
 }

@@ -6,7 +6,7 @@
 
 use std::cmp::Ordering;
 
-use chrono::NaiveDate;
+use chrono::{Datelike, NaiveDate};
 use serde::Serialize;
 
 use super::season::{fee_cents, Season};
@@ -69,6 +69,13 @@ impl Movement {
             Movement::Same => "–".to_string(),
         }
     }
+}
+
+/// Whether `season` is over on the club's `today`: kept as its Endstand, or its year has ended
+/// (no night of it can be played any more). Then „Was fehlt noch?“ speaks in the past tense
+/// ([`missing`] and the table's badge with `over`).
+pub fn is_over(season: &Season, today: NaiveDate) -> bool {
+    season.is_endstand() || today.year() > season.year
 }
 
 /// The as-of date a table is shown for (league.md §4): `as_of`, or the last night with results
@@ -322,7 +329,8 @@ mod tests;
 /// pronoun (issue 21.10: the page speaks of Gabi as of Bernd): the Kreisliga, the rounds for
 /// the 1. Liga by `deadline`, the Jahresbeitrag (its price only when `money` may be shown;
 /// `paid`: the fee is booked), and the counted Outs to pass `above` (the names ranked one place
-/// above, at `above_rank`).
+/// above, at `above_rank`). For a season that is `over` ([`is_over`]) what was missed, in the past
+/// tense, and nothing still to reach (no Outs to pass, no fee to pay this month).
 pub fn missing(
     p: &ProgressRow,
     deadline: NaiveDate,
@@ -330,7 +338,11 @@ pub fn missing(
     money: bool,
     above: &[&str],
     above_rank: u32,
+    over: bool,
 ) -> Vec<String> {
+    if over {
+        return missed(p, deadline, paid);
+    }
     let mut out = Vec::new();
     let rounds = |n: u32| {
         if n == 1 {
@@ -390,6 +402,44 @@ pub fn missing(
             },
         )),
         None => out.push(format!("An der Spitze der {}.", p.liga.label())),
+    }
+    out
+}
+
+/// [`missing`] of a season that is over: what was missed, in the past tense.
+fn missed(p: &ProgressRow, deadline: NaiveDate, paid: bool) -> Vec<String> {
+    // „fehlte 1 Runde“, „fehlten 70 Runden“.
+    let fehlten = |n: u32| {
+        if n == 1 {
+            "fehlte 1 Runde".to_string()
+        } else {
+            format!("fehlten {n} Runden")
+        }
+    };
+    let by = super::format::date_de(deadline);
+    let mut out = Vec::new();
+    if p.rounds_to_leave_kreisliga > 0 {
+        out.push(format!(
+            "Bis zum Ende der Kreisliga {}.",
+            fehlten(p.rounds_to_leave_kreisliga)
+        ));
+    }
+    match p.first_liga_reached {
+        Some(true) => out.push(format!(
+            "Rundenziel für die 1. Liga bis {by} erreicht ({} Runden).",
+            p.rounds_at_deadline
+        )),
+        None if p.rounds_to_first_liga == 0 => out.push(format!(
+            "Rundenziel für die 1. Liga bis {by} erreicht ({} Runden).",
+            p.rounds_at_deadline
+        )),
+        _ => out.push(format!(
+            "Rundenziel für die 1. Liga bis {by} verpasst: es {}.",
+            fehlten(p.rounds_to_first_liga)
+        )),
+    }
+    if !paid {
+        out.push("Jahresbeitrag nicht bezahlt.".to_string());
     }
     out
 }

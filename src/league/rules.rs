@@ -289,6 +289,20 @@ pub fn proposed_season_year(today: NaiveDate, years: &[i32]) -> i32 {
     }
 }
 
+/// Refuses a season `year` the club cannot have yet on its `today`: one after the next year (an
+/// import of 2030 or 9999). `Err`: the German reason, to follow „Saison 2030“: „liegt zu weit in
+/// der Zukunft: höchstens bis 2027 (das nächste Jahr; heute ist der 26.12.2026)“.
+pub fn year_in_reach(year: i32, today: NaiveDate) -> Result<(), String> {
+    let last = today.year() + 1;
+    if year > last {
+        return Err(format!(
+            "liegt zu weit in der Zukunft: höchstens bis {last} (das nächste Jahr; heute ist der {})",
+            date_de(today)
+        ));
+    }
+    Ok(())
+}
+
 /// The warning for a season `year` under `rules` on `today` when no Jahresbeitrag can be paid
 /// in it any more from now on (its last join day is past while the season is this year or
 /// later), German; `None` for a past season (its history is entered with the old dates) and

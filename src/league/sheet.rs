@@ -18,7 +18,7 @@ use serde::Serialize;
 use super::error::EntryError;
 use super::file::{EndstandEntry, NightEntry, PlayerEntry, SeasonFile, TotalsEntry, FORMAT};
 use super::format::date_de;
-use super::names::{name_key, normalize_name};
+use super::names::{check_name_chars, name_key, normalize_name};
 use super::rules::SeasonRules;
 use super::season::Season;
 use super::standings::Liga;
@@ -455,6 +455,24 @@ pub fn read_sheets(sheets: &[Sheet]) -> Result<Vec<SheetSeason>, SheetError> {
     Ok(seasons)
 }
 
+/// Refuses a season of `seasons` after the year after `today` (the club's date): „Blatt „2030“,
+/// Zeile 2: Saison 2030 liegt zu weit in der Zukunft: …“, at the season's first row
+/// ([`super::rules::year_in_reach`]).
+pub fn check_years(seasons: &[SheetSeason], today: NaiveDate) -> Result<(), SheetError> {
+    for s in seasons {
+        let year = s.season.year;
+        if let Err(why) = super::rules::year_in_reach(year, today) {
+            return Err(SheetError {
+                sheet: (!s.sheet.is_empty()).then(|| s.sheet.clone()),
+                line: s.rows.first().map(|r| r.line),
+                column: None,
+                message: format!("Saison {year} {why}"),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// The year a sheet's name stands for (`2007`, ` 2007 `, `Saison 2007`), if it is one.
 pub fn sheet_year(name: &str) -> Option<i32> {
     let t = name.trim();
@@ -682,9 +700,14 @@ impl Row<'_> {
         }
     }
 
+    /// The player's name of the row, normalized; refused at its line when it holds a control or
+    /// invisible character (not echoed: the name itself is what cannot be shown).
     fn name(&self) -> Result<String, SheetError> {
         let cell = self.required(Column::Spieler)?;
-        Ok(normalize_name(&cell.text()))
+        let name = normalize_name(&cell.text());
+        check_name_chars(&name)
+            .map_err(|why| self.err(Column::Spieler, format!("Spielername {why}")))?;
+        Ok(name)
     }
 }
 

@@ -42,7 +42,7 @@ impl League {
 
     /// Stores `record` (or removes the Runde with `None`) at `at` by `author`, provided the stored
     /// Runde still has `seen` Wurfrunden (`None`: no Runde may be stored yet). Refused (German) when
-    /// the page was stale: another step came first.
+    /// the page was stale (another step came first) and for a night recorded as totals.
     pub async fn save_runde(
         &self,
         at: RundeAt,
@@ -51,6 +51,11 @@ impl League {
         author: &str,
     ) -> Result<(), ServiceError> {
         let mut tx = self.db().begin_write_as(author).await?;
+        if record.is_some() && db::night::has_totals(&mut tx, at.night).await? {
+            let night = db::night::get(&mut tx, at.night).await?;
+            let date = night.map_or(chrono::NaiveDate::MIN, |n| n.date);
+            return Err(super::scorer::totals_night(date));
+        }
         let stored = match db::besteck::get(&mut tx, at.night, at.table, at.round).await {
             Ok(r) => r.map(|r| r.wurfrunden.len()),
             // A record that no longer reads (written by an older version) may still be replaced

@@ -11,6 +11,7 @@
 
 use std::collections::BTreeMap;
 
+use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -74,6 +75,13 @@ pub struct SheetImport {
 }
 
 impl SheetImport {
+    /// Refuses a season after the year after `today` (the club's date), naming the file, sheet
+    /// and line („abende.csv: Zeile 2: Saison 2030 liegt zu weit in der Zukunft: …“).
+    pub fn check_years(&self, today: NaiveDate) -> Result<(), ServiceError> {
+        sheet::check_years(&self.seasons, today)
+            .map_err(|e| ServiceError::refused(format!("{}: {e}", self.file_name)))
+    }
+
     /// The season files of the import, by year.
     pub fn files(&self) -> Vec<SeasonFile> {
         self.seasons.iter().map(|s| s.file.clone()).collect()
@@ -82,9 +90,23 @@ impl SheetImport {
 
 /// Reads `bytes` of the spreadsheet `file_name` (`.csv`, `.xlsx` or `.ods`, interchange.md
 /// "Spreadsheet of night totals", docs/tabelle.md) into checked seasons. Refused (German, with
-/// sheet, line, column and why): another file kind, a file too large, an invalid row; nothing is
+/// sheet, line, column and why): another file kind, a file too large, an invalid row, a season
+/// after the year after `today` (the club's date, [`SheetImport::check_years`]); nothing is
 /// read half.
-pub fn read_sheet(file_name: &str, bytes: &[u8]) -> Result<SheetImport, ServiceError> {
+pub fn read_sheet(
+    file_name: &str,
+    bytes: &[u8],
+    today: NaiveDate,
+) -> Result<SheetImport, ServiceError> {
+    let import = read_sheet_rows(file_name, bytes)?;
+    import.check_years(today)?;
+    Ok(import)
+}
+
+/// [`read_sheet`] but for the years: for a caller that knows the club's today only later (the
+/// command line refuses a bad file before it opens, or creates, the database), which then
+/// calls [`SheetImport::check_years`].
+pub fn read_sheet_rows(file_name: &str, bytes: &[u8]) -> Result<SheetImport, ServiceError> {
     let kind = Kind::of(file_name).ok_or_else(|| {
         ServiceError::refused(format!(
             "{file_name}: nur Tabellen als .csv, .xlsx oder .ods (oder eine Saisondatei .json)"
@@ -98,6 +120,18 @@ pub fn read_sheet(file_name: &str, bytes: &[u8]) -> Result<SheetImport, ServiceE
         digest: digest(bytes),
         seasons,
     })
+}
+
+/// Refuses season files the club cannot have on `today` (its date): a season after the next
+/// year (`league::rules::year_in_reach`), a night marked closed after today (it is closed on its
+/// day, not before). German, naming the season; `Refused`.
+pub fn check_against_today(files: &[SeasonFile], today: NaiveDate) -> Result<(), ServiceError> {
+    for file in files {
+        league::rules::year_in_reach(file.season, today)
+            .map_err(|why| ServiceError::refused(format!("Saison {} {why}", file.season)))?;
+        league::change::closed_in_time(file, today).map_err(|e| in_season(file.season, e))?;
+    }
+    Ok(())
 }
 
 /// Whether `file_name` is read as a spreadsheet (`.csv`, `.xlsx`, `.ods`; case ignored).
@@ -220,6 +254,7 @@ impl League {
                 "die Datei ist nicht die der Vorschau: bitte noch einmal hochladen und prüfen",
             ));
         }
+        check_against_today(&import.files(), self.today())?;
         let seasons = import_all_as(self.db(), &import.files(), &[], replace, &edit.author).await?;
         self.refresh().await?;
         Ok(seasons)

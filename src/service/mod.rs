@@ -573,8 +573,24 @@ impl League {
         replace: bool,
         user: &str,
     ) -> Result<Season, ServiceError> {
+        interchange::check_against_today(std::slice::from_ref(file), self.today())?;
         import_as(&self.inner.db, file, replace, user).await
     }
+}
+
+/// The club's date today for a command that opens no [`League`]: `setup`'s clock in its
+/// `--timezone`, else the zone of `db`'s settings, else [`clock::DEFAULT_TIMEZONE`]. Errors:
+/// storage.
+pub async fn club_today(db: &Db, setup: &Setup) -> Result<NaiveDate, ServiceError> {
+    let zone = match setup.timezone {
+        Some(zone) => zone,
+        None => {
+            let mut conn = db.read.acquire().await?;
+            let stored = db::settings::get(&mut conn).await?.timezone;
+            clock::parse_timezone(&stored).unwrap_or(clock::DEFAULT_TIMEZONE)
+        }
+    };
+    Ok(ClubClock::new(setup.clock.clone(), zone).today())
 }
 
 /// Imports `file` in one transaction: checks it completely (`Season::from_file`), refuses a season

@@ -38,6 +38,17 @@ fn de(d: NaiveDate) -> String {
     d.format("%d.%m.%Y").to_string()
 }
 
+/// The German refusal of rounds for the night on `date`, which is recorded as totals per
+/// player (interchange.md "Spreadsheet of night totals"): neither a scorer link nor a Runde of
+/// the Schockbesteck.
+pub fn totals_night(date: NaiveDate) -> ServiceError {
+    ServiceError::refused(format!(
+        "Abend {}: der Abend ist als Summen je Spieler eingetragen; ein Abend in Summen nimmt \
+         keine Runden (kein Link zum Schreiben, kein Schockbesteck).",
+        de(date)
+    ))
+}
+
 /// The night on `date` as stored; `NotFound` (German) without one.
 async fn night(db: &Db, date: NaiveDate) -> Result<db::night::Night, ServiceError> {
     let mut conn = db.read.acquire().await?;
@@ -48,7 +59,8 @@ async fn night(db: &Db, date: NaiveDate) -> Result<db::night::Night, ServiceErro
 
 /// Makes the scorer link of `table` (1 or 2) at the night on `date` by `author` (audited; an
 /// older link of that table stops working) and returns its token (64 hex digits), which is not
-/// stored and cannot be shown again. Refused (German) for another table or a closed night;
+/// stored and cannot be shown again. Refused (German) for another table, a closed night or one
+/// recorded as totals ([`totals_night`]);
 /// `NotFound` without the night.
 pub async fn create_link(
     db: &Db,
@@ -69,6 +81,9 @@ pub async fn create_link(
             "Abend {}: der Abend ist abgeschlossen, ein Link zum Schreiben geht nicht mehr.",
             de(date)
         )));
+    }
+    if db::night::has_totals(&mut tx, night.id).await? {
+        return Err(totals_night(date));
     }
     let id = db::scorer::create(&mut tx, night.id, table, &token_hash(&token), author).await?;
     db::audit::record(

@@ -433,7 +433,7 @@ async fn a_sheet_is_previewed_without_writing_and_imported_only_with_its_digest(
         }
     }
     let bytes = csv.as_bytes();
-    let import = read_sheet("abende.csv", bytes).unwrap();
+    let import = read_sheet("abende.csv", bytes, league.today()).unwrap();
     let preview = league.preview_sheet(&import).await.unwrap();
     assert_eq!(preview.seasons.len(), 1);
     let s = &preview.seasons[0];

@@ -109,6 +109,17 @@ pub(crate) type Then = Box<
         > + Send,
 >;
 
+/// The name of the league player (of `players` = (id, name)) that `name` names: the one spelled
+/// exactly so, else the first whose name has the same `league::name_key`; `None` for a new name.
+fn league_spelling<'a>(name: &str, players: &'a [(i64, String)]) -> Option<&'a str> {
+    let key = league::name_key(name);
+    players
+        .iter()
+        .find(|(_, n)| n == name)
+        .or_else(|| players.iter().find(|(_, n)| league::name_key(n) == key))
+        .map(|(_, n)| n.as_str())
+}
+
 /// German date: 2026-01-09 → "09.01.2026".
 fn de(d: NaiveDate) -> String {
     d.format("%d.%m.%Y").to_string()
@@ -197,6 +208,12 @@ impl League {
         edit: &Edit,
         then: Option<Then>,
     ) -> Result<Arc<SeasonView>, ServiceError> {
+        let today = self.today();
+        for change in changes {
+            if let Change::CloseNight { date } = change {
+                league::change::closing_in_time(*date, today)?;
+            }
+        }
         let _w = self.inner.writing.lock().await;
         let mut tx = self.inner.db.begin_write_as(&edit.author).await?;
         let view = self.view_in(&mut tx, year).await?;
@@ -347,23 +364,36 @@ impl League {
         Ok(())
     }
 
-    /// Adds player `name` to season `year` (league-wide names: a player of another season is
-    /// reused; a name that differs from a league player's only in case is refused).
+    /// Adds player `name` to season `year` and returns the name he plays under. Names are
+    /// league-wide: a league player (of this season or another) whose name is `name` up to case
+    /// and look-alike forms (`league::name_key`) is that player, written as the league writes him
+    /// („anna“ adds „Anna“). Refused (German) when he is in the season already, and as the
+    /// season's check refuses.
     pub async fn add_player(
         &self,
         year: i32,
         name: &str,
         edit: &Edit,
-    ) -> Result<Arc<SeasonView>, ServiceError> {
-        let name = league::normalize_name(name);
+    ) -> Result<(Arc<SeasonView>, String), ServiceError> {
+        let mut name = league::normalize_name(name);
         if !name.is_empty() {
             let mut conn = self.inner.db.read.acquire().await?;
             let all = db::player::all(&mut conn).await?;
-            if let Some(e) = league::names::twin(&name, None, &all) {
-                return Err(e.into());
+            if let Some(known) = league_spelling(&name, &all) {
+                name = known.to_string();
             }
         }
-        self.change(year, Change::AddPlayer { name }, edit).await
+        if let Ok(view) = self.snapshot().season(year) {
+            if view.season.player(&name).is_some() {
+                return Err(ServiceError::refused(format!(
+                    "{name} ist schon Spieler der Saison {year}."
+                )));
+            }
+        }
+        let view = self
+            .change(year, Change::AddPlayer { name: name.clone() }, edit)
+            .await?;
+        Ok((view, name))
     }
 
     /// Renames player `id` to `to` in every season he plays in (names are league-wide), `year`

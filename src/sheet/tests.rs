@@ -85,8 +85,8 @@ fn the_separator_is_the_one_found_most_outside_quotes() {
     ] {
         assert_eq!(separator(line) as char, want as char, "{line}");
     }
-    assert_eq!(decode(b"\xEF\xBB\xBFa"), "a");
-    assert_eq!(decode(b"G\xe4rtner \x80"), "Gärtner €");
+    assert_eq!(decode(b"\xEF\xBB\xBFa").unwrap(), "a");
+    assert_eq!(decode(b"G\xe4rtner \x80").unwrap(), "Gärtner €");
 }
 
 fn book() -> Vec<(&'static str, Vec<Vec<String>>)> {
@@ -170,4 +170,53 @@ fn an_export_cell_that_a_spreadsheet_would_run_gets_a_quote() {
     let bytes = write_csv(&[row(&["=1+1", "+3", "-2", "@SUM(A1)", "Anna", "10"])]);
     let text = String::from_utf8(bytes).unwrap();
     assert_eq!(text, "\u{feff}'=1+1;'+3;'-2;'@SUM(A1);Anna;10\r\n");
+}
+
+/// `text` in UTF-16, little or big endian, with the BOM when `bom`.
+fn utf16(text: &str, little: bool, bom: bool) -> Vec<u8> {
+    let mut out = Vec::new();
+    if bom {
+        out.extend_from_slice(if little { b"\xFF\xFE" } else { b"\xFE\xFF" });
+    }
+    for unit in text.encode_utf16() {
+        let pair = if little {
+            unit.to_le_bytes()
+        } else {
+            unit.to_be_bytes()
+        };
+        out.extend_from_slice(&pair);
+    }
+    out
+}
+
+/// Excel's „Unicode-Text“ is UTF-16 (hostile trial: the refusal echoed its 0 bytes): read as
+/// text, little and big endian, with a BOM or without; what does not decode is refused in German.
+#[test]
+fn utf16_csv_files_are_read_and_broken_ones_refused_in_german() {
+    let csv = "Datum;Spieler;Runden\r\n09.01.2026;Jörg Müller;10\r\n";
+    for (little, bom) in [(true, true), (false, true), (true, false), (false, false)] {
+        let bytes = utf16(csv, little, bom);
+        let sheets = read(Kind::Csv, &bytes).unwrap_or_else(|e| panic!("{little} {bom}: {e}"));
+        let rows = &sheets[0].rows;
+        assert_eq!(text(&rows[0].cells), ["Datum", "Spieler", "Runden"]);
+        assert_eq!(
+            text(&rows[1].cells),
+            ["09.01.2026", "Jörg Müller", "10"],
+            "little endian {little}, BOM {bom}"
+        );
+        assert_eq!(rows[1].line, 2);
+    }
+    let mut odd = utf16(csv, true, true);
+    odd.push(b'x');
+    let e = read(Kind::Csv, &odd).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "Die Datei ist UTF-16 kodiert: bitte als CSV (UTF-8) speichern."
+    );
+    assert!(!e.contains('\0'));
+    let e = read(Kind::Csv, b"Datum;Spieler;Runden\n09.01.2026;An\0na;10\n")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("Null-Bytes"), "{e}");
+    assert!(!e.contains('\0'));
 }

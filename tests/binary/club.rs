@@ -158,3 +158,66 @@ fn a_time_zone_that_does_not_exist_is_refused_in_german() {
     }
     assert!(!db.exists(), "a refused start makes no database");
 }
+
+/// The command line closes a night only through an imported file: a night marked closed after
+/// the club's today is refused as on the night page (nothing imported); on its day it imports.
+#[test]
+fn an_imported_night_closed_after_today_is_refused() {
+    if !have_faketime() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let mut season = crate::common::fixture_json("small-2026.season.json");
+    for night in season["nights"].as_array_mut().unwrap() {
+        night["closed"] = Value::Bool(true);
+    }
+    let file = dir.path().join("saison.json");
+    std::fs::write(&file, season.to_string()).unwrap();
+    let file = file.to_str().unwrap();
+    let out = run_faked("2026-12-09 12:00:00", &db, &["import", file]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("Der Abend vom 25.12.2026 liegt in der Zukunft: abschließen erst an dem Tag."),
+        "{err}"
+    );
+    let out = run(&db, &["export", "2026"]);
+    assert!(!out.status.success(), "nothing imported");
+    ok(&run_faked("2026-12-25 12:00:00", &db, &["import", file]));
+}
+
+/// A season file of a year after the next is refused on the command line (hostile trial: 9999
+/// was imported), naming the season; the next year imports.
+#[test]
+fn an_imported_season_after_the_next_year_is_refused() {
+    if !have_faketime() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let file = dir.path().join("saison.json");
+    for (year, ok_) in [(9999, false), (2028, false), (2027, true)] {
+        let season = serde_json::json!({
+            "format": "schockerliga-season/1", "season": year,
+            "players": [{ "name": "Anna" }], "nights": [],
+        });
+        std::fs::write(&file, season.to_string()).unwrap();
+        let out = run_faked(
+            "2026-12-09 12:00:00",
+            &db,
+            &["import", file.to_str().unwrap()],
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.success(), ok_, "{year}: {err}");
+        if !ok_ {
+            assert!(
+                err.contains(&format!(
+                    "Saison {year} liegt zu weit in der Zukunft: höchstens bis 2027"
+                )),
+                "{err}"
+            );
+            assert!(!db.exists(), "a refused file creates no database");
+        }
+    }
+}

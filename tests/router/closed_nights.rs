@@ -361,7 +361,8 @@ async fn a_closed_night_is_changed_from_the_night_page_only_as_a_korrektur() {
 async fn presence_and_draw_of_a_closed_night_need_a_korrektur() {
     let t = TestApp::small_season().await;
     let cookie = t.login(SECRETARY).await;
-    let date = "2026-12-30";
+    // The club's today (a night after it is not closed).
+    let date = "2026-12-26";
     let resp = t
         .send(form(
             "/verwaltung/saison/2026/abend",
@@ -693,4 +694,45 @@ async fn a_refused_correction_keeps_the_korrektur_tick_and_reason() {
     );
     // nothing stored
     assert_eq!(stored_round(&t.db.read, NIGHT, 1).await, before);
+}
+
+/// A night after the club's today is not closed (hostile trial: the Abschluss of 25.12.2026 went
+/// through on 09.12.): refused in German, the night stays open; on its day it closes.
+#[tokio::test]
+async fn a_night_after_the_clubs_today_is_not_closed() {
+    let clock = schockerliga::service::clock::FixedClock::parse("2026-12-09T12:00:00Z").unwrap();
+    let t = TestApp::builder()
+        .staff()
+        .season(season_file("small-2026", None))
+        .clock(clock.clone())
+        .start()
+        .await;
+    let cookie = t.login(SECRETARY).await;
+    let uri = "/verwaltung/abend/2026-12-25/abschliessen";
+    let resp = t.send(form(uri, "sicher=1", Some(&cookie))).await;
+    assert_eq!(resp.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        resp.body.contains(
+            "Der Abend vom 25.12.2026 liegt in der Zukunft: abschließen erst an dem Tag."
+        ),
+        "{}",
+        resp.body
+    );
+    let (closed,): (bool,) = sqlx::query_as("select closed from nights where date = '2026-12-25'")
+        .fetch_one(&t.db.read)
+        .await
+        .unwrap();
+    assert!(!closed, "nothing of the refused close is stored");
+    // A night before today closes as ever, and the future one on its day.
+    let resp = t
+        .send(form(
+            "/verwaltung/abend/2026-11-20/abschliessen",
+            "sicher=1",
+            Some(&cookie),
+        ))
+        .await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER);
+    clock.set("2026-12-25T12:00:00Z".parse().unwrap());
+    let resp = t.send(form(uri, "sicher=1", Some(&cookie))).await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER, "{}", resp.body);
 }

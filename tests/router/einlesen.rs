@@ -348,3 +348,76 @@ async fn an_endstand_season_shows_its_final_table_and_each_players_line() {
     assert!(anna.contains("nur der Endstand bekannt"), "{anna}");
     assert!(!anna.contains("Noch keine Runde gespielt"), "{anna}");
 }
+
+/// A night recorded as totals takes no rounds (hostile trial: a scorer link for it was made and
+/// its Schockbesteck started a Runde): the link is refused on the night page and from the
+/// command line's service call, the Runde's start too, in German; nothing is stored.
+#[tokio::test]
+async fn a_night_recorded_as_totals_takes_no_scorer_link_and_no_schockbesteck() {
+    let file = small_2026_as_totals();
+    let date = file.nights[0].date;
+    let players: Vec<String> = file.nights[0]
+        .totals
+        .iter()
+        .filter(|r| r.table == 1)
+        .map(|r| r.player.clone())
+        .collect();
+    let t = TestApp::builder().staff().season(file).start().await;
+    let cookie = t.login(SECRETARY).await;
+    let before = snapshot(&t.db.write).await;
+    let why = "ein Abend in Summen nimmt keine Runden";
+    let r = t
+        .post(
+            &format!("/verwaltung/abend/{date}/tisch/1/link"),
+            "einmal=l1",
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+    assert!(r.body.contains(why), "{}", r.body);
+    let cli = schockerliga::service::scorer::create_link(&t.db, date, 1, "cli").await;
+    assert!(
+        cli.as_ref().is_err_and(|e| e.to_string().contains(why)),
+        "{cli:?}"
+    );
+    let mut start = vec![("einmal", "s1".to_string())];
+    for p in &players {
+        start.push(("spieler", p.clone()));
+    }
+    start.push(("vorleger", players[0].clone()));
+    let r = t
+        .post_fields(
+            &format!("/verwaltung/besteck/{date}/1/1/start"),
+            &start,
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+    assert!(r.body.contains(why), "{}", r.body);
+    assert_eq!(snapshot(&t.db.write).await, before, "nothing stored");
+}
+
+/// A season after the next year is no season the club can have (hostile trial: 2030 and 9999
+/// were imported): refused with the year, where (line) and why; nothing stored.
+#[tokio::test]
+async fn a_sheet_of_a_far_future_season_is_refused_naming_year_and_line() {
+    let t = TestApp::staffed().await;
+    let cookie = t.login(SECRETARY).await;
+    let before = snapshot(&t.db.write).await;
+    for (date, year) in [("09.01.2030", 2030), ("01.01.9999", 9999)] {
+        let sheet = format!(
+            "Datum;Spieler;Runden;Outs;verloren\r\n{date};Anna;10;3;4\r\n{date};Bernd;10;2;6\r\n"
+        );
+        let r = upload(&t, "zukunft.csv", sheet.as_bytes(), &cookie).await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+        let want = format!(
+            "zukunft.csv: Zeile 2: Saison {year} liegt zu weit in der Zukunft: höchstens bis 2027"
+        );
+        assert!(r.body.contains(&want), "{want}: {}", r.body);
+    }
+    // The next year is fine.
+    let sheet = "Datum;Spieler;Runden;Outs;verloren\r\n08.01.2027;Anna;10;3;4\r\n08.01.2027;Bernd;10;2;6\r\n";
+    let r = upload(&t, "naechstes.csv", sheet.as_bytes(), &cookie).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    assert_eq!(snapshot(&t.db.write).await, before, "nothing stored");
+}

@@ -106,8 +106,10 @@ async fn invisible_and_case_twin_names_are_refused_in_the_forms() {
     let rename = format!("/verwaltung/saison/2026/spieler/{bernd}/name");
     // (form, name, expected fragment of the 422 page)
     let cases = [
-        (&add, "anna", "(Groß-/Kleinschreibung)"),
-        (&add, "neuling", "(Groß-/Kleinschreibung)"),
+        // A league player's name in another case is that player (fresh-user trial): Anna plays
+        // in 2026 already; „neuling“ (of 2027) would be added as Neuling
+        // (`a_known_player_is_added_whatever_the_case`).
+        (&add, "anna", "Anna ist schon Spieler der Saison 2026."),
         (&add, "Zo\u{7}e", "U+0007"),
         (&add, "\u{1b}[31mRot", "U+001B"),
         (&add, "Zo\te", "U+0009"),
@@ -147,6 +149,31 @@ async fn invisible_and_case_twin_names_are_refused_in_the_forms() {
         ))
         .await;
     assert_eq!(resp.status, StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+/// A look-alike of a league player's name (fullwidth „Ａnna“ beside „Anna“) is no new player
+/// (hostile trial): in the season of Anna it is refused, nothing stored.
+#[tokio::test]
+async fn a_look_alike_name_is_no_new_player() {
+    let t = TestApp::small_season().await;
+    let cookie = t.login(SECRETARY).await;
+    let before = snapshot(&t.db.write).await;
+    for look_alike in ["\u{FF21}nna", "\u{FF21}\u{FF2E}\u{FF2E}\u{FF21}"] {
+        let resp = t
+            .send(form(
+                "/verwaltung/saison/2026/spieler",
+                &format!("name={}", enc(look_alike)),
+                Some(&cookie),
+            ))
+            .await;
+        assert_eq!(
+            resp.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{look_alike}"
+        );
+        assert!(resp.body.contains("Anna"), "{}", resp.body);
+    }
+    assert_eq!(snapshot(&t.db.write).await, before, "nothing stored");
 }
 
 #[tokio::test]
@@ -237,4 +264,47 @@ async fn api_as_of_outside_the_season_is_a_400() {
             assert!(e.contains("nicht in der Saison 2026"), "{uri}: {v}");
         }
     }
+}
+
+/// Adding a league player in another case picks him (fresh-user trial: „anna“ was refused or
+/// would have been a second Anna): the player of an earlier season is added under his own
+/// spelling, one player in the league; in his own season the name is refused as already there.
+#[tokio::test]
+async fn a_known_player_is_added_whatever_the_case() {
+    let t = TestApp::small_season().await;
+    import_other_season(&t, 2025, "Neuling").await;
+    let cookie = t.login(SECRETARY).await;
+    let neuling = player_id(&t, "Neuling").await;
+    let add = "/verwaltung/saison/2026/spieler";
+    let resp = t.send(form(add, "name=%20neuLING%20", Some(&cookie))).await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER, "{}", resp.body);
+    let page = t
+        .get(resp.location().unwrap_or_default(), Some(&cookie))
+        .await;
+    assert!(
+        page.body.contains("Neuling ist Spieler der Saison 2026."),
+        "{}",
+        page.body
+    );
+    let in_2026: Vec<(i64, String)> = sqlx::query_as(
+        "select p.id, p.name from season_players s join players p on p.id = s.player_id
+         where s.season = 2026 and lower(p.name) = 'neuling'",
+    )
+    .fetch_all(&t.db.read)
+    .await
+    .unwrap();
+    assert_eq!(in_2026, [(neuling, "Neuling".to_string())]);
+    let (players,): (i64,) =
+        sqlx::query_as("select count(*) from players where lower(name) = 'neuling'")
+            .fetch_one(&t.db.read)
+            .await
+            .unwrap();
+    assert_eq!(players, 1, "one player in the league");
+    let before = snapshot(&t.db.write).await;
+    let resp = t.send(form(add, "name=NEULING", Some(&cookie))).await;
+    assert_eq!(resp.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(resp
+        .body
+        .contains("Neuling ist schon Spieler der Saison 2026."));
+    assert_eq!(snapshot(&t.db.write).await, before, "nothing stored");
 }

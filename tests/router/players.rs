@@ -1104,3 +1104,65 @@ async fn the_player_page_prices_the_fee_for_this_month() {
         assert!(page.body.contains(&want), "{want}\n{}", page.body);
     }
 }
+
+/// A season whose year is over says nothing still to reach (fresh-user trial: a finished season's
+/// table and player page said „noch 70 Rd.“ as if he could still play): the table's badges and
+/// the player page speak of what was missed, in the past tense.
+#[tokio::test]
+async fn a_finished_season_says_what_was_missed_not_what_is_still_needed() {
+    let file = threshold_season();
+    let sf: SeasonFile = serde_json::from_value(file.clone()).unwrap();
+    let want = expected_players(&file, None);
+    let kreisliga: Vec<(String, i64)> = want["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["liga"] == "Kreisliga" && p["rounds_to_leave_kreisliga"].as_i64() > Some(0))
+        .map(|p| {
+            let n = p["rounds_to_leave_kreisliga"].as_i64().unwrap();
+            (p["player"].as_str().unwrap().to_string(), n)
+        })
+        .collect();
+    assert!(!kreisliga.is_empty());
+    // Still in its year: what is still needed.
+    let t = TestApp::with_seasons(std::slice::from_ref(&sf)).await;
+    let page = t.get("/saison/2026", None).await.body;
+    let (name, n) = &kreisliga[0];
+    assert!(html_row(&page, name).contains(&format!("noch {n} Rd. bis Liga")));
+    // The year over: what was missed.
+    let t = TestApp::builder()
+        .seasons([sf])
+        .clock(schockerliga::service::clock::FixedClock::parse("2027-01-15T12:00:00Z").unwrap())
+        .start()
+        .await;
+    let page = t.get("/saison/2026", None).await.body;
+    assert!(!page.contains("<span class=\"badge\">▲ mit"), "{page}");
+    assert!(!page.contains("Rd. für 1. Liga</span>"), "{page}");
+    for (name, n) in &kreisliga {
+        let row = html_row(&page, name);
+        assert!(row.contains(&format!("fehlten {n} Rd. bis Liga")), "{row}");
+        assert!(!row.contains(&format!("noch {n} Rd.")), "{row}");
+    }
+    let players = schockerliga::db::player::of_season_pool(&t.db.read, 2026)
+        .await
+        .unwrap();
+    let id = players.iter().find(|p| p.name == *name).unwrap().id;
+    let body = t
+        .get(&format!("/saison/2026/spieler/{id}"), None)
+        .await
+        .body;
+    assert!(body.contains("Am Saisonende"), "{body}");
+    assert!(!body.contains("Was fehlt noch?"), "{body}");
+    let fehlten = if *n == 1 {
+        "fehlte 1 Runde".to_string()
+    } else {
+        format!("fehlten {n} Runden")
+    };
+    assert!(
+        body.contains(&format!("Bis zum Ende der Kreisliga {fehlten}.")),
+        "{body}"
+    );
+    assert!(!body.contains("bis zum Ende der Kreisliga.</li>"), "{body}");
+    assert!(!body.contains("gewerteten Outs mehr"), "{body}");
+    assert!(!body.contains("gewerteten Out mehr"), "{body}");
+}

@@ -407,3 +407,77 @@ async fn a_scorer_link_keeps_the_schockbesteck_of_its_table_only() {
     let other = base.replace(&format!("/{NIGHT}/2/"), &format!("/{NIGHT}/1/"));
     assert_eq!(t.get(&other, None).await.status, StatusCode::FORBIDDEN);
 }
+
+/// A table (or round) in a path is written canonically: `/tisch/{token}/{date}/02` or `+2` is no
+/// second address of table 2 (hostile trial), neither for the link nor in the Verwaltung (404,
+/// nothing made); a table that is no number stays a bad request.
+#[tokio::test]
+async fn a_table_number_in_a_path_is_written_canonically() {
+    let (t, cookie, _) = app().await;
+    let link = make_link(&t, &cookie, NIGHT, 2).await;
+    assert_eq!(t.get(&link, None).await.status, StatusCode::OK);
+    let base = link.strip_suffix("/2").unwrap();
+    for table in ["02", "+2", "002"] {
+        let r = t.get(&format!("{base}/{table}"), None).await;
+        assert_eq!(r.status, StatusCode::NOT_FOUND, "{table}");
+        let r = t.get(&format!("{base}/{table}/besteck/1"), None).await;
+        assert_eq!(r.status, StatusCode::NOT_FOUND, "{table}");
+        let r = t
+            .get(
+                &format!("/verwaltung/besteck/{NIGHT}/{table}/1"),
+                Some(&cookie),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::NOT_FOUND, "{table}");
+        let before = snapshot(&t.db.write).await;
+        let r = t
+            .post(
+                &format!("/verwaltung/abend/{NIGHT}/tisch/{table}/link"),
+                &format!("einmal={}", schockerliga::web::kit::once::token()),
+                Some(&cookie),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::NOT_FOUND, "{table}");
+        assert_eq!(snapshot(&t.db.write).await, before, "no link made");
+    }
+    let r = t.get(&format!("{link}/besteck/01"), None).await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND, "round 01");
+    assert_eq!(
+        t.get(&format!("{link}/besteck/1"), None).await.status,
+        StatusCode::OK
+    );
+    let r = t
+        .get(&format!("/verwaltung/besteck/{NIGHT}/x/1"), Some(&cookie))
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "no number: as before");
+}
+
+/// The link page of a table offers „Link widerrufen“ only while the table has a working link
+/// (fresh-user trial: it showed for a table that never had one, and after revoking).
+#[tokio::test]
+async fn the_link_page_offers_revoking_only_a_working_link() {
+    let (t, cookie, _) = app().await;
+    let page_of = |table: u32| format!("/verwaltung/abend/{NIGHT}/tisch/{table}/link");
+    let revoke = "Link widerrufen";
+    let none = t.get(&page_of(1), Some(&cookie)).await;
+    assert_eq!(none.status, StatusCode::OK);
+    assert!(!none.body.contains(revoke), "{}", none.body);
+    assert!(none
+        .body
+        .contains("Für Tisch 1 gibt es keinen gültigen Link."));
+    let link = make_link(&t, &cookie, NIGHT, 2).await;
+    assert!(!link.is_empty());
+    let working = t.get(&page_of(2), Some(&cookie)).await.body;
+    assert!(working.contains(revoke), "{working}");
+    assert!(working.contains("Der Link wurde schon angezeigt"));
+    let r = t
+        .post(
+            &format!("{}/widerrufen", page_of(2)),
+            &format!("einmal={}", schockerliga::web::kit::once::token()),
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let revoked = t.get(&page_of(2), Some(&cookie)).await.body;
+    assert!(!revoked.contains(revoke), "{revoked}");
+}

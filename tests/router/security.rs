@@ -380,6 +380,8 @@ async fn cross_site_posts_are_refused_with_403_and_change_nothing() {
             ("origin", "http://sub.liga.test"),
         ],
         &[("origin", "null")],
+        // No Origin, no Sec-Fetch-Site: a Referer of another site (hostile trial).
+        &[("referer", "http://evil.example/formular.html")],
     ];
     for headers in attacks {
         for uri in ["/verwaltung/konten", "/login", "/logout"] {
@@ -391,6 +393,11 @@ async fn cross_site_posts_are_refused_with_403_and_change_nothing() {
             }
             let resp = t.send(b.body(axum::body::Body::from(body)).unwrap()).await;
             assert_eq!(resp.status, StatusCode::FORBIDDEN, "{uri} {headers:?}");
+            assert!(
+                resp.body.contains("Anfrage von fremder Seite abgelehnt."),
+                "{uri} {headers:?}: {}",
+                resp.body
+            );
         }
     }
     assert_eq!(snapshot(&t.db.write).await, before);

@@ -693,7 +693,7 @@ fn what_is_missing_is_worded_without_a_pronoun() {
         ),
     ];
     for (row, paid, money, want) in cases {
-        let got = missing(&row, deadline, paid, money, &["Anna"], 1);
+        let got = missing(&row, deadline, paid, money, &["Anna"], 1, false);
         assert_eq!(got, want);
         for s in &got {
             for he in [" er ", "Er ", " ihm", "seiner", " ihn "] {
@@ -701,4 +701,49 @@ fn what_is_missing_is_worded_without_a_pronoun() {
             }
         }
     }
+}
+
+#[test]
+fn a_season_that_is_over_says_what_was_missed_in_the_past_tense() {
+    // Fresh-user trial: a finished season's page said „noch 70 Runden“ as if he could still play.
+    let deadline = date("2026-11-30");
+    let kreisliga = ProgressRow {
+        liga: Liga::Kreisliga,
+        rounds: 30,
+        rounds_to_leave_kreisliga: 70,
+        rounds_at_deadline: 30,
+        rounds_to_first_liga: 70,
+        first_liga_reached: Some(false),
+        fee_cents_now: None,
+        ..progress_row()
+    };
+    assert_eq!(
+        missing(&kreisliga, deadline, false, true, &["Anna"], 1, true),
+        [
+            "Bis zum Ende der Kreisliga fehlten 70 Runden.",
+            "Rundenziel für die 1. Liga bis 30.11.2026 verpasst: es fehlten 70 Runden.",
+            "Jahresbeitrag nicht bezahlt.",
+        ]
+    );
+    let reached = ProgressRow {
+        rounds_to_first_liga: 0,
+        rounds_at_deadline: 100,
+        first_liga_reached: Some(true),
+        ..progress_row()
+    };
+    assert_eq!(
+        missing(&reached, deadline, true, true, &["Anna"], 1, true),
+        ["Rundenziel für die 1. Liga bis 30.11.2026 erreicht (100 Runden)."]
+    );
+    let season = Season::from_file(&crate::league::file::SeasonFile {
+        format: crate::league::file::FORMAT.to_string(),
+        season: 2026,
+        rules: Default::default(),
+        players: Vec::new(),
+        nights: Vec::new(),
+        endstand: Vec::new(),
+    })
+    .unwrap();
+    assert!(!is_over(&season, date("2026-12-31")));
+    assert!(is_over(&season, date("2027-01-01")));
 }

@@ -253,6 +253,18 @@ fn invalid_sheets_are_refused_naming_line_column_and_why() {
             "16.01.2026;Bernd;8;0;;1;;4;3",
             "Zeile 5, Spalte „Tisch“: Tischnummer muss 1 oder 2 sein",
         ),
+        // A control character in a name (hostile trial: refused without saying where).
+        (
+            Some(2),
+            "09.01.2026;Be\u{7}rnd;10;2;0;0;;7;1",
+            "Zeile 3, Spalte „Spieler“: Spielername enthält ein Steuerzeichen oder unsichtbares \
+             Zeichen (U+0007)",
+        ),
+        (
+            Some(4),
+            "16.01.2026;\u{202E}dnreB;8;0;;1;;4;1",
+            "Zeile 5, Spalte „Spieler“: Spielername enthält ein Steuerzeichen",
+        ),
     ];
     for (line, text, want) in cases {
         let mut rows = good();
@@ -497,4 +509,51 @@ fn a_quote_an_export_put_before_a_formula_sign_is_not_part_of_the_name() {
         .map(|p| p.name.as_str())
         .collect();
     assert_eq!(names, ["=HYPERLINK(1)", "'Bernd"]);
+}
+
+#[test]
+fn a_name_with_a_control_character_is_refused_at_its_line_in_both_layouts() {
+    let endstand = sheet(
+        "Endstand",
+        &[
+            "Saison;Spieler;Runden;Outs gewertet;Liga",
+            "2007;Anna;100;50;1. Liga",
+            "2007;Be\u{1b}rnd;90;40;2. Liga",
+        ],
+    );
+    let got = read_sheets(&[endstand])
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        got.starts_with("Blatt „Endstand“, Zeile 3, Spalte „Spieler“: Spielername enthält"),
+        "{got}"
+    );
+    assert!(!got.contains('\u{1b}'), "not echoed: {got}");
+}
+
+#[test]
+fn a_season_after_the_next_year_is_refused_at_its_sheet_and_line() {
+    let rows = |date: &str| {
+        vec![
+            "Datum;Spieler;Runden;Outs;verloren".to_string(),
+            format!("{date};Anna;10;3;4"),
+            format!("{date};Bernd;10;2;6"),
+        ]
+    };
+    let today = NaiveDate::from_ymd_opt(2026, 12, 26).unwrap();
+    let book = |name: &str, date: &str| {
+        let lines = rows(date);
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        read_sheets(&[sheet(name, &lines)]).unwrap()
+    };
+    assert_eq!(check_years(&book("2027", "08.01.2027"), today), Ok(()));
+    let got = check_years(&book("2030", "11.01.2030"), today)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        got,
+        "Blatt „2030“, Zeile 2: Saison 2030 liegt zu weit in der Zukunft: höchstens bis 2027 \
+         (das nächste Jahr; heute ist der 26.12.2026)"
+    );
 }

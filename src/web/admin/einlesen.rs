@@ -195,7 +195,7 @@ pub async fn post(
     multipart: Multipart,
 ) -> Result<Response, AppError> {
     let read = match file_of(multipart).await {
-        Ok((name, bytes)) => match read_sheet(&name, &bytes) {
+        Ok((name, bytes)) => match read_sheet(&name, &bytes, reply.layout.today) {
             Ok(import) => {
                 reply.league.stage_sheet(&name, bytes);
                 reply.league.preview_sheet(&import).await
@@ -236,7 +236,7 @@ pub async fn confirm(
         );
         return Ok(UploadPage::refused(reply.layout, &expired.into_refusal()?));
     };
-    let import = read_sheet(&name, &bytes);
+    let import = read_sheet(&name, &bytes, reply.layout.today);
     let done = match &import {
         Ok(import) => reply
             .league

@@ -367,18 +367,14 @@ async fn add_player(
         .league
         .add_player(year, &form.name, &Edit::by(&user.username))
         .await
-        .map(|_| ());
-    let message = format!(
-        "{} ist Spieler der Saison {year}.",
-        crate::league::normalize_name(&form.name)
-    );
+        .map(|(_, name)| format!("{name} ist Spieler der Saison {year}."));
     let typed = Typed {
         error_at: "neuer-spieler".into(),
         new_player: Some(form.name),
         ..Typed::default()
     };
     let to = format!("/verwaltung/saison/{year}#spieler");
-    end(reply, year, done.map(|_| message), to, typed).await
+    end(reply, year, done, to, typed).await
 }
 
 async fn rename_player(

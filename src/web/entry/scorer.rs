@@ -220,6 +220,8 @@ struct LinkPage {
     shown: Option<(String, String)>,
     /// The link to share it in WhatsApp, with the address.
     whatsapp: String,
+    /// The table has a working link (only then is there one to revoke).
+    active: bool,
 }
 
 /// The confirmation-free forms of the link buttons: only the `einmal` token.
@@ -262,14 +264,20 @@ async fn create_link(
 
 /// `GET /verwaltung/abend/{date}/tisch/{table}/link`: the link just made, once, on the club's
 /// public address ([`PublicAddress`]) with its QR code and a WhatsApp link; never kept by a cache
-/// (`no-store`).
+/// (`no-store`). "Link widerrufen" only while the table has a working link.
 async fn show_link(
+    State(league): State<League>,
     layout: Layout,
     session: Session,
     address: PublicAddress,
     at: AtNight,
     Path((_, table)): Path<(String, u32)>,
-) -> Response {
+) -> Result<Response, AppError> {
+    let active = league
+        .active_scorer_links(at.id())
+        .await?
+        .iter()
+        .any(|(t, _)| *t == table);
     let kept: Option<String> = session.remove(SHOW_ONCE_KEY).await.ok().flatten();
     let prefix = format!("{}|{table}|", at.date);
     let shown = kept
@@ -288,14 +296,15 @@ async fn show_link(
             url,
         )
     });
-    links::no_store(LinkPage {
+    Ok(links::no_store(LinkPage {
         layout,
         iso: at.date.to_string(),
         date,
         table,
         shown,
         whatsapp,
-    })
+        active,
+    }))
 }
 
 /// `POST /verwaltung/abend/{date}/tisch/{table}/link/widerrufen`: the table's link stops working.

@@ -32,6 +32,36 @@ async fn params(parts: &mut Parts, state: &AppState) -> Result<RawPathParams, Ap
         .map_err(|_| AppError::NotFound)
 }
 
+/// The path parameters that count something (a table, a round): each names its page only as
+/// written canonically (`1`, `2` …: no leading zero, no sign).
+const COUNTED: [&str; 3] = ["table", "round", "number"];
+
+/// Whether `value` is a number written otherwise than canonically (`01`, `+1`, `007`): such a
+/// path names no page. Text that is no number at all is left to the extractor (400).
+fn non_canonical(value: &str) -> bool {
+    value.parse::<u64>().is_ok_and(|n| n.to_string() != value)
+}
+
+/// Route layer of every group: a table, round or number in the path ([`COUNTED`]) not written
+/// canonically (`/tisch/{token}/{date}/01`) is answered 404 before any guard or handler reads
+/// it, so one table has one address.
+pub async fn canonical_numbers(
+    params: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let bad = params.as_ref().is_ok_and(|params| {
+        params
+            .iter()
+            .any(|(k, v)| COUNTED.contains(&k) && non_canonical(v))
+    });
+    if bad {
+        return AppError::NotFound.into_response();
+    }
+    next.run(request).await
+}
+
 /// A date in a path (`YYYY-MM-DD`); anything else names no page (404).
 pub fn path_date(s: &str) -> Result<NaiveDate, AppError> {
     NaiveDate::parse_from_str(s, "%Y-%m-%d").map_err(|_| AppError::NotFound)

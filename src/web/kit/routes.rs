@@ -9,7 +9,7 @@ use axum::http::Method;
 use axum::routing::MethodRouter;
 use axum::Router;
 
-use super::{once, page_cache, session, unsent, AppError, AppState};
+use super::{at, once, page_cache, session, unsent, AppError, AppState};
 use crate::web::kit::session::{CurrentUser, RequireAdmin, RequireMoney, RequireSecretary};
 
 /// Who may use a route: the guard the router puts in front of its group.
@@ -196,6 +196,8 @@ pub fn router(state: AppState, routes: Routes) -> Router {
                 axum::middleware::from_extractor_with_state::<CurrentUser, AppState>(state.clone()),
             ),
         };
+        // Outermost: a table or round not written canonically names no page (404).
+        group = group.route_layer(axum::middleware::from_fn(at::canonical_numbers));
         app = app.merge(group);
     }
     app.fallback(not_found).with_state(state)

@@ -63,7 +63,8 @@ fn is_safe(method: &Method) -> bool {
 
 /// Decides whether a request is a cross-site write that must be refused: a non-safe method whose
 /// `Sec-Fetch-Site` is not `same-origin`/`none`, or (without that header) whose `Origin` is not
-/// this host. Requests with neither header (command-line clients, old browsers) pass; the
+/// this host, or (without both) whose `Referer` names another host (or is no address).
+/// Requests with none of the three (command-line clients, old browsers) pass; the
 /// SameSite=Strict session cookie covers those browsers.
 /// `authority` is the request URI's authority (HTTP/2 sends no `Host` header).
 pub fn is_cross_site(method: &Method, headers: &HeaderMap, authority: Option<&str>) -> bool {
@@ -73,7 +74,9 @@ pub fn is_cross_site(method: &Method, headers: &HeaderMap, authority: Option<&st
     if let Some(site) = headers.get("sec-fetch-site") {
         return !matches!(site.to_str(), Ok("same-origin") | Ok("none"));
     }
-    let Some(origin) = headers.get(header::ORIGIN) else {
+    let origin = headers.get(header::ORIGIN);
+    let referer = headers.get(header::REFERER);
+    let Some(from) = origin.or(referer) else {
         return false;
     };
     let host = headers
@@ -83,13 +86,28 @@ pub fn is_cross_site(method: &Method, headers: &HeaderMap, authority: Option<&st
     let Some(host) = host else {
         return true;
     };
-    let Ok(origin) = origin.to_str() else {
+    let Ok(from) = from.to_str() else {
         return true;
     };
-    let authority = origin
+    let from = if origin.is_some() {
+        // An Origin is scheme and authority only: nothing may follow.
+        from.strip_prefix("http://")
+            .or_else(|| from.strip_prefix("https://"))
+    } else {
+        authority_of(from)
+    };
+    from != Some(host)
+}
+
+/// The authority (`host:port`) of an `Origin` (`http://liga.example:3000`) or a `Referer`
+/// (`http://liga.example:3000/verwaltung?x`): what follows `http://` or `https://` up to the
+/// path, query or fragment. `None` for anything else (`null`, another scheme).
+fn authority_of(url: &str) -> Option<&str> {
+    let rest = url
         .strip_prefix("http://")
-        .or_else(|| origin.strip_prefix("https://"));
-    authority != Some(host)
+        .or_else(|| url.strip_prefix("https://"))?;
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    Some(&rest[..end])
 }
 
 /// Middleware: answers 403 to a cross-site write ([`is_cross_site`]) before any handler runs.

@@ -79,7 +79,20 @@ fn movement_class(m: Movement) -> &'static str {
 /// The short Liga-Fortschritt of a table row (league.md §4, §5), the most pressing first: rounds to
 /// leave the Kreisliga; rounds still needed for the 1. Liga before the deadline; the 100 rounds
 /// missed after it; else the counted Outs to pass the player above. `None` when nothing is left.
-pub fn badge(p: &ProgressRow) -> Option<String> {
+/// For a season that is `over` (`league::progress::is_over`) only what was missed, in the past
+/// tense („fehlten 70 Rd. bis Liga“), nothing still to reach.
+pub fn badge(p: &ProgressRow, over: bool) -> Option<String> {
+    if over {
+        if p.liga == Liga::Kreisliga {
+            return (p.rounds_to_leave_kreisliga > 0)
+                .then(|| format!("fehlten {} Rd. bis Liga", p.rounds_to_leave_kreisliga));
+        }
+        let missed = match p.first_liga_reached {
+            Some(reached) => !reached,
+            None => p.rounds_to_first_liga > 0,
+        };
+        return missed.then(|| "Rundenziel 1. Liga verpasst".to_string());
+    }
     if p.liga == Liga::Kreisliga {
         return Some(format!("noch {} Rd. bis Liga", p.rounds_to_leave_kreisliga));
     }
@@ -217,6 +230,7 @@ fn table_response(
     // As the club's today sees it (issue 22.3): a night entered ahead moves nothing.
     let standings = view.standings_on(as_of, layout.today);
     let progress = view.progress_on(as_of, layout.today);
+    let over = league::progress::is_over(&view.season, layout.today);
     let ligen = [Liga::First, Liga::Second, Liga::Kreisliga]
         .into_iter()
         .map(|liga| LigaTable {
@@ -238,7 +252,7 @@ fn table_response(
                             m => m.label(),
                         },
                         movement_class: movement_class(movement),
-                        badge: p.and_then(badge),
+                        badge: p.and_then(|p| badge(p, over)),
                         me: my_name == Some(row.player.as_str()),
                     }
                 })
@@ -278,6 +292,8 @@ struct PlayerPage<'a> {
     stand: Option<Stand>,
     /// „Was fehlt noch?“: one German sentence per item.
     missing: Vec<String>,
+    /// The season is over (`league::progress::is_over`): „Am Saisonende“ instead of the question.
+    over: bool,
     /// His curves as (caption, inline SVG): D.Wert, place, counted Outs per night; empty without a
     /// round.
     charts: Vec<(&'static str, String)>,
@@ -425,7 +441,9 @@ pub fn where_he_stands(
         .player(name)
         .and_then(|p| p.fee_paid_on)
         .is_some_and(|d| d <= day);
-    let missing = league::progress::missing(r, progress.deadline, paid, money, &above, above_rank);
+    let over = league::progress::is_over(&view.season, today);
+    let missing =
+        league::progress::missing(r, progress.deadline, paid, money, &above, above_rank, over);
     Some((stand, missing))
 }
 
@@ -479,7 +497,9 @@ async fn player(
         Some((id, &name)),
         me.0 == Some(id),
     );
+    let over = league::progress::is_over(&view.season, layout.today);
     let page = PlayerPage {
+        over,
         card,
         next,
         layout,

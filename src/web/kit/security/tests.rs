@@ -90,6 +90,39 @@ fn cross_site_writes_are_recognised_by_fetch_metadata_or_origin() {
             ],
             false,
         ),
+        // Without Origin and Sec-Fetch-Site the Referer decides (hostile trial: a cross-site
+        // Referer alone went through).
+        (
+            Method::POST,
+            &[host, ("referer", "http://evil.example/angriff.html")],
+            true,
+        ),
+        (
+            Method::POST,
+            &[host, ("referer", "https://liga.example:3000.evil.example/")],
+            true,
+        ),
+        (Method::POST, &[host, ("referer", "kein-link")], true),
+        (
+            Method::POST,
+            &[host, ("referer", "http://liga.example:3000/verwaltung?x=1")],
+            false,
+        ),
+        (
+            Method::POST,
+            &[host, ("referer", "https://liga.example:3000")],
+            false,
+        ),
+        // An Origin decides before a Referer.
+        (
+            Method::POST,
+            &[
+                host,
+                ("origin", "http://liga.example:3000"),
+                ("referer", "http://evil.example/"),
+            ],
+            false,
+        ),
     ];
     for (method, pairs, want) in cases {
         assert_eq!(
