@@ -2,6 +2,8 @@
 //! his D.Wert and Liga after each night, and one night's tables, counted Outs, paid rounds and
 //! Sozialfälle.
 
+use std::collections::BTreeMap;
+
 use chrono::NaiveDate;
 use serde::Serialize;
 
@@ -143,7 +145,9 @@ pub struct NightPlayer {
     pub sozialfall: bool,
 }
 
-/// Julen of `player` on nights strictly before `date` (rounds or totals rows).
+/// Julen of `player` on nights strictly before `date` (rounds or totals rows): the oracle of
+/// [`night_summary`]'s Julen before the night in the tests.
+#[cfg(test)]
 fn julen_before(season: &Season, player: &str, date: NaiveDate) -> u32 {
     season
         .nights
@@ -320,22 +324,34 @@ pub fn night_summary(season: &Season, date: NaiveDate) -> Option<NightSummary> {
             });
         }
     }
+    // Each player's Julen before the night, from the season's totals after the night before
+    // (issue 25: summed per player over every earlier row, for every night of a season's records
+    // and curves), and his table and Joker round in one pass over the night's rows.
+    let before_night = date
+        .pred_opt()
+        .map(|d| super::standings::totals_up_to(season, d))
+        .unwrap_or_default();
+    let mut seats: BTreeMap<&str, (u32, Option<u32>)> = BTreeMap::new();
+    for (tn, rn, r) in night.rows() {
+        let seat = seats.entry(r.player.as_str()).or_insert((0, None));
+        seat.0 = tn;
+        if r.joker {
+            seat.1 = Some(rn);
+        }
+    }
+    let mut totals_table: BTreeMap<&str, u32> = BTreeMap::new();
+    for t in &night.totals {
+        totals_table.entry(t.player.as_str()).or_insert(t.table);
+    }
     let players: Vec<NightPlayer> = night
         .per_player(rules)
         .into_iter()
         .map(|(name, t)| {
-            let before = julen_before(season, name, date);
+            let before = before_night.get(name).map_or(0, |b| b.julen);
             let julen_outs = (before + t.julen) / per - before / per;
-            let mut table = 0;
-            let mut joker_round = None;
-            for (tn, rn, r) in night.rows().filter(|(_, _, r)| r.player == name) {
-                table = tn;
-                if r.joker {
-                    joker_round = Some(rn);
-                }
-            }
-            if let Some(row) = night.totals.iter().find(|t| t.player == name) {
-                table = row.table;
+            let (mut table, joker_round) = seats.get(name).copied().unwrap_or((0, None));
+            if let Some(t) = totals_table.get(name) {
+                table = *t;
             }
             NightPlayer {
                 player: name.to_string(),
@@ -366,4 +382,37 @@ pub fn night_summary(season: &Season, date: NaiveDate) -> Option<NightSummary> {
         fines: night.fines.clone(),
         sozialfaelle,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The Julen-Outs of each night counted from the season's kept totals are those of summing
+    /// each player's earlier rows (issue 25), on every night of the fixture seasons.
+    #[test]
+    fn each_nights_julen_outs_count_the_julen_of_the_nights_before() {
+        for text in [
+            include_str!("../../tests/fixtures/sample-2026.season.json"),
+            include_str!("../../tests/fixtures/small-2026.season.json"),
+            include_str!("../../tests/fixtures/schockbesteck-11-julen.season.json"),
+        ] {
+            let f: crate::league::file::SeasonFile = serde_json::from_str(text).unwrap();
+            let s = Season::from_file(&f).unwrap();
+            let per = s.rules.julen_per_out;
+            for n in &s.nights {
+                let summary = night_summary(&s, n.date).unwrap();
+                for p in &summary.players {
+                    let before = julen_before(&s, &p.player, n.date);
+                    assert_eq!(
+                        p.julen_outs,
+                        (before + p.julen) / per - before / per,
+                        "{} {}",
+                        n.date,
+                        p.player
+                    );
+                }
+            }
+        }
+    }
 }

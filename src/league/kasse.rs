@@ -171,7 +171,7 @@ pub fn kasse(season: &Season, carry_in_cents: i64) -> Kasse {
         .nights
         .iter()
         .map(|night| {
-            let p = payouts(&as_of(season, night.date), carry_in_cents);
+            let p = payouts_on(season, night.date, carry_in_cents);
             let count = |paid: bool| {
                 night
                     .fines
@@ -198,8 +198,45 @@ pub fn kasse(season: &Season, carry_in_cents: i64) -> Kasse {
     }
 }
 
+/// The payouts of `season` as known on `date` (league.md §7, §8): its table after the last night
+/// with results up to `date`, the Jahresbeiträge and fines paid up to it (those paid later count
+/// as unpaid, open). The same as [`payouts`] of [`as_of`]`(season, date)` without copying the
+/// season's rounds (issue 25: the Kasse's pot after each night copied the whole season per night).
+fn payouts_on(season: &Season, date: NaiveDate, carry_in_cents: i64) -> Payouts {
+    let table = match season.default_as_of(Some(date)) {
+        Some(d) => crate::league::standings(season, Some(d)),
+        None => crate::league::Standings {
+            season: season.year,
+            as_of: None,
+            rows: Vec::new(),
+        },
+    };
+    let later = |d: Option<NaiveDate>| d.is_some_and(|d| d > date);
+    let fees: i64 = season
+        .players
+        .iter()
+        .filter(|p| !later(p.fee_paid_on))
+        .map(|p| p.fee_cents)
+        .sum();
+    let (mut fines, mut open) = (0i64, 0i64);
+    for f in season
+        .nights
+        .iter()
+        .filter(|n| n.date <= date)
+        .flat_map(|n| n.fines.iter())
+    {
+        if f.paid && !later(f.paid_on) {
+            fines += f.amount_cents;
+        } else {
+            open += f.amount_cents;
+        }
+    }
+    crate::league::payouts::payouts_of_money(season, &table, carry_in_cents, (fees, fines, open))
+}
+
 /// The season as known on `date`: nights up to it, Jahresbeiträge and fines paid up to it (those
-/// paid later count as unpaid, open).
+/// paid later count as unpaid, open). The oracle of [`payouts_on`] in the tests.
+#[cfg(test)]
 fn as_of(season: &Season, date: NaiveDate) -> Season {
     let mut s = season.clone();
     s.nights.retain(|n| n.date <= date);

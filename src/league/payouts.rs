@@ -139,7 +139,6 @@ pub fn payouts_as_of(season: &Season, carry_in_cents: i64, as_of: Option<NaiveDa
 /// [`payouts_as_of`] with the season's `table` as of that day already at hand (a kept table is
 /// not computed again): the Lucky Looser and the places from `table` (league.md §7, §8).
 pub fn payouts_of_table(season: &Season, table: &Standings, carry_in_cents: i64) -> Payouts {
-    let rules = &season.rules;
     let fees: i64 = season.players.iter().map(|p| p.fee_cents).sum();
     let (mut fines, mut open_fines) = (0i64, 0i64);
     for f in season.nights.iter().flat_map(|n| n.fines.iter()) {
@@ -149,6 +148,18 @@ pub fn payouts_of_table(season: &Season, table: &Standings, carry_in_cents: i64)
             open_fines += f.amount_cents;
         }
     }
+    payouts_of_money(season, table, carry_in_cents, (fees, fines, open_fines))
+}
+
+/// [`payouts_of_table`] with the money already summed: `(fees, paid fines, open fines)` in cents
+/// (the Kasse's pot after each night sums them as of that day, issue 25).
+pub(crate) fn payouts_of_money(
+    season: &Season,
+    table: &Standings,
+    carry_in_cents: i64,
+    (fees, fines, open_fines): (i64, i64, i64),
+) -> Payouts {
+    let rules = &season.rules;
 
     // Lucky Looser over the whole season, all Ligen.
     // (The final table: every player with a round, or the lines of an Endstand season.)

@@ -72,6 +72,31 @@ pub struct Season {
     /// The Korrekturen of each night that has some, oldest first (issue 22.4: the season file's
     /// `nights[].corrections`, the database's `night_corrections`); [`Season::corrections_of`].
     pub corrections: BTreeMap<NaiveDate, Vec<CorrectionEntry>>,
+    /// Every player's totals after each night, computed on first use ([`Season::running`]).
+    running: Memo<Vec<BTreeMap<String, super::standings::PlayerTotals>>>,
+}
+
+/// A value computed once from the struct it sits in and not part of it: equal to every other,
+/// cloned empty (a copy that is then changed computes its own), `…` in `Debug`.
+#[derive(Default)]
+pub struct Memo<T>(std::sync::OnceLock<T>);
+
+impl<T> Clone for Memo<T> {
+    fn clone(&self) -> Memo<T> {
+        Memo(std::sync::OnceLock::new())
+    }
+}
+
+impl<T> PartialEq for Memo<T> {
+    fn eq(&self, _: &Memo<T>) -> bool {
+        true
+    }
+}
+
+impl<T> std::fmt::Debug for Memo<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("…")
+    }
 }
 
 /// One checked line of a season kept as its Endstand (issue 24.3): the player's Liga and season
@@ -415,6 +440,14 @@ impl Night {
 }
 
 impl Season {
+    /// Every player's totals after each night, in night order, computed once per season
+    /// ([`super::standings::running_totals`]); a copy of the season computes its own.
+    pub(crate) fn running(&self) -> &[BTreeMap<String, super::standings::PlayerTotals>] {
+        self.running
+            .0
+            .get_or_init(|| super::standings::running_totals(self))
+    }
+
     /// Checks a season file completely (league.md §1, §5, §6, §9 and the file's own rules) and
     /// returns the checked season. The first error in file order is returned as an [`EntryError`]
     /// naming night, table, round, player and field as applicable; nothing partial is returned.
@@ -501,6 +534,7 @@ impl Season {
             nights,
             endstand,
             corrections,
+            running: Memo::default(),
         })
     }
 

@@ -733,3 +733,43 @@ fn the_jahresabschluss_is_final_once_the_netting_is_booked_after_the_last_night(
         assert_eq!(closing(s, 0, d(today)), want, "case {i}");
     }
 }
+
+/// The pot after each night computed without copying the season (issue 25) is the one of the
+/// season as known on that day, for every day of the fixture seasons and the sample: each night,
+/// the day before and after, with fees and fines paid on later days.
+#[test]
+fn the_pot_on_a_day_is_that_of_the_season_as_known_on_that_day() {
+    let fixtures = [
+        include_str!("../../../tests/fixtures/sample-2026.season.json"),
+        include_str!("../../../tests/fixtures/small-2026.season.json"),
+    ];
+    let mut seasons: Vec<Season> = fixtures
+        .iter()
+        .map(|text| {
+            let f: crate::league::file::SeasonFile = serde_json::from_str(text).unwrap();
+            Season::from_file(&f).unwrap()
+        })
+        .collect();
+    seasons.push(sample());
+    let mut compared = 0;
+    for s in &seasons {
+        for n in &s.nights {
+            for day in [
+                n.date.pred_opt().unwrap(),
+                n.date,
+                n.date.succ_opt().unwrap(),
+            ] {
+                for carry in [0, 1234] {
+                    assert_eq!(
+                        payouts_on(s, day, carry),
+                        payouts(&as_of(s, day), carry),
+                        "{} on {day}",
+                        s.year
+                    );
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared > 60, "{compared}");
+}
