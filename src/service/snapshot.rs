@@ -426,17 +426,19 @@ impl Snapshot {
             .seasons
             .values()
             .map(|v| {
-                let p = match today {
-                    // The kept chain: each season's payouts kept by its view per carry-in.
-                    None => v
-                        .derived(Some(carry))
+                // Each season's payouts as of its last night are kept by its view per carry-in;
+                // only a season with results after `today` is read as of an earlier day (issue
+                // 25: every season of a long history was summed again on each Kasse and
+                // Jahresabschluss while the current one had a night entered ahead).
+                let kept = || {
+                    v.derived(Some(carry))
                         .payouts
                         .clone()
-                        .unwrap_or_else(|| league::payouts::payouts(&v.season, carry)),
-                    Some(t) => {
-                        let as_of = v.season.capped_as_of(None, t);
-                        league::payouts::payouts_as_of(&v.season, carry, as_of)
-                    }
+                        .unwrap_or_else(|| league::payouts::payouts(&v.season, carry))
+                };
+                let p = match today.map(|t| v.season.capped_as_of(None, t)) {
+                    None | Some(None) => kept(),
+                    Some(as_of) => league::payouts::payouts_as_of(&v.season, carry, as_of),
                 };
                 carry = p.carry_out_cents;
                 p
