@@ -452,6 +452,14 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         let interfaces: Vec<std::net::IpAddr> = if_addrs::get_if_addrs()
             .map(|all| all.iter().map(|i| i.ip()).collect())
             .unwrap_or_default();
+        // The command does not know where the server listens (fresh-user trial: a card link to
+        // 127.0.0.1:3000 while the server ran on another port): say how to get it right.
+        eprintln!(
+            "Hinweis: der Link nimmt an, dass der Server auf {} läuft. Sonst dieselbe Option \
+             --listen oder --public-url wie beim Server angeben (oder SCHOCKERLIGA_PUBLIC_URL \
+             setzen); der Teil ab dem ersten / gilt auf jeder Adresse.",
+            cli.listen
+        );
         schockerliga::web::links(cli.listen, &interfaces, path_and_query)
     };
     match command {

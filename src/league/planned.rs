@@ -62,11 +62,12 @@ impl Via {
         }
     }
 
-    /// German: "über „Das bin ich“", "über seine Karte", "eingetragen von anna".
+    /// German: "über „Das bin ich“", "über die eigene Karte", "eingetragen von anna" (no
+    /// pronoun: players are women and men).
     pub fn label(&self) -> String {
         match self {
             Via::Ich => "über „Das bin ich“".to_string(),
-            Via::Karte => "über seine Karte".to_string(),
+            Via::Karte => "über die eigene Karte".to_string(),
             Via::Verwaltung(login) => format!("eingetragen von {login}"),
         }
     }
@@ -279,11 +280,14 @@ impl Planning {
             .find(|n| !n.cancelled && n.date >= today && !started(n.date))
     }
 
-    /// The start time a new night gets when none is typed: that of the night planned last, else
-    /// [`DEFAULT_START`].
+    /// The start time a new night gets when none is typed: that of the night planned last (not
+    /// cancelled), else [`DEFAULT_START`].
     pub fn default_time(&self) -> NaiveTime {
+        // A cancelled plan does not set the time (hostile trial: a night planned at 23:59 and
+        // cancelled moved every night without a plan of its own to 23:59).
         self.nights
             .iter()
+            .filter(|n| !n.cancelled)
             .max_by_key(|n| n.id)
             .map(|n| n.time)
             .unwrap_or_else(default_start)
@@ -390,8 +394,8 @@ pub fn check_answer(
     if *via == Via::Ich {
         if before.via.is_proven() {
             return Err(format!(
-                "{name} hat für den {day} schon {} geantwortet ({}); ändern geht nur über \
-                 seine eigene Karte oder beim Schriftführer.",
+                "{name} hat für den {day} schon {} ({}); ändern geht nur über die eigene \
+                 Karte oder beim Schriftführer.",
                 if before.coming {
                     "zugesagt"
                 } else {

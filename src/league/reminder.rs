@@ -15,15 +15,38 @@ const QUERY_VALUE: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'_')
     .remove(b'~');
 
+/// How a player can pay from his card: what the club has set up (league.md §5, §6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PayWith {
+    /// The club's account is set: the card shows a GiroCode.
+    pub girocode: bool,
+    /// The club's PayPal.me name is set: the card links to PayPal.
+    pub paypal: bool,
+}
+
+impl PayWith {
+    /// ", mit GiroCode und PayPal" / ", mit GiroCode" / ", mit PayPal" / "".
+    fn words(self) -> &'static str {
+        match (self.girocode, self.paypal) {
+            (true, true) => ", mit GiroCode und PayPal",
+            (true, false) => ", mit GiroCode",
+            (false, true) => ", mit PayPal",
+            (false, false) => "",
+        }
+    }
+}
+
 /// The reminder of `name` for `items` ((label, cents), oldest first) adding up to `open_cents`,
-/// to pay by `due`, with his card at `link`: "Hallo Anna, bei der Schockerliga ist für dich noch
-/// 1,50 € offen (Zuspätkommer am 09.01.2026: 1,00 €; …). Bitte bis zum 16.12.2026 bezahlen. …".
+/// to pay by `due`, with his card at `link`, naming only the ways to pay the club has set up
+/// (`pay`): "Hallo Anna, bei der Schockerliga ist für dich noch 1,50 € offen (Zuspätkommer am
+/// 09.01.2026: 1,00 €; …). Bitte bis zum 16.12.2026 bezahlen. …".
 pub fn text(
     name: &str,
     items: &[(String, i64)],
     open_cents: i64,
     due: NaiveDate,
     link: &str,
+    pay: PayWith,
 ) -> String {
     let listed = items
         .iter()
@@ -37,10 +60,10 @@ pub fn text(
     };
     format!(
         "Hallo {name}, bei der Schockerliga ist für dich noch {} offen{what}. Bitte bis zum {} \
-         bezahlen. Auf deiner Karte stehen alle Posten, mit GiroCode und PayPal: {link} \
-         – Danke!",
+         bezahlen. Auf deiner Karte stehen alle Posten{}: {link} – Danke!",
         format_cents(open_cents),
-        date_de(due)
+        date_de(due),
+        pay.words()
     )
 }
 

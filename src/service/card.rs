@@ -16,6 +16,10 @@ use crate::db::{self, card::ReminderRow, Db};
 use crate::league::format::{date_de, format_cents};
 use crate::league::kasse;
 
+/// The latest day to pay by a reminder may name, in days from today (hostile trial: "bis zum
+/// 31.12.9999").
+pub const MAX_DUE_DAYS: i64 = 366;
+
 /// A card link that works: whose card it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CardLink {
@@ -211,7 +215,7 @@ impl League {
     /// his open items today (league.md §5, §6: what his card shows as open), pay by `due`; makes
     /// his new card link for the text (his older one stops working: only its hash is kept) and
     /// records "erinnert am" (today) in one transaction, audited. Refused (German): nothing open,
-    /// a due date before today, not a player of the season.
+    /// a due date before today or more than [`MAX_DUE_DAYS`] ahead, not a player of the season.
     pub async fn remind(
         &self,
         year: i32,
@@ -239,6 +243,12 @@ impl League {
         if due < today {
             return Err(ServiceError::refused(format!(
                 "Zahlbar bis: der {} ist schon vorbei.",
+                date_de(due)
+            )));
+        }
+        if due > today + chrono::Duration::days(MAX_DUE_DAYS) {
+            return Err(ServiceError::refused(format!(
+                "Zahlbar bis: der {} liegt mehr als ein Jahr voraus.",
                 date_de(due)
             )));
         }

@@ -133,6 +133,25 @@ fn same(plan: &PlanRow, night: &PlannedNight) -> bool {
         && plan.note == night.note
 }
 
+/// A day a night may be planned on, seen from the club's `today`: not over, and at most in next
+/// year (as the season import allows: hostile trial, a typo 9999 made an empty season 9999 the
+/// current one, and starting it took every Zusage into it). Refused in German otherwise.
+fn plan_day(date: NaiveDate, today: NaiveDate) -> Result<(), ServiceError> {
+    let day = date_de(date);
+    if date < today {
+        return Err(refused(format!(
+            "Der {day} ist vorbei: geplant werden nur kommende Abende."
+        )));
+    }
+    let last = today.year() + 1;
+    if date.year() > last {
+        return Err(refused(format!(
+            "Der {day} liegt zu weit in der Zukunft: geplant wird höchstens bis Ende {last}."
+        )));
+    }
+    Ok(())
+}
+
 impl League {
     /// The nights planned ahead of the current snapshot.
     pub fn planning(&self) -> Arc<Planning> {
@@ -225,11 +244,7 @@ impl League {
                 "Am {day} gibt es schon einen Spielabend: er braucht keinen Plan mehr."
             )));
         }
-        if date < today {
-            return Err(refused(format!(
-                "Der {day} ist vorbei: geplant werden nur kommende Abende."
-            )));
-        }
+        plan_day(date, today)?;
         let before = active.as_ref().or(cancelled.as_ref());
         let plan = plan_of(input, before, planning.default_time())?;
         self.season_for(date.year(), author).await?;
@@ -305,11 +320,7 @@ impl League {
         }
         let day = date_de(plan.date);
         if plan.date != night.date {
-            if plan.date < today {
-                return Err(refused(format!(
-                    "Der {day} ist vorbei: geplant werden nur kommende Abende."
-                )));
-            }
+            plan_day(plan.date, today)?;
             if planning.active_on(plan.date).is_some() {
                 return Err(refused(format!("Am {day} ist schon ein Abend geplant.")));
             }

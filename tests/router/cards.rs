@@ -340,3 +340,60 @@ async fn on_his_card_a_player_answers_the_next_night_as_himself_and_gets_his_cal
         card.body
     );
 }
+
+/// Fresh-user and hostile trials: the due day may be typed the German way, at most a year ahead;
+/// the text names only the ways to pay the club has set up (here none: no GiroCode, no PayPal,
+/// and the cards page says why); a first link does not speak of an older one.
+#[tokio::test]
+async fn the_due_day_is_typed_the_german_way_and_the_text_promises_only_what_the_card_has() {
+    let (t, kasse) = league().await;
+    let page = t.get("/verwaltung/saison/2026/karten", Some(&kasse)).await;
+    assert!(page.body.contains(r#"id="kein-girocode""#), "{}", page.body);
+    let r = t
+        .post_follow("/verwaltung/saison/2026/karten/4/link", "", &kasse)
+        .await;
+    assert!(r.body.contains("Karte für Dirk erstellt."), "{}", r.body);
+    assert!(!r.body.contains("älter"), "{}", r.body);
+    let r = t
+        .post_follow("/verwaltung/saison/2026/karten/4/link", "", &kasse)
+        .await;
+    assert!(
+        r.body
+            .contains("Neue Karte für Dirk erstellt: der ältere Link gilt nicht mehr."),
+        "{}",
+        r.body
+    );
+
+    let r = t
+        .post(
+            "/verwaltung/saison/2026/karten/4/erinnern",
+            "bis=31.12.9999",
+            Some(&kasse),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        r.body.contains("liegt mehr als ein Jahr voraus"),
+        "{}",
+        r.body
+    );
+    let r = t
+        .post_follow(
+            "/verwaltung/saison/2026/karten/4/erinnern",
+            "bis=09.01.2027",
+            &kasse,
+        )
+        .await;
+    assert!(
+        r.body.contains("Bitte bis zum 09.01.2027 bezahlen."),
+        "{}",
+        r.body
+    );
+    assert!(
+        r.body
+            .contains("stehen alle Posten: http://liga.test/karte/"),
+        "{}",
+        r.body
+    );
+    assert!(!r.body.contains("GiroCode und PayPal"), "{}", r.body);
+}

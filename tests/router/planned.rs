@@ -403,3 +403,48 @@ async fn the_calendar_is_rfc_5545_with_stable_uids_and_cancelled_nights() {
         page.body
     );
 }
+
+/// Hostile trial: a typo (5000, 9999) planned a night and made an empty season of that year the
+/// current one; planning stops at the end of next year, as the season import does, and makes
+/// no season.
+#[tokio::test]
+async fn a_night_after_next_year_is_not_planned_and_makes_no_season() {
+    let t = TestApp::small_season().await;
+    let secretary = t.login(SECRETARY).await;
+    for datum in ["5000-01-01", "9999-12-31", "2028-01-01"] {
+        let body = encode(&[
+            ("datum", datum),
+            ("zeit", "20:00"),
+            ("ort", ""),
+            ("hinweis", ""),
+        ]);
+        let r = t.post("/verwaltung/termine", &body, Some(&secretary)).await;
+        assert_eq!(
+            r.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{datum}: {}",
+            r.body
+        );
+        assert!(
+            r.body
+                .contains("liegt zu weit in der Zukunft: geplant wird höchstens bis Ende 2027"),
+            "{datum}: {}",
+            r.body
+        );
+        let year: i32 = datum[..4].parse().unwrap();
+        assert!(
+            t.league.snapshot().season(year).is_err(),
+            "season {year} made"
+        );
+    }
+    assert!(t.league.planning().nights.is_empty());
+    // Next year is fine.
+    let body = encode(&[
+        ("datum", "2027-12-31"),
+        ("zeit", "20:00"),
+        ("ort", ""),
+        ("hinweis", ""),
+    ]);
+    let r = t.post("/verwaltung/termine", &body, Some(&secretary)).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+}

@@ -324,7 +324,7 @@ fn the_next_night_to_answer_and_the_default_time() {
 fn who_answered_is_stored_and_read_back() {
     let cases = [
         (Via::Ich, "ich", "über „Das bin ich“"),
-        (Via::Karte, "karte", "über seine Karte"),
+        (Via::Karte, "karte", "über die eigene Karte"),
         (
             Via::Verwaltung("schrift".into()),
             "verwaltung:schrift",
@@ -337,4 +337,23 @@ fn who_answered_is_stored_and_read_back() {
         assert_eq!(via.label(), label);
     }
     assert_eq!(Via::parse("unbekannt"), Via::Ich);
+}
+
+#[test]
+fn a_cancelled_plan_does_not_set_the_default_start() {
+    let mut a = night("2027-01-08", Vec::new());
+    a.time = NaiveTime::from_hms_opt(20, 0, 0).unwrap();
+    let mut late = night("2031-01-05", Vec::new());
+    late.id = 2;
+    late.time = NaiveTime::from_hms_opt(23, 59, 0).unwrap();
+    late.cancelled = true;
+    let planning = Planning {
+        version: 1,
+        uid_key: "k".into(),
+        nights: vec![a, late],
+    };
+    assert_eq!(
+        planning.default_time(),
+        NaiveTime::from_hms_opt(20, 0, 0).unwrap()
+    );
 }

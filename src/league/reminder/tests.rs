@@ -30,7 +30,7 @@ fn the_reminder_names_the_german_sum_the_due_date_and_the_card() {
         (Vec::new(), 50, &["noch 0,50 € offen. Bitte bis zum 16.12.2026"]),
     ];
     for (items, cents, holds) in cases {
-        let t = text("Anna", &items, cents, due, link);
+        let t = text("Anna", &items, cents, due, link, PayWith::default());
         for h in holds {
             assert!(t.contains(h), "{t:?} lacks {h:?}");
         }
@@ -50,5 +50,21 @@ fn the_whatsapp_link_carries_the_text_percent_encoded() {
     ];
     for (raw, link) in cases {
         assert_eq!(whatsapp(raw), link);
+    }
+}
+
+#[test]
+fn the_reminder_names_only_the_ways_to_pay_the_club_has_set_up() {
+    let due = NaiveDate::from_ymd_opt(2026, 12, 16).unwrap();
+    let cases = [
+        (false, false, "alle Posten: https://liga.test/karte/x"),
+        (true, false, "alle Posten, mit GiroCode: https"),
+        (false, true, "alle Posten, mit PayPal: https"),
+        (true, true, "alle Posten, mit GiroCode und PayPal: https"),
+    ];
+    for (girocode, paypal, holds) in cases {
+        let pay = PayWith { girocode, paypal };
+        let t = text("Anna", &[], 50, due, "https://liga.test/karte/x", pay);
+        assert!(t.contains(holds), "{t:?} lacks {holds:?}");
     }
 }

@@ -57,6 +57,9 @@ pub struct CardsPage {
     error: Option<String>,
     /// The player line the error belongs to (`karte-{id}`).
     error_at: String,
+    /// The club has no account set: the cards show no GiroCode (fresh-user trial: nothing said
+    /// why).
+    no_girocode: bool,
 }
 
 /// `2026-12-02T10:00:00Z` → `02.12.2026`; anything else as it is.
@@ -69,7 +72,7 @@ fn day_of(stamp: &str) -> String {
 
 /// The cards page of `view` with the working links `active` ((player id, since, by)), the last
 /// `reminded` ((player id, on, due, cents)), the typed due date `typed` ((player id, text)) and
-/// `error` at player `typed.0`'s line.
+/// `error` at player `typed.0`'s line; `no_girocode` when the club has no account set.
 fn render(
     layout: Layout,
     view: &SeasonView,
@@ -77,6 +80,7 @@ fn render(
     reminded: &BTreeMap<i64, (NaiveDate, NaiveDate, i64)>,
     typed: Option<(i64, String)>,
     error: Option<String>,
+    no_girocode: bool,
 ) -> CardsPage {
     let today = layout.today;
     let mut players: Vec<CardLine> = view
@@ -118,6 +122,7 @@ fn render(
             .cmp(&(b.open_sum.is_empty(), crate::league::name_key(&b.name)))
     });
     CardsPage {
+        no_girocode,
         layout,
         year: view.season.year,
         players,
@@ -151,7 +156,16 @@ async fn page_now(
         .collect();
     let snapshot = reply_league.snapshot();
     let view = snapshot.season(year)?;
-    Ok(render(layout, view, &active, &reminded, typed, error))
+    let no_girocode = snapshot.settings.iban.is_empty();
+    Ok(render(
+        layout,
+        view,
+        &active,
+        &reminded,
+        typed,
+        error,
+        no_girocode,
+    ))
 }
 
 /// `GET /verwaltung/saison/{year}/karten`: the season's players and their cards.
@@ -179,6 +193,12 @@ pub async fn create(
 ) -> Result<Response, AppError> {
     let year = at.year();
     let name = at.player(id)?;
+    let had_one = reply
+        .league
+        .card_links()
+        .await?
+        .iter()
+        .any(|s| s.player_id == id);
     let done = reply.league.create_card_link(id, &user.username).await;
     let done = match done {
         Ok((_, token)) => {
@@ -194,7 +214,11 @@ pub async fn create(
             |()| {
                 Stored::at(
                     format!("/verwaltung/saison/{year}/karten/{id}/link"),
-                    format!("Karte für {name} erstellt (ein älterer Link gilt nicht mehr)."),
+                    if had_one {
+                        format!("Neue Karte für {name} erstellt: der ältere Link gilt nicht mehr.")
+                    } else {
+                        format!("Karte für {name} erstellt.")
+                    },
                 )
             },
             async |refusal, layout| {
@@ -273,7 +297,7 @@ pub async fn remind(
     let year = at.year();
     at.player(id)?;
     let typed = form.bis.trim().to_string();
-    let due = typed.parse::<NaiveDate>().map_err(|_| {
+    let due = crate::league::sheet::parse_date(&typed).ok_or_else(|| {
         ServiceError::refused(format!(
             "Zahlbar bis: „{}“ ist kein Datum (TT.MM.JJJJ).",
             typed.chars().take(20).collect::<String>()
@@ -285,7 +309,12 @@ pub async fn remind(
             Err(e) => Err(e),
             Ok(r) => {
                 let link = address.link(&card_path(&r.token));
-                let text = reminder::text(&r.player, &r.items, r.open_cents, r.due, &link);
+                let settings = &reply.league.snapshot().settings;
+                let pay = reminder::PayWith {
+                    girocode: !settings.iban.is_empty(),
+                    paypal: !settings.paypal_me.is_empty(),
+                };
+                let text = reminder::text(&r.player, &r.items, r.open_cents, r.due, &link, pay);
                 keep_once(&session, year, id, &r.token, &text).await?;
                 Ok(r.player)
             }
