@@ -407,7 +407,7 @@ pub fn check_answer(
         if before.changes >= MAX_CHANGES {
             return Err(format!(
                 "{name}: die Antwort für den {day} wurde schon {MAX_CHANGES}-mal geändert; \
-                 weitere Änderungen nur über seine eigene Karte oder beim Schriftführer."
+                 weitere Änderungen nur über die eigene Karte oder beim Schriftführer."
             ));
         }
     }

@@ -141,3 +141,37 @@ async fn the_night_report_after_closing() {
         StatusCode::NOT_FOUND
     );
 }
+
+/// Fresh-user trial: with "Kasse nur für Mitglieder" the report a logged-in secretary shares in
+/// the club's chat listed the open fines by name; the text goes to everybody, so it names none.
+#[tokio::test]
+async fn with_private_money_the_shared_report_names_no_open_fines_for_anybody() {
+    let t = TestApp::builder()
+        .staff()
+        .season(crate::app::season_file("small-2026", None))
+        .start()
+        .await;
+    let admin = t.login(crate::app::ADMIN).await;
+    let secretary = t.login(SECRETARY).await;
+    let date = t.league.snapshot().season(2026).unwrap().season.nights[0].date;
+    let before = t
+        .get(&format!("/abend/{date}/bericht"), Some(&secretary))
+        .await;
+    assert!(
+        !before.body.contains("nur für Mitglieder"),
+        "{}",
+        before.body
+    );
+    t.post_follow("/verwaltung/einstellungen", "money_private=1", &admin)
+        .await;
+    for cookie in [Some(secretary.as_str()), None] {
+        let r = t.get(&format!("/abend/{date}/bericht"), cookie).await;
+        assert!(
+            r.body.contains("Offene Strafen: nur für Mitglieder"),
+            "{cookie:?}: {}",
+            r.body
+        );
+        let text = t.get(&format!("/abende/{date}/bericht.txt"), cookie).await;
+        assert!(text.body.contains("Offene Strafen: nur für Mitglieder"));
+    }
+}

@@ -103,7 +103,7 @@ fn who_may_change_an_answer() {
             Some(answer(1, true, Via::Karte, 1)),
             false,
             Via::Ich,
-            Err("nur über seine eigene Karte"),
+            Err("nur über die eigene Karte"),
         ),
         (
             open,

@@ -4,8 +4,8 @@
 //! charset=utf-8`). The text is `league::report::night_report`; nothing is sent by the server.
 //! The report links the night on the club's public address (`--public-url`, else the host the
 //! reader used: [`PublicAddress`]), so neither answer is
-//! kept by the page cache (`Cache-Control: no-store`); the open fines are left out for anonymous
-//! readers when the club keeps its money private.
+//! kept by the page cache (`Cache-Control: no-store`); the open fines are left out when the club
+//! keeps its money private (for every reader: the text goes to the club's chat).
 
 use askama::Template;
 use askama_web::WebTemplate;
@@ -26,8 +26,10 @@ pub fn routes() -> Routes {
 }
 
 /// The report of `at` for this reader. Errors: none but an unknown night (404).
-fn report(address: &PublicAddress, layout: &Layout, at: &AtNight) -> Result<String, AppError> {
-    let money = if at.snapshot.money_visible(layout.user.is_some()) {
+fn report(address: &PublicAddress, at: &AtNight) -> Result<String, AppError> {
+    // The text is for the club's chat, read by everybody: with private money it names no open
+    // fines, also when a logged-in secretary makes it (fresh-user trial).
+    let money = if at.snapshot.money_visible(false) {
         Money::Shown
     } else {
         Money::Private
@@ -51,7 +53,7 @@ struct BerichtPage {
 }
 
 async fn page(address: PublicAddress, layout: Layout, at: AtNight) -> Result<Response, AppError> {
-    let text = report(&address, &layout, &at)?;
+    let text = report(&address, &at)?;
     Ok((
         [(header::CACHE_CONTROL, "no-store")],
         BerichtPage {
@@ -73,7 +75,7 @@ async fn page(address: PublicAddress, layout: Layout, at: AtNight) -> Result<Res
 }
 
 async fn text(address: PublicAddress, layout: Layout, at: AtNight) -> Result<Response, AppError> {
-    let text = report(&address, &layout, &at)?;
+    let text = report(&address, &at)?;
     Ok((
         [
             (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
