@@ -555,7 +555,7 @@ impl League {
     /// Starts planned night `id` by `author`: its Spielabend is added to its season, with the
     /// players who said "Ich komme" added to the season first when they are not in it yet (one
     /// transaction); the night page then ticks them as present. Returns the night's date. Refused
-    /// (German): cancelled, started already; `NotFound` for an unknown night.
+    /// (German): cancelled, started already, its day not yet come; `NotFound` for an unknown night.
     pub async fn start_planned(&self, id: i64, author: &str) -> Result<NaiveDate, ServiceError> {
         let planning = self.planning();
         let night = planning
@@ -569,6 +569,17 @@ impl League {
         }
         if self.snapshot().night(night.date).is_some() {
             return Err(refused(format!("Der Abend am {day} hat schon begonnen.")));
+        }
+        // Fresh-user trial: started two weeks ahead, the night took no more Zusagen and the
+        // table showed the one after it as the next night.
+        let today = self.today();
+        if night.date > today {
+            let days = (night.date - today).num_days();
+            return Err(refused(format!(
+                "Der Abend am {day} ist erst in {days} {}: beginnen am Spieltag; bis dahin \
+                 sagen die Spieler weiter zu oder ab.",
+                if days == 1 { "Tag" } else { "Tagen" }
+            )));
         }
         let year = night.date.year();
         self.season_for(year, author).await?;

@@ -72,7 +72,8 @@ async fn answer(t: &TestApp, date: NaiveDate, id: i64, yes: bool) -> crate::app:
 async fn zusagen_switch_the_forecast_to_two_tables_at_the_tenth_and_starting_ticks_them() {
     let t = with_players(5).await;
     let secretary = t.login(SECRETARY).await;
-    let date = (1..60)
+    // Tonight: a night starts on its day (a day ahead is refused, below).
+    let date = (0..60)
         .map(ahead)
         .find(|d| t.league.snapshot().night(*d).is_none())
         .unwrap();
@@ -447,4 +448,35 @@ async fn a_night_after_next_year_is_not_planned_and_makes_no_season() {
     ]);
     let r = t.post("/verwaltung/termine", &body, Some(&secretary)).await;
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+}
+
+/// Fresh-user trial: "Abend beginnen" two weeks ahead closed the Zusagen and made the table show
+/// the night after it as the next one; a planned night starts on its day, not before, and a
+/// refusal stores nothing.
+#[tokio::test]
+async fn a_planned_night_does_not_start_before_its_day() {
+    let t = TestApp::small_season().await;
+    let secretary = t.login(SECRETARY).await;
+    let date = (14..60)
+        .map(ahead)
+        .find(|d| t.league.snapshot().night(*d).is_none())
+        .unwrap();
+    let id = plan(&t, &secretary, date, "20:00", "").await;
+    let before = crate::app::snapshot(&t.db.write).await;
+    let resp = t
+        .post(
+            &format!("/verwaltung/termine/{id}/beginnen"),
+            "",
+            Some(&secretary),
+        )
+        .await;
+    assert_eq!(
+        resp.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        resp.body
+    );
+    assert!(resp.body.contains("beginnen am Spieltag"), "{}", resp.body);
+    assert_eq!(crate::app::snapshot(&t.db.write).await, before);
+    assert!(t.league.snapshot().night(date).is_none());
 }

@@ -74,7 +74,7 @@ async fn page(address: PublicAddress, layout: Layout, at: AtNight) -> Result<Res
         .into_response())
 }
 
-async fn text(address: PublicAddress, layout: Layout, at: AtNight) -> Result<Response, AppError> {
+async fn text(address: PublicAddress, at: AtNight) -> Result<Response, AppError> {
     let text = report(&address, &at)?;
     Ok((
         [
