@@ -211,27 +211,8 @@ fn payouts_on(season: &Season, date: NaiveDate, carry_in_cents: i64) -> Payouts 
             rows: Vec::new(),
         },
     };
-    let later = |d: Option<NaiveDate>| d.is_some_and(|d| d > date);
-    let fees: i64 = season
-        .players
-        .iter()
-        .filter(|p| !later(p.fee_paid_on))
-        .map(|p| p.fee_cents)
-        .sum();
-    let (mut fines, mut open) = (0i64, 0i64);
-    for f in season
-        .nights
-        .iter()
-        .filter(|n| n.date <= date)
-        .flat_map(|n| n.fines.iter())
-    {
-        if f.paid && !later(f.paid_on) {
-            fines += f.amount_cents;
-        } else {
-            open += f.amount_cents;
-        }
-    }
-    crate::league::payouts::payouts_of_money(season, &table, carry_in_cents, (fees, fines, open))
+    let money = crate::league::payouts::money_on(season, Some(date));
+    crate::league::payouts::payouts_of_money(season, &table, carry_in_cents, money)
 }
 
 /// The season as known on `date`: nights up to it, Jahresbeiträge and fines paid up to it (those

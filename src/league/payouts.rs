@@ -139,16 +139,34 @@ pub fn payouts_as_of(season: &Season, carry_in_cents: i64, as_of: Option<NaiveDa
 /// [`payouts_as_of`] with the season's `table` as of that day already at hand (a kept table is
 /// not computed again): the Lucky Looser and the places from `table` (league.md §7, §8).
 pub fn payouts_of_table(season: &Season, table: &Standings, carry_in_cents: i64) -> Payouts {
-    let fees: i64 = season.players.iter().map(|p| p.fee_cents).sum();
+    payouts_of_money(season, table, carry_in_cents, money_on(season, None))
+}
+
+/// The money of `season` known on `on` (`None`: all of it): `(fees, paid fines, open fines)` in
+/// cents, counting the nights up to `on` and, as paid, only what was paid by then (a Jahresbeitrag
+/// or fine paid later counts as not paid: the fee not at all, the fine as open).
+pub(crate) fn money_on(season: &Season, on: Option<NaiveDate>) -> (i64, i64, i64) {
+    let later = |d: Option<NaiveDate>| on.is_some_and(|on| d.is_some_and(|d| d > on));
+    let fees: i64 = season
+        .players
+        .iter()
+        .filter(|p| !later(p.fee_paid_on))
+        .map(|p| p.fee_cents)
+        .sum();
     let (mut fines, mut open_fines) = (0i64, 0i64);
-    for f in season.nights.iter().flat_map(|n| n.fines.iter()) {
-        if f.paid {
+    for f in season
+        .nights
+        .iter()
+        .filter(|n| on.is_none_or(|on| n.date <= on))
+        .flat_map(|n| n.fines.iter())
+    {
+        if f.paid && !later(f.paid_on) {
             fines += f.amount_cents;
         } else {
             open_fines += f.amount_cents;
         }
     }
-    payouts_of_money(season, table, carry_in_cents, (fees, fines, open_fines))
+    (fees, fines, open_fines)
 }
 
 /// [`payouts_of_table`] with the money already summed: `(fees, paid fines, open fines)` in cents

@@ -226,10 +226,12 @@ pub(crate) fn running_totals(season: &Season) -> Vec<BTreeMap<String, PlayerTota
 
 /// Totals of every player with at least one round on nights up to and including `as_of`.
 pub(crate) fn totals_up_to(season: &Season, as_of: NaiveDate) -> BTreeMap<String, PlayerTotals> {
+    // A Season's nights are sorted by date (one per date).
     let played = season.nights.partition_point(|n| n.date <= as_of);
-    let sorted = season.nights.windows(2).all(|w| w[0].date < w[1].date);
-    if played > 0 && played < season.nights.len() && sorted {
+    if played > 0 && played < season.nights.len() {
         // A date within the season: the table after that night, summed once for all nights.
+        // After the last night the nights are summed directly, so a closed season read only for
+        // its final table keeps no per-night totals.
         if let Some(after) = season.running().get(played - 1) {
             return after.clone();
         }

@@ -20,14 +20,20 @@ fn text(out: &std::process::Output) -> (String, String) {
     )
 }
 
-#[test]
-fn a_night_planned_and_cancelled_from_the_command_line_shows_on_the_calendar() {
+/// A fresh database with the small season imported: (its directory, kept alive, and the file).
+fn imported() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("liga.db");
     let season = fixture("small-2026.season.json");
     assert!(run(&db, &["import", season.to_str().unwrap()])
         .status
         .success());
+    (dir, db)
+}
+
+#[test]
+fn a_night_planned_and_cancelled_from_the_command_line_shows_on_the_calendar() {
+    let (_dir, db) = imported();
     let date = ahead().to_string();
     let out = run(
         &db,
@@ -85,12 +91,7 @@ fn a_night_planned_and_cancelled_from_the_command_line_shows_on_the_calendar() {
 
 #[test]
 fn player_link_prints_a_card_that_shows_him_and_revoke_kills_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("liga.db");
-    let season = fixture("small-2026.season.json");
-    assert!(run(&db, &["import", season.to_str().unwrap()])
-        .status
-        .success());
+    let (_dir, db) = imported();
     let server = Server::start(&db);
     // Any case of the name finds him.
     let out = run(&db, &["player", "link", "dirk"]);

@@ -8,19 +8,9 @@ use axum::http::{header, StatusCode};
 use chrono::{Duration, NaiveDate};
 use schockerliga::league::planned::Via;
 
-use crate::app::{club_today, encode, season_file, snapshot, TestApp, ADMIN, SECRETARY};
-
-/// The small season with the Kassenwart `kasse` logged in; Dirk (id 4) owes 0,50 €.
-async fn league() -> (TestApp, String) {
-    let t = TestApp::builder()
-        .staff()
-        .account("kasse", "kassenwart")
-        .season(season_file("small-2026", None))
-        .start()
-        .await;
-    let kasse = t.login("kasse").await;
-    (t, kasse)
-}
+use crate::app::{club_today, encode, snapshot, TestApp, ADMIN, SECRETARY};
+// The small season with the Kassenwart `kasse` logged in; Dirk (id 4) owes 0,50 €.
+use crate::treasurer::league;
 
 /// The card token in a page: the 64 hex digits after `/karte/`.
 fn token_in(body: &str) -> String {

@@ -11,7 +11,8 @@ use schockerliga::web::Guard;
 use crate::app::*;
 
 /// The small fixture season, the admin, the secretary and a Kassenwart `kasse`.
-async fn league() -> (TestApp, String) {
+/// The small season with the Kassenwart `kasse` logged in (also tests/router/cards.rs).
+pub(crate) async fn league() -> (TestApp, String) {
     let t = TestApp::builder()
         .staff()
         .account("kasse", "kassenwart")

@@ -177,6 +177,23 @@ pub async fn get(
     page_now(&league, layout, at.year(), None, None).await
 }
 
+/// Ends a form of the cards page: stored → `stored(value)`'s redirect with its message; refused
+/// → the cards page again (422) with the reason and the typed due day `typed`.
+async fn end<T>(
+    reply: Reply,
+    year: i32,
+    done: Result<T, ServiceError>,
+    stored: impl FnOnce(T) -> Stored,
+    typed: Option<(i64, String)>,
+) -> Result<Response, AppError> {
+    let league = reply.league.clone();
+    reply
+        .finish(done, stored, async |refusal, layout| {
+            page_now(&league, layout, year, typed, Some(refusal.to_string())).await
+        })
+        .await
+}
+
 /// The forms without fields of their own (the `einmal` token only).
 #[derive(Deserialize)]
 pub struct PlainForm {}
@@ -207,25 +224,17 @@ pub async fn create(
         }
         Err(e) => Err(e),
     };
-    let league = reply.league.clone();
-    reply
-        .finish(
-            done,
-            |()| {
-                Stored::at(
-                    format!("/verwaltung/saison/{year}/karten/{id}/link"),
-                    if had_one {
-                        format!("Neue Karte für {name} erstellt: der ältere Link gilt nicht mehr.")
-                    } else {
-                        format!("Karte für {name} erstellt.")
-                    },
-                )
-            },
-            async |refusal, layout| {
-                page_now(&league, layout, year, None, Some(refusal.to_string())).await
+    let stored = |()| {
+        Stored::at(
+            format!("/verwaltung/saison/{year}/karten/{id}/link"),
+            if had_one {
+                format!("Neue Karte für {name} erstellt: der ältere Link gilt nicht mehr.")
+            } else {
+                format!("Karte für {name} erstellt.")
             },
         )
-        .await
+    };
+    end(reply, year, done, stored, None).await
 }
 
 /// Keeps (year, player, token, reminder text) in the session for the one showing.
@@ -253,25 +262,17 @@ pub async fn revoke(
     let year = at.year();
     let name = at.player(id)?;
     let done = reply.league.revoke_card_link(id, &user.username).await;
-    let league = reply.league.clone();
-    reply
-        .finish(
-            done,
-            |was| {
-                Stored::at(
-                    format!("/verwaltung/saison/{year}/karten#karte-{id}"),
-                    if was {
-                        format!("Die Karte von {name} gilt nicht mehr.")
-                    } else {
-                        format!("{name} hatte keinen gültigen Kartenlink.")
-                    },
-                )
-            },
-            async |refusal, layout| {
-                page_now(&league, layout, year, None, Some(refusal.to_string())).await
+    let stored = |was| {
+        Stored::at(
+            format!("/verwaltung/saison/{year}/karten#karte-{id}"),
+            if was {
+                format!("Die Karte von {name} gilt nicht mehr.")
+            } else {
+                format!("{name} hatte keinen gültigen Kartenlink.")
             },
         )
-        .await
+    };
+    end(reply, year, done, stored, None).await
 }
 
 /// The reminder form: the day to pay by.
@@ -320,28 +321,13 @@ pub async fn remind(
             }
         },
     };
-    let league = reply.league.clone();
-    reply
-        .finish(
-            done,
-            |name| {
-                Stored::at(
-                    format!("/verwaltung/saison/{year}/karten/{id}/link"),
-                    format!("Erinnerung für {name} bereit: jetzt per WhatsApp senden."),
-                )
-            },
-            async |refusal, layout| {
-                page_now(
-                    &league,
-                    layout,
-                    year,
-                    Some((id, typed)),
-                    Some(refusal.to_string()),
-                )
-                .await
-            },
+    let stored = |name| {
+        Stored::at(
+            format!("/verwaltung/saison/{year}/karten/{id}/link"),
+            format!("Erinnerung für {name} bereit: jetzt per WhatsApp senden."),
         )
-        .await
+    };
+    end(reply, year, done, stored, Some((id, typed))).await
 }
 
 /// The link (and reminder) just made, shown once.

@@ -26,7 +26,7 @@ use crate::web::kit::links::PublicAddress;
 use crate::web::kit::{filters, AppError, Guard, Layout, Routes};
 use crate::web::money::card::{card, MoneyCard};
 use crate::web::public::table::{where_he_stands, Stand};
-use crate::web::public::termine::{coming_of, next_night, status, NextNight};
+use crate::web::public::termine::{coming_of, next_night_of, next_planned, status, NextNight};
 
 /// The routes of this feature, all behind the card guard; the answer is rate-limited per client
 /// address as the public one ([`crate::web::kit::security::zusage_rate_limit`]).
@@ -133,14 +133,13 @@ fn render(
             })
         })
         .collect();
-    let next = next_night(snapshot, today, Some((id, &name)), true).map(|mut n| {
+    let night = next_planned(snapshot, today);
+    let next = night.map(|n| NextNight {
         // On his card he answers right here, not on the night's page.
-        n.href = n.href.replace("#zusage", "");
-        n
+        href: format!("/abend/{}", n.date),
+        ..next_night_of(snapshot, n, Some((id, &name)), true)
     });
-    let answer_open = snapshot
-        .planning
-        .next(today, |d| snapshot.night(d).is_some())
+    let answer_open = night
         .filter(|n| status(snapshot, n, today) == PlanStatus::Open)
         .map(|n| (n.date.to_string(), n.answer_of(id).map(|a| a.coming)));
     let calendar = crate::web::public::kalender::addresses(

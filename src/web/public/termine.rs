@@ -89,9 +89,25 @@ pub fn next_night(
     player: Option<(i64, &str)>,
     du: bool,
 ) -> Option<NextNight> {
-    let night = snapshot
+    let night = next_planned(snapshot, today)?;
+    Some(next_night_of(snapshot, night, player, du))
+}
+
+/// The next night to answer in `snapshot` on `today`
+/// ([`crate::league::planned::Planning::next`]: not cancelled, not started, not over).
+pub fn next_planned(snapshot: &Snapshot, today: NaiveDate) -> Option<&PlannedNight> {
+    snapshot
         .planning
-        .next(today, |d| snapshot.night(d).is_some())?;
+        .next(today, |d| snapshot.night(d).is_some())
+}
+
+/// [`next_night`] of the planned `night` already found.
+pub fn next_night_of(
+    snapshot: &Snapshot,
+    night: &PlannedNight,
+    player: Option<(i64, &str)>,
+    du: bool,
+) -> NextNight {
     let answer = player.map(|(id, name)| {
         let subject = if du {
             "Du".to_string()
@@ -105,7 +121,7 @@ pub fn next_night(
             None => format!("{subject} hat noch nicht geantwortet."),
         }
     });
-    Some(NextNight {
+    NextNight {
         href: format!("/abend/{}#zusage", night.date),
         when: night.when_de(),
         place: night.place.clone(),
@@ -113,7 +129,7 @@ pub fn next_night(
             .forecast(split_of(snapshot, night.date.year()))
             .sentence(),
         answer,
-    })
+    }
 }
 
 /// The visitor who said "Das bin ich", on a planned night's page.
