@@ -3,7 +3,7 @@
 // - the service worker (/sw.js) is registered: pages this phone has seen open without network;
 // - the rounds that wait for the network (kept by the service worker in IndexedDB) are listed at
 //   the top of the page ("1 Runde wartet auf Netz") and sent by themselves when the network is
-//   back (on load, on "online", every 20 s while some wait), each with the same fields as typed
+//   back (on load, on "online" and 1, 2, 4, 8 s after it, every 20 s while some wait), each with the same fields as typed
 //   (its `einmal` token too, so a second send is answered "Schon gespeichert", never stored twice);
 //   removed once the server answered, or kept with the server's German reason when it refused,
 //   to be taken back into the form or thrown away;
@@ -395,12 +395,36 @@
       });
   }
 
-  refresh().then(sendAll);
-  window.addEventListener("online", sendAll);
+  // The "online" event often comes before the connection carries (Wi-Fi joined, no route yet;
+  // a page reloaded from the phone's memory), and a send already under way makes sendAll return
+  // at once: while rounds still wait, try again after 1, 2, 4 and 8 s, then every 20 s below.
+  function sendWhenBack(attempt) {
+    sendAll()
+      .then(function () {
+        return Warten.all();
+      })
+      .then(function (records) {
+        var waiting = records.some(function (r) {
+          return r.state === "wartet";
+        });
+        if (waiting && attempt < 4) {
+          setTimeout(function () {
+            sendWhenBack(attempt + 1);
+          }, 1000 * Math.pow(2, attempt));
+        }
+      }, function () {});
+  }
+
+  refresh().then(function () {
+    sendWhenBack(0);
+  });
+  window.addEventListener("online", function () {
+    sendWhenBack(0);
+  });
   window.addEventListener("offline", refresh);
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden) {
-      sendAll();
+      sendWhenBack(0);
     }
   });
   setInterval(function () {
