@@ -46,14 +46,24 @@ impl LoginThrottle {
     /// True when a login attempt for `account` from `ip` (None = unknown address) may be checked at
     /// `now`; false means answer 429 without checking the password.
     pub fn allowed(&self, account: &str, ip: Option<IpAddr>, now: Instant) -> bool {
+        self.wait(account, ip, now).is_none()
+    }
+
+    /// How long an attempt for `account` from `ip` must wait at `now`: `None` when it may be
+    /// checked now, else the time until enough failures have aged out of [`WINDOW`] (at most
+    /// [`WINDOW`]; the `Retry-After` of the 429).
+    pub fn wait(&self, account: &str, ip: Option<IpAddr>, now: Instant) -> Option<Duration> {
         let Ok(mut map) = self.accounts.lock() else {
-            return true;
+            return None;
         };
-        let Some(state) = map.get_mut(&key(account)) else {
-            return true;
-        };
+        let state = map.get_mut(&key(account))?;
         prune(&mut state.failures, now);
-        state.failures.len() < MAX_FAILURES || ip.is_some_and(|ip| state.known.contains(&ip))
+        if state.failures.len() < MAX_FAILURES || ip.is_some_and(|ip| state.known.contains(&ip)) {
+            return None;
+        }
+        // Below the limit again once the oldest failure beyond it has left the window.
+        let oldest = state.failures[state.failures.len() - MAX_FAILURES];
+        Some(WINDOW.saturating_sub(now.saturating_duration_since(oldest)))
     }
 
     /// Counts a failed login for `account` at `now`.
@@ -139,6 +149,46 @@ mod tests {
         assert!(
             t.allowed("bernd", ip(9), start),
             "other accounts are not affected"
+        );
+    }
+
+    #[test]
+    fn the_wait_is_the_time_until_the_oldest_failure_leaves_the_window() {
+        let t = LoginThrottle::new();
+        let start = Instant::now();
+        // One failure a second, the 100th at +99 s: refused until the first (at +0) has left the
+        // window at +1 h, then 99 remain: allowed.
+        for i in 0..MAX_FAILURES as u64 {
+            t.failed("dora", start + Duration::from_secs(i));
+        }
+        let cases = [
+            (
+                start + Duration::from_secs(99),
+                Some(WINDOW - Duration::from_secs(99)),
+            ),
+            (
+                start + Duration::from_secs(600),
+                Some(WINDOW - Duration::from_secs(600)),
+            ),
+            (
+                start + WINDOW - Duration::from_secs(1),
+                Some(Duration::from_secs(1)),
+            ),
+            (start + WINDOW, None),
+        ];
+        assert_eq!(
+            t.wait("Dora", None, start + Duration::from_secs(99)),
+            Some(WINDOW - Duration::from_secs(99)),
+            "an unknown address"
+        );
+        // In time order: a later look forgets the failures that have left the window.
+        for (at, want) in cases {
+            assert_eq!(t.wait("Dora", ip(9), at), want, "at +{:?}", at - start);
+        }
+        assert_eq!(
+            t.wait("emil", ip(9), start),
+            None,
+            "an account without failures"
         );
     }
 

@@ -480,3 +480,58 @@ async fn a_planned_night_does_not_start_before_its_day() {
     assert_eq!(crate::app::snapshot(&t.db.write).await, before);
     assert!(t.league.snapshot().night(date).is_none());
 }
+
+#[tokio::test]
+async fn a_flood_of_zusagen_from_one_address_gets_429_with_retry_after_and_others_still_answer() {
+    let t = with_players(0).await;
+    let secretary = t.login(SECRETARY).await;
+    let date = (0..60)
+        .map(ahead)
+        .find(|d| t.league.snapshot().night(*d).is_none())
+        .unwrap();
+    plan(&t, &secretary, date, "20:00", "Vereinsheim").await;
+    let id = players(&t, 2026)[0].1;
+    let cookie = format!("ich={id}");
+    let path = format!("/abend/{date}/zusage");
+    let flood = [10, 7, 7, 7];
+    let mut statuses = Vec::new();
+    for i in 0..=schockerliga::web::kit::security::ZUSAGE_BURST {
+        let body = if i % 2 == 0 { "kommt=ja" } else { "kommt=nein" };
+        let resp = t
+            .send_from(crate::app::form(&path, body, Some(&cookie)), flood)
+            .await;
+        statuses.push(resp.status.as_u16());
+        if resp.status == StatusCode::TOO_MANY_REQUESTS {
+            let after: u64 = resp
+                .header("retry-after")
+                .expect("429 without Retry-After")
+                .parse()
+                .unwrap();
+            assert!((1..=60).contains(&after), "Retry-After {after}");
+            assert!(
+                resp.body.contains("Zu viele Zu- und Absagen"),
+                "{}",
+                resp.body
+            );
+        }
+    }
+    assert_eq!(statuses.last(), Some(&429), "{statuses:?}");
+    // Before it, each was answered (stored, or refused by the per-player limit on changes).
+    assert!(
+        statuses[..statuses.len() - 1].iter().all(|s| *s != 429),
+        "{statuses:?}"
+    );
+    let next = format!("ich={}", players(&t, 2026)[1].1);
+    let other = t
+        .send_from(
+            crate::app::form(&path, "kommt=ja", Some(&next)),
+            [10, 7, 7, 8],
+        )
+        .await;
+    assert_eq!(
+        other.status,
+        StatusCode::SEE_OTHER,
+        "another address: {}",
+        other.body
+    );
+}

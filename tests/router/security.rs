@@ -474,6 +474,17 @@ async fn a_burst_of_logins_from_one_address_gets_429_and_others_are_not_affected
     }
     assert_eq!(&statuses[..10], &[401; 10], "{statuses:?}");
     assert_eq!(&statuses[10..], &[429, 429], "{statuses:?}");
+    // It says when to come back: in seconds, as many as the limiter's period at most.
+    let resp = t
+        .send_from(form("/login", &wrong, None), [10, 9, 9, 9])
+        .await;
+    assert_eq!(resp.status, StatusCode::TOO_MANY_REQUESTS);
+    let after: u64 = resp
+        .header("retry-after")
+        .expect("429 without Retry-After")
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&after), "Retry-After {after}");
     let resp = t
         .send_from(form("/login", &wrong, None), [10, 8, 8, 8])
         .await;
@@ -856,6 +867,14 @@ async fn past_100_failures_an_account_takes_only_known_addresses_and_is_never_lo
         resp.status,
         StatusCode::TOO_MANY_REQUESTS,
         "unknown address"
+    );
+    // Until the oldest failure leaves the hour: just under 3600 s, said in minutes.
+    let after: u64 = resp.header("retry-after").unwrap().parse().unwrap();
+    assert!((3500..=3600).contains(&after), "Retry-After {after}");
+    assert!(
+        resp.body.contains("Bitte in 60 Minuten erneut versuchen"),
+        "{}",
+        resp.body
     );
     let resp = t.send_from(form("/login", &right, None), known).await;
     assert_eq!(

@@ -6,7 +6,7 @@ use std::time::Instant;
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::{ConnectInfo, Query, State};
-use axum::http::{HeaderMap, Method, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Form};
@@ -95,12 +95,22 @@ async fn login(
     // One throttle per account, whatever the case of the name as typed.
     let account = crate::league::names::name_key(&name);
     let throttle = &state.throttle;
-    if !throttle.allowed(&account, ip, Instant::now()) {
-        return Ok(refused(
+    if let Some(wait) = throttle.wait(&account, ip, Instant::now()) {
+        let seconds = wait.as_secs().max(1);
+        let minutes = seconds.div_ceil(60);
+        let when = if minutes == 1 {
+            "einer Minute".to_string()
+        } else {
+            format!("{minutes} Minuten")
+        };
+        let mut resp = refused(
             StatusCode::TOO_MANY_REQUESTS,
             form.username,
-            "Zu viele Fehlversuche für diesen Namen. Bitte später erneut versuchen.",
-        ));
+            &format!("Zu viele Fehlversuche für diesen Namen. Bitte in {when} erneut versuchen."),
+        );
+        resp.headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        return Ok(resp);
     }
     match state.league.authenticate(&name, &form.password).await? {
         Some(u) => {

@@ -207,7 +207,8 @@ pub fn zusage_rate_limit(
 }
 
 /// A `tower_governor` layer for POSTs: `burst` per client address, then one per `period`; over
-/// the limit 429 with `message`. Idle addresses are forgotten every minute.
+/// the limit 429 with `message` and `Retry-After` (seconds until the next one is allowed). Idle
+/// addresses are forgotten every minute.
 fn per_address(
     burst: u32,
     period: Duration,
@@ -234,9 +235,11 @@ fn per_address(
         });
     }
     Some(GovernorLayer::new(config).error_handler(move |e| {
-        let status = match e {
-            GovernorError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
-            _ => StatusCode::INTERNAL_SERVER_ERROR,
+        let (status, wait) = match e {
+            GovernorError::TooManyRequests { wait_time, .. } => {
+                (StatusCode::TOO_MANY_REQUESTS, Some(wait_time.max(1)))
+            }
+            _ => (StatusCode::INTERNAL_SERVER_ERROR, None),
         };
         let mut resp = Response::new(Body::from(message));
         *resp.status_mut() = status;
@@ -244,6 +247,11 @@ fn per_address(
             header::CONTENT_TYPE,
             HeaderValue::from_static("text/plain; charset=utf-8"),
         );
+        if let Some(seconds) = wait {
+            // When the next attempt is allowed (RFC 9110 10.2.3), in seconds.
+            resp.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
         resp
     }))
 }
