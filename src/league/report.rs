@@ -87,6 +87,24 @@ fn liga_label(liga: Liga) -> &'static str {
     }
 }
 
+/// The rounds a night's tables played, in words: `[3]` "3 Runden", `[10, 10]` "je 10 Runden",
+/// `[10, 8]` "10 und 8 Runden" (each table plays its own ten, league.md §1, so they are not
+/// added up); `[1]` "1 Runde", `[]` "0 Runden".
+pub fn rounds_played(tables: &[u32]) -> String {
+    let word = |n: u32| if n == 1 { "Runde" } else { "Runden" };
+    match tables {
+        [] => "0 Runden".to_string(),
+        [n] => format!("{n} {}", word(*n)),
+        [first, rest @ ..] if rest.iter().all(|n| n == first) => {
+            format!("je {first} {}", word(*first))
+        }
+        _ => {
+            let numbers: Vec<String> = tables.iter().map(|n| n.to_string()).collect();
+            format!("{} Runden", und(&numbers))
+        }
+    }
+}
+
 /// The report of the night on `date` of `season` as plain text (lines ending in `\n`), with `link`
 /// (the night's page, an absolute URL) as its last line; `None` when the season has no night that
 /// day. `money` decides whether the open fines are listed.
@@ -98,20 +116,15 @@ pub fn night_report(season: &Season, date: NaiveDate, link: &str, money: Money) 
         out.push_str(s);
         out.push('\n');
     };
-    let rounds: usize = summary
-        .tables
-        .iter()
-        .map(|t| t.rounds_played as usize)
-        .sum();
+    let rounds: Vec<u32> = summary.tables.iter().map(|t| t.rounds_played).collect();
     let tables = summary.tables.len().max(1);
     line(&format!("Schockerliga – Spielabend {}", date_de(date)));
     line(&format!(
-        "{} Spieler an {} {}, {} {}.",
+        "{} Spieler an {} {}, {}.",
         night.draw.len().max(summary.players.len()),
         tables,
         if tables == 1 { "Tisch" } else { "Tischen" },
-        rounds,
-        if rounds == 1 { "Runde" } else { "Runden" },
+        rounds_played(&rounds),
     ));
     line("");
 

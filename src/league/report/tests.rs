@@ -234,3 +234,19 @@ fn chat_markup_in_names_and_fine_kinds_shows_as_look_alikes() {
         "no markup character left: {text}"
     );
 }
+
+#[test]
+fn the_rounds_of_several_tables_are_said_per_table_not_added_up() {
+    let cases: [(&[u32], &str); 7] = [
+        (&[], "0 Runden"),
+        (&[1], "1 Runde"),
+        (&[3], "3 Runden"),
+        (&[10, 10], "je 10 Runden"),
+        (&[1, 1], "je 1 Runde"),
+        (&[10, 6], "10 und 6 Runden"),
+        (&[10, 10, 7], "10, 10 und 7 Runden"),
+    ];
+    for (tables, want) in cases {
+        assert_eq!(rounds_played(tables), want, "{tables:?}");
+    }
+}
