@@ -70,10 +70,14 @@ pub fn text(
 /// The WhatsApp link that opens `text` ready to send (the sender picks the chat):
 /// `https://wa.me/?text=…`, the text percent-encoded (UTF-8).
 pub fn whatsapp(text: &str) -> String {
-    format!(
-        "https://wa.me/?text={}",
-        utf8_percent_encode(text, QUERY_VALUE)
-    )
+    format!("https://wa.me/?text={}", percent_encode(text))
+}
+
+/// `s` percent-encoded for a URL query value (RFC 3986: everything but `A–Z a–z 0–9 - . _ ~`
+/// as `%XX` of its UTF-8 bytes), e.g. `"Anna 1 €"` → `"Anna%201%20%E2%82%AC"`. The one encoder
+/// of the crate (the WhatsApp links, the Protokoll's filter links).
+pub fn percent_encode(s: &str) -> String {
+    utf8_percent_encode(s, QUERY_VALUE).to_string()
 }
 
 #[cfg(test)]

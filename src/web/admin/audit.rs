@@ -12,9 +12,9 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::league::format::{date_de, format_cents};
+use crate::league::reminder::percent_encode;
 use crate::service::accounts::{AuditFilter, AuditKind};
 use crate::service::League;
-use crate::web::kit::links::percent_encode;
 use crate::web::kit::{AppError, Layout};
 
 /// One field of an entry's before and after, as shown.

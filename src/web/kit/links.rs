@@ -111,21 +111,7 @@ pub fn whatsapp(text: &str, link: &str) -> String {
     } else {
         format!("{text} {link}")
     };
-    format!("https://wa.me/?text={}", percent_encode(&message))
-}
-
-/// `s` percent-encoded for a URL query value (RFC 3986: everything but `A–Z a–z 0–9 - . _ ~`
-/// as `%XX` of its UTF-8 bytes), e.g. `"Anna 1 €"` → `"Anna%201%20%E2%82%AC"`.
-pub fn percent_encode(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() * 3);
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
+    crate::league::reminder::whatsapp(&message)
 }
 
 /// `page` marked `Cache-Control: no-store` (SECURITY.md "Scorer links"): every page that shows

@@ -13,8 +13,9 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
 use crate::league::format::date_de;
+use crate::league::reminder;
 use crate::league::report::{night_report, Money};
-use crate::web::kit::links::{percent_encode, PublicAddress};
+use crate::web::kit::links::PublicAddress;
 use crate::web::kit::AtNight;
 use crate::web::kit::{AppError, Guard, Layout, Routes};
 
@@ -60,7 +61,7 @@ async fn page(address: PublicAddress, layout: Layout, at: AtNight) -> Result<Res
             date: date_de(at.date),
             iso_date: at.date.to_string(),
             closed: at.night().closed,
-            whatsapp: format!("https://wa.me/?text={}", percent_encode(&text)),
+            whatsapp: reminder::whatsapp(&text),
             // a phone's box is about 34 characters wide: no line hidden behind a scroll bar
             lines: text
                 .lines()
@@ -88,7 +89,7 @@ async fn text(address: PublicAddress, at: AtNight) -> Result<Response, AppError>
 
 #[cfg(test)]
 mod tests {
-    use super::percent_encode;
+    use crate::league::reminder::percent_encode;
 
     #[test]
     fn percent_encoding() {
