@@ -112,11 +112,37 @@ pub async fn load(conn: &mut SqliteConnection) -> Result<Planning, DbError> {
             answers: mine,
         });
     }
+    let moved: Vec<(NaiveDate, i64)> =
+        sqlx::query_as("select from_date, planned_id from planned_moves order by from_date")
+            .fetch_all(&mut *conn)
+            .await?;
     Ok(Planning {
         version,
         uid_key,
         nights,
+        moved,
     })
+}
+
+/// Records that planned night `id` left the day `from` at `at` (a later move from the same day
+/// replaces the row).
+pub async fn record_move(
+    conn: &mut SqliteConnection,
+    from: NaiveDate,
+    id: i64,
+    at: DateTime<Utc>,
+) -> Result<(), DbError> {
+    sqlx::query(
+        "insert into planned_moves (from_date, planned_id, moved_at) values (?, ?, ?)
+         on conflict (from_date) do update set planned_id = excluded.planned_id,
+             moved_at = excluded.moved_at",
+    )
+    .bind(from)
+    .bind(id)
+    .bind(stamp(at))
+    .execute(conn)
+    .await?;
+    Ok(())
 }
 
 /// Stores a new planned night `plan` by `author` at `at`; returns its id.

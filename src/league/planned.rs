@@ -249,6 +249,9 @@ pub struct Planning {
     pub uid_key: String,
     /// The planned nights, by day (then id).
     pub nights: Vec<PlannedNight>,
+    /// The days planned nights were moved away from, each with the night (`id`) that left it
+    /// last, by day.
+    pub moved: Vec<(NaiveDate, i64)>,
 }
 
 impl Planning {
@@ -261,6 +264,16 @@ impl Planning {
     pub fn on(&self, date: NaiveDate) -> Option<&PlannedNight> {
         self.active_on(date)
             .or_else(|| self.nights.iter().rev().find(|n| n.date == date))
+    }
+
+    /// The night that was planned on `date` and moved to another day, where it is now: `None`
+    /// when a night is planned on `date` itself (that one is the day's), or none was moved away.
+    pub fn moved_from(&self, date: NaiveDate) -> Option<&PlannedNight> {
+        if self.on(date).is_some() {
+            return None;
+        }
+        let (_, id) = self.moved.iter().find(|(d, _)| *d == date)?;
+        self.by_id(*id).filter(|n| n.date != date)
     }
 
     /// The planned night with `planned_nights.id` = `id`.

@@ -341,6 +341,10 @@ impl League {
         if db::planned::update(&mut tx, id, &plan, true, now).await? == 0 {
             return Err(ServiceError::NotFound(format!("Geplanter Abend Nr. {id}")));
         }
+        if plan.date != night.date {
+            // The links shared for the old day lead on to the new one.
+            db::planned::record_move(&mut tx, night.date, id, now).await?;
+        }
         let action = if plan.date == night.date {
             "Geplanten Abend geändert"
         } else {

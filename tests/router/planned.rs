@@ -535,3 +535,68 @@ async fn a_flood_of_zusagen_from_one_address_gets_429_with_retry_after_and_other
         other.body
     );
 }
+
+#[tokio::test]
+async fn a_moved_night_s_old_day_leads_on_to_its_new_day() {
+    let t = with_players(0).await;
+    let secretary = t.login(SECRETARY).await;
+    let free = |d: &NaiveDate| t.league.snapshot().night(*d).is_none();
+    let days: Vec<NaiveDate> = (20..200).map(ahead).filter(free).take(3).collect();
+    let (a, b, c) = (days[0], days[1], days[2]);
+    let id = plan(&t, &secretary, a, "20:00", "Krug").await;
+    // Seen before the move (and so kept by the page cache, if at all, until the move).
+    assert_eq!(
+        t.get(&format!("/abend/{a}"), None).await.status,
+        StatusCode::OK
+    );
+    let move_to = |to: NaiveDate| {
+        encode(&[
+            ("datum", to.to_string().as_str()),
+            ("zeit", "20:00"),
+            ("ort", "Krug"),
+            ("hinweis", ""),
+        ])
+    };
+    let resp = t
+        .post(
+            &format!("/verwaltung/termine/{id}"),
+            &move_to(b),
+            Some(&secretary),
+        )
+        .await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER, "{}", resp.body);
+    // The link shared for the old day leads on; the new day's page is the night's.
+    let old = t.get(&format!("/abend/{a}"), None).await;
+    assert_eq!(old.status, StatusCode::SEE_OTHER, "{}", old.body);
+    assert_eq!(old.location(), Some(format!("/abend/{b}").as_str()));
+    let new = t.get(&format!("/abend/{b}"), None).await;
+    assert_eq!(new.status, StatusCode::OK);
+    assert!(new.body.contains("Krug"), "{}", new.body);
+    // Moved again: both days it left lead to where it is now.
+    let resp = t
+        .post(
+            &format!("/verwaltung/termine/{id}"),
+            &move_to(c),
+            Some(&secretary),
+        )
+        .await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER, "{}", resp.body);
+    for left in [a, b] {
+        let resp = t.get(&format!("/abend/{left}"), None).await;
+        assert_eq!(resp.status, StatusCode::SEE_OTHER, "{left}");
+        assert_eq!(
+            resp.location(),
+            Some(format!("/abend/{c}").as_str()),
+            "{left}"
+        );
+    }
+    // A night planned anew on a day left behind is that day's page again.
+    plan(&t, &secretary, a, "19:00", "Vereinsheim").await;
+    let page = t.get(&format!("/abend/{a}"), None).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.body.contains("Vereinsheim"), "{}", page.body);
+    // A day nothing was ever planned on stays 404.
+    let never = (200..300).map(ahead).find(free).unwrap();
+    let resp = t.get(&format!("/abend/{never}"), None).await;
+    assert_eq!(resp.status, StatusCode::NOT_FOUND);
+}

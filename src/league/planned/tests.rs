@@ -283,6 +283,7 @@ fn the_next_night_to_answer_and_the_default_time() {
         version: 1,
         uid_key: "k".into(),
         nights: vec![a, b, c],
+        moved: Vec::new(),
     };
     // (today, started days, next)
     let cases: [(&str, &[&str], Option<&str>); 5] = [
@@ -351,9 +352,44 @@ fn a_cancelled_plan_does_not_set_the_default_start() {
         version: 1,
         uid_key: "k".into(),
         nights: vec![a, late],
+        moved: Vec::new(),
     };
     assert_eq!(
         planning.default_time(),
         NaiveTime::from_hms_opt(20, 0, 0).unwrap()
     );
+}
+
+#[test]
+fn a_day_left_by_a_move_names_where_the_night_is_now() {
+    let mut moved = night("2027-01-15", Vec::new());
+    moved.id = 1;
+    let mut later = night("2027-01-08", Vec::new());
+    later.id = 2;
+    let planning = Planning {
+        version: 1,
+        uid_key: "k".into(),
+        nights: vec![later, moved],
+        // Night 1 left the 1st and the 8th; night 2 was planned on the 8th since.
+        moved: vec![
+            (day("2027-01-01"), 1),
+            (day("2027-01-08"), 1),
+            (day("2027-01-22"), 9),
+        ],
+    };
+    // (day, where its night is now)
+    let cases = [
+        ("2027-01-01", Some("2027-01-15")),
+        ("2027-01-08", None), // a night of its own
+        ("2027-01-15", None), // the night's own day
+        ("2027-01-22", None), // the night that left it is gone
+        ("2027-01-29", None), // nothing ever there
+    ];
+    for (d, want) in cases {
+        assert_eq!(
+            planning.moved_from(day(d)).map(|n| n.date),
+            want.map(day),
+            "{d}"
+        );
+    }
 }

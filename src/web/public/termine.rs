@@ -194,7 +194,15 @@ pub fn page(
     date: NaiveDate,
     error: Option<String>,
 ) -> Result<Response, AppError> {
-    let night = snapshot.planning.on(date).ok_or(AppError::NotFound)?;
+    let Some(night) = snapshot.planning.on(date) else {
+        // Moved to another day: the link shared for this one leads on (303, as the night may
+        // move again).
+        let moved = snapshot
+            .planning
+            .moved_from(date)
+            .ok_or(AppError::NotFound)?;
+        return Ok(Redirect::to(&format!("/abend/{}", moved.date)).into_response());
+    };
     let status = status(snapshot, night, layout.today);
     let names = |coming: bool| {
         night
