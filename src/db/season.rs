@@ -41,22 +41,6 @@ pub async fn years(pool: &SqlitePool) -> Result<Vec<i32>, DbError> {
     Ok(rows.into_iter().map(|(y,)| y as i32).collect())
 }
 
-/// The current season's year: the newest season with at least one night, else the newest season
-/// (a season created early to book fees, or mistyped, must not empty the public table); `None`
-/// without seasons.
-pub async fn current_year(pool: &SqlitePool) -> Result<Option<i32>, DbError> {
-    let played: Option<(i64,)> = sqlx::query_as(
-        "select s.year from seasons s where exists (select 1 from nights n where n.season = s.year)
-         order by s.year desc limit 1",
-    )
-    .fetch_optional(pool)
-    .await?;
-    match played {
-        Some((y,)) => Ok(Some(y as i32)),
-        None => Ok(years(pool).await?.first().copied()),
-    }
-}
-
 /// Deletes season `year` and its player list when it has no night and no Endstand; returns
 /// whether it was deleted (`false`: it has nights or a final table, or does not exist). Players stay in the league.
 pub async fn delete_empty(conn: &mut SqliteConnection, year: i32) -> Result<bool, DbError> {

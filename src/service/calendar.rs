@@ -55,7 +55,7 @@ pub fn calendar(
     base: Option<&str>,
     whose: Whose,
 ) -> String {
-    let current = snapshot.current_year().unwrap_or(today.year());
+    let current = snapshot.current_year(today).unwrap_or(today.year());
     let years = current..=current + 1;
     let planning = &snapshot.planning;
     let default_time = planning.default_time();

@@ -356,14 +356,21 @@ impl Snapshot {
         self.seasons.values()
     }
 
-    /// The current season: the newest with at least one night, else the newest (a season created
-    /// early to book fees must not empty the public table); `None` without seasons.
-    pub fn current_year(&self) -> Option<i32> {
-        self.seasons
-            .iter()
-            .rev()
-            .find(|(_, v)| !v.season.nights.is_empty())
-            .map(|(y, _)| *y)
+    /// The current season on the club's day `today`: the newest with a night on or before
+    /// `today`; else the newest with any night (every night lies ahead); else the newest (a season
+    /// created early to book fees must not empty the public table, and next year's season brought
+    /// in from a file with its nights ahead must not take it over before its first night);
+    /// `None` without seasons.
+    pub fn current_year(&self, today: NaiveDate) -> Option<i32> {
+        let newest_with = |played: &dyn Fn(&Night) -> bool| {
+            self.seasons
+                .iter()
+                .rev()
+                .find(|(_, v)| v.season.nights.iter().any(played))
+                .map(|(y, _)| *y)
+        };
+        newest_with(&|n| n.date <= today)
+            .or_else(|| newest_with(&|_| true))
             .or_else(|| self.years().first().copied())
     }
 

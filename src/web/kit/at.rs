@@ -265,7 +265,7 @@ impl FromRequestParts<AppState> for AtRound {
 /// A redirect to page `page` of the current season (`/saison/{year}/{page}`), or to the home page
 /// when there is no season yet.
 pub fn to_current_season(league: &crate::service::League, page: &str) -> axum::response::Redirect {
-    match league.snapshot().current_year() {
+    match league.snapshot().current_year(league.today()) {
         Some(year) => axum::response::Redirect::to(&format!("/saison/{year}/{page}")),
         None => axum::response::Redirect::to("/"),
     }

@@ -390,7 +390,7 @@ fn render(
 
 async fn current(State(league): State<League>, layout: Layout) -> Result<Response, AppError> {
     let snapshot = league.snapshot();
-    match snapshot.current_year() {
+    match snapshot.current_year(layout.today) {
         Some(year) => {
             let view = snapshot.season(year)?;
             render(layout, &view.season.rules, year, true, snapshot.years())

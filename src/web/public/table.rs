@@ -159,7 +159,7 @@ fn player_href(view: &SeasonView, name: &str) -> String {
 
 async fn home(State(league): State<League>, layout: Layout, me: Me) -> Result<Response, AppError> {
     let snapshot = league.snapshot();
-    match snapshot.current_year() {
+    match snapshot.current_year(layout.today) {
         Some(year) => {
             let view = snapshot.season(year)?;
             let money = snapshot.money_visible(layout.user.is_some());
@@ -197,7 +197,7 @@ async fn table(
     Query(q): Query<AsOfQuery>,
 ) -> Result<Response, AppError> {
     let as_of = as_of_date(q.as_of.as_deref())?;
-    let next = (at.snapshot.current_year() == Some(at.year()) && as_of.is_none())
+    let next = (at.snapshot.current_year(layout.today) == Some(at.year()) && as_of.is_none())
         .then(|| next_for(&at.snapshot, &at.view, &layout, me))
         .flatten();
     table_response(layout, &at.view, at.snapshot.years(), as_of, me, None, next)

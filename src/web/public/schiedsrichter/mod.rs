@@ -67,7 +67,7 @@ async fn page(
     Query(pairs): Query<Vec<(String, String)>>,
 ) -> Result<Response, AppError> {
     let snapshot = league.snapshot();
-    let current = snapshot.current_year();
+    let current = snapshot.current_year(layout.today);
     let default_rules =
         current.map_or_else(|| "schockerliga".to_string(), |y| format!("saison-{y}"));
     let q = Question::read(&fields(pairs), &default_rules);
