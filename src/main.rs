@@ -1,11 +1,13 @@
 //! The `schockerliga` binary: the web server (default) and the command line of interchange.md.
-//! Exit codes: 0 ok, 1 invalid input or refused (message on stderr), 2 usage (clap).
+//! Exit codes: 0 ok, 1 invalid input or refused (message on stderr), 2 usage (German message).
 
 use std::io::{IsTerminal, Read};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
+
+mod aufruf;
 
 use anyhow::Context;
 use chrono::NaiveDate;
@@ -317,10 +319,20 @@ enum RoleArg {
     Kassenwart,
 }
 
-/// Parses the command line (usage errors exit 2 via clap), runs the command, and exits 1 with the
+/// Parses the command line (usage errors exit 2, said in German by [`aufruf::deutsch`]), runs the command, and exits 1 with the
 /// message on stderr when it fails or is refused.
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // --help, --version: clap's answer (German by the templates above), exit 0.
+        Err(e) if !aufruf::is_error(&e) => e.exit(),
+        Err(e) => {
+            let args: Vec<String> = std::env::args().collect();
+            let usage = aufruf::usage_of(<Cli as clap::CommandFactory>::command(), &args);
+            eprint!("{}", aufruf::deutsch(&e, Some(&usage)));
+            return ExitCode::from(2);
+        }
+    };
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()

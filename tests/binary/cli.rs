@@ -268,6 +268,23 @@ fn user_add_reads_the_password_from_stdin_and_backup_copies_the_database() {
     assert!(child.wait_with_output().unwrap().status.success());
     let out = run(&db, &["user", "add", "x", "--role", "boss"]);
     assert_eq!(out.status.code(), Some(2));
+    // Said in German, with what is allowed and the command's usage line.
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.starts_with(
+            "Fehler: Ungültiger Wert „boss“ für --role <ROLE>: erlaubt sind admin, secretary, kassenwart."
+        ),
+        "{said}"
+    );
+    assert!(said.contains("\nAufruf: schockerliga user add "), "{said}");
+    let out = run(&db, &["night", "plan", "2027-02-30"]);
+    assert_eq!(out.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("kein Datum der Form JJJJ-MM-TT"), "{said}");
+    assert!(
+        !said.contains("error:") && !said.contains("Usage:"),
+        "{said}"
+    );
 
     let copy = dir.path().join("copy.db");
     assert!(run(&db, &["backup", copy.to_str().unwrap()])
