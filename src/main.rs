@@ -1045,6 +1045,16 @@ async fn serve(path: &Path, opts: ServeOptions) -> anyhow::Result<()> {
     config.timezone = opts.setup.timezone;
     config.public_url = opts.public_url.clone();
     let (app, league) = build(config).await?;
+    // The history of every season once, beside the first requests (see League::warm_up).
+    let warm = league.clone();
+    tokio::task::spawn_blocking(move || {
+        let started = std::time::Instant::now();
+        let seasons = warm.warm_up();
+        tracing::debug!(
+            "Geschichte von {seasons} Saisons berechnet in {} ms",
+            started.elapsed().as_millis()
+        );
+    });
     if let Some(dir) = &opts.args.backup_dir {
         let backups =
             service::backup::Backups::new(path, dir, opts.args.backup_keep).map_err(refused)?;

@@ -569,8 +569,11 @@ async fn the_history_folds_kept_seasons_and_recomputes_only_the_written_one() {
     import(&db, &endstand, false).await.unwrap();
     let league = League::of(db.clone()).await.unwrap();
     let before = league.snapshot();
+    // Loading computes no history; the warm-up after a start does, for every season.
+    assert!(!before.history_ready(), "computed at load");
+    assert_eq!(league.warm_up(), before.seasons().count());
+    assert!(before.history_ready(), "not warmed up");
     assert_history_from_scratch(&before, "loaded");
-    assert!(before.history_ready());
 
     // A round of 2025 replaced: its first player loses with three Hand-Outs.
     let night = before.season(2025).unwrap().season.nights[0].clone();
