@@ -24,9 +24,16 @@ pub fn twin(name: &str, except: Option<i64>, players: &[(i64, String)]) -> Optio
         .iter()
         .find(|(id, other)| Some(*id) != except && other != name && name_key(other) == key)
         .map(|(_, other)| {
+            // „anna“ beside „Anna“ differs in case; „Ａnna“ beside „Anna“ in its letters' form.
+            let how = if normalize_name(name).to_lowercase() == normalize_name(other).to_lowercase()
+            {
+                "Groß-/Kleinschreibung"
+            } else {
+                "gleich aussehende Zeichen"
+            };
             EntryError::new(
                 Location::default(),
-                format!("Spielername „{name}“ gibt es schon als „{other}“ (Groß-/Kleinschreibung)"),
+                format!("Spielername „{name}“ gibt es schon als „{other}“ ({how})"),
             )
         })
 }

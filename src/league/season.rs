@@ -774,6 +774,23 @@ impl Season {
                 ),
             ));
         }
+        // Look-alike names (league.md glossary: one player, one name): „Ａnna“ (fullwidth) beside
+        // „Anna“ is refused for a new name; check_players already refused „anna“ beside „Anna“.
+        let mut seen: HashMap<String, &str> = HashMap::new();
+        for p in &self.players {
+            match seen.get(&name_key(&p.name)) {
+                Some(first) => out.push(EntryError::new(
+                    Location::default().player(&p.name).field("name"),
+                    format!(
+                        "Spielername „{}“ sieht aus wie „{first}“ (dieselben Buchstaben in anderer Schreibweise)",
+                        p.name
+                    ),
+                )),
+                None => {
+                    seen.insert(name_key(&p.name), &p.name);
+                }
+            }
+        }
         let split_max = MAX_AT_TABLE as u32 + 1;
         if self.rules.split_tables_from > split_max {
             out.push(EntryError::new(
@@ -807,7 +824,9 @@ fn check_players(
     entries: &[PlayerEntry],
 ) -> Result<Vec<Player>, EntryError> {
     let mut players: Vec<Player> = Vec::with_capacity(entries.len());
-    // name_key (NFC, lower case) → the name first given with it
+    // NFC, lower case → the name first given with it. (Look-alikes that only NFKC folds
+    // together, „Ａnna“ beside „Anna“, are one of the season's limits: stored before that check
+    // existed, they must still load.)
     let mut seen: HashMap<String, String> = HashMap::new();
     for (i, entry) in entries.iter().enumerate() {
         let normalized = normalize_name(&entry.name);
@@ -835,7 +854,8 @@ fn check_players(
                 format!("Spielername hat mehr als {MAX_NAME_CHARS} Zeichen"),
             ));
         }
-        match seen.get(&name_key(name)) {
+        let key = name.to_lowercase();
+        match seen.get(&key) {
             Some(first) if first == name => {
                 return Err(EntryError::new(at, "Spielername ist doppelt vergeben"));
             }
@@ -848,7 +868,7 @@ fn check_players(
                 ));
             }
             None => {
-                seen.insert(name_key(name), name.to_string());
+                seen.insert(key, name.to_string());
             }
         }
         let fee = match entry.fee_paid_on {

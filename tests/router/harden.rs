@@ -308,3 +308,46 @@ async fn a_known_player_is_added_whatever_the_case() {
         .contains("Neuling ist schon Spieler der Saison 2026."));
     assert_eq!(snapshot(&t.db.write).await, before, "nothing stored");
 }
+
+/// A league stored before look-alikes were refused may hold „Ａnna“ beside „Anna“ in one season:
+/// it still loads (the table is there, not a 500), and a change to that season still goes in.
+#[tokio::test]
+async fn a_stored_look_alike_does_not_make_the_season_unreadable() {
+    let mut t = TestApp::small_season().await;
+    let (id,): (i64,) = sqlx::query_as("insert into players (name) values (?) returning id")
+        .bind("\u{FF21}nna")
+        .fetch_one(&t.db.write)
+        .await
+        .unwrap();
+    sqlx::query("insert into season_players (season, player_id, position) values (2026, ?, 99)")
+        .bind(id)
+        .execute(&t.db.write)
+        .await
+        .unwrap();
+    t.restart().await;
+    let home = t.get("/", None).await;
+    assert_eq!(home.status, StatusCode::OK, "{}", home.body);
+    assert!(home.body.contains("<h1>Tabelle 2026</h1>"), "{}", home.body);
+    let cookie = t.login(SECRETARY).await;
+    let resp = t
+        .send(form(
+            "/verwaltung/saison/2026/spieler",
+            "name=Zoe",
+            Some(&cookie),
+        ))
+        .await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER, "{}", resp.body);
+    let view = t.league.snapshot();
+    let names: Vec<&str> = view
+        .season(2026)
+        .unwrap()
+        .season
+        .players
+        .iter()
+        .map(|p| p.name.as_str())
+        .collect();
+    assert!(
+        names.contains(&"Zoe") && names.contains(&"\u{FF21}nna"),
+        "{names:?}"
+    );
+}

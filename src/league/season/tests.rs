@@ -690,3 +690,21 @@ fn a_night_carries_its_closed_state_and_korrekturen_through_the_file() {
         }
     }
 }
+
+#[test]
+fn a_look_alike_name_is_refused_coming_in_but_a_stored_one_still_loads() {
+    let mut v = base();
+    push(&mut v, "/players", json!({ "name": "\u{FF21}nna" }));
+    let f = file(v);
+    let refused = Season::from_file(&f).expect_err("a look-alike coming in");
+    assert!(
+        refused.message.contains("„Ａnna“ sieht aus wie „Anna“"),
+        "{}",
+        refused.message
+    );
+    // Stored before the look-alike check existed: the season loads, the two stay apart.
+    let (stored, dropped) = Season::from_stored_file(&f).expect("a stored season loads");
+    assert!(dropped.is_empty());
+    assert_eq!(stored.players.len(), 4);
+    assert_eq!(stored.limits().len(), 1, "{:?}", stored.limits());
+}
