@@ -44,7 +44,7 @@ pub fn deutsch(e: &clap::Error, usage: Option<&str>) -> String {
         ErrorKind::MissingSubcommand => "Es fehlt der Befehl.".to_string(),
         ErrorKind::InvalidValue => {
             let value = text(ContextKind::InvalidValue).unwrap_or_default();
-            match text(ContextKind::ValidValue) {
+            match text(ContextKind::ValidValue).filter(|v| !v.is_empty()) {
                 Some(valid) if value.is_empty() => {
                     format!("{arg} braucht einen Wert: {valid}.")
                 }
@@ -61,6 +61,7 @@ pub fn deutsch(e: &clap::Error, usage: Option<&str>) -> String {
             reason(e)
         ),
         ErrorKind::ArgumentConflict => match text(ContextKind::PriorArg) {
+            Some(prior) if prior == arg => format!("{arg} darf nur einmal angegeben werden."),
             Some(prior) => format!("{arg} und {prior} gehen nicht zusammen."),
             None => format!("{arg} geht hier nicht."),
         },
@@ -143,8 +144,15 @@ fn reason(e: &clap::Error) -> String {
     let Some(source) = e.source() else {
         return "nicht lesbar".to_string();
     };
-    if source.downcast_ref::<chrono::ParseError>().is_some() {
-        return "kein Datum der Form JJJJ-MM-TT (z. B. 2027-01-08)".to_string();
+    if let Some(date) = source.downcast_ref::<chrono::ParseError>() {
+        use chrono::format::ParseErrorKind;
+        return match date.kind() {
+            // In the form, but no such day (2027-02-29, 2027-13-01).
+            ParseErrorKind::OutOfRange | ParseErrorKind::Impossible => {
+                "diesen Tag gibt es nicht".to_string()
+            }
+            _ => "kein Datum der Form JJJJ-MM-TT (z. B. 2027-01-08)".to_string(),
+        };
     }
     if let Some(int) = source.downcast_ref::<std::num::ParseIntError>() {
         return match int.kind() {
@@ -214,7 +222,7 @@ mod tests {
         let cases: [(&[&str], &str); 8] = [
             (&["probe", "nigt"], "Fehler: Unbekannter Befehl „nigt“."),
             (&["probe", "night"], "Fehler: Es fehlt: <DATE>."),
-            (&["probe", "night", "2027-13-01"], "Fehler: Ungültiger Wert „2027-13-01“ für <DATE>: kein Datum der Form JJJJ-MM-TT (z. B. 2027-01-08)."),
+            (&["probe", "night", "2027-13-01"], "Fehler: Ungültiger Wert „2027-13-01“ für <DATE>: diesen Tag gibt es nicht."),
             (&["probe", "night", "2027-01-08", "--table", "x"], "Fehler: Ungültiger Wert „x“ für --table <TABLE>: keine ganze Zahl (nur Ziffern, z. B. 10)."),
             (&["probe", "night", "2027-01-08", "--table", "99999999999"], "Fehler: Ungültiger Wert „99999999999“ für --table <TABLE>: nicht zwischen 0 und 4294967295."),
             (&["probe", "night", "2027-01-08", "--role", "boss"], "Fehler: Ungültiger Wert „boss“ für --role <ROLE>: erlaubt sind admin, secretary."),
@@ -242,6 +250,38 @@ mod tests {
             hint.starts_with("Gemeint ist vielleicht ") && hint.contains("„night“"),
             "{typo}"
         );
+        // (arguments, a part of the first line)
+        let more: [(&[&str], &str); 4] = [
+            (
+                &["probe", "night", "08.01.2027"],
+                "kein Datum der Form JJJJ-MM-TT",
+            ),
+            (
+                &[
+                    "probe",
+                    "night",
+                    "2027-01-08",
+                    "--role",
+                    "admin",
+                    "--role",
+                    "admin",
+                ],
+                "--role <ROLE> darf nur einmal angegeben werden.",
+            ),
+            (
+                &["probe", "night", "2027-01-08", "--listen"],
+                "--listen <LISTEN> braucht einen Wert.",
+            ),
+            (
+                &["probe", "night", "2027-01-08", "--role"],
+                "--role <ROLE> braucht einen Wert: admin, secretary.",
+            ),
+        ];
+        for (args, part) in more {
+            let text = said(args);
+            let first = text.lines().next().unwrap_or("");
+            assert!(first.contains(part), "{args:?}: {text}");
+        }
         assert!(said(&["probe", "night", "2027-01-08", "überzählig"])
             .starts_with("Fehler: Überzähliges Argument „überzählig“."));
     }

@@ -327,7 +327,10 @@ fn main() -> ExitCode {
         // --help, --version: clap's answer (German by the templates above), exit 0.
         Err(e) if !aufruf::is_error(&e) => e.exit(),
         Err(e) => {
-            let args: Vec<String> = std::env::args().collect();
+            // args_os: an argument that is no UTF-8 must not panic here (clap said so above).
+            let args: Vec<String> = std::env::args_os()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect();
             let usage = aufruf::usage_of(<Cli as clap::CommandFactory>::command(), &args);
             eprint!("{}", aufruf::deutsch(&e, Some(&usage)));
             return ExitCode::from(2);

@@ -280,7 +280,25 @@ fn user_add_reads_the_password_from_stdin_and_backup_copies_the_database() {
     let out = run(&db, &["night", "plan", "2027-02-30"]);
     assert_eq!(out.status.code(), Some(2));
     let said = String::from_utf8_lossy(&out.stderr);
-    assert!(said.contains("kein Datum der Form JJJJ-MM-TT"), "{said}");
+    assert!(
+        said.contains("„2027-02-30“ für <DATE>: diesen Tag gibt es nicht"),
+        "{said}"
+    );
+    // An argument that is no UTF-8 is a usage error like any other, not a panic.
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let out = Command::new(BIN)
+            .args(["night", "plan"])
+            .arg(std::ffi::OsStr::from_bytes(b"\xff\xfe"))
+            .arg("--database")
+            .arg(&db)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(said.starts_with("Fehler: "), "{said}");
+        assert!(!said.contains("panicked"), "{said}");
+    }
     assert!(
         !said.contains("error:") && !said.contains("Usage:"),
         "{said}"
