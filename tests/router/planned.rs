@@ -495,6 +495,7 @@ async fn a_flood_of_zusagen_from_one_address_gets_429_with_retry_after_and_other
     let path = format!("/abend/{date}/zusage");
     let flood = [10, 7, 7, 7];
     let mut statuses = Vec::new();
+    let mut retry_after = 0;
     for i in 0..=schockerliga::web::kit::security::ZUSAGE_BURST {
         let body = if i % 2 == 0 { "kommt=ja" } else { "kommt=nein" };
         let resp = t
@@ -513,8 +514,25 @@ async fn a_flood_of_zusagen_from_one_address_gets_429_with_retry_after_and_other
                 "{}",
                 resp.body
             );
+            let when = if after == 1 {
+                "Bitte in einer Sekunde erneut versuchen.".to_string()
+            } else {
+                format!("Bitte in {after} Sekunden erneut versuchen.")
+            };
+            assert!(resp.body.contains(&when), "{when} in {}", resp.body);
+            retry_after = after;
         }
     }
+    // Waiting as long as it said is enough (the limiter's wait rounded up, not down).
+    tokio::time::sleep(std::time::Duration::from_secs(retry_after)).await;
+    let again = t
+        .send_from(crate::app::form(&path, "kommt=ja", Some(&cookie)), flood)
+        .await;
+    assert_ne!(
+        again.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "after Retry-After"
+    );
     assert_eq!(statuses.last(), Some(&429), "{statuses:?}");
     // Before it, each was answered (stored, or refused by the per-player limit on changes).
     assert!(

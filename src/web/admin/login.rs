@@ -96,7 +96,9 @@ async fn login(
     let account = crate::league::names::name_key(&name);
     let throttle = &state.throttle;
     if let Some(wait) = throttle.wait(&account, ip, Instant::now()) {
-        let seconds = wait.as_secs().max(1);
+        // Rounded up: trying again after Retry-After seconds must be allowed.
+        let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+        let seconds = seconds.max(1);
         let minutes = seconds.div_ceil(60);
         let when = if minutes == 1 {
             "einer Minute".to_string()

@@ -181,11 +181,7 @@ pub const LOGIN_PERIOD: Duration = Duration::from_secs(6);
 /// constants were zero.
 pub fn login_rate_limit(
 ) -> Option<GovernorLayer<PeerAddr, governor::middleware::NoOpMiddleware, Body>> {
-    per_address(
-        LOGIN_BURST,
-        LOGIN_PERIOD,
-        "Zu viele Anmeldeversuche. Bitte kurz warten und erneut versuchen.",
-    )
+    per_address(LOGIN_BURST, LOGIN_PERIOD, "Zu viele Anmeldeversuche.")
 }
 
 /// Burst of Zu- and Absagen allowed per address before 429 (a whole table answering from the
@@ -202,13 +198,14 @@ pub fn zusage_rate_limit(
     per_address(
         ZUSAGE_BURST,
         ZUSAGE_PERIOD,
-        "Zu viele Zu- und Absagen von diesem Anschluss. Bitte kurz warten und erneut versuchen.",
+        "Zu viele Zu- und Absagen von diesem Anschluss.",
     )
 }
 
 /// A `tower_governor` layer for POSTs: `burst` per client address, then one per `period`; over
-/// the limit 429 with `message` and `Retry-After` (seconds until the next one is allowed). Idle
-/// addresses are forgotten every minute.
+/// the limit 429 with `message`, then when to try again, as text ("Bitte in 6 Sekunden erneut
+/// versuchen.") and as `Retry-After` (whole seconds, rounded up: the limiter's wait is cut to
+/// whole seconds, so one more). Idle addresses are forgotten every minute.
 fn per_address(
     burst: u32,
     period: Duration,
@@ -236,12 +233,18 @@ fn per_address(
     }
     Some(GovernorLayer::new(config).error_handler(move |e| {
         let (status, wait) = match e {
+            // `wait_time` is the wait cut to whole seconds (5 for 5.6 s): one more is enough.
             GovernorError::TooManyRequests { wait_time, .. } => {
-                (StatusCode::TOO_MANY_REQUESTS, Some(wait_time.max(1)))
+                (StatusCode::TOO_MANY_REQUESTS, Some(wait_time + 1))
             }
             _ => (StatusCode::INTERNAL_SERVER_ERROR, None),
         };
-        let mut resp = Response::new(Body::from(message));
+        let text = match wait {
+            Some(1) => format!("{message} Bitte in einer Sekunde erneut versuchen."),
+            Some(n) => format!("{message} Bitte in {n} Sekunden erneut versuchen."),
+            None => message.to_string(),
+        };
+        let mut resp = Response::new(Body::from(text));
         *resp.status_mut() = status;
         resp.headers_mut().insert(
             header::CONTENT_TYPE,
