@@ -6,7 +6,7 @@ use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use sqlx::{FromRow, SqliteConnection};
 
 use super::DbError;
-use crate::league::planned::{Answer, PlannedNight, Planning, Via};
+use crate::league::planned::{Answer, Moved, PlannedNight, Planning, Via};
 
 /// A stored planned night.
 #[derive(Debug, Clone, FromRow)]
@@ -112,10 +112,19 @@ pub async fn load(conn: &mut SqliteConnection) -> Result<Planning, DbError> {
             answers: mine,
         });
     }
-    let moved: Vec<(NaiveDate, i64)> =
-        sqlx::query_as("select from_date, planned_id from planned_moves order by from_date")
-            .fetch_all(&mut *conn)
-            .await?;
+    let rows: Vec<(NaiveDate, i64, String)> = sqlx::query_as(
+        "select from_date, planned_id, moved_at from planned_moves order by from_date",
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut moved = Vec::with_capacity(rows.len());
+    for (from, id, at) in rows {
+        moved.push(Moved {
+            from,
+            id,
+            at: instant(&at)?,
+        });
+    }
     Ok(Planning {
         version,
         uid_key,

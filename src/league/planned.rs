@@ -249,9 +249,20 @@ pub struct Planning {
     pub uid_key: String,
     /// The planned nights, by day (then id).
     pub nights: Vec<PlannedNight>,
-    /// The days planned nights were moved away from, each with the night (`id`) that left it
-    /// last, by day.
-    pub moved: Vec<(NaiveDate, i64)>,
+    /// The days planned nights were moved away from, each with the night that left it last, by
+    /// day.
+    pub moved: Vec<Moved>,
+}
+
+/// A day a planned night was moved away from (table `planned_moves`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Moved {
+    /// The day it left.
+    pub from: NaiveDate,
+    /// The night's `planned_nights.id`.
+    pub id: i64,
+    /// When it left (UTC).
+    pub at: DateTime<Utc>,
 }
 
 impl Planning {
@@ -267,13 +278,17 @@ impl Planning {
     }
 
     /// The night that was planned on `date` and moved to another day, where it is now: `None`
-    /// when a night is planned on `date` itself (that one is the day's), or none was moved away.
+    /// when a night is planned on `date` itself (that one is the day's), when one cancelled there
+    /// was cancelled after the move (the newer news), or none was moved away.
     pub fn moved_from(&self, date: NaiveDate) -> Option<&PlannedNight> {
-        if self.on(date).is_some() {
+        if self.active_on(date).is_some() {
             return None;
         }
-        let (_, id) = self.moved.iter().find(|(d, _)| *d == date)?;
-        self.by_id(*id).filter(|n| n.date != date)
+        let moved = self.moved.iter().find(|m| m.from == date)?;
+        if self.on(date).is_some_and(|c| c.updated_at > moved.at) {
+            return None;
+        }
+        self.by_id(moved.id).filter(|n| n.date != date)
     }
 
     /// The planned night with `planned_nights.id` = `id`.

@@ -608,13 +608,47 @@ async fn a_moved_night_s_old_day_leads_on_to_its_new_day() {
             "{left}"
         );
     }
+    // An answer from a page opened before the moves goes to the night where it is now.
+    let player = players(&t, 2026)[0].1;
+    let resp = answer(&t, a, player, true).await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER, "{}", resp.body);
+    assert_eq!(resp.location(), Some(format!("/abend/{c}#zusage").as_str()));
+    let answers = t.league.planning().by_id(id).unwrap().answers.clone();
+    assert!(
+        answers.iter().any(|x| x.player_id == player && x.coming),
+        "{answers:?}"
+    );
+    // A night cancelled on a day before another one came and left it: the move is the news.
+    let d = (200..300).map(ahead).find(free).unwrap();
+    let other = plan(&t, &secretary, d, "20:00", "Krug").await;
+    let resp = t
+        .post(
+            &format!("/verwaltung/termine/{other}/absagen"),
+            "",
+            Some(&secretary),
+        )
+        .await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER, "{}", resp.body);
+    for to in [d, b] {
+        let resp = t
+            .post(
+                &format!("/verwaltung/termine/{id}"),
+                &move_to(to),
+                Some(&secretary),
+            )
+            .await;
+        assert_eq!(resp.status, StatusCode::SEE_OTHER, "{}", resp.body);
+    }
+    let resp = t.get(&format!("/abend/{d}"), None).await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER, "{}", resp.body);
+    assert_eq!(resp.location(), Some(format!("/abend/{b}").as_str()));
     // A night planned anew on a day left behind is that day's page again.
     plan(&t, &secretary, a, "19:00", "Vereinsheim").await;
     let page = t.get(&format!("/abend/{a}"), None).await;
     assert_eq!(page.status, StatusCode::OK);
     assert!(page.body.contains("Vereinsheim"), "{}", page.body);
     // A day nothing was ever planned on stays 404.
-    let never = (200..300).map(ahead).find(free).unwrap();
+    let never = (200..300).map(ahead).filter(free).nth(1).unwrap();
     let resp = t.get(&format!("/abend/{never}"), None).await;
     assert_eq!(resp.status, StatusCode::NOT_FOUND);
 }

@@ -366,24 +366,39 @@ fn a_day_left_by_a_move_names_where_the_night_is_now() {
     moved.id = 1;
     let mut later = night("2027-01-08", Vec::new());
     later.id = 2;
+    // Night 3 was cancelled on the 29th before night 1 came and left it, night 4 on the 5th
+    // after night 1 had left.
+    let mut cancelled_early = night("2027-01-29", Vec::new());
+    cancelled_early.id = 3;
+    cancelled_early.cancelled = true;
+    cancelled_early.updated_at = at_hour(4);
+    let mut cancelled_late = night("2027-02-05", Vec::new());
+    cancelled_late.id = 4;
+    cancelled_late.cancelled = true;
+    cancelled_late.updated_at = at_hour(7);
     let planning = Planning {
         version: 1,
         uid_key: "k".into(),
-        nights: vec![later, moved],
-        // Night 1 left the 1st and the 8th; night 2 was planned on the 8th since.
+        nights: vec![later, moved, cancelled_early, cancelled_late],
+        // Night 1 left the 1st, the 8th, the 29th and the 5th; night 2 was planned on the 8th
+        // since; the night that left the 22nd is gone.
         moved: vec![
-            (day("2027-01-01"), 1),
-            (day("2027-01-08"), 1),
-            (day("2027-01-22"), 9),
+            moved_at("2027-01-01", 1, 1),
+            moved_at("2027-01-08", 1, 2),
+            moved_at("2027-01-22", 9, 3),
+            moved_at("2027-01-29", 1, 5),
+            moved_at("2027-02-05", 1, 6),
         ],
     };
     // (day, where its night is now)
     let cases = [
         ("2027-01-01", Some("2027-01-15")),
-        ("2027-01-08", None), // a night of its own
-        ("2027-01-15", None), // the night's own day
-        ("2027-01-22", None), // the night that left it is gone
-        ("2027-01-29", None), // nothing ever there
+        ("2027-01-08", None),               // a night of its own
+        ("2027-01-15", None),               // the night's own day
+        ("2027-01-22", None),               // the night that left it is gone
+        ("2027-01-29", Some("2027-01-15")), // cancelled there before: the move is the news
+        ("2027-02-05", None), // cancelled there after the move: that is the day's news
+        ("2027-02-12", None), // nothing ever there
     ];
     for (d, want) in cases {
         assert_eq!(
@@ -391,5 +406,19 @@ fn a_day_left_by_a_move_names_where_the_night_is_now() {
             want.map(day),
             "{d}"
         );
+    }
+}
+
+/// 2026-12-01 at `hour`:00 UTC.
+fn at_hour(hour: u32) -> chrono::DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 12, 1, hour, 0, 0).unwrap()
+}
+
+/// Night `id` left `from` at [`at_hour`]`(hour)`.
+fn moved_at(from: &str, id: i64, hour: u32) -> Moved {
+    Moved {
+        from: day(from),
+        id,
+        at: at_hour(hour),
     }
 }

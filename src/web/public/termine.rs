@@ -194,15 +194,12 @@ pub fn page(
     date: NaiveDate,
     error: Option<String>,
 ) -> Result<Response, AppError> {
-    let Some(night) = snapshot.planning.on(date) else {
-        // Moved to another day: the link shared for this one leads on (303, as the night may
-        // move again).
-        let moved = snapshot
-            .planning
-            .moved_from(date)
-            .ok_or(AppError::NotFound)?;
+    // Moved to another day: the link shared for this one leads on (303, as the night may move
+    // again).
+    if let Some(moved) = snapshot.planning.moved_from(date) {
         return Ok(Redirect::to(&format!("/abend/{}", moved.date)).into_response());
-    };
+    }
+    let night = snapshot.planning.on(date).ok_or(AppError::NotFound)?;
     let status = status(snapshot, night, layout.today);
     let names = |coming: bool| {
         night
@@ -280,10 +277,13 @@ async fn answer(
 ) -> Result<Response, AppError> {
     let date = path_date(&date)?;
     let snapshot = league.snapshot();
+    // A page opened before the night was moved answers for the night where it is now.
     let night = snapshot
         .planning
         .active_on(date)
+        .or_else(|| snapshot.planning.moved_from(date))
         .ok_or(AppError::NotFound)?;
+    let date = night.date;
     let done = match (
         me.0.filter(|id| snapshot.player_name(*id).is_some()),
         coming_of(&form.kommt),
