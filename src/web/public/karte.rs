@@ -86,13 +86,21 @@ struct CardPage {
     error: Option<String>,
 }
 
-/// The newest season of `snapshot` that player `id` plays in: its year.
-fn his_season(snapshot: &Snapshot, id: i64) -> Option<i32> {
-    snapshot
+/// The season the card shows for player `id` on `today`: the newest he plays in up to the
+/// current one ([`Snapshot::current_year`]: next year's season brought in ahead does not take
+/// over), else the newest he plays in at all; its year.
+fn his_season(snapshot: &Snapshot, id: i64, today: chrono::NaiveDate) -> Option<i32> {
+    let current = snapshot.current_year(today);
+    let his: Vec<i32> = snapshot
         .seasons()
         .rev()
-        .find(|v| v.player_name(id).is_some())
+        .filter(|v| v.player_name(id).is_some())
         .map(|v| v.season.year)
+        .collect();
+    his.iter()
+        .copied()
+        .find(|y| current.is_none_or(|c| *y <= c))
+        .or_else(|| his.first().copied())
 }
 
 /// The card of `link` for the request at `address` on `layout.today`, with `error` at the top
@@ -108,7 +116,7 @@ fn render(
     let today = layout.today;
     let id = link.player_id;
     let name = snapshot.player_name(id).unwrap_or(&link.player).to_string();
-    let year = his_season(snapshot, id);
+    let year = his_season(snapshot, id, today);
     let view = year.and_then(|y| snapshot.season(y).ok());
     let (stand, missing) = view
         .and_then(|v| where_he_stands(v, v.player_name(id)?, true, false, today))
