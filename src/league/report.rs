@@ -88,8 +88,8 @@ fn liga_label(liga: Liga) -> &'static str {
 }
 
 /// The rounds a night's tables played, in words: `[3]` "3 Runden", `[10, 10]` "je 10 Runden",
-/// `[10, 8]` "10 und 8 Runden" (each table plays its own ten, league.md §1, so they are not
-/// added up); `[1]` "1 Runde", `[]` "0 Runden".
+/// `[10, 8]` "10 und 8 Runden", `[10, 1]` "10 Runden und 1 Runde" (each table plays its own ten,
+/// league.md §1, so they are not added up); `[1]` "1 Runde", `[]` "0 Runden".
 pub fn rounds_played(tables: &[u32]) -> String {
     let word = |n: u32| if n == 1 { "Runde" } else { "Runden" };
     match tables {
@@ -97,6 +97,12 @@ pub fn rounds_played(tables: &[u32]) -> String {
         [n] => format!("{n} {}", word(*n)),
         [first, rest @ ..] if rest.iter().all(|n| n == first) => {
             format!("je {first} {}", word(*first))
+        }
+        // "10 und 6 Runden"; with a single round among them each says its own word
+        // ("10 Runden und 1 Runde").
+        _ if tables.contains(&1) => {
+            let each: Vec<String> = tables.iter().map(|n| format!("{n} {}", word(*n))).collect();
+            und(&each)
         }
         _ => {
             let numbers: Vec<String> = tables.iter().map(|n| n.to_string()).collect();
@@ -116,8 +122,23 @@ pub fn night_report(season: &Season, date: NaiveDate, link: &str, money: Money) 
         out.push_str(s);
         out.push('\n');
     };
-    let rounds: Vec<u32> = summary.tables.iter().map(|t| t.rounds_played).collect();
-    let tables = summary.tables.len().max(1);
+    // Every table of the draw, also one that has not played yet (0 rounds), and every table
+    // that has rounds, by number.
+    let mut numbers: Vec<u32> = night.draw.iter().map(|s| s.table).collect();
+    numbers.extend(summary.tables.iter().map(|t| t.number));
+    numbers.sort_unstable();
+    numbers.dedup();
+    let rounds: Vec<u32> = numbers
+        .iter()
+        .map(|n| {
+            summary
+                .tables
+                .iter()
+                .find(|t| t.number == *n)
+                .map_or(0, |t| t.rounds_played)
+        })
+        .collect();
+    let tables = numbers.len().max(1);
     line(&format!("Schockerliga – Spielabend {}", date_de(date)));
     line(&format!(
         "{} Spieler an {} {}, {}.",

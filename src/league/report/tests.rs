@@ -237,7 +237,10 @@ fn chat_markup_in_names_and_fine_kinds_shows_as_look_alikes() {
 
 #[test]
 fn the_rounds_of_several_tables_are_said_per_table_not_added_up() {
-    let cases: [(&[u32], &str); 7] = [
+    let cases: [(&[u32], &str); 10] = [
+        (&[10, 1], "10 Runden und 1 Runde"),
+        (&[2, 0], "2 und 0 Runden"),
+        (&[0, 0], "je 0 Runden"),
         (&[], "0 Runden"),
         (&[1], "1 Runde"),
         (&[3], "3 Runden"),
@@ -249,4 +252,25 @@ fn the_rounds_of_several_tables_are_said_per_table_not_added_up() {
     for (tables, want) in cases {
         assert_eq!(rounds_played(tables), want, "{tables:?}");
     }
+}
+
+#[test]
+fn a_drawn_table_that_has_not_played_yet_counts() {
+    // Two tables drawn, only table 1 has played (two rounds).
+    let s = season(json!({
+        "format": "schockerliga-season/1", "season": 2026, "rules": { "split_tables_from": 4 },
+        "players": [ { "name": "Anna" }, { "name": "Bernd" }, { "name": "Carla" }, { "name": "Dirk" } ],
+        "nights": [ { "date": "2026-01-09",
+            "draw": [ { "player": "Anna", "table": 1 }, { "player": "Bernd", "table": 1 },
+                      { "player": "Carla", "table": 2 }, { "player": "Dirk", "table": 2 } ],
+            "tables": [ { "number": 1, "rounds": [
+                { "number": 1, "results": [ row("Anna", 0, 0, 0, false, true), row("Bernd", 1, 0, 0, false, false) ] },
+                { "number": 2, "results": [ row("Anna", 0, 0, 0, false, false), row("Bernd", 0, 0, 0, false, true) ] } ] } ],
+            "fines": [] } ]
+    }));
+    let text = night_report(&s, date("2026-01-09"), "L", Money::Shown).expect("a night");
+    assert!(
+        text.contains("4 Spieler an 2 Tischen, 2 und 0 Runden.\n"),
+        "{text}"
+    );
 }
