@@ -351,3 +351,26 @@ async fn a_stored_look_alike_does_not_make_the_season_unreadable() {
         "{names:?}"
     );
 }
+
+/// A stored season that fails its checks (damaged by hand, an older program's bug) is named with
+/// its reason on the page, not hidden behind "Ein interner Fehler".
+#[tokio::test]
+async fn an_unreadable_season_says_which_and_why() {
+    let mut t = TestApp::small_season().await;
+    sqlx::query("update seasons set rules_json = ? where year = 2026")
+        .bind(r#"{"split_tables_from": "viele"}"#)
+        .execute(&t.db.write)
+        .await
+        .unwrap();
+    t.restart().await;
+    let resp = t.get("/saison/2026", None).await;
+    assert_eq!(resp.status, StatusCode::INTERNAL_SERVER_ERROR);
+    assert!(
+        resp.body.contains(
+            "Die gespeicherten Daten lassen sich nicht lesen: gespeicherte Saison 2026 ungültig"
+        ),
+        "{}",
+        resp.body
+    );
+    assert!(resp.body.contains("Sicherung"), "{}", resp.body);
+}

@@ -41,6 +41,10 @@ pub enum AppError {
     /// The database was busy; nothing was stored, send again (503 with `Retry-After`).
     #[error("{0}")]
     Busy(String),
+    /// Stored data that fails its checks (500, logged), with the German reason shown: which
+    /// season and why, so that the club knows what to restore or repair.
+    #[error("{0}")]
+    Unreadable(String),
     /// Anything that failed inside (500).
     #[error("{0}")]
     Internal(String),
@@ -55,7 +59,7 @@ impl From<ServiceError> for AppError {
                 AppError::Closed(err.to_string())
             }
             ServiceError::Full(err) => AppError::Full(err.to_string()),
-            ServiceError::Corrupt(m) => AppError::Internal(m),
+            ServiceError::Corrupt(m) => AppError::Unreadable(m),
             e @ ServiceError::Db(_) if e.is_busy() => AppError::Busy(e.to_string()),
             ServiceError::Db(err) => AppError::Internal(err.to_string()),
         }
@@ -120,6 +124,16 @@ impl IntoResponse for AppError {
             AppError::Closed(m) => (StatusCode::CONFLICT, m.clone()),
             AppError::Full(m) => (StatusCode::INSUFFICIENT_STORAGE, m.clone()),
             AppError::Busy(m) => (StatusCode::SERVICE_UNAVAILABLE, m.clone()),
+            AppError::Unreadable(m) => {
+                tracing::error!(error = %self, "stored data unreadable");
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    format!(
+                        "Die gespeicherten Daten lassen sich nicht lesen: {m}. Die Verwaltung kann \
+                         unter Verwaltung → Sicherung eine Sicherung zurückspielen."
+                    ),
+                )
+            }
             AppError::Internal(_) => {
                 tracing::error!(error = %self, "request failed");
                 (
