@@ -396,6 +396,10 @@ async fn the_calendar_is_rfc_5545_with_stable_uids_and_cancelled_nights() {
     // The cancelled night's page says so and takes no answer.
     let page = t.get(&format!("/abend/{b}"), None).await;
     assert!(page.body.contains("Abgesagt."), "{}", page.body);
+    assert!(
+        !page.body.contains("voraussichtlich"),
+        "no forecast for a cancelled night"
+    );
     // The subscribe page names the webcal address.
     let page = t.get("/kalender", None).await;
     assert!(
