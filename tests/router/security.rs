@@ -485,6 +485,21 @@ async fn a_burst_of_logins_from_one_address_gets_429_and_others_are_not_affected
         .parse()
         .unwrap();
     assert!((1..=60).contains(&after), "Retry-After {after}");
+    // The site's error page, saying when.
+    assert!(resp
+        .header("content-type")
+        .unwrap()
+        .starts_with("text/html"));
+    assert!(
+        resp.body.contains("<h1>Zu viele Anfragen</h1>"),
+        "{}",
+        resp.body
+    );
+    assert!(
+        resp.body.contains("Zu viele Anmeldeversuche. Bitte in "),
+        "{}",
+        resp.body
+    );
     let resp = t
         .send_from(form("/login", &wrong, None), [10, 8, 8, 8])
         .await;

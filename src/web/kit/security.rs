@@ -244,12 +244,8 @@ fn per_address(
             Some(n) => format!("{message} Bitte in {n} Sekunden erneut versuchen."),
             None => message.to_string(),
         };
-        let mut resp = Response::new(Body::from(text));
-        *resp.status_mut() = status;
-        resp.headers_mut().insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("text/plain; charset=utf-8"),
-        );
+        // The site's own error page (a form was sent from a browser), not bare text.
+        let mut resp = (status, super::error::ErrorPage::new(status, text)).into_response();
         if let Some(seconds) = wait {
             // When the next attempt is allowed (RFC 9110 10.2.3), in seconds.
             resp.headers_mut()
