@@ -56,7 +56,9 @@ struct Cli {
         long,
         global = true,
         env = "DATABASE_URL",
-        default_value = "schockerliga.db"
+        default_value = "schockerliga.db",
+        // An empty name is no file (it left a stray "-sitzungen" behind): a usage error.
+        value_parser = clap::builder::NonEmptyStringValueParser::new()
     )]
     database: String,
     /// Adresse des Webservers.

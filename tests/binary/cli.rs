@@ -284,6 +284,19 @@ fn user_add_reads_the_password_from_stdin_and_backup_copies_the_database() {
         said.contains("„2027-02-30“ für <DATE>: diesen Tag gibt es nicht"),
         "{said}"
     );
+    // An empty database name is a usage error and leaves no file behind.
+    let out = Command::new(BIN)
+        .args(["status", "--database", ""])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("--database <DATABASE> braucht einen Wert"),
+        "{said}"
+    );
+    assert!(!dir.path().join("-sitzungen").exists(), "a stray file");
     // An argument that is no UTF-8 is a usage error like any other, not a panic.
     {
         use std::os::unix::ffi::OsStrExt;

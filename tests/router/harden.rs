@@ -373,4 +373,14 @@ async fn an_unreadable_season_says_which_and_why() {
         resp.body
     );
     assert!(resp.body.contains("Sicherung"), "{}", resp.body);
+    // The JSON API says the same.
+    let api = t.get("/api/v1/seasons/2026/standings", None).await;
+    assert_eq!(api.status, StatusCode::INTERNAL_SERVER_ERROR);
+    assert!(
+        api.body.contains(
+            "Die gespeicherten Daten lassen sich nicht lesen: gespeicherte Saison 2026 ungültig"
+        ),
+        "{}",
+        api.body
+    );
 }

@@ -400,6 +400,16 @@ async fn the_calendar_is_rfc_5545_with_stable_uids_and_cancelled_nights() {
         !page.body.contains("voraussichtlich"),
         "no forecast for a cancelled night"
     );
+    // An answer sent to it (a page opened before the cancellation) is refused in words.
+    let player = players(&t, 2026)[0].1;
+    let resp = answer(&t, b, player, true).await;
+    assert_eq!(
+        resp.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        resp.body
+    );
+    assert!(resp.body.contains("abgesagt"), "{}", resp.body);
     // The subscribe page names the webcal address.
     let page = t.get("/kalender", None).await;
     assert!(

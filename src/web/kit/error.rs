@@ -205,6 +205,13 @@ impl From<ServiceError> for ApiError {
             Err(e @ (ServiceError::NoSeason(_) | ServiceError::NotFound(_))) => {
                 ApiError(StatusCode::NOT_FOUND, e.to_string())
             }
+            Err(ServiceError::Corrupt(m)) => {
+                tracing::error!(error = %m, "api request: stored data unreadable");
+                ApiError(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    format!("Die gespeicherten Daten lassen sich nicht lesen: {m}"),
+                )
+            }
             Err(e) => {
                 tracing::error!(error = %e, "api request failed");
                 ApiError(

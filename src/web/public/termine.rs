@@ -282,6 +282,8 @@ async fn answer(
         .planning
         .active_on(date)
         .or_else(|| snapshot.planning.moved_from(date))
+        // A cancelled one: the service refuses it in words ("… ist abgesagt"), not a 404.
+        .or_else(|| snapshot.planning.on(date))
         .ok_or(AppError::NotFound)?;
     let date = night.date;
     let done = match (
