@@ -373,6 +373,22 @@ async fn an_unreadable_season_says_which_and_why() {
         resp.body
     );
     assert!(resp.body.contains("Sicherung"), "{}", resp.body);
+    // So does a night of that season, and the Verwaltung's page of it (not a 404).
+    let cookie = t.login(SECRETARY).await;
+    for path in ["/abend/2026-01-02", "/verwaltung/abend/2026-01-02"] {
+        let resp = t.get(path, Some(&cookie)).await;
+        assert_eq!(
+            resp.status,
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "{path}: {}",
+            resp.body
+        );
+        assert!(
+            resp.body.contains("lassen sich nicht lesen"),
+            "{path}: {}",
+            resp.body
+        );
+    }
     // The JSON API says the same.
     let api = t.get("/api/v1/seasons/2026/standings", None).await;
     assert_eq!(api.status, StatusCode::INTERNAL_SERVER_ERROR);

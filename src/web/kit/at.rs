@@ -169,9 +169,16 @@ impl AtNight {
             .ok_or(AppError::NotFound)
     }
 
-    /// The night in `snapshot`: 404 when it has none on `date`.
+    /// The night in `snapshot`: 404 when it has none on `date`; [`AppError::Unreadable`] when
+    /// its season is stored but fails its checks (the night may well be there).
     pub fn find(snapshot: Arc<Snapshot>, date: NaiveDate) -> Result<AtNight, AppError> {
-        let view = snapshot.night(date).ok_or(AppError::NotFound)?.0.clone();
+        let Some((view, _)) = snapshot.night(date) else {
+            return Err(match snapshot.season(chrono::Datelike::year(&date)) {
+                Err(e @ crate::service::ServiceError::Corrupt(_)) => e.into(),
+                _ => AppError::NotFound,
+            });
+        };
+        let view = view.clone();
         Ok(AtNight {
             date,
             snapshot,

@@ -621,9 +621,11 @@ async fn night(
 ) -> Result<Response, AppError> {
     let date = crate::web::kit::at::path_date(&date)?;
     let snapshot = league.snapshot();
-    let Ok(at) = AtNight::find(snapshot.clone(), date) else {
+    let at = match AtNight::find(snapshot.clone(), date) {
+        Ok(at) => at,
+        Err(e @ AppError::Unreadable(_)) => return Err(e),
         // Not played (yet): the page of the night planned on that day (issue 27), if any.
-        return crate::web::public::termine::page(layout, me, &snapshot, date, None);
+        Err(_) => return crate::web::public::termine::page(layout, me, &snapshot, date, None),
     };
     let logged_in = layout.user.is_some();
     let view = &at.view;
