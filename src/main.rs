@@ -324,6 +324,12 @@ enum RoleArg {
 /// Parses the command line (usage errors exit 2, said in German by [`aufruf::deutsch`]), runs the command, and exits 1 with the
 /// message on stderr when it fails or is refused.
 fn main() -> ExitCode {
+    // An empty DATABASE_URL (an env file's `DATABASE_URL=`) means unset: the default, or the
+    // --database given. (clap reads it for the global option even when --database is given to a
+    // command, and an empty name is refused below.)
+    if std::env::var_os("DATABASE_URL").is_some_and(|v| v.is_empty()) {
+        std::env::remove_var("DATABASE_URL");
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         // --help, --version: clap's answer (German by the templates above), exit 0.

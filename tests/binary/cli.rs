@@ -297,6 +297,18 @@ fn user_add_reads_the_password_from_stdin_and_backup_copies_the_database() {
         "{said}"
     );
     assert!(!dir.path().join("-sitzungen").exists(), "a stray file");
+    // An empty DATABASE_URL is as if unset: the --database given counts.
+    let out = Command::new(BIN)
+        .args(["status", "--database"])
+        .arg(&db)
+        .env("DATABASE_URL", "")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // An argument that is no UTF-8 is a usage error like any other, not a panic.
     {
         use std::os::unix::ffi::OsStrExt;
