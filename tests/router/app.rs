@@ -592,3 +592,21 @@ async fn first_event(mut body: Body) -> Bytes {
     .await;
     Bytes::from(out)
 }
+
+/// Brings in season 2026 of `t` again as 2027, unpaid, every night a year later (so every one
+/// ahead of the club's today): next year's season arriving from a file before its first night.
+pub async fn import_next_year_ahead(t: &TestApp) {
+    use chrono::Datelike;
+    let mut file = t.league.export(2026).unwrap();
+    file.season = 2027;
+    for p in &mut file.players {
+        p.fee_paid_on = None;
+    }
+    for n in &mut file.nights {
+        n.date = n.date.with_year(2027).unwrap();
+        for f in &mut n.fines {
+            f.paid_on = None;
+        }
+    }
+    t.league.import(&file, false, "test").await.unwrap();
+}

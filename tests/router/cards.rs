@@ -390,22 +390,10 @@ async fn the_due_day_is_typed_the_german_way_and_the_text_promises_only_what_the
 
 #[tokio::test]
 async fn next_year_brought_in_ahead_does_not_take_over_his_card() {
-    use chrono::Datelike;
     let (t, kasse) = league().await;
     let token = make_card(&t, &kasse).await;
     // The same players a year later, every night ahead of the club's today.
-    let mut file = t.league.export(2026).unwrap();
-    file.season = 2027;
-    for p in &mut file.players {
-        p.fee_paid_on = None;
-    }
-    for n in &mut file.nights {
-        n.date = n.date.with_year(2027).unwrap();
-        for f in &mut n.fines {
-            f.paid_on = None;
-        }
-    }
-    t.league.import(&file, false, "test").await.unwrap();
+    crate::app::import_next_year_ahead(&t).await;
     let card = t.get(&format!("/karte/{token}"), None).await;
     assert_eq!(card.status, StatusCode::OK, "{}", card.body);
     assert!(card.body.contains("Saison 2026"), "{}", card.body);

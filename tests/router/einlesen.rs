@@ -425,21 +425,9 @@ async fn a_sheet_of_a_far_future_season_is_refused_naming_year_and_line() {
 #[tokio::test]
 async fn next_year_brought_in_with_its_nights_ahead_does_not_take_over_the_table_before_its_first_night(
 ) {
-    use chrono::Datelike;
     let t = TestApp::small_season().await;
-    let mut file = t.league.export(2026).unwrap();
     // The same season a year later: every night ahead of the club's today (26.12.2026).
-    file.season = 2027;
-    for p in &mut file.players {
-        p.fee_paid_on = None;
-    }
-    for n in &mut file.nights {
-        n.date = n.date.with_year(2027).unwrap();
-        for f in &mut n.fines {
-            f.paid_on = None;
-        }
-    }
-    t.league.import(&file, false, "test").await.unwrap();
+    crate::app::import_next_year_ahead(&t).await;
     let home = t.get("/", None).await;
     assert_eq!(home.status, StatusCode::OK);
     assert!(home.body.contains("<h1>Tabelle 2026</h1>"), "{}", home.body);
