@@ -398,16 +398,20 @@
   // The "online" event often comes before the connection carries (Wi-Fi joined, no route yet;
   // a page reloaded from the phone's memory), and a send already under way makes sendAll return
   // at once: while rounds still wait, try again after 1, 2, 4 and 8 s, then every 20 s below.
+  // True when one of the kept records still waits to be sent (not refused).
+  function anyWaiting(records) {
+    return records.some(function (r) {
+      return r.state === "wartet";
+    });
+  }
+
   function sendWhenBack(attempt) {
     sendAll()
       .then(function () {
         return Warten.all();
       })
       .then(function (records) {
-        var waiting = records.some(function (r) {
-          return r.state === "wartet";
-        });
-        if (waiting && attempt < 4) {
+        if (anyWaiting(records) && attempt < 4) {
           setTimeout(function () {
             sendWhenBack(attempt + 1);
           }, 1000 * Math.pow(2, attempt));
@@ -429,7 +433,7 @@
   });
   setInterval(function () {
     Warten.all().then(function (records) {
-      if (records.some(function (r) { return r.state === "wartet"; })) {
+      if (anyWaiting(records)) {
         sendAll();
       }
     });

@@ -122,12 +122,8 @@ pub fn night_report(season: &Season, date: NaiveDate, link: &str, money: Money) 
         out.push_str(s);
         out.push('\n');
     };
-    // Every table of the draw, also one that has not played yet (0 rounds), and every table
-    // that has rounds, by number.
-    let mut numbers: Vec<u32> = night.draw.iter().map(|s| s.table).collect();
-    numbers.extend(summary.tables.iter().map(|t| t.number));
-    numbers.sort_unstable();
-    numbers.dedup();
+    // Every table of the night, one that has not played yet with 0 rounds.
+    let numbers = night.table_numbers_with_draw();
     let rounds: Vec<u32> = numbers
         .iter()
         .map(|n| {

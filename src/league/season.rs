@@ -383,6 +383,16 @@ pub fn row_points(rules: &SeasonRules, row: &ResultEntry) -> i64 {
 }
 
 impl Night {
+    /// [`Night::table_numbers`] and every table of the draw (also one that has not played yet),
+    /// ascending.
+    pub fn table_numbers_with_draw(&self) -> Vec<u32> {
+        let mut numbers = self.table_numbers();
+        numbers.extend(self.draw.iter().map(|s| s.table));
+        numbers.sort_unstable();
+        numbers.dedup();
+        numbers
+    }
+
     /// The distinct players with a row (a round's row or a totals row) at this night, sorted by name.
     pub fn participants(&self) -> BTreeSet<&str> {
         self.rows()
@@ -778,7 +788,8 @@ impl Season {
         // „Anna“ is refused for a new name; check_players already refused „anna“ beside „Anna“.
         let mut seen: HashMap<String, &str> = HashMap::new();
         for p in &self.players {
-            match seen.get(&name_key(&p.name)) {
+            let key = name_key(&p.name);
+            match seen.get(&key) {
                 Some(first) => out.push(EntryError::new(
                     Location::default().player(&p.name).field("name"),
                     format!(
@@ -787,7 +798,7 @@ impl Season {
                     ),
                 )),
                 None => {
-                    seen.insert(name_key(&p.name), &p.name);
+                    seen.insert(key, &p.name);
                 }
             }
         }

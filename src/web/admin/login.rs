@@ -99,16 +99,13 @@ async fn login(
         // Rounded up: trying again after Retry-After seconds must be allowed.
         let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
         let seconds = seconds.max(1);
-        let minutes = seconds.div_ceil(60);
-        let when = if minutes == 1 {
-            "einer Minute".to_string()
-        } else {
-            format!("{minutes} Minuten")
-        };
         let mut resp = refused(
             StatusCode::TOO_MANY_REQUESTS,
             form.username,
-            &format!("Zu viele Fehlversuche für diesen Namen. Bitte in {when} erneut versuchen."),
+            &format!(
+                "Zu viele Fehlversuche für diesen Namen. {}",
+                crate::web::kit::respond::try_again_in(seconds)
+            ),
         );
         resp.headers_mut()
             .insert(header::RETRY_AFTER, HeaderValue::from(seconds));

@@ -50,6 +50,12 @@ pub enum AppError {
     Internal(String),
 }
 
+/// The German words for stored data that fails its checks (`why`: which season and why), on
+/// the error page and in the JSON API alike.
+fn unreadable(why: &str) -> String {
+    format!("Die gespeicherten Daten lassen sich nicht lesen: {why}")
+}
+
 impl From<ServiceError> for AppError {
     fn from(e: ServiceError) -> Self {
         match e {
@@ -129,8 +135,9 @@ impl IntoResponse for AppError {
                 (
                     StatusCode::INTERNAL_SERVER_ERROR,
                     format!(
-                        "Die gespeicherten Daten lassen sich nicht lesen: {m}. Die Verwaltung kann \
-                         unter Verwaltung → Sicherung eine Sicherung zurückspielen."
+                        "{}. Die Verwaltung kann unter Verwaltung → Sicherung eine Sicherung \
+                         zurückspielen.",
+                        unreadable(m)
                     ),
                 )
             }
@@ -207,10 +214,7 @@ impl From<ServiceError> for ApiError {
             }
             Err(ServiceError::Corrupt(m)) => {
                 tracing::error!(error = %m, "api request: stored data unreadable");
-                ApiError(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    format!("Die gespeicherten Daten lassen sich nicht lesen: {m}"),
-                )
+                ApiError(StatusCode::INTERNAL_SERVER_ERROR, unreadable(&m))
             }
             Err(e) => {
                 tracing::error!(error = %e, "api request failed");

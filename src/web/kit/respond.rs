@@ -41,6 +41,20 @@ pub fn refused_status(refusal: &Refusal) -> StatusCode {
     }
 }
 
+/// When to try again after `seconds` (a 429's `Retry-After`), in German: "Bitte in einer
+/// Sekunde / 6 Sekunden / 60 Minuten erneut versuchen." (minutes from a minute on, rounded up).
+pub fn try_again_in(seconds: u64) -> String {
+    let when = match seconds {
+        0 | 1 => "einer Sekunde".to_string(),
+        2..=59 => format!("{seconds} Sekunden"),
+        _ => match seconds.div_ceil(60) {
+            1 => "einer Minute".to_string(),
+            m => format!("{m} Minuten"),
+        },
+    };
+    format!("Bitte in {when} erneut versuchen.")
+}
+
 /// `Retry-After` for a refusal that asks to send again (a busy database), else nothing.
 pub fn retry_after(refusal: &Refusal) -> Option<HeaderValue> {
     (refusal.kind == RefusalKind::Busy)

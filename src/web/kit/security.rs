@@ -240,8 +240,7 @@ fn per_address(
             _ => (StatusCode::INTERNAL_SERVER_ERROR, None),
         };
         let text = match wait {
-            Some(1) => format!("{message} Bitte in einer Sekunde erneut versuchen."),
-            Some(n) => format!("{message} Bitte in {n} Sekunden erneut versuchen."),
+            Some(n) => format!("{message} {}", super::respond::try_again_in(n)),
             None => message.to_string(),
         };
         // The site's own error page (a form was sent from a browser), not bare text.

@@ -631,11 +631,8 @@ async fn night(
     let view = &at.view;
     let n = at.night();
     let summary = league::night_summary(&view.season, at.date);
-    let mut numbers: Vec<u32> = n.draw.iter().map(|s| s.table).collect();
-    numbers.extend(n.tables.iter().map(|t| t.number));
-    numbers.sort_unstable();
-    numbers.dedup();
-    let tables = numbers
+    let tables = n
+        .table_numbers_with_draw()
         .into_iter()
         .map(|number| TableView {
             number,
