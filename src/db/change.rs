@@ -178,7 +178,10 @@ pub async fn store(
             let night = *ids.nights.get(date).ok_or_else(|| missing("Spielabend"))?;
             super::closing::reopen(conn, night).await?;
         }
-        Change::PayFine { .. } | Change::BookPayment { .. } | Change::NetPayouts { .. } => {
+        Change::PayFine { .. }
+        | Change::BookPayment { .. }
+        | Change::NetPayouts { .. }
+        | Change::UndoNetting { .. } => {
             payments(conn, year, before, after, ids).await?;
         }
     }

@@ -205,6 +205,14 @@ pub enum Change {
         /// itself does not know; the shares depend on it).
         carry_in_cents: i64,
     },
+    /// Undoes the netting of the Jahresabschluss ("Verrechnung aufheben", league.md §11): a
+    /// Korrektur with `reason` that puts every netted fine back to open, so that a change that
+    /// moves places or the pot can be made and the netting booked again. Refused without a reason
+    /// (1..=[`MAX_REASON_CHARS`] characters) or when no netting is booked.
+    UndoNetting {
+        /// Why the netting is undone (audited).
+        reason: String,
+    },
 }
 
 /// Whether a round may replace one entered under the same number (lost updates: a second secretary
@@ -298,21 +306,24 @@ impl Korrektur {
                 "der Spielabend ist abgeschlossen: Änderungen nur mit Häkchen „Korrektur“ und Grund.",
             ));
         }
-        let reason = self.reason.trim();
-        if reason.is_empty() || reason.chars().count() > MAX_REASON_CHARS {
-            return Err(EntryError::new(
-                night,
-                format!("eine Korrektur braucht einen Grund (1 bis {MAX_REASON_CHARS} Zeichen)."),
-            ));
-        }
-        if let Err(why) = crate::league::names::check_name_chars(reason) {
-            return Err(EntryError::new(
-                night,
-                format!("der Grund der Korrektur {why}."),
-            ));
-        }
-        Ok(reason.to_string())
+        check_reason(&self.reason).map_err(|why| EntryError::new(night, why))
     }
+}
+
+/// The reason of a Korrektur as typed, trimmed: 1..=[`MAX_REASON_CHARS`] characters without
+/// control or invisible characters (they would garble the audit log). `Err` is the German why
+/// ("eine Korrektur braucht einen Grund (1 bis 500 Zeichen).").
+pub fn check_reason(typed: &str) -> Result<String, String> {
+    let reason = typed.trim();
+    if reason.is_empty() || reason.chars().count() > MAX_REASON_CHARS {
+        return Err(format!(
+            "eine Korrektur braucht einen Grund (1 bis {MAX_REASON_CHARS} Zeichen)."
+        ));
+    }
+    if let Err(why) = crate::league::names::check_name_chars(reason) {
+        return Err(format!("der Grund der Korrektur {why}."));
+    }
+    Ok(reason.to_string())
 }
 
 /// Refuses closing the night on `date` before its day: `today` is the club's date. `Err`: the
@@ -359,8 +370,27 @@ impl Change {
             | Change::SetFineKind { .. }
             | Change::SetRules { .. } => None,
             Change::PayFine { date, .. } => Some(*date),
-            Change::BookPayment { .. } | Change::NetPayouts { .. } => None,
+            Change::BookPayment { .. } | Change::NetPayouts { .. } | Change::UndoNetting { .. } => {
+                None
+            }
         }
+    }
+
+    /// True when the change can move the places or the pot of the Jahresabschluss (league.md
+    /// §8, §11): a night, its draw, rounds or fines, a payment, a fee or the rules. After the
+    /// netting such a change waits for [`Change::UndoNetting`]; adding or renaming a player, the
+    /// Strafenkatalog (booked fines keep their amount), closing a night and the netting itself
+    /// move nothing.
+    pub fn moves_payouts(&self) -> bool {
+        !matches!(
+            self,
+            Change::AddPlayer { .. }
+                | Change::RenamePlayer { .. }
+                | Change::SetFineKind { .. }
+                | Change::CloseNight { .. }
+                | Change::NetPayouts { .. }
+                | Change::UndoNetting { .. }
+        )
     }
 
     /// True when the change alters a closed night and so needs a Korrektur: its draw, rounds or
@@ -469,6 +499,11 @@ impl Season {
     /// that changes nothing (marking a paid fine paid, closing a closed night) gives an equal
     /// season.
     pub fn apply(&self, change: &Change) -> Result<Season, EntryError> {
+        if change.moves_payouts() {
+            if let Some(refusal) = super::kasse::netting_booked(self) {
+                return Err(refusal);
+            }
+        }
         let mut file = self.to_file();
         // Every night's draw explicit: new rows are checked against it.
         for (entry, night) in file.nights.iter_mut().zip(&self.nights) {
@@ -547,6 +582,7 @@ impl Season {
                 paid_on,
                 carry_in_cents,
             } => money::net_payouts(self, file, *paid_on, *carry_in_cents),
+            Change::UndoNetting { reason } => money::undo_netting(file, reason),
             Change::RemoveRound {
                 date,
                 table,

@@ -308,6 +308,22 @@ impl Planning {
             .find(|n| !n.cancelled && n.date >= today && !started(n.date))
     }
 
+    /// The days of the nights planned in season `year` that are still to come on `today`: not
+    /// cancelled, not over, not `started` (league.md §11: the netting waits for them), by day.
+    pub fn ahead_in(
+        &self,
+        year: i32,
+        today: NaiveDate,
+        started: impl Fn(NaiveDate) -> bool,
+    ) -> Vec<NaiveDate> {
+        self.nights
+            .iter()
+            .filter(|n| n.date.year() == year)
+            .filter(|n| PlanStatus::of(n, today, started(n.date)) == PlanStatus::Open)
+            .map(|n| n.date)
+            .collect()
+    }
+
     /// The start time a new night gets when none is typed: that of the night planned last (not
     /// cancelled), else [`DEFAULT_START`].
     pub fn default_time(&self) -> NaiveTime {

@@ -153,6 +153,18 @@ fn plan_day(date: NaiveDate, today: NaiveDate) -> Result<(), ServiceError> {
 }
 
 impl League {
+    /// Refuses a night planned on `date` while the netting of its season is booked (league.md
+    /// §11: a new night needs the netting undone first), as the write pipeline refuses its start.
+    fn season_not_netted(&self, date: NaiveDate) -> Result<(), ServiceError> {
+        match self.snapshot().season(date.year()) {
+            Ok(view) => match crate::league::kasse::netting_booked(&view.season) {
+                Some(refusal) => Err(ServiceError::Refused(refusal)),
+                None => Ok(()),
+            },
+            Err(_) => Ok(()),
+        }
+    }
+
     /// The nights planned ahead of the current snapshot.
     pub fn planning(&self) -> Arc<Planning> {
         self.snapshot().planning.clone()
@@ -245,6 +257,7 @@ impl League {
             )));
         }
         plan_day(date, today)?;
+        self.season_not_netted(date)?;
         let before = active.as_ref().or(cancelled.as_ref());
         let plan = plan_of(input, before, planning.default_time())?;
         self.season_for(date.year(), author).await?;
@@ -327,6 +340,7 @@ impl League {
             if self.snapshot().night(plan.date).is_some() {
                 return Err(refused(format!("Am {day} gibt es schon einen Spielabend.")));
             }
+            self.season_not_netted(plan.date)?;
             self.season_for(plan.date.year(), author).await?;
         }
         let now = self.clock().now();
@@ -437,6 +451,7 @@ impl League {
         if self.snapshot().night(night.date).is_some() {
             return Err(refused(format!("Am {day} gibt es schon einen Spielabend.")));
         }
+        self.season_not_netted(night.date)?;
         let now = self.clock().now();
         let mut tx = self.inner.db.begin_write_as(author).await?;
         db::planned::set_cancelled(&mut tx, id, false, now).await?;

@@ -220,6 +220,17 @@ impl League {
         if let Some((table, round)) = edit.confirms_runde {
             confirmed_is_current(&mut tx, &view, changes, table, round).await?;
         }
+        if changes
+            .iter()
+            .any(|c| matches!(c, Change::NetPayouts { .. }))
+        {
+            // The season's last act (league.md §11): not while a night of it is planned (the
+            // planned nights as this transaction reads them) or open.
+            let planning = db::planned::load(&mut tx).await?;
+            let season = &view.season;
+            let planned = planning.ahead_in(year, today, |d| season.night(d).is_some());
+            league::kasse::last_act(season, &planned)?;
+        }
         let mut season = view.season.clone();
         let mut steps = Vec::with_capacity(changes.len());
         for change in changes {
@@ -707,6 +718,31 @@ async fn audit(
                 &format!(
                     "Jahresabschluss {year}: offene Strafen der Gewinner am {} verrechnet",
                     de(*paid_on)
+                ),
+                Some(&netted(before)),
+                Some(&netted(after)),
+            )
+            .await?;
+        }
+        Change::UndoNetting { reason } => {
+            let netted = |s: &Season| -> Value {
+                s.nights
+                    .iter()
+                    .flat_map(|n| n.fines.iter().map(move |f| (n.date, f)))
+                    .filter(|(_, f)| f.netted)
+                    .map(|(d, f)| json!([d, f.player, f.kind, f.amount_cents, f.paid_on]))
+                    .collect()
+            };
+            let on = league::kasse::netted_on(before)
+                .map(|d| format!(" vom {}", de(d)))
+                .unwrap_or_default();
+            db::audit::record(
+                tx,
+                user,
+                &format!(
+                    "Jahresabschluss {year}: Verrechnung{on} aufgehoben, die verrechneten \
+                     Strafen wieder offen (Korrektur: {})",
+                    reason.trim()
                 ),
                 Some(&netted(before)),
                 Some(&netted(after)),

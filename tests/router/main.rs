@@ -33,6 +33,7 @@ mod scorer_links;
 mod security;
 mod treasurer;
 mod wurfrunde_api;
+mod year_end;
 
 // The game night: live board, night report, paper sheet, rules form (issue 11.3, 11.5–11.7).
 mod bericht;

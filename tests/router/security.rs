@@ -65,6 +65,7 @@ const MONEY: &[(&str, &str)] = &[
     ("POST", "/verwaltung/saison/{year}/zahlung"),
     ("POST", "/verwaltung/saison/{year}/zahlungen/beitrag/{id}"),
     ("POST", "/verwaltung/saison/{year}/verrechnung"),
+    ("POST", "/verwaltung/saison/{year}/verrechnung/aufheben"),
     ("GET", "/verwaltung/saison/{year}/karten"),
     ("POST", "/verwaltung/saison/{year}/karten/{id}/link"),
     ("GET", "/verwaltung/saison/{year}/karten/{id}/link"),

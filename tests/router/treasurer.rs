@@ -23,6 +23,23 @@ pub(crate) async fn league() -> (TestApp, String) {
     (t, kasse)
 }
 
+/// The small season with every night closed (the netting is the season's last act, league.md
+/// §11) and the Kassenwart `kasse` logged in.
+async fn league_closed() -> (TestApp, String) {
+    let mut file = season_file("small-2026", None);
+    for n in &mut file.nights {
+        n.closed = true;
+    }
+    let t = TestApp::builder()
+        .staff()
+        .account("kasse", "kassenwart")
+        .season(file)
+        .start()
+        .await;
+    let kasse = t.login("kasse").await;
+    (t, kasse)
+}
+
 async fn fine_row(t: &TestApp, id: i64) -> (bool, Option<String>, bool) {
     sqlx::query_as("select paid, paid_on, netted from fines where id = ?")
         .bind(id)
@@ -217,7 +234,7 @@ async fn the_money_card_shows_a_girocode_that_decodes_to_the_epc_text() {
 
 #[tokio::test]
 async fn the_netting_pays_the_winners_fines_out_of_their_shares() {
-    let (t, kasse) = league().await;
+    let (t, kasse) = league_closed().await;
     let page = t.get("/saison/2026/abschluss", Some(&kasse)).await.body;
     assert!(
         page.contains("Vorschau:") && page.contains("Verrechnung buchen"),
@@ -298,7 +315,7 @@ async fn the_netting_pays_the_winners_fines_out_of_their_shares() {
 #[tokio::test]
 async fn one_payout_per_player_before_the_netting_and_final_once_it_is_booked() {
     use chrono::Datelike;
-    let (t, kasse) = league().await;
+    let (t, kasse) = league_closed().await;
     let page = t.get("/saison/2026/abschluss", Some(&kasse)).await.body;
     let at = page
         .find("<td>Dirk</td><td class=\"num\">25 %")

@@ -116,6 +116,9 @@ pub(super) fn net_payouts(
     paid_on: NaiveDate,
     carry_in_cents: i64,
 ) -> Result<(), EntryError> {
+    // The season's last act (league.md §11): not while a night is open. The planned nights are
+    // the service's to check (the season does not know them).
+    kasse::last_act(season, &[])?;
     let plan = kasse::netting_plan(season, carry_in_cents, paid_on);
     if plan.is_empty() {
         return Err(refuse(
@@ -128,6 +131,28 @@ pub(super) fn net_payouts(
             f.paid_on = Some(paid_on);
             f.netted = true;
         }
+    }
+    Ok(())
+}
+
+/// [`super::Change::UndoNetting`]: every netted fine open again, under the Korrektur `reason`.
+pub(super) fn undo_netting(file: &mut SeasonFile, reason: &str) -> Result<(), EntryError> {
+    let why = |w: String| refuse(format!("Verrechnung aufheben: {w}"));
+    super::check_reason(reason).map_err(why)?;
+    let mut undone = 0;
+    for fine in file.nights.iter_mut().flat_map(|n| n.fines.iter_mut()) {
+        if fine.netted {
+            fine.paid = false;
+            fine.paid_on = None;
+            fine.netted = false;
+            undone += 1;
+        }
+    }
+    if undone == 0 {
+        return Err(refuse(format!(
+            "Verrechnung aufheben: in der Saison {} ist keine Verrechnung gebucht.",
+            file.season
+        )));
     }
     Ok(())
 }

@@ -435,6 +435,9 @@ fn winners() -> Season {
         { "player": "Dora", "kind": "late", "paid": true }
     ]);
     v["nights"][1]["fines"] = json!([ { "player": "Anna", "kind": "sleepy", "paid": false } ]);
+    // Both nights closed: the netting is the season's last act (league.md §11).
+    v["nights"][0]["closed"] = json!(true);
+    v["nights"][1]["closed"] = json!(true);
     season(v)
 }
 
@@ -677,6 +680,10 @@ mod random {
             }
 
             let on = NaiveDate::from_ymd_opt(year, 12, 1 + net_day).unwrap_or_default();
+            // The last night is over (league.md §11: the netting waits for every night closed).
+            for n in &mut s.nights {
+                n.closed = true;
+            }
             let net = crate::league::Change::NetPayouts { paid_on: on, carry_in_cents: carry_in };
             let before = payouts(&s, carry_in);
             let Ok(after) = s.apply(&net) else {
@@ -730,8 +737,165 @@ fn the_jahresabschluss_is_final_once_the_netting_is_booked_after_the_last_night(
         ),
     ];
     for (i, (s, today, want)) in cases.into_iter().enumerate() {
-        assert_eq!(closing(s, 0, d(today)), want, "case {i}");
+        assert_eq!(closing(s, 0, d(today), &[]), want, "case {i}");
     }
+}
+
+/// Issue 31.1 (league.md §11): "Endgültig" only while no night of the season is planned or open
+/// and a booked netting fits every share; the netting refused while a night is planned or open,
+/// naming it; after it a change that moves places or the pot waits for the netting undone.
+#[test]
+fn the_netting_is_the_seasons_last_act() {
+    let net = |s: &Season, on: &str| {
+        s.apply(&crate::league::Change::NetPayouts {
+            paid_on: d(on),
+            carry_in_cents: 0,
+        })
+    };
+    let last = d("2026-01-16");
+    let closed = winners();
+    let netted = net(&closed, "2026-12-20").expect("netting");
+    let mut open = closed.clone();
+    open.nights[1].closed = false;
+    let planned = [d("2026-12-18")];
+    // (season, today, planned, closing)
+    let cases: [(&Season, &str, &[NaiveDate], Closing); 5] = [
+        (&netted, "2026-12-20", &[], Closing::Final { last }),
+        (
+            &netted,
+            "2026-12-20",
+            &planned,
+            Closing::Provisional { last },
+        ),
+        (&open, "2027-01-01", &[], Closing::Provisional { last }),
+        (&closed, "2027-01-01", &[], Closing::Final { last }),
+        (
+            &closed,
+            "2027-01-01",
+            &planned,
+            Closing::Provisional { last },
+        ),
+    ];
+    for (i, (s, today, planned, want)) in cases.into_iter().enumerate() {
+        assert_eq!(closing(s, 0, d(today), planned), want, "case {i}");
+    }
+
+    // Refused while a night is open, naming it; the planned ones come from the service.
+    let e = net(&open, "2026-12-20").expect_err("a night open");
+    assert_eq!(
+        e.to_string(),
+        "Noch offen: Freitag, 16.01.2026 (nicht abgeschlossen) – die Verrechnung erst nach dem \
+         letzten Abend."
+    );
+    let e = last_act(&closed, &[d("2026-12-18"), d("2026-12-11")]).expect_err("planned");
+    assert_eq!(
+        e.to_string(),
+        "Noch geplant: Freitag, 11.12.2026, Freitag, 18.12.2026 – die Verrechnung erst nach dem \
+         letzten Abend."
+    );
+    let days: Vec<NaiveDate> = (1..=5)
+        .map(|k| d("2026-12-04") + chrono::Days::new(7 * k))
+        .collect();
+    let e = last_act(&open, &days).expect_err("both");
+    assert_eq!(
+        e.to_string(),
+        "Noch offen: Freitag, 16.01.2026 (nicht abgeschlossen); noch geplant: Freitag, \
+         11.12.2026, Freitag, 18.12.2026, Freitag, 25.12.2026 und 2 weitere – die Verrechnung \
+         erst nach dem letzten Abend."
+    );
+    assert!(last_act(&closed, &[]).is_ok());
+
+    // After the netting: what moves places or the pot is refused, naming the way back; what
+    // moves nothing goes through.
+    let refused = [
+        crate::league::Change::AddNight {
+            date: d("2026-12-21"),
+        },
+        crate::league::Change::ReopenNight { date: last },
+        crate::league::Change::RemoveRound {
+            date: last,
+            table: 1,
+            number: 1,
+            if_version: None,
+        },
+        crate::league::Change::BookFine {
+            date: last,
+            player: "Bea".into(),
+            kind: "late".into(),
+            paid: false,
+            again: false,
+        },
+        crate::league::Change::PayFine {
+            date: last,
+            index: 0,
+            paid_on: None,
+        },
+        crate::league::Change::SetFee {
+            player: "Bea".into(),
+            paid_on: None,
+        },
+        crate::league::Change::BookPayment {
+            player: "Emil".into(),
+            cents: 5000,
+            paid_on: d("2026-12-21"),
+        },
+    ];
+    for change in &refused {
+        let e = netted.apply(change).expect_err("after the netting");
+        assert!(
+            e.to_string().starts_with(
+                "Der Jahresabschluss 2026 ist am 20.12.2026 verrechnet: ein neuer Abend, eine \
+                 Korrektur, eine Strafe, eine Zahlung oder ein Jahresbeitrag verschiebt Plätze \
+                 oder Topf."
+            ) && e.to_string().contains("„Verrechnung aufheben“"),
+            "{change:?}: {e}"
+        );
+        // Before the netting the same change is the league's as ever (no such refusal).
+        if let Err(e) = closed.apply(change) {
+            assert!(!e.to_string().contains("verrechnet"), "{change:?}: {e}");
+        }
+    }
+    for change in [
+        crate::league::Change::AddPlayer {
+            name: "Gerd".into(),
+        },
+        crate::league::Change::SetFineKind {
+            kind: "late".into(),
+            cents: Some(200),
+        },
+        crate::league::Change::CloseNight { date: last },
+    ] {
+        netted
+            .apply(&change)
+            .unwrap_or_else(|e| panic!("{change:?}: {e}"));
+    }
+
+    // Undone with a reason: every netted fine open again, the season as before the netting.
+    let undo = |reason: &str| {
+        netted.apply(&crate::league::Change::UndoNetting {
+            reason: reason.into(),
+        })
+    };
+    for bad in ["", "   ", "a\u{202e}b"] {
+        let e = undo(bad).expect_err("a reason");
+        assert!(e.to_string().starts_with("Verrechnung aufheben: "), "{e}");
+    }
+    let undone = undo("Abend nachgeholt").expect("undone");
+    assert_eq!(undone, closed);
+    let e = closed
+        .apply(&crate::league::Change::UndoNetting {
+            reason: "Abend nachgeholt".into(),
+        })
+        .expect_err("nothing netted");
+    assert_eq!(
+        e.to_string(),
+        "Verrechnung aufheben: in der Saison 2026 ist keine Verrechnung gebucht."
+    );
+    undone
+        .apply(&crate::league::Change::AddNight {
+            date: d("2026-12-21"),
+        })
+        .expect("a new night after the undo");
 }
 
 /// The pot after each night computed without copying the season (issue 25) is the one of the

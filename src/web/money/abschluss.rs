@@ -11,9 +11,10 @@ use chrono::NaiveDate;
 
 use crate::league::format::date_de as de_date;
 use crate::league::kasse::{
-    closing, fine_label, format_exact_cents, lucky_lines, place_lines, Closing, ShareLine,
+    closing, fine_label, format_exact_cents, lucky_lines, netted_on, netting_preview, place_lines,
+    Ahead, Closing, NetLine, ShareLine,
 };
-use crate::league::{format_cents, Change, Season};
+use crate::league::{format_cents, Season};
 use crate::web::kit::at::AtSeason;
 use crate::web::kit::session::CurrentUser;
 use crate::web::kit::{AppError, Layout};
@@ -117,6 +118,9 @@ pub struct NetRow {
     pub player: String,
     /// His share (places and Lucky Looser).
     pub share: String,
+    /// What of the share is the Lucky Looser's: "inkl. 10,00 € Lucky Looser", "Lucky Looser"
+    /// when it is all of it; empty without (issue 31.11).
+    pub lucky: String,
     /// His fines paid out of the share ("–" when none).
     pub netted: String,
     /// His open fines the share does not cover ("–" when none).
@@ -136,33 +140,90 @@ pub struct NettingView {
     pub preview_note: String,
     /// Σ paid out + Σ netted = Σ places + Lucky Looser, in words.
     pub check: String,
-    /// The viewer may book the netting (a Kassenwart, secretary or admin).
+    /// The viewer may book the netting (a Kassenwart, secretary or admin) and it can be booked
+    /// (no night ahead, a stored netting fits).
     pub can_book: bool,
     /// Default day of the netting (`YYYY-MM-DD`).
     pub day: String,
+    /// For the Kassenwart while nights are ahead, instead of the button: "Noch geplant: Freitag,
+    /// 11.12.2026 – die Verrechnung erst nach dem letzten Abend." (league.md §11).
+    pub waits: Option<String>,
+    /// The viewer may undo the booked netting ("Verrechnung aufheben", league.md §11).
+    pub can_undo: bool,
+    /// The reason typed into the undo form (kept when it was refused).
+    pub reason: String,
+    /// A stored netting that no longer fits the shares (issue 31.1): "Die Verrechnung passt
+    /// nicht mehr: Carla hat keinen Anteil (1,00 € verrechnet). …".
+    pub misfit: Option<String>,
 }
 
 /// `season` after the netting on `on` with carry-in `carry_in`, while payees' open fines wait
 /// to be netted; `None` when there is nothing to net.
 fn pending_netting(season: &Season, carry_in: i64, on: NaiveDate) -> Option<Season> {
-    let plan = crate::league::kasse::netting_plan(season, carry_in, on);
-    let change = Change::NetPayouts {
-        paid_on: on,
-        carry_in_cents: carry_in,
-    };
-    (!plan.is_empty())
-        .then(|| season.apply(&change).ok())
-        .flatten()
+    netting_preview(season, carry_in, on)
+}
+
+/// What the Kassenwart may do with the netting, and what the page says about it.
+struct NetAccess {
+    /// He handles money.
+    money: bool,
+    /// What of the season is still ahead.
+    ahead: Ahead,
+    /// The reason typed into the undo form.
+    reason: String,
+}
+
+/// "Die Verrechnung passt nicht mehr: Carla hat keinen Anteil (1,00 € verrechnet). …" for the
+/// lines whose share does not cover their netted fines; `None` when every one fits.
+fn misfit(lines: &[NetLine]) -> Option<String> {
+    let bad: Vec<String> = lines
+        .iter()
+        .filter(|l| !l.fits())
+        .map(|l| match l.share_cents {
+            0 => format!(
+                "{} hat keinen Anteil ({} verrechnet)",
+                l.player,
+                format_cents(l.netted_cents)
+            ),
+            share => format!(
+                "der Anteil von {} ({}) deckt die verrechneten {} nicht",
+                l.player,
+                format_cents(share),
+                format_cents(l.netted_cents)
+            ),
+        })
+        .collect();
+    (!bad.is_empty()).then(|| {
+        format!(
+            "Die Verrechnung passt nicht mehr: {}. Sie wurde gebucht, bevor Plätze oder Topf \
+             sich noch einmal bewegten; der Kassenwart hebt sie auf („Verrechnung aufheben“) und \
+             verrechnet neu.",
+            bad.join("; ")
+        )
+    })
 }
 
 /// The netting of `season` with carry-in `carry_in` on `on` ([`NettingView`]).
-fn netting_view(season: &Season, carry_in: i64, on: NaiveDate, can_book: bool) -> NettingView {
+fn netting_view(season: &Season, carry_in: i64, on: NaiveDate, access: NetAccess) -> NettingView {
     use crate::league::kasse::netting;
     use crate::league::payouts;
     let after = pending_netting(season, carry_in, on);
     let shown = after.as_ref().unwrap_or(season);
     let p = payouts(shown, carry_in);
     let lines = netting(shown, &p, on);
+    let lucky_of = |player: &str| -> i64 {
+        p.lucky_looser
+            .players
+            .iter()
+            .zip(&p.lucky_looser.cents)
+            .filter(|(n, _)| *n == player)
+            .map(|(_, c)| *c)
+            .sum()
+    };
+    let misfit = misfit(&netting(season, &payouts(season, carry_in), on));
+    let waits = crate::league::kasse::last_act(season, &access.ahead.planned)
+        .err()
+        .map(|e| e.to_string());
     let dash = |c: i64| {
         if c == 0 {
             "–".to_string()
@@ -180,6 +241,11 @@ fn netting_view(season: &Season, carry_in: i64, on: NaiveDate, can_book: bool) -
             .map(|l| NetRow {
                 player: l.player.clone(),
                 share: format_cents(l.share_cents),
+                lucky: match lucky_of(&l.player) {
+                    0 => String::new(),
+                    c if c == l.share_cents => "Lucky Looser".to_string(),
+                    c => format!("inkl. {} Lucky Looser", format_cents(c)),
+                },
                 netted: dash(l.netted_cents),
                 left_open: dash(l.left_open_cents),
                 payout: format_cents(l.payout_cents),
@@ -199,8 +265,12 @@ fn netting_view(season: &Season, carry_in: i64, on: NaiveDate, can_book: bool) -
             format_cents(netted),
             format_cents(shares)
         ),
-        can_book,
+        can_book: access.money && waits.is_none() && misfit.is_none(),
         day: on.to_string(),
+        waits: waits.filter(|_| access.money),
+        can_undo: access.money && netted_on(season).is_some(),
+        reason: access.reason,
+        misfit,
     }
 }
 
@@ -303,15 +373,21 @@ fn rules_view(season: &Season) -> RulesView {
 /// `GET /saison/{year}/abschluss`: the Jahresabschluss of the season (to the login page while the club
 /// keeps its money private and nobody is logged in).
 pub async fn get(layout: Layout, at: AtSeason) -> Result<Response, AppError> {
-    page(layout, &at, None)
+    page(layout, &at, None, "")
 }
 
-/// The Jahresabschluss page of `at` with `error` at the top (a refused form sent from it).
-pub fn page(layout: Layout, at: &AtSeason, error: Option<String>) -> Result<Response, AppError> {
+/// The Jahresabschluss page of `at` with `error` at the top (a refused form sent from it) and
+/// `reason` in the undo form (as typed there).
+pub fn page(
+    layout: Layout,
+    at: &AtSeason,
+    error: Option<String>,
+    reason: &str,
+) -> Result<Response, AppError> {
     if let Some(to_login) = money_gate(&at.snapshot, &layout) {
         return Ok(to_login);
     }
-    let page = abschluss_view(layout, at, error)?;
+    let page = abschluss_view(layout, at, error, reason)?;
     Ok(private_money(&at.snapshot, page.into_response()))
 }
 
@@ -319,12 +395,23 @@ fn abschluss_view(
     layout: Layout,
     at: &AtSeason,
     error: Option<String>,
+    reason: &str,
 ) -> Result<AbschlussPage, AppError> {
     let year = at.year();
     let today = layout.today;
     // As the club's today sees it (issue 22.3): a night entered ahead moves no place.
     let chained = at.snapshot.chained_on(year, today)?;
     let season = &at.view.season;
+    // What is still to be played (league.md §11): the netting and "Endgültig" wait for it.
+    let planned = at
+        .snapshot
+        .planning
+        .ahead_in(year, today, |d| season.night(d).is_some());
+    let ahead = Ahead::of(season, &planned);
+    let still = ahead
+        .sentence()
+        .map(|s| format!(" {s}."))
+        .unwrap_or_default();
     let carry_in = chained.payouts.carry_in_cents;
     let net_on = today.max(season.last_night().unwrap_or(today));
     // While payees' open fines wait to be netted, the places are the books' (today's pot), and
@@ -343,14 +430,14 @@ fn abschluss_view(
         })
         .unwrap_or_default();
     let p = &chained.payouts;
-    let status = match closing(season, carry_in, today) {
+    let status = match closing(season, carry_in, today, &planned) {
         Closing::NoNight => {
-            "Noch kein Spielabend: die Regeln unten gelten für diese Saison.".to_string()
+            format!("Noch kein Spielabend: die Regeln unten gelten für diese Saison.{still}")
         }
         Closing::Provisional { last } => format!(
             "Vorläufig: Stand nach dem Abend vom {}. Endgültig, sobald nach dem letzten Abend \
              der Saison die Verrechnung gebucht ist (ohne offene Strafen der Gewinner: am \
-             1. Januar {}).",
+             1. Januar {}).{still}",
             de_date(last),
             year + 1
         ),
@@ -462,7 +549,16 @@ fn abschluss_view(
         ),
         check_ok: left == right,
         schocker: p.schocker_des_jahres.join(", "),
-        netting: netting_view(season, carry_in, net_on, can_book),
+        netting: netting_view(
+            season,
+            carry_in,
+            net_on,
+            NetAccess {
+                money: can_book,
+                ahead,
+                reason: reason.to_string(),
+            },
+        ),
         with_netting: after.is_some(),
     })
 }

@@ -107,6 +107,11 @@ pub fn routes() -> Routes {
             "/verwaltung/saison/{year}/verrechnung",
             payments::net,
         )
+        .post(
+            Guard::Money,
+            "/verwaltung/saison/{year}/verrechnung/aufheben",
+            payments::undo_net,
+        )
 }
 
 /// The print and money stylesheet (`static/money.css`), embedded.

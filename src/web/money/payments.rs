@@ -285,7 +285,58 @@ pub async fn net(
             |message| Stored::at(to, message),
             async |refusal, layout| {
                 let at = AtSeason::find(league.snapshot(), year)?;
-                abschluss::page(layout, &at, Some(refusal.to_string()))
+                abschluss::page(layout, &at, Some(refusal.to_string()), "")
+            },
+        )
+        .await
+}
+
+/// The form that undoes the netting: its reason.
+#[derive(Deserialize)]
+pub struct UndoNetForm {
+    /// Why the netting is undone (a Korrektur's reason).
+    #[serde(default)]
+    pub grund: String,
+}
+
+/// `POST /verwaltung/saison/{year}/verrechnung/aufheben`: undoes the netting of the
+/// Jahresabschluss ("Verrechnung aufheben", league.md §11): a Korrektur with its reason that puts
+/// the netted fines back to open, audited; refused (no reason, no netting) → the Jahresabschluss
+/// again with the reason at the top and the typed reason kept.
+pub async fn undo_net(
+    reply: Reply,
+    RequireMoney(user): RequireMoney,
+    at: AtSeason,
+    Form(form): Form<UndoNetForm>,
+) -> Result<Response, AppError> {
+    let year = at.year();
+    let before = crate::league::kasse::netted_on(&at.view.season);
+    let change = Change::UndoNetting {
+        reason: form.grund.clone(),
+    };
+    let done = reply
+        .league
+        .change(year, change, &Edit::by(&user.username))
+        .await
+        .map(|_| {
+            format!(
+                "Verrechnung{} aufgehoben: die verrechneten Strafen sind wieder offen. Nach der \
+                 Änderung neu verrechnen.",
+                before
+                    .map(|d| format!(" vom {}", date_de(d)))
+                    .unwrap_or_default()
+            )
+        });
+    let league = reply.league.clone();
+    let to = format!("/saison/{year}/abschluss#verrechnung");
+    let typed = form.grund;
+    reply
+        .finish(
+            done,
+            |message| Stored::at(to, message),
+            async |refusal, layout| {
+                let at = AtSeason::find(league.snapshot(), year)?;
+                abschluss::page(layout, &at, Some(refusal.to_string()), &typed)
             },
         )
         .await
