@@ -67,6 +67,16 @@ pub async fn by_hash(pool: &SqlitePool, token_hash: &str) -> Result<Option<CardL
         .await?)
 }
 
+/// True when player `player_id` has a working (not revoked) link.
+pub async fn has_active(conn: &mut SqliteConnection, player_id: i64) -> Result<bool, DbError> {
+    let (n,): (i64,) =
+        sqlx::query_as("select count(*) from card_links where player_id = ? and revoked = 0")
+            .bind(player_id)
+            .fetch_one(conn)
+            .await?;
+    Ok(n > 0)
+}
+
 /// Every working (not revoked) link, by player name.
 pub async fn active(pool: &SqlitePool) -> Result<Vec<CardLinkRow>, DbError> {
     Ok(

@@ -37,7 +37,8 @@ impl PayWith {
 }
 
 /// The reminder of `name` for `items` ((label, cents), oldest first) adding up to `open_cents`,
-/// to pay by `due`, with his card at `link`, naming only the ways to pay the club has set up
+/// to pay by `due`, with his card at `link` (a new link) or, `None`, at the card link he has
+/// already ("dein Kartenlink gilt weiter"), naming only the ways to pay the club has set up
 /// (`pay`): "Hallo Anna, bei der Schockerliga ist für dich noch 1,50 € offen (Zuspätkommer am
 /// 09.01.2026: 1,00 €; …). Bitte bis zum 16.12.2026 bezahlen. …".
 pub fn text(
@@ -45,7 +46,7 @@ pub fn text(
     items: &[(String, i64)],
     open_cents: i64,
     due: NaiveDate,
-    link: &str,
+    link: Option<&str>,
     pay: PayWith,
 ) -> String {
     let listed = items
@@ -58,9 +59,13 @@ pub fn text(
     } else {
         format!(" ({listed})")
     };
+    let card = match link {
+        Some(link) => format!(": {link}"),
+        None => " (dein Kartenlink gilt weiter)".to_string(),
+    };
     format!(
         "Hallo {name}, bei der Schockerliga ist für dich noch {} offen{what}. Bitte bis zum {} \
-         bezahlen. Auf deiner Karte stehen alle Posten{}: {link} – Danke!",
+         bezahlen. Auf deiner Karte stehen alle Posten{}{card} – Danke!",
         format_cents(open_cents),
         date_de(due),
         pay.words()

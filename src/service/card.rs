@@ -3,8 +3,9 @@
 //! (his open fines and Jahresbeitrag, what he paid, the GiroCode for his open sum, his next night
 //! and answer, his place), also while the Kasse is members-only. The token is 32 random bytes
 //! (256 bits) shown once; only its SHA-256 is stored; a new link revokes the player's older one,
-//! `--revoke` (or the Verwaltung) revokes it. The Kassenwart's "Erinnern" makes a new link for the
-//! reminder's text (the old token cannot be shown again) and records "erinnert am".
+//! `--revoke` (or the Verwaltung) revokes it. The Kassenwart's "Erinnern" keeps the player's
+//! working link (the text then names none: the old token cannot be shown again) and makes a new
+//! one for the text only when he has none or the Kassenwart asks for it; it records "erinnert am".
 
 use chrono::NaiveDate;
 use serde_json::json;
@@ -42,11 +43,13 @@ pub struct CardStatus {
     pub created_at: String,
 }
 
-/// A reminder made: the new card link's token (shown once) and what the text names.
+/// A reminder made: the new card link's token (shown once), if one was made, and what the text
+/// names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reminder {
-    /// The token of the player's new card link (64 hex digits), not stored.
-    pub token: String,
+    /// The token of the player's new card link (64 hex digits), not stored; `None` when his
+    /// working link stays (the text then names no link: only its hash is kept).
+    pub token: Option<String>,
     /// The player.
     pub player: String,
     /// His open items on the day: (label, cents), oldest first.
@@ -212,15 +215,18 @@ impl League {
     }
 
     /// The Kassenwart's reminder of player `player_id` of season `year` by `author` ("Erinnern"):
-    /// his open items today (league.md §5, §6: what his card shows as open), pay by `due`; makes
-    /// his new card link for the text (his older one stops working: only its hash is kept) and
-    /// records "erinnert am" (today) in one transaction, audited. Refused (German): nothing open,
-    /// a due date before today or more than [`MAX_DUE_DAYS`] ahead, not a player of the season.
+    /// his open items today (league.md §5, §6: what his card shows as open), pay by `due`; his
+    /// working card link stays (issue 31.7: the link he saved keeps working), a new one is made
+    /// for the text only when he has none or `renew` asks for it (his older one then stops
+    /// working: only its hash is kept); records "erinnert am" (today) in one transaction,
+    /// audited. Refused (German): nothing open, a due date before today or more than
+    /// [`MAX_DUE_DAYS`] ahead, not a player of the season.
     pub async fn remind(
         &self,
         year: i32,
         player_id: i64,
         due: NaiveDate,
+        renew: bool,
         author: &str,
     ) -> Result<Reminder, ServiceError> {
         let today = self.today();
@@ -254,7 +260,10 @@ impl League {
         }
         let at = crate::db::planned::stamp(self.clock().now());
         let mut tx = self.db().begin_write_as(author).await?;
-        let token = new_link(&mut tx, player_id, &name, author, &at).await?;
+        let token = match renew || !db::card::has_active(&mut tx, player_id).await? {
+            true => Some(new_link(&mut tx, player_id, &name, author, &at).await?),
+            false => None,
+        };
         let row = ReminderRow {
             player_id,
             open_cents: account.open_cents,
@@ -267,9 +276,13 @@ impl League {
             &mut tx,
             author,
             &format!(
-                "{name} an {} erinnert (bis {})",
+                "{name} an {} erinnert (bis {}; {})",
                 format_cents(account.open_cents),
-                date_de(due)
+                date_de(due),
+                match token {
+                    Some(_) => "mit neuem Kartenlink",
+                    None => "sein Kartenlink gilt weiter",
+                }
             ),
             None,
             Some(

@@ -172,7 +172,8 @@ async fn a_reminder_names_the_german_sum_the_due_date_and_a_new_card_link() {
     assert_eq!(snapshot(&t.db.write).await, before);
 
     let due: NaiveDate = club_today() + Duration::days(14);
-    let body = encode(&[("bis", due.to_string())]);
+    // With a new link asked for (issue 31.7: else his link stays, below).
+    let body = encode(&[("bis", due.to_string()), ("neuer_link", "1".into())]);
     let r = t
         .post(
             "/verwaltung/saison/2026/karten/4/erinnern",
@@ -246,6 +247,89 @@ async fn a_reminder_names_the_german_sum_the_due_date_and_a_new_card_link() {
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
     assert!(r.body.contains("nichts offen"), "{}", r.body);
     assert_eq!(snapshot(&t.db.write).await, before);
+}
+
+/// Issue 31.7: "Erinnern" replaced the player's card link, so the link he saved stopped working
+/// at every reminder. A reminder reuses his working link; a new one only when he has none or the
+/// Kassenwart asks for it ("mit neuem Link").
+#[tokio::test]
+async fn a_reminder_keeps_his_card_link_working_unless_a_new_one_is_asked_for() {
+    let (t, kasse) = league().await;
+    let token = make_card(&t, &kasse).await;
+    let page = t.get("/verwaltung/saison/2026/karten", Some(&kasse)).await;
+    let line = page.body.split(r#"id="karte-4""#).nth(1).unwrap();
+    let line = line.split("</div>").next().unwrap();
+    assert!(
+        line.contains(r#"name="neuer_link""#) && line.contains("mit neuem Link"),
+        "the choice is offered while he has a link: {line}"
+    );
+
+    let due: NaiveDate = club_today() + Duration::days(14);
+    let body = encode(&[("bis", due.to_string())]);
+    let r = t
+        .post(
+            "/verwaltung/saison/2026/karten/4/erinnern",
+            &body,
+            Some(&kasse),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let shown = t.get(r.location().unwrap(), Some(&kasse)).await;
+    assert!(
+        shown
+            .body
+            .contains("Hallo Dirk, bei der Schockerliga ist für dich noch 0,50 € offen"),
+        "{}",
+        shown.body
+    );
+    assert!(
+        shown.body.contains("(dein Kartenlink gilt weiter)"),
+        "{}",
+        shown.body
+    );
+    assert!(
+        !shown.body.contains("/karte/"),
+        "no new link: {}",
+        shown.body
+    );
+    assert!(shown.body.contains("https://wa.me/?text=Hallo%20Dirk"));
+    // The link he saved before still answers.
+    assert_eq!(
+        t.get(&format!("/karte/{token}"), None).await.status,
+        StatusCode::OK
+    );
+    let page = t.get("/verwaltung/saison/2026/karten", Some(&kasse)).await;
+    let due_de = due.format("%d.%m.%Y").to_string();
+    assert!(
+        page.body
+            .contains(&format!("erinnert am 26.12.2026 an 0,50 €, bis {due_de}")),
+        "{}",
+        page.body
+    );
+
+    // Without a working link, the reminder makes one (as before).
+    let r = t
+        .post_follow("/verwaltung/saison/2026/karten/4/widerrufen", "", &kasse)
+        .await;
+    assert!(r.body.contains("gilt nicht mehr"), "{}", r.body);
+    let line = r.body.split(r#"id="karte-4""#).nth(1).unwrap();
+    let line = line.split("</div>").next().unwrap();
+    assert!(!line.contains(r#"name="neuer_link""#), "{line}");
+    let r = t
+        .post_follow("/verwaltung/saison/2026/karten/4/erinnern", &body, &kasse)
+        .await;
+    let fresh = token_in(&r.body);
+    assert!(
+        r.body.contains(&format!(
+            "stehen alle Posten: http://liga.test/karte/{fresh}"
+        )),
+        "{}",
+        r.body
+    );
+    assert_eq!(
+        t.get(&format!("/karte/{fresh}"), None).await.status,
+        StatusCode::OK
+    );
 }
 
 #[tokio::test]
@@ -370,7 +454,7 @@ async fn the_due_day_is_typed_the_german_way_and_the_text_promises_only_what_the
     let r = t
         .post_follow(
             "/verwaltung/saison/2026/karten/4/erinnern",
-            "bis=09.01.2027",
+            "bis=09.01.2027&neuer_link=1",
             &kasse,
         )
         .await;

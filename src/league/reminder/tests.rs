@@ -30,11 +30,18 @@ fn the_reminder_names_the_german_sum_the_due_date_and_the_card() {
         (Vec::new(), 50, &["noch 0,50 € offen. Bitte bis zum 16.12.2026"]),
     ];
     for (items, cents, holds) in cases {
-        let t = text("Anna", &items, cents, due, link, PayWith::default());
+        let t = text("Anna", &items, cents, due, Some(link), PayWith::default());
         for h in holds {
             assert!(t.contains(h), "{t:?} lacks {h:?}");
         }
     }
+    // His card link stays (issue 31.7): the text names none, and says his works.
+    let t = text("Anna", &[], 50, due, None, PayWith::default());
+    assert!(
+        t.ends_with("Auf deiner Karte stehen alle Posten (dein Kartenlink gilt weiter) – Danke!"),
+        "{t:?}"
+    );
+    assert!(!t.contains("http"), "{t:?}");
 }
 
 #[test]
@@ -64,7 +71,7 @@ fn the_reminder_names_only_the_ways_to_pay_the_club_has_set_up() {
     ];
     for (girocode, paypal, holds) in cases {
         let pay = PayWith { girocode, paypal };
-        let t = text("Anna", &[], 50, due, "https://liga.test/karte/x", pay);
+        let t = text("Anna", &[], 50, due, Some("https://liga.test/karte/x"), pay);
         assert!(t.contains(holds), "{t:?} lacks {holds:?}");
     }
 }

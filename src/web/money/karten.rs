@@ -2,8 +2,9 @@
 //! `/verwaltung/saison/{year}/karten` lists the season's players with their open sum, whether a
 //! card link works (since when, by whom) and the last reminder; a link is made (an older one stops
 //! working) and shown once with its QR code and a WhatsApp button, or revoked; "Erinnern" makes
-//! the reminder for the club's chat (the German open sum, the day to pay by, a new card link),
-//! shown once with the WhatsApp button that sends it, and records "erinnert am". Only the
+//! the reminder for the club's chat (the German open sum, the day to pay by; his card link stays,
+//! a new one only when he has none or "mit neuem Link" is ticked), shown once with the WhatsApp
+//! button that sends it, and records "erinnert am". Only the
 //! SHA-256 of a token is stored, so a link cannot be shown again later.
 
 use std::collections::BTreeMap;
@@ -275,17 +276,22 @@ pub async fn revoke(
     end(reply, year, done, stored, None).await
 }
 
-/// The reminder form: the day to pay by.
+/// The reminder form: the day to pay by, and whether a new card link goes with it.
 #[derive(Deserialize)]
 pub struct RemindForm {
     /// `YYYY-MM-DD`.
     #[serde(default)]
     pub bis: String,
+    /// Present when "mit neuem Link" is ticked: his working link is replaced by a new one in
+    /// the text (issue 31.7: else it stays).
+    #[serde(default)]
+    pub neuer_link: Option<String>,
 }
 
 /// `POST /verwaltung/saison/{year}/karten/{id}/erinnern`: the reminder of player `id` (his open
-/// sum, pay by `bis`, a new card link), shown once with its WhatsApp button; records "erinnert am".
-/// Refused (German, the page again with the typed day): nothing open, a day gone by or unreadable.
+/// sum, pay by `bis`; his card link stays, a new one only when he has none or `neuer_link` asks
+/// for it), shown once with its WhatsApp button; records "erinnert am". Refused (German, the page
+/// again with the typed day): nothing open, a day gone by or unreadable.
 pub async fn remind(
     reply: Reply,
     RequireMoney(user): RequireMoney,
@@ -306,17 +312,29 @@ pub async fn remind(
     });
     let done = match due {
         Err(e) => Err(e),
-        Ok(due) => match reply.league.remind(year, id, due, &user.username).await {
+        Ok(due) => match reply
+            .league
+            .remind(year, id, due, form.neuer_link.is_some(), &user.username)
+            .await
+        {
             Err(e) => Err(e),
             Ok(r) => {
-                let link = address.link(&card_path(&r.token));
+                let link = r.token.as_deref().map(|t| address.link(&card_path(t)));
                 let settings = &reply.league.snapshot().settings;
                 let pay = reminder::PayWith {
                     girocode: !settings.iban.is_empty(),
                     paypal: !settings.paypal_me.is_empty(),
                 };
-                let text = reminder::text(&r.player, &r.items, r.open_cents, r.due, &link, pay);
-                keep_once(&session, year, id, &r.token, &text).await?;
+                let text = reminder::text(
+                    &r.player,
+                    &r.items,
+                    r.open_cents,
+                    r.due,
+                    link.as_deref(),
+                    pay,
+                );
+                let token = r.token.as_deref().unwrap_or_default();
+                keep_once(&session, year, id, token, &text).await?;
                 Ok(r.player)
             }
         },
@@ -359,12 +377,13 @@ pub async fn show(
     let name = at.player(id)?;
     let kept: Option<String> = session.remove(SHOW_ONCE_KEY).await.ok().flatten();
     let prefix = format!("{year}|{id}|");
+    // The token is empty for a reminder that kept his link (issue 31.7).
     let (token, text) = kept
         .as_deref()
         .and_then(|k| k.strip_prefix(&prefix))
         .and_then(|rest| rest.split_once('|'))
         .map_or((None, String::new()), |(t, text)| {
-            (Some(t.to_string()), text.to_string())
+            ((!t.is_empty()).then(|| t.to_string()), text.to_string())
         });
     let shown = token.map(|t| {
         let url = address.link(&card_path(&t));
@@ -373,7 +392,7 @@ pub async fn show(
         (url, svg)
     });
     let whatsapp = match (&shown, text.is_empty()) {
-        (Some(_), false) => reminder::whatsapp(&text),
+        (_, false) => reminder::whatsapp(&text),
         (Some((url, _)), true) => links::whatsapp(
             &format!(
                 "Hallo {name}, deine Karte bei der Schockerliga (Stand, Kasse, nächster Abend):"
