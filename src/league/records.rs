@@ -34,8 +34,10 @@ pub enum RecordKind {
     OutStreak,
     /// Most consecutive nights of the season the player attended (a missed night breaks the run).
     AttendanceStreak,
-    /// Most paid rounds of one player at one night (at most `sozialfall_after`; §7).
-    PaidRoundsNight,
+    /// Most lost rounds of one player at one night (§7: lost, not paid — the paid rounds stop at
+    /// `sozialfall_after`, so their record was shared by everyone who ever became a Sozialfall;
+    /// issue 31.11).
+    LostRoundsNight,
 }
 
 impl RecordKind {
@@ -52,7 +54,7 @@ impl RecordKind {
         RecordKind::JulenSeason,
         RecordKind::OutStreak,
         RecordKind::AttendanceStreak,
-        RecordKind::PaidRoundsNight,
+        RecordKind::LostRoundsNight,
     ];
 
     /// The German title of the record, e.g. „Meiste gewertete Outs an einem Abend“.
@@ -64,7 +66,7 @@ impl RecordKind {
             RecordKind::JulenSeason => "Meiste Julen in einer Saison",
             RecordKind::OutStreak => "Meiste Abende in Folge mit Out",
             RecordKind::AttendanceStreak => "Meiste Abende in Folge dabei",
-            RecordKind::PaidRoundsNight => "Meiste bezahlte Runden an einem Abend",
+            RecordKind::LostRoundsNight => "Meiste verlorene Runden an einem Abend",
         }
     }
 }
@@ -94,7 +96,7 @@ pub struct Record {
     pub kind: RecordKind,
     /// The German title.
     pub label: &'static str,
-    /// The record value: counted Outs, Hand-Outs, Julen, nights or paid rounds as the kind says.
+    /// The record value: counted Outs, Hand-Outs, Julen, nights or lost rounds as the kind says.
     pub value: i64,
     /// Everyone holding it (empty when the value is 0).
     pub holders: Vec<RecordHolder>,
@@ -217,7 +219,7 @@ pub fn season_records(season: &Season) -> Records {
     let mut julen = Best::default();
     let mut out_streak = Best::default();
     let mut attendance = Best::default();
-    let mut paid = Best::default();
+    let mut lost = Best::default();
     // player → per night of the season (date, attended with ≥ 1 Out thrown?) / (date, attended?):
     // a missed night breaks both runs.
     let mut with_out: BTreeMap<String, Vec<(NaiveDate, bool)>> = BTreeMap::new();
@@ -246,7 +248,7 @@ pub fn season_records(season: &Season) -> Records {
         for p in players {
             night_outs.offer(p.counted_outs, at(&p.player));
             hand_outs.offer(i64::from(p.hand_outs), at(&p.player));
-            paid.offer(i64::from(p.paid_rounds), at(&p.player));
+            lost.offer(i64::from(p.lost_rounds), at(&p.player));
         }
         for &name in &names {
             let mine = players.iter().find(|p| p.player == name);
@@ -280,7 +282,7 @@ pub fn season_records(season: &Season) -> Records {
             julen.into_record(RecordKind::JulenSeason),
             out_streak.into_record(RecordKind::OutStreak),
             attendance.into_record(RecordKind::AttendanceStreak),
-            paid.into_record(RecordKind::PaidRoundsNight),
+            lost.into_record(RecordKind::LostRoundsNight),
         ],
     }
 }

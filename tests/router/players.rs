@@ -945,6 +945,15 @@ async fn career_all_time_ehrentafel_and_records_pages_link_each_other() {
     let season = t.get("/saison/2026/rekorde", None).await;
     assert_eq!(season.status, StatusCode::OK);
     assert!(season.body.contains("Rekorde 2026"));
+    // Issue 31.11: no "Meiste bezahlte Runden an einem Abend" (the Sozialfall stops them at 3),
+    // the most lost rounds of a night instead.
+    for page in [&rekorde.body, &season.body] {
+        assert!(!page.contains("bezahlte Runden"), "{page}");
+        assert!(
+            page.contains("Meiste verlorene Runden an einem Abend"),
+            "{page}"
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

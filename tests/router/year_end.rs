@@ -631,3 +631,22 @@ async fn a_stored_netting_that_no_longer_fits_is_shown_so_and_the_sums_still_agr
     );
     assert!(page.contains("Verrechnung aufheben"), "{page}");
 }
+
+/// Issue 31.11: the netting table says when an "Anteil" includes the Lucky Looser's amount
+/// (Bernd: 40 % of 36,00 € and the 10,00 € as Lucky Looser), and not when it does not (Anna).
+#[tokio::test]
+async fn the_netting_table_says_when_a_share_includes_the_lucky_looser() {
+    let (t, _, kasse, _) = netted().await;
+    let page = abschluss(&t, &kasse).await;
+    assert!(
+        page.contains(
+            "<td>Bernd</td><td class=\"num\">24,40 €<br><span class=\"muted\">inkl. 10,00 € \
+             Lucky Looser</span></td><td class=\"num\">1,00 €</td>"
+        ),
+        "{page}"
+    );
+    assert!(
+        page.contains("<td>Anna</td><td class=\"num\">21,60 €</td>"),
+        "{page}"
+    );
+}

@@ -210,18 +210,12 @@ fn season_records_by_hand() {
                 "Bernd",
             )],
         ),
-        // 3 paid rounds (Sozialfall)
+        // Most lost rounds: Cem's 8 on 16 Jan (issue 31.11: the paid rounds stop at the
+        // Sozialfall's 3, so six players shared that "record" and it said nothing).
         (
-            RecordKind::PaidRoundsNight,
-            3,
-            vec![
-                night("2026-01-02", "Cem"),
-                night("2026-01-09", "Anna"),
-                night("2026-01-09", "Bernd"),
-                night("2026-01-16", "Cem"),
-                night("2026-01-23", "Bernd"),
-                night("2026-01-23", "Cem"),
-            ],
+            RecordKind::LostRoundsNight,
+            8,
+            vec![night("2026-01-16", "Cem")],
         ),
     ];
     for (kind, value, want) in cases {
@@ -262,9 +256,9 @@ fn a_record_of_zero_has_no_holders() {
     // both attended the one night; Bernd lost all 10 rounds and paid 3
     let att = r.get(RecordKind::AttendanceStreak).expect("record");
     assert_eq!((att.value, att.holders.len()), (1, 2));
-    let paid = r.get(RecordKind::PaidRoundsNight).expect("record");
-    assert_eq!(paid.value, 3);
-    assert_eq!(paid.holders[0].player, "Bernd");
+    let lost = r.get(RecordKind::LostRoundsNight).expect("record");
+    assert_eq!((lost.value, lost.holders.len()), (10, 1));
+    assert_eq!(lost.holders[0].player, "Bernd");
     // a season without nights: all zero
     let empty = season(season_json(2026, &[("Anna", None)], vec![]));
     assert!(season_records(&empty)
@@ -328,9 +322,18 @@ fn all_time_records_collect_ties_across_seasons() {
     // breaks his run, issue 21.6)
     let streak = r.get(RecordKind::OutStreak).expect("record");
     assert_eq!((streak.value, streak.holders.len()), (3, 1));
-    // paid rounds: 4 nights of Emil + the six of 2026
-    let paid = r.get(RecordKind::PaidRoundsNight).expect("record");
-    assert_eq!((paid.value, paid.holders.len()), (3, 10));
+    // lost rounds: Emil lost all 10 on each of his 4 nights, 2026's best (8) does not count
+    let lost = r.get(RecordKind::LostRoundsNight).expect("record");
+    let who: Vec<(i32, &str)> = lost
+        .holders
+        .iter()
+        .map(|h| (h.season, h.player.as_str()))
+        .collect();
+    assert_eq!((lost.value, who), (10, vec![(2025, "Emil"); 4]));
+    // No record of paid rounds: under the Sozialfall (3 a night) it meant nothing.
+    assert!(RecordKind::ALL
+        .iter()
+        .all(|k| !k.label().contains("bezahlte")));
 }
 
 #[test]

@@ -203,6 +203,16 @@ fn misfit(lines: &[NetLine]) -> Option<String> {
     })
 }
 
+/// What of a netting share of `share` cents is the Lucky Looser's `lucky` cents (issue 31.11):
+/// "inkl. 10,00 € Lucky Looser", "Lucky Looser" when it is all of the share, "" without.
+fn lucky_note(lucky: i64, share: i64) -> String {
+    match lucky {
+        0 => String::new(),
+        c if c == share => "Lucky Looser".to_string(),
+        c => format!("inkl. {} Lucky Looser", format_cents(c)),
+    }
+}
+
 /// The netting of `season` with carry-in `carry_in` on `on` ([`NettingView`]).
 fn netting_view(season: &Season, carry_in: i64, on: NaiveDate, access: NetAccess) -> NettingView {
     use crate::league::kasse::netting;
@@ -241,11 +251,7 @@ fn netting_view(season: &Season, carry_in: i64, on: NaiveDate, access: NetAccess
             .map(|l| NetRow {
                 player: l.player.clone(),
                 share: format_cents(l.share_cents),
-                lucky: match lucky_of(&l.player) {
-                    0 => String::new(),
-                    c if c == l.share_cents => "Lucky Looser".to_string(),
-                    c => format!("inkl. {} Lucky Looser", format_cents(c)),
-                },
+                lucky: lucky_note(lucky_of(&l.player), l.share_cents),
                 netted: dash(l.netted_cents),
                 left_open: dash(l.left_open_cents),
                 payout: format_cents(l.payout_cents),

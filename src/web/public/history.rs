@@ -206,7 +206,7 @@ fn value_text(kind: RecordKind, value: i64) -> String {
         RecordKind::HandOutsNight => ("Hand-Out", "Hand-Outs"),
         RecordKind::JulenSeason => ("Jule", "Julen"),
         RecordKind::OutStreak | RecordKind::AttendanceStreak => ("Abend", "Abende"),
-        RecordKind::PaidRoundsNight => ("bezahlte Runde", "bezahlte Runden"),
+        RecordKind::LostRoundsNight => ("verlorene Runde", "verlorene Runden"),
     };
     format!("{value} {}", if value == 1 { one } else { many })
 }
