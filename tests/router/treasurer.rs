@@ -362,6 +362,85 @@ async fn one_payout_per_player_before_the_netting_and_final_once_it_is_booked() 
     assert!(row.ends_with("<td class=\"num\">18,25 €</td>"), "{row}");
 }
 
+/// Issue 33.5: the Strafen page offers closed nights, so it carries the Korrektur box and its
+/// reason: booking there on a closed night is refused without them (the form keeps what was
+/// typed, nothing stored) and goes through with them, audited with the reason.
+#[tokio::test]
+async fn the_strafen_page_books_a_fine_on_a_closed_night_as_a_korrektur() {
+    let (t, kasse) = league_closed().await;
+    let page = t.get("/verwaltung/saison/2026/strafen", Some(&kasse)).await;
+    assert_eq!(page.status, StatusCode::OK);
+    let form = page
+        .body
+        .split("action=\"/verwaltung/saison/2026/strafe\"")
+        .nth(1)
+        .unwrap();
+    let form = form.split("</form>").next().unwrap();
+    assert!(
+        form.contains("name=\"korrektur\"") && form.contains("name=\"korrektur_grund\""),
+        "{form}"
+    );
+    assert!(form.contains("25.12.2026 (abgeschlossen)"), "{form}");
+
+    let before = snapshot(&t.db.write).await;
+    let body = "date=2026-12-25&player=Anna&kind=late";
+    let r = t
+        .post("/verwaltung/saison/2026/strafe", body, Some(&kasse))
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+    assert!(
+        r.body.contains("Häkchen „Korrektur“ und Grund"),
+        "{}",
+        r.body
+    );
+    assert_eq!(snapshot(&t.db.write).await, before, "nothing stored");
+    // The box without a reason: refused, the box kept ticked.
+    let r = t
+        .post(
+            "/verwaltung/saison/2026/strafe",
+            &format!("{body}&korrektur=on&korrektur_grund="),
+            Some(&kasse),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+    assert!(r.body.contains("braucht einen Grund"), "{}", r.body);
+    assert!(
+        r.body.contains("name=\"korrektur\" value=\"on\" checked"),
+        "{}",
+        r.body
+    );
+    assert_eq!(snapshot(&t.db.write).await, before, "nothing stored");
+
+    let r = t
+        .post_follow(
+            "/verwaltung/saison/2026/strafe",
+            &format!("{body}&korrektur=on&korrektur_grund=Zu+sp%C3%A4t+nachgetragen"),
+            &kasse,
+        )
+        .await;
+    assert!(
+        r.body
+            .contains("Strafe gebucht: Anna, Zuspätkommer am 25.12.2026 (offen)."),
+        "{}",
+        r.body
+    );
+    let (n,): (i64,) = sqlx::query_as(
+        "select count(*) from fines f join nights n on n.id = f.night_id
+         where n.date = '2026-12-25'",
+    )
+    .fetch_one(&t.db.read)
+    .await
+    .unwrap();
+    assert_eq!(n, 1);
+    let (action,): (String,) = sqlx::query_as(
+        "select action from audit_log where action like 'Korrektur eines abgeschlossenen%'",
+    )
+    .fetch_one(&t.db.read)
+    .await
+    .unwrap();
+    assert!(action.contains("Zu spät nachgetragen"), "{action}");
+}
+
 /// Every public GET route of the route table with every concrete value the fixture has.
 fn public_uris() -> Vec<String> {
     let nights = [

@@ -12,9 +12,10 @@ use serde::Deserialize;
 
 use crate::league::format::date_de as de_date;
 use crate::league::kasse::{fine_label, parse_euros};
-use crate::league::{format_cents, Change};
+use crate::league::{format_cents, Change, Korrektur};
 use crate::service::{Edit, SeasonView, ServiceError};
 use crate::web::kit::at::AtSeason;
+use crate::web::kit::form::KorrekturFields;
 use crate::web::kit::session::{CurrentUser, RequireMoney};
 use crate::web::kit::{AppError, Layout, Reply, Stored};
 
@@ -53,6 +54,8 @@ pub struct Typed {
     pub paid: bool,
     /// Booking: the payment day (`YYYY-MM-DD`).
     pub paid_on: String,
+    /// Booking: the Korrektur box and reason (a closed night).
+    pub korrektur: Korrektur,
 }
 
 /// The secretary's Strafenkatalog page.
@@ -62,7 +65,11 @@ pub struct StrafenPage {
     layout: Layout,
     year: i32,
     kinds: Vec<KindRow>,
+    /// The nights to book on, newest first: (`YYYY-MM-DD`, "25.12.2026 (abgeschlossen)").
     nights: Vec<(String, String)>,
+    /// A night offered is closed: the booking form carries the Korrektur box and reason
+    /// (issue 33.5).
+    any_closed: bool,
     players: Vec<String>,
     fines: Vec<FineRow>,
     typed: Typed,
@@ -107,8 +114,15 @@ fn render_strafen(
             .nights
             .iter()
             .rev()
-            .map(|n| (n.date.to_string(), de_date(n.date)))
+            .map(|n| {
+                let label = match n.closed {
+                    true => format!("{} (abgeschlossen)", de_date(n.date)),
+                    false => de_date(n.date),
+                };
+                (n.date.to_string(), label)
+            })
             .collect(),
+        any_closed: season.nights.iter().any(|n| n.closed),
         players,
         fines: fine_rows(view).into_iter().rev().collect(),
         typed,
@@ -224,6 +238,9 @@ pub struct FineForm {
     /// Present when "Ja, noch einmal buchen" is ticked (a second fine of the kind that night).
     #[serde(default)]
     pub again: Option<String>,
+    /// Korrektur fields of a closed night.
+    #[serde(flatten)]
+    pub korrektur: KorrekturFields,
 }
 
 pub async fn book_fine(
@@ -240,6 +257,7 @@ pub async fn book_fine(
         fine_kind: form.kind.clone(),
         paid,
         paid_on: form.paid_on.clone(),
+        korrektur: Korrektur::from(&form.korrektur),
         ..Typed::default()
     };
     let date = NaiveDate::parse_from_str(form.date.trim(), "%Y-%m-%d").map_err(|_| {
@@ -269,22 +287,20 @@ pub async fn book_fine(
                     paid_on: Some(day),
                 });
             }
-            reply
-                .league
-                .changes(year, &changes, &Edit::by(&user.username))
-                .await
-                .map(|_| {
-                    format!(
-                        "Strafe gebucht: {}, {} am {} ({}).",
-                        form.player.trim(),
-                        fine_label(form.kind.trim()),
-                        de_date(date),
-                        match day {
-                            Some(d) => format!("bezahlt am {}", de_date(d)),
-                            None => "offen".to_string(),
-                        }
-                    )
-                })
+            // A closed night takes the fine as a Korrektur with its reason (issue 33.5).
+            let edit = Edit::by(&user.username).korrektur(Korrektur::from(&form.korrektur));
+            reply.league.changes(year, &changes, &edit).await.map(|_| {
+                format!(
+                    "Strafe gebucht: {}, {} am {} ({}).",
+                    form.player.trim(),
+                    fine_label(form.kind.trim()),
+                    de_date(date),
+                    match day {
+                        Some(d) => format!("bezahlt am {}", de_date(d)),
+                        None => "offen".to_string(),
+                    }
+                )
+            })
         }
     };
     end(reply, year, done, typed).await
