@@ -167,8 +167,8 @@ fn pending_netting(season: &Season, carry_in: i64, on: NaiveDate) -> Option<Seas
 struct NetAccess {
     /// He handles money.
     money: bool,
-    /// What of the season is still ahead.
-    ahead: Ahead,
+    /// The days of the season's planned nights still to come (league.md §11).
+    planned: Vec<NaiveDate>,
     /// The reason typed into the undo form.
     reason: String,
 }
@@ -231,7 +231,7 @@ fn netting_view(season: &Season, carry_in: i64, on: NaiveDate, access: NetAccess
             .sum()
     };
     let misfit = misfit(&netting(season, &payouts(season, carry_in), on));
-    let waits = crate::league::kasse::last_act(season, &access.ahead.planned)
+    let waits = crate::league::kasse::last_act(season, &access.planned)
         .err()
         .map(|e| e.to_string());
     let dash = |c: i64| {
@@ -413,8 +413,7 @@ fn abschluss_view(
         .snapshot
         .planning
         .ahead_in(year, today, |d| season.night(d).is_some());
-    let ahead = Ahead::of(season, &planned);
-    let still = ahead
+    let still = Ahead::of(season, &planned)
         .sentence()
         .map(|s| format!(" {s}."))
         .unwrap_or_default();
@@ -561,7 +560,7 @@ fn abschluss_view(
             net_on,
             NetAccess {
                 money: can_book,
-                ahead,
+                planned,
                 reason: reason.to_string(),
             },
         ),
