@@ -685,7 +685,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             // The web's account checks (name 1–50 characters, nothing invisible; password 8–200).
             auth::check_account_name(&name).map_err(anyhow::Error::msg)?;
             let password = read_password()?;
-            let db = upgrade::open_for_writing(&path).await.map_err(refused)?;
+            let db = open_for_writing(&path).await?;
             accounts::create(&db.db, &name, &password, None, role, "cli")
                 .await
                 .map_err(refused)?;
@@ -695,7 +695,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::User {
             command: UserCommand::Reset { name },
         } => {
-            let db = upgrade::open_for_writing(&path).await.map_err(refused)?;
+            let db = open_for_writing(&path).await?;
             let token = accounts::issue_reset(&db.db, &name, "cli")
                 .await
                 .map_err(refused)?;
@@ -743,7 +743,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Night {
             command: NightCommand::Plan { date, time, place },
         } => {
-            let writing = upgrade::open_for_writing(&path).await.map_err(refused)?;
+            let writing = open_for_writing(&path).await?;
             let league = service::League::of_with(writing.db.clone(), setup.clone())
                 .await
                 .map_err(refused)?;
@@ -779,7 +779,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Night {
             command: NightCommand::Cancel { date },
         } => {
-            let writing = upgrade::open_for_writing(&path).await.map_err(refused)?;
+            let writing = open_for_writing(&path).await?;
             let league = service::League::of_with(writing.db.clone(), setup.clone())
                 .await
                 .map_err(refused)?;
@@ -796,7 +796,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Player {
             command: PlayerCommand::Link { name, revoke },
         } => {
-            let writing = upgrade::open_for_writing(&path).await.map_err(refused)?;
+            let writing = open_for_writing(&path).await?;
             let db = &writing.db;
             if revoke {
                 let (name, was) = service::card::revoke_link(db, &name, "cli")
@@ -829,7 +829,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                     revoke,
                 },
         } => {
-            let db = upgrade::open_for_writing(&path).await.map_err(refused)?;
+            let db = open_for_writing(&path).await?;
             let db = &db.db;
             if revoke {
                 let was = service::scorer::revoke_link(db, date, table, "cli")
@@ -876,7 +876,7 @@ async fn open_for_import(
     if !path.exists() {
         check(ClubClock::new(setup.clock.clone(), setup_zone(setup)).today()).map_err(refused)?;
     }
-    let db = upgrade::open_for_writing(path).await.map_err(refused)?;
+    let db = open_for_writing(path).await?;
     let today = service::club_today(&db.db, setup).await.map_err(refused)?;
     check(today).map_err(refused)?;
     Ok(db)
@@ -886,6 +886,16 @@ async fn open_for_import(
 /// default).
 fn setup_zone(setup: &Setup) -> chrono_tz::Tz {
     setup.timezone.unwrap_or(clock::DEFAULT_TIMEZONE)
+}
+
+/// Opens the database at `path` for a command that writes ([`upgrade::open_for_writing`]) and
+/// says on stderr when it made a new one, and where.
+async fn open_for_writing(path: &Path) -> anyhow::Result<upgrade::Writing> {
+    let writing = upgrade::open_for_writing(path).await.map_err(refused)?;
+    if writing.created {
+        eprintln!("{}", upgrade::created_message(path));
+    }
+    Ok(writing)
 }
 
 /// Opens the database for a reading command ([`upgrade::open_for_reading`]) and prints its
@@ -947,7 +957,7 @@ async fn demo(path: &Path, args: DemoArgs) -> anyhow::Result<()> {
         last_year: args.last_year,
         besteck_nights: args.besteck_nights,
     };
-    let db = upgrade::open_for_writing(path).await.map_err(refused)?;
+    let db = open_for_writing(path).await?;
     let db = &db.db;
     let files = league(&spec);
     // A demo run in the club's own folder must not wipe its real season: every year is checked

@@ -123,6 +123,35 @@ pub fn sessions_path(path: &Path) -> std::path::PathBuf {
     std::path::PathBuf::from(name)
 }
 
+/// Creates the empty file `path` readable and writable by its owner only (0600, whatever the
+/// process's umask) when it does not exist; an existing file is left as it is. SQLite then
+/// takes it as a new database and gives its `-wal`/`-shm` the same mode (issue 32.7: the
+/// database got the umask's 0644, its account hashes readable by every user).
+pub fn create_private(path: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+    {
+        // The umask may have taken bits of 0600 (umask 0277): set them as meant.
+        Ok(f) => f.set_permissions(std::fs::Permissions::from_mode(0o600)),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// [`create_private`] as a storage error (the file could not be made).
+fn create_private_db(path: &Path) -> Result<(), DbError> {
+    create_private(path).map_err(|e| {
+        DbError::Sqlx(sqlx::Error::Io(std::io::Error::new(
+            e.kind(),
+            format!("{} nicht anlegbar: {e}", path.display()),
+        )))
+    })
+}
+
 fn options(path: &Path, busy: Duration) -> Result<SqliteConnectOptions, DbError> {
     let url = format!("sqlite://{}", path.display());
     Ok(SqliteConnectOptions::from_str(&url)?
@@ -309,6 +338,9 @@ impl Db {
     /// connection's write lock before [`DbError::Busy`] (tests of a busy database).
     pub async fn open_waiting(path: &Path, busy: Duration) -> Result<Db, DbError> {
         let opts = options(path, busy)?;
+        // Both files private (0600) whatever the umask, before SQLite makes them.
+        create_private_db(path)?;
+        create_private_db(&sessions_path(path))?;
         let write = SqlitePoolOptions::new()
             .max_connections(1)
             .after_release(|conn, _| Box::pin(still_usable(conn)))
@@ -379,8 +411,17 @@ pub(crate) fn to_u32(v: i64, what: &str) -> Result<u32, DbError> {
 }
 
 /// Writes a consistent copy of the database behind `pool` to `target` (`VACUUM INTO`, one read
-/// transaction; works on a read-only connection too). The target must not exist yet.
+/// transaction; works on a read-only connection too). The target must not exist yet; it is made
+/// private (0600) whatever the umask.
 pub async fn copy_into(pool: &SqlitePool, target: &Path) -> Result<(), DbError> {
+    if target.exists() {
+        return Err(DbError::Sqlx(sqlx::Error::Io(std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            format!("{} gibt es schon", target.display()),
+        ))));
+    }
+    // VACUUM INTO takes an empty file as a new one: made first, with its mode.
+    create_private_db(target)?;
     sqlx::query("vacuum into ?")
         .bind(target.to_string_lossy().into_owned())
         .execute(pool)

@@ -326,12 +326,36 @@ pub async fn write_verified_copy(db: &Db, target: &Path) -> Result<Report, Servi
     Ok(report)
 }
 
-/// Writes `text` to `path` and syncs it to disk.
+/// Writes `text` to `path` (private: 0600, whatever the umask) and syncs it to disk.
 fn write_synced(path: &Path, text: &str) -> std::io::Result<()> {
     use std::io::Write;
-    let mut f = std::fs::File::create(path)?;
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)?;
+    f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
     f.write_all(text.as_bytes())?;
     f.sync_all()
+}
+
+/// Makes the directory `dir` (and its missing parents) when it is missing: `dir` itself
+/// private (0700, whatever the umask); an existing one is left as it is.
+pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    if dir.is_dir() {
+        return Ok(());
+    }
+    if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)?;
+    }
+    match std::fs::DirBuilder::new().mode(0o700).create(dir) {
+        Ok(()) => std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && dir.is_dir() => Ok(()),
+        Err(e) => Err(e),
+    }
 }
 
 /// The probe's verdict on one copy.
@@ -413,7 +437,7 @@ impl Backups {
     /// the newest `keep` (at least 1) copies that passed their probe. Errors (German): `dir`
     /// cannot be created, or is the database's own directory's file.
     pub fn new(database: &Path, dir: &Path, keep: usize) -> Result<Backups, ServiceError> {
-        std::fs::create_dir_all(dir).map_err(|e| {
+        create_private_dir(dir).map_err(|e| {
             ServiceError::refused(format!(
                 "Sicherungsverzeichnis {} nicht anlegbar: {e}",
                 dir.display()

@@ -13,6 +13,7 @@ pub mod besteck;
 pub mod calendar;
 pub mod card;
 pub mod clock;
+pub mod files;
 pub mod interchange;
 pub mod live;
 pub mod planned;

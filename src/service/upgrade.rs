@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use super::backup::{self, Report};
 use super::clock::ClubClock;
+use super::files;
 use super::{League, ServiceError, Setup};
 use crate::db::{self, Db, Schema};
 
@@ -167,17 +168,57 @@ pub async fn open_for_reading(path: &Path, setup: Setup) -> Result<Reading, Serv
 pub struct Writing {
     /// The database.
     pub db: Db,
+    /// Whether this call made the database (a new, empty league): the command says so and
+    /// where ([`created_message`]).
+    pub created: bool,
     _lock: DbLock,
+}
+
+/// The German line of a command that made a new database at `path`: „Neue Datenbank
+/// /abs/liga.db angelegt.“, so that a database made by mistake (the wrong directory, no
+/// `--database`) is seen at once (issue 31.3).
+pub fn created_message(path: &Path) -> String {
+    format!(
+        "Neue Datenbank {} angelegt (eine leere Liga; war eine andere gemeint, dann mit \
+         --database deren Datei angeben).",
+        files::absolute(path).display()
+    )
+}
+
+/// Makes the database at `path` when there is none (missing or 0 bytes) and says whether it
+/// did. Refused (German): this process runs as another user than the directory's owner
+/// ([`files::check_owner`]), or a restore was interrupted there (its `….wiederherstellung`
+/// lies beside: a new, empty league would take the restored one's place).
+async fn create_if_new(path: &Path) -> Result<bool, ServiceError> {
+    if !is_new(path) {
+        return Ok(false);
+    }
+    let incoming = with_suffix(path, INCOMING);
+    if incoming.exists() {
+        return Err(ServiceError::refused(format!(
+            "Die Datenbank {} fehlt, daneben liegt {} von einer unterbrochenen \
+             Wiederherstellung: es wird keine neue, leere Liga angelegt. Die Wiederherstellung \
+             wiederholen (schockerliga restore SICHERUNG) oder die Datei an ihren Platz \
+             umbenennen: mv {} {}",
+            path.display(),
+            incoming.display(),
+            files::shell_word(&incoming.to_string_lossy()),
+            files::shell_word(&path.to_string_lossy()),
+        )));
+    }
+    drop(Db::open(path).await?);
+    Ok(true)
 }
 
 /// Opens the database at `path` for a command that writes: a new file gets the schema; an
 /// existing one must have this program's schema — an older one is refused with the way to
 /// migrate it (so no command migrates by the way), a newer or damaged one refused too.
+/// Refused too while this process runs as another user than the database's owner
+/// ([`files::check_owner`]: the files it leaves would not be the server's).
 pub async fn open_for_writing(path: &Path) -> Result<Writing, ServiceError> {
-    if !path.exists() {
-        // A new league: the schema is made, there is nothing to keep.
-        drop(Db::open(path).await?);
-    }
+    files::check_owner(path)?;
+    // A new league: the schema is made, there is nothing to keep.
+    let created = create_if_new(path).await?;
     let lock = lock_shared(path)?;
     let schema = db::schema_of(path).await?;
     if let Some(e) = refusal(path, &schema, false) {
@@ -185,6 +226,7 @@ pub async fn open_for_writing(path: &Path) -> Result<Writing, ServiceError> {
     }
     Ok(Writing {
         db: Db::open(path).await?,
+        created,
         _lock: lock,
     })
 }
@@ -207,9 +249,8 @@ pub struct Migrated {
 /// must pass), then the migrations. Refused (German): another process holds the file, the copy
 /// fails its probe, a newer or damaged schema. Returns the lock, held alone.
 pub async fn migrate(path: &Path, clock: &ClubClock) -> Result<Migrated, ServiceError> {
-    if is_new(path) {
-        drop(Db::open(path).await?);
-    }
+    files::check_owner(path)?;
+    create_if_new(path).await?;
     let lock = lock_exclusive(path)?;
     let before = db::schema_of(path).await?;
     match &before {
@@ -255,9 +296,11 @@ pub async fn prepare_serve(
     path: &Path,
     clock: &ClubClock,
 ) -> Result<(DbLock, Option<(PathBuf, Report)>), ServiceError> {
-    if is_new(path) {
-        drop(Db::open(path).await?);
+    files::check_owner(path)?;
+    if create_if_new(path).await? {
+        tracing::info!("{}", created_message(path));
     }
+    files::check_writable(path)?;
     let schema = db::schema_of(path).await?;
     if !matches!(schema, Schema::Older { .. }) {
         if let Some(e) = refusal(path, &schema, false) {
@@ -336,6 +379,7 @@ pub async fn restore(
             "Die Kopie ist die Datenbank selbst: nichts wiederhergestellt.",
         ));
     }
+    files::check_owner(path)?;
     let lock = if path.exists() {
         Some(lock_exclusive(path)?)
     } else {
@@ -343,7 +387,7 @@ pub async fn restore(
     };
     let io = |what: String, e: std::io::Error| ServiceError::refused(format!("{what}: {e}"));
     // The copy goes beside the database first, so the last step is one rename.
-    let incoming = with_suffix(path, ".wiederherstellung");
+    let incoming = with_suffix(path, INCOMING);
     let _ = std::fs::remove_file(&incoming);
     std::fs::copy(from, &incoming)
         .and_then(|_| File::open(&incoming).and_then(|f| f.sync_all()))
@@ -387,6 +431,9 @@ pub async fn restore(
     drop(lock);
     Ok(Restored { old, report })
 }
+
+/// The suffix of the copy that `restore` puts beside the database before it moves it in place.
+const INCOMING: &str = ".wiederherstellung";
 
 /// `path` with `suffix` appended to its file name.
 fn with_suffix(path: &Path, suffix: &str) -> PathBuf {

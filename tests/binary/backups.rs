@@ -180,3 +180,99 @@ fn restore_is_refused_while_serving_and_keeps_the_old_file_beside_it() {
     let old = dir.path().join(&kept[0]);
     let (_, _) = ok(&run(&old, &["user", "reset", crate::common::ADMIN]));
 }
+
+/// The binary with `args` and `--database db` under the umask `umask` (a shell sets it first).
+fn run_with_umask(umask: &str, db: &Path, args: &[&str]) -> Output {
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("umask {umask} && exec \"$0\" \"$@\""))
+        .arg(crate::BIN)
+        .args(args)
+        .arg("--database")
+        .arg(db)
+        .env_remove("DATABASE_URL")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap()
+}
+
+/// The permission bits of `path` (0o600 …).
+fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o7777
+}
+
+#[test]
+fn the_database_its_copies_and_the_backup_dir_are_private_whatever_the_umask() {
+    let season = fixture("small-2026.season.json");
+    for umask in ["000", "022", "277"] {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("liga.db");
+        ok(&run_with_umask(
+            umask,
+            &db,
+            &["import", season.to_str().unwrap()],
+        ));
+        for name in ["liga.db", "liga.db-sitzungen"] {
+            assert_eq!(mode(&dir.path().join(name)), 0o600, "umask {umask}: {name}");
+        }
+        // The database stays writable for its owner (a second import, then a read).
+        ok(&run_with_umask(
+            umask,
+            &db,
+            &["import", season.to_str().unwrap(), "--replace"],
+        ));
+        let copy = dir.path().join("kopie.db");
+        ok(&run_with_umask(
+            umask,
+            &db,
+            &["backup", copy.to_str().unwrap()],
+        ));
+        assert_eq!(mode(&copy), 0o600, "umask {umask}: backup");
+    }
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = league(dir.path());
+    let backups = dir.path().join("sicherungen");
+    let server = Server::spawn(
+        {
+            let mut sh = std::process::Command::new("sh");
+            sh.arg("-c")
+                .arg("umask 000 && exec \"$0\" \"$@\"")
+                .arg(crate::BIN);
+            sh
+        },
+        &db,
+        &["--backup-dir", backups.to_str().unwrap()],
+        &[],
+    );
+    let copy = wait_for_copy(&backups);
+    drop(server);
+    assert_eq!(mode(&backups), 0o700);
+    let name = copy.file_name().unwrap().to_string_lossy().into_owned();
+    for file in [
+        name.clone(),
+        format!("{name}.sha256"),
+        format!("{name}.probe"),
+    ] {
+        assert_eq!(mode(&backups.join(&file)), 0o600, "{file}");
+    }
+}
+
+/// Waits (at most 60 s) for the first copy `….db` in `backups`.
+fn wait_for_copy(backups: &Path) -> std::path::PathBuf {
+    let end = Instant::now() + Duration::from_secs(60);
+    loop {
+        let found: Vec<_> = std::fs::read_dir(backups)
+            .map(|d| d.map(|e| e.unwrap().path()).collect())
+            .unwrap_or_default();
+        if let Some(c) = found
+            .iter()
+            .find(|p| p.extension().is_some_and(|e| e == "db"))
+        {
+            return c.clone();
+        }
+        assert!(Instant::now() < end, "no copy in {}", backups.display());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
