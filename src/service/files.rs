@@ -61,6 +61,29 @@ pub fn command_as(owner: Option<&str>, path: &Path) -> String {
     }
 }
 
+/// The command that adds the first admin account to the database at `path` of a server running
+/// as the user `uid` called `name`: `schockerliga --database /abs/liga.db user add NAME --role
+/// admin`, with `sudo -u NAME` first when the server runs as a service's own user (not root, and
+/// a system uid below 1000 or started by systemd, `under_systemd`), as the Debian package does.
+pub fn first_admin_command(path: &Path, uid: u32, name: &str, under_systemd: bool) -> String {
+    let service_user = uid != 0 && (uid < 1000 || under_systemd);
+    format!(
+        "{} user add NAME --role admin",
+        command_as(service_user.then_some(name), path)
+    )
+}
+
+impl super::League {
+    /// The command line that adds the first admin account to this league's database, for the
+    /// start page ([`first_admin_command`] for this process's user; systemd is seen by its
+    /// `INVOCATION_ID`).
+    pub fn first_admin_command(&self) -> String {
+        let (uid, name) = me();
+        let systemd = std::env::var_os("INVOCATION_ID").is_some();
+        first_admin_command(&self.db().path, uid, &name, systemd)
+    }
+}
+
 /// Refuses (German) a command that writes the database at `path` (or, when there is none yet,
 /// creates it in its directory) while this process runs as another user than the file's (the
 /// directory's) owner: the files it would leave (`-sitzungen`, a new database) would belong to
@@ -172,5 +195,21 @@ mod tests {
             command_as(None, Path::new("/srv/liga.db")),
             "schockerliga --database /srv/liga.db"
         );
+        // (uid, name, under systemd, the command)
+        let db = Path::new("/var/lib/schockerliga/schockerliga.db");
+        let cases = [
+            (998, "schockerliga", true, "sudo -u schockerliga schockerliga --database /var/lib/schockerliga/schockerliga.db user add NAME --role admin"),
+            (998, "schockerliga", false, "sudo -u schockerliga schockerliga --database /var/lib/schockerliga/schockerliga.db user add NAME --role admin"),
+            (1000, "anna", true, "sudo -u anna schockerliga --database /var/lib/schockerliga/schockerliga.db user add NAME --role admin"),
+            (1000, "anna", false, "schockerliga --database /var/lib/schockerliga/schockerliga.db user add NAME --role admin"),
+            (0, "root", true, "schockerliga --database /var/lib/schockerliga/schockerliga.db user add NAME --role admin"),
+        ];
+        for (uid, name, systemd, want) in cases {
+            assert_eq!(
+                first_admin_command(db, uid, name, systemd),
+                want,
+                "{uid} {name}"
+            );
+        }
     }
 }
