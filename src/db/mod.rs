@@ -299,6 +299,100 @@ pub async fn schema_on(conn: &mut sqlx::SqliteConnection) -> Result<Schema, DbEr
     })
 }
 
+/// One object of a database's schema as `sqlite_master` keeps it: its type (`table`, `index`,
+/// `trigger`, `view`), name, table and SQL text.
+type SchemaObject = (String, String, String, Option<String>);
+
+/// The schema objects of the database behind `conn`, sorted by type and name; SQLite's own
+/// (`sqlite_…`) and sqlx's migrations table are left out (the latter is read by [`schema_on`]).
+async fn schema_objects(conn: &mut sqlx::SqliteConnection) -> Result<Vec<SchemaObject>, DbError> {
+    Ok(sqlx::query_as(
+        "select type, name, tbl_name, sql from sqlite_master \
+         where name not like 'sqlite\\_%' escape '\\' and name <> '_sqlx_migrations' \
+         order by type, name",
+    )
+    .fetch_all(&mut *conn)
+    .await?)
+}
+
+/// The schema that this program's migrations `versions` (those a database has applied) make on
+/// an empty database: the migrations run in order on an in-memory one.
+async fn schema_of_migrations(versions: &[i64]) -> Result<Vec<SchemaObject>, DbError> {
+    use sqlx::Connection;
+    let mut conn = sqlx::SqliteConnection::connect_with(
+        &SqliteConnectOptions::from_str("sqlite::memory:")?.foreign_keys(true),
+    )
+    .await?;
+    let scripts: Vec<&'static str> = MIGRATOR
+        .migrations
+        .iter()
+        .filter(|m| versions.contains(&m.version) && !m.migration_type.is_down_migration())
+        .map(|m| m.sql.as_ref())
+        .collect();
+    for sql in scripts {
+        sqlx::Executor::execute(&mut conn, sql).await?;
+    }
+    let objects = schema_objects(&mut conn).await;
+    conn.close().await?;
+    objects
+}
+
+/// The migration that drops the session store's own `tower_sessions` table from the database
+/// (`migrations/20261201203517_old_sessions_table.sql`): a database of an older release may
+/// still have that table, which no migration of this program made.
+const OLD_SESSIONS_DROPPED: i64 = 20261201203517;
+
+/// Where the schema of the database behind `pool` differs from the one this program's
+/// migrations make (those it has applied, see [`schema_on`]): every table, index, trigger and
+/// view that is missing, added or changed, as German lines („Trigger results_audit_insert
+/// fehlt“, „Trigger x ist zusätzlich“, „Index y weicht ab“); empty when they are the same
+/// (issue 32.3: a copy with its audit triggers dropped passed the probe).
+pub async fn schema_differences(pool: &SqlitePool) -> Result<Vec<String>, DbError> {
+    let mut conn = pool.acquire().await?;
+    let versions: Vec<(i64,)> = sqlx::query_as("select version from _sqlx_migrations")
+        .fetch_all(&mut *conn)
+        .await?;
+    let versions: Vec<i64> = versions.into_iter().map(|v| v.0).collect();
+    let found = schema_objects(&mut conn).await?;
+    drop(conn);
+    let want = schema_of_migrations(&versions).await?;
+    let label = |kind: &str| match kind {
+        "table" => "Tabelle",
+        "index" => "Index",
+        "trigger" => "Trigger",
+        "view" => "Sicht",
+        _ => "Objekt",
+    };
+    let key = |o: &SchemaObject| (o.0.clone(), o.1.clone());
+    let mut out = Vec::new();
+    for w in &want {
+        match found.iter().find(|f| key(f) == key(w)) {
+            None => out.push(format!("{} {} fehlt", label(&w.0), w.1)),
+            Some(f) if f != w => out.push(format!("{} {} weicht ab", label(&w.0), w.1)),
+            Some(_) => {}
+        }
+    }
+    // Before the migration that drops it, the session store kept its own table in the file.
+    let old_sessions = !versions.contains(&OLD_SESSIONS_DROPPED);
+    for f in &found {
+        if old_sessions && f.0 == "table" && f.1 == "tower_sessions" {
+            continue;
+        }
+        if !want.iter().any(|w| key(w) == key(f)) {
+            out.push(format!("{} {} ist zusätzlich", label(&f.0), f.1));
+        }
+    }
+    Ok(out)
+}
+
+/// The size in bytes of the database behind `pool` by its pages (`page_count` × `page_size`):
+/// what its file holds; bytes after that are no part of it.
+pub async fn pages_bytes(pool: &SqlitePool) -> Result<u64, DbError> {
+    let (count,): (i64,) = sqlx::query_as("pragma page_count").fetch_one(pool).await?;
+    let (size,): (i64,) = sqlx::query_as("pragma page_size").fetch_one(pool).await?;
+    Ok(u64::try_from(count.saturating_mul(size)).unwrap_or(0))
+}
+
 /// The options of a read-only connection to an existing file: no file created, no journal
 /// mode set (a read-only connection must not try to change it).
 fn read_only_options(path: &Path) -> Result<SqliteConnectOptions, DbError> {

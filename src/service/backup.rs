@@ -96,6 +96,7 @@ pub async fn verify(path: &Path) -> Report {
         }
         Ok((size, _)) => report.facts.push(format!("Größe {size} Bytes")),
     }
+    let file_size = std::fs::metadata(path).map_or(0, |m| m.len());
     match check_sidecar(path) {
         Ok(Some(sum)) => report.facts.push(format!(
             "SHA-256 {sum} stimmt mit {}.sha256",
@@ -138,6 +139,31 @@ pub async fn verify(path: &Path) -> Report {
             }
         }
         Err(e) => report.fail(format!("Integrität nicht prüfbar: {e}")),
+    }
+    // The whole schema, as this program's migrations make it: nothing dropped, added or
+    // changed by hand (a trigger that zeroes Outs, the audit triggers gone).
+    let differences = db::schema_differences(&db.read).await;
+    match differences {
+        Ok(found) if found.is_empty() => report
+            .facts
+            .push("Schema: Tabellen, Indizes und Trigger wie von den Umstellungen".to_string()),
+        Ok(found) => {
+            for f in found.into_iter().take(20) {
+                report.fail(format!("Schema: {f}"));
+            }
+        }
+        Err(e) => report.fail(format!("Schema nicht prüfbar: {e}")),
+    }
+    // Nothing after the last page (a copy with zeros appended).
+    let pages = db::pages_bytes(&db.read).await;
+    match pages {
+        Ok(pages) if file_size > pages => report.fail(format!(
+            "{} Bytes nach der letzten Seite der Datenbank ({pages} Bytes): die Datei wurde \
+             verlängert oder ist keine reine Kopie",
+            file_size - pages
+        )),
+        Ok(_) => {}
+        Err(e) => report.fail(format!("Seiten nicht zählbar: {e}")),
     }
     if !report.passed() {
         db.read.close().await;

@@ -276,3 +276,94 @@ fn wait_for_copy(backups: &Path) -> std::path::PathBuf {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// Runs `sql` on the database file `path` (a tester's hand, not the program's).
+async fn tamper(path: &Path, sql: &str) {
+    use sqlx::Connection;
+    let mut conn = sqlx::SqliteConnection::connect(&format!("sqlite://{}", path.display()))
+        .await
+        .unwrap();
+    sqlx::raw_sql(sql).execute(&mut conn).await.unwrap();
+    conn.close().await.unwrap();
+}
+
+/// Issue 32.3: the probe compared only the migrations table. A copy whose triggers were
+/// changed by hand (the audit and closed-night triggers dropped, one added that zeroes a
+/// player's Outs) passed „Probe bestanden“ and was restored; a copy with bytes appended after
+/// its last page passed too.
+#[tokio::test]
+async fn a_tampered_copy_fails_its_probe_naming_what_differs_and_is_not_restored() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = league(dir.path());
+    let copy = dir.path().join("kopie.db");
+    ok(&run(&db, &["backup", copy.to_str().unwrap()]));
+    let (report, _) = ok(&run(&db, &["verify", copy.to_str().unwrap()]));
+    assert!(report.starts_with("Probe bestanden"), "{report}");
+
+    let tampered = dir.path().join("manipuliert.db");
+    std::fs::copy(&copy, &tampered).unwrap();
+    tamper(
+        &tampered,
+        "drop trigger results_audit_insert;
+         drop trigger results_closed_update;
+         create trigger outs_weg after insert on results begin
+             update results set outs = 0 where round_id = new.round_id and player_id = new.player_id;
+         end;
+         create index nebenbei on results(outs);",
+    )
+    .await;
+    let out = run(&db, &["verify", tampered.to_str().unwrap()]);
+    let report = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    assert!(report.starts_with("Probe fehlgeschlagen\n"), "{report}");
+    for want in [
+        "Trigger results_audit_insert fehlt",
+        "Trigger results_closed_update fehlt",
+        "Trigger outs_weg ist zusätzlich",
+        "Index nebenbei ist zusätzlich",
+    ] {
+        assert!(report.contains(want), "{want}: {report}");
+    }
+    // A trigger changed under its own name.
+    let changed = dir.path().join("geaendert.db");
+    std::fs::copy(&copy, &changed).unwrap();
+    tamper(
+        &changed,
+        "drop trigger results_closed_delete;
+         create trigger results_closed_delete before delete on results begin select 1; end;",
+    )
+    .await;
+    let out = run(&db, &["verify", changed.to_str().unwrap()]);
+    let report = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    assert!(
+        report.contains("Trigger results_closed_delete weicht ab"),
+        "{report}"
+    );
+
+    // Bytes after the last page (zeros appended).
+    let longer = dir.path().join("verlaengert.db");
+    let mut bytes = std::fs::read(&copy).unwrap();
+    let size = bytes.len();
+    bytes.extend(std::iter::repeat_n(0u8, 1 << 20));
+    std::fs::write(&longer, bytes).unwrap();
+    let out = run(&db, &["verify", longer.to_str().unwrap()]);
+    let report = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    assert!(
+        report.contains(&format!(
+            "{} Bytes nach der letzten Seite der Datenbank",
+            1 << 20
+        )),
+        "{size}: {report}"
+    );
+
+    // None of them is restored; the database stays as it was.
+    let before = std::fs::read(&db).unwrap();
+    for bad in [&tampered, &changed, &longer] {
+        let out = run(&db, &["restore", bad.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1), "{}", bad.display());
+        assert!(String::from_utf8_lossy(&out.stderr).contains("wird nicht wiederhergestellt"));
+    }
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+}
