@@ -545,6 +545,14 @@ pub async fn integrity(pool: &SqlitePool) -> Result<Vec<String>, DbError> {
     Ok(found)
 }
 
+/// How many nights are kept as totals (rows of `night_totals`) in the database behind `pool`.
+pub async fn totals_nights(pool: &SqlitePool) -> Result<i64, DbError> {
+    let (n,): (i64,) = sqlx::query_as("select count(distinct night_id) from night_totals")
+        .fetch_one(pool)
+        .await?;
+    Ok(n)
+}
+
 /// How many rows `table` holds (one of the schema's own tables; for `verify`'s report).
 pub async fn count_rows(pool: &SqlitePool, table: &str) -> Result<i64, DbError> {
     let known = [
@@ -554,6 +562,7 @@ pub async fn count_rows(pool: &SqlitePool, table: &str) -> Result<i64, DbError> 
         "players",
         "nights",
         "results",
+        "night_totals",
         "fines",
     ];
     if !known.contains(&table) {

@@ -221,11 +221,25 @@ async fn recompute(db: &Db, report: &mut Report) {
     for (table, label) in [
         ("users", "Konten"),
         ("results", "Ergebniszeilen"),
+        ("night_totals", "Summenzeilen"),
         ("audit_log", "Protokollzeilen"),
     ] {
-        match db::count_rows(&db.read, table).await {
+        let n = db::count_rows(&db.read, table).await;
+        match n {
             Ok(n) => counts.push(format!("{n} {label}")),
             Err(e) => report.fail(format!("{label} nicht zählbar: {e}")),
+        }
+        // Nights kept as totals (issue 31.10: twelve imported seasons said "0 Ergebniszeilen").
+        if table == "night_totals" {
+            let nights = db::totals_nights(&db.read).await;
+            match nights {
+                Ok(k) => {
+                    if let Some(last) = counts.last_mut() {
+                        last.push_str(&format!(" ({k} Abende als Summen)"));
+                    }
+                }
+                Err(e) => report.fail(format!("Abende als Summen nicht zählbar: {e}")),
+            }
         }
     }
     report.facts.push(counts.join(", "));
@@ -428,6 +442,8 @@ pub enum Reason {
     Start,
     /// A night was closed.
     NightClosed,
+    /// Seasons were imported through the Verwaltung (a spreadsheet, a season file).
+    Imported,
     /// The daily copy at 04:00 club time.
     Daily,
     /// An admin asked for one (*Sicherung* → „Jetzt sichern“).
@@ -439,6 +455,7 @@ impl Reason {
         match self {
             Reason::Start => "beim Start",
             Reason::NightClosed => "nach dem Abschluss eines Abends",
+            Reason::Imported => "nach einem Import",
             Reason::Daily => "tägliche Sicherung",
             Reason::Now => "auf Wunsch",
         }
@@ -679,7 +696,8 @@ impl Backups {
     }
 
     /// The copies of a running server, until `league` is dropped: one now when the directory
-    /// has no good copy of the club's today, then one after each closed night and one daily at
+    /// has no good copy of the club's today, then one after each closed night, one after each
+    /// import through the league and one daily at
     /// [`DAILY_AT`] club time. Failures are logged and kept ([`Backups::last_failure`]).
     pub async fn run(self: Arc<Self>, league: League) {
         if !self.has_good_copy_of_today(&league.clock()) {
@@ -690,6 +708,7 @@ impl Backups {
             let reason = tokio::select! {
                 () = wait_until(&league, next) => Reason::Daily,
                 () = league.night_closed() => Reason::NightClosed,
+                () = league.seasons_imported() => Reason::Imported,
             };
             let _ = self.make(&league, reason).await;
         }

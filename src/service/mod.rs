@@ -255,6 +255,8 @@ struct Inner {
     timezone: Option<chrono_tz::Tz>,
     /// Told after every write that closed a night (the backups wait on it).
     night_closed: tokio::sync::Notify,
+    /// Told after every import through this league (the backups wait on it).
+    imported: tokio::sync::Notify,
     /// The backups of `serve --backup-dir`, once switched on.
     backups: std::sync::OnceLock<Arc<backup::Backups>>,
     /// The live board's pushes and their listener cap.
@@ -341,6 +343,7 @@ impl League {
                 clock: setup.clock,
                 timezone: setup.timezone,
                 night_closed: tokio::sync::Notify::new(),
+                imported: tokio::sync::Notify::new(),
                 backups: std::sync::OnceLock::new(),
                 live: live::Live::default(),
                 staged: interchange::Staged::default(),
@@ -401,6 +404,20 @@ impl League {
     /// Tells the waiters of [`League::night_closed`] that a night was closed.
     pub(crate) fn closed_a_night(&self) {
         self.inner.night_closed.notify_one();
+    }
+
+    /// Waits until an import through this league ([`League::import`], the spreadsheet's
+    /// confirm) stored seasons.
+    pub(crate) async fn seasons_imported(&self) {
+        self.inner.imported.notified().await;
+    }
+
+    /// Tells the waiters of [`League::seasons_imported`] that an import stored seasons.
+    pub(crate) fn imported_seasons(&self) {
+        // Only for running backups: a permit kept from before would make a copy at once.
+        if self.inner.backups.get().is_some() {
+            self.inner.imported.notify_one();
+        }
     }
 
     /// The current snapshot of the league: what every page reads.
@@ -586,7 +603,9 @@ impl League {
         user: &str,
     ) -> Result<Season, ServiceError> {
         interchange::check_against_today(std::slice::from_ref(file), self.today())?;
-        import_as(&self.inner.db, file, replace, user).await
+        let season = import_as(&self.inner.db, file, replace, user).await?;
+        self.imported_seasons();
+        Ok(season)
     }
 }
 
