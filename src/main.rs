@@ -1,5 +1,6 @@
 //! The `schockerliga` binary: the web server (default) and the command line of interchange.md.
-//! Exit codes: 0 ok, 1 invalid input or refused (message on stderr), 2 usage (German message).
+//! Exit codes: 0 ok, 1 invalid input or refused (message on stderr), 2 usage (German message),
+//! 3 the upgrade stopped: the copy before a migration failed its probe (`serve`, `migrate`).
 
 use std::io::{IsTerminal, Read};
 use std::net::SocketAddr;
@@ -364,7 +365,12 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("Fehler: {e:#}");
-            ExitCode::from(1)
+            // The upgrade stopped (its copy failed the probe): 3, which the service units do not
+            // restart (RestartPreventExitStatus=3), instead of a copy every 5 s.
+            match e.downcast_ref::<ServiceError>() {
+                Some(ServiceError::UpgradeStopped(_)) => ExitCode::from(3),
+                _ => ExitCode::from(1),
+            }
         }
     }
 }
@@ -510,7 +516,9 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Migrate => {
             let clock = ClubClock::new(setup.clock.clone(), setup_zone(&setup));
-            let done = upgrade::migrate(&path, &clock).await.map_err(refused)?;
+            let done = upgrade::migrate(&path, &clock)
+                .await
+                .map_err(upgrade_refused)?;
             match &done.copy {
                 None => eprintln!("Nichts umzustellen: {}", done.before.describe()),
                 Some((copy, _)) => eprintln!(
@@ -936,6 +944,12 @@ async fn status(path: &Path, setup: Setup, json: bool) -> anyhow::Result<()> {
         status.today.format("%d.%m.%Y"),
         status.timezone
     );
+    if let Some(failed) = upgrade::failed_upgrade_copy(path) {
+        out.push_str(&format!(
+            "Umstellung angehalten: {} Der Server startet nicht, bis die Ursache behoben ist.\n",
+            failed.sentence()
+        ));
+    }
     match schema {
         Some(s) => out.push_str(&format!("Datenbank {}: {}\n", path.display(), s.describe())),
         None => out.push_str(&format!(
@@ -1017,6 +1031,14 @@ fn is_database_file(out: &std::path::Path, db: &std::path::Path) -> bool {
         || out.as_os_str() == format!("{name}-shm").as_str()
 }
 
+/// [`refused`], but a stopped upgrade keeps its kind (exit code 3, see [`main`]).
+fn upgrade_refused(e: ServiceError) -> anyhow::Error {
+    match e {
+        ServiceError::UpgradeStopped(_) => anyhow::Error::new(e),
+        e => refused(e),
+    }
+}
+
 fn refused(e: ServiceError) -> anyhow::Error {
     anyhow::anyhow!("{e}")
 }
@@ -1053,7 +1075,7 @@ async fn serve(path: &Path, opts: ServeOptions) -> anyhow::Result<()> {
     let clock = ClubClock::new(opts.setup.clock.clone(), setup_zone(&opts.setup));
     let _lock = upgrade::prepare_serve(path, &clock)
         .await
-        .map_err(refused)?;
+        .map_err(upgrade_refused)?;
     let listen = opts.listen;
     let listener = tokio::net::TcpListener::bind(listen)
         .await

@@ -53,6 +53,11 @@ pub enum ServiceError {
     /// with what is there now. Nothing was stored; ask again.
     #[error("{0}")]
     Conflict(EntryError),
+    /// The copy before a migration failed its probe (German: which copy, why, what to do):
+    /// nothing was migrated, and `serve` stops for good (exit code 3, which systemd does not
+    /// restart) instead of writing another copy at each restart (issue 32.6).
+    #[error("{0}")]
+    UpgradeStopped(String),
     /// No such season.
     #[error("Saison {0} gibt es nicht")]
     NoSeason(i32),

@@ -267,14 +267,32 @@ pub async fn migrate(path: &Path, clock: &ClubClock) -> Result<Migrated, Service
                 .unwrap_or_else(|| ServiceError::refused(before.describe())))
         }
     }
+    // A copy that failed before, of the database as it still is: said again, none made.
+    if let Some(failed) = failed_upgrade_copy(path) {
+        if !changed_since(path, failed.at) {
+            return Err(ServiceError::UpgradeStopped(format!(
+                "{} Seitdem ist die Datenbank unverändert: keine weitere Kopie, nichts \
+                 umgestellt. Die Ursache beheben (was die Probe fand, steht in {}.probe), dann \
+                 neu starten; die gescheiterte Kopie wird dann ersetzt.",
+                failed.sentence(),
+                failed.copy.display()
+            )));
+        }
+        // Changed since (mended): the failed copy makes room for a new one.
+        remove_copy(&failed.copy);
+    }
     let copy = copy_path(path, clock);
     let reader = Db::open_read_only(path).await?;
     let report = backup::write_verified_copy(&reader, &copy).await;
     reader.read.close().await;
     let report = report?;
+    // The way back: nothing may change the copy (opened by mistake, it would be migrated).
+    read_only(&copy);
     if !report.passed() {
-        return Err(ServiceError::refused(format!(
-            "Die Kopie vor der Umstellung besteht ihre Probe nicht ({}): {}. Nichts umgestellt.",
+        return Err(ServiceError::UpgradeStopped(format!(
+            "Die Kopie vor der Umstellung besteht ihre Probe nicht ({}): {}. Nichts umgestellt; \
+             die Kopie bleibt zum Nachsehen, bis die Ursache behoben ist (bis dahin wird keine \
+             weitere geschrieben).",
             copy.display(),
             report.failures.join("; ")
         )));
@@ -336,6 +354,96 @@ fn copy_path(path: &Path, clock: &ClubClock) -> PathBuf {
         n += 1;
     }
     candidate
+}
+
+/// A copy before a migration that failed its probe (`….vor-update-….db` whose `.probe` says
+/// „Probe fehlgeschlagen“).
+#[derive(Debug, Clone)]
+pub struct FailedCopy {
+    /// The copy.
+    pub copy: PathBuf,
+    /// When its probe was written.
+    pub at: std::time::SystemTime,
+    /// What the probe found first (German).
+    pub why: String,
+}
+
+impl FailedCopy {
+    /// German: „Die Kopie vor der Umstellung … besteht ihre Probe nicht: ….“
+    pub fn sentence(&self) -> String {
+        format!(
+            "Die Kopie vor der Umstellung {} besteht ihre Probe nicht: {}.",
+            self.copy.display(),
+            self.why.trim_end_matches('.')
+        )
+    }
+}
+
+/// The newest copy before a migration beside the database at `path` that failed its probe
+/// (at most one is kept, see [`migrate`]); `None` when there is none.
+pub fn failed_upgrade_copy(path: &Path) -> Option<FailedCopy> {
+    let stem = path.file_stem()?.to_string_lossy().into_owned();
+    let prefix = format!("{stem}.vor-update-");
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut failed: Vec<FailedCopy> = std::fs::read_dir(&dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if !name.starts_with(&prefix) || !name.ends_with(".db") {
+                return None;
+            }
+            let copy = e.path();
+            let probe = with_suffix(&copy, ".probe");
+            let text = std::fs::read_to_string(&probe).ok()?;
+            if !text.starts_with("Probe fehlgeschlagen") {
+                return None;
+            }
+            let at = std::fs::metadata(&probe).and_then(|m| m.modified()).ok()?;
+            let why = text
+                .lines()
+                .filter_map(|l| l.strip_prefix("- "))
+                .collect::<Vec<_>>()
+                .join("; ");
+            Some(FailedCopy { copy, at, why })
+        })
+        .collect();
+    failed.sort_by_key(|f| f.at);
+    failed.pop()
+}
+
+/// Whether the database at `path` (its file or its `-wal`) was written after `at`.
+fn changed_since(path: &Path, at: std::time::SystemTime) -> bool {
+    [path.to_path_buf(), with_suffix(path, "-wal")]
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())
+        .any(|m| m > at)
+}
+
+/// Removes the copy `copy` with its `.sha256` and `.probe` (what cannot be removed is logged).
+fn remove_copy(copy: &Path) {
+    for p in [
+        with_suffix(copy, ".sha256"),
+        with_suffix(copy, ".probe"),
+        copy.to_path_buf(),
+    ] {
+        if let Err(e) = std::fs::remove_file(&p) {
+            if e.kind() != std::io::ErrorKind::NotFound {
+                tracing::warn!("{} nicht gelöscht: {e}", p.display());
+            }
+        }
+    }
+}
+
+/// Makes the file `path` read-only (0400); a failure is logged (the copy is there all the same).
+fn read_only(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    if let Err(e) = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o400)) {
+        tracing::warn!("{} nicht schreibgeschützt: {e}", path.display());
+    }
 }
 
 /// What [`restore`] did.
