@@ -1099,14 +1099,21 @@ async fn serve(path: &Path, opts: ServeOptions) -> anyhow::Result<()> {
         );
     });
     if let Some(dir) = &opts.args.backup_dir {
-        let backups =
-            service::backup::Backups::new(path, dir, opts.args.backup_keep).map_err(refused)?;
-        let backups = league.enable_backups(backups);
-        tracing::info!(
-            "Sicherungen in {} (die neuesten {} mit bestandener Probe bleiben)",
-            backups.dir().display(),
-            backups.keep()
-        );
+        match service::backup::Backups::new(path, dir, opts.args.backup_keep) {
+            Ok(backups) => {
+                let backups = league.enable_backups(backups);
+                tracing::info!(
+                    "Sicherungen in {} (die neuesten {} mit bestandener Probe bleiben)",
+                    backups.dir().display(),
+                    backups.keep()
+                );
+            }
+            // The league is served all the same; every Verwaltung page warns.
+            Err(e) => {
+                tracing::error!("Der Server läuft ohne Sicherungen: {e}");
+                league.backups_unavailable(e.to_string());
+            }
+        }
     }
     let limits = server::limits();
     tracing::info!(

@@ -462,6 +462,43 @@ impl Reason {
     }
 }
 
+/// The file in a backup directory that names its database (its whole path): a directory
+/// holds the copies of one database only (issue 32.7: two servers sharing one pruned and
+/// handed out each other's copies).
+pub const OWNER_FILE: &str = ".schockerliga-datenbank";
+
+/// Marks `dir` as the backup directory of the database at `database`, or refuses (German)
+/// when it is another database's.
+fn claim(database: &Path, dir: &Path) -> Result<(), ServiceError> {
+    let me = database
+        .canonicalize()
+        .unwrap_or_else(|_| super::files::absolute(database));
+    let me = me.to_string_lossy().into_owned();
+    let marker = dir.join(OWNER_FILE);
+    match std::fs::read_to_string(&marker) {
+        Ok(text) if text.trim_end_matches('\n') == me => Ok(()),
+        Ok(text) => Err(ServiceError::refused(format!(
+            "Das Sicherungsverzeichnis {} gehört zur Datenbank {} (so steht es in {}): zwei \
+             Datenbanken können ihre Sicherungen nicht in einem Verzeichnis haben, jede räumte \
+             die der anderen ab. Für {me} ein eigenes Verzeichnis angeben (--backup-dir); ist \
+             die Datenbank umgezogen, {} löschen.",
+            dir.display(),
+            text.trim_end(),
+            marker.display(),
+            marker.display()
+        ))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            write_synced(&marker, &format!("{me}\n")).map_err(|e| {
+                ServiceError::refused(format!("{} nicht schreibbar: {e}", marker.display()))
+            })
+        }
+        Err(e) => Err(ServiceError::refused(format!(
+            "{} nicht lesbar: {e}",
+            marker.display()
+        ))),
+    }
+}
+
 /// The backups of one database into one directory (`serve --backup-dir DIR --backup-keep N`).
 #[derive(Debug)]
 pub struct Backups {
@@ -476,9 +513,10 @@ pub struct Backups {
 }
 
 impl Backups {
-    /// The backups of the database at `database` into `dir` (created when missing), keeping
-    /// the newest `keep` (at least 1) copies that passed their probe. Errors (German): `dir`
-    /// cannot be created, or is the database's own directory's file.
+    /// The backups of the database at `database` into `dir` (created when missing, 0700),
+    /// keeping the newest `keep` (at least 1) copies that passed their probe. `dir` is marked
+    /// as this database's ([`OWNER_FILE`]). Errors (German): `dir` cannot be created, or holds
+    /// the copies of another database (two servers would prune each other's copies).
     pub fn new(database: &Path, dir: &Path, keep: usize) -> Result<Backups, ServiceError> {
         create_private_dir(dir).map_err(|e| {
             ServiceError::refused(format!(
@@ -486,6 +524,7 @@ impl Backups {
                 dir.display()
             ))
         })?;
+        claim(database, dir)?;
         let stem = database
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
@@ -751,6 +790,25 @@ impl League {
     /// The backups of `serve --backup-dir`, when switched on.
     pub fn backups(&self) -> Option<Arc<Backups>> {
         self.inner.backups.get().cloned()
+    }
+
+    /// Notes that the backups of `serve --backup-dir` could not start (German: `why`, from
+    /// [`Backups::new`]): the server runs without them, and every Verwaltung page says so
+    /// ([`League::backup_problem`]). Only the first call counts.
+    pub fn backups_unavailable(&self, why: String) {
+        let _ = self.inner.backups_off.set(why);
+    }
+
+    /// Why the backups asked for are off ([`League::backups_unavailable`]), as a German
+    /// warning for the Verwaltung pages; `None` when they run or none were asked for.
+    pub fn backup_problem(&self) -> Option<String> {
+        self.inner.backups_off.get().map(|why| {
+            format!(
+                "Sicherungen sind aus: {} Der Server läuft ohne Sicherungen, bis das behoben \
+                 und er neu gestartet ist.",
+                why.trim_end_matches('.').to_string() + "."
+            )
+        })
     }
 }
 

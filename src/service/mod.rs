@@ -264,6 +264,8 @@ struct Inner {
     imported: tokio::sync::Notify,
     /// The backups of `serve --backup-dir`, once switched on.
     backups: std::sync::OnceLock<Arc<backup::Backups>>,
+    /// Why the backups asked for could not start (German), see [`League::backups_unavailable`].
+    backups_off: std::sync::OnceLock<String>,
     /// The live board's pushes and their listener cap.
     live: live::Live,
     /// Spreadsheets uploaded for a preview, kept until their confirm ([`interchange::Staged`]).
@@ -350,6 +352,7 @@ impl League {
                 night_closed: tokio::sync::Notify::new(),
                 imported: tokio::sync::Notify::new(),
                 backups: std::sync::OnceLock::new(),
+                backups_off: std::sync::OnceLock::new(),
                 live: live::Live::default(),
                 staged: interchange::Staged::default(),
             }),

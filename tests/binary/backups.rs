@@ -367,3 +367,63 @@ async fn a_tampered_copy_fails_its_probe_naming_what_differs_and_is_not_restored
     }
     assert_eq!(std::fs::read(&db).unwrap(), before);
 }
+
+/// Issue 32.7: a backup directory that cannot be made stopped `serve`; it serves without backups
+/// and says why. Another database's backup directory is not used.
+#[test]
+fn a_backup_dir_that_cannot_be_used_does_not_stop_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = league(dir.path());
+    let file = dir.path().join("datei");
+    std::fs::write(&file, b"").unwrap();
+    let server = Server::spawn(
+        std::process::Command::new(crate::BIN),
+        &db,
+        &["--backup-dir", file.join("sich").to_str().unwrap()],
+        &[],
+    );
+    let log = server.log();
+    assert!(log.contains("Der Server läuft ohne Sicherungen"), "{log}");
+    assert!(log.contains("nicht anlegbar"), "{log}");
+    drop(server);
+
+    // Two databases of one name in two directories, one backup directory.
+    let shared = dir.path().join("sicherungen");
+    let server = Server::spawn(
+        std::process::Command::new(crate::BIN),
+        &db,
+        &[
+            "--backup-dir",
+            shared.to_str().unwrap(),
+            "--backup-keep",
+            "1",
+        ],
+        &[],
+    );
+    let first = wait_for_copy(&shared);
+    drop(server);
+    let other_dir = dir.path().join("nachbarn");
+    std::fs::create_dir(&other_dir).unwrap();
+    let other = league(&other_dir);
+    let server = Server::spawn(
+        std::process::Command::new(crate::BIN),
+        &other,
+        &[
+            "--backup-dir",
+            shared.to_str().unwrap(),
+            "--backup-keep",
+            "1",
+        ],
+        &[],
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    let log = server.log();
+    assert!(log.contains("gehört zur Datenbank"), "{log}");
+    drop(server);
+    let copies: Vec<_> = std::fs::read_dir(&shared)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "db"))
+        .collect();
+    assert_eq!(copies, vec![first]);
+}
