@@ -172,9 +172,10 @@ async fn copies_are_named_by_the_clubs_clock_and_the_newest_n_good_ones_kept() {
     );
     let files = std::fs::read_dir(backups.dir()).unwrap().count();
     assert_eq!(
-        files, 9,
-        "each copy with its .sha256 and .probe, nothing else"
+        files, 10,
+        "each copy with its .sha256 and .probe, the directory's owner file, nothing else"
     );
+    assert!(backups.dir().join(OWNER_FILE).is_file());
 
     // A copy that failed its probe stays while it is the newest, and shows as the failure.
     let failed = backups.dir().join("liga-2026-05-06-040000.db");
@@ -241,7 +242,7 @@ async fn a_copy_that_cannot_be_written_is_a_failure_until_a_good_one_exists() {
     let clock = league.clock();
     assert_eq!(backups.warning(&clock), None);
     // The directory is gone and a file is in its place.
-    std::fs::remove_dir(&target).unwrap();
+    std::fs::remove_dir_all(&target).unwrap();
     std::fs::write(&target, b"").unwrap();
     let e = backups.make(&league, Reason::Daily).await.unwrap_err();
     assert!(
