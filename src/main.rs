@@ -738,8 +738,9 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             // The file as it is: read-only, whatever its schema (no migration on the way).
             let _lock = upgrade::lock_shared(&path).map_err(refused)?;
             let db = Db::open_read_only(&path).await?;
-            db.backup(&file).await?;
+            let written = service::backup::write_copy(&db, &file).await;
             db.read.close().await;
+            written.map_err(refused)?;
             eprintln!(
                 "Sicherung geschrieben: {} (prüfen: schockerliga verify {})",
                 file.display(),

@@ -330,26 +330,36 @@ fn check_sidecar(path: &Path) -> Result<Option<String>, String> {
 }
 
 /// Writes a copy of `league`'s database to `target` (which must not exist), its `….sha256`
-/// and its probe `….probe` beside it, and returns the probe's report. Errors: the copy could
-/// not be written (disk full, no such directory); a copy that fails its probe is kept, with
-/// the failure in its `.probe`, and is `Ok` with a failed report.
+/// and its probe `….probe` beside it, and returns the probe's report. The copy is written as
+/// `….teil` and gets its name last. Errors: the copy could not be written (disk full, no such
+/// directory), and then nothing of it is left (no `….teil`, no sidecar); a copy that fails its
+/// probe is kept, with the failure in its `.probe`, and is `Ok` with a failed report.
 pub async fn write_verified_copy(db: &Db, target: &Path) -> Result<Report, ServiceError> {
     let part = beside(target, ".teil");
     let _ = std::fs::remove_file(&part);
+    let written = write_part(db, target, &part).await;
+    if written.is_err() {
+        for p in [part, beside(target, ".sha256"), beside(target, ".probe")] {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+    written
+}
+
+/// The steps of [`write_verified_copy`]: the copy into `part`, synced, its sum and probe beside
+/// `target`, then `part` renamed to `target`.
+async fn write_part(db: &Db, target: &Path, part: &Path) -> Result<Report, ServiceError> {
     let io = |what: &str, e: std::io::Error| {
         ServiceError::refused(format!("Sicherung {what} fehlgeschlagen: {e}"))
     };
-    if let Err(e) = db.backup(&part).await {
-        let _ = std::fs::remove_file(&part);
-        return Err(e.into());
-    }
-    std::fs::File::open(&part)
+    db.backup(part).await?;
+    std::fs::File::open(part)
         .and_then(|f| f.sync_all())
         .map_err(|e| io("(fsync)", e))?;
-    let sum = sha256_of(&part).map_err(|e| io("(SHA-256)", e))?;
+    let sum = sha256_of(part).map_err(|e| io("(SHA-256)", e))?;
     // The probe runs on the finished copy before it gets its name, and its two files are
     // written first: a copy that can be listed always has its sum and its verdict.
-    let mut report = verify(&part).await;
+    let mut report = verify(part).await;
     report.facts.insert(0, format!("SHA-256 {sum}"));
     write_synced(
         &beside(target, ".sha256"),
@@ -357,13 +367,74 @@ pub async fn write_verified_copy(db: &Db, target: &Path) -> Result<Report, Servi
     )
     .map_err(|e| io("(.sha256)", e))?;
     write_synced(&beside(target, ".probe"), &report.text()).map_err(|e| io("(.probe)", e))?;
-    std::fs::rename(&part, target).map_err(|e| io("(umbenennen)", e))?;
-    if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
+    std::fs::rename(part, target).map_err(|e| io("(umbenennen)", e))?;
+    sync_dir_of(target);
+    Ok(report)
+}
+
+/// Syncs the directory of `path` (a rename in it reaches the disk); failures are ignored.
+fn sync_dir_of(path: &Path) {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         if let Ok(d) = std::fs::File::open(dir) {
             let _ = d.sync_all();
         }
     }
-    Ok(report)
+}
+
+/// Writes a copy of `db` as it is to `target` (`schockerliga backup`): first as `….teil`
+/// (a leftover of a killed run is removed), synced, then given its name, never over an
+/// existing file. Errors (German): `target` exists, the copy could not be written; nothing is
+/// left under either name then.
+pub async fn write_copy(db: &Db, target: &Path) -> Result<(), ServiceError> {
+    if target.exists() {
+        return Err(ServiceError::refused(format!(
+            "{} gibt es schon",
+            target.display()
+        )));
+    }
+    let part = beside(target, ".teil");
+    let _ = std::fs::remove_file(&part);
+    let io = |what: &str, e: std::io::Error| {
+        ServiceError::refused(format!("Sicherung {what} fehlgeschlagen: {e}"))
+    };
+    let written = async {
+        db.backup(&part).await?;
+        std::fs::File::open(&part)
+            .and_then(|f| f.sync_all())
+            .map_err(|e| io("(fsync)", e))?;
+        // A link fails when the name was taken meanwhile: nothing is overwritten.
+        std::fs::hard_link(&part, target).map_err(|e| io("(umbenennen)", e))?;
+        Ok::<(), ServiceError>(())
+    }
+    .await;
+    let _ = std::fs::remove_file(&part);
+    sync_dir_of(target);
+    written
+}
+
+/// Removes from `dir` what killed copies left of the files whose names start with `prefix`
+/// (`liga-`, `liga.vor-update-`): a `….db.teil`, and a `….db.sha256` or `….db.probe` whose copy
+/// is not there. Other files stay. Failures are logged.
+pub fn remove_leftovers(dir: &Path, prefix: &str) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.filter_map(Result::ok) {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !name.starts_with(prefix) {
+            continue;
+        }
+        let orphan = [".db.sha256", ".db.probe"].iter().any(|side| {
+            name.strip_suffix(&side[3..])
+                .is_some_and(|copy| name.ends_with(side) && !dir.join(copy).exists())
+        });
+        if name.ends_with(".db.teil") || orphan {
+            match std::fs::remove_file(e.path()) {
+                Ok(()) => tracing::info!("Rest einer abgebrochenen Kopie gelöscht: {name}"),
+                Err(e) => tracing::warn!("{name} nicht gelöscht: {e}"),
+            }
+        }
+    }
 }
 
 /// Writes `text` to `path` (private: 0600, whatever the umask) and syncs it to disk.
@@ -530,6 +601,8 @@ impl Backups {
             .map(|s| s.to_string_lossy().into_owned())
             .filter(|s| !s.is_empty())
             .unwrap_or_else(|| "schockerliga".to_string());
+        // What copies killed while they were written left (issue 32.7).
+        remove_leftovers(dir, &format!("{stem}-"));
         Ok(Backups {
             dir: dir.to_path_buf(),
             keep: keep.max(1),

@@ -281,6 +281,15 @@ pub async fn migrate(path: &Path, clock: &ClubClock) -> Result<Migrated, Service
         // Changed since (mended): the failed copy makes room for a new one.
         remove_copy(&failed.copy);
     }
+    // What a killed copy before an earlier upgrade left.
+    if let (Some(dir), Some(stem)) = (path.parent(), path.file_stem()) {
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        backup::remove_leftovers(dir, &format!("{}.vor-update-", stem.to_string_lossy()));
+    }
     let copy = copy_path(path, clock);
     let reader = Db::open_read_only(path).await?;
     let report = backup::write_verified_copy(&reader, &copy).await;

@@ -427,3 +427,67 @@ fn a_backup_dir_that_cannot_be_used_does_not_stop_the_server() {
         .collect();
     assert_eq!(copies, vec![first]);
 }
+
+/// Issue 32.7: `backup` wrote straight to its target name, so a copy killed half-way (here by
+/// the file size limit, SIGXFSZ) left a broken file under the name, and that name was then
+/// taken („gibt es schon“). It writes `….teil` first; a leftover one goes at the next run.
+#[test]
+fn a_killed_backup_leaves_nothing_under_its_name_and_the_next_one_cleans_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = league(dir.path());
+    let copy = dir.path().join("kopie.db");
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -f 16 && exec \"$0\" \"$@\"")
+        .arg(crate::BIN)
+        .args(["backup", copy.to_str().unwrap(), "--database"])
+        .arg(&db)
+        .env_remove("DATABASE_URL")
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "the limit stopped it");
+    assert!(!copy.exists(), "a half copy under the name");
+    let (_, err) = ok(&run(&db, &["backup", copy.to_str().unwrap()]));
+    assert!(err.contains("Sicherung geschrieben"), "{err}");
+    let (report, _) = ok(&run(&db, &["verify", copy.to_str().unwrap()]));
+    assert!(report.starts_with("Probe bestanden"), "{report}");
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".teil"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+/// Issue 32.7: a copy killed while it was written left `….teil` (and sidecars without their
+/// copy) in the backup directory for ever; the server's start removes them.
+#[test]
+fn leftovers_of_killed_copies_go_when_the_server_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = league(dir.path());
+    let backups = dir.path().join("sicherungen");
+    std::fs::create_dir(&backups).unwrap();
+    let stale = [
+        "liga-2026-01-01-040000.db.teil",
+        "liga-2026-01-02-040000.db.sha256",
+        "liga-2026-01-02-040000.db.probe",
+    ];
+    for name in stale {
+        std::fs::write(backups.join(name), b"halb").unwrap();
+    }
+    // Not this program's: stays.
+    std::fs::write(backups.join("notiz.txt"), b"bleibt").unwrap();
+    let server = Server::spawn(
+        std::process::Command::new(crate::BIN),
+        &db,
+        &["--backup-dir", backups.to_str().unwrap()],
+        &[],
+    );
+    let copy = wait_for_copy(&backups);
+    drop(server);
+    for name in stale {
+        assert!(!backups.join(name).exists(), "{name} is still there");
+    }
+    assert!(backups.join("notiz.txt").exists());
+    assert!(copy.exists());
+}

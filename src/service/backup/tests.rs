@@ -373,6 +373,20 @@ async fn an_import_through_the_league_is_followed_by_a_verified_copy_that_counts
     count(3).await;
 }
 
+/// Issue 32.7: a copy that failed after it was begun left its `….teil` (and a sidecar).
+#[tokio::test]
+async fn a_copy_that_fails_half_way_leaves_nothing_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let (league, _) = league_at(dir.path(), "2026-04-30T23:30:00Z").await;
+    let target = dir.path().join("kopie.db");
+    // Its checksum file cannot be written: a directory has the name.
+    std::fs::create_dir(dir.path().join("kopie.db.sha256")).unwrap();
+    assert!(write_verified_copy(league.db(), &target).await.is_err());
+    for name in ["kopie.db", "kopie.db.teil", "kopie.db.probe"] {
+        assert!(!dir.path().join(name).exists(), "{name} left behind");
+    }
+}
+
 #[test]
 fn the_default_keeps_fourteen_and_the_daily_copy_is_at_four() {
     assert_eq!(DEFAULT_KEEP, 14);
