@@ -499,6 +499,25 @@ impl Db {
     }
 }
 
+/// Folds the write-ahead log of the database file at `path` into the file and closes it (one
+/// connection of its own, nothing else changed): afterwards the file alone is the database
+/// (SQLite removes the empty `-wal` as the last connection closes). Errors: the file cannot be
+/// opened or checkpointed (damaged, busy).
+pub async fn checkpoint_file(path: &Path) -> Result<(), DbError> {
+    use sqlx::Connection;
+    let url = format!("sqlite://{}", path.display());
+    let opts = SqliteConnectOptions::from_str(&url)?
+        .filename(path)
+        .create_if_missing(false)
+        .busy_timeout(BUSY_TIMEOUT);
+    let mut conn = sqlx::SqliteConnection::connect_with(&opts).await?;
+    sqlx::query("pragma wal_checkpoint(TRUNCATE)")
+        .execute(&mut conn)
+        .await?;
+    conn.close().await?;
+    Ok(())
+}
+
 /// Converts a stored integer count to `u32`, or reports corrupt data.
 pub(crate) fn to_u32(v: i64, what: &str) -> Result<u32, DbError> {
     u32::try_from(v).map_err(|_| DbError::Corrupt(format!("{what} = {v}")))

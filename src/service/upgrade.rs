@@ -466,9 +466,13 @@ pub struct Restored {
 
 /// Puts the copy `from` in place of the database at `path`: the copy must pass its probe
 /// ([`backup::verify`]), no other process may hold the database (a running server: refused,
-/// German), the old database (with its `-wal`/`-shm` and the login sessions) is kept beside it
-/// as `liga.vor-wiederherstellung-2026-05-01-013000.db`, the copy is written beside and moved
-/// into place in one step. Everybody logs in again afterwards.
+/// German), this process must run as the database's owner ([`files::check_owner`]). The copy is
+/// written beside the database (`….wiederherstellung`, 0600 whatever the copy's mode), synced;
+/// the old database's log is folded into it, the old database is kept beside it as
+/// `liga.vor-wiederherstellung-2026-05-01-013000.db` (a second name of the same file), and the
+/// copy takes the database's name in one rename, so that the database is there at every
+/// moment, the old or the restored one (issue 32.7: a crash between two renames left none).
+/// The login sessions go: everybody logs in again afterwards.
 pub async fn restore(
     path: &Path,
     from: &Path,
@@ -503,50 +507,107 @@ pub async fn restore(
         None
     };
     let io = |what: String, e: std::io::Error| ServiceError::refused(format!("{what}: {e}"));
-    // The copy goes beside the database first, so the last step is one rename.
+    // 1. The copy goes beside the database first, private and synced.
     let incoming = with_suffix(path, INCOMING);
     let _ = std::fs::remove_file(&incoming);
-    std::fs::copy(from, &incoming)
-        .and_then(|_| File::open(&incoming).and_then(|f| f.sync_all()))
-        .map_err(|e| io(format!("{} nicht kopierbar", from.display()), e))?;
+    copy_private(from, &incoming).map_err(|e| {
+        let _ = std::fs::remove_file(&incoming);
+        io(format!("{} nicht kopierbar", from.display()), e)
+    })?;
+    pause(1);
     let old = if path.exists() {
+        // 2. The old database in one file (its log folded in; a damaged one keeps its log
+        // beside the kept name), and kept under a second name.
+        if let Err(e) = db::checkpoint_file(path).await {
+            tracing::warn!(
+                "Protokoll der alten Datenbank nicht eingearbeitet ({e}); es wird mit ihr aufbewahrt"
+            );
+        }
         let stem = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "schockerliga".to_string());
         let stamp = clock.now_local().format("%Y-%m-%d-%H%M%S");
         let kept = path.with_file_name(format!("{stem}.vor-wiederherstellung-{stamp}.db"));
+        let wal = with_suffix(path, "-wal");
+        if wal.exists() {
+            std::fs::hard_link(&wal, with_suffix(&kept, "-wal"))
+                .map_err(|e| io(format!("{} nicht aufbewahrt", wal.display()), e))?;
+        }
+        std::fs::hard_link(path, &kept)
+            .map_err(|e| io(format!("{} nicht aufbewahrt", path.display()), e))?;
+        sync_dir(path);
+        pause(2);
+        // 3. The old log must not meet the restored file.
         for suffix in ["-wal", "-shm"] {
             let side = with_suffix(path, suffix);
-            if side.exists() {
-                std::fs::rename(&side, with_suffix(&kept, suffix))
-                    .map_err(|e| io(format!("{} nicht verschiebbar", side.display()), e))?;
+            match std::fs::remove_file(&side) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(io(format!("{} nicht entfernbar", side.display()), e))
+                }
+                _ => {}
             }
         }
-        std::fs::rename(path, &kept)
-            .map_err(|e| io(format!("{} nicht verschiebbar", path.display()), e))?;
+        pause(3);
         Some(kept)
     } else {
         None
     };
+    // 4. One rename: the restored database takes the name (the old one stays as `kept`).
     std::fs::rename(&incoming, path).map_err(|e| {
         io(
             format!("{} nicht an ihren Platz gebracht", path.display()),
             e,
         )
     })?;
+    sync_dir(path);
+    pause(4);
     // The sessions belong to the accounts of the old file.
     let sessions = db::sessions_path(path);
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(with_suffix(&sessions, suffix));
     }
+    drop(lock);
+    Ok(Restored { old, report })
+}
+
+/// Copies the file `from` to the new file `to`, made 0600 whatever `from`'s mode (a read-only
+/// pre-upgrade copy) and the umask, and syncs it.
+fn copy_private(from: &Path, to: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let mut source = File::open(from)?;
+    let mut target = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(to)?;
+    target.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+    std::io::copy(&mut source, &mut target)?;
+    target.sync_all()
+}
+
+/// Syncs the directory of `path` (renames and links in it reach the disk); failures ignored.
+fn sync_dir(path: &Path) {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         if let Ok(d) = File::open(dir) {
             let _ = d.sync_all();
         }
     }
-    drop(lock);
-    Ok(Restored { old, report })
+}
+
+/// The test builds' pause after step `step` of [`restore`] (`SCHOCKERLIGA_TEST_RESTORE_PAUSE_MS`,
+/// for the kill -9 test of `tests/binary/durability.rs`); nothing in a release build.
+fn pause(step: u32) {
+    #[cfg(debug_assertions)]
+    if let Some(ms) = std::env::var("SCHOCKERLIGA_TEST_RESTORE_PAUSE_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        tracing::warn!("Wiederherstellung: Schritt {step}");
+        std::thread::sleep(std::time::Duration::from_millis(ms));
+    }
+    #[cfg(not(debug_assertions))]
+    let _ = step;
 }
 
 /// The suffix of the copy that `restore` puts beside the database before it moves it in place.

@@ -491,3 +491,32 @@ fn leftovers_of_killed_copies_go_when_the_server_starts() {
     assert!(backups.join("notiz.txt").exists());
     assert!(copy.exists());
 }
+
+/// Issue 32.7: after a restore that stopped between its steps (an older release moved the
+/// database away first), the next start made an empty league beside the waiting copy. No
+/// command makes a database beside a `….wiederherstellung`.
+#[test]
+fn no_database_is_made_beside_an_interrupted_restore() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = league(dir.path());
+    let waiting = dir.path().join("liga.db.wiederherstellung");
+    std::fs::rename(&db, &waiting).unwrap();
+    for args in [
+        &["serve", "--listen", "127.0.0.1:0"][..],
+        &["demo"],
+        &[
+            "import",
+            fixture("small-2026.season.json").to_str().unwrap(),
+        ],
+    ] {
+        let out = run(&db, args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("unterbrochenen Wiederherstellung"),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains("mv "), "{args:?}: {err}");
+        assert!(!db.exists(), "{args:?} made a database");
+    }
+}

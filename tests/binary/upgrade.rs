@@ -486,3 +486,42 @@ async fn a_failed_pre_upgrade_copy_is_kept_once_said_in_log_and_status_and_not_m
     assert!(probe.starts_with("Probe bestanden"), "{probe}");
     assert!(!stdout_of(&run(&db, &["status"])).contains("Umstellung angehalten"));
 }
+
+/// Issue 32.7: the documented way back after an upgrade, step by step (docs/restore.md): the
+/// server stopped, the pre-upgrade copy restored; the database is then the older release's
+/// again, every row as before, and writable (the copy is read-only, and `restore` copied its
+/// mode: the service could not write the restored file).
+#[test]
+fn the_way_back_after_an_upgrade_restores_the_read_only_pre_upgrade_copy_as_a_writable_database() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    std::fs::copy(fixture("first-release/liga.db"), &db).unwrap();
+    let before = rows(&db);
+    let server = Server::start(&db);
+    assert!(
+        server.log().contains("Datenbank umgestellt"),
+        "{}",
+        server.log()
+    );
+    drop(server);
+    let copy = upgrade_copies(dir.path()).pop().unwrap();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&copy), 0o400, "the way back is read-only");
+    let sum = sha256_of(&copy).unwrap();
+
+    let out = run(&db, &["restore", copy.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert_eq!(
+        mode(&db),
+        0o600,
+        "the restored database is writable for its owner"
+    );
+    assert_eq!(rows(&db), before);
+    let status = stdout_of(&run(&db, &["status"]));
+    assert!(
+        status.contains("ist älter als der Stand dieses Programms"),
+        "{status}"
+    );
+    assert_eq!(sha256_of(&copy).unwrap(), sum, "the copy stays as it was");
+}
