@@ -735,6 +735,8 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             if file.exists() {
                 anyhow::bail!("{} gibt es schon", file.display());
             }
+            // Beside the database only as its owner (a root-owned file there, issue 31.2).
+            service::files::check_owner_beside(&path, &file).map_err(refused)?;
             // The file as it is: read-only, whatever its schema (no migration on the way).
             let _lock = upgrade::lock_shared(&path).map_err(refused)?;
             let db = Db::open_read_only(&path).await?;

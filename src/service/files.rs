@@ -115,6 +115,21 @@ pub fn check_owner(path: &Path) -> Result<(), ServiceError> {
     )))
 }
 
+/// [`check_owner`] of the database at `database` for a command that writes the file `target`
+/// (`backup`): only when `target` lies in the database's own directory, where a file of
+/// another user than the database's owner must not be left; elsewhere anything goes.
+pub fn check_owner_beside(database: &Path, target: &Path) -> Result<(), ServiceError> {
+    let dir_of = |p: &Path| {
+        let abs = absolute(p);
+        let dir = abs.parent().map(Path::to_path_buf).unwrap_or(abs);
+        dir.canonicalize().unwrap_or(dir)
+    };
+    if dir_of(database) == dir_of(target) {
+        return check_owner(database);
+    }
+    Ok(())
+}
+
 /// The files of the database at `path` that a server writes: the database, its journal
 /// (`-wal`, `-shm`), the login sessions' file and its journal.
 pub fn companions(path: &Path) -> Vec<PathBuf> {

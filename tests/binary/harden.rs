@@ -231,6 +231,13 @@ fn a_command_as_root_on_the_database_of_another_user_is_refused_and_leaves_no_fi
         ),
         ("night plan", run(&db, &["night", "plan", "2026-12-30"])),
         ("migrate", run(&db, &["migrate"])),
+        (
+            "backup beside it",
+            run(
+                &db,
+                &["backup", dir.path().join("kopie.db").to_str().unwrap()],
+            ),
+        ),
     ];
     for (what, out) in writes {
         let err = String::from_utf8_lossy(&out.stderr);
@@ -256,6 +263,20 @@ fn a_command_as_root_on_the_database_of_another_user_is_refused_and_leaves_no_fi
     for (path, uid) in owners(dir.path()) {
         assert_eq!(uid, NOBODY, "{} belongs to {uid}", path.display());
     }
+    // A backup elsewhere is the caller's own file.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let out = run(
+        &db,
+        &[
+            "backup",
+            elsewhere.path().join("kopie.db").to_str().unwrap(),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 
     // No database yet, in a directory of another user: none is made as root.
     let fresh = tempfile::tempdir().unwrap();

@@ -480,8 +480,8 @@ async fn a_failed_pre_upgrade_copy_is_kept_once_said_in_log_and_status_and_not_m
     );
     drop(server);
     let now = upgrade_copies(dir.path());
+    // One copy (the failed one replaced; within the same second it has the same name).
     assert_eq!(now.len(), 1, "{now:?}");
-    assert_ne!(now, copies);
     let probe = std::fs::read_to_string(format!("{}.probe", now[0].display())).unwrap();
     assert!(probe.starts_with("Probe bestanden"), "{probe}");
     assert!(!stdout_of(&run(&db, &["status"])).contains("Umstellung angehalten"));
