@@ -528,7 +528,13 @@ pub async fn restore(
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "schockerliga".to_string());
         let stamp = clock.now_local().format("%Y-%m-%d-%H%M%S");
-        let kept = path.with_file_name(format!("{stem}.vor-wiederherstellung-{stamp}.db"));
+        // A restore of the same second before (one killed half-way and done again): `-2`, ….
+        let mut kept = path.with_file_name(format!("{stem}.vor-wiederherstellung-{stamp}.db"));
+        let mut n = 2;
+        while kept.exists() || with_suffix(&kept, "-wal").exists() {
+            kept = path.with_file_name(format!("{stem}.vor-wiederherstellung-{stamp}-{n}.db"));
+            n += 1;
+        }
         let wal = with_suffix(path, "-wal");
         if wal.exists() {
             std::fs::hard_link(&wal, with_suffix(&kept, "-wal"))

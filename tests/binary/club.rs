@@ -221,3 +221,35 @@ fn an_imported_season_after_the_next_year_is_refused() {
         }
     }
 }
+
+/// Two restores in one second (one killed half-way and done again, or two by hand): each keeps
+/// the database it replaces under a name of its own (the second got „File exists“; before the
+/// atomic restore, a rename put the second kept file over the first).
+#[test]
+fn two_restores_in_one_second_keep_both_replaced_databases() {
+    if !have_faketime() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let season = crate::common::fixture("small-2026.season.json");
+    ok(&run(&db, &["import", season.to_str().unwrap()]));
+    let copy = dir.path().join("kopie.db");
+    ok(&run(&db, &["backup", copy.to_str().unwrap()]));
+    let at = "2026-12-01 09:30:00";
+    ok(&run_faked(at, &db, &["restore", copy.to_str().unwrap()]));
+    ok(&run_faked(at, &db, &["restore", copy.to_str().unwrap()]));
+    let mut kept: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("liga.vor-wiederherstellung-") && n.ends_with(".db"))
+        .collect();
+    kept.sort();
+    assert_eq!(
+        kept,
+        [
+            "liga.vor-wiederherstellung-2026-12-01-103000-2.db",
+            "liga.vor-wiederherstellung-2026-12-01-103000.db"
+        ]
+    );
+}
