@@ -91,7 +91,8 @@ struct Cli {
 #[derive(clap::Args, Clone, Default)]
 struct ServeArgs {
     /// Verzeichnis für geprüfte Sicherungen: beim Start (wenn dort keine von heute ist), nach
-    /// jedem abgeschlossenen Abend und täglich um 04:00 Uhr Vereinszeit.
+    /// jedem abgeschlossenen Abend, nach jedem Import in der Verwaltung und täglich um 04:00 Uhr
+    /// Vereinszeit.
     #[arg(long, env = "SCHOCKERLIGA_BACKUP_DIR")]
     backup_dir: Option<PathBuf>,
     /// So viele der neuesten Sicherungen behalten (mit bestandener Probe).

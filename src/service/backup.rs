@@ -1,8 +1,9 @@
 //! Backups that prove themselves (interchange.md "Running it for a club"): [`verify`] opens a
-//! copy read-only and checks it (integrity, schema, every season's standings and payouts
-//! recomputed from the copy); [`Backups`] keeps the copies of `serve --backup-dir DIR`: one at
-//! start when DIR has none of the club's today, one after each closed night, one daily at 04:00
-//! club time, the newest N kept. Each copy `schockerliga-2026-05-01-040000.db` has two files
+//! copy read-only and checks it (integrity, the whole schema against the migrations', nothing
+//! after the last page, every season's standings and payouts recomputed from the copy);
+//! [`Backups`] keeps the copies of `serve --backup-dir DIR`: one at start when DIR has none of
+//! the club's today, one after each closed night and each import through the league, one daily
+//! at 04:00 club time, the newest N kept. Each copy `schockerliga-2026-05-01-040000.db` has two files
 //! beside it: `….db.sha256` (as `sha256sum` writes it, `sha256sum -c` checks it) and `….db.probe`
 //! (the probe's verdict and report).
 
@@ -73,8 +74,10 @@ const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
 /// Checks the copy at `path` without changing it (it is opened read-only; a copy of an older
 /// schema is checked through a migrated temporary copy): the file is an SQLite database, its
 /// `….sha256` beside it (when there is one) matches, `pragma integrity_check` and
-/// `foreign_key_check` find nothing, its schema is one this program knows (current or older),
-/// and every season's standings and payouts are recomputed from it. Never fails itself: what
+/// `foreign_key_check` find nothing, its schema is one this program knows (current or older)
+/// and is whole ([`db::schema_differences`]: every table, index, trigger and view as the
+/// migrations make them), no bytes follow its last page, and every season's standings and
+/// payouts are recomputed from it. Never fails itself: what
 /// goes wrong is in the report.
 pub async fn verify(path: &Path) -> Report {
     let mut report = Report {
