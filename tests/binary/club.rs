@@ -236,9 +236,24 @@ fn two_restores_in_one_second_keep_both_replaced_databases() {
     ok(&run(&db, &["import", season.to_str().unwrap()]));
     let copy = dir.path().join("kopie.db");
     ok(&run(&db, &["backup", copy.to_str().unwrap()]));
-    let at = "2026-12-01 09:30:00";
-    ok(&run_faked(at, &db, &["restore", copy.to_str().unwrap()]));
-    ok(&run_faked(at, &db, &["restore", copy.to_str().unwrap()]));
+    // The clock stands still (`-f`, no `@`): both restores in the same second.
+    let frozen = |args: &[&str]| {
+        Command::new("faketime")
+            .args(["-f", "2026-12-01 09:30:00"])
+            .arg(BIN)
+            .env("TZ", "UTC")
+            .env("FAKETIME_DONT_FAKE_MONOTONIC", "1")
+            .env_remove("SCHOCKERLIGA_TIMEZONE")
+            .env_remove("DATABASE_URL")
+            .args(args)
+            .arg("--database")
+            .arg(&db)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    ok(&frozen(&["restore", copy.to_str().unwrap()]));
+    ok(&frozen(&["restore", copy.to_str().unwrap()]));
     let mut kept: Vec<String> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
