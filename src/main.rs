@@ -1,5 +1,6 @@
 //! The `schockerliga` binary: the web server (default) and the command line of interchange.md.
-//! Exit codes: 0 ok, 1 invalid input or refused (message on stderr), 2 usage (German message).
+//! Exit codes: 0 ok, 1 invalid input or refused (message on stderr), 2 usage (German message),
+//! 3 the upgrade stopped: the copy before a migration failed its probe (`serve`, `migrate`).
 
 use std::io::{IsTerminal, Read};
 use std::net::SocketAddr;
@@ -90,7 +91,8 @@ struct Cli {
 #[derive(clap::Args, Clone, Default)]
 struct ServeArgs {
     /// Verzeichnis für geprüfte Sicherungen: beim Start (wenn dort keine von heute ist), nach
-    /// jedem abgeschlossenen Abend und täglich um 04:00 Uhr Vereinszeit.
+    /// jedem abgeschlossenen Abend, nach jedem Import in der Verwaltung und täglich um 04:00 Uhr
+    /// Vereinszeit.
     #[arg(long, env = "SCHOCKERLIGA_BACKUP_DIR")]
     backup_dir: Option<PathBuf>,
     /// So viele der neuesten Sicherungen behalten (mit bestandener Probe).
@@ -364,7 +366,12 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("Fehler: {e:#}");
-            ExitCode::from(1)
+            // The upgrade stopped (its copy failed the probe): 3, which the service units do not
+            // restart (RestartPreventExitStatus=3), instead of a copy every 5 s.
+            match e.downcast_ref::<ServiceError>() {
+                Some(ServiceError::UpgradeStopped(_)) => ExitCode::from(3),
+                _ => ExitCode::from(1),
+            }
         }
     }
 }
@@ -510,7 +517,9 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Migrate => {
             let clock = ClubClock::new(setup.clock.clone(), setup_zone(&setup));
-            let done = upgrade::migrate(&path, &clock).await.map_err(refused)?;
+            let done = upgrade::migrate(&path, &clock)
+                .await
+                .map_err(upgrade_refused)?;
             match &done.copy {
                 None => eprintln!("Nichts umzustellen: {}", done.before.describe()),
                 Some((copy, _)) => eprintln!(
@@ -685,7 +694,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             // The web's account checks (name 1–50 characters, nothing invisible; password 8–200).
             auth::check_account_name(&name).map_err(anyhow::Error::msg)?;
             let password = read_password()?;
-            let db = upgrade::open_for_writing(&path).await.map_err(refused)?;
+            let db = open_for_writing(&path).await?;
             accounts::create(&db.db, &name, &password, None, role, "cli")
                 .await
                 .map_err(refused)?;
@@ -695,7 +704,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::User {
             command: UserCommand::Reset { name },
         } => {
-            let db = upgrade::open_for_writing(&path).await.map_err(refused)?;
+            let db = open_for_writing(&path).await?;
             let token = accounts::issue_reset(&db.db, &name, "cli")
                 .await
                 .map_err(refused)?;
@@ -727,11 +736,14 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             if file.exists() {
                 anyhow::bail!("{} gibt es schon", file.display());
             }
+            // Beside the database only as its owner (a root-owned file there, issue 31.2).
+            service::files::check_owner_beside(&path, &file).map_err(refused)?;
             // The file as it is: read-only, whatever its schema (no migration on the way).
             let _lock = upgrade::lock_shared(&path).map_err(refused)?;
             let db = Db::open_read_only(&path).await?;
-            db.backup(&file).await?;
+            let written = service::backup::write_copy(&db, &file).await;
             db.read.close().await;
+            written.map_err(refused)?;
             eprintln!(
                 "Sicherung geschrieben: {} (prüfen: schockerliga verify {})",
                 file.display(),
@@ -743,7 +755,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Night {
             command: NightCommand::Plan { date, time, place },
         } => {
-            let writing = upgrade::open_for_writing(&path).await.map_err(refused)?;
+            let writing = open_for_writing(&path).await?;
             let league = service::League::of_with(writing.db.clone(), setup.clone())
                 .await
                 .map_err(refused)?;
@@ -779,7 +791,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Night {
             command: NightCommand::Cancel { date },
         } => {
-            let writing = upgrade::open_for_writing(&path).await.map_err(refused)?;
+            let writing = open_for_writing(&path).await?;
             let league = service::League::of_with(writing.db.clone(), setup.clone())
                 .await
                 .map_err(refused)?;
@@ -796,7 +808,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Player {
             command: PlayerCommand::Link { name, revoke },
         } => {
-            let writing = upgrade::open_for_writing(&path).await.map_err(refused)?;
+            let writing = open_for_writing(&path).await?;
             let db = &writing.db;
             if revoke {
                 let (name, was) = service::card::revoke_link(db, &name, "cli")
@@ -829,7 +841,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                     revoke,
                 },
         } => {
-            let db = upgrade::open_for_writing(&path).await.map_err(refused)?;
+            let db = open_for_writing(&path).await?;
             let db = &db.db;
             if revoke {
                 let was = service::scorer::revoke_link(db, date, table, "cli")
@@ -876,7 +888,7 @@ async fn open_for_import(
     if !path.exists() {
         check(ClubClock::new(setup.clock.clone(), setup_zone(setup)).today()).map_err(refused)?;
     }
-    let db = upgrade::open_for_writing(path).await.map_err(refused)?;
+    let db = open_for_writing(path).await?;
     let today = service::club_today(&db.db, setup).await.map_err(refused)?;
     check(today).map_err(refused)?;
     Ok(db)
@@ -886,6 +898,16 @@ async fn open_for_import(
 /// default).
 fn setup_zone(setup: &Setup) -> chrono_tz::Tz {
     setup.timezone.unwrap_or(clock::DEFAULT_TIMEZONE)
+}
+
+/// Opens the database at `path` for a command that writes ([`upgrade::open_for_writing`]) and
+/// says on stderr when it made a new one, and where.
+async fn open_for_writing(path: &Path) -> anyhow::Result<upgrade::Writing> {
+    let writing = upgrade::open_for_writing(path).await.map_err(refused)?;
+    if writing.created {
+        eprintln!("{}", upgrade::created_message(path));
+    }
+    Ok(writing)
 }
 
 /// Opens the database for a reading command ([`upgrade::open_for_reading`]) and prints its
@@ -926,6 +948,12 @@ async fn status(path: &Path, setup: Setup, json: bool) -> anyhow::Result<()> {
         status.today.format("%d.%m.%Y"),
         status.timezone
     );
+    if let Some(failed) = upgrade::failed_upgrade_copy(path) {
+        out.push_str(&format!(
+            "Umstellung angehalten: {} Der Server startet nicht, bis die Ursache behoben ist.\n",
+            failed.sentence()
+        ));
+    }
     match schema {
         Some(s) => out.push_str(&format!("Datenbank {}: {}\n", path.display(), s.describe())),
         None => out.push_str(&format!(
@@ -947,7 +975,7 @@ async fn demo(path: &Path, args: DemoArgs) -> anyhow::Result<()> {
         last_year: args.last_year,
         besteck_nights: args.besteck_nights,
     };
-    let db = upgrade::open_for_writing(path).await.map_err(refused)?;
+    let db = open_for_writing(path).await?;
     let db = &db.db;
     let files = league(&spec);
     // A demo run in the club's own folder must not wipe its real season: every year is checked
@@ -1007,6 +1035,14 @@ fn is_database_file(out: &std::path::Path, db: &std::path::Path) -> bool {
         || out.as_os_str() == format!("{name}-shm").as_str()
 }
 
+/// [`refused`], but a stopped upgrade keeps its kind (exit code 3, see [`main`]).
+fn upgrade_refused(e: ServiceError) -> anyhow::Error {
+    match e {
+        ServiceError::UpgradeStopped(_) => anyhow::Error::new(e),
+        e => refused(e),
+    }
+}
+
 fn refused(e: ServiceError) -> anyhow::Error {
     anyhow::anyhow!("{e}")
 }
@@ -1043,7 +1079,7 @@ async fn serve(path: &Path, opts: ServeOptions) -> anyhow::Result<()> {
     let clock = ClubClock::new(opts.setup.clock.clone(), setup_zone(&opts.setup));
     let _lock = upgrade::prepare_serve(path, &clock)
         .await
-        .map_err(refused)?;
+        .map_err(upgrade_refused)?;
     let listen = opts.listen;
     let listener = tokio::net::TcpListener::bind(listen)
         .await
@@ -1067,14 +1103,21 @@ async fn serve(path: &Path, opts: ServeOptions) -> anyhow::Result<()> {
         );
     });
     if let Some(dir) = &opts.args.backup_dir {
-        let backups =
-            service::backup::Backups::new(path, dir, opts.args.backup_keep).map_err(refused)?;
-        let backups = league.enable_backups(backups);
-        tracing::info!(
-            "Sicherungen in {} (die neuesten {} mit bestandener Probe bleiben)",
-            backups.dir().display(),
-            backups.keep()
-        );
+        match service::backup::Backups::new(path, dir, opts.args.backup_keep) {
+            Ok(backups) => {
+                let backups = league.enable_backups(backups);
+                tracing::info!(
+                    "Sicherungen in {} (die neuesten {} mit bestandener Probe bleiben)",
+                    backups.dir().display(),
+                    backups.keep()
+                );
+            }
+            // The league is served all the same; every Verwaltung page warns.
+            Err(e) => {
+                tracing::error!("Der Server läuft ohne Sicherungen: {e}");
+                league.backups_unavailable(e.to_string());
+            }
+        }
     }
     let limits = server::limits();
     tracing::info!(

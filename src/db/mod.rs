@@ -123,6 +123,35 @@ pub fn sessions_path(path: &Path) -> std::path::PathBuf {
     std::path::PathBuf::from(name)
 }
 
+/// Creates the empty file `path` readable and writable by its owner only (0600, whatever the
+/// process's umask) when it does not exist; an existing file is left as it is. SQLite then
+/// takes it as a new database and gives its `-wal`/`-shm` the same mode (issue 32.7: the
+/// database got the umask's 0644, its account hashes readable by every user).
+pub fn create_private(path: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+    {
+        // The umask may have taken bits of 0600 (umask 0277): set them as meant.
+        Ok(f) => f.set_permissions(std::fs::Permissions::from_mode(0o600)),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// [`create_private`] as a storage error (the file could not be made).
+fn create_private_db(path: &Path) -> Result<(), DbError> {
+    create_private(path).map_err(|e| {
+        DbError::Sqlx(sqlx::Error::Io(std::io::Error::new(
+            e.kind(),
+            format!("{} nicht anlegbar: {e}", path.display()),
+        )))
+    })
+}
+
 fn options(path: &Path, busy: Duration) -> Result<SqliteConnectOptions, DbError> {
     let url = format!("sqlite://{}", path.display());
     Ok(SqliteConnectOptions::from_str(&url)?
@@ -270,6 +299,100 @@ pub async fn schema_on(conn: &mut sqlx::SqliteConnection) -> Result<Schema, DbEr
     })
 }
 
+/// One object of a database's schema as `sqlite_master` keeps it: its type (`table`, `index`,
+/// `trigger`, `view`), name, table and SQL text.
+type SchemaObject = (String, String, String, Option<String>);
+
+/// The schema objects of the database behind `conn`, sorted by type and name; SQLite's own
+/// (`sqlite_…`) and sqlx's migrations table are left out (the latter is read by [`schema_on`]).
+async fn schema_objects(conn: &mut sqlx::SqliteConnection) -> Result<Vec<SchemaObject>, DbError> {
+    Ok(sqlx::query_as(
+        "select type, name, tbl_name, sql from sqlite_master \
+         where name not like 'sqlite\\_%' escape '\\' and name <> '_sqlx_migrations' \
+         order by type, name",
+    )
+    .fetch_all(&mut *conn)
+    .await?)
+}
+
+/// The schema that this program's migrations `versions` (those a database has applied) make on
+/// an empty database: the migrations run in order on an in-memory one.
+async fn schema_of_migrations(versions: &[i64]) -> Result<Vec<SchemaObject>, DbError> {
+    use sqlx::Connection;
+    let mut conn = sqlx::SqliteConnection::connect_with(
+        &SqliteConnectOptions::from_str("sqlite::memory:")?.foreign_keys(true),
+    )
+    .await?;
+    let scripts: Vec<&'static str> = MIGRATOR
+        .migrations
+        .iter()
+        .filter(|m| versions.contains(&m.version) && !m.migration_type.is_down_migration())
+        .map(|m| m.sql.as_ref())
+        .collect();
+    for sql in scripts {
+        sqlx::Executor::execute(&mut conn, sql).await?;
+    }
+    let objects = schema_objects(&mut conn).await;
+    conn.close().await?;
+    objects
+}
+
+/// The migration that drops the session store's own `tower_sessions` table from the database
+/// (`migrations/20261201203517_old_sessions_table.sql`): a database of an older release may
+/// still have that table, which no migration of this program made.
+const OLD_SESSIONS_DROPPED: i64 = 20261201203517;
+
+/// Where the schema of the database behind `pool` differs from the one this program's
+/// migrations make (those it has applied, see [`schema_on`]): every table, index, trigger and
+/// view that is missing, added or changed, as German lines („Trigger results_audit_insert
+/// fehlt“, „Trigger x ist zusätzlich“, „Index y weicht ab“); empty when they are the same
+/// (issue 32.3: a copy with its audit triggers dropped passed the probe).
+pub async fn schema_differences(pool: &SqlitePool) -> Result<Vec<String>, DbError> {
+    let mut conn = pool.acquire().await?;
+    let versions: Vec<(i64,)> = sqlx::query_as("select version from _sqlx_migrations")
+        .fetch_all(&mut *conn)
+        .await?;
+    let versions: Vec<i64> = versions.into_iter().map(|v| v.0).collect();
+    let found = schema_objects(&mut conn).await?;
+    drop(conn);
+    let want = schema_of_migrations(&versions).await?;
+    let label = |kind: &str| match kind {
+        "table" => "Tabelle",
+        "index" => "Index",
+        "trigger" => "Trigger",
+        "view" => "Sicht",
+        _ => "Objekt",
+    };
+    let key = |o: &SchemaObject| (o.0.clone(), o.1.clone());
+    let mut out = Vec::new();
+    for w in &want {
+        match found.iter().find(|f| key(f) == key(w)) {
+            None => out.push(format!("{} {} fehlt", label(&w.0), w.1)),
+            Some(f) if f != w => out.push(format!("{} {} weicht ab", label(&w.0), w.1)),
+            Some(_) => {}
+        }
+    }
+    // Before the migration that drops it, the session store kept its own table in the file.
+    let old_sessions = !versions.contains(&OLD_SESSIONS_DROPPED);
+    for f in &found {
+        if old_sessions && f.0 == "table" && f.1 == "tower_sessions" {
+            continue;
+        }
+        if !want.iter().any(|w| key(w) == key(f)) {
+            out.push(format!("{} {} ist zusätzlich", label(&f.0), f.1));
+        }
+    }
+    Ok(out)
+}
+
+/// The size in bytes of the database behind `pool` by its pages (`page_count` × `page_size`):
+/// what its file holds; bytes after that are no part of it.
+pub async fn pages_bytes(pool: &SqlitePool) -> Result<u64, DbError> {
+    let (count,): (i64,) = sqlx::query_as("pragma page_count").fetch_one(pool).await?;
+    let (size,): (i64,) = sqlx::query_as("pragma page_size").fetch_one(pool).await?;
+    Ok(u64::try_from(count.saturating_mul(size)).unwrap_or(0))
+}
+
 /// The options of a read-only connection to an existing file: no file created, no journal
 /// mode set (a read-only connection must not try to change it).
 fn read_only_options(path: &Path) -> Result<SqliteConnectOptions, DbError> {
@@ -309,6 +432,9 @@ impl Db {
     /// connection's write lock before [`DbError::Busy`] (tests of a busy database).
     pub async fn open_waiting(path: &Path, busy: Duration) -> Result<Db, DbError> {
         let opts = options(path, busy)?;
+        // Both files private (0600) whatever the umask, before SQLite makes them.
+        create_private_db(path)?;
+        create_private_db(&sessions_path(path))?;
         let write = SqlitePoolOptions::new()
             .max_connections(1)
             .after_release(|conn, _| Box::pin(still_usable(conn)))
@@ -373,14 +499,42 @@ impl Db {
     }
 }
 
+/// Folds the write-ahead log of the database file at `path` into the file and closes it (one
+/// connection of its own, nothing else changed): afterwards the file alone is the database
+/// (SQLite removes the empty `-wal` as the last connection closes). Errors: the file cannot be
+/// opened or checkpointed (damaged, busy).
+pub async fn checkpoint_file(path: &Path) -> Result<(), DbError> {
+    use sqlx::Connection;
+    let url = format!("sqlite://{}", path.display());
+    let opts = SqliteConnectOptions::from_str(&url)?
+        .filename(path)
+        .create_if_missing(false)
+        .busy_timeout(BUSY_TIMEOUT);
+    let mut conn = sqlx::SqliteConnection::connect_with(&opts).await?;
+    sqlx::query("pragma wal_checkpoint(TRUNCATE)")
+        .execute(&mut conn)
+        .await?;
+    conn.close().await?;
+    Ok(())
+}
+
 /// Converts a stored integer count to `u32`, or reports corrupt data.
 pub(crate) fn to_u32(v: i64, what: &str) -> Result<u32, DbError> {
     u32::try_from(v).map_err(|_| DbError::Corrupt(format!("{what} = {v}")))
 }
 
 /// Writes a consistent copy of the database behind `pool` to `target` (`VACUUM INTO`, one read
-/// transaction; works on a read-only connection too). The target must not exist yet.
+/// transaction; works on a read-only connection too). The target must not exist yet; it is made
+/// private (0600) whatever the umask.
 pub async fn copy_into(pool: &SqlitePool, target: &Path) -> Result<(), DbError> {
+    if target.exists() {
+        return Err(DbError::Sqlx(sqlx::Error::Io(std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            format!("{} gibt es schon", target.display()),
+        ))));
+    }
+    // VACUUM INTO takes an empty file as a new one: made first, with its mode.
+    create_private_db(target)?;
     sqlx::query("vacuum into ?")
         .bind(target.to_string_lossy().into_owned())
         .execute(pool)
@@ -410,6 +564,14 @@ pub async fn integrity(pool: &SqlitePool) -> Result<Vec<String>, DbError> {
     Ok(found)
 }
 
+/// How many nights are kept as totals (rows of `night_totals`) in the database behind `pool`.
+pub async fn totals_nights(pool: &SqlitePool) -> Result<i64, DbError> {
+    let (n,): (i64,) = sqlx::query_as("select count(distinct night_id) from night_totals")
+        .fetch_one(pool)
+        .await?;
+    Ok(n)
+}
+
 /// How many rows `table` holds (one of the schema's own tables; for `verify`'s report).
 pub async fn count_rows(pool: &SqlitePool, table: &str) -> Result<i64, DbError> {
     let known = [
@@ -419,6 +581,7 @@ pub async fn count_rows(pool: &SqlitePool, table: &str) -> Result<i64, DbError> 
         "players",
         "nights",
         "results",
+        "night_totals",
         "fines",
     ];
     if !known.contains(&table) {

@@ -1,8 +1,9 @@
 //! Backups that prove themselves (interchange.md "Running it for a club"): [`verify`] opens a
-//! copy read-only and checks it (integrity, schema, every season's standings and payouts
-//! recomputed from the copy); [`Backups`] keeps the copies of `serve --backup-dir DIR`: one at
-//! start when DIR has none of the club's today, one after each closed night, one daily at 04:00
-//! club time, the newest N kept. Each copy `schockerliga-2026-05-01-040000.db` has two files
+//! copy read-only and checks it (integrity, the whole schema against the migrations', nothing
+//! after the last page, every season's standings and payouts recomputed from the copy);
+//! [`Backups`] keeps the copies of `serve --backup-dir DIR`: one at start when DIR has none of
+//! the club's today, one after each closed night and each import through the league, one daily
+//! at 04:00 club time, the newest N kept. Each copy `schockerliga-2026-05-01-040000.db` has two files
 //! beside it: `….db.sha256` (as `sha256sum` writes it, `sha256sum -c` checks it) and `….db.probe`
 //! (the probe's verdict and report).
 
@@ -73,8 +74,10 @@ const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
 /// Checks the copy at `path` without changing it (it is opened read-only; a copy of an older
 /// schema is checked through a migrated temporary copy): the file is an SQLite database, its
 /// `….sha256` beside it (when there is one) matches, `pragma integrity_check` and
-/// `foreign_key_check` find nothing, its schema is one this program knows (current or older),
-/// and every season's standings and payouts are recomputed from it. Never fails itself: what
+/// `foreign_key_check` find nothing, its schema is one this program knows (current or older)
+/// and is whole ([`db::schema_differences`]: every table, index, trigger and view as the
+/// migrations make them), no bytes follow its last page, and every season's standings and
+/// payouts are recomputed from it. Never fails itself: what
 /// goes wrong is in the report.
 pub async fn verify(path: &Path) -> Report {
     let mut report = Report {
@@ -96,6 +99,7 @@ pub async fn verify(path: &Path) -> Report {
         }
         Ok((size, _)) => report.facts.push(format!("Größe {size} Bytes")),
     }
+    let file_size = std::fs::metadata(path).map_or(0, |m| m.len());
     match check_sidecar(path) {
         Ok(Some(sum)) => report.facts.push(format!(
             "SHA-256 {sum} stimmt mit {}.sha256",
@@ -138,6 +142,31 @@ pub async fn verify(path: &Path) -> Report {
             }
         }
         Err(e) => report.fail(format!("Integrität nicht prüfbar: {e}")),
+    }
+    // The whole schema, as this program's migrations make it: nothing dropped, added or
+    // changed by hand (a trigger that zeroes Outs, the audit triggers gone).
+    let differences = db::schema_differences(&db.read).await;
+    match differences {
+        Ok(found) if found.is_empty() => report
+            .facts
+            .push("Schema: Tabellen, Indizes und Trigger wie von den Umstellungen".to_string()),
+        Ok(found) => {
+            for f in found.into_iter().take(20) {
+                report.fail(format!("Schema: {f}"));
+            }
+        }
+        Err(e) => report.fail(format!("Schema nicht prüfbar: {e}")),
+    }
+    // Nothing after the last page (a copy with zeros appended).
+    let pages = db::pages_bytes(&db.read).await;
+    match pages {
+        Ok(pages) if file_size > pages => report.fail(format!(
+            "{} Bytes nach der letzten Seite der Datenbank ({pages} Bytes): die Datei wurde \
+             verlängert oder ist keine reine Kopie",
+            file_size - pages
+        )),
+        Ok(_) => {}
+        Err(e) => report.fail(format!("Seiten nicht zählbar: {e}")),
     }
     if !report.passed() {
         db.read.close().await;
@@ -195,11 +224,25 @@ async fn recompute(db: &Db, report: &mut Report) {
     for (table, label) in [
         ("users", "Konten"),
         ("results", "Ergebniszeilen"),
+        ("night_totals", "Summenzeilen"),
         ("audit_log", "Protokollzeilen"),
     ] {
-        match db::count_rows(&db.read, table).await {
+        let n = db::count_rows(&db.read, table).await;
+        match n {
             Ok(n) => counts.push(format!("{n} {label}")),
             Err(e) => report.fail(format!("{label} nicht zählbar: {e}")),
+        }
+        // Nights kept as totals (issue 31.10: twelve imported seasons said "0 Ergebniszeilen").
+        if table == "night_totals" {
+            let nights = db::totals_nights(&db.read).await;
+            match nights {
+                Ok(k) => {
+                    if let Some(last) = counts.last_mut() {
+                        last.push_str(&format!(" ({k} Abende als Summen)"));
+                    }
+                }
+                Err(e) => report.fail(format!("Abende als Summen nicht zählbar: {e}")),
+            }
         }
     }
     report.facts.push(counts.join(", "));
@@ -290,26 +333,36 @@ fn check_sidecar(path: &Path) -> Result<Option<String>, String> {
 }
 
 /// Writes a copy of `league`'s database to `target` (which must not exist), its `….sha256`
-/// and its probe `….probe` beside it, and returns the probe's report. Errors: the copy could
-/// not be written (disk full, no such directory); a copy that fails its probe is kept, with
-/// the failure in its `.probe`, and is `Ok` with a failed report.
+/// and its probe `….probe` beside it, and returns the probe's report. The copy is written as
+/// `….teil` and gets its name last. Errors: the copy could not be written (disk full, no such
+/// directory), and then nothing of it is left (no `….teil`, no sidecar); a copy that fails its
+/// probe is kept, with the failure in its `.probe`, and is `Ok` with a failed report.
 pub async fn write_verified_copy(db: &Db, target: &Path) -> Result<Report, ServiceError> {
     let part = beside(target, ".teil");
     let _ = std::fs::remove_file(&part);
+    let written = write_part(db, target, &part).await;
+    if written.is_err() {
+        for p in [part, beside(target, ".sha256"), beside(target, ".probe")] {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+    written
+}
+
+/// The steps of [`write_verified_copy`]: the copy into `part`, synced, its sum and probe beside
+/// `target`, then `part` renamed to `target`.
+async fn write_part(db: &Db, target: &Path, part: &Path) -> Result<Report, ServiceError> {
     let io = |what: &str, e: std::io::Error| {
         ServiceError::refused(format!("Sicherung {what} fehlgeschlagen: {e}"))
     };
-    if let Err(e) = db.backup(&part).await {
-        let _ = std::fs::remove_file(&part);
-        return Err(e.into());
-    }
-    std::fs::File::open(&part)
+    db.backup(part).await?;
+    std::fs::File::open(part)
         .and_then(|f| f.sync_all())
         .map_err(|e| io("(fsync)", e))?;
-    let sum = sha256_of(&part).map_err(|e| io("(SHA-256)", e))?;
+    let sum = sha256_of(part).map_err(|e| io("(SHA-256)", e))?;
     // The probe runs on the finished copy before it gets its name, and its two files are
     // written first: a copy that can be listed always has its sum and its verdict.
-    let mut report = verify(&part).await;
+    let mut report = verify(part).await;
     report.facts.insert(0, format!("SHA-256 {sum}"));
     write_synced(
         &beside(target, ".sha256"),
@@ -317,21 +370,106 @@ pub async fn write_verified_copy(db: &Db, target: &Path) -> Result<Report, Servi
     )
     .map_err(|e| io("(.sha256)", e))?;
     write_synced(&beside(target, ".probe"), &report.text()).map_err(|e| io("(.probe)", e))?;
-    std::fs::rename(&part, target).map_err(|e| io("(umbenennen)", e))?;
-    if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
+    std::fs::rename(part, target).map_err(|e| io("(umbenennen)", e))?;
+    sync_dir_of(target);
+    Ok(report)
+}
+
+/// Syncs the directory of `path` (a rename in it reaches the disk); failures are ignored.
+fn sync_dir_of(path: &Path) {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         if let Ok(d) = std::fs::File::open(dir) {
             let _ = d.sync_all();
         }
     }
-    Ok(report)
 }
 
-/// Writes `text` to `path` and syncs it to disk.
+/// Writes a copy of `db` as it is to `target` (`schockerliga backup`): first as `….teil`
+/// (a leftover of a killed run is removed), synced, then given its name, never over an
+/// existing file. Errors (German): `target` exists, the copy could not be written; nothing is
+/// left under either name then.
+pub async fn write_copy(db: &Db, target: &Path) -> Result<(), ServiceError> {
+    if target.exists() {
+        return Err(ServiceError::refused(format!(
+            "{} gibt es schon",
+            target.display()
+        )));
+    }
+    let part = beside(target, ".teil");
+    let _ = std::fs::remove_file(&part);
+    let io = |what: &str, e: std::io::Error| {
+        ServiceError::refused(format!("Sicherung {what} fehlgeschlagen: {e}"))
+    };
+    let written = async {
+        db.backup(&part).await?;
+        std::fs::File::open(&part)
+            .and_then(|f| f.sync_all())
+            .map_err(|e| io("(fsync)", e))?;
+        // A link fails when the name was taken meanwhile: nothing is overwritten.
+        std::fs::hard_link(&part, target).map_err(|e| io("(umbenennen)", e))?;
+        Ok::<(), ServiceError>(())
+    }
+    .await;
+    let _ = std::fs::remove_file(&part);
+    sync_dir_of(target);
+    written
+}
+
+/// Removes from `dir` what killed copies left of the files whose names start with `prefix`
+/// (`liga-`, `liga.vor-update-`): a `….db.teil`, and a `….db.sha256` or `….db.probe` whose copy
+/// is not there. Other files stay. Failures are logged.
+pub fn remove_leftovers(dir: &Path, prefix: &str) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.filter_map(Result::ok) {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !name.starts_with(prefix) {
+            continue;
+        }
+        let orphan = [".db.sha256", ".db.probe"].iter().any(|side| {
+            name.strip_suffix(&side[3..])
+                .is_some_and(|copy| name.ends_with(side) && !dir.join(copy).exists())
+        });
+        if name.ends_with(".db.teil") || orphan {
+            match std::fs::remove_file(e.path()) {
+                Ok(()) => tracing::info!("Rest einer abgebrochenen Kopie gelöscht: {name}"),
+                Err(e) => tracing::warn!("{name} nicht gelöscht: {e}"),
+            }
+        }
+    }
+}
+
+/// Writes `text` to `path` (private: 0600, whatever the umask) and syncs it to disk.
 fn write_synced(path: &Path, text: &str) -> std::io::Result<()> {
     use std::io::Write;
-    let mut f = std::fs::File::create(path)?;
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)?;
+    f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
     f.write_all(text.as_bytes())?;
     f.sync_all()
+}
+
+/// Makes the directory `dir` (and its missing parents) when it is missing: `dir` itself
+/// private (0700, whatever the umask); an existing one is left as it is.
+pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    if dir.is_dir() {
+        return Ok(());
+    }
+    if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)?;
+    }
+    match std::fs::DirBuilder::new().mode(0o700).create(dir) {
+        Ok(()) => std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && dir.is_dir() => Ok(()),
+        Err(e) => Err(e),
+    }
 }
 
 /// The probe's verdict on one copy.
@@ -378,6 +516,8 @@ pub enum Reason {
     Start,
     /// A night was closed.
     NightClosed,
+    /// Seasons were imported through the Verwaltung (a spreadsheet, a season file).
+    Imported,
     /// The daily copy at 04:00 club time.
     Daily,
     /// An admin asked for one (*Sicherung* → „Jetzt sichern“).
@@ -389,9 +529,47 @@ impl Reason {
         match self {
             Reason::Start => "beim Start",
             Reason::NightClosed => "nach dem Abschluss eines Abends",
+            Reason::Imported => "nach einem Import",
             Reason::Daily => "tägliche Sicherung",
             Reason::Now => "auf Wunsch",
         }
+    }
+}
+
+/// The file in a backup directory that names its database (its whole path): a directory
+/// holds the copies of one database only (issue 32.7: two servers sharing one pruned and
+/// handed out each other's copies).
+pub const OWNER_FILE: &str = ".schockerliga-datenbank";
+
+/// Marks `dir` as the backup directory of the database at `database`, or refuses (German)
+/// when it is another database's.
+fn claim(database: &Path, dir: &Path) -> Result<(), ServiceError> {
+    let me = database
+        .canonicalize()
+        .unwrap_or_else(|_| super::files::absolute(database));
+    let me = me.to_string_lossy().into_owned();
+    let marker = dir.join(OWNER_FILE);
+    match std::fs::read_to_string(&marker) {
+        Ok(text) if text.trim_end_matches('\n') == me => Ok(()),
+        Ok(text) => Err(ServiceError::refused(format!(
+            "Das Sicherungsverzeichnis {} gehört zur Datenbank {} (so steht es in {}): zwei \
+             Datenbanken können ihre Sicherungen nicht in einem Verzeichnis haben, jede räumte \
+             die der anderen ab. Für {me} ein eigenes Verzeichnis angeben (--backup-dir); ist \
+             die Datenbank umgezogen, {} löschen.",
+            dir.display(),
+            text.trim_end(),
+            marker.display(),
+            marker.display()
+        ))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            write_synced(&marker, &format!("{me}\n")).map_err(|e| {
+                ServiceError::refused(format!("{} nicht schreibbar: {e}", marker.display()))
+            })
+        }
+        Err(e) => Err(ServiceError::refused(format!(
+            "{} nicht lesbar: {e}",
+            marker.display()
+        ))),
     }
 }
 
@@ -409,21 +587,25 @@ pub struct Backups {
 }
 
 impl Backups {
-    /// The backups of the database at `database` into `dir` (created when missing), keeping
-    /// the newest `keep` (at least 1) copies that passed their probe. Errors (German): `dir`
-    /// cannot be created, or is the database's own directory's file.
+    /// The backups of the database at `database` into `dir` (created when missing, 0700),
+    /// keeping the newest `keep` (at least 1) copies that passed their probe. `dir` is marked
+    /// as this database's ([`OWNER_FILE`]). Errors (German): `dir` cannot be created, or holds
+    /// the copies of another database (two servers would prune each other's copies).
     pub fn new(database: &Path, dir: &Path, keep: usize) -> Result<Backups, ServiceError> {
-        std::fs::create_dir_all(dir).map_err(|e| {
+        create_private_dir(dir).map_err(|e| {
             ServiceError::refused(format!(
                 "Sicherungsverzeichnis {} nicht anlegbar: {e}",
                 dir.display()
             ))
         })?;
+        claim(database, dir)?;
         let stem = database
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .filter(|s| !s.is_empty())
             .unwrap_or_else(|| "schockerliga".to_string());
+        // What copies killed while they were written left (issue 32.7).
+        remove_leftovers(dir, &format!("{stem}-"));
         Ok(Backups {
             dir: dir.to_path_buf(),
             keep: keep.max(1),
@@ -629,7 +811,8 @@ impl Backups {
     }
 
     /// The copies of a running server, until `league` is dropped: one now when the directory
-    /// has no good copy of the club's today, then one after each closed night and one daily at
+    /// has no good copy of the club's today, then one after each closed night, one after each
+    /// import through the league and one daily at
     /// [`DAILY_AT`] club time. Failures are logged and kept ([`Backups::last_failure`]).
     pub async fn run(self: Arc<Self>, league: League) {
         if !self.has_good_copy_of_today(&league.clock()) {
@@ -640,6 +823,7 @@ impl Backups {
             let reason = tokio::select! {
                 () = wait_until(&league, next) => Reason::Daily,
                 () = league.night_closed() => Reason::NightClosed,
+                () = league.seasons_imported() => Reason::Imported,
             };
             let _ = self.make(&league, reason).await;
         }
@@ -682,6 +866,25 @@ impl League {
     /// The backups of `serve --backup-dir`, when switched on.
     pub fn backups(&self) -> Option<Arc<Backups>> {
         self.inner.backups.get().cloned()
+    }
+
+    /// Notes that the backups of `serve --backup-dir` could not start (German: `why`, from
+    /// [`Backups::new`]): the server runs without them, and every Verwaltung page says so
+    /// ([`League::backup_problem`]). Only the first call counts.
+    pub fn backups_unavailable(&self, why: String) {
+        let _ = self.inner.backups_off.set(why);
+    }
+
+    /// Why the backups asked for are off ([`League::backups_unavailable`]), as a German
+    /// warning for the Verwaltung pages; `None` when they run or none were asked for.
+    pub fn backup_problem(&self) -> Option<String> {
+        self.inner.backups_off.get().map(|why| {
+            format!(
+                "Sicherungen sind aus: {} Der Server läuft ohne Sicherungen, bis das behoben \
+                 und er neu gestartet ist.",
+                why.trim_end_matches('.').to_string() + "."
+            )
+        })
     }
 }
 

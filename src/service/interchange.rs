@@ -256,6 +256,8 @@ impl League {
         }
         check_against_today(&import.files(), self.today())?;
         let seasons = import_all_as(self.db(), &import.files(), &[], replace, &edit.author).await?;
+        // Stored: a verified copy follows, like after a closed night (issue 31.10).
+        self.imported_seasons();
         self.refresh().await?;
         Ok(seasons)
     }

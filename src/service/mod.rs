@@ -13,6 +13,7 @@ pub mod besteck;
 pub mod calendar;
 pub mod card;
 pub mod clock;
+pub mod files;
 pub mod interchange;
 pub mod live;
 pub mod planned;
@@ -52,6 +53,11 @@ pub enum ServiceError {
     /// with what is there now. Nothing was stored; ask again.
     #[error("{0}")]
     Conflict(EntryError),
+    /// The copy before a migration failed its probe (German: which copy, why, what to do):
+    /// nothing was migrated, and `serve` stops for good (exit code 3, which systemd does not
+    /// restart) instead of writing another copy at each restart (issue 32.6).
+    #[error("{0}")]
+    UpgradeStopped(String),
     /// No such season.
     #[error("Saison {0} gibt es nicht")]
     NoSeason(i32),
@@ -254,8 +260,12 @@ struct Inner {
     timezone: Option<chrono_tz::Tz>,
     /// Told after every write that closed a night (the backups wait on it).
     night_closed: tokio::sync::Notify,
+    /// Told after every import through this league (the backups wait on it).
+    imported: tokio::sync::Notify,
     /// The backups of `serve --backup-dir`, once switched on.
     backups: std::sync::OnceLock<Arc<backup::Backups>>,
+    /// Why the backups asked for could not start (German), see [`League::backups_unavailable`].
+    backups_off: std::sync::OnceLock<String>,
     /// The live board's pushes and their listener cap.
     live: live::Live,
     /// Spreadsheets uploaded for a preview, kept until their confirm ([`interchange::Staged`]).
@@ -340,7 +350,9 @@ impl League {
                 clock: setup.clock,
                 timezone: setup.timezone,
                 night_closed: tokio::sync::Notify::new(),
+                imported: tokio::sync::Notify::new(),
                 backups: std::sync::OnceLock::new(),
+                backups_off: std::sync::OnceLock::new(),
                 live: live::Live::default(),
                 staged: interchange::Staged::default(),
             }),
@@ -400,6 +412,20 @@ impl League {
     /// Tells the waiters of [`League::night_closed`] that a night was closed.
     pub(crate) fn closed_a_night(&self) {
         self.inner.night_closed.notify_one();
+    }
+
+    /// Waits until an import through this league ([`League::import`], the spreadsheet's
+    /// confirm) stored seasons.
+    pub(crate) async fn seasons_imported(&self) {
+        self.inner.imported.notified().await;
+    }
+
+    /// Tells the waiters of [`League::seasons_imported`] that an import stored seasons.
+    pub(crate) fn imported_seasons(&self) {
+        // Only for running backups: a permit kept from before would make a copy at once.
+        if self.inner.backups.get().is_some() {
+            self.inner.imported.notify_one();
+        }
     }
 
     /// The current snapshot of the league: what every page reads.
@@ -585,7 +611,9 @@ impl League {
         user: &str,
     ) -> Result<Season, ServiceError> {
         interchange::check_against_today(std::slice::from_ref(file), self.today())?;
-        import_as(&self.inner.db, file, replace, user).await
+        let season = import_as(&self.inner.db, file, replace, user).await?;
+        self.imported_seasons();
+        Ok(season)
     }
 }
 

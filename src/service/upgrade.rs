@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use super::backup::{self, Report};
 use super::clock::ClubClock;
+use super::files;
 use super::{League, ServiceError, Setup};
 use crate::db::{self, Db, Schema};
 
@@ -167,17 +168,57 @@ pub async fn open_for_reading(path: &Path, setup: Setup) -> Result<Reading, Serv
 pub struct Writing {
     /// The database.
     pub db: Db,
+    /// Whether this call made the database (a new, empty league): the command says so and
+    /// where ([`created_message`]).
+    pub created: bool,
     _lock: DbLock,
+}
+
+/// The German line of a command that made a new database at `path`: „Neue Datenbank
+/// /abs/liga.db angelegt.“, so that a database made by mistake (the wrong directory, no
+/// `--database`) is seen at once (issue 31.3).
+pub fn created_message(path: &Path) -> String {
+    format!(
+        "Neue Datenbank {} angelegt (eine leere Liga; war eine andere gemeint, dann mit \
+         --database deren Datei angeben).",
+        files::absolute(path).display()
+    )
+}
+
+/// Makes the database at `path` when there is none (missing or 0 bytes) and says whether it
+/// did. Refused (German): this process runs as another user than the directory's owner
+/// ([`files::check_owner`]), or a restore was interrupted there (its `….wiederherstellung`
+/// lies beside: a new, empty league would take the restored one's place).
+async fn create_if_new(path: &Path) -> Result<bool, ServiceError> {
+    if !is_new(path) {
+        return Ok(false);
+    }
+    let incoming = with_suffix(path, INCOMING);
+    if incoming.exists() {
+        return Err(ServiceError::refused(format!(
+            "Die Datenbank {} fehlt, daneben liegt {} von einer unterbrochenen \
+             Wiederherstellung: es wird keine neue, leere Liga angelegt. Die Wiederherstellung \
+             wiederholen (schockerliga restore SICHERUNG) oder die Datei an ihren Platz \
+             umbenennen: mv {} {}",
+            path.display(),
+            incoming.display(),
+            files::shell_word(&incoming.to_string_lossy()),
+            files::shell_word(&path.to_string_lossy()),
+        )));
+    }
+    drop(Db::open(path).await?);
+    Ok(true)
 }
 
 /// Opens the database at `path` for a command that writes: a new file gets the schema; an
 /// existing one must have this program's schema — an older one is refused with the way to
 /// migrate it (so no command migrates by the way), a newer or damaged one refused too.
+/// Refused too while this process runs as another user than the database's owner
+/// ([`files::check_owner`]: the files it leaves would not be the server's).
 pub async fn open_for_writing(path: &Path) -> Result<Writing, ServiceError> {
-    if !path.exists() {
-        // A new league: the schema is made, there is nothing to keep.
-        drop(Db::open(path).await?);
-    }
+    files::check_owner(path)?;
+    // A new league: the schema is made, there is nothing to keep.
+    let created = create_if_new(path).await?;
     let lock = lock_shared(path)?;
     let schema = db::schema_of(path).await?;
     if let Some(e) = refusal(path, &schema, false) {
@@ -185,6 +226,7 @@ pub async fn open_for_writing(path: &Path) -> Result<Writing, ServiceError> {
     }
     Ok(Writing {
         db: Db::open(path).await?,
+        created,
         _lock: lock,
     })
 }
@@ -207,9 +249,8 @@ pub struct Migrated {
 /// must pass), then the migrations. Refused (German): another process holds the file, the copy
 /// fails its probe, a newer or damaged schema. Returns the lock, held alone.
 pub async fn migrate(path: &Path, clock: &ClubClock) -> Result<Migrated, ServiceError> {
-    if is_new(path) {
-        drop(Db::open(path).await?);
-    }
+    files::check_owner(path)?;
+    create_if_new(path).await?;
     let lock = lock_exclusive(path)?;
     let before = db::schema_of(path).await?;
     match &before {
@@ -226,14 +267,41 @@ pub async fn migrate(path: &Path, clock: &ClubClock) -> Result<Migrated, Service
                 .unwrap_or_else(|| ServiceError::refused(before.describe())))
         }
     }
+    // A copy that failed before, of the database as it still is: said again, none made.
+    if let Some(failed) = failed_upgrade_copy(path) {
+        if !changed_since(path, failed.at) {
+            return Err(ServiceError::UpgradeStopped(format!(
+                "{} Seitdem ist die Datenbank unverändert: keine weitere Kopie, nichts \
+                 umgestellt. Die Ursache beheben (was die Probe fand, steht in {}.probe), dann \
+                 neu starten; die gescheiterte Kopie wird dann ersetzt.",
+                failed.sentence(),
+                failed.copy.display()
+            )));
+        }
+        // Changed since (mended): the failed copy makes room for a new one.
+        remove_copy(&failed.copy);
+    }
+    // What a killed copy before an earlier upgrade left.
+    if let (Some(dir), Some(stem)) = (path.parent(), path.file_stem()) {
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        backup::remove_leftovers(dir, &format!("{}.vor-update-", stem.to_string_lossy()));
+    }
     let copy = copy_path(path, clock);
     let reader = Db::open_read_only(path).await?;
     let report = backup::write_verified_copy(&reader, &copy).await;
     reader.read.close().await;
     let report = report?;
+    // The way back: nothing may change the copy (opened by mistake, it would be migrated).
+    read_only(&copy);
     if !report.passed() {
-        return Err(ServiceError::refused(format!(
-            "Die Kopie vor der Umstellung besteht ihre Probe nicht ({}): {}. Nichts umgestellt.",
+        return Err(ServiceError::UpgradeStopped(format!(
+            "Die Kopie vor der Umstellung besteht ihre Probe nicht ({}): {}. Nichts umgestellt; \
+             die Kopie bleibt zum Nachsehen, bis die Ursache behoben ist (bis dahin wird keine \
+             weitere geschrieben).",
             copy.display(),
             report.failures.join("; ")
         )));
@@ -255,9 +323,11 @@ pub async fn prepare_serve(
     path: &Path,
     clock: &ClubClock,
 ) -> Result<(DbLock, Option<(PathBuf, Report)>), ServiceError> {
-    if is_new(path) {
-        drop(Db::open(path).await?);
+    files::check_owner(path)?;
+    if create_if_new(path).await? {
+        tracing::info!("{}", created_message(path));
     }
+    files::check_writable(path)?;
     let schema = db::schema_of(path).await?;
     if !matches!(schema, Schema::Older { .. }) {
         if let Some(e) = refusal(path, &schema, false) {
@@ -295,6 +365,96 @@ fn copy_path(path: &Path, clock: &ClubClock) -> PathBuf {
     candidate
 }
 
+/// A copy before a migration that failed its probe (`….vor-update-….db` whose `.probe` says
+/// „Probe fehlgeschlagen“).
+#[derive(Debug, Clone)]
+pub struct FailedCopy {
+    /// The copy.
+    pub copy: PathBuf,
+    /// When its probe was written.
+    pub at: std::time::SystemTime,
+    /// What the probe found first (German).
+    pub why: String,
+}
+
+impl FailedCopy {
+    /// German: „Die Kopie vor der Umstellung … besteht ihre Probe nicht: ….“
+    pub fn sentence(&self) -> String {
+        format!(
+            "Die Kopie vor der Umstellung {} besteht ihre Probe nicht: {}.",
+            self.copy.display(),
+            self.why.trim_end_matches('.')
+        )
+    }
+}
+
+/// The newest copy before a migration beside the database at `path` that failed its probe
+/// (at most one is kept, see [`migrate`]); `None` when there is none.
+pub fn failed_upgrade_copy(path: &Path) -> Option<FailedCopy> {
+    let stem = path.file_stem()?.to_string_lossy().into_owned();
+    let prefix = format!("{stem}.vor-update-");
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut failed: Vec<FailedCopy> = std::fs::read_dir(&dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if !name.starts_with(&prefix) || !name.ends_with(".db") {
+                return None;
+            }
+            let copy = e.path();
+            let probe = with_suffix(&copy, ".probe");
+            let text = std::fs::read_to_string(&probe).ok()?;
+            if !text.starts_with("Probe fehlgeschlagen") {
+                return None;
+            }
+            let at = std::fs::metadata(&probe).and_then(|m| m.modified()).ok()?;
+            let why = text
+                .lines()
+                .filter_map(|l| l.strip_prefix("- "))
+                .collect::<Vec<_>>()
+                .join("; ");
+            Some(FailedCopy { copy, at, why })
+        })
+        .collect();
+    failed.sort_by_key(|f| f.at);
+    failed.pop()
+}
+
+/// Whether the database at `path` (its file or its `-wal`) was written after `at`.
+fn changed_since(path: &Path, at: std::time::SystemTime) -> bool {
+    [path.to_path_buf(), with_suffix(path, "-wal")]
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())
+        .any(|m| m > at)
+}
+
+/// Removes the copy `copy` with its `.sha256` and `.probe` (what cannot be removed is logged).
+fn remove_copy(copy: &Path) {
+    for p in [
+        with_suffix(copy, ".sha256"),
+        with_suffix(copy, ".probe"),
+        copy.to_path_buf(),
+    ] {
+        if let Err(e) = std::fs::remove_file(&p) {
+            if e.kind() != std::io::ErrorKind::NotFound {
+                tracing::warn!("{} nicht gelöscht: {e}", p.display());
+            }
+        }
+    }
+}
+
+/// Makes the file `path` read-only (0400); a failure is logged (the copy is there all the same).
+fn read_only(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    if let Err(e) = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o400)) {
+        tracing::warn!("{} nicht schreibgeschützt: {e}", path.display());
+    }
+}
+
 /// What [`restore`] did.
 #[derive(Debug)]
 pub struct Restored {
@@ -306,9 +466,13 @@ pub struct Restored {
 
 /// Puts the copy `from` in place of the database at `path`: the copy must pass its probe
 /// ([`backup::verify`]), no other process may hold the database (a running server: refused,
-/// German), the old database (with its `-wal`/`-shm` and the login sessions) is kept beside it
-/// as `liga.vor-wiederherstellung-2026-05-01-013000.db`, the copy is written beside and moved
-/// into place in one step. Everybody logs in again afterwards.
+/// German), this process must run as the database's owner ([`files::check_owner`]). The copy is
+/// written beside the database (`….wiederherstellung`, 0600 whatever the copy's mode), synced;
+/// the old database's log is folded into it, the old database is kept beside it as
+/// `liga.vor-wiederherstellung-2026-05-01-013000.db` (a second name of the same file), and the
+/// copy takes the database's name in one rename, so that the database is there at every
+/// moment, the old or the restored one (issue 32.7: a crash between two renames left none).
+/// The login sessions go: everybody logs in again afterwards.
 pub async fn restore(
     path: &Path,
     from: &Path,
@@ -336,57 +500,124 @@ pub async fn restore(
             "Die Kopie ist die Datenbank selbst: nichts wiederhergestellt.",
         ));
     }
+    files::check_owner(path)?;
     let lock = if path.exists() {
         Some(lock_exclusive(path)?)
     } else {
         None
     };
     let io = |what: String, e: std::io::Error| ServiceError::refused(format!("{what}: {e}"));
-    // The copy goes beside the database first, so the last step is one rename.
-    let incoming = with_suffix(path, ".wiederherstellung");
+    // 1. The copy goes beside the database first, private and synced.
+    let incoming = with_suffix(path, INCOMING);
     let _ = std::fs::remove_file(&incoming);
-    std::fs::copy(from, &incoming)
-        .and_then(|_| File::open(&incoming).and_then(|f| f.sync_all()))
-        .map_err(|e| io(format!("{} nicht kopierbar", from.display()), e))?;
+    copy_private(from, &incoming).map_err(|e| {
+        let _ = std::fs::remove_file(&incoming);
+        io(format!("{} nicht kopierbar", from.display()), e)
+    })?;
+    pause(1);
     let old = if path.exists() {
+        // 2. The old database in one file (its log folded in; a damaged one keeps its log
+        // beside the kept name), and kept under a second name.
+        if let Err(e) = db::checkpoint_file(path).await {
+            tracing::warn!(
+                "Protokoll der alten Datenbank nicht eingearbeitet ({e}); es wird mit ihr aufbewahrt"
+            );
+        }
         let stem = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "schockerliga".to_string());
         let stamp = clock.now_local().format("%Y-%m-%d-%H%M%S");
-        let kept = path.with_file_name(format!("{stem}.vor-wiederherstellung-{stamp}.db"));
+        // A restore of the same second before (one killed half-way and done again): `-2`, ….
+        let mut kept = path.with_file_name(format!("{stem}.vor-wiederherstellung-{stamp}.db"));
+        let mut n = 2;
+        while kept.exists() || with_suffix(&kept, "-wal").exists() {
+            kept = path.with_file_name(format!("{stem}.vor-wiederherstellung-{stamp}-{n}.db"));
+            n += 1;
+        }
+        let wal = with_suffix(path, "-wal");
+        if wal.exists() {
+            std::fs::hard_link(&wal, with_suffix(&kept, "-wal"))
+                .map_err(|e| io(format!("{} nicht aufbewahrt", wal.display()), e))?;
+        }
+        std::fs::hard_link(path, &kept)
+            .map_err(|e| io(format!("{} nicht aufbewahrt", path.display()), e))?;
+        sync_dir(path);
+        pause(2);
+        // 3. The old log must not meet the restored file.
         for suffix in ["-wal", "-shm"] {
             let side = with_suffix(path, suffix);
-            if side.exists() {
-                std::fs::rename(&side, with_suffix(&kept, suffix))
-                    .map_err(|e| io(format!("{} nicht verschiebbar", side.display()), e))?;
+            match std::fs::remove_file(&side) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(io(format!("{} nicht entfernbar", side.display()), e))
+                }
+                _ => {}
             }
         }
-        std::fs::rename(path, &kept)
-            .map_err(|e| io(format!("{} nicht verschiebbar", path.display()), e))?;
+        pause(3);
         Some(kept)
     } else {
         None
     };
+    // 4. One rename: the restored database takes the name (the old one stays as `kept`).
     std::fs::rename(&incoming, path).map_err(|e| {
         io(
             format!("{} nicht an ihren Platz gebracht", path.display()),
             e,
         )
     })?;
+    sync_dir(path);
+    pause(4);
     // The sessions belong to the accounts of the old file.
     let sessions = db::sessions_path(path);
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(with_suffix(&sessions, suffix));
     }
+    drop(lock);
+    Ok(Restored { old, report })
+}
+
+/// Copies the file `from` to the new file `to`, made 0600 whatever `from`'s mode (a read-only
+/// pre-upgrade copy) and the umask, and syncs it.
+fn copy_private(from: &Path, to: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let mut source = File::open(from)?;
+    let mut target = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(to)?;
+    target.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+    std::io::copy(&mut source, &mut target)?;
+    target.sync_all()
+}
+
+/// Syncs the directory of `path` (renames and links in it reach the disk); failures ignored.
+fn sync_dir(path: &Path) {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         if let Ok(d) = File::open(dir) {
             let _ = d.sync_all();
         }
     }
-    drop(lock);
-    Ok(Restored { old, report })
 }
+
+/// The test builds' pause after step `step` of [`restore`] (`SCHOCKERLIGA_TEST_RESTORE_PAUSE_MS`,
+/// for the kill -9 test of `tests/binary/durability.rs`); nothing in a release build.
+fn pause(step: u32) {
+    #[cfg(debug_assertions)]
+    if let Some(ms) = std::env::var("SCHOCKERLIGA_TEST_RESTORE_PAUSE_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        tracing::warn!("Wiederherstellung: Schritt {step}");
+        std::thread::sleep(std::time::Duration::from_millis(ms));
+    }
+    #[cfg(not(debug_assertions))]
+    let _ = step;
+}
+
+/// The suffix of the copy that `restore` puts beside the database before it moves it in place.
+const INCOMING: &str = ".wiederherstellung";
 
 /// `path` with `suffix` appended to its file name.
 fn with_suffix(path: &Path, suffix: &str) -> PathBuf {

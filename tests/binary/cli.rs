@@ -213,6 +213,55 @@ fn reading_commands_on_a_missing_database_refuse_and_create_nothing() {
 }
 
 #[test]
+fn every_command_that_makes_a_database_says_so_and_where() {
+    let season = fixture("small-2026.season.json");
+    // (the command, its arguments)
+    let cases: [(&str, Vec<&str>); 2] = [
+        ("import", vec!["import", season.to_str().unwrap()]),
+        ("demo", vec!["demo", "--seasons", "1", "--nights", "2"]),
+    ];
+    for (what, args) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("liga.db");
+        let out = run(&db, &args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{what}: {err}");
+        assert!(
+            err.contains(&format!("Neue Datenbank {} angelegt", db.display())),
+            "{what}: {err}"
+        );
+        // A second run finds it: nothing is said.
+        let again = run(&db, &["import", season.to_str().unwrap(), "--replace"]);
+        assert!(again.status.success());
+        assert!(!String::from_utf8_lossy(&again.stderr).contains("Neue Datenbank"));
+    }
+    // A relative --database is said with its whole path.
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(BIN)
+        .args(["import", season.to_str().unwrap(), "--database", "rel.db"])
+        .current_dir(dir.path())
+        .env_remove("DATABASE_URL")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let abs = dir.path().canonicalize().unwrap().join("rel.db");
+    assert!(
+        err.contains(&format!("Neue Datenbank {} angelegt", abs.display())),
+        "{err}"
+    );
+    // The server says it in its log.
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("neu.db");
+    let server = crate::server::Server::start(&db);
+    let log = server.log();
+    assert!(
+        log.contains(&format!("Neue Datenbank {} angelegt", db.display())),
+        "{log}"
+    );
+}
+
+#[test]
 fn global_options_work_before_the_subcommand_and_as_of_limits_the_table() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("liga.db");

@@ -221,3 +221,50 @@ fn an_imported_season_after_the_next_year_is_refused() {
         }
     }
 }
+
+/// Two restores in one second (one killed half-way and done again, or two by hand): each keeps
+/// the database it replaces under a name of its own (the second got „File exists“; before the
+/// atomic restore, a rename put the second kept file over the first).
+#[test]
+fn two_restores_in_one_second_keep_both_replaced_databases() {
+    if !have_faketime() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let season = crate::common::fixture("small-2026.season.json");
+    ok(&run(&db, &["import", season.to_str().unwrap()]));
+    let copy = dir.path().join("kopie.db");
+    ok(&run(&db, &["backup", copy.to_str().unwrap()]));
+    // The clock stands still (`-f`, no `@`): both restores in the same second.
+    let frozen = |args: &[&str]| {
+        Command::new("faketime")
+            .args(["-f", "2026-12-01 09:30:00"])
+            .arg(BIN)
+            .env("TZ", "UTC")
+            .env("FAKETIME_DONT_FAKE_MONOTONIC", "1")
+            .env_remove("SCHOCKERLIGA_TIMEZONE")
+            .env_remove("DATABASE_URL")
+            .args(args)
+            .arg("--database")
+            .arg(&db)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    ok(&frozen(&["restore", copy.to_str().unwrap()]));
+    ok(&frozen(&["restore", copy.to_str().unwrap()]));
+    let mut kept: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("liga.vor-wiederherstellung-") && n.ends_with(".db"))
+        .collect();
+    kept.sort();
+    assert_eq!(
+        kept,
+        [
+            "liga.vor-wiederherstellung-2026-12-01-103000-2.db",
+            "liga.vor-wiederherstellung-2026-12-01-103000.db"
+        ]
+    );
+}

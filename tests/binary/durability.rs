@@ -376,3 +376,94 @@ async fn the_secure_flag_is_set_from_the_environment() {
         server.kill();
     }
 }
+
+/// Issue 32.7: `restore` moved the old database away and then the copy in; a crash between
+/// the two left no database, and the next start made an empty league. Killed (-9) at each
+/// step of a restore (the debug build pauses there when `SCHOCKERLIGA_TEST_RESTORE_PAUSE_MS`
+/// is set and says „Wiederherstellung: Schritt N“), the database is always there, whole, the
+/// old one or the restored one; a server starts on it with the league, and the restore done
+/// again completes.
+#[test]
+#[ignore = "kill -9 at each step of a restore, ~25 s; run by .ci/run (cargo test -- --ignored)"]
+fn a_restore_killed_at_any_step_leaves_the_old_or_the_new_database_never_none() {
+    use std::io::BufRead;
+    let season = fixture("small-2026.season.json");
+    let ok = |out: std::process::Output| {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let mut seen = Vec::new();
+    for step in 1..=4u32 {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("liga.db");
+        ok(crate::run(&db, &["import", season.to_str().unwrap()]));
+        let copy = dir.path().join("kopie.db");
+        ok(crate::run(&db, &["backup", copy.to_str().unwrap()]));
+        // After the copy: an account the restored database does not have.
+        add_admin(&db);
+        let mut child = Command::new(BIN)
+            .args(["restore", copy.to_str().unwrap(), "--database"])
+            .arg(&db)
+            .env_remove("DATABASE_URL")
+            .env("NO_COLOR", "1")
+            .env("SCHOCKERLIGA_TEST_RESTORE_PAUSE_MS", "3000")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut lines = std::io::BufReader::new(child.stderr.take().unwrap()).lines();
+        let marker = format!("Wiederherstellung: Schritt {step}");
+        let mut log = String::new();
+        let reached = loop {
+            match lines.next() {
+                Some(Ok(line)) => {
+                    log.push_str(&line);
+                    log.push('\n');
+                    if line.contains(&marker) {
+                        break true;
+                    }
+                }
+                _ => break false,
+            }
+        };
+        let _ = child.kill();
+        let _ = child.wait();
+        if !reached {
+            // The last step came and went: the restore is done.
+            assert!(step == 4, "step {step} not reached: {log}");
+        }
+        assert!(db.exists(), "step {step}: no database at {}", db.display());
+        // The old database (with the account) or the restored one (without).
+        let reset = crate::run(&db, &["user", "reset", crate::common::ADMIN]);
+        let has_admin = reset.status.success();
+        seen.push((step, has_admin));
+        let table = crate::run(&db, &["standings", "2026"]);
+        assert!(
+            table.status.success(),
+            "step {step}: {}",
+            String::from_utf8_lossy(&table.stderr)
+        );
+        // A server takes it as it is: no new, empty league.
+        let server = Server::start(&db);
+        assert!(!server.log().contains("Neue Datenbank"), "{}", server.log());
+        drop(server);
+        // Done again, the restore completes.
+        ok(crate::run(&db, &["restore", copy.to_str().unwrap()]));
+        assert!(!crate::run(&db, &["user", "reset", crate::common::ADMIN])
+            .status
+            .success());
+        let left: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".wiederherstellung"))
+            .collect();
+        assert!(left.is_empty(), "step {step}: {left:?}");
+    }
+    // Killed before the copy took its place the old one stays, after it the new one.
+    assert_eq!(seen[0], (1, true), "{seen:?}");
+    assert_eq!(seen.last().map(|s| s.1), Some(false), "{seen:?}");
+}

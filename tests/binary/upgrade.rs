@@ -398,3 +398,130 @@ fn serve_migrates_an_old_database_after_a_copy_and_holds_it_against_migrate_and_
     drop(server);
     assert_eq!(rows(&db), before);
 }
+
+/// Runs `sql` on the database file `path` (a tester's hand, not the program's).
+async fn tamper(path: &Path, sql: &str) {
+    let mut conn = sqlx::SqliteConnection::connect(&format!("sqlite://{}", path.display()))
+        .await
+        .unwrap();
+    sqlx::raw_sql(sql).execute(&mut conn).await.unwrap();
+    conn.close().await.unwrap();
+}
+
+/// `serve` on `db` that is expected to stop by itself: its exit code and its log.
+fn serve_until_it_stops(db: &Path) -> (Option<i32>, String) {
+    let out = std::process::Command::new(crate::BIN)
+        .args(["serve", "--listen", "127.0.0.1:0", "--database"])
+        .arg(db)
+        .env_remove("DATABASE_URL")
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The pre-upgrade copies (`….db`, without their `.sha256`/`.probe`) beside `db`.
+fn upgrade_copies(dir: &Path) -> Vec<PathBuf> {
+    files_with(dir, "liga.vor-update-")
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "db"))
+        .collect()
+}
+
+/// Issue 32.6: when the copy before a migration failed its probe, `serve` exited and every
+/// restart (systemd: each 5 s) wrote another full copy until the disk was full.
+#[tokio::test]
+async fn a_failed_pre_upgrade_copy_is_kept_once_said_in_log_and_status_and_not_made_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    std::fs::copy(fixture("first-release/liga.db"), &db).unwrap();
+    // A trigger no release made: every copy of this database fails its probe.
+    tamper(
+        &db,
+        "create trigger fremd after insert on results begin select 1; end;",
+    )
+    .await;
+    let (code, log) = serve_until_it_stops(&db);
+    assert_eq!(code, Some(3), "{log}");
+    assert!(log.contains("besteht ihre Probe nicht"), "{log}");
+    assert!(log.contains("Trigger fremd ist zusätzlich"), "{log}");
+    let copies = upgrade_copies(dir.path());
+    assert_eq!(copies.len(), 1, "{copies:?}");
+    assert!(log.contains(&copies[0].display().to_string()), "{log}");
+
+    // Started again (as systemd would, or by hand): no second copy, the same reason.
+    for _ in 0..3 {
+        let (code, log) = serve_until_it_stops(&db);
+        assert_eq!(code, Some(3), "{log}");
+        assert!(log.contains("keine weitere Kopie"), "{log}");
+        assert!(log.contains("Trigger fremd ist zusätzlich"), "{log}");
+        assert_eq!(upgrade_copies(dir.path()), copies);
+    }
+    // The status says so.
+    let status = stdout_of(&run(&db, &["status"]));
+    assert!(status.contains("Umstellung angehalten"), "{status}");
+    assert!(
+        status.contains(&copies[0].display().to_string()),
+        "{status}"
+    );
+
+    // Mended (the foreign trigger gone): the next start replaces the failed copy by a good one
+    // and migrates.
+    tamper(&db, "drop trigger fremd;").await;
+    let server = Server::start(&db);
+    assert!(
+        server.log().contains("Datenbank umgestellt"),
+        "{}",
+        server.log()
+    );
+    drop(server);
+    let now = upgrade_copies(dir.path());
+    // One copy (the failed one replaced; within the same second it has the same name).
+    assert_eq!(now.len(), 1, "{now:?}");
+    let probe = std::fs::read_to_string(format!("{}.probe", now[0].display())).unwrap();
+    assert!(probe.starts_with("Probe bestanden"), "{probe}");
+    assert!(!stdout_of(&run(&db, &["status"])).contains("Umstellung angehalten"));
+}
+
+/// Issue 32.7: the documented way back after an upgrade, step by step (docs/restore.md): the
+/// server stopped, the pre-upgrade copy restored; the database is then the older release's
+/// again, every row as before, and writable (the copy is read-only, and `restore` copied its
+/// mode: the service could not write the restored file).
+#[test]
+fn the_way_back_after_an_upgrade_restores_the_read_only_pre_upgrade_copy_as_a_writable_database() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    std::fs::copy(fixture("first-release/liga.db"), &db).unwrap();
+    let before = rows(&db);
+    let server = Server::start(&db);
+    assert!(
+        server.log().contains("Datenbank umgestellt"),
+        "{}",
+        server.log()
+    );
+    drop(server);
+    let copy = upgrade_copies(dir.path()).pop().unwrap();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&copy), 0o400, "the way back is read-only");
+    let sum = sha256_of(&copy).unwrap();
+
+    let out = run(&db, &["restore", copy.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert_eq!(
+        mode(&db),
+        0o600,
+        "the restored database is writable for its owner"
+    );
+    assert_eq!(rows(&db), before);
+    let status = stdout_of(&run(&db, &["status"]));
+    assert!(
+        status.contains("ist älter als der Stand dieses Programms"),
+        "{status}"
+    );
+    assert_eq!(sha256_of(&copy).unwrap(), sum, "the copy stays as it was");
+}

@@ -818,3 +818,50 @@ async fn nights_after_the_clubs_today_move_nothing() {
     let kasse = t.get("/saison/2026/kasse", None).await;
     assert_eq!(kasse.status, StatusCode::OK);
 }
+
+/// Issue 32.7: a backup directory that cannot be made stopped `serve`; the server starts
+/// without backups and every Verwaltung page says why.
+#[tokio::test]
+async fn backups_that_cannot_start_are_warned_on_every_verwaltung_page() {
+    let t = TestApp::builder().staff().start().await;
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let e = Backups::new(&t.path, &file.path().join("sich"), 3).unwrap_err();
+    assert!(e.to_string().contains("nicht anlegbar"), "{e}");
+    t.league.backups_unavailable(e.to_string());
+    assert!(t.league.backups().is_none());
+    let admin = t.login(ADMIN).await;
+    for page in ["/verwaltung", "/verwaltung/sicherung"] {
+        let r = t.get(page, Some(&admin)).await;
+        assert_eq!(r.status, StatusCode::OK, "{page}");
+        assert!(
+            r.body.contains("id=\"sicherung-warnung\""),
+            "{page}: {}",
+            r.body
+        );
+        assert!(
+            r.body.contains("Sicherungen sind aus"),
+            "{page}: {}",
+            r.body
+        );
+        assert!(r.body.contains("nicht anlegbar"), "{page}: {}", r.body);
+    }
+    let public = t.get("/", Some(&admin)).await;
+    assert!(!public.body.contains("id=\"sicherung-warnung\""));
+}
+
+/// Issue 32.7: two servers given one backup directory pruned and handed out each other's
+/// copies; the directory names its database, and another database's server is refused there.
+#[tokio::test]
+async fn a_backup_directory_belongs_to_one_database() {
+    let a = TestApp::builder().staff().start().await;
+    let b = TestApp::builder().staff().start().await;
+    let dir = tempfile::tempdir().unwrap();
+    Backups::new(&a.path, dir.path(), 3).unwrap();
+    // The same database again (a restart): fine.
+    Backups::new(&a.path, dir.path(), 3).unwrap();
+    let e = Backups::new(&b.path, dir.path(), 3)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains(&a.path.display().to_string()), "{e}");
+    assert!(e.contains("eigenes Verzeichnis"), "{e}");
+}

@@ -1023,6 +1023,19 @@ async fn the_empty_home_page_says_where_the_setup_link_is() {
     assert!(staffed.contains("Verwaltung → Neue Saison"), "{staffed}");
 }
 
+/// Issue 31.3: the hint's command names the running server's database (`--database` with its
+/// whole path), so that it adds the account there instead of making `./schockerliga.db`.
+#[tokio::test]
+async fn the_first_account_hint_names_the_servers_database() {
+    let t = TestApp::empty().await;
+    let empty = t.get("/", None).await.body;
+    let want = format!(
+        "schockerliga --database {} user add NAME --role admin",
+        t.path.display()
+    );
+    assert!(empty.contains(&want), "{want} in {empty}");
+}
+
 /// The setup hint is not kept by the page cache: once the first account exists, `/` says how to
 /// start a season (it said "Noch kein Konto" until the next write of league data).
 #[tokio::test]

@@ -172,9 +172,10 @@ async fn copies_are_named_by_the_clubs_clock_and_the_newest_n_good_ones_kept() {
     );
     let files = std::fs::read_dir(backups.dir()).unwrap().count();
     assert_eq!(
-        files, 9,
-        "each copy with its .sha256 and .probe, nothing else"
+        files, 10,
+        "each copy with its .sha256 and .probe, the directory's owner file, nothing else"
     );
+    assert!(backups.dir().join(OWNER_FILE).is_file());
 
     // A copy that failed its probe stays while it is the newest, and shows as the failure.
     let failed = backups.dir().join("liga-2026-05-06-040000.db");
@@ -241,7 +242,7 @@ async fn a_copy_that_cannot_be_written_is_a_failure_until_a_good_one_exists() {
     let clock = league.clock();
     assert_eq!(backups.warning(&clock), None);
     // The directory is gone and a file is in its place.
-    std::fs::remove_dir(&target).unwrap();
+    std::fs::remove_dir_all(&target).unwrap();
     std::fs::write(&target, b"").unwrap();
     let e = backups.make(&league, Reason::Daily).await.unwrap_err();
     assert!(
@@ -309,6 +310,81 @@ async fn a_server_with_backups_copies_at_start_and_after_a_closed_night() {
     let after = count(2).await;
     assert_eq!(after[0].name, "liga-2026-11-27-233000-2.db");
     assert!(after.iter().all(|c| c.probe == Probe::Passed));
+}
+
+/// Issue 31.10: the server wrote no copy after an import of the Verwaltung (a spreadsheet,
+/// a season file), and the probe said „0 Ergebniszeilen“ for seasons kept as night totals.
+#[tokio::test]
+async fn an_import_through_the_league_is_followed_by_a_verified_copy_that_counts_its_totals() {
+    let dir = tempfile::tempdir().unwrap();
+    let (league, _) = league_at(dir.path(), "2026-11-27T22:30:00Z").await;
+    let backups = Backups::new(&dir.path().join("liga.db"), &dir.path().join("sich"), 14).unwrap();
+    let backups = league.enable_backups(backups);
+    let clock = league.clock();
+    let count = |n: usize| {
+        let b = backups.clone();
+        let c = clock.clone();
+        async move {
+            for _ in 0..200 {
+                if b.list(&c).len() >= n {
+                    return b.list(&c);
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+            }
+            panic!("{n} copies expected, {:?}", b.list(&c));
+        }
+    };
+    count(1).await;
+    // The season as the club's spreadsheet of night totals, brought in again in its place.
+    let csv = crate::service::interchange::season_csv(&league, 2026).unwrap();
+    let sheet = crate::service::interchange::read_sheet_rows("abende.csv", &csv).unwrap();
+    let digest = sheet.digest.clone();
+    league
+        .import_sheet(&sheet, &digest, true, &Edit::by("anna"))
+        .await
+        .unwrap();
+    let after = count(2).await;
+    assert_eq!(after[0].probe, Probe::Passed);
+    let probe = std::fs::read_to_string(
+        dir.path()
+            .join("sich")
+            .join(format!("{}.probe", after[0].name)),
+    )
+    .unwrap();
+    let snapshot = league.snapshot();
+    let season = &snapshot.season(2026).unwrap().season;
+    let nights = season.totals_nights().len();
+    assert!(nights > 0);
+    let rows: usize = season.nights.iter().map(|n| n.totals.len()).sum();
+    assert!(
+        probe.contains(&format!("{rows} Summenzeilen ({nights} Abende als Summen)")),
+        "{probe}"
+    );
+    // A season file imported through the league: another copy.
+    let mut file: SeasonFile = serde_json::from_str(SMALL).unwrap();
+    file = serde_json::from_str(
+        &serde_json::to_string(&file)
+            .unwrap()
+            .replace("\"2026-", "\"2025-"),
+    )
+    .unwrap();
+    file.season = 2025;
+    league.import(&file, false, "anna").await.unwrap();
+    count(3).await;
+}
+
+/// Issue 32.7: a copy that failed after it was begun left its `….teil` (and a sidecar).
+#[tokio::test]
+async fn a_copy_that_fails_half_way_leaves_nothing_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let (league, _) = league_at(dir.path(), "2026-04-30T23:30:00Z").await;
+    let target = dir.path().join("kopie.db");
+    // Its checksum file cannot be written: a directory has the name.
+    std::fs::create_dir(dir.path().join("kopie.db.sha256")).unwrap();
+    assert!(write_verified_copy(league.db(), &target).await.is_err());
+    for name in ["kopie.db", "kopie.db.teil", "kopie.db.probe"] {
+        assert!(!dir.path().join(name).exists(), "{name} left behind");
+    }
 }
 
 #[test]

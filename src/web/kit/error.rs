@@ -68,6 +68,7 @@ impl From<ServiceError> for AppError {
             ServiceError::Corrupt(m) => AppError::Unreadable(m),
             e @ ServiceError::Db(_) if e.is_busy() => AppError::Busy(e.to_string()),
             ServiceError::Db(err) => AppError::Internal(err.to_string()),
+            ServiceError::UpgradeStopped(m) => AppError::Internal(m),
         }
     }
 }

@@ -80,6 +80,10 @@ impl FromRequestParts<AppState> for Layout {
             (Some(_), Some(backups)) if parts.uri.path().starts_with("/verwaltung") => {
                 backups.warning(&state.league.clock())
             }
+            // Asked for and not running (the directory could not be made, another database's).
+            (Some(_), None) if parts.uri.path().starts_with("/verwaltung") => {
+                state.league.backup_problem()
+            }
             _ => None,
         };
         let layout = Layout::of(user, state.league.today());

@@ -139,6 +139,8 @@ struct EmptyPage {
     layout: Layout,
     /// No account exists yet: the page says where the setup link is.
     no_account: bool,
+    /// The command that adds the first admin account to this server's database (issue 31.3).
+    first_admin: String,
 }
 
 /// The table's query: an optional as-of date.
@@ -185,6 +187,7 @@ async fn home(State(league): State<League>, layout: Layout, me: Me) -> Result<Re
             Ok(crate::web::kit::links::no_store(EmptyPage {
                 layout,
                 no_account,
+                first_admin: league.first_admin_command(),
             }))
         }
     }

@@ -1,0 +1,230 @@
+//! The files of a database beside it (issue 31.2): who owns them and whether this process may
+//! write them. A command run as another user than the database's owner (`sudo schockerliga …`
+//! as root on the service's database) would leave files the service cannot write (the login
+//! sessions' `-sitzungen`: "attempt to write a readonly database", a restart every 5 s); every
+//! command that writes is refused then, naming the owner and the right command
+//! ([`check_owner`]). `serve` names any file of the database it cannot write, with its owner
+//! ([`check_writable`]).
+
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use nix::unistd::{Uid, User};
+
+use super::ServiceError;
+use crate::db;
+
+/// The name of the user `uid` (`schockerliga`), else the number (`65534`).
+pub fn user_name(uid: u32) -> String {
+    match User::from_uid(Uid::from_raw(uid)) {
+        Ok(Some(user)) => user.name,
+        _ => uid.to_string(),
+    }
+}
+
+/// The user this process runs as (effective uid) and its name.
+pub fn me() -> (u32, String) {
+    let uid = nix::unistd::geteuid().as_raw();
+    (uid, user_name(uid))
+}
+
+/// `path` made absolute (against the working directory), for messages and printed commands.
+pub fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// `text` as one word of a POSIX shell command line: as it is when it holds only letters,
+/// digits and `/._-+:@%,=`, else in single quotes.
+pub fn shell_word(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+:@%,=".contains(c));
+    if plain {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
+/// The start of a command line on the database at `path` as the user `owner`:
+/// `sudo -u schockerliga schockerliga --database /var/lib/schockerliga/schockerliga.db` (no
+/// `sudo` when `owner` is `None`).
+pub fn command_as(owner: Option<&str>, path: &Path) -> String {
+    let database = shell_word(&absolute(path).to_string_lossy());
+    match owner {
+        Some(owner) => format!(
+            "sudo -u {} schockerliga --database {database}",
+            shell_word(owner)
+        ),
+        None => format!("schockerliga --database {database}"),
+    }
+}
+
+/// The command that adds the first admin account to the database at `path` of a server running
+/// as the user `uid` called `name`: `schockerliga --database /abs/liga.db user add NAME --role
+/// admin`, with `sudo -u NAME` first when the server runs as a service's own user (not root, and
+/// a system uid below 1000 or started by systemd, `under_systemd`), as the Debian package does.
+pub fn first_admin_command(path: &Path, uid: u32, name: &str, under_systemd: bool) -> String {
+    let service_user = uid != 0 && (uid < 1000 || under_systemd);
+    format!(
+        "{} user add NAME --role admin",
+        command_as(service_user.then_some(name), path)
+    )
+}
+
+impl super::League {
+    /// The command line that adds the first admin account to this league's database, for the
+    /// start page ([`first_admin_command`] for this process's user; systemd is seen by its
+    /// `INVOCATION_ID`).
+    pub fn first_admin_command(&self) -> String {
+        let (uid, name) = me();
+        let systemd = std::env::var_os("INVOCATION_ID").is_some();
+        first_admin_command(&self.db().path, uid, &name, systemd)
+    }
+}
+
+/// Refuses (German) a command that writes the database at `path` (or, when there is none yet,
+/// creates it in its directory) while this process runs as another user than the file's (the
+/// directory's) owner: the files it would leave (`-sitzungen`, a new database) would belong to
+/// this user, and the owner's server could not write them. The message names the owner and
+/// the command to run instead (`sudo -u schockerliga schockerliga --database … …`).
+pub fn check_owner(path: &Path) -> Result<(), ServiceError> {
+    let (uid, name) = me();
+    let (what, at) = if path.exists() {
+        ("Die Datenbank", absolute(path))
+    } else {
+        let dir = absolute(path)
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
+        ("Das Verzeichnis der Datenbank", dir)
+    };
+    let meta = std::fs::metadata(&at)
+        .map_err(|e| ServiceError::refused(format!("{} nicht lesbar: {e}", at.display())))?;
+    if meta.uid() == uid {
+        return Ok(());
+    }
+    let owner = user_name(meta.uid());
+    Err(ServiceError::refused(format!(
+        "{what} {} gehört dem Benutzer {owner}, dieser Befehl läuft als {name}: er würde Dateien \
+         anlegen, die der Server des Benutzers {owner} nicht schreiben kann. Nichts geändert. \
+         Bitte als {owner} aufrufen: {} …",
+        at.display(),
+        command_as(Some(&owner), path)
+    )))
+}
+
+/// [`check_owner`] of the database at `database` for a command that writes the file `target`
+/// (`backup`): only when `target` lies in the database's own directory, where a file of
+/// another user than the database's owner must not be left; elsewhere anything goes.
+pub fn check_owner_beside(database: &Path, target: &Path) -> Result<(), ServiceError> {
+    let dir_of = |p: &Path| {
+        let abs = absolute(p);
+        let dir = abs.parent().map(Path::to_path_buf).unwrap_or(abs);
+        dir.canonicalize().unwrap_or(dir)
+    };
+    if dir_of(database) == dir_of(target) {
+        return check_owner(database);
+    }
+    Ok(())
+}
+
+/// The files of the database at `path` that a server writes: the database, its journal
+/// (`-wal`, `-shm`), the login sessions' file and its journal.
+pub fn companions(path: &Path) -> Vec<PathBuf> {
+    let sessions = db::sessions_path(path);
+    let mut all = Vec::new();
+    for base in [path.to_path_buf(), sessions] {
+        for suffix in ["", "-wal", "-shm"] {
+            let mut name = base.as_os_str().to_os_string();
+            name.push(suffix);
+            all.push(PathBuf::from(name));
+        }
+    }
+    all
+}
+
+/// Checks, before serving, that this process may write the database at `path`: its directory
+/// and every one of its files that exists ([`companions`]). Refused (German) naming the first
+/// file that is not writable, its owner and how to mend it (`chown`).
+pub fn check_writable(path: &Path) -> Result<(), ServiceError> {
+    let (_, name) = me();
+    let refuse = |file: &Path, e: &dyn std::fmt::Display| {
+        let owner = std::fs::metadata(file)
+            .map(|m| user_name(m.uid()))
+            .unwrap_or_else(|_| "?".to_string());
+        ServiceError::refused(format!(
+            "Der Server (Benutzer {name}) kann nicht schreiben: {} gehört {owner} ({e}). Beheben: sudo chown {name}: {} (und keine Befehle als anderer Benutzer auf diese \
+             Datenbank, siehe README).",
+            file.display(),
+            shell_word(&file.to_string_lossy())
+        ))
+    };
+    let dir = absolute(path)
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."));
+    if let Err(e) = nix::unistd::access(&dir, nix::unistd::AccessFlags::W_OK) {
+        return Err(refuse(&dir, &e));
+    }
+    for file in companions(path) {
+        match std::fs::OpenOptions::new().write(true).open(&file) {
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(refuse(&file, &e)),
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_words_are_quoted_only_when_needed() {
+        let cases = [
+            (
+                "/var/lib/schockerliga/schockerliga.db",
+                "/var/lib/schockerliga/schockerliga.db",
+            ),
+            (
+                "/home/anna/Meine Liga/liga.db",
+                "'/home/anna/Meine Liga/liga.db'",
+            ),
+            ("it's.db", r"'it'\''s.db'"),
+            ("", "''"),
+        ];
+        for (text, want) in cases {
+            assert_eq!(shell_word(text), want, "{text}");
+        }
+        assert_eq!(
+            command_as(
+                Some("schockerliga"),
+                Path::new("/var/lib/schockerliga/schockerliga.db")
+            ),
+            "sudo -u schockerliga schockerliga --database /var/lib/schockerliga/schockerliga.db"
+        );
+        assert_eq!(
+            command_as(None, Path::new("/srv/liga.db")),
+            "schockerliga --database /srv/liga.db"
+        );
+        // (uid, name, under systemd, the command)
+        let db = Path::new("/var/lib/schockerliga/schockerliga.db");
+        let cases = [
+            (998, "schockerliga", true, "sudo -u schockerliga schockerliga --database /var/lib/schockerliga/schockerliga.db user add NAME --role admin"),
+            (998, "schockerliga", false, "sudo -u schockerliga schockerliga --database /var/lib/schockerliga/schockerliga.db user add NAME --role admin"),
+            (1000, "anna", true, "sudo -u anna schockerliga --database /var/lib/schockerliga/schockerliga.db user add NAME --role admin"),
+            (1000, "anna", false, "schockerliga --database /var/lib/schockerliga/schockerliga.db user add NAME --role admin"),
+            (0, "root", true, "schockerliga --database /var/lib/schockerliga/schockerliga.db user add NAME --role admin"),
+        ];
+        for (uid, name, systemd, want) in cases {
+            assert_eq!(
+                first_admin_command(db, uid, name, systemd),
+                want,
+                "{uid} {name}"
+            );
+        }
+    }
+}
