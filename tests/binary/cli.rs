@@ -546,3 +546,57 @@ fn the_whole_club_exports_as_one_file_and_imports_back_whole() {
     }
     assert_eq!(json_of(&run(&other, &["export", "--all"])), file);
 }
+
+/// A season kept as its Endstand is a season that is there (issue 33.5): a season file of that
+/// year needs `--replace` like the spreadsheet does; refused, the Endstand stays as it was.
+#[test]
+fn a_season_file_over_an_endstand_needs_replace_like_the_sheet() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let endstand = dir.path().join("endstand.csv");
+    std::fs::write(
+        &endstand,
+        "Saison;Spieler;Liga;Runden;Outs gewertet;bezahlte Runden\r\n\
+         2025;Anna;1. Liga;200;130;20\r\n2025;Bernd;2. Liga;90;40;12\r\n",
+    )
+    .unwrap();
+    let out = run(&db, &["import", endstand.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let before = json_of(&run(&db, &["standings", "2025", "--json"]));
+    // The spreadsheet refuses a second time without --replace …
+    let again = run(&db, &["import", endstand.to_str().unwrap()]);
+    assert_eq!(again.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--replace"));
+    // … and so does a season file of that year.
+    let text = crate::common::fixture_text("small-2026.season.json")
+        .replace("\"2026-", "\"2025-")
+        .replace("\"season\": 2026", "\"season\": 2025");
+    let file = dir.path().join("2025.json");
+    std::fs::write(&file, text).unwrap();
+    let out = run(&db, &["import", file.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("Saison 2025 hat schon einen Endstand"),
+        "{err}"
+    );
+    assert!(err.contains("--replace"), "{err}");
+    assert_eq!(json_of(&run(&db, &["standings", "2025", "--json"])), before);
+    // With --replace it is replaced.
+    let out = run(&db, &["import", file.to_str().unwrap(), "--replace"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_ne!(json_of(&run(&db, &["standings", "2025", "--json"])), before);
+}
