@@ -98,14 +98,57 @@ pub fn decode(bytes: &[u8]) -> Result<String, SheetError> {
         };
         return utf16(encoding, bytes);
     }
+    let bom = bytes.starts_with(b"\xEF\xBB\xBF");
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     match std::str::from_utf8(bytes) {
         Ok(s) => Ok(s.to_string()),
-        Err(_) => {
+        Err(bad) => {
+            refuse_mixed(bytes, bad.valid_up_to(), bom)?;
             let (text, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(bytes);
             Ok(text.into_owned())
         }
     }
+}
+
+/// Refuses `bytes` that are no valid UTF-8 from `invalid_at` on when they are UTF-8 elsewhere (a
+/// BOM, or a character beyond ASCII that decodes as UTF-8): one stray Windows-1252 byte must not
+/// turn the UTF-8 names of every other line into mojibake (issue 32.8, `Jürgen` → `JÃ¼rgen`). The
+/// German refusal names the line of the stray byte and a line in UTF-8.
+fn refuse_mixed(bytes: &[u8], invalid_at: usize, bom: bool) -> Result<(), SheetError> {
+    let line_of = |at: usize| 1 + bytes[..at].iter().filter(|b| **b == b'\n').count();
+    let mut at = 0;
+    let mut utf8_at = bom.then_some(0);
+    for chunk in bytes.utf8_chunks() {
+        if utf8_at.is_none() {
+            if let Some(k) = chunk.valid().find(|c: char| !c.is_ascii()) {
+                utf8_at = Some(at + k);
+            }
+        }
+        at += chunk.valid().len() + chunk.invalid().len();
+        if utf8_at.is_some() {
+            break;
+        }
+    }
+    let Some(utf8_at) = utf8_at else {
+        return Ok(());
+    };
+    let line = line_of(invalid_at);
+    let utf8_line = line_of(utf8_at);
+    let utf8 = if bom && utf8_at == 0 {
+        "die Datei beginnt mit der UTF-8-Kennung (BOM)".to_string()
+    } else {
+        format!("Zeile {utf8_line} ist UTF-8")
+    };
+    Err(SheetError {
+        sheet: None,
+        line: Some(line),
+        column: None,
+        message: format!(
+            "ein Zeichen in Windows-1252 (ANSI), aber {utf8}: die Datei mischt zwei Kodierungen, \
+             Namen mit Umlauten würden falsch gelesen; bitte die ganze Datei als CSV (UTF-8) \
+             speichern"
+        ),
+    })
 }
 
 /// `bytes` (no BOM) decoded as `encoding` (UTF-16 LE or BE); refused (German) when they are not

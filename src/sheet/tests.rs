@@ -220,3 +220,33 @@ fn utf16_csv_files_are_read_and_broken_ones_refused_in_german() {
     assert!(e.contains("Null-Bytes"), "{e}");
     assert!(!e.contains('\0'));
 }
+
+/// One Windows-1252 byte in a UTF-8 file (issue 32.8: a line pasted from an old file) must not
+/// turn the whole file into Windows-1252, which made `Jürgen` of the UTF-8 lines a new player
+/// `JÃ¼rgen`: refused, naming the line of the stray byte and a line in UTF-8.
+#[test]
+fn a_csv_that_mixes_utf8_and_windows_1252_is_refused_with_the_line() {
+    let mixed =
+        b"Datum;Spieler;Runden\r\n09.01.2026;J\xc3\xbcrgen;10\r\n09.01.2026;M\xfcller;10\r\n";
+    let e = read(Kind::Csv, mixed).unwrap_err();
+    assert_eq!(e.line, Some(3), "{e}");
+    let why = e.to_string();
+    assert!(why.starts_with("Zeile 3: "), "{why}");
+    assert!(why.contains("UTF-8"), "{why}");
+    assert!(why.contains("Windows-1252"), "{why}");
+    assert!(why.contains("Zeile 2"), "the UTF-8 line: {why}");
+    // A BOM says UTF-8 as well.
+    let e = read(
+        Kind::Csv,
+        b"\xEF\xBB\xBFDatum;Spieler;Runden\n09.01.2026;M\xfcller;10\n",
+    )
+    .unwrap_err();
+    assert_eq!(e.line, Some(2), "{e}");
+    // Wholly one or the other is read as before.
+    let got = read(
+        Kind::Csv,
+        b"Datum;Spieler\n09.01.2026;M\xfcller\n09.01.2026;G\xe4rtner\n",
+    )
+    .unwrap();
+    assert_eq!(text(&got[0].rows[2].cells), ["09.01.2026", "Gärtner"]);
+}
