@@ -564,6 +564,15 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 .map_err(refused)?;
                 for s in seasons {
                     eprintln!("{}", imported_line(&s));
+                    let skipped = import
+                        .seasons
+                        .iter()
+                        .find(|x| x.season.year == s.year)
+                        .map(|x| x.skipped.as_slice())
+                        .unwrap_or_default();
+                    if !skipped.is_empty() {
+                        eprintln!("  übersprungen: {}", skipped.join("; "));
+                    }
                 }
                 return Ok(());
             }

@@ -186,6 +186,9 @@ pub struct SeasonPreview {
     /// Nights the league has already for that year, an Endstand counting as 1 (the import
     /// replaces them only when asked; else it is refused); 0 for a new season.
     pub existing_nights: i64,
+    /// What of the sheet the import leaves out (title rows, computed columns, sum rows; German,
+    /// `SheetSeason::skipped`).
+    pub skipped: Vec<String>,
 }
 
 impl League {
@@ -226,6 +229,7 @@ impl League {
                 players: s.season.players.len(),
                 standings: league::standings(&s.season, None),
                 existing_nights,
+                skipped: s.skipped.clone(),
             });
         }
         new_players.sort();

@@ -600,3 +600,28 @@ fn a_season_file_over_an_endstand_needs_replace_like_the_sheet() {
     );
     assert_ne!(json_of(&run(&db, &["standings", "2025", "--json"])), before);
 }
+
+/// The command line names what of a club's sheet it skipped (issue 31.9).
+#[test]
+fn the_import_names_the_title_row_computed_columns_and_sum_rows_it_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let sheet = dir.path().join("natur.csv");
+    std::fs::write(
+        &sheet,
+        "Schockerliga 2024\r\nDatum;Spieler;Runden;Schock Out;verloren;Schnitt\r\n\
+         05.01.2024;Anna;10;3;4;0,3\r\n05.01.2024;Bernd;10;2;6;0,2\r\nGesamt;;20;5;10;\r\n",
+    )
+    .unwrap();
+    let out = run(&db, &["import", sheet.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    for want in [
+        "übersprungen",
+        "Zeile 1 (Titel „Schockerliga 2024“)",
+        "Spalte „Schnitt“ (berechnet)",
+        "Zeile 5 („Gesamt“)",
+    ] {
+        assert!(err.contains(want), "{want}: {err}");
+    }
+}

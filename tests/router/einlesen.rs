@@ -440,3 +440,32 @@ async fn next_year_brought_in_with_its_nights_ahead_does_not_take_over_the_table
     // Both seasons are there to pick.
     assert_eq!(t.get("/saison/2027", None).await.status, StatusCode::OK);
 }
+
+/// A club's workbook as it is (issue 31.9): the preview names the title row, the computed
+/// columns and the sum row it skipped, and the confirm imports the season.
+#[tokio::test]
+async fn the_preview_names_the_title_row_computed_columns_and_sum_rows_it_skipped() {
+    let t = TestApp::staffed().await;
+    let cookie = t.login(SECRETARY).await;
+    let sheet = "Schockerliga 2024\r\n\
+                 Datum;Spieler;Runden;Schock-Out;verloren;D.Wert;Platz\r\n\
+                 05.01.2024;Anna;10;3;4;3,00;1\r\n05.01.2024;Bernd;10;2;6;2,00;2\r\n\
+                 Summe;;20;5;10;;\r\n";
+    let preview = upload(&t, "natur.csv", sheet.as_bytes(), &cookie).await;
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.body);
+    let body = &preview.body;
+    assert!(body.contains("Übersprungen"), "{body}");
+    for want in [
+        "Zeile 1 (Titel „Schockerliga 2024“)",
+        "Spalte „D.Wert“ (berechnet)",
+        "Spalte „Platz“ (berechnet)",
+        "Zeile 5 („Summe“)",
+    ] {
+        assert!(body.contains(want), "{want}: {body}");
+    }
+    let done = confirm(&t, &digest_of(body), "c1", false, &cookie).await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
+    let table: Value =
+        serde_json::from_str(&t.get("/api/v1/seasons/2024/standings", None).await.body).unwrap();
+    assert_eq!(table["rows"].as_array().unwrap().len(), 2, "{table}");
+}

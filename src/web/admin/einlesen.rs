@@ -77,6 +77,8 @@ pub struct SeasonLine {
     pub table: Vec<(&'static str, u32, String, u32, i64, String)>,
     /// Nights the league has for that year already (the import replaces them only when asked).
     pub existing_nights: i64,
+    /// What of the sheet was left out (title rows, computed columns, sum rows), German.
+    pub skipped: Vec<String>,
 }
 
 /// The preview of an upload.
@@ -137,6 +139,7 @@ impl PreviewPage {
                     })
                     .collect(),
                 existing_nights: s.existing_nights,
+                skipped: s.skipped,
             })
             .collect();
         PreviewPage {
