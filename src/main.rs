@@ -390,6 +390,32 @@ fn stdout_bytes(bytes: &[u8]) -> anyhow::Result<()> {
     }
 }
 
+/// The bytes of the spreadsheet `file`, its size checked before it is read (issue 32.1: a file
+/// far over `sheet::MAX_FILE_BYTES` is refused, not loaded into memory), and read no further than
+/// one byte over the limit (a file that grows, or a device that never ends, is refused alike).
+fn read_sheet_file(file: &Path) -> anyhow::Result<Vec<u8>> {
+    use std::io::Read;
+    let name = file.to_string_lossy();
+    let too_large = |len: u64| {
+        schockerliga::sheet::check_size(len)
+            .map_err(|e| refused(ServiceError::refused(format!("{name}: {e}"))))
+    };
+    let opened =
+        std::fs::File::open(file).with_context(|| format!("{} nicht lesbar", file.display()))?;
+    let size = opened
+        .metadata()
+        .with_context(|| format!("{} nicht lesbar", file.display()))?
+        .len();
+    too_large(size)?;
+    let mut bytes = Vec::new();
+    opened
+        .take(schockerliga::sheet::MAX_FILE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("{} nicht lesbar", file.display()))?;
+    too_large(bytes.len() as u64)?;
+    Ok(bytes)
+}
+
 /// The line the import prints per season: "Saison 2007 importiert: 14 Spieler, 45 Spielabende
 /// (45 als Summen)" or "… Endstand mit 14 Spielern".
 fn imported_line(season: &schockerliga::league::Season) -> String {
@@ -548,8 +574,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Import { file, replace } => {
             let name = file.to_string_lossy();
             if service::interchange::is_sheet(&name) {
-                let bytes = std::fs::read(&file)
-                    .with_context(|| format!("{} nicht lesbar", file.display()))?;
+                let bytes = read_sheet_file(&file)?;
                 let import =
                     service::interchange::read_sheet_rows(&name, &bytes).map_err(refused)?;
                 let db = open_for_import(&path, &setup, &import.files(), Some(&import)).await?;

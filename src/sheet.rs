@@ -50,17 +50,24 @@ impl Kind {
 /// is one sheet without a name; a workbook gives every sheet with its name. Errors (German): too
 /// large, not a file of that kind, a broken workbook.
 pub fn read(kind: Kind, bytes: &[u8]) -> Result<Vec<Sheet>, SheetError> {
-    if bytes.len() > MAX_FILE_BYTES {
-        return Err(SheetError::new(format!(
-            "die Datei ist {} MiB groß; höchstens {} MiB",
-            bytes.len() / (1024 * 1024),
-            MAX_FILE_BYTES / (1024 * 1024)
-        )));
-    }
+    check_size(bytes.len() as u64)?;
     match kind {
         Kind::Csv => Ok(vec![read_csv(bytes)?]),
         Kind::Xlsx | Kind::Ods => read_workbook(kind, bytes),
     }
+}
+
+/// Refuses a file of `len` bytes over [`MAX_FILE_BYTES`] (German: „die Datei ist 400 MiB groß;
+/// höchstens 16 MiB“). The command line asks this of a file's size before it reads the file.
+pub fn check_size(len: u64) -> Result<(), SheetError> {
+    if len > MAX_FILE_BYTES as u64 {
+        return Err(SheetError::new(format!(
+            "die Datei ist {} MiB groß; höchstens {} MiB",
+            len.div_ceil(1024 * 1024),
+            MAX_FILE_BYTES / (1024 * 1024)
+        )));
+    }
+    Ok(())
 }
 
 /// The text of a CSV file's bytes: UTF-16 with its BOM (little or big endian, as Excel's
@@ -140,14 +147,12 @@ fn refuse_mixed(bytes: &[u8], invalid_at: usize, bom: bool) -> Result<(), SheetE
         format!("Zeile {utf8_line} ist UTF-8")
     };
     Err(SheetError {
-        sheet: None,
         line: Some(line),
-        column: None,
-        message: format!(
+        ..SheetError::new(format!(
             "ein Zeichen in Windows-1252 (ANSI), aber {utf8}: die Datei mischt zwei Kodierungen, \
              Namen mit Umlauten würden falsch gelesen; bitte die ganze Datei als CSV (UTF-8) \
              speichern"
-        ),
+        ))
     })
 }
 
@@ -213,19 +218,47 @@ fn read_csv(bytes: &[u8]) -> Result<Sheet, SheetError> {
         1 + ends.partition_point(|&e| e < at)
     };
     let mut rows = Vec::new();
+    // Every field read, empty ones too (each is a cell in memory): at most bounds::MAX_CELLS.
+    let mut cells_read: u64 = 0;
     for record in reader.records() {
         let record = record.map_err(|e| {
             let line = e.position().map(|p| line_at(p.byte()));
             SheetError {
-                sheet: None,
                 line,
-                column: None,
-                message: format!("keine lesbare CSV-Zeile ({e})"),
+                ..SheetError::new(format!("keine lesbare CSV-Zeile ({e})"))
             }
         })?;
         let line = record
             .position()
             .map_or(rows.len() + 1, |p| line_at(p.byte()));
+        let at_line = |message: String| SheetError {
+            line: Some(line),
+            ..SheetError::new(message)
+        };
+        cells_read = cells_read.saturating_add(record.len() as u64);
+        if cells_read > bounds::MAX_CELLS {
+            return Err(at_line(format!(
+                "bis hier über {} Zellen; höchstens {} (stehen in einer Zeile sehr viele \
+                 Trennzeichen?)",
+                bounds::MAX_CELLS,
+                bounds::MAX_CELLS
+            )));
+        }
+        if let Some((k, long)) = record
+            .iter()
+            .enumerate()
+            .find(|(_, c)| c.len() as u64 > bounds::MAX_CELL_CHARS)
+        {
+            let chars = long.chars().count() as u64;
+            if chars > bounds::MAX_CELL_CHARS {
+                return Err(at_line(format!(
+                    "Feld {}: über {} Zeichen in einem Feld ({chars} Zeichen); ein Name oder ein \
+                     Datum braucht ein paar Dutzend",
+                    k + 1,
+                    bounds::MAX_CELL_CHARS
+                )));
+            }
+        }
         let cells: Vec<Cell> = record
             .iter()
             .map(|c| {

@@ -98,8 +98,9 @@ pub struct Sheet {
     pub rows: Vec<SheetRow>,
 }
 
-/// A refused sheet: where (sheet, line, column) and why, in German. Display: „Blatt 2007, Zeile
-/// 17, Spalte Outs: 31 Outs in 10 Runden: …“ (known parts only).
+/// A refused sheet: where (sheet, line, column; or sheet and cell) and why, in German. Display:
+/// „Blatt „2007“, Zeile 17, Spalte „Outs“: 31 Outs in 10 Runden: …“, „Blatt „2026“, Zelle B1: …“
+/// (known parts only).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{}", self.render())]
 pub struct SheetError {
@@ -109,6 +110,9 @@ pub struct SheetError {
     pub line: Option<usize>,
     /// The column's header as written in the file (or its name when the column is missing).
     pub column: Option<String>,
+    /// The cell as a spreadsheet names it (`B1`), where a workbook is refused before its rows
+    /// are read (`crate::sheet`'s bounds).
+    pub cell: Option<String>,
     /// Why, in German.
     pub message: String,
 }
@@ -120,6 +124,7 @@ impl SheetError {
             sheet: None,
             line: None,
             column: None,
+            cell: None,
             message: message.into(),
         }
     }
@@ -134,6 +139,7 @@ impl SheetError {
             sheet: (!sheet.name.is_empty()).then(|| sheet.name.clone()),
             line,
             column: column.map(str::to_string),
+            cell: None,
             message: why.into(),
         }
     }
@@ -148,6 +154,9 @@ impl SheetError {
         }
         if let Some(c) = &self.column {
             parts.push(format!("Spalte „{c}“"));
+        }
+        if let Some(c) = &self.cell {
+            parts.push(format!("Zelle {c}"));
         }
         if parts.is_empty() {
             self.message.clone()
@@ -474,6 +483,7 @@ pub fn check_years(seasons: &[SheetSeason], today: NaiveDate) -> Result<(), Shee
                 sheet: (!s.sheet.is_empty()).then(|| s.sheet.clone()),
                 line: s.rows.first().map(|r| r.line),
                 column: None,
+                cell: None,
                 message: format!("Saison {year} {why}"),
             });
         }

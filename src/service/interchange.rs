@@ -103,6 +103,29 @@ pub fn read_sheet(
     Ok(import)
 }
 
+/// At most one spreadsheet is read at a time: reading one within the bounds of `crate::sheet`
+/// may take a hundred MB or two for a moment, two uploads at once must not take twice that.
+static READING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(1);
+
+/// [`read_sheet`] for a request: on tokio's blocking pool (a large workbook takes seconds of CPU,
+/// which must not hold an async worker) and one file at a time ([`READING`]). Gives the bytes
+/// back with the import (the upload keeps them for its confirm). Errors: those of
+/// [`read_sheet`]; a reading that ended by a panic (`Corrupt`).
+pub async fn read_sheet_apart(
+    file_name: &str,
+    bytes: Vec<u8>,
+    today: NaiveDate,
+) -> Result<(SheetImport, Vec<u8>), ServiceError> {
+    let _turn = READING
+        .acquire()
+        .await
+        .map_err(|e| ServiceError::Corrupt(format!("{file_name}: nicht gelesen ({e})")))?;
+    let name = file_name.to_string();
+    tokio::task::spawn_blocking(move || read_sheet(&name, &bytes, today).map(|i| (i, bytes)))
+        .await
+        .map_err(|e| ServiceError::Corrupt(format!("{file_name}: Lesen abgebrochen ({e})")))?
+}
+
 /// [`read_sheet`] but for the years: for a caller that knows the club's today only later (the
 /// command line refuses a bad file before it opens, or creates, the database), which then
 /// calls [`SheetImport::check_years`].

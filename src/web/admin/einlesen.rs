@@ -16,7 +16,7 @@ use serde::Deserialize;
 
 use crate::league::format::format_dwert;
 use crate::league::sheet::Layout as SheetLayout;
-use crate::service::interchange::{read_sheet, season_csv, SheetPreview};
+use crate::service::interchange::{read_sheet_apart, season_csv, SheetPreview};
 use crate::service::{Edit, Refusal, ServiceError};
 use crate::web::kit::respond::refused_status;
 use crate::web::kit::security::MAX_BODY_BYTES;
@@ -198,8 +198,8 @@ pub async fn post(
     multipart: Multipart,
 ) -> Result<Response, AppError> {
     let read = match file_of(multipart).await {
-        Ok((name, bytes)) => match read_sheet(&name, &bytes, reply.layout.today) {
-            Ok(import) => {
+        Ok((name, bytes)) => match read_sheet_apart(&name, bytes, reply.layout.today).await {
+            Ok((import, bytes)) => {
                 reply.league.stage_sheet(&name, bytes);
                 reply.league.preview_sheet(&import).await
             }
@@ -239,7 +239,9 @@ pub async fn confirm(
         );
         return Ok(UploadPage::refused(reply.layout, &expired.into_refusal()?));
     };
-    let import = read_sheet(&name, &bytes, reply.layout.today);
+    let import = read_sheet_apart(&name, bytes, reply.layout.today)
+        .await
+        .map(|(import, _)| import);
     let done = match &import {
         Ok(import) => reply
             .league
