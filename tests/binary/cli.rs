@@ -625,3 +625,103 @@ fn the_import_names_the_title_row_computed_columns_and_sum_rows_it_skipped() {
         assert!(err.contains(want), "{want}: {err}");
     }
 }
+
+/// Issue 32.2 on the command line: a season file that carries no money (no fines, no fee, no
+/// Strafenkatalog) replaces the season's results only, like a sheet: the fines and fees stay, and
+/// a closed night is replaced only with `--korrektur GRUND`.
+#[test]
+fn a_season_file_without_money_replaces_results_only_and_a_closed_night_needs_korrektur() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let mut season = read_json(&fixture("sample-2026.season.json"));
+    season["nights"][5]["closed"] = Value::Bool(true);
+    let closed = season["nights"][5]["date"].as_str().unwrap().to_string();
+    let with_money = dir.path().join("2026.json");
+    std::fs::write(&with_money, season.to_string()).unwrap();
+    let out = run(&db, &["import", with_money.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let payouts = json_of(&run(&db, &["payouts", "2026", "--json"]));
+    let standings = json_of(&run(&db, &["standings", "2026", "--json"]));
+
+    let mut results = season.clone();
+    for n in results["nights"].as_array_mut().unwrap() {
+        n.as_object_mut().unwrap().remove("fines");
+        n.as_object_mut().unwrap().remove("closed");
+    }
+    for p in results["players"].as_array_mut().unwrap() {
+        p["fee_paid_on"] = Value::Null;
+    }
+    // One Out more in the closed night: its results change.
+    results["nights"][5]["tables"][0]["rounds"][0]["results"][0]["outs"] = Value::from(2);
+    let results_only = dir.path().join("ergebnisse.json");
+    std::fs::write(&results_only, results.to_string()).unwrap();
+    let out = run(
+        &db,
+        &["import", results_only.to_str().unwrap(), "--replace"],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let day = chrono::NaiveDate::parse_from_str(&closed, "%Y-%m-%d")
+        .unwrap()
+        .format("%d.%m.%Y")
+        .to_string();
+    assert!(err.contains(&day) && err.contains("--korrektur"), "{err}");
+    assert_eq!(json_of(&run(&db, &["payouts", "2026", "--json"])), payouts);
+
+    let out = run(
+        &db,
+        &[
+            "import",
+            results_only.to_str().unwrap(),
+            "--replace",
+            "--korrektur",
+            "Runden neu eingelesen",
+        ],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("Strafen, Beiträge, Zahlungen und der Strafenkatalog bleiben"),
+        "{err}"
+    );
+    let money = |p: &Value| {
+        (
+            p["fines_cents"].clone(),
+            p["fees_cents"].clone(),
+            p["open_fines_cents"].clone(),
+        )
+    };
+    assert_eq!(
+        money(&json_of(&run(&db, &["payouts", "2026", "--json"]))),
+        money(&payouts)
+    );
+    assert_ne!(
+        json_of(&run(&db, &["standings", "2026", "--json"])),
+        standings,
+        "the results are the file's"
+    );
+    let exported = json_of(&run(&db, &["export", "2026"]));
+    let night = exported["nights"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["date"] == closed.as_str())
+        .unwrap();
+    assert_eq!(night["closed"], true);
+    assert_eq!(
+        night["corrections"][0]["reason"], "Runden neu eingelesen",
+        "{night}"
+    );
+    // A season file with its money is still the whole season (our own export replaces all).
+    let out = run(&db, &["import", with_money.to_str().unwrap(), "--replace"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(json_of(&run(&db, &["payouts", "2026", "--json"])), payouts);
+}

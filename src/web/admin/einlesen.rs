@@ -14,10 +14,12 @@ use axum::response::{IntoResponse, Response};
 use axum::Form;
 use serde::Deserialize;
 
-use crate::league::format::format_dwert;
+use crate::league::format::{date_de, format_dwert};
 use crate::league::sheet::Layout as SheetLayout;
+use crate::league::Korrektur;
 use crate::service::interchange::{read_sheet_apart, season_csv, SheetPreview};
 use crate::service::{Edit, Refusal, ServiceError};
+use crate::web::kit::form::KorrekturFields;
 use crate::web::kit::respond::refused_status;
 use crate::web::kit::security::MAX_BODY_BYTES;
 use crate::web::kit::session::RequireSecretary;
@@ -79,6 +81,11 @@ pub struct SeasonLine {
     pub existing_nights: i64,
     /// What of the sheet was left out (title rows, computed columns, sum rows), German.
     pub skipped: Vec<String>,
+    /// The nights „ersetzen“ would change: (date TT.MM.JJJJ, what becomes of it, closed, fines
+    /// it keeps).
+    pub replaced: Vec<(String, &'static str, bool, usize)>,
+    /// Why „ersetzen“ would be refused, if it would (German).
+    pub replace_refusal: Option<String>,
 }
 
 /// The preview of an upload.
@@ -97,11 +104,21 @@ pub struct PreviewPage {
     error: Option<String>,
     /// "ersetzen" ticked in a refused confirm.
     replace: bool,
+    /// „ersetzen“ would change a closed night: the form asks for the Korrektur.
+    needs_korrektur: bool,
+    /// The Korrektur fields as typed (a refused confirm).
+    korrektur: Korrektur,
 }
 
 impl PreviewPage {
-    /// The page of `preview`, with `error` and the "ersetzen" box as sent.
-    fn of(layout: Layout, preview: SheetPreview, error: Option<String>, replace: bool) -> Self {
+    /// The page of `preview`, with `error`, the "ersetzen" box and the Korrektur as sent.
+    fn of(
+        layout: Layout,
+        preview: SheetPreview,
+        error: Option<String>,
+        replace: bool,
+        korrektur: Korrektur,
+    ) -> Self {
         let seasons: Vec<SeasonLine> = preview
             .seasons
             .into_iter()
@@ -140,11 +157,19 @@ impl PreviewPage {
                     .collect(),
                 existing_nights: s.existing_nights,
                 skipped: s.skipped,
+                replaced: s
+                    .replaced
+                    .iter()
+                    .map(|n| (date_de(n.date), n.outcome.label(), n.closed, n.fines))
+                    .collect(),
+                replace_refusal: s.replace_refusal,
             })
             .collect();
         PreviewPage {
             layout,
             replaces: seasons.iter().any(|s| s.existing_nights > 0),
+            needs_korrektur: seasons.iter().any(|s| s.replaced.iter().any(|n| n.2)),
+            korrektur,
             file_name: preview.file_name,
             digest: preview.digest,
             seasons,
@@ -208,12 +233,18 @@ pub async fn post(
         Err(e) => Err(e),
     };
     match read {
-        Ok(preview) => Ok(PreviewPage::of(reply.layout, preview, None, false).into_response()),
+        Ok(preview) => {
+            Ok(
+                PreviewPage::of(reply.layout, preview, None, false, Korrektur::default())
+                    .into_response(),
+            )
+        }
         Err(e) => Ok(UploadPage::refused(reply.layout, &e.into_refusal()?)),
     }
 }
 
-/// The confirm form of a preview: the upload's digest and the "ersetzen" box.
+/// The confirm form of a preview: the upload's digest, the "ersetzen" box and the Korrektur of
+/// the closed nights replacing changes.
 #[derive(Debug, Deserialize)]
 pub struct ConfirmForm {
     /// The digest the preview showed.
@@ -222,6 +253,9 @@ pub struct ConfirmForm {
     /// Present when the seasons that have nights already are to be replaced.
     #[serde(default)]
     pub ersetzen: Option<String>,
+    /// The Korrektur box and reason (needed when a closed night's results change).
+    #[serde(flatten)]
+    pub korrektur: KorrekturFields,
 }
 
 /// `POST /verwaltung/einlesen/bestaetigen`: imports every season of the previewed upload in one
@@ -232,6 +266,7 @@ pub async fn confirm(
     Form(form): Form<ConfirmForm>,
 ) -> Result<Response, AppError> {
     let replace = form.ersetzen.is_some();
+    let korrektur = Korrektur::from(&form.korrektur);
     let Some((name, bytes)) = reply.league.staged_sheet(&form.digest) else {
         let expired = ServiceError::refused(
             "Die Vorschau ist abgelaufen (nach einer Stunde oder einem Neustart): bitte die Datei \
@@ -245,7 +280,12 @@ pub async fn confirm(
     let done = match &import {
         Ok(import) => reply
             .league
-            .import_sheet(import, &form.digest, replace, &Edit::by(&user.username))
+            .import_sheet(
+                import,
+                &form.digest,
+                replace,
+                &Edit::by(&user.username).korrektur(korrektur.clone()),
+            )
             .await
             .map(|seasons| seasons.iter().map(|s| s.year).collect::<Vec<i32>>()),
         Err(e) => Err(ServiceError::refused(e.to_string())),
@@ -274,6 +314,7 @@ pub async fn confirm(
                 preview,
                 Some(refusal.to_string()),
                 replace,
+                korrektur,
             ))
         })
         .await
