@@ -608,3 +608,51 @@ async fn replacing_a_season_from_a_sheet_keeps_its_money_and_corrects_a_closed_n
     assert_eq!(again.status, StatusCode::SEE_OTHER, "{}", again.body);
     assert_eq!(fines(&t.league.export(2026).unwrap()), fines(&before));
 }
+
+/// Issue 31.12: the upload limit is one figure: the constant is whole MiB, the upload page says
+/// it, a file one byte over is refused with it, one exactly at it is not refused for its size,
+/// and the README and docs/tabelle.md say the same figure. The guide to the spreadsheet import
+/// ships in the package.
+#[tokio::test]
+async fn the_upload_limit_is_one_figure_on_the_page_in_the_code_and_in_the_docs() {
+    use schockerliga::web::admin::einlesen::MAX_UPLOAD_BYTES;
+    const MIB: usize = 1024 * 1024;
+    assert_eq!(MAX_UPLOAD_BYTES % MIB, 0, "a whole number of MiB");
+    let figure = format!("{} MiB", MAX_UPLOAD_BYTES / MIB);
+    let t = TestApp::staffed().await;
+    let cookie = t.login(SECRETARY).await;
+    let page = t.get("/verwaltung/einlesen", Some(&cookie)).await.body;
+    assert!(page.contains(&format!("bis {figure}")), "{figure}: {page}");
+    let mut over = b"Datum;Spieler;Runden;Outs\n".to_vec();
+    over.resize(MAX_UPLOAD_BYTES + 1, b'\n');
+    let r = upload(&t, "gross.csv", &over, &cookie).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+    assert!(
+        r.body.contains(&format!("größer als {figure}")),
+        "{}",
+        r.body
+    );
+    over.truncate(MAX_UPLOAD_BYTES);
+    let r = upload(&t, "gross.csv", &over, &cookie).await;
+    assert!(!r.body.contains("größer als"), "at the limit: {}", r.body);
+
+    let root = env!("CARGO_MANIFEST_DIR");
+    let read = |p: &str| std::fs::read_to_string(format!("{root}/{p}")).unwrap();
+    let readme = read("README.md");
+    let guide = read("docs/tabelle.md");
+    for (name, text) in [("README.md", &readme), ("docs/tabelle.md", &guide)] {
+        assert!(
+            text.contains(&format!("Hochladen bis {figure}")),
+            "{name} says the upload limit {figure}"
+        );
+    }
+    assert!(
+        readme.contains("docs/tabelle.md"),
+        "the README points to the guide"
+    );
+    assert!(
+        read("Cargo.toml")
+            .contains(r#"["docs/tabelle.md", "usr/share/doc/schockerliga/tabelle.md", "644"]"#),
+        "the guide ships in the package"
+    );
+}
