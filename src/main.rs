@@ -422,6 +422,15 @@ fn read_sheet_file(file: &Path) -> anyhow::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// A refused import: a closed night it would change says how the command line gives the
+/// Korrektur (`--korrektur GRUND`).
+fn import_refused(e: ServiceError) -> anyhow::Error {
+    match e {
+        ServiceError::Closed(_) => anyhow::anyhow!("{e} Auf der Befehlszeile: --korrektur GRUND."),
+        other => refused(other),
+    }
+}
+
 /// Prints what the import did with one season: [`imported_line`], and what a replacement of
 /// results only changed.
 fn print_imported(done: &service::interchange::Imported) {
@@ -615,7 +624,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 let seasons =
                     service::interchange::import_all(&db.db, &import.files(), &[], &options)
                         .await
-                        .map_err(refused)?;
+                        .map_err(import_refused)?;
                 for s in seasons {
                     print_imported(&s);
                     let skipped = import
@@ -651,7 +660,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                     &options,
                 )
                 .await
-                .map_err(refused)?;
+                .map_err(import_refused)?;
                 for s in &seasons {
                     print_imported(s);
                 }
@@ -668,7 +677,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 &options,
             )
             .await
-            .map_err(refused)?;
+            .map_err(import_refused)?;
             for s in &seasons {
                 print_imported(s);
             }

@@ -633,8 +633,7 @@ async fn replaced_results(
                 e.location,
                 format!(
                     "der Spielabend ist abgeschlossen{others}: ihn beim Einlesen zu ersetzen ist \
-                     eine Korrektur, nur mit Häkchen „Korrektur“ und Grund (auf der \
-                     Befehlszeile: --korrektur GRUND)."
+                     eine Korrektur, nur mit Häkchen „Korrektur“ und Grund."
                 ),
             ))
         })?;
