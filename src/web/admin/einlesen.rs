@@ -32,7 +32,7 @@ use crate::web::kit::{AppError, AtSeason, Layout, Reply, Stored, Today};
 /// the form around it. Twenty years of a club are about 0.5 MiB as XLSX; larger files with
 /// `schockerliga import` (up to `sheet::MAX_FILE_BYTES`).
 pub const MAX_UPLOAD_BYTES: usize = 3 * 1024 * 1024;
-const _: () = assert!(MAX_UPLOAD_BYTES % (1024 * 1024) == 0);
+const _: () = assert!(MAX_UPLOAD_BYTES.is_multiple_of(1024 * 1024));
 const _: () = assert!(MAX_UPLOAD_BYTES + 64 * 1024 <= MAX_BODY_BYTES);
 
 /// The upload page, with the refusal of a file that could not be read.
