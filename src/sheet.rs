@@ -309,6 +309,7 @@ fn read_workbook(kind: Kind, bytes: &[u8]) -> Result<Vec<Sheet>, SheetError> {
     bounds::check(kind, Cursor::new(bytes))?;
     let broken = |e: String| SheetError::new(format!("keine lesbare Arbeitsmappe ({e})"));
     let mut out = Vec::new();
+    let mut built: u64 = 0;
     match kind {
         Kind::Xlsx => {
             let mut book: calamine::Xlsx<_> =
@@ -318,7 +319,7 @@ fn read_workbook(kind: Kind, bytes: &[u8]) -> Result<Vec<Sheet>, SheetError> {
                 let range = book
                     .worksheet_range(&name)
                     .map_err(|e| broken(e.to_string()))?;
-                out.push(sheet_of(name, &range));
+                out.push(sheet_of(name, &range, &mut built)?);
             }
         }
         Kind::Ods => {
@@ -328,7 +329,7 @@ fn read_workbook(kind: Kind, bytes: &[u8]) -> Result<Vec<Sheet>, SheetError> {
                 let range = book
                     .worksheet_range(&name)
                     .map_err(|e| broken(e.to_string()))?;
-                out.push(sheet_of(name, &range));
+                out.push(sheet_of(name, &range, &mut built)?);
             }
         }
         Kind::Csv => return Ok(vec![read_csv(bytes)?]),
@@ -336,25 +337,43 @@ fn read_workbook(kind: Kind, bytes: &[u8]) -> Result<Vec<Sheet>, SheetError> {
     Ok(out)
 }
 
-/// One worksheet's cells with their real row numbers (a range starts at its first used cell).
-fn sheet_of(name: String, range: &calamine::Range<Data>) -> Sheet {
+/// One worksheet's cells with their real row numbers and columns (a range starts at its first
+/// used cell; each row is filled from column A). `built` counts the cells of the workbook's rows
+/// so far: refused (German, sheet and line) past [`bounds::MAX_CELLS`], as a sheet whose rows
+/// hold one cell far right would take 16,384 cells a row.
+fn sheet_of(
+    name: String,
+    range: &calamine::Range<Data>,
+    built: &mut u64,
+) -> Result<Sheet, SheetError> {
     let (first_row, first_col) = range.start().unwrap_or((0, 0));
     let mut rows = Vec::new();
     for (i, r) in range.rows().enumerate() {
+        let line = first_row as usize + i + 1;
+        *built = built.saturating_add(u64::from(first_col) + r.len() as u64);
+        if *built > bounds::MAX_CELLS {
+            return Err(SheetError {
+                sheet: Some(name),
+                line: Some(line),
+                ..SheetError::new(format!(
+                    "die Zeilen halten bis hier über {} Zellen, jede von Spalte A an gezählt \
+                     (steht in vielen Zeilen etwas weit rechts?); höchstens {}",
+                    bounds::MAX_CELLS,
+                    bounds::MAX_CELLS
+                ))
+            });
+        }
         let mut cells: Vec<Cell> = std::iter::repeat_n(Cell::Empty, first_col as usize).collect();
         cells.extend(r.iter().map(cell_of));
         if cells.iter().all(|c| *c == Cell::Empty) {
             continue;
         }
-        rows.push(SheetRow {
-            line: first_row as usize + i + 1,
-            cells,
-        });
+        rows.push(SheetRow { line, cells });
         if rows.len() > crate::league::sheet::MAX_ROWS + 1 {
             break;
         }
     }
-    Sheet { name, rows }
+    Ok(Sheet { name, rows })
 }
 
 fn cell_of(d: &Data) -> Cell {

@@ -27,6 +27,9 @@ use super::Kind;
 /// 100 bytes, so this alone is about 100 MB.)
 pub const MAX_CELLS: u64 = 1_000_000;
 
+/// The columns of a sheet in Excel and LibreOffice (A … XFD); calamine builds no row wider.
+const EXCEL_COLUMNS: u64 = 16_384;
+
 /// Most rows the used area of one sheet may span: the import's row limit and its header.
 pub const MAX_SPAN_ROWS: u64 = crate::league::sheet::MAX_ROWS as u64 + 1;
 
@@ -678,6 +681,9 @@ struct OdsCell {
     /// The formula's text (calamine keeps every cell's formula too).
     formula: Len,
     reads_content: bool,
+    /// calamine keeps the cell (a value, a string, a formula): its row is built from column A
+    /// up to it.
+    materialized: bool,
     paragraphs: u64,
     /// Inside an `office:annotation` (a comment, which calamine skips): its depth.
     annotation: u32,
@@ -712,6 +718,7 @@ impl OdsCell {
             }
         }
         cell.reads_content = (!set && is_string) || (is_error && empty_string_value);
+        cell.materialized = set || is_string || cell.formula.bytes > 0;
         cell
     }
 
@@ -722,8 +729,10 @@ impl OdsCell {
 }
 
 /// Every `<table:table>` of an ODS `content.xml`: rows and cells with their repeat counts; only
-/// cells with a value or content widen the area (LibreOffice writes the empty rest of a sheet as
-/// huge repeats of empty cells, which calamine skips). Each cell's text is measured as calamine
+/// cells with a value, a formula or content widen the area (LibreOffice writes the empty rest of a
+/// sheet as huge repeats of empty cells, which calamine skips). calamine first builds each row
+/// element from column A to its last such cell (before it trims the sheet to its area), so those
+/// widths are summed too, at most [`MAX_CELLS`] a sheet. Each cell's text is measured as calamine
 /// builds it (`<text:s text:c="n"/>` as n spaces, a tab, a line break, a paragraph's line end)
 /// and counted into `budget` once per repeat.
 fn ods_sheets<R: BufRead>(reader: R, budget: &mut Budget) -> Result<(), SheetError> {
@@ -734,6 +743,9 @@ fn ods_sheets<R: BufRead>(reader: R, budget: &mut Budget) -> Result<(), SheetErr
     let mut in_table = false;
     let (mut row, mut row_repeat, mut col) = (0u64, 0u64, 0u64);
     let mut cell: Option<OdsCell> = None;
+    // The cells calamine builds for the sheet's row elements (from column A), the width of the
+    // row element being read, and its last kept cell (for the refusal).
+    let (mut built, mut width, mut last) = (0u64, 0u64, (0u64, 0u64));
     // The end of a cell: its text checked and counted once per repeat.
     let finish = |cell: OdsCell,
                   sheet: &str,
@@ -764,18 +776,24 @@ fn ods_sheets<R: BufRead>(reader: R, budget: &mut Budget) -> Result<(), SheetErr
                         sheet = attr(e, "table:name").unwrap_or_default();
                         row = 0;
                         row_repeat = 0;
+                        built = 0;
                     }
                     "table:table-row" => {
                         row = row.saturating_add(row_repeat);
                         row_repeat = repeated(e, "table:number-rows-repeated");
                         col = 0;
+                        width = 0;
                     }
                     "table:table-cell" | "table:covered-table-cell" => {
                         let cols = repeated(e, "table:number-columns-repeated");
-                        if attr(e, "office:value-type").is_some() {
+                        let c = OdsCell::of(e, col, cols);
+                        if c.materialized || attr(e, "office:value-type").is_some() {
                             area.take(row, row_repeat, col, cols);
                         }
-                        let c = OdsCell::of(e, col, cols);
+                        if c.materialized {
+                            width = col.saturating_add(cols).min(EXCEL_COLUMNS);
+                            last = (row, col);
+                        }
                         if empty {
                             finish(c, &sheet, row, row_repeat, budget)?;
                         } else {
@@ -830,6 +848,21 @@ fn ods_sheets<R: BufRead>(reader: R, budget: &mut Budget) -> Result<(), SheetErr
                 "table:table-cell" | "table:covered-table-cell" => {
                     if let Some(c) = cell.take() {
                         finish(c, &sheet, row, row_repeat, budget)?;
+                    }
+                }
+                "table:table-row" => {
+                    built = built.saturating_add(width);
+                    width = 0;
+                    if built > MAX_CELLS {
+                        return Err(in_cell(
+                            &sheet,
+                            last,
+                            format!(
+                                "die Zeilen des Blatts halten bis hier über {MAX_CELLS} Zellen, \
+                                 jede von Spalte A an gezählt (steht in vielen Zeilen etwas weit \
+                                 rechts?); höchstens {MAX_CELLS}"
+                            ),
+                        ));
                     }
                 }
                 "office:annotation" => {

@@ -279,6 +279,8 @@ fn tiny_spreadsheets_that_would_build_gigabytes_are_refused_naming_sheet_and_cel
             vec!["Blatt „2026“, Zelle ", "zusammen über 16 MiB Text"],
         ),
         ("zaehler.xlsx", vec!["2000000000", "höchstens 1000000"]),
+        ("weit-rechts.ods", vec!["Blatt „2026“, Zelle ", "Zellen"]),
+        ("weit-rechts.xlsx", vec!["Blatt „2026“, Zeile ", "Zellen"]),
     ];
     let files = sheets::hostile();
     for (name, want) in cases {

@@ -162,16 +162,53 @@ pub fn ods_repeated_cell(chars: usize, cols: usize, rows: usize) -> Vec<u8> {
     ))
 }
 
+/// Hostile (issue 32.1): an ODS of `rows` rows that each hold one number far right (column
+/// 16,001, after 16,000 empty cells written as one repeat): the used area is one column, but a
+/// reader that builds each row from column A holds 16,001 cells a row.
+pub fn ods_far_column(rows: usize) -> Vec<u8> {
+    let row = r#"<table:table-row><table:table-cell table:number-columns-repeated="16000"/><table:table-cell office:value-type="float" office:value="1"><text:p>1</text:p></table:table-cell></table:table-row>"#;
+    ods_of(&format!(
+        r#"{ODS_HEAD}<table:table table:name="2026">{}</table:table>{ODS_TAIL}"#,
+        row.repeat(rows)
+    ))
+}
+
 /// An XLSX workbook written by hand: one worksheet `2026` of `rows` rows of `cols` cells that
 /// all show shared string 0, the shared string table holding `text` (and declaring
 /// `unique_count` entries). Hostile with a long `text` and many cells (issue 32.1: one shared
 /// string used by many cells, each a copy), or with a huge `unique_count` (a reader that reserves
 /// room for that many strings first).
 pub fn xlsx_shared(text: &str, rows: usize, cols: usize, unique_count: u64) -> Vec<u8> {
+    let row = format!("<row>{}</row>", r#"<c t="s"><v>0</v></c>"#.repeat(cols));
+    xlsx_of(
+        &row.repeat(rows),
+        &format!(
+            r#"<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="{}" uniqueCount="{unique_count}"><si><t>{}</t></si></sst>"#,
+            rows * cols,
+            escape(text)
+        ),
+    )
+}
+
+/// Hostile (issue 32.1): an XLSX of `rows` rows that each hold one number far right (column
+/// WQK, the 16,001st): the used area is one column, but a reader that fills each row from
+/// column A holds 16,001 cells a row.
+pub fn xlsx_far_column(rows: usize) -> Vec<u8> {
+    let data: String = (1..=rows)
+        .map(|r| format!(r#"<row r="{r}"><c r="WQK{r}"><v>1</v></c></row>"#))
+        .collect();
+    xlsx_of(
+        &data,
+        r#"<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="0" uniqueCount="0"></sst>"#,
+    )
+}
+
+/// An XLSX workbook written by hand: one worksheet `2026` whose `<sheetData>` is `sheet_data`,
+/// and the shared string table `shared` (its whole XML).
+pub fn xlsx_of(sheet_data: &str, shared: &str) -> Vec<u8> {
     const MAIN: &str = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
     const RELS: &str = "http://schemas.openxmlformats.org/package/2006/relationships";
     const DOC: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
-    let row = format!("<row>{}</row>", r#"<c t="s"><v>0</v></c>"#.repeat(cols));
     let parts: Vec<(&str, String)> = vec![
         (
             "[Content_Types].xml",
@@ -191,17 +228,12 @@ pub fn xlsx_shared(text: &str, rows: usize, cols: usize, unique_count: u64) -> V
         ),
         (
             "xl/sharedStrings.xml",
-            format!(
-                r#"<?xml version="1.0" encoding="UTF-8"?><sst xmlns="{MAIN}" count="{}" uniqueCount="{unique_count}"><si><t>{}</t></si></sst>"#,
-                rows * cols,
-                escape(text)
-            ),
+            format!(r#"<?xml version="1.0" encoding="UTF-8"?>{shared}"#),
         ),
         (
             "xl/worksheets/sheet1.xml",
             format!(
-                r#"<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="{MAIN}"><sheetData>{}</sheetData></worksheet>"#,
-                row.repeat(rows)
+                r#"<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="{MAIN}"><sheetData>{sheet_data}</sheetData></worksheet>"#
             ),
         ),
     ];
@@ -222,12 +254,15 @@ pub fn xlsx_shared(text: &str, rows: usize, cols: usize, unique_count: u64) -> V
 /// The three spreadsheets of issue 32.1 (file name, bytes): an ODS of under 1 KB with one huge
 /// `text:s`, an ODS of one repeated cell (about 20 KB), an XLSX of one shared string used by
 /// many cells (about 20 KB); each would make a naive reader build gigabytes of text. And an
-/// XLSX whose shared string table declares two billion entries.
+/// XLSX whose shared string table declares two billion entries, and an ODS and an XLSX whose rows
+/// each hold one number far right.
 pub fn hostile() -> Vec<(&'static str, Vec<u8>)> {
     vec![
         ("leerzeichen.ods", ods_space_bomb()),
         ("wiederholt.ods", ods_repeated_cell(30_000, 1_000, 30)),
         ("geteilt.xlsx", xlsx_shared(&letters(30_000), 60, 1_000, 1)),
         ("zaehler.xlsx", xlsx_shared("Anna", 1, 1, 2_000_000_000)),
+        ("weit-rechts.ods", ods_far_column(20_000)),
+        ("weit-rechts.xlsx", xlsx_far_column(20_000)),
     ]
 }
