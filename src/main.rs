@@ -17,8 +17,9 @@ use schockerliga::auth::{self, Role};
 use schockerliga::db::Db;
 use schockerliga::league::file::SeasonFile;
 use schockerliga::league::format::de2;
-use schockerliga::league::{format_dwert, Liga, Standings};
+use schockerliga::league::{format_dwert, Korrektur, Liga, Standings};
 use schockerliga::service::clock::{self, ClubClock};
+use schockerliga::service::interchange::ImportOptions;
 use schockerliga::service::status::PublicUrl;
 use schockerliga::service::{self, accounts, upgrade, ServiceError, Setup};
 use schockerliga::web::kit::server;
@@ -138,9 +139,14 @@ enum Command {
         /// Die Datei: JSON (schockerliga-season/1 oder schockerliga-club/1) oder eine Tabelle
         /// (.csv, .xlsx, .ods; eine Arbeitsmappe mit einem Blatt je Jahr bringt alle Saisons).
         file: PathBuf,
-        /// Eine Saison ersetzen, die schon Spielabende hat.
+        /// Eine Saison ersetzen, die schon Spielabende hat. Eine Tabelle (oder eine Saisondatei
+        /// ohne Strafen, Beiträge und Strafenkatalog) ersetzt nur die Ergebnisse: Strafen,
+        /// Beiträge, Zahlungen und der Strafenkatalog bleiben.
         #[arg(long)]
         replace: bool,
+        /// Der Grund, wenn das Ersetzen abgeschlossene Abende ändert (eine Korrektur).
+        #[arg(long, value_name = "GRUND", requires = "replace")]
+        korrektur: Option<String>,
     },
     /// Eine Saisondatei schreiben (ohne -o auf die Standardausgabe); mit --csv als Tabelle der
     /// Abende, mit --all den ganzen Verein.
@@ -397,6 +403,50 @@ fn stdout_bytes(bytes: &[u8]) -> anyhow::Result<()> {
     }
 }
 
+/// The bytes of the spreadsheet `file`, its size checked before it is read (issue 32.1: a file
+/// far over `sheet::MAX_FILE_BYTES` is refused, not loaded into memory), and read no further than
+/// one byte over the limit (a file that grows, or a device that never ends, is refused alike).
+fn read_sheet_file(file: &Path) -> anyhow::Result<Vec<u8>> {
+    use std::io::Read;
+    let name = file.to_string_lossy();
+    let too_large = |len: u64| {
+        schockerliga::sheet::check_size(len)
+            .map_err(|e| refused(ServiceError::refused(format!("{name}: {e}"))))
+    };
+    let opened =
+        std::fs::File::open(file).with_context(|| format!("{} nicht lesbar", file.display()))?;
+    let size = opened
+        .metadata()
+        .with_context(|| format!("{} nicht lesbar", file.display()))?
+        .len();
+    too_large(size)?;
+    let mut bytes = Vec::new();
+    opened
+        .take(schockerliga::sheet::MAX_FILE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("{} nicht lesbar", file.display()))?;
+    too_large(bytes.len() as u64)?;
+    Ok(bytes)
+}
+
+/// A refused import: a closed night it would change says how the command line gives the
+/// Korrektur (`--korrektur GRUND`).
+fn import_refused(e: ServiceError) -> anyhow::Error {
+    match e {
+        ServiceError::Closed(_) => anyhow::anyhow!("{e} Auf der Befehlszeile: --korrektur GRUND."),
+        other => refused(other),
+    }
+}
+
+/// Prints what the import did with one season: [`imported_line`], and what a replacement of
+/// results only changed.
+fn print_imported(done: &service::interchange::Imported) {
+    eprintln!("{}", imported_line(&done.season));
+    if let Some(line) = done.replaced_line() {
+        eprintln!("  {line}");
+    }
+}
+
 /// The line the import prints per season: "Saison 2007 importiert: 14 Spieler, 45 Spielabende
 /// (45 als Summen)" or "… Endstand mit 14 Spielern".
 fn imported_line(season: &schockerliga::league::Season) -> String {
@@ -554,25 +604,47 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             }
             Ok(())
         }
-        Command::Import { file, replace } => {
+        Command::Import {
+            file,
+            replace,
+            korrektur,
+        } => {
             let name = file.to_string_lossy();
+            let korrektur = korrektur
+                .map(|k| Korrektur::because(&k))
+                .unwrap_or_default();
+            let shown = file
+                .file_name()
+                .map_or_else(|| name.to_string(), |n| n.to_string_lossy().into_owned());
+            let options = ImportOptions {
+                korrektur: korrektur.clone(),
+                source: shown.clone(),
+                ..ImportOptions::by("cli", replace)
+            };
             if service::interchange::is_sheet(&name) {
-                let bytes = std::fs::read(&file)
-                    .with_context(|| format!("{} nicht lesbar", file.display()))?;
+                let bytes = read_sheet_file(&file)?;
                 let import =
                     service::interchange::read_sheet_rows(&name, &bytes).map_err(refused)?;
                 let db = open_for_import(&path, &setup, &import.files(), Some(&import)).await?;
-                let seasons = service::interchange::import_all_as(
-                    &db.db,
-                    &import.files(),
-                    &[],
-                    replace,
-                    "cli",
-                )
-                .await
-                .map_err(refused)?;
+                let options = ImportOptions {
+                    source: shown,
+                    ..import.options("cli", replace, korrektur)
+                };
+                let seasons =
+                    service::interchange::import_all(&db.db, &import.files(), &[], &options)
+                        .await
+                        .map_err(import_refused)?;
                 for s in seasons {
-                    eprintln!("{}", imported_line(&s));
+                    print_imported(&s);
+                    let skipped = import
+                        .seasons
+                        .iter()
+                        .find(|x| x.season.year == s.season.year)
+                        .map(|x| x.skipped.as_slice())
+                        .unwrap_or_default();
+                    if !skipped.is_empty() {
+                        eprintln!("  übersprungen: {}", skipped.join("; "));
+                    }
                 }
                 return Ok(());
             }
@@ -590,17 +662,16 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                     })?;
                 service::interchange::check_club(&club).map_err(refused)?;
                 let db = open_for_import(&path, &setup, &club.seasons, None).await?;
-                let seasons = service::interchange::import_all_as(
+                let seasons = service::interchange::import_all(
                     &db.db,
                     &club.seasons,
                     &club.players,
-                    replace,
-                    "cli",
+                    &options,
                 )
                 .await
-                .map_err(refused)?;
+                .map_err(import_refused)?;
                 for s in &seasons {
-                    eprintln!("{}", imported_line(s));
+                    print_imported(s);
                 }
                 eprintln!("Verein importiert: {} Saisons", seasons.len());
                 return Ok(());
@@ -608,10 +679,17 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             let parsed: SeasonFile = serde_json::from_str(text)
                 .with_context(|| format!("{} ist keine gültige Saisondatei", file.display()))?;
             let db = open_for_import(&path, &setup, std::slice::from_ref(&parsed), None).await?;
-            let season = service::import(&db.db, &parsed, replace)
-                .await
-                .map_err(refused)?;
-            eprintln!("{}", imported_line(&season));
+            let seasons = service::interchange::import_all(
+                &db.db,
+                std::slice::from_ref(&parsed),
+                &[],
+                &options,
+            )
+            .await
+            .map_err(import_refused)?;
+            for s in &seasons {
+                print_imported(s);
+            }
             Ok(())
         }
         Command::Export {

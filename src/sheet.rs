@@ -50,17 +50,24 @@ impl Kind {
 /// is one sheet without a name; a workbook gives every sheet with its name. Errors (German): too
 /// large, not a file of that kind, a broken workbook.
 pub fn read(kind: Kind, bytes: &[u8]) -> Result<Vec<Sheet>, SheetError> {
-    if bytes.len() > MAX_FILE_BYTES {
-        return Err(SheetError::new(format!(
-            "die Datei ist {} MiB groß; höchstens {} MiB",
-            bytes.len() / (1024 * 1024),
-            MAX_FILE_BYTES / (1024 * 1024)
-        )));
-    }
+    check_size(bytes.len() as u64)?;
     match kind {
         Kind::Csv => Ok(vec![read_csv(bytes)?]),
         Kind::Xlsx | Kind::Ods => read_workbook(kind, bytes),
     }
+}
+
+/// Refuses a file of `len` bytes over [`MAX_FILE_BYTES`] (German: „die Datei ist 400 MiB groß;
+/// höchstens 16 MiB“). The command line asks this of a file's size before it reads the file.
+pub fn check_size(len: u64) -> Result<(), SheetError> {
+    if len > MAX_FILE_BYTES as u64 {
+        return Err(SheetError::new(format!(
+            "die Datei ist {} MiB groß; höchstens {} MiB",
+            len.div_ceil(1024 * 1024),
+            MAX_FILE_BYTES / (1024 * 1024)
+        )));
+    }
+    Ok(())
 }
 
 /// The text of a CSV file's bytes: UTF-16 with its BOM (little or big endian, as Excel's
@@ -98,14 +105,55 @@ pub fn decode(bytes: &[u8]) -> Result<String, SheetError> {
         };
         return utf16(encoding, bytes);
     }
+    let bom = bytes.starts_with(b"\xEF\xBB\xBF");
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     match std::str::from_utf8(bytes) {
         Ok(s) => Ok(s.to_string()),
-        Err(_) => {
+        Err(bad) => {
+            refuse_mixed(bytes, bad.valid_up_to(), bom)?;
             let (text, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(bytes);
             Ok(text.into_owned())
         }
     }
+}
+
+/// Refuses `bytes` that are no valid UTF-8 from `invalid_at` on when they are UTF-8 elsewhere (a
+/// BOM, or a character beyond ASCII that decodes as UTF-8): one stray Windows-1252 byte must not
+/// turn the UTF-8 names of every other line into mojibake (issue 32.8, `Jürgen` → `JÃ¼rgen`). The
+/// German refusal names the line of the stray byte and a line in UTF-8.
+fn refuse_mixed(bytes: &[u8], invalid_at: usize, bom: bool) -> Result<(), SheetError> {
+    let line_of = |at: usize| 1 + bytes[..at].iter().filter(|b| **b == b'\n').count();
+    let mut at = 0;
+    let mut utf8_at = bom.then_some(0);
+    for chunk in bytes.utf8_chunks() {
+        if utf8_at.is_none() {
+            if let Some(k) = chunk.valid().find(|c: char| !c.is_ascii()) {
+                utf8_at = Some(at + k);
+            }
+        }
+        at += chunk.valid().len() + chunk.invalid().len();
+        if utf8_at.is_some() {
+            break;
+        }
+    }
+    let Some(utf8_at) = utf8_at else {
+        return Ok(());
+    };
+    let line = line_of(invalid_at);
+    let utf8_line = line_of(utf8_at);
+    let utf8 = if bom && utf8_at == 0 {
+        "die Datei beginnt mit der UTF-8-Kennung (BOM)".to_string()
+    } else {
+        format!("Zeile {utf8_line} ist UTF-8")
+    };
+    Err(SheetError {
+        line: Some(line),
+        ..SheetError::new(format!(
+            "ein Zeichen in Windows-1252 (ANSI), aber {utf8}: die Datei mischt zwei Kodierungen, \
+             Namen mit Umlauten würden falsch gelesen; bitte die ganze Datei als CSV (UTF-8) \
+             speichern"
+        ))
+    })
 }
 
 /// `bytes` (no BOM) decoded as `encoding` (UTF-16 LE or BE); refused (German) when they are not
@@ -170,19 +218,47 @@ fn read_csv(bytes: &[u8]) -> Result<Sheet, SheetError> {
         1 + ends.partition_point(|&e| e < at)
     };
     let mut rows = Vec::new();
+    // Every field read, empty ones too (each is a cell in memory): at most bounds::MAX_CELLS.
+    let mut cells_read: u64 = 0;
     for record in reader.records() {
         let record = record.map_err(|e| {
             let line = e.position().map(|p| line_at(p.byte()));
             SheetError {
-                sheet: None,
                 line,
-                column: None,
-                message: format!("keine lesbare CSV-Zeile ({e})"),
+                ..SheetError::new(format!("keine lesbare CSV-Zeile ({e})"))
             }
         })?;
         let line = record
             .position()
             .map_or(rows.len() + 1, |p| line_at(p.byte()));
+        let at_line = |message: String| SheetError {
+            line: Some(line),
+            ..SheetError::new(message)
+        };
+        cells_read = cells_read.saturating_add(record.len() as u64);
+        if cells_read > bounds::MAX_CELLS {
+            return Err(at_line(format!(
+                "bis hier über {} Zellen; höchstens {} (stehen in einer Zeile sehr viele \
+                 Trennzeichen?)",
+                bounds::MAX_CELLS,
+                bounds::MAX_CELLS
+            )));
+        }
+        if let Some((k, long)) = record
+            .iter()
+            .enumerate()
+            .find(|(_, c)| c.len() as u64 > bounds::MAX_CELL_CHARS)
+        {
+            let chars = long.chars().count() as u64;
+            if chars > bounds::MAX_CELL_CHARS {
+                return Err(at_line(format!(
+                    "Feld {}: über {} Zeichen in einem Feld ({chars} Zeichen); ein Name oder ein \
+                     Datum braucht ein paar Dutzend",
+                    k + 1,
+                    bounds::MAX_CELL_CHARS
+                )));
+            }
+        }
         let cells: Vec<Cell> = record
             .iter()
             .map(|c| {
@@ -233,6 +309,7 @@ fn read_workbook(kind: Kind, bytes: &[u8]) -> Result<Vec<Sheet>, SheetError> {
     bounds::check(kind, Cursor::new(bytes))?;
     let broken = |e: String| SheetError::new(format!("keine lesbare Arbeitsmappe ({e})"));
     let mut out = Vec::new();
+    let mut built: u64 = 0;
     match kind {
         Kind::Xlsx => {
             let mut book: calamine::Xlsx<_> =
@@ -242,7 +319,7 @@ fn read_workbook(kind: Kind, bytes: &[u8]) -> Result<Vec<Sheet>, SheetError> {
                 let range = book
                     .worksheet_range(&name)
                     .map_err(|e| broken(e.to_string()))?;
-                out.push(sheet_of(name, &range));
+                out.push(sheet_of(name, &range, &mut built)?);
             }
         }
         Kind::Ods => {
@@ -252,7 +329,7 @@ fn read_workbook(kind: Kind, bytes: &[u8]) -> Result<Vec<Sheet>, SheetError> {
                 let range = book
                     .worksheet_range(&name)
                     .map_err(|e| broken(e.to_string()))?;
-                out.push(sheet_of(name, &range));
+                out.push(sheet_of(name, &range, &mut built)?);
             }
         }
         Kind::Csv => return Ok(vec![read_csv(bytes)?]),
@@ -260,25 +337,43 @@ fn read_workbook(kind: Kind, bytes: &[u8]) -> Result<Vec<Sheet>, SheetError> {
     Ok(out)
 }
 
-/// One worksheet's cells with their real row numbers (a range starts at its first used cell).
-fn sheet_of(name: String, range: &calamine::Range<Data>) -> Sheet {
+/// One worksheet's cells with their real row numbers and columns (a range starts at its first
+/// used cell; each row is filled from column A). `built` counts the cells of the workbook's rows
+/// so far: refused (German, sheet and line) past [`bounds::MAX_CELLS`], as a sheet whose rows
+/// hold one cell far right would take 16,384 cells a row.
+fn sheet_of(
+    name: String,
+    range: &calamine::Range<Data>,
+    built: &mut u64,
+) -> Result<Sheet, SheetError> {
     let (first_row, first_col) = range.start().unwrap_or((0, 0));
     let mut rows = Vec::new();
     for (i, r) in range.rows().enumerate() {
+        let line = first_row as usize + i + 1;
+        *built = built.saturating_add(u64::from(first_col) + r.len() as u64);
+        if *built > bounds::MAX_CELLS {
+            return Err(SheetError {
+                sheet: Some(name),
+                line: Some(line),
+                ..SheetError::new(format!(
+                    "die Zeilen halten bis hier über {} Zellen, jede von Spalte A an gezählt \
+                     (steht in vielen Zeilen etwas weit rechts?); höchstens {}",
+                    bounds::MAX_CELLS,
+                    bounds::MAX_CELLS
+                ))
+            });
+        }
         let mut cells: Vec<Cell> = std::iter::repeat_n(Cell::Empty, first_col as usize).collect();
         cells.extend(r.iter().map(cell_of));
         if cells.iter().all(|c| *c == Cell::Empty) {
             continue;
         }
-        rows.push(SheetRow {
-            line: first_row as usize + i + 1,
-            cells,
-        });
+        rows.push(SheetRow { line, cells });
         if rows.len() > crate::league::sheet::MAX_ROWS + 1 {
             break;
         }
     }
-    Sheet { name, rows }
+    Ok(Sheet { name, rows })
 }
 
 fn cell_of(d: &Data) -> Cell {

@@ -39,6 +39,16 @@ pub async fn reopen(conn: &mut SqliteConnection, night_id: i64) -> Result<bool, 
     Ok(done.rows_affected() == 1)
 }
 
+/// The database's time now as a Korrektur is timed (UTC, RFC 3339 with milliseconds, as
+/// [`begin_correction`] stamps one): for a Korrektur written with its night (an import).
+pub async fn now_stamp(conn: &mut SqliteConnection) -> Result<String, DbError> {
+    Ok(
+        sqlx::query_scalar("select strftime('%Y-%m-%dT%H:%M:%fZ', 'now')")
+            .fetch_one(conn)
+            .await?,
+    )
+}
+
 /// Opens a correction of night `night_id` by `user` for `reason`, timed by the database (UTC,
 /// RFC 3339 with milliseconds); returns its id and that time. Call inside the write transaction of
 /// the change, and [`end_correction`] before committing.

@@ -26,6 +26,7 @@ pub mod planned;
 pub mod progress;
 pub mod records;
 pub mod reminder;
+pub mod replace;
 pub mod report;
 pub mod rules;
 pub mod season;

@@ -98,8 +98,9 @@ pub struct Sheet {
     pub rows: Vec<SheetRow>,
 }
 
-/// A refused sheet: where (sheet, line, column) and why, in German. Display: „Blatt 2007, Zeile
-/// 17, Spalte Outs: 31 Outs in 10 Runden: …“ (known parts only).
+/// A refused sheet: where (sheet, line, column; or sheet and cell) and why, in German. Display:
+/// „Blatt „2007“, Zeile 17, Spalte „Outs“: 31 Outs in 10 Runden: …“, „Blatt „2026“, Zelle B1: …“
+/// (known parts only).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{}", self.render())]
 pub struct SheetError {
@@ -109,6 +110,9 @@ pub struct SheetError {
     pub line: Option<usize>,
     /// The column's header as written in the file (or its name when the column is missing).
     pub column: Option<String>,
+    /// The cell as a spreadsheet names it (`B1`), where a workbook is refused before its rows
+    /// are read (`crate::sheet`'s bounds).
+    pub cell: Option<String>,
     /// Why, in German.
     pub message: String,
 }
@@ -120,6 +124,7 @@ impl SheetError {
             sheet: None,
             line: None,
             column: None,
+            cell: None,
             message: message.into(),
         }
     }
@@ -134,6 +139,7 @@ impl SheetError {
             sheet: (!sheet.name.is_empty()).then(|| sheet.name.clone()),
             line,
             column: column.map(str::to_string),
+            cell: None,
             message: why.into(),
         }
     }
@@ -148,6 +154,9 @@ impl SheetError {
         }
         if let Some(c) = &self.column {
             parts.push(format!("Spalte „{c}“"));
+        }
+        if let Some(c) = &self.cell {
+            parts.push(format!("Zelle {c}"));
         }
         if parts.is_empty() {
             self.message.clone()
@@ -254,7 +263,7 @@ impl Column {
                 "rd",
                 "rounds",
             ],
-            Column::Outs => &["outs", "schockouts", "out", "geworfeneouts"],
+            Column::Outs => &["outs", "schockouts", "schockout", "out", "geworfeneouts"],
             Column::HandOuts => &["handouts", "handout", "outsausderhand"],
             Column::Julen => &["julen", "jule"],
             Column::OutsGewertet => &[
@@ -349,6 +358,10 @@ const ENDSTAND_COLUMNS: [Column; 11] = [
     Column::Julen,
 ];
 const ENDSTAND_REQUIRED: [Column; 3] = [Column::Spieler, Column::Runden, Column::OutsGewertet];
+/// Columns of the other layout that a sheet computes (issue 31.9): read from neither, named as
+/// skipped.
+const NIGHT_IGNORED: [Column; 2] = [Column::Platz, Column::Liga];
+const ENDSTAND_IGNORED: [Column; 1] = [Column::Platz];
 
 /// One season read from a sheet: the season file, the checked season, and its rows as
 /// understood (for the preview).
@@ -366,6 +379,10 @@ pub struct SheetSeason {
     pub columns: Vec<&'static str>,
     /// Every data row as understood (defaults filled in, dates as TT.MM.JJJJ), in sheet order.
     pub rows: Vec<UnderstoodRow>,
+    /// What of its sheet the import left out, in German, in sheet order (issue 31.9): title rows
+    /// above the header („Zeile 1 (Titel „Schockerliga 2026“)“), computed columns („Spalte
+    /// „D.Wert“ (berechnet)“) and sum rows („Zeile 45 („Summe“)“); empty for a clean sheet.
+    pub skipped: Vec<String>,
 }
 
 /// A data row as the import understood it: its line and one text per column of
@@ -466,6 +483,7 @@ pub fn check_years(seasons: &[SheetSeason], today: NaiveDate) -> Result<(), Shee
                 sheet: (!s.sheet.is_empty()).then(|| s.sheet.clone()),
                 line: s.rows.first().map(|r| r.line),
                 column: None,
+                cell: None,
                 message: format!("Saison {year} {why}"),
             });
         }
@@ -487,12 +505,19 @@ pub fn sheet_year(name: &str) -> Option<i32> {
         .filter(|y| (1900..=9999).contains(y))
 }
 
-/// The header of a sheet: the column of each position (`None` for an empty header) and the
-/// header text as written.
+/// The header of a sheet: the column of each position (`None` for an empty or a computed
+/// column) and the header text as written; where it stands and what above it and in it is
+/// skipped (issue 31.9).
 struct Header {
     columns: Vec<Option<Column>>,
     text: HashMap<Column, String>,
     line: usize,
+    /// Its index in the sheet's rows: the rows above it are titles.
+    row: usize,
+    /// The title rows above it, as notes: „Zeile 1 (Titel „Schockerliga 2026“)“.
+    titles: Vec<String>,
+    /// The computed columns ([`COMPUTED`]): position and header as written, left to right.
+    computed: Vec<(usize, String)>,
 }
 
 impl Header {
@@ -509,17 +534,103 @@ impl Header {
     fn index(&self, c: Column) -> Option<usize> {
         self.columns.iter().position(|x| *x == Some(c))
     }
+
+    /// The data rows: those below the header.
+    fn data<'s>(&self, sheet: &'s Sheet) -> impl Iterator<Item = &'s SheetRow> {
+        sheet.rows.iter().skip(self.row + 1)
+    }
+
+    /// What the import of `layout` leaves out of this header, as notes: the title rows, then
+    /// the computed columns in the order written (Platz in both layouts, Liga in the nights').
+    fn skipped(&self, ignored: &[Column]) -> Vec<String> {
+        let mut notes = self.titles.clone();
+        let mut columns: Vec<(usize, String)> = self
+            .columns
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| c.filter(|c| ignored.contains(c)).map(|c| (i, self.name(c))))
+            .chain(self.computed.iter().cloned())
+            .collect();
+        columns.sort();
+        notes.extend(
+            columns
+                .into_iter()
+                .map(|(_, h)| format!("Spalte „{h}“ (berechnet)")),
+        );
+        notes
+    }
+}
+
+/// Headers of columns a club's sheet computes from the others (D.Wert, Schnitt), as
+/// [`header_key`]s: the import reads no value from them and names them as skipped. Platz/Rang and
+/// (in the nights' layout) Liga are computed too; they are columns of the Endstand.
+const COMPUTED: [&str; 2] = ["dwert", "schnitt"];
+
+/// Most title rows above the header (a club name, a season, „Stand vom …“).
+const MAX_TITLE_ROWS: usize = 3;
+
+/// The index of the header among `sheet`'s rows: the first row naming two columns or more, when
+/// the rows above it (at most [`MAX_TITLE_ROWS`]) are titles of one cell each; else the first
+/// row (nothing else is guessed).
+fn header_row(sheet: &Sheet) -> usize {
+    for (i, row) in sheet.rows.iter().enumerate().take(MAX_TITLE_ROWS + 1) {
+        let filled = row.cells.iter().filter(|c| !c.is_empty()).count();
+        let named = row
+            .cells
+            .iter()
+            .filter(|c| {
+                let h = c.text();
+                column_of(&h).is_some() || COMPUTED.contains(&header_key(&h).as_str())
+            })
+            .count();
+        if named >= 2 {
+            return i;
+        }
+        if filled != 1 || named > 0 {
+            return 0;
+        }
+    }
+    0
+}
+
+/// Whether `text` in a row's key cell (Datum; in an Endstand Saison, else Spieler) marks a sum
+/// row of the sheet: „Summe“, „Gesamt“, „Total“ (case ignored; with `prefix` also „Summe
+/// 2026:“, for a cell that holds no date or year otherwise).
+fn is_total(text: &str, prefix: bool) -> bool {
+    let key = header_key(text);
+    ["summe", "summen", "gesamt", "gesamtsumme", "total"]
+        .iter()
+        .any(|t| key == *t || (prefix && key.starts_with(t)))
 }
 
 fn header_of(sheet: &Sheet) -> Result<Header, SheetError> {
-    let Some(first) = sheet.rows.first() else {
+    let at = header_row(sheet);
+    let Some(first) = sheet.rows.get(at) else {
         return Err(SheetError::at(sheet, None, None, "das Blatt ist leer"));
     };
+    let titles = sheet.rows[..at]
+        .iter()
+        .map(|r| {
+            let title = r
+                .cells
+                .iter()
+                .find(|c| !c.is_empty())
+                .map(Cell::text)
+                .unwrap_or_default();
+            format!("Zeile {} (Titel „{title}“)", r.line)
+        })
+        .collect();
     let mut columns = Vec::new();
     let mut text = HashMap::new();
+    let mut computed = Vec::new();
     for (i, cell) in first.cells.iter().enumerate().take(MAX_COLUMNS) {
         let h = cell.text();
         if h.is_empty() {
+            columns.push(None);
+            continue;
+        }
+        if COMPUTED.contains(&header_key(&h).as_str()) {
+            computed.push((i, h));
             columns.push(None);
             continue;
         }
@@ -531,7 +642,8 @@ fn header_of(sheet: &Sheet) -> Result<Header, SheetError> {
                 Some(&h),
                 format!(
                     "unbekannte Spalte (Spalte {}); bekannt sind {} und für einen Endstand \
-                     Saison, Liga, Beitrag bezahlt, bezahlte Runden, Platz",
+                     Saison, Liga, Beitrag bezahlt, bezahlte Runden, Platz; berechnete Spalten \
+                     (D.Wert, Schnitt, Platz) werden übersprungen",
                     i + 1,
                     known.join(", ")
                 ),
@@ -552,6 +664,9 @@ fn header_of(sheet: &Sheet) -> Result<Header, SheetError> {
         columns,
         text,
         line: first.line,
+        row: at,
+        titles,
+        computed,
     })
 }
 
@@ -579,17 +694,19 @@ fn layout_of(sheet: &Sheet) -> Result<Layout, SheetError> {
     ))
 }
 
-/// Checks that the header has the layout's required columns and no column of the other layout.
+/// Checks that the header has the layout's required columns and no column of the other layout
+/// but those it skips (`ignored`: computed there).
 fn check_columns(
     sheet: &Sheet,
     h: &Header,
     allowed: &[Column],
     required: &[Column],
+    ignored: &[Column],
     layout: &str,
 ) -> Result<(), SheetError> {
     for c in h.columns.iter().flatten() {
         let text = h.name(*c);
-        if !allowed.contains(c) && *c != Column::Platz {
+        if !allowed.contains(c) && !ignored.contains(c) {
             return Err(SheetError::at(
                 sheet,
                 Some(h.line),
@@ -787,8 +904,10 @@ fn read_nights(sheet: &Sheet) -> Result<Vec<SheetSeason>, SheetError> {
         &header,
         &NIGHT_COLUMNS,
         &NIGHT_REQUIRED,
+        &NIGHT_IGNORED,
         "die Tabelle der Abende",
     )?;
+    let mut skipped = header.skipped(&NIGHT_IGNORED);
     let sheet_year = sheet_year(&sheet.name);
     let mut year: Option<(i32, usize)> = None;
     let mut names = Names::default();
@@ -798,7 +917,7 @@ fn read_nights(sheet: &Sheet) -> Result<Vec<SheetSeason>, SheetError> {
     let mut lines: HashMap<(NaiveDate, String), usize> = HashMap::new();
     let mut first_line: HashMap<NaiveDate, usize> = HashMap::new();
     let mut understood = Vec::new();
-    for r in sheet.rows.iter().skip(1) {
+    for r in header.data(sheet) {
         if r.cells.iter().all(Cell::is_empty) {
             continue;
         }
@@ -807,6 +926,12 @@ fn read_nights(sheet: &Sheet) -> Result<Vec<SheetSeason>, SheetError> {
             header: &header,
             row: r,
         };
+        if let Some(Cell::Text(t)) = row.cell(Column::Datum) {
+            if is_total(t, true) {
+                skipped.push(format!("Zeile {} („{}“)", r.line, t.trim()));
+                continue;
+            }
+        }
         let Some(date) = row.date(Column::Datum)? else {
             return Err(row.err(
                 Column::Datum,
@@ -971,6 +1096,7 @@ fn read_nights(sheet: &Sheet) -> Result<Vec<SheetSeason>, SheetError> {
         season,
         columns: NIGHT_COLUMNS.iter().map(|c| c.label()).collect(),
         rows,
+        skipped,
     }])
 }
 
@@ -1001,8 +1127,10 @@ fn read_endstand(sheet: &Sheet) -> Result<Vec<SheetSeason>, SheetError> {
         &header,
         &ENDSTAND_COLUMNS,
         &ENDSTAND_REQUIRED,
+        &ENDSTAND_IGNORED,
         "einen Endstand",
     )?;
+    let mut skipped = header.skipped(&ENDSTAND_IGNORED);
     let fixed_year = sheet_year(&sheet.name);
     if fixed_year.is_none() && !header.has(Column::Saison) {
         return Err(SheetError::at(
@@ -1028,7 +1156,13 @@ fn read_endstand(sheet: &Sheet) -> Result<Vec<SheetSeason>, SheetError> {
         Vec<UnderstoodRow>,
     );
     let mut by_year: BTreeMap<i32, Acc> = BTreeMap::new();
-    for r in sheet.rows.iter().skip(1) {
+    // A sum row: its Saison cell, or its Spieler cell on a sheet of one year.
+    let key = if header.has(Column::Saison) {
+        Column::Saison
+    } else {
+        Column::Spieler
+    };
+    for r in header.data(sheet) {
         if r.cells.iter().all(Cell::is_empty) {
             continue;
         }
@@ -1037,6 +1171,12 @@ fn read_endstand(sheet: &Sheet) -> Result<Vec<SheetSeason>, SheetError> {
             header: &header,
             row: r,
         };
+        if let Some(Cell::Text(t)) = row.cell(key) {
+            if is_total(t, key == Column::Saison) {
+                skipped.push(format!("Zeile {} („{}“)", r.line, t.trim()));
+                continue;
+            }
+        }
         let year = match (fixed_year, row.number(Column::Saison)?) {
             (Some(y), Some(n)) if n != i64::from(y) => {
                 return Err(row.err(Column::Saison, format!("{n} auf dem Blatt {y}")))
@@ -1161,6 +1301,7 @@ fn read_endstand(sheet: &Sheet) -> Result<Vec<SheetSeason>, SheetError> {
                 "Julen",
             ],
             rows,
+            skipped: skipped.clone(),
         });
     }
     Ok(out)

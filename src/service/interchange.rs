@@ -86,6 +86,23 @@ impl SheetImport {
     pub fn files(&self) -> Vec<SeasonFile> {
         self.seasons.iter().map(|s| s.file.clone()).collect()
     }
+
+    /// The options of importing this spreadsheet ([`import_all`]) by `user`: replacing when
+    /// `replace`, results only, closed nights with `korrektur`, the file named as the source.
+    pub fn options(
+        &self,
+        user: &str,
+        replace: bool,
+        korrektur: league::Korrektur,
+    ) -> ImportOptions {
+        ImportOptions {
+            user: user.to_string(),
+            replace,
+            sheet: true,
+            korrektur,
+            source: self.file_name.clone(),
+        }
+    }
 }
 
 /// Reads `bytes` of the spreadsheet `file_name` (`.csv`, `.xlsx` or `.ods`, interchange.md
@@ -101,6 +118,29 @@ pub fn read_sheet(
     let import = read_sheet_rows(file_name, bytes)?;
     import.check_years(today)?;
     Ok(import)
+}
+
+/// At most one spreadsheet is read at a time: reading one within the bounds of `crate::sheet`
+/// may take a hundred MB or two for a moment, two uploads at once must not take twice that.
+static READING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(1);
+
+/// [`read_sheet`] for a request: on tokio's blocking pool (a large workbook takes seconds of CPU,
+/// which must not hold an async worker) and one file at a time ([`READING`]). Gives the bytes
+/// back with the import (the upload keeps them for its confirm). Errors: those of
+/// [`read_sheet`]; a reading that ended by a panic (`Corrupt`).
+pub async fn read_sheet_apart(
+    file_name: &str,
+    bytes: Vec<u8>,
+    today: NaiveDate,
+) -> Result<(SheetImport, Vec<u8>), ServiceError> {
+    let _turn = READING
+        .acquire()
+        .await
+        .map_err(|e| ServiceError::Corrupt(format!("{file_name}: nicht gelesen ({e})")))?;
+    let name = file_name.to_string();
+    tokio::task::spawn_blocking(move || read_sheet(&name, &bytes, today).map(|i| (i, bytes)))
+        .await
+        .map_err(|e| ServiceError::Corrupt(format!("{file_name}: Lesen abgebrochen ({e})")))?
 }
 
 /// [`read_sheet`] but for the years: for a caller that knows the club's today only later (the
@@ -186,6 +226,14 @@ pub struct SeasonPreview {
     /// Nights the league has already for that year, an Endstand counting as 1 (the import
     /// replaces them only when asked; else it is refused); 0 for a new season.
     pub existing_nights: i64,
+    /// What of the sheet the import leaves out (title rows, computed columns, sum rows; German,
+    /// `SheetSeason::skipped`).
+    pub skipped: Vec<String>,
+    /// For a season that is there: the nights whose results „ersetzen“ would change (their
+    /// fines, the fees, payments and the Strafenkatalog stay; a closed one needs the Korrektur).
+    pub replaced: Vec<league::replace::ReplacedNight>,
+    /// For a season that is there: why „ersetzen“ would be refused (German), if it would.
+    pub replace_refusal: Option<String>,
 }
 
 impl League {
@@ -215,6 +263,16 @@ impl League {
                 + db::season::endstand_count(&mut conn, s.season.year)
                     .await?
                     .min(1);
+            let (mut replaced, mut replace_refusal) = (Vec::new(), None);
+            if existing_nights > 0 {
+                if let Ok(view) = self.snapshot().season(s.season.year) {
+                    let file = with_league_spelling(&s.file, &known_by_key);
+                    match league::replace::plan(&view.season, &file) {
+                        Ok(plan) => replaced = plan.nights,
+                        Err(e) => replace_refusal = Some(in_season(s.season.year, e).to_string()),
+                    }
+                }
+            }
             seasons.push(SeasonPreview {
                 year: s.season.year,
                 sheet: s.sheet.clone(),
@@ -226,6 +284,9 @@ impl League {
                 players: s.season.players.len(),
                 standings: league::standings(&s.season, None),
                 existing_nights,
+                skipped: s.skipped.clone(),
+                replaced,
+                replace_refusal,
             });
         }
         new_players.sort();
@@ -240,8 +301,10 @@ impl League {
     }
 
     /// The confirm of a preview: imports every season of `import` in one transaction
-    /// ([`import_all_as`]) when `digest` is the one the preview showed. Refused: another file
-    /// (digest), a season that has nights already unless `replace`, any check; nothing written.
+    /// ([`import_all`], as a spreadsheet: a season that is there keeps its money, a closed
+    /// night changes only with `edit`'s Korrektur) when `digest` is the one the preview showed.
+    /// Refused: another file (digest), a season that has nights already unless `replace`, a
+    /// closed night without the Korrektur (`Closed`), any check; nothing written.
     pub async fn import_sheet(
         &self,
         import: &SheetImport,
@@ -255,7 +318,12 @@ impl League {
             ));
         }
         check_against_today(&import.files(), self.today())?;
-        let seasons = import_all_as(self.db(), &import.files(), &[], replace, &edit.author).await?;
+        let options = import.options(&edit.author, replace, edit.korrektur.clone());
+        let seasons: Vec<Season> = import_all(self.db(), &import.files(), &[], &options)
+            .await?
+            .into_iter()
+            .map(|i| i.season)
+            .collect();
         // Stored: a verified copy follows, like after a closed night (issue 31.10).
         self.imported_seasons();
         self.refresh().await?;
@@ -361,11 +429,39 @@ pub fn check_club(file: &ClubFile) -> Result<(), ServiceError> {
     Ok(())
 }
 
+/// How an import treats the seasons that are there already ([`import_all`]).
+#[derive(Debug, Clone)]
+pub struct ImportOptions {
+    /// The author (login name, `cli`): the audit log names him, a Korrektur too.
+    pub user: String,
+    /// Replace a season that has nights (or an Endstand) already; refused without.
+    pub replace: bool,
+    /// The files are a spreadsheet's seasons: they hold results only and replace only results,
+    /// whatever they say of fees (a season file does so when it carries no money,
+    /// `league::replace::carries_money`).
+    pub sheet: bool,
+    /// The Korrektur for the closed nights a replacement changes (box and reason).
+    pub korrektur: league::Korrektur,
+    /// Where the seasons come from, for the Protokoll: „liga-2026.csv“ (default: „einer
+    /// Saisondatei“).
+    pub source: String,
+}
+
+impl ImportOptions {
+    /// An import by `user`, replacing seasons when `replace`; a season file, no Korrektur.
+    pub fn by(user: &str, replace: bool) -> ImportOptions {
+        ImportOptions {
+            user: user.to_string(),
+            replace,
+            sheet: false,
+            korrektur: league::Korrektur::default(),
+            source: "einer Saisondatei".to_string(),
+        }
+    }
+}
+
 /// Imports `files` (any number of seasons) and the league players `players` in one transaction
-/// by `user`: every file is checked first (`Season::from_file`; a refusal names the season), a
-/// player whose name matches a league player's but for case takes the league's spelling, a
-/// season that has nights (or an Endstand) already is refused unless `replace`, then each season
-/// replaces its data; one audit row per season. All or nothing. Returns the checked seasons.
+/// by `user`; [`import_all`] with a season file's options ([`ImportOptions::by`]).
 pub async fn import_all_as(
     db: &Db,
     files: &[SeasonFile],
@@ -373,6 +469,58 @@ pub async fn import_all_as(
     replace: bool,
     user: &str,
 ) -> Result<Vec<Season>, ServiceError> {
+    let done = import_all(db, files, players, &ImportOptions::by(user, replace)).await?;
+    Ok(done.into_iter().map(|i| i.season).collect())
+}
+
+/// One season an import stored ([`import_all`]).
+#[derive(Debug, Clone)]
+pub struct Imported {
+    /// The season as stored, checked.
+    pub season: Season,
+    /// When it replaced a season's results only (a spreadsheet, a season file without money):
+    /// the nights whose results changed; `None` for a new season or one replaced whole.
+    pub replaced: Option<Vec<league::replace::ReplacedNight>>,
+}
+
+impl Imported {
+    /// What the replacement did, for the command line: „ersetzt: 40 Abende geändert (1
+    /// abgeschlossener als Korrektur); Strafen, Beiträge, Zahlungen und der Strafenkatalog
+    /// bleiben“; `None` when it replaced no results only.
+    pub fn replaced_line(&self) -> Option<String> {
+        let nights = self.replaced.as_ref()?;
+        let closed = nights.iter().filter(|n| n.closed).count();
+        let korrektur = match closed {
+            0 => String::new(),
+            1 => " (1 abgeschlossener als Korrektur)".to_string(),
+            n => format!(" ({n} abgeschlossene als Korrektur)"),
+        };
+        Some(format!(
+            "ersetzt: {} {} geändert{korrektur}; Strafen, Beiträge, Zahlungen und der \
+             Strafenkatalog bleiben",
+            nights.len(),
+            if nights.len() == 1 { "Abend" } else { "Abende" }
+        ))
+    }
+}
+
+/// Imports `files` (any number of seasons) and the league players `players` in one transaction
+/// as `options` say: every file is checked first (`Season::from_file`; a refusal names the
+/// season), a player whose name matches a league player's but for case takes the league's
+/// spelling, a season that has nights (or an Endstand) already is refused unless
+/// `options.replace`. Replacing it from a spreadsheet, or from a season file that carries no
+/// money, replaces its results only (`league::replace::plan`, issue 32.2): its fines, fees,
+/// payments and rules stay, a closed night whose results change needs `options.korrektur`
+/// (refused `Closed` without, naming the night) and records it, and each night whose results
+/// change gets its row in the audit log. Any other file replaces the season's data whole. One
+/// audit row per season too. All or nothing. Returns the seasons as stored, by the files' order.
+pub async fn import_all(
+    db: &Db,
+    files: &[SeasonFile],
+    players: &[String],
+    options: &ImportOptions,
+) -> Result<Vec<Imported>, ServiceError> {
+    let user = options.user.as_str();
     let mut tx = db.begin_write().await?;
     db::audit::set_actor(&mut tx, user, true).await?;
     let known: BTreeMap<String, String> = db::player::all(&mut tx)
@@ -380,32 +528,50 @@ pub async fn import_all_as(
         .into_iter()
         .map(|(_, n)| (name_key(&n), n))
         .collect();
-    let mut seasons = Vec::with_capacity(files.len());
+    let mut checked = Vec::with_capacity(files.len());
     for file in files {
         let file = with_league_spelling(file, &known);
         let season = Season::from_file(&file).map_err(|e| in_season(file.season, e))?;
-        seasons.push(season);
+        checked.push((file, season));
     }
     let stored = db::version::all(&mut tx).await?;
     super::room_for_seasons(
         stored.into_iter().map(|(y, _)| y),
-        seasons.iter().map(|s| s.year),
+        checked.iter().map(|(_, s)| s.year),
     )?;
-    for season in &seasons {
+    let mut seasons = Vec::with_capacity(checked.len());
+    for (file, season) in checked {
         let year = season.year;
         let nights = db::season::night_count(&mut tx, year).await?;
         let endstand = db::season::endstand_count(&mut tx, year).await?;
-        if (nights > 0 || endstand > 0) && !replace {
+        let there = nights > 0 || endstand > 0;
+        if there && !options.replace {
             let what = if nights > 0 {
                 format!("{nights} Spielabende")
             } else {
                 "einen Endstand".to_string()
             };
             return Err(ServiceError::refused(format!(
-                "Saison {year} hat schon {what}; zum Ersetzen --replace angeben (nichts importiert)"
+                "Saison {year} hat schon {what}; zum Ersetzen --replace angeben (in der \
+                 Verwaltung: „ersetzen“ ankreuzen; nichts importiert)"
             )));
         }
-        db::season::replace(&mut tx, season).await?;
+        let results_only = options.sheet || !league::replace::carries_money(&file);
+        let (season, replaced) = match db::season::load(&mut tx, year).await? {
+            Some(before) if there && results_only => {
+                let (before, _) = Season::from_stored_file(&before.file).map_err(|e| {
+                    ServiceError::Corrupt(format!("gespeicherte Saison {year} ungültig: {e}"))
+                })?;
+                let plan = replaced_results(&mut tx, &before, &file, options).await?;
+                let season = Season::from_file(&plan.file).map_err(|e| in_season(year, e))?;
+                (season, Some(plan))
+            }
+            _ => (season, None),
+        };
+        db::season::replace(&mut tx, &season).await?;
+        if let Some(plan) = &replaced {
+            audit_replaced(&mut tx, &plan.nights, options).await?;
+        }
         db::audit::record(
             &mut tx,
             user,
@@ -417,9 +583,14 @@ pub async fn import_all_as(
                 "nights": season.nights.len(),
                 "recorded_as_totals": season.totals_nights().len(),
                 "endstand": season.endstand.len(),
+                "replaced": replaced.as_ref().map(|p| p.nights.len()),
             })),
         )
         .await?;
+        seasons.push(Imported {
+            season,
+            replaced: replaced.map(|p| p.nights),
+        });
     }
     for name in players {
         let name = league::normalize_name(name);
@@ -435,6 +606,97 @@ pub async fn import_all_as(
     tx.commit().await?;
     refresh_others(&db.path, None).await;
     Ok(seasons)
+}
+
+/// The replacement of `before`'s results by `file`'s ([`league::replace::plan`]) with the
+/// Korrektur of `options` recorded in each closed night it changes (timed by the database, as
+/// every Korrektur). Refused: the plan's own refusal (naming the night), `Closed` for a closed
+/// night without the Korrektur box and a reason.
+async fn replaced_results(
+    tx: &mut db::WriteTx,
+    before: &Season,
+    file: &SeasonFile,
+    options: &ImportOptions,
+) -> Result<league::replace::Replacement, ServiceError> {
+    let year = before.year;
+    let mut plan = league::replace::plan(before, file).map_err(|e| in_season(year, e))?;
+    let closed = plan.closed();
+    if let Some(first) = closed.first() {
+        let reason = options.korrektur.check(*first).map_err(|e| {
+            if options.korrektur.ticked {
+                return ServiceError::Closed(e);
+            }
+            let others = match closed.len() {
+                1 => String::new(),
+                2 => " (und ein weiterer)".to_string(),
+                n => format!(" (und {} weitere)", n - 1),
+            };
+            ServiceError::Closed(EntryError::new(
+                e.location,
+                format!(
+                    "der Spielabend ist abgeschlossen{others}: ihn beim Einlesen zu ersetzen ist \
+                     eine Korrektur, nur mit Häkchen „Korrektur“ und Grund."
+                ),
+            ))
+        })?;
+        let user = match options.user.trim() {
+            "" => "?",
+            u => u,
+        };
+        let at = db::closing::now_stamp(tx).await?;
+        plan.correct(&reason, user, &at);
+    }
+    Ok(plan)
+}
+
+/// One audit row per night whose results an import replaced (`nights`): „Abend
+/// 09.01.2026 ersetzt, Import aus liga-2026.csv“ with the night's figures before and after, the
+/// fines it keeps and, for a closed night, the Korrektur's reason.
+async fn audit_replaced(
+    tx: &mut db::WriteTx,
+    nights: &[league::replace::ReplacedNight],
+    options: &ImportOptions,
+) -> Result<(), ServiceError> {
+    for n in nights {
+        let reason = n
+            .closed
+            .then(|| options.korrektur.reason.trim().to_string());
+        let mut action = format!(
+            "Abend {} {}, Import aus {}",
+            league::format::date_de(n.date),
+            n.outcome.label(),
+            options.source
+        );
+        if let Some(r) = &reason {
+            action.push_str(&format!(" (Korrektur: {r})"));
+        }
+        let figures = |f: &league::replace::Figures| {
+            serde_json::json!({
+                "night": n.date,
+                "players": f.players,
+                "rounds": f.rounds,
+                "outs": f.outs,
+                "recorded_as_totals": f.recorded_as_totals,
+            })
+        };
+        let mut after = figures(&n.after);
+        if let Some(map) = after.as_object_mut() {
+            map.insert("fines".to_string(), serde_json::json!(n.fines));
+            map.insert("closed".to_string(), serde_json::json!(n.closed));
+            if let Some(r) = &reason {
+                map.insert("correction".to_string(), serde_json::json!(r));
+            }
+        }
+        db::audit::record(
+            tx,
+            &options.user,
+            &action,
+            Some(&figures(&n.before)),
+            Some(&after),
+        )
+        .await?;
+    }
+    Ok(())
 }
 
 /// The refusal `e` of season `year`'s file, saying the season when it does not already.

@@ -633,14 +633,17 @@ pub async fn club_today(db: &Db, setup: &Setup) -> Result<NaiveDate, ServiceErro
 }
 
 /// Imports `file` in one transaction: checks it completely (`Season::from_file`), refuses a season
-/// that already has nights unless `replace`, then replaces the season's data. Nothing is written on
-/// any error. Returns the checked season. The audit log names the user `cli`; see [`import_as`].
+/// that already has nights or an Endstand unless `replace`, then replaces the season's data.
+/// Nothing is written on any error. Returns the checked season. The audit log names the user
+/// `cli`; see [`import_as`].
 pub async fn import(db: &Db, file: &SeasonFile, replace: bool) -> Result<Season, ServiceError> {
     import_as(db, file, replace, "cli").await
 }
 
-/// [`import`] by `user` (login name): the same transaction also writes an audit row with the
-/// season's counts before and after.
+/// [`import`] by `user` (login name): the one import of season files
+/// ([`interchange::import_all_as`] with this one file), so a season file and a spreadsheet refuse
+/// and replace alike; the same transaction writes an audit row with the season's counts before
+/// and after.
 pub async fn import_as(
     db: &Db,
     file: &SeasonFile,
@@ -648,36 +651,9 @@ pub async fn import_as(
     user: &str,
 ) -> Result<Season, ServiceError> {
     let season = Season::from_file(file)?;
-    let mut tx = db.begin_write().await?;
-    // One summary row instead of one per result.
-    db::audit::set_actor(&mut tx, user, true).await?;
-    let stored = db::version::all(&mut tx).await?;
-    room_for_seasons(stored.into_iter().map(|(y, _)| y), [season.year])?;
-    let nights = db::season::night_count(&mut tx, season.year).await?;
-    if nights > 0 && !replace {
-        return Err(ServiceError::refused(format!(
-            "Saison {} hat schon {nights} Spielabende; zum Ersetzen --replace angeben",
-            season.year
-        )));
-    }
-    db::season::replace(&mut tx, &season).await?;
-    let year = season.year;
-    db::audit::record(
-        &mut tx,
-        user,
-        &format!("Saison {year} importiert"),
-        Some(&serde_json::json!({ "season": year, "nights": nights })),
-        Some(&serde_json::json!({
-            "season": year,
-            "players": season.players.len(),
-            "nights": season.nights.len(),
-        })),
-    )
-    .await?;
-    db::audit::clear_actor(&mut tx).await?;
-    tx.commit().await?;
-    refresh_others(&db.path, None).await;
-    Ok(season)
+    let mut seasons =
+        interchange::import_all_as(db, std::slice::from_ref(file), &[], replace, user).await?;
+    Ok(seasons.pop().unwrap_or(season))
 }
 
 /// The season file of season `year` as stored (for export), read through `db`'s read pool.

@@ -1,12 +1,19 @@
-//! What a workbook's sheets span, read from their XML before `calamine` builds them: calamine
-//! makes one dense grid from a sheet's first to its last used cell, so a 2 KB file with one cell
-//! in `XFD1048576`, or an ODS row of 16,000 repeated cells repeated 6,000 times, would allocate
-//! gigabytes (and abort the process) before any of our limits looked at it. This scan streams the
-//! sheet XML (`quick-xml`, the parser calamine itself uses) and refuses, in German, a sheet whose
-//! used area is over [`MAX_CELLS`] cells or [`MAX_SPAN_ROWS`] rows, and a cell reference that is
-//! no valid one (which calamine would overflow on).
+//! What a workbook's sheets span and what text their cells hold, read from their XML before
+//! `calamine` builds them. calamine makes one dense grid from a sheet's first to its last used
+//! cell, copies a repeated cell's text into every repeat and a shared string into every cell that
+//! shows it, and spells out an ODS `<text:s text:c="…"/>` as that many spaces: a 2 KB file with
+//! one cell in `XFD1048576`, an 878-byte ODS with one huge `text:s`, a 50 KB ODS of one repeated
+//! cell or a 61 KB XLSX of one shared string in many cells would allocate gigabytes (and abort the
+//! process) before any of our limits looked at it (issue 32.1). This scan streams the XML
+//! (`quick-xml`, the parser calamine itself uses) and refuses, in German and naming the sheet and
+//! the cell, a workbook whose cells span more than [`MAX_CELLS`] (or a sheet more than
+//! [`MAX_SPAN_ROWS`] rows), a cell of more than [`MAX_CELL_CHARS`] characters, more than
+//! [`MAX_TEXT_BYTES`] of text in all cells together (repeats and shared strings counted as
+//! calamine copies them), a shared string table of more than [`MAX_SHARED_STRINGS`] entries, and a
+//! cell reference that is no valid one (which calamine would overflow on).
 
-use std::io::{BufReader, Read, Seek};
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Seek};
 
 use quick_xml::events::{BytesStart, Event};
 
@@ -14,13 +21,35 @@ use crate::league::sheet::SheetError;
 
 use super::Kind;
 
-/// Most cells the used area of one sheet may span (rows × columns from its first to its last
-/// used cell): 2,000,000, e.g. 100,000 rows × 20 columns; a club's twenty years are about
-/// 20,000 rows × 10 columns.
-pub const MAX_CELLS: u64 = 2_000_000;
+/// Most cells the used areas of a workbook's sheets may span together (rows × columns from each
+/// sheet's first to its last used cell): 1,000,000, e.g. 100,000 rows × 10 columns; a club's
+/// twenty years are about 20,000 rows × 10 columns. (A cell costs calamine and the import about
+/// 100 bytes, so this alone is about 100 MB.)
+pub const MAX_CELLS: u64 = 1_000_000;
+
+/// The columns of a sheet in Excel and LibreOffice (A … XFD); calamine builds no row wider.
+const EXCEL_COLUMNS: u64 = 16_384;
 
 /// Most rows the used area of one sheet may span: the import's row limit and its header.
 pub const MAX_SPAN_ROWS: u64 = crate::league::sheet::MAX_ROWS as u64 + 1;
+
+/// Most characters one cell may hold: 32,767, what Excel itself allows in a cell (a name or a
+/// date needs a few dozen).
+pub const MAX_CELL_CHARS: u64 = 32_767;
+
+/// Most text the cells of a workbook may hold together, in bytes (16 MiB): each repeat of a
+/// repeated cell and each cell showing a shared string counted, as calamine copies them, and each
+/// text [`STRING_COST`] more for what the allocator takes for it. Twenty years of a club are
+/// well under 4 MiB so counted (20,000 rows, a name in each).
+pub const MAX_TEXT_BYTES: u64 = 16 * 1024 * 1024;
+
+/// What one text of a cell costs beyond its bytes: the smallest block the allocator gives (a
+/// million texts of one letter take 32 MB, not 1 MB).
+pub const STRING_COST: u64 = 32;
+
+/// Most entries an XLSX shared string table may have (or declare: calamine reserves room for
+/// them first): as many as a workbook may have cells.
+pub const MAX_SHARED_STRINGS: u64 = MAX_CELLS;
 
 /// The used area of one sheet: first and last used row and column (0-based), if any.
 #[derive(Debug, Default, Clone, Copy)]
@@ -43,47 +72,275 @@ impl Area {
         });
     }
 
-    /// Refuses the area when it is too large (German, naming the sheet).
-    fn check(&self, sheet: &str) -> Result<(), SheetError> {
+    /// The cells the area spans; refused when it is too large (German, naming the sheet).
+    fn check(&self, sheet: &str) -> Result<u64, SheetError> {
         let (Some((r0, r1)), Some((c0, c1))) = (self.rows, self.cols) else {
-            return Ok(());
+            return Ok(0);
         };
         let rows = r1 - r0 + 1;
         let cells = rows.saturating_mul(c1 - c0 + 1);
         if rows > MAX_SPAN_ROWS || cells > MAX_CELLS {
+            return Err(in_sheet(
+                sheet,
+                format!(
+                    "die benutzten Zellen reichen über {rows} Zeilen und {} Spalten ({cells} \
+                     Zellen); höchstens {MAX_SPAN_ROWS} Zeilen und {MAX_CELLS} Zellen (steht weit \
+                     unten oder rechts noch etwas?)",
+                    c1 - c0 + 1
+                ),
+            ));
+        }
+        Ok(cells)
+    }
+}
+
+/// What the cells of the whole workbook take together: the cells of the sheets' areas and the
+/// bytes of text, counted against [`MAX_CELLS`] and [`MAX_TEXT_BYTES`].
+#[derive(Debug, Default)]
+struct Budget {
+    cells: u64,
+    text: u64,
+}
+
+impl Budget {
+    /// Adds a finished sheet's area (`sheet`'s name for the refusal).
+    fn area(&mut self, sheet: &str, area: &Area) -> Result<(), SheetError> {
+        self.cells = self.cells.saturating_add(area.check(sheet)?);
+        if self.cells > MAX_CELLS {
+            return Err(in_sheet(
+                sheet,
+                format!(
+                    "die Blätter der Arbeitsmappe reichen zusammen über {} Zellen; höchstens \
+                     {MAX_CELLS} (steht auf einem Blatt weit unten oder rechts noch etwas?)",
+                    self.cells
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Adds the `bytes` of text of the shared string table `part` (calamine keeps it whole).
+    fn shared(&mut self, part: &str, bytes: u64) -> Result<(), SheetError> {
+        self.text = self.text.saturating_add(bytes);
+        if self.text > MAX_TEXT_BYTES {
             return Err(SheetError::new(format!(
-                "Blatt {sheet}: die benutzten Zellen reichen über {rows} Zeilen und {} Spalten \
-                 ({cells} Zellen); höchstens {MAX_SPAN_ROWS} Zeilen und {MAX_CELLS} Zellen je Blatt \
-                 (steht weit unten oder rechts noch etwas?)",
-                c1 - c0 + 1
+                "{part}: die Tabelle der Texte hält über {} MiB Text; höchstens {} MiB",
+                MAX_TEXT_BYTES / (1024 * 1024),
+                MAX_TEXT_BYTES / (1024 * 1024)
             )));
+        }
+        Ok(())
+    }
+
+    /// Adds `bytes` of text held by the cell at `at` of `sheet`.
+    fn text(&mut self, sheet: &str, at: (u64, u64), bytes: u64) -> Result<(), SheetError> {
+        self.text = self.text.saturating_add(bytes);
+        if self.text > MAX_TEXT_BYTES {
+            return Err(in_cell(
+                sheet,
+                at,
+                format!(
+                    "die Zellen halten bis hier zusammen über {} MiB Text (Wiederholungen \
+                     mitgezählt); höchstens {} MiB, eine Vereinstabelle hat weit weniger (wird \
+                     eine Zelle sehr oft wiederholt?)",
+                    MAX_TEXT_BYTES / (1024 * 1024),
+                    MAX_TEXT_BYTES / (1024 * 1024)
+                ),
+            ));
         }
         Ok(())
     }
 }
 
+/// The length of a cell's text: bytes (what it costs) and characters (what it shows).
+#[derive(Debug, Default, Clone, Copy)]
+struct Len {
+    bytes: u64,
+    chars: u64,
+}
+
+impl Len {
+    /// The length of `raw` text (UTF-8 bytes as in the XML; escapes counted as written, which is
+    /// at least what they stand for).
+    fn of(raw: &str) -> Len {
+        Len {
+            bytes: raw.len() as u64,
+            chars: raw.chars().count() as u64,
+        }
+    }
+
+    fn add(&mut self, other: Len) {
+        self.bytes = self.bytes.saturating_add(other.bytes);
+        self.chars = self.chars.saturating_add(other.chars);
+    }
+
+    /// What the text costs in memory once built: its bytes and [`STRING_COST`] (nothing when
+    /// empty: an empty text takes no block).
+    fn cost(self) -> u64 {
+        if self.bytes == 0 {
+            0
+        } else {
+            self.bytes.saturating_add(STRING_COST)
+        }
+    }
+
+    /// `n` one-byte characters (spaces, tabs, line breaks).
+    fn ascii(n: u64) -> Len {
+        Len { bytes: n, chars: n }
+    }
+
+    /// One escape (`&amp;`, `&#x1F600;`): one character of at most four bytes.
+    const REF: Len = Len { bytes: 4, chars: 1 };
+}
+
+/// Refuses a cell of more than [`MAX_CELL_CHARS`] characters (German, naming sheet and cell).
+fn check_cell(sheet: &str, at: (u64, u64), len: Len) -> Result<(), SheetError> {
+    if len.chars > MAX_CELL_CHARS {
+        return Err(in_cell(
+            sheet,
+            at,
+            format!(
+                "über {MAX_CELL_CHARS} Zeichen in einer Zelle ({} Zeichen); so viel nimmt auch \
+                 Excel nicht (ein Name oder ein Datum braucht ein paar Dutzend)",
+                len.chars
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A refusal of `sheet` (its name, or the part's file name for an unnamed one).
+fn in_sheet(sheet: &str, message: String) -> SheetError {
+    SheetError {
+        sheet: (!sheet.is_empty()).then(|| sheet.to_string()),
+        ..SheetError::new(message)
+    }
+}
+
+/// A refusal of the cell at `at` (row, column; 0-based) of `sheet`.
+fn in_cell(sheet: &str, at: (u64, u64), message: String) -> SheetError {
+    SheetError {
+        cell: Some(cell_name(at.0, at.1)),
+        ..in_sheet(sheet, message)
+    }
+}
+
+/// The cell at `row`, `col` (0-based) as a spreadsheet names it: (0, 1) → `B1`.
+pub fn cell_name(row: u64, col: u64) -> String {
+    let mut letters = Vec::new();
+    let mut n = col.saturating_add(1);
+    while n > 0 {
+        let d = (n - 1) % 26;
+        letters.push(char::from(b'A' + d as u8));
+        n = (n - 1) / 26;
+    }
+    letters.reverse();
+    let letters: String = letters.into_iter().collect();
+    format!("{letters}{}", row.saturating_add(1))
+}
+
 /// Checks every sheet of the workbook `reader` of `kind` (XLSX or ODS; a CSV has nothing to
-/// check). Errors: German, naming the sheet and what is too large or broken.
+/// check). Errors: German, naming the sheet (and the cell) and what is too large or broken.
 pub fn check<R: Read + Seek>(kind: Kind, reader: R) -> Result<(), SheetError> {
-    let broken = |e: String| SheetError::new(format!("keine lesbare Arbeitsmappe ({e})"));
     let mut archive = zip::ZipArchive::new(reader).map_err(|e| broken(e.to_string()))?;
-    let names: Vec<String> = archive
+    let mut budget = Budget::default();
+    match kind {
+        Kind::Xlsx => xlsx(&mut archive, &mut budget),
+        Kind::Ods => {
+            let entry = archive
+                .by_name("content.xml")
+                .map_err(|e| broken(e.to_string()))?;
+            ods_sheets(BufReader::new(entry), &mut budget)
+        }
+        Kind::Csv => Ok(()),
+    }
+}
+
+fn broken(e: String) -> SheetError {
+    SheetError::new(format!("keine lesbare Arbeitsmappe ({e})"))
+}
+
+/// A streaming reader of one XML part.
+fn xml_of<R: BufRead>(reader: R) -> quick_xml::Reader<R> {
+    let mut xml = quick_xml::Reader::from_reader(reader);
+    xml.config_mut().check_end_names = false;
+    xml
+}
+
+/// The local name of the root element of the XML part `name` (`worksheet`, `sst`, `workbook`,
+/// …), `None` for a part that is no XML.
+fn root_of<R: Read + Seek>(
+    archive: &mut zip::ZipArchive<R>,
+    name: &str,
+) -> Result<Option<String>, SheetError> {
+    let entry = archive.by_name(name).map_err(|e| broken(e.to_string()))?;
+    let mut xml = xml_of(BufReader::new(entry));
+    let mut buf = Vec::new();
+    loop {
+        match xml.read_event_into(&mut buf) {
+            Ok(Event::Start(e) | Event::Empty(e)) => {
+                return Ok(Some(e.local_name().as_ref().to_string()))
+            }
+            Ok(Event::Eof) | Err(_) => return Ok(None),
+            Ok(_) => {}
+        }
+        buf.clear();
+    }
+}
+
+/// A part's path as calamine looks it up: `/` for `\`, lower case, no leading `/`.
+fn normalized(path: &str) -> String {
+    path.replace('\\', "/")
+        .trim_start_matches('/')
+        .to_ascii_lowercase()
+}
+
+/// Every part of an XLSX workbook told by its root element (calamine finds its parts through
+/// the workbook's relationships, wherever they lie): the shared string tables first, then each
+/// worksheet with its name from the workbook.
+fn xlsx<R: Read + Seek>(
+    archive: &mut zip::ZipArchive<R>,
+    budget: &mut Budget,
+) -> Result<(), SheetError> {
+    let parts: Vec<String> = archive
         .file_names()
         .filter_map(|n| n.ok().map(|n| n.into_owned()))
-        .filter(|n| match kind {
-            Kind::Xlsx => n.starts_with("xl/worksheets/") && n.ends_with(".xml"),
-            Kind::Ods => n == "content.xml",
-            Kind::Csv => false,
-        })
+        .filter(|n| n.to_ascii_lowercase().ends_with(".xml"))
         .collect();
-    for name in names {
-        let entry = archive.by_name(&name).map_err(|e| broken(e.to_string()))?;
-        let reader = BufReader::new(entry);
-        match kind {
-            Kind::Xlsx => xlsx_sheet(reader, &name)?,
-            Kind::Ods => ods_sheets(reader)?,
-            Kind::Csv => {}
+    let (mut tables, mut sheets, mut workbooks) = (Vec::new(), Vec::new(), Vec::new());
+    for part in parts {
+        match root_of(archive, &part)?.as_deref() {
+            Some("sst") => tables.push(part),
+            Some("worksheet") => sheets.push(part),
+            Some("workbook") => workbooks.push(part),
+            _ => {}
         }
+    }
+    let mut strings: Vec<Len> = Vec::new();
+    for part in &tables {
+        let entry = archive.by_name(part).map_err(|e| broken(e.to_string()))?;
+        let table = shared_strings(BufReader::new(entry), part)?;
+        budget.shared(part, table.iter().map(|l| l.cost()).sum())?;
+        // Several tables (only one is read): each index as long as its longest.
+        for (k, len) in table.into_iter().enumerate() {
+            match strings.get_mut(k) {
+                Some(have) if have.bytes >= len.bytes => {}
+                Some(have) => *have = len,
+                None => strings.push(len),
+            }
+        }
+    }
+    let mut names = HashMap::new();
+    for workbook in &workbooks {
+        names.extend(sheet_names(archive, workbook)?);
+    }
+    for part in sheets {
+        let name = names
+            .get(&normalized(&part))
+            .cloned()
+            .unwrap_or_else(|| part.clone());
+        let entry = archive.by_name(&part).map_err(|e| broken(e.to_string()))?;
+        xlsx_sheet(BufReader::new(entry), &name, &strings, budget)?;
     }
     Ok(())
 }
@@ -93,7 +350,151 @@ fn attr(e: &BytesStart<'_>, key: &str) -> Option<String> {
     e.attributes()
         .flatten()
         .find(|a| a.key.as_ref() == key)
-        .map(|a| a.value.to_string())
+        .map(|a| a.value.into_owned())
+}
+
+/// The sheets' names of the workbook part `workbook` by the normalized path of their worksheet
+/// part (through the workbook's relationships, `_rels/<name>.rels` beside it); what cannot be
+/// read is left out (the sheet is then named by its part).
+fn sheet_names<R: Read + Seek>(
+    archive: &mut zip::ZipArchive<R>,
+    workbook: &str,
+) -> Result<HashMap<String, String>, SheetError> {
+    let path = workbook.replace('\\', "/");
+    let (dir, file) = match path.rfind('/') {
+        Some(k) => (&path[..=k], &path[k + 1..]),
+        None => ("", path.as_str()),
+    };
+    let rels_path = normalized(&format!("{dir}_rels/{file}.rels"));
+    let Some(rels_name) = archive
+        .file_names()
+        .filter_map(|n| n.ok().map(|n| n.into_owned()))
+        .find(|n| normalized(n) == rels_path)
+    else {
+        return Ok(HashMap::new());
+    };
+    let mut targets = HashMap::new();
+    {
+        let entry = archive
+            .by_name(&rels_name)
+            .map_err(|e| broken(e.to_string()))?;
+        let mut xml = xml_of(BufReader::new(entry));
+        let mut buf = Vec::new();
+        loop {
+            match xml.read_event_into(&mut buf) {
+                Ok(Event::Start(e) | Event::Empty(e))
+                    if e.local_name().as_ref() == "Relationship" =>
+                {
+                    if let (Some(id), Some(target)) = (attr(&e, "Id"), attr(&e, "Target")) {
+                        let full = if target.starts_with('/') {
+                            normalized(&target)
+                        } else {
+                            normalized(&format!("{dir}{target}"))
+                        };
+                        targets.insert(id, full);
+                    }
+                }
+                Ok(Event::Eof) | Err(_) => break,
+                Ok(_) => {}
+            }
+            buf.clear();
+        }
+    }
+    let mut names = HashMap::new();
+    let entry = archive
+        .by_name(workbook)
+        .map_err(|e| broken(e.to_string()))?;
+    let mut xml = xml_of(BufReader::new(entry));
+    let mut buf = Vec::new();
+    loop {
+        match xml.read_event_into(&mut buf) {
+            Ok(Event::Start(e) | Event::Empty(e)) if e.local_name().as_ref() == "sheet" => {
+                let id = e
+                    .attributes()
+                    .flatten()
+                    .find(|a| a.key.local_name().as_ref() == "id")
+                    .map(|a| a.value.into_owned());
+                if let (Some(name), Some(target)) =
+                    (attr(&e, "name"), id.and_then(|id| targets.get(&id)))
+                {
+                    names.insert(target.clone(), name);
+                }
+            }
+            Ok(Event::Eof) | Err(_) => break,
+            Ok(_) => {}
+        }
+        buf.clear();
+    }
+    Ok(names)
+}
+
+/// The length of every entry of an XLSX shared string table (`part` names it in a refusal):
+/// refused when it declares (`uniqueCount`, for which calamine reserves room first) or has more
+/// than [`MAX_SHARED_STRINGS`] entries.
+fn shared_strings<R: BufRead>(reader: R, part: &str) -> Result<Vec<Len>, SheetError> {
+    let too_many = |n: u64, declared: bool| {
+        let has = if declared { "gibt an, sie habe" } else { "hat" };
+        SheetError::new(format!(
+            "{part}: die Tabelle der Texte {has} {n} Einträge; höchstens {MAX_SHARED_STRINGS}"
+        ))
+    };
+    let mut xml = xml_of(reader);
+    let mut buf = Vec::new();
+    let mut out: Vec<Len> = Vec::new();
+    let (mut in_si, mut in_t, mut phonetic) = (false, false, false);
+    loop {
+        let event = xml
+            .read_event_into(&mut buf)
+            .map_err(|e| SheetError::new(format!("{part}: kein lesbares XML ({e})")))?;
+        match &event {
+            Event::Start(e) | Event::Empty(e) => {
+                let empty = matches!(event, Event::Empty(_));
+                match e.local_name().as_ref() {
+                    "sst" => {
+                        let declared = attr(e, "uniqueCount").and_then(|n| n.trim().parse().ok());
+                        if let Some(n) = declared.filter(|n: &u64| *n > MAX_SHARED_STRINGS) {
+                            return Err(too_many(n, true));
+                        }
+                    }
+                    "si" => {
+                        out.push(Len::default());
+                        if out.len() as u64 > MAX_SHARED_STRINGS {
+                            return Err(too_many(out.len() as u64, false));
+                        }
+                        in_si = !empty;
+                    }
+                    "rPh" => phonetic = !empty,
+                    "t" => in_t = !empty,
+                    _ => {}
+                }
+            }
+            Event::End(e) => match e.local_name().as_ref() {
+                "si" => in_si = false,
+                "rPh" => phonetic = false,
+                "t" => in_t = false,
+                _ => {}
+            },
+            Event::Text(t) if in_si && in_t && !phonetic => {
+                if let Some(last) = out.last_mut() {
+                    last.add(Len::of(t.as_ref()));
+                }
+            }
+            Event::CData(t) if in_si && in_t && !phonetic => {
+                if let Some(last) = out.last_mut() {
+                    last.add(Len::of(t.as_ref()));
+                }
+            }
+            Event::GeneralRef(_) if in_si && in_t && !phonetic => {
+                if let Some(last) = out.last_mut() {
+                    last.add(Len::REF);
+                }
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+        buf.clear();
+    }
+    Ok(out)
 }
 
 /// A cell reference "AB12" as (row, column), 0-based; `None` when it is no valid reference of
@@ -114,51 +515,151 @@ pub fn cell_ref(text: &str) -> Option<(u64, u64)> {
     Some((row - 1, col - 1))
 }
 
-/// One XLSX worksheet: each `<c r="…">` (and `<row r="…">`) taken into its area.
-fn xlsx_sheet<R: std::io::BufRead>(reader: R, name: &str) -> Result<(), SheetError> {
-    let mut xml = quick_xml::Reader::from_reader(reader);
+/// The XLSX cell being read: where, its type (`t`), which child it is in and its text so far.
+#[derive(Debug, Default)]
+struct XlsxCell {
+    at: (u64, u64),
+    kind: String,
+    in_value: bool,
+    phonetic: bool,
+    /// The digits of a shared string's index (`<v>` of a `t="s"` cell).
+    index: String,
+    len: Len,
+}
+
+impl XlsxCell {
+    /// Whether the text now read is part of the cell's value as calamine reads it: an inline
+    /// string's `<t>`, a formula's string result, an error's text; a shared string's index.
+    fn counts(&self) -> bool {
+        self.in_value && !self.phonetic
+    }
+}
+
+/// One XLSX worksheet `name`: each `<c r="…">` (and `<row r="…">`) taken into its area, each
+/// cell's text (a shared string's as in `strings`) checked and counted into `budget`.
+fn xlsx_sheet<R: BufRead>(
+    reader: R,
+    name: &str,
+    strings: &[Len],
+    budget: &mut Budget,
+) -> Result<(), SheetError> {
+    let mut xml = xml_of(reader);
     let mut buf = Vec::new();
     let mut area = Area::default();
-    let (mut row, mut col) = (0u64, 0u64);
+    let (mut row, mut col, mut next_row) = (0u64, 0u64, 0u64);
+    let mut cell: Option<XlsxCell> = None;
     loop {
         let event = xml
             .read_event_into(&mut buf)
-            .map_err(|e| SheetError::new(format!("Blatt {name}: kein lesbares XML ({e})")))?;
+            .map_err(|e| in_sheet(name, format!("kein lesbares XML ({e})")))?;
         match &event {
-            Event::Start(e) | Event::Empty(e) => match e.local_name().as_ref() {
-                "row" => {
-                    row = match attr(e, "r") {
-                        Some(r) => r
-                            .parse::<u64>()
-                            .ok()
-                            .filter(|r| (1..=1_048_576).contains(r))
-                            .map(|r| r - 1)
-                            .ok_or_else(|| {
-                                SheetError::new(format!("Blatt {name}: Zeile „{r}“ gibt es nicht"))
-                            })?,
-                        None => row + 1,
-                    };
-                    col = 0;
+            Event::Start(e) | Event::Empty(e) => {
+                let empty = matches!(event, Event::Empty(_));
+                match e.local_name().as_ref() {
+                    "row" => {
+                        row = match attr(e, "r") {
+                            Some(r) => r
+                                .parse::<u64>()
+                                .ok()
+                                .filter(|r| (1..=1_048_576).contains(r))
+                                .map(|r| r - 1)
+                                .ok_or_else(|| {
+                                    in_sheet(name, format!("Zeile „{r}“ gibt es nicht"))
+                                })?,
+                            None => next_row,
+                        };
+                        next_row = row.saturating_add(1);
+                        col = 0;
+                    }
+                    "c" => {
+                        if let Some(r) = attr(e, "r") {
+                            let (r, c) = cell_ref(&r).ok_or_else(|| {
+                                in_sheet(name, format!("Zelle „{r}“ gibt es nicht"))
+                            })?;
+                            row = r;
+                            col = c;
+                        }
+                        area.take(row, 1, col, 1);
+                        let at = (row, col);
+                        col += 1;
+                        if !empty {
+                            cell = Some(XlsxCell {
+                                at,
+                                kind: attr(e, "t").unwrap_or_default(),
+                                ..XlsxCell::default()
+                            });
+                        }
+                    }
+                    "v" | "t" if !empty => {
+                        if let Some(c) = cell.as_mut() {
+                            c.in_value = true;
+                        }
+                    }
+                    "rPh" if !empty => {
+                        if let Some(c) = cell.as_mut() {
+                            c.phonetic = true;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Event::End(e) => match e.local_name().as_ref() {
+                "v" | "t" => {
+                    if let Some(c) = cell.as_mut() {
+                        c.in_value = false;
+                    }
+                }
+                "rPh" => {
+                    if let Some(c) = cell.as_mut() {
+                        c.phonetic = false;
+                    }
                 }
                 "c" => {
-                    if let Some(r) = attr(e, "r") {
-                        let (r, c) = cell_ref(&r).ok_or_else(|| {
-                            SheetError::new(format!("Blatt {name}: Zelle „{r}“ gibt es nicht"))
-                        })?;
-                        row = r;
-                        col = c;
+                    if let Some(c) = cell.take() {
+                        let len = match c.kind.as_str() {
+                            "s" => c
+                                .index
+                                .trim()
+                                .parse::<usize>()
+                                .ok()
+                                .and_then(|k| strings.get(k).copied())
+                                .unwrap_or_default(),
+                            "inlineStr" | "str" | "e" | "d" => c.len,
+                            _ => Len::default(),
+                        };
+                        check_cell(name, c.at, len)?;
+                        budget.text(name, c.at, len.cost())?;
                     }
-                    area.take(row, 1, col, 1);
-                    col += 1;
                 }
                 _ => {}
             },
+            Event::Text(t) => {
+                if let Some(c) = cell.as_mut().filter(|c| c.counts()) {
+                    if c.kind == "s" {
+                        if c.index.len() < 24 {
+                            c.index.push_str(t.as_ref());
+                        }
+                    } else {
+                        c.len.add(Len::of(t.as_ref()));
+                    }
+                }
+            }
+            Event::CData(t) => {
+                if let Some(c) = cell.as_mut().filter(|c| c.counts()) {
+                    c.len.add(Len::of(t.as_ref()));
+                }
+            }
+            Event::GeneralRef(_) => {
+                if let Some(c) = cell.as_mut().filter(|c| c.counts()) {
+                    c.len.add(Len::REF);
+                }
+            }
             Event::Eof => break,
             _ => {}
         }
         buf.clear();
     }
-    area.check(name)
+    budget.area(name, &area)
 }
 
 /// The repeat count of `e` in attribute `key` (1 when absent or unreadable).
@@ -169,17 +670,95 @@ fn repeated(e: &BytesStart<'_>, key: &str) -> u64 {
         .max(1)
 }
 
+/// The ODS cell being read: its column and repeat, the text it holds as calamine builds it, and
+/// whether its content is that text (a string cell without `office:string-value`).
+#[derive(Debug, Default)]
+struct OdsCell {
+    col: u64,
+    cols: u64,
+    /// The value's text as calamine keeps it (from an attribute or the content).
+    value: Len,
+    /// The formula's text (calamine keeps every cell's formula too).
+    formula: Len,
+    reads_content: bool,
+    /// calamine keeps the cell (a value, a string, a formula): its row is built from column A
+    /// up to it.
+    materialized: bool,
+    paragraphs: u64,
+    /// Inside an `office:annotation` (a comment, which calamine skips): its depth.
+    annotation: u32,
+}
+
+impl OdsCell {
+    /// A cell from its start tag, deciding what calamine reads as its value the way calamine does
+    /// (the first of `office:value`, `office:string-value`/`date-value`/`time-value`,
+    /// `office:boolean-value` wins; the content only for a string without a string value, or an
+    /// error whose string value is empty).
+    fn of(e: &BytesStart<'_>, col: u64, cols: u64) -> OdsCell {
+        let mut cell = OdsCell {
+            col,
+            cols,
+            ..OdsCell::default()
+        };
+        let (mut is_string, mut is_error, mut set) = (false, false, false);
+        let mut empty_string_value = false;
+        for a in e.attributes().flatten() {
+            match a.key.as_ref() {
+                "office:value" | "office:boolean-value" if !set => set = true,
+                "office:string-value" | "office:date-value" | "office:time-value" if !set => {
+                    set = true;
+                    cell.value = Len::of(&a.value);
+                    empty_string_value =
+                        a.key.as_ref() == "office:string-value" && a.value.is_empty();
+                }
+                "office:value-type" if !set => is_string = a.value.as_ref() == "string",
+                "calcext:value-type" => is_error = a.value.as_ref() == "error",
+                "table:formula" => cell.formula = Len::of(&a.value),
+                _ => {}
+            }
+        }
+        cell.reads_content = (!set && is_string) || (is_error && empty_string_value);
+        cell.materialized = set || is_string || cell.formula.bytes > 0;
+        cell
+    }
+
+    /// Whether text now read belongs to the value.
+    fn counts(&self) -> bool {
+        self.reads_content && self.annotation == 0
+    }
+}
+
 /// Every `<table:table>` of an ODS `content.xml`: rows and cells with their repeat counts; only
-/// cells with a value or content widen the area (LibreOffice writes the empty rest of a sheet as
-/// huge repeats of empty cells, which calamine skips).
-fn ods_sheets<R: std::io::BufRead>(reader: R) -> Result<(), SheetError> {
-    let mut xml = quick_xml::Reader::from_reader(reader);
+/// cells with a value, a formula or content widen the area (LibreOffice writes the empty rest of a
+/// sheet as huge repeats of empty cells, which calamine skips). calamine first builds each row
+/// element from column A to its last such cell (before it trims the sheet to its area), so those
+/// widths are summed too, at most [`MAX_CELLS`] a sheet. Each cell's text is measured as calamine
+/// builds it (`<text:s text:c="n"/>` as n spaces, a tab, a line break, a paragraph's line end)
+/// and counted into `budget` once per repeat.
+fn ods_sheets<R: BufRead>(reader: R, budget: &mut Budget) -> Result<(), SheetError> {
+    let mut xml = xml_of(reader);
     let mut buf = Vec::new();
     let mut area = Area::default();
     let mut sheet = String::new();
+    let mut in_table = false;
     let (mut row, mut row_repeat, mut col) = (0u64, 0u64, 0u64);
-    // The repeated cell being read (its column and repeat), while inside it.
-    let mut in_cell: Option<(u64, u64)> = None;
+    let mut cell: Option<OdsCell> = None;
+    // The cells calamine builds for the sheet's row elements (from column A), the width of the
+    // row element being read, and its last kept cell (for the refusal).
+    let (mut built, mut width, mut last) = (0u64, 0u64, (0u64, 0u64));
+    // The end of a cell: its text checked and counted once per repeat.
+    let finish = |cell: OdsCell,
+                  sheet: &str,
+                  row: u64,
+                  row_repeat: u64,
+                  budget: &mut Budget|
+     -> Result<(), SheetError> {
+        let at = (row, cell.col);
+        check_cell(sheet, at, cell.value)?;
+        let each = cell.value.cost().saturating_add(cell.formula.cost());
+        let copies = cell.cols.saturating_mul(row_repeat.max(1));
+        budget.text(sheet, at, each.saturating_mul(copies))
+    };
     loop {
         let event = xml
             .read_event_into(&mut buf)
@@ -189,57 +768,119 @@ fn ods_sheets<R: std::io::BufRead>(reader: R) -> Result<(), SheetError> {
                 let empty = matches!(event, Event::Empty(_));
                 match e.name().as_ref() {
                     "table:table" => {
-                        area.check(&sheet)?;
+                        if in_table {
+                            budget.area(&sheet, &area)?;
+                        }
+                        in_table = true;
                         area = Area::default();
                         sheet = attr(e, "table:name").unwrap_or_default();
                         row = 0;
                         row_repeat = 0;
+                        built = 0;
                     }
                     "table:table-row" => {
                         row = row.saturating_add(row_repeat);
                         row_repeat = repeated(e, "table:number-rows-repeated");
                         col = 0;
+                        width = 0;
                     }
                     "table:table-cell" | "table:covered-table-cell" => {
                         let cols = repeated(e, "table:number-columns-repeated");
-                        let valued = attr(e, "office:value-type").is_some();
-                        if valued {
+                        let c = OdsCell::of(e, col, cols);
+                        if c.materialized || attr(e, "office:value-type").is_some() {
                             area.take(row, row_repeat, col, cols);
                         }
-                        if !empty {
-                            in_cell = Some((col, cols));
+                        if c.materialized {
+                            width = col.saturating_add(cols).min(EXCEL_COLUMNS);
+                            last = (row, col);
+                        }
+                        if empty {
+                            finish(c, &sheet, row, row_repeat, budget)?;
+                        } else {
+                            cell = Some(c);
                         }
                         col = col.saturating_add(cols);
                     }
-                    // Text inside a cell: the cell (and its repeats) hold something.
-                    _ => {
-                        if let Some((c, n)) = in_cell {
-                            area.take(row, row_repeat, c, n);
+                    name => {
+                        if let Some(c) = cell.as_mut() {
+                            // Text inside a cell: the cell (and its repeats) hold something.
+                            area.take(row, row_repeat, c.col, c.cols);
+                            match name {
+                                "office:annotation" if !empty => c.annotation += 1,
+                                _ if !c.counts() => {}
+                                "text:p" => {
+                                    c.paragraphs += 1;
+                                    if c.paragraphs > 1 {
+                                        c.value.add(Len::ascii(1));
+                                    }
+                                }
+                                "text:s" => {
+                                    let n = attr(e, "text:c")
+                                        .and_then(|n| n.trim().parse::<u64>().ok())
+                                        .unwrap_or(1);
+                                    c.value.add(Len::ascii(n));
+                                }
+                                "text:tab" | "text:line-break" => c.value.add(Len::ascii(1)),
+                                _ => {}
+                            }
                         }
                     }
                 }
                 area.check(&sheet)?;
             }
-            Event::Text(t) if in_cell.is_some() && !t.as_ref().trim().is_empty() => {
-                if let Some((c, n)) = in_cell {
-                    area.take(row, row_repeat, c, n);
-                    area.check(&sheet)?;
+            Event::Text(t) => {
+                if let Some(c) = cell.as_mut() {
+                    if !t.as_ref().trim().is_empty() {
+                        area.take(row, row_repeat, c.col, c.cols);
+                        area.check(&sheet)?;
+                    }
+                    if c.counts() {
+                        c.value.add(Len::of(t.as_ref()));
+                    }
                 }
             }
-            Event::End(e)
-                if matches!(
-                    e.name().as_ref(),
-                    "table:table-cell" | "table:covered-table-cell"
-                ) =>
-            {
-                in_cell = None;
+            Event::GeneralRef(_) => {
+                if let Some(c) = cell.as_mut().filter(|c| c.counts()) {
+                    c.value.add(Len::REF);
+                }
             }
+            Event::End(e) => match e.name().as_ref() {
+                "table:table-cell" | "table:covered-table-cell" => {
+                    if let Some(c) = cell.take() {
+                        finish(c, &sheet, row, row_repeat, budget)?;
+                    }
+                }
+                "table:table-row" => {
+                    built = built.saturating_add(width);
+                    width = 0;
+                    if built > MAX_CELLS {
+                        return Err(in_cell(
+                            &sheet,
+                            last,
+                            format!(
+                                "die Zeilen des Blatts halten bis hier über {MAX_CELLS} Zellen, \
+                                 jede von Spalte A an gezählt (steht in vielen Zeilen etwas weit \
+                                 rechts?); höchstens {MAX_CELLS}"
+                            ),
+                        ));
+                    }
+                }
+                "office:annotation" => {
+                    if let Some(c) = cell.as_mut() {
+                        c.annotation = c.annotation.saturating_sub(1);
+                    }
+                }
+                _ => {}
+            },
             Event::Eof => break,
             _ => {}
         }
         buf.clear();
     }
-    area.check(&sheet)
+    if in_table {
+        budget.area(&sheet, &area)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -302,7 +943,7 @@ mod tests {
         let e = check(Kind::Ods, zipped("content.xml", &full))
             .unwrap_err()
             .to_string();
-        assert!(e.contains("Blatt 2025"), "{e}");
+        assert!(e.contains("Blatt „2025“"), "{e}");
     }
 
     #[test]
@@ -313,7 +954,7 @@ mod tests {
         assert!(a.check("2026").is_ok());
         a.take(1_048_575, 1, 16_383, 1);
         let e = a.check("2026").unwrap_err().to_string();
-        assert!(e.contains("Blatt 2026"), "{e}");
+        assert!(e.contains("Blatt „2026“"), "{e}");
         let mut long = Area::default();
         long.take(0, MAX_SPAN_ROWS + 1, 0, 1);
         assert!(long.check("x").is_err());

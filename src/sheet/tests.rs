@@ -220,3 +220,98 @@ fn utf16_csv_files_are_read_and_broken_ones_refused_in_german() {
     assert!(e.contains("Null-Bytes"), "{e}");
     assert!(!e.contains('\0'));
 }
+
+/// One Windows-1252 byte in a UTF-8 file (issue 32.8: a line pasted from an old file) must not
+/// turn the whole file into Windows-1252, which made `Jürgen` of the UTF-8 lines a new player
+/// `JÃ¼rgen`: refused, naming the line of the stray byte and a line in UTF-8.
+#[test]
+fn a_csv_that_mixes_utf8_and_windows_1252_is_refused_with_the_line() {
+    let mixed =
+        b"Datum;Spieler;Runden\r\n09.01.2026;J\xc3\xbcrgen;10\r\n09.01.2026;M\xfcller;10\r\n";
+    let e = read(Kind::Csv, mixed).unwrap_err();
+    assert_eq!(e.line, Some(3), "{e}");
+    let why = e.to_string();
+    assert!(why.starts_with("Zeile 3: "), "{why}");
+    assert!(why.contains("UTF-8"), "{why}");
+    assert!(why.contains("Windows-1252"), "{why}");
+    assert!(why.contains("Zeile 2"), "the UTF-8 line: {why}");
+    // A BOM says UTF-8 as well.
+    let e = read(
+        Kind::Csv,
+        b"\xEF\xBB\xBFDatum;Spieler;Runden\n09.01.2026;M\xfcller;10\n",
+    )
+    .unwrap_err();
+    assert_eq!(e.line, Some(2), "{e}");
+    // Wholly one or the other is read as before.
+    let got = read(
+        Kind::Csv,
+        b"Datum;Spieler\n09.01.2026;M\xfcller\n09.01.2026;G\xe4rtner\n",
+    )
+    .unwrap();
+    assert_eq!(text(&got[0].rows[2].cells), ["09.01.2026", "Gärtner"]);
+}
+
+/// Issue 32.1: tiny spreadsheets that a naive reader spells out into gigabytes (one `text:s`
+/// with a huge count, one cell repeated, one shared string in many cells, a shared string table
+/// that declares two billion entries) are refused in German, naming the sheet and the cell,
+/// before anything large is built. The same files made small read as they should.
+#[test]
+fn tiny_spreadsheets_that_would_build_gigabytes_are_refused_naming_sheet_and_cell() {
+    let small = read(Kind::Xlsx, &sheets::xlsx_shared("Anna", 2, 3, 1)).unwrap();
+    assert_eq!(small[0].name, "2026");
+    assert_eq!(text(&small[0].rows[1].cells), ["Anna", "Anna", "Anna"]);
+    let small = read(Kind::Ods, &sheets::ods_repeated_cell(5, 3, 2)).unwrap();
+    assert_eq!(small[0].rows.len(), 2);
+    assert_eq!(text(&small[0].rows[1].cells), vec![sheets::letters(5); 3]);
+    let spaces = sheets::ods_space_bomb();
+    assert!(spaces.len() < 1024, "{} bytes", spaces.len());
+    let cases: Vec<(&str, Vec<&str>)> = vec![
+        (
+            "leerzeichen.ods",
+            vec!["Blatt „2026“, Zelle B1: ", "über 32767 Zeichen"],
+        ),
+        (
+            "wiederholt.ods",
+            vec!["Blatt „2026“, Zelle ", "zusammen über 16 MiB Text"],
+        ),
+        (
+            "geteilt.xlsx",
+            vec!["Blatt „2026“, Zelle ", "zusammen über 16 MiB Text"],
+        ),
+        ("zaehler.xlsx", vec!["2000000000", "höchstens 1000000"]),
+        ("weit-rechts.ods", vec!["Blatt „2026“, Zelle ", "Zellen"]),
+        ("weit-rechts.xlsx", vec!["Blatt „2026“, Zeile ", "Zellen"]),
+    ];
+    let files = sheets::hostile();
+    for (name, want) in cases {
+        let bytes = &files.iter().find(|(n, _)| *n == name).unwrap().1;
+        let kind = Kind::of(name).unwrap();
+        let e = read(kind, bytes).unwrap_err().to_string();
+        for w in want {
+            assert!(e.contains(w), "{name}: {w}: {e}");
+        }
+    }
+    // A shared string longer than a cell may hold, in one cell: that cell is named.
+    let long = sheets::xlsx_shared(&sheets::letters(40_000), 1, 2, 1);
+    let e = read(Kind::Xlsx, &long).unwrap_err().to_string();
+    assert!(e.starts_with("Blatt „2026“, Zelle A1: "), "{e}");
+}
+
+/// A CSV holds no more cells than a workbook: a file of separators (16 MiB of `;` are 16
+/// million empty cells) and an overlong cell are refused with the line.
+#[test]
+fn a_csv_of_separators_or_an_overlong_cell_is_refused_with_the_line() {
+    let mut wide = b"Datum;Spieler\n".to_vec();
+    for _ in 0..200 {
+        wide.extend_from_slice(b"x");
+        wide.extend_from_slice(&[b';'; 10_000]);
+        wide.push(b'\n');
+    }
+    let e = read(Kind::Csv, &wide).unwrap_err();
+    assert!(e.line.is_some(), "{e}");
+    assert!(e.to_string().contains("Zellen"), "{e}");
+    let long = format!("Datum;Spieler\n09.01.2026;{}\n", "x".repeat(40_000));
+    let e = read(Kind::Csv, long.as_bytes()).unwrap_err();
+    assert_eq!(e.line, Some(2), "{e}");
+    assert!(e.to_string().contains("über 32767 Zeichen"), "{e}");
+}

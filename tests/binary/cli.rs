@@ -595,3 +595,182 @@ fn the_whole_club_exports_as_one_file_and_imports_back_whole() {
     }
     assert_eq!(json_of(&run(&other, &["export", "--all"])), file);
 }
+
+/// A season kept as its Endstand is a season that is there (issue 33.5): a season file of that
+/// year needs `--replace` like the spreadsheet does; refused, the Endstand stays as it was.
+#[test]
+fn a_season_file_over_an_endstand_needs_replace_like_the_sheet() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let endstand = dir.path().join("endstand.csv");
+    std::fs::write(
+        &endstand,
+        "Saison;Spieler;Liga;Runden;Outs gewertet;bezahlte Runden\r\n\
+         2025;Anna;1. Liga;200;130;20\r\n2025;Bernd;2. Liga;90;40;12\r\n",
+    )
+    .unwrap();
+    let out = run(&db, &["import", endstand.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let before = json_of(&run(&db, &["standings", "2025", "--json"]));
+    // The spreadsheet refuses a second time without --replace …
+    let again = run(&db, &["import", endstand.to_str().unwrap()]);
+    assert_eq!(again.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--replace"));
+    // … and so does a season file of that year.
+    let text = crate::common::fixture_text("small-2026.season.json")
+        .replace("\"2026-", "\"2025-")
+        .replace("\"season\": 2026", "\"season\": 2025");
+    let file = dir.path().join("2025.json");
+    std::fs::write(&file, text).unwrap();
+    let out = run(&db, &["import", file.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("Saison 2025 hat schon einen Endstand"),
+        "{err}"
+    );
+    assert!(err.contains("--replace"), "{err}");
+    assert_eq!(json_of(&run(&db, &["standings", "2025", "--json"])), before);
+    // With --replace it is replaced.
+    let out = run(&db, &["import", file.to_str().unwrap(), "--replace"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_ne!(json_of(&run(&db, &["standings", "2025", "--json"])), before);
+}
+
+/// The command line names what of a club's sheet it skipped (issue 31.9).
+#[test]
+fn the_import_names_the_title_row_computed_columns_and_sum_rows_it_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let sheet = dir.path().join("natur.csv");
+    std::fs::write(
+        &sheet,
+        "Schockerliga 2024\r\nDatum;Spieler;Runden;Schock Out;verloren;Schnitt\r\n\
+         05.01.2024;Anna;10;3;4;0,3\r\n05.01.2024;Bernd;10;2;6;0,2\r\nGesamt;;20;5;10;\r\n",
+    )
+    .unwrap();
+    let out = run(&db, &["import", sheet.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    for want in [
+        "übersprungen",
+        "Zeile 1 (Titel „Schockerliga 2024“)",
+        "Spalte „Schnitt“ (berechnet)",
+        "Zeile 5 („Gesamt“)",
+    ] {
+        assert!(err.contains(want), "{want}: {err}");
+    }
+}
+
+/// Issue 32.2 on the command line: a season file that carries no money (no fines, no fee, no
+/// Strafenkatalog) replaces the season's results only, like a sheet: the fines and fees stay, and
+/// a closed night is replaced only with `--korrektur GRUND`.
+#[test]
+fn a_season_file_without_money_replaces_results_only_and_a_closed_night_needs_korrektur() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let mut season = read_json(&fixture("sample-2026.season.json"));
+    season["nights"][5]["closed"] = Value::Bool(true);
+    let closed = season["nights"][5]["date"].as_str().unwrap().to_string();
+    let with_money = dir.path().join("2026.json");
+    std::fs::write(&with_money, season.to_string()).unwrap();
+    let out = run(&db, &["import", with_money.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let payouts = json_of(&run(&db, &["payouts", "2026", "--json"]));
+    let standings = json_of(&run(&db, &["standings", "2026", "--json"]));
+
+    let mut results = season.clone();
+    for n in results["nights"].as_array_mut().unwrap() {
+        n.as_object_mut().unwrap().remove("fines");
+        n.as_object_mut().unwrap().remove("closed");
+    }
+    for p in results["players"].as_array_mut().unwrap() {
+        p["fee_paid_on"] = Value::Null;
+    }
+    // One Out more in the closed night: its results change.
+    results["nights"][5]["tables"][0]["rounds"][0]["results"][0]["outs"] = Value::from(2);
+    let results_only = dir.path().join("ergebnisse.json");
+    std::fs::write(&results_only, results.to_string()).unwrap();
+    let out = run(
+        &db,
+        &["import", results_only.to_str().unwrap(), "--replace"],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let day = chrono::NaiveDate::parse_from_str(&closed, "%Y-%m-%d")
+        .unwrap()
+        .format("%d.%m.%Y")
+        .to_string();
+    assert!(err.contains(&day) && err.contains("--korrektur"), "{err}");
+    assert_eq!(json_of(&run(&db, &["payouts", "2026", "--json"])), payouts);
+
+    let out = run(
+        &db,
+        &[
+            "import",
+            results_only.to_str().unwrap(),
+            "--replace",
+            "--korrektur",
+            "Runden neu eingelesen",
+        ],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("Strafen, Beiträge, Zahlungen und der Strafenkatalog bleiben"),
+        "{err}"
+    );
+    let money = |p: &Value| {
+        (
+            p["fines_cents"].clone(),
+            p["fees_cents"].clone(),
+            p["open_fines_cents"].clone(),
+        )
+    };
+    assert_eq!(
+        money(&json_of(&run(&db, &["payouts", "2026", "--json"]))),
+        money(&payouts)
+    );
+    assert_ne!(
+        json_of(&run(&db, &["standings", "2026", "--json"])),
+        standings,
+        "the results are the file's"
+    );
+    let exported = json_of(&run(&db, &["export", "2026"]));
+    let night = exported["nights"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["date"] == closed.as_str())
+        .unwrap();
+    assert_eq!(night["closed"], true);
+    assert_eq!(
+        night["corrections"][0]["reason"], "Runden neu eingelesen",
+        "{night}"
+    );
+    // A season file with its money is still the whole season (our own export replaces all).
+    let out = run(&db, &["import", with_money.to_str().unwrap(), "--replace"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(json_of(&run(&db, &["payouts", "2026", "--json"])), payouts);
+}

@@ -8,6 +8,8 @@ use std::process::{Command, Output, Stdio};
 
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "../common/sheets.rs"]
+mod sheets;
 
 mod server;
 
@@ -22,6 +24,7 @@ mod harden;
 mod https;
 mod night_link;
 mod planned;
+mod sheets_memory;
 mod upgrade;
 mod wurfrunde;
 

@@ -149,3 +149,40 @@ fn an_invalid_sheet_is_refused_naming_its_line() {
         "{e}"
     );
 }
+
+/// A club's workbook as it is (issue 31.9), as XLSX and ODS: a title row, the singular
+/// „Schock-Out“, the computed D.Wert and Platz beside the figures and a Summe row under them;
+/// it imports without an edit to the standings of the season entered round by round.
+#[test]
+fn a_natural_club_workbook_imports_without_an_edit() {
+    let rounds = checked(&season_file("small-2026", None));
+    let mut rows = season_rows(&rounds);
+    rows[0][3] = "Schock-Out".to_string();
+    for (k, row) in rows.iter_mut().enumerate() {
+        let (dwert, platz) = if k == 0 {
+            ("D.Wert".to_string(), "Platz".to_string())
+        } else {
+            ("5,5".to_string(), k.to_string())
+        };
+        row.push(dwert);
+        row.push(platz);
+    }
+    let mut sum = vec![String::new(); rows[0].len()];
+    sum[0] = "Summe".to_string();
+    sum[2] = "999".to_string();
+    rows.push(sum);
+    rows.insert(0, vec!["Schockerliga 2026 – Vereinstabelle".to_string()]);
+    for (kind, bytes) in [
+        (Kind::Xlsx, xlsx(&[("Abende", rows.clone())])),
+        (Kind::Ods, ods(&[("Abende", rows.clone())])),
+    ] {
+        let sheets = read(kind, &bytes).unwrap_or_else(|e| panic!("{kind:?}: {e}"));
+        let got = read_sheets(&sheets).unwrap_or_else(|e| panic!("{kind:?}: {e}"));
+        assert_eq!(
+            standings(&got[0].season, None),
+            standings(&rounds, None),
+            "{kind:?}"
+        );
+        assert_eq!(got[0].skipped.len(), 4, "{kind:?}: {:?}", got[0].skipped);
+    }
+}

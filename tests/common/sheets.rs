@@ -71,12 +71,15 @@ fn escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
+/// The opening of an ODS `content.xml` up to the first `<table:table>`.
+pub const ODS_HEAD: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2"><office:body><office:spreadsheet>"#;
+/// The end of an ODS `content.xml` after the last `</table:table>`.
+pub const ODS_TAIL: &str = "</office:spreadsheet></office:body></office:document-content>";
+
 /// An ODS workbook (LibreOffice) with one table per `(name, rows)`; dates as date cells.
 pub fn ods(sheets: &[(&str, Vec<Vec<String>>)]) -> Vec<u8> {
-    let mut content = String::from(
-        r#"<?xml version="1.0" encoding="UTF-8"?>
-<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2"><office:body><office:spreadsheet>"#,
-    );
+    let mut content = String::from(ODS_HEAD);
     for (name, rows) in sheets {
         content.push_str(&format!(r#"<table:table table:name="{}">"#, escape(name)));
         for row in rows {
@@ -102,7 +105,12 @@ pub fn ods(sheets: &[(&str, Vec<Vec<String>>)]) -> Vec<u8> {
         }
         content.push_str("</table:table>");
     }
-    content.push_str("</office:spreadsheet></office:body></office:document-content>");
+    content.push_str(ODS_TAIL);
+    ods_of(&content)
+}
+
+/// An ODS workbook whose `content.xml` is `content` as given (hostile files are written by hand).
+pub fn ods_of(content: &str) -> Vec<u8> {
     let manifest = r#"<?xml version="1.0" encoding="UTF-8"?>
 <manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2"><manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>"#;
     let mut buf = std::io::Cursor::new(Vec::new());
@@ -122,4 +130,139 @@ pub fn ods(sheets: &[(&str, Vec<Vec<String>>)]) -> Vec<u8> {
         zip.finish().unwrap();
     }
     buf.into_inner()
+}
+
+/// `n` letters that do not compress much (a linear congruential sequence over a–z): a cell's
+/// text for a hostile file that should stay its size when zipped.
+pub fn letters(n: usize) -> String {
+    let mut x: u32 = 12_345;
+    (0..n)
+        .map(|_| {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            char::from(b'a' + ((x >> 16) % 26) as u8)
+        })
+        .collect()
+}
+
+/// Hostile (issue 32.1): an ODS of under 1 KB whose one string cell holds
+/// `<text:s text:c="2000000000"/>`, which a naive reader spells out as 2 GB of spaces.
+pub fn ods_space_bomb() -> Vec<u8> {
+    ods_of(&format!(
+        r#"{ODS_HEAD}<table:table table:name="2026"><table:table-row><table:table-cell office:value-type="string"><text:p>Datum</text:p></table:table-cell><table:table-cell office:value-type="string"><text:p>Anna<text:s text:c="2000000000"/></text:p></table:table-cell></table:table-row></table:table>{ODS_TAIL}"#
+    ))
+}
+
+/// Hostile (issue 32.1): an ODS whose one string cell of `chars` letters is repeated `cols` ×
+/// `rows` times (`table:number-columns-repeated`, `table:number-rows-repeated`): a reader that
+/// copies the text into every cell builds `chars × cols × rows` bytes.
+pub fn ods_repeated_cell(chars: usize, cols: usize, rows: usize) -> Vec<u8> {
+    ods_of(&format!(
+        r#"{ODS_HEAD}<table:table table:name="2026"><table:table-row table:number-rows-repeated="{rows}"><table:table-cell table:number-columns-repeated="{cols}" office:value-type="string"><text:p>{}</text:p></table:table-cell></table:table-row></table:table>{ODS_TAIL}"#,
+        letters(chars)
+    ))
+}
+
+/// Hostile (issue 32.1): an ODS of `rows` rows that each hold one number far right (column
+/// 16,001, after 16,000 empty cells written as one repeat): the used area is one column, but a
+/// reader that builds each row from column A holds 16,001 cells a row.
+pub fn ods_far_column(rows: usize) -> Vec<u8> {
+    let row = r#"<table:table-row><table:table-cell table:number-columns-repeated="16000"/><table:table-cell office:value-type="float" office:value="1"><text:p>1</text:p></table:table-cell></table:table-row>"#;
+    ods_of(&format!(
+        r#"{ODS_HEAD}<table:table table:name="2026">{}</table:table>{ODS_TAIL}"#,
+        row.repeat(rows)
+    ))
+}
+
+/// An XLSX workbook written by hand: one worksheet `2026` of `rows` rows of `cols` cells that
+/// all show shared string 0, the shared string table holding `text` (and declaring
+/// `unique_count` entries). Hostile with a long `text` and many cells (issue 32.1: one shared
+/// string used by many cells, each a copy), or with a huge `unique_count` (a reader that reserves
+/// room for that many strings first).
+pub fn xlsx_shared(text: &str, rows: usize, cols: usize, unique_count: u64) -> Vec<u8> {
+    let row = format!("<row>{}</row>", r#"<c t="s"><v>0</v></c>"#.repeat(cols));
+    xlsx_of(
+        &row.repeat(rows),
+        &format!(
+            r#"<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="{}" uniqueCount="{unique_count}"><si><t>{}</t></si></sst>"#,
+            rows * cols,
+            escape(text)
+        ),
+    )
+}
+
+/// Hostile (issue 32.1): an XLSX of `rows` rows that each hold one number far right (column
+/// WQK, the 16,001st): the used area is one column, but a reader that fills each row from
+/// column A holds 16,001 cells a row.
+pub fn xlsx_far_column(rows: usize) -> Vec<u8> {
+    let data: String = (1..=rows)
+        .map(|r| format!(r#"<row r="{r}"><c r="WQK{r}"><v>1</v></c></row>"#))
+        .collect();
+    xlsx_of(
+        &data,
+        r#"<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="0" uniqueCount="0"></sst>"#,
+    )
+}
+
+/// An XLSX workbook written by hand: one worksheet `2026` whose `<sheetData>` is `sheet_data`,
+/// and the shared string table `shared` (its whole XML).
+pub fn xlsx_of(sheet_data: &str, shared: &str) -> Vec<u8> {
+    const MAIN: &str = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
+    const RELS: &str = "http://schemas.openxmlformats.org/package/2006/relationships";
+    const DOC: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+    let parts: Vec<(&str, String)> = vec![
+        (
+            "[Content_Types].xml",
+            r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>"#.to_string(),
+        ),
+        (
+            "_rels/.rels",
+            format!(r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="{RELS}"><Relationship Id="rId1" Type="{DOC}/officeDocument" Target="xl/workbook.xml"/></Relationships>"#),
+        ),
+        (
+            "xl/workbook.xml",
+            format!(r#"<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="{MAIN}" xmlns:r="{DOC}"><sheets><sheet name="2026" sheetId="1" r:id="rId1"/></sheets></workbook>"#),
+        ),
+        (
+            "xl/_rels/workbook.xml.rels",
+            format!(r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="{RELS}"><Relationship Id="rId1" Type="{DOC}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="{DOC}/sharedStrings" Target="sharedStrings.xml"/></Relationships>"#),
+        ),
+        (
+            "xl/sharedStrings.xml",
+            format!(r#"<?xml version="1.0" encoding="UTF-8"?>{shared}"#),
+        ),
+        (
+            "xl/worksheets/sheet1.xml",
+            format!(
+                r#"<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="{MAIN}"><sheetData>{sheet_data}</sheetData></worksheet>"#
+            ),
+        ),
+    ];
+    let mut buf = std::io::Cursor::new(Vec::new());
+    {
+        let mut zip = zip::ZipWriter::new(&mut buf);
+        let deflated = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated);
+        for (name, text) in parts {
+            zip.start_file(name, deflated).unwrap();
+            zip.write_all(text.as_bytes()).unwrap();
+        }
+        zip.finish().unwrap();
+    }
+    buf.into_inner()
+}
+
+/// The three spreadsheets of issue 32.1 (file name, bytes): an ODS of under 1 KB with one huge
+/// `text:s`, an ODS of one repeated cell (about 20 KB), an XLSX of one shared string used by
+/// many cells (about 20 KB); each would make a naive reader build gigabytes of text. And an
+/// XLSX whose shared string table declares two billion entries, and an ODS and an XLSX whose rows
+/// each hold one number far right.
+pub fn hostile() -> Vec<(&'static str, Vec<u8>)> {
+    vec![
+        ("leerzeichen.ods", ods_space_bomb()),
+        ("wiederholt.ods", ods_repeated_cell(30_000, 1_000, 30)),
+        ("geteilt.xlsx", xlsx_shared(&letters(30_000), 60, 1_000, 1)),
+        ("zaehler.xlsx", xlsx_shared("Anna", 1, 1, 2_000_000_000)),
+        ("weit-rechts.ods", ods_far_column(20_000)),
+        ("weit-rechts.xlsx", xlsx_far_column(20_000)),
+    ]
 }

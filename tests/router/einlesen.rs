@@ -440,3 +440,219 @@ async fn next_year_brought_in_with_its_nights_ahead_does_not_take_over_the_table
     // Both seasons are there to pick.
     assert_eq!(t.get("/saison/2027", None).await.status, StatusCode::OK);
 }
+
+/// A club's workbook as it is (issue 31.9): the preview names the title row, the computed
+/// columns and the sum row it skipped, and the confirm imports the season.
+#[tokio::test]
+async fn the_preview_names_the_title_row_computed_columns_and_sum_rows_it_skipped() {
+    let t = TestApp::staffed().await;
+    let cookie = t.login(SECRETARY).await;
+    let sheet = "Schockerliga 2024\r\n\
+                 Datum;Spieler;Runden;Schock-Out;verloren;D.Wert;Platz\r\n\
+                 05.01.2024;Anna;10;3;4;3,00;1\r\n05.01.2024;Bernd;10;2;6;2,00;2\r\n\
+                 Summe;;20;5;10;;\r\n";
+    let preview = upload(&t, "natur.csv", sheet.as_bytes(), &cookie).await;
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.body);
+    let body = &preview.body;
+    assert!(body.contains("Übersprungen"), "{body}");
+    for want in [
+        "Zeile 1 (Titel „Schockerliga 2024“)",
+        "Spalte „D.Wert“ (berechnet)",
+        "Spalte „Platz“ (berechnet)",
+        "Zeile 5 („Summe“)",
+    ] {
+        assert!(body.contains(want), "{want}: {body}");
+    }
+    let done = confirm(&t, &digest_of(body), "c1", false, &cookie).await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
+    let table: Value =
+        serde_json::from_str(&t.get("/api/v1/seasons/2024/standings", None).await.body).unwrap();
+    assert_eq!(table["rows"].as_array().unwrap().len(), 2, "{table}");
+}
+
+/// The sample season with its 6th night closed and a Strafenkatalog of its own (a kind `handy`
+/// added), as a club's current season is when someone replaces it from a sheet.
+fn sample_with_money() -> schockerliga::league::file::SeasonFile {
+    let mut v = serde_json::to_value(crate::common::season_file("sample-2026", None)).unwrap();
+    v["nights"][5]["closed"] = Value::Bool(true);
+    v["rules"]["fines"] = serde_json::json!({ "late": 100, "sleepy": 50, "handy": 250 });
+    serde_json::from_value(v).unwrap()
+}
+
+/// Issue 32.2: „ersetzen“ from a sheet wiped a season's money (a closed night without a
+/// Korrektur, 53 fines, 9 paid fees) and the Protokoll kept only `{"nights": 40}`. A sheet holds
+/// nights' results only: replacing from it keeps fines, fees, payments and the Strafenkatalog,
+/// touches a closed night only with the Korrektur box and a reason, and writes each replaced night
+/// to the Protokoll.
+#[tokio::test]
+async fn replacing_a_season_from_a_sheet_keeps_its_money_and_corrects_a_closed_night_only_with_a_reason(
+) {
+    let file = sample_with_money();
+    let closed = file.nights[5].date;
+    let t = TestApp::builder().staff().season(file).start().await;
+    let cookie = t.login(SECRETARY).await;
+    let sheet = t
+        .get("/verwaltung/saison/2026/tabelle.csv", Some(&cookie))
+        .await
+        .bytes
+        .to_vec();
+    let json = |body: &str| -> Value { serde_json::from_str(body).unwrap() };
+    let payouts = json(&t.get("/api/v1/seasons/2026/payouts", None).await.body);
+    let standings = json(&t.get("/api/v1/seasons/2026/standings", None).await.body);
+    let before = t.league.export(2026).unwrap();
+    let fines = |f: &schockerliga::league::file::SeasonFile| -> Vec<_> {
+        f.nights
+            .iter()
+            .flat_map(|n| n.fines.iter().map(move |x| (n.date, x.clone())))
+            .collect()
+    };
+    assert_eq!(fines(&before).len(), 53);
+
+    let preview = upload(&t, "liga-2026.csv", &sheet, &cookie).await;
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.body);
+    assert!(
+        preview.body.contains("name=\"korrektur_grund\""),
+        "a closed night is replaced: the preview asks for the Korrektur: {}",
+        preview.body
+    );
+    assert!(
+        preview
+            .body
+            .contains("Strafen, Beiträge, Zahlungen und der Strafenkatalog bleiben"),
+        "{}",
+        preview.body
+    );
+    let digest = digest_of(&preview.body);
+
+    // „ersetzen“ without the Korrektur: refused, naming the closed night; nothing stored.
+    let stored = snapshot(&t.db.write).await;
+    let refused = confirm(&t, &digest, "c1", true, &cookie).await;
+    assert_eq!(
+        refused.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        refused.body
+    );
+    let day = closed.format("%d.%m.%Y").to_string();
+    assert!(refused.body.contains(&day), "{day}: {}", refused.body);
+    assert!(refused.body.contains("Korrektur"), "{}", refused.body);
+    assert_eq!(snapshot(&t.db.write).await, stored, "nothing stored");
+
+    let done = t
+        .post(
+            "/verwaltung/einlesen/bestaetigen",
+            &format!(
+                "einmal=c2&digest={digest}&ersetzen=1&korrektur=on&korrektur_grund=Alte+Tabelle+eingelesen"
+            ),
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
+
+    // The results are the sheet's (the same table), the money is the season's as it was.
+    assert_eq!(
+        json(&t.get("/api/v1/seasons/2026/standings", None).await.body),
+        standings
+    );
+    assert_eq!(
+        json(&t.get("/api/v1/seasons/2026/payouts", None).await.body),
+        payouts
+    );
+    let after = t.league.export(2026).unwrap();
+    assert_eq!(
+        fines(&after),
+        fines(&before),
+        "every fine, paid or open, kept"
+    );
+    assert_eq!(after.players, before.players, "every fee kept");
+    assert_eq!(after.rules, before.rules, "the Strafenkatalog kept");
+    assert!(
+        after.nights.iter().all(|n| n.tables.is_empty()),
+        "now totals"
+    );
+    let night = after.nights.iter().find(|n| n.date == closed).unwrap();
+    assert!(night.closed, "still closed");
+    assert_eq!(
+        night.corrections.last().map(|c| c.reason.as_str()),
+        Some("Alte Tabelle eingelesen")
+    );
+
+    // Each replaced night in the Protokoll.
+    let admin = t.login(ADMIN).await;
+    for n in [&after.nights[0], night] {
+        let log = t
+            .get(
+                &format!("/verwaltung/protokoll?abend={}", n.date),
+                Some(&admin),
+            )
+            .await
+            .body;
+        let want = format!(
+            "Abend {} ersetzt, Import aus liga-2026.csv",
+            n.date.format("%d.%m.%Y")
+        );
+        assert!(log.contains(&want), "{want}: {log}");
+    }
+    let log = t
+        .get(
+            &format!("/verwaltung/protokoll?abend={closed}"),
+            Some(&admin),
+        )
+        .await
+        .body;
+    assert!(log.contains("Alte Tabelle eingelesen"), "{log}");
+
+    // The same sheet again changes no night: no Korrektur needed.
+    let preview = upload(&t, "liga-2026.csv", &sheet, &cookie).await;
+    let again = confirm(&t, &digest_of(&preview.body), "c3", true, &cookie).await;
+    assert_eq!(again.status, StatusCode::SEE_OTHER, "{}", again.body);
+    assert_eq!(fines(&t.league.export(2026).unwrap()), fines(&before));
+}
+
+/// Issue 31.12: the upload limit is one figure: the constant is whole MiB, the upload page says
+/// it, a file one byte over is refused with it, one exactly at it is not refused for its size,
+/// and the README and docs/tabelle.md say the same figure. The guide to the spreadsheet import
+/// ships in the package.
+#[tokio::test]
+async fn the_upload_limit_is_one_figure_on_the_page_in_the_code_and_in_the_docs() {
+    use schockerliga::web::admin::einlesen::MAX_UPLOAD_BYTES;
+    const MIB: usize = 1024 * 1024;
+    assert_eq!(MAX_UPLOAD_BYTES % MIB, 0, "a whole number of MiB");
+    let figure = format!("{} MiB", MAX_UPLOAD_BYTES / MIB);
+    let t = TestApp::staffed().await;
+    let cookie = t.login(SECRETARY).await;
+    let page = t.get("/verwaltung/einlesen", Some(&cookie)).await.body;
+    assert!(page.contains(&format!("bis {figure}")), "{figure}: {page}");
+    let mut over = b"Datum;Spieler;Runden;Outs\n".to_vec();
+    over.resize(MAX_UPLOAD_BYTES + 1, b'\n');
+    let r = upload(&t, "gross.csv", &over, &cookie).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+    assert!(
+        r.body.contains(&format!("größer als {figure}")),
+        "{}",
+        r.body
+    );
+    over.truncate(MAX_UPLOAD_BYTES);
+    let r = upload(&t, "gross.csv", &over, &cookie).await;
+    assert!(!r.body.contains("größer als"), "at the limit: {}", r.body);
+
+    let root = env!("CARGO_MANIFEST_DIR");
+    let read = |p: &str| std::fs::read_to_string(format!("{root}/{p}")).unwrap();
+    let readme = read("README.md");
+    let guide = read("docs/tabelle.md");
+    for (name, text) in [("README.md", &readme), ("docs/tabelle.md", &guide)] {
+        assert!(
+            text.contains(&format!("Hochladen bis {figure}")),
+            "{name} says the upload limit {figure}"
+        );
+    }
+    assert!(
+        readme.contains("docs/tabelle.md"),
+        "the README points to the guide"
+    );
+    assert!(
+        read("Cargo.toml")
+            .contains(r#"["docs/tabelle.md", "usr/share/doc/schockerliga/tabelle.md", "644"]"#),
+        "the guide ships in the package"
+    );
+}

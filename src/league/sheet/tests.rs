@@ -557,3 +557,105 @@ fn a_season_after_the_next_year_is_refused_at_its_sheet_and_line() {
          (das nächste Jahr; heute ist der 26.12.2026)"
     );
 }
+
+/// A club's workbook as it is (issue 31.9): a title row above the header, the singular
+/// „Schock-Out“, computed columns (D.Wert, Schnitt, Platz, Liga) and a Summe row import without
+/// an edit; what was skipped is named, and the season equals the one of the clean sheet.
+#[test]
+fn a_natural_club_sheet_imports_and_names_what_was_skipped() {
+    for outs in ["Schock-Out", "Schock Out", "Outs", "Schock-Outs"] {
+        assert_eq!(column_of(outs), Some(Column::Outs), "{outs}");
+    }
+    let clean = read_sheets(&[sheet(
+        "",
+        &[
+            "Datum;Spieler;Runden;Outs;Hand-Outs;verloren",
+            "09.01.2026;Anna;10;6;2;3",
+            "09.01.2026;Bernd;10;2;0;7",
+            "16.01.2026;Anna;8;1;0;4",
+            "16.01.2026;Bernd;8;0;0;4",
+        ],
+    )])
+    .unwrap();
+    let natural = [
+        "Schockerliga Zum Goldenen Becher 2026",
+        "Datum;Spieler;Runden;Schock-Out;Hand-Outs;verloren;D.Wert;Schnitt;Platz;Liga",
+        "09.01.2026;Anna;10;6;2;3;8,00;0,8;1;1. Liga",
+        "09.01.2026;Bernd;10;2;0;7;2,00;0,2;2;2. Liga",
+        "Summe;;20;8;2;10;;;;",
+        "16.01.2026;Anna;8;1;0;4;6,67;;1;1. Liga",
+        "16.01.2026;Bernd;8;0;0;4;1,11;;2;2. Liga",
+        "Gesamt 2026;;36;9;2;18;;;;",
+        "TOTAL;;36;9;2;18;;;;",
+    ];
+    let got = read_sheets(&[sheet("", &natural)]).unwrap();
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].season, clean[0].season);
+    assert_eq!(got[0].rows.len(), 4);
+    let skipped = got[0].skipped.join(" | ");
+    for want in [
+        "Zeile 1 (Titel „Schockerliga Zum Goldenen Becher 2026“)",
+        "Spalte „D.Wert“ (berechnet)",
+        "Spalte „Schnitt“ (berechnet)",
+        "Spalte „Platz“ (berechnet)",
+        "Spalte „Liga“ (berechnet)",
+        "Zeile 5 („Summe“)",
+        "Zeile 8 („Gesamt 2026“)",
+        "Zeile 9 („TOTAL“)",
+    ] {
+        assert!(skipped.contains(want), "{want}: {skipped}");
+    }
+    assert!(clean[0].skipped.is_empty(), "{:?}", clean[0].skipped);
+    // The header is still line 2: a refusal names the file's own line.
+    let mut bad = natural.to_vec();
+    bad[3] = "09.01.2026;Bernd;zehn;2;0;7;;;;";
+    let e = read_sheets(&[sheet("", &bad)]).unwrap_err().to_string();
+    assert!(e.starts_with("Zeile 4, Spalte „Runden“"), "{e}");
+    // Nothing else is guessed: a second text row above the header with several cells is no
+    // title, an unknown column is still refused.
+    let e = read_sheets(&[sheet(
+        "",
+        &["Liga;Stand vom;20.12.", natural[1], natural[2]],
+    )])
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("Zeile 1"), "{e}");
+    let mut unknown = natural.to_vec();
+    unknown[1] = "Datum;Spieler;Runden;Outs;Bemerkung";
+    let e = read_sheets(&[sheet("", &unknown)]).unwrap_err().to_string();
+    assert!(
+        e.contains("Zeile 2, Spalte „Bemerkung“: unbekannte Spalte"),
+        "{e}"
+    );
+}
+
+/// An Endstand with a title row, a D.Wert column and a Summe row (its Spieler cell, when the
+/// sheet has no Saison column) imports alike.
+#[test]
+fn a_natural_endstand_sheet_imports_and_names_what_was_skipped() {
+    let got = read_sheets(&[sheet(
+        "2003",
+        &[
+            "Endstand 2003",
+            "Platz;Spieler;Liga;Runden;Outs gewertet;D.Wert;bezahlte Runden",
+            "1;Anna;1. Liga;200;130;6,5;20",
+            "2;Bernd;2. Liga;90;40;4,44;12",
+            ";Summe;;290;170;;32",
+        ],
+    )])
+    .unwrap();
+    assert_eq!(got[0].season.endstand.len(), 2);
+    let skipped = got[0].skipped.join(" | ");
+    for want in [
+        "Zeile 1 (Titel „Endstand 2003“)",
+        "Spalte „D.Wert“ (berechnet)",
+        "Spalte „Platz“ (berechnet)",
+        "Zeile 5 („Summe“)",
+    ] {
+        assert!(skipped.contains(want), "{want}: {skipped}");
+    }
+    assert!(
+        !skipped.contains("Liga"),
+        "the Liga is read in an Endstand: {skipped}"
+    );
+}

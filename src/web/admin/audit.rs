@@ -163,6 +163,7 @@ fn field_name(key: &str) -> &str {
         "lost_rounds" => "verlorene Runden",
         "wurfrunden" => "Wurfrunden",
         "recorded_as_totals" => "als Summen eingetragen",
+        "replaced" => "Abende ersetzt",
         "netted" => "verrechnet",
         other => other,
     }

@@ -2,9 +2,11 @@
 //! totals", docs/tabelle.md): a secretary uploads a CSV, XLSX or ODS file, sees a preview (the
 //! first rows as understood, the table as it would stand, the players and nights it creates) and
 //! confirms; nothing is kept before the confirm but the upload itself, in memory, for an hour
-//! (`League::stage_sheet`). A file up to the server's body limit (`MAX_UPLOAD_BYTES`); larger
-//! ones with `schockerliga import FILE`. Also the season's own sheet as a download, and the whole
-//! club as one file.
+//! (`League::stage_sheet`). A file up to [`MAX_UPLOAD_BYTES`] (3 MiB); larger ones with
+//! `schockerliga import FILE`. The file is read on the blocking pool, one at a time
+//! (`interchange::read_sheet_apart`). Replacing a season that is there replaces its results only;
+//! a closed night among them needs the Korrektur fields. Also the season's own sheet as a
+//! download, and the whole club as one file.
 
 use askama::Template;
 use askama_web::WebTemplate;
@@ -14,17 +16,24 @@ use axum::response::{IntoResponse, Response};
 use axum::Form;
 use serde::Deserialize;
 
-use crate::league::format::format_dwert;
+use crate::league::format::{date_de, format_dwert};
 use crate::league::sheet::Layout as SheetLayout;
-use crate::service::interchange::{read_sheet, season_csv, SheetPreview};
+use crate::league::Korrektur;
+use crate::service::interchange::{read_sheet_apart, season_csv, SheetPreview};
 use crate::service::{Edit, Refusal, ServiceError};
+use crate::web::kit::form::KorrekturFields;
 use crate::web::kit::respond::refused_status;
 use crate::web::kit::security::MAX_BODY_BYTES;
 use crate::web::kit::session::RequireSecretary;
 use crate::web::kit::{AppError, AtSeason, Layout, Reply, Stored, Today};
 
-/// The largest file the upload takes: the server's body limit, less room for the form around it.
-pub const MAX_UPLOAD_BYTES: usize = MAX_BODY_BYTES - 64 * 1024;
+/// The largest file the upload takes: 3 MiB, one whole figure that the page, the refusal, the
+/// README and docs/tabelle.md all say (issue 31.12); under the server's body limit with room for
+/// the form around it. Twenty years of a club are about 0.5 MiB as XLSX; larger files with
+/// `schockerliga import` (up to `sheet::MAX_FILE_BYTES`).
+pub const MAX_UPLOAD_BYTES: usize = 3 * 1024 * 1024;
+const _: () = assert!(MAX_UPLOAD_BYTES.is_multiple_of(1024 * 1024));
+const _: () = assert!(MAX_UPLOAD_BYTES + 64 * 1024 <= MAX_BODY_BYTES);
 
 /// The upload page, with the refusal of a file that could not be read.
 #[derive(Template, WebTemplate)]
@@ -77,6 +86,13 @@ pub struct SeasonLine {
     pub table: Vec<(&'static str, u32, String, u32, i64, String)>,
     /// Nights the league has for that year already (the import replaces them only when asked).
     pub existing_nights: i64,
+    /// What of the sheet was left out (title rows, computed columns, sum rows), German.
+    pub skipped: Vec<String>,
+    /// The nights „ersetzen“ would change: (date TT.MM.JJJJ, what becomes of it, closed, fines
+    /// it keeps).
+    pub replaced: Vec<(String, &'static str, bool, usize)>,
+    /// Why „ersetzen“ would be refused, if it would (German).
+    pub replace_refusal: Option<String>,
 }
 
 /// The preview of an upload.
@@ -95,11 +111,21 @@ pub struct PreviewPage {
     error: Option<String>,
     /// "ersetzen" ticked in a refused confirm.
     replace: bool,
+    /// „ersetzen“ would change a closed night: the form asks for the Korrektur.
+    needs_korrektur: bool,
+    /// The Korrektur fields as typed (a refused confirm).
+    korrektur: Korrektur,
 }
 
 impl PreviewPage {
-    /// The page of `preview`, with `error` and the "ersetzen" box as sent.
-    fn of(layout: Layout, preview: SheetPreview, error: Option<String>, replace: bool) -> Self {
+    /// The page of `preview`, with `error`, the "ersetzen" box and the Korrektur as sent.
+    fn of(
+        layout: Layout,
+        preview: SheetPreview,
+        error: Option<String>,
+        replace: bool,
+        korrektur: Korrektur,
+    ) -> Self {
         let seasons: Vec<SeasonLine> = preview
             .seasons
             .into_iter()
@@ -137,11 +163,20 @@ impl PreviewPage {
                     })
                     .collect(),
                 existing_nights: s.existing_nights,
+                skipped: s.skipped,
+                replaced: s
+                    .replaced
+                    .iter()
+                    .map(|n| (date_de(n.date), n.outcome.label(), n.closed, n.fines))
+                    .collect(),
+                replace_refusal: s.replace_refusal,
             })
             .collect();
         PreviewPage {
             layout,
             replaces: seasons.iter().any(|s| s.existing_nights > 0),
+            needs_korrektur: seasons.iter().any(|s| s.replaced.iter().any(|n| n.2)),
+            korrektur,
             file_name: preview.file_name,
             digest: preview.digest,
             seasons,
@@ -195,8 +230,8 @@ pub async fn post(
     multipart: Multipart,
 ) -> Result<Response, AppError> {
     let read = match file_of(multipart).await {
-        Ok((name, bytes)) => match read_sheet(&name, &bytes, reply.layout.today) {
-            Ok(import) => {
+        Ok((name, bytes)) => match read_sheet_apart(&name, bytes, reply.layout.today).await {
+            Ok((import, bytes)) => {
                 reply.league.stage_sheet(&name, bytes);
                 reply.league.preview_sheet(&import).await
             }
@@ -205,12 +240,18 @@ pub async fn post(
         Err(e) => Err(e),
     };
     match read {
-        Ok(preview) => Ok(PreviewPage::of(reply.layout, preview, None, false).into_response()),
+        Ok(preview) => {
+            Ok(
+                PreviewPage::of(reply.layout, preview, None, false, Korrektur::default())
+                    .into_response(),
+            )
+        }
         Err(e) => Ok(UploadPage::refused(reply.layout, &e.into_refusal()?)),
     }
 }
 
-/// The confirm form of a preview: the upload's digest and the "ersetzen" box.
+/// The confirm form of a preview: the upload's digest, the "ersetzen" box and the Korrektur of
+/// the closed nights replacing changes.
 #[derive(Debug, Deserialize)]
 pub struct ConfirmForm {
     /// The digest the preview showed.
@@ -219,6 +260,9 @@ pub struct ConfirmForm {
     /// Present when the seasons that have nights already are to be replaced.
     #[serde(default)]
     pub ersetzen: Option<String>,
+    /// The Korrektur box and reason (needed when a closed night's results change).
+    #[serde(flatten)]
+    pub korrektur: KorrekturFields,
 }
 
 /// `POST /verwaltung/einlesen/bestaetigen`: imports every season of the previewed upload in one
@@ -229,6 +273,7 @@ pub async fn confirm(
     Form(form): Form<ConfirmForm>,
 ) -> Result<Response, AppError> {
     let replace = form.ersetzen.is_some();
+    let korrektur = Korrektur::from(&form.korrektur);
     let Some((name, bytes)) = reply.league.staged_sheet(&form.digest) else {
         let expired = ServiceError::refused(
             "Die Vorschau ist abgelaufen (nach einer Stunde oder einem Neustart): bitte die Datei \
@@ -236,11 +281,18 @@ pub async fn confirm(
         );
         return Ok(UploadPage::refused(reply.layout, &expired.into_refusal()?));
     };
-    let import = read_sheet(&name, &bytes, reply.layout.today);
+    let import = read_sheet_apart(&name, bytes, reply.layout.today)
+        .await
+        .map(|(import, _)| import);
     let done = match &import {
         Ok(import) => reply
             .league
-            .import_sheet(import, &form.digest, replace, &Edit::by(&user.username))
+            .import_sheet(
+                import,
+                &form.digest,
+                replace,
+                &Edit::by(&user.username).korrektur(korrektur.clone()),
+            )
             .await
             .map(|seasons| seasons.iter().map(|s| s.year).collect::<Vec<i32>>()),
         Err(e) => Err(ServiceError::refused(e.to_string())),
@@ -269,6 +321,7 @@ pub async fn confirm(
                 preview,
                 Some(refusal.to_string()),
                 replace,
+                korrektur,
             ))
         })
         .await
