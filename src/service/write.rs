@@ -3,7 +3,8 @@
 //!
 //! 1. open the write transaction with its author (the audit triggers name him);
 //! 2. take the season (the snapshot's view when it is at the stored counter, else read it);
-//! 3. apply the change (`Season::apply`: the one check of league.md);
+//! 3. apply the change (`Season::apply`: the one check of league.md); a round entered by hand is
+//!    refused while its Runde runs in the Schockbesteck;
 //! 4. the closed-night gate: a change of a closed night's draw, rounds or fines needs a Korrektur
 //!    with a reason, which is recorded;
 //! 5. the change's SQL (`db::change`), the audit row the triggers do not write;
@@ -95,6 +96,42 @@ async fn confirmed_is_current(
             "Die Runde im Schockbesteck wurde inzwischen geändert (Wurfrunde zurückgenommen, \
              verworfen oder neu gespielt); nichts gespeichert. Bitte prüfen und neu bestätigen.",
         ));
+    }
+    Ok(())
+}
+
+/// Refuses a round entered by hand (`PutRound` without throws) whose number is running in the
+/// Schockbesteck at its table ([`super::besteck::collision`]), whichever way it came (round form,
+/// scorer link, paper sheet, JSON API); the Schockbesteck's own confirm of that Runde
+/// (`confirms`) passes. Checked inside the write transaction, so a Runde started meanwhile is
+/// seen (issue 33.5).
+async fn not_running_in_besteck(
+    tx: &mut WriteTx,
+    view: &SeasonView,
+    changes: &[Change],
+    confirms: Option<(u32, u32)>,
+) -> Result<(), ServiceError> {
+    for change in changes {
+        let Change::PutRound {
+            date,
+            table,
+            number,
+            schockbesteck: None,
+            ..
+        } = change
+        else {
+            continue;
+        };
+        if confirms == Some((*table, *number)) {
+            continue;
+        }
+        let Some(&night) = view.ids.nights.get(date) else {
+            continue;
+        };
+        let running = db::besteck::numbers(tx, night, *table).await?;
+        if let Some(refusal) = super::besteck::collision(*date, *table, *number, &running) {
+            return Err(ServiceError::Refused(refusal));
+        }
     }
     Ok(())
 }
@@ -220,6 +257,7 @@ impl League {
         if let Some((table, round)) = edit.confirms_runde {
             confirmed_is_current(&mut tx, &view, changes, table, round).await?;
         }
+        not_running_in_besteck(&mut tx, &view, changes, edit.confirms_runde).await?;
         let mut season = view.season.clone();
         let mut steps = Vec::with_capacity(changes.len());
         for change in changes {

@@ -54,25 +54,6 @@ pub fn next_round(rounds: &[EnteredRound], running: &[u32], rounds_per_night: u3
         .unwrap_or(rounds_per_night)
 }
 
-/// The refusal of a round form's round `number` at `table` while that Runde is `running` in the
-/// Schockbesteck (German, naming night, table and round), else `None`: both would store the
-/// same round.
-pub fn besteck_collision(
-    date: NaiveDate,
-    table: u32,
-    number: u32,
-    running: &[u32],
-) -> Option<String> {
-    running.contains(&number).then(|| {
-        format!(
-            "Abend {}, Tisch {table}, Runde {number}: diese Runde läuft gerade im Schockbesteck. \
-             Dort zu Ende spielen und bestätigen (oder dort verwerfen), oder hier eine andere \
-             Rundennummer wählen.",
-            date_de(date)
-        )
-    })
-}
-
 /// A round already entered at a table, compact for the secretary's page.
 pub struct EnteredRound {
     /// Round number.

@@ -4,9 +4,7 @@
 
 use axum::extract::Path;
 
-use super::night::{
-    besteck_collision, correct, end, korrektur_key, running_at, Correction, CorrectionForm, Typed,
-};
+use super::night::{correct, end, korrektur_key, Correction, CorrectionForm, Typed};
 use super::round_input::{
     check_round_form, first, foreign_ids, round_number, Fields, RoundInput, RowInput,
 };
@@ -138,14 +136,8 @@ pub async fn post(
         )));
     }
     let read = read(&at, table, &fields);
-    let running = running_at(&reply.league, &at, table).await;
     let done = match read.parsed {
         Err(e) => Err(ServiceError::refused(e)),
-        Ok((number, _)) if besteck_collision(at.date, table, number, &running).is_some() => {
-            Err(ServiceError::refused(
-                besteck_collision(at.date, table, number, &running).unwrap_or_default(),
-            ))
-        }
         Ok((number, change)) => {
             let edit = Edit::by(&user.username).korrektur(read.korrektur.clone());
             reply

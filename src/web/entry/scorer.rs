@@ -15,9 +15,7 @@ use axum::{Extension, Form};
 use serde::Deserialize;
 use tower_sessions::Session;
 
-use super::night::{
-    besteck_collision, blank_rows, end_with, next_round, running_at, EnteredRound, Typed,
-};
+use super::night::{blank_rows, end_with, next_round, running_at, EnteredRound, Typed};
 use super::round;
 use super::round_input::{Fields, RowInput};
 use crate::league::format::date_de;
@@ -171,14 +169,8 @@ async fn save_round(
 ) -> Result<Response, AppError> {
     let base = link_path(&token, link.date, link.table);
     let read = round::read(&at, link.table, &fields);
-    let running = running_at(&reply.league, &at, link.table).await;
     let done = match read.parsed {
         Err(e) => Err(ServiceError::refused(e)),
-        Ok((number, _)) if besteck_collision(at.date, link.table, number, &running).is_some() => {
-            Err(ServiceError::refused(
-                besteck_collision(at.date, link.table, number, &running).unwrap_or_default(),
-            ))
-        }
         Ok((number, change)) => reply
             .league
             .change(at.year(), change, &Edit::by(&link.author()))
