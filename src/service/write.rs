@@ -19,6 +19,7 @@ use serde_json::{json, Value};
 
 use super::{League, SeasonView, ServiceError};
 use crate::db::{self, WriteTx};
+use crate::league::change::{changed_meanwhile_by, entered_round, round_version, Replace};
 use crate::league::file::CorrectionEntry;
 use crate::league::{self, Change, Korrektur, Season};
 
@@ -131,6 +132,57 @@ async fn not_running_in_besteck(
         let running = db::besteck::numbers(tx, night, *table).await?;
         if let Some(refusal) = super::besteck::collision(*date, *table, *number, &running) {
             return Err(ServiceError::Refused(refusal));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a replacement or removal of a round "as seen" (`Replace::IfVersion`, `RemoveRound`'s
+/// `if_version`: a form's or the JSON API's version of the round) when the round as stored is
+/// another version, naming who changed it (its last audit row) and what is there now (issue 32.4:
+/// a correction queued without network must not overwrite a newer one). A round an earlier change
+/// of the same batch touches is left to the league's own check.
+async fn seen_is_current(
+    tx: &mut WriteTx,
+    view: &SeasonView,
+    changes: &[Change],
+) -> Result<(), ServiceError> {
+    let mut touched: Vec<(NaiveDate, u32, u32)> = Vec::new();
+    for change in changes {
+        let (date, table, number, seen) = match change {
+            Change::PutRound {
+                date,
+                table,
+                number,
+                replace: Replace::IfVersion(v),
+                ..
+            } => (*date, *table, *number, Some(v)),
+            Change::RemoveRound {
+                date,
+                table,
+                number,
+                if_version,
+            } => (*date, *table, *number, if_version.as_ref()),
+            Change::PutRound {
+                date,
+                table,
+                number,
+                ..
+            } => (*date, *table, *number, None),
+            _ => continue,
+        };
+        let first = !touched.contains(&(date, table, number));
+        touched.push((date, table, number));
+        let Some(seen) = seen.filter(|_| first) else {
+            continue;
+        };
+        let Some(old) = entered_round(&view.season, date, table, number) else {
+            continue;
+        };
+        if round_version(old) != *seen {
+            let by = db::audit::last_round_author(tx, date, table, number).await?;
+            let at = league::Location::night(date).table(table).round(number);
+            return Err(changed_meanwhile_by(&at, old, by.as_deref()).into());
         }
     }
     Ok(())
@@ -258,6 +310,7 @@ impl League {
             confirmed_is_current(&mut tx, &view, changes, table, round).await?;
         }
         not_running_in_besteck(&mut tx, &view, changes, edit.confirms_runde).await?;
+        seen_is_current(&mut tx, &view, changes).await?;
         let mut season = view.season.clone();
         let mut steps = Vec::with_capacity(changes.len());
         for change in changes {

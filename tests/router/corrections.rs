@@ -390,3 +390,98 @@ async fn a_round_sent_to_the_wrong_table_moves_with_its_players() {
         page.body
     );
 }
+
+/// The ids of `names`, as stored.
+async fn ids_of(t: &TestApp, names: &[&str]) -> Vec<i64> {
+    let mut conn = t.db.read.acquire().await.unwrap();
+    let mut ids = Vec::new();
+    for name in names {
+        let (id, _) = schockerliga::db::player::by_name(&mut conn, name)
+            .await
+            .unwrap()
+            .unwrap();
+        ids.push(id);
+    }
+    ids
+}
+
+/// Issue 32.4: a "Runde ersetzen" typed on a page opened before another secretary corrected the
+/// same round (queued without network and sent later) overwrote the newer correction. The form
+/// carries the version of each round it shows; a replacement of a round changed since is refused,
+/// naming who changed it and what is there now, and nothing is stored; sent again from the page
+/// of the refusal (the secretary has seen both), it is stored.
+#[tokio::test]
+async fn a_correction_from_an_older_page_does_not_overwrite_a_newer_correction() {
+    let t = TestApp::small_season().await;
+    let anna = t.login(SECRETARY).await;
+    let night = format!("/verwaltung/abend/{NIGHT}");
+    let action = format!("{night}/runde");
+    let opened = t.get(&night, Some(&anna)).await;
+    assert_eq!(opened.status, StatusCode::OK);
+    let hidden = crate::late_arrival::hidden_fields(&opened.body, &action);
+    // Round 1 of table 1 was Frank, Elke, Anna, Carla (Carla lost). Another secretary corrects
+    // it: Frank 2 Outs, Elke lost.
+    let ids = ids_of(&t, &["Frank", "Elke", "Anna", "Carla"]).await;
+    t.create_account("bernd", "secretary").await;
+    let bernd = t.login("bernd").await;
+    let uri = format!("/api/v1/nights/{NIGHT}/tables/1/rounds/1");
+    let newer = serde_json::json!({ "results": [
+        { "player": "Frank", "outs": 2, "hand_outs": 0, "lost": false },
+        { "player": "Elke", "outs": 0, "hand_outs": 0, "lost": true },
+        { "player": "Anna", "outs": 0, "hand_outs": 0, "lost": false },
+        { "player": "Carla", "outs": 1, "hand_outs": 0, "lost": false } ] });
+    let r = t
+        .send(
+            req("POST", &uri)
+                .header("content-type", "application/json")
+                .header("if-match", "*")
+                .header("cookie", &bernd)
+                .body(Body::from(newer.to_string()))
+                .unwrap(),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    let etag = t.get(&uri, None).await.header("etag").unwrap().to_string();
+    // The older page's correction: Anna 3 Outs, Anna lost.
+    let body = |hidden: &[(String, String)]| {
+        let mut f = encode(hidden);
+        f.push_str(&format!("&number=1&replace=1&lost={}", ids[2]));
+        for (i, id) in ids.iter().enumerate() {
+            let outs = if i == 2 { 3 } else { 0 };
+            f.push_str(&format!("&played_{id}=1&outs_{id}={outs}"));
+        }
+        f
+    };
+    let r = t.post(&action, &body(&hidden), Some(&anna)).await;
+    assert!(
+        r.status == StatusCode::CONFLICT || r.status == StatusCode::UNPROCESSABLE_ENTITY,
+        "{} {}",
+        r.status,
+        r.body
+    );
+    assert!(
+        r.body
+            .contains("Runde 1 wurde inzwischen von bernd geändert (jetzt verloren: Elke"),
+        "{}",
+        r.body
+    );
+    assert_eq!(
+        t.get(&uri, None).await.header("etag"),
+        Some(etag.as_str()),
+        "the newer correction stays"
+    );
+    // What was typed is kept.
+    assert!(
+        r.body.contains(&format!(
+            "name=\"outs_{}\" min=\"0\" max=\"3\" value=\"3\"",
+            ids[2]
+        )),
+        "{}",
+        r.body
+    );
+    // Sent again from the refusal's page, which shows the round as it is now: stored.
+    let again = crate::late_arrival::hidden_fields(&r.body, &action);
+    let r = t.post(&action, &body(&again), Some(&anna)).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    assert_ne!(t.get(&uri, None).await.header("etag"), Some(etag.as_str()));
+}

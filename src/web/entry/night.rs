@@ -14,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 use chrono::NaiveDate;
 
 use super::round_input::{first, Fields, RowInput};
-use crate::league::change::{round_loser, round_outs_short};
+use crate::league::change::{round_loser, round_outs_short, round_version};
 use crate::league::format::{date_de, format_cents};
 use crate::league::kasse::fine_label;
 use serde::Deserialize;
@@ -63,6 +63,9 @@ pub struct EnteredRound {
     /// Every row as "Name Outs" with Hand-Outs, Julen and Joker when set, comma-separated:
     /// "Anna 2 (1 Hand-Out), Bernd 0".
     pub outs: String,
+    /// The round's version ([`round_version`]): the round form carries it (`stand_{number}`), so
+    /// "Runde ersetzen" replaces only the round as the page showed it (issue 32.4).
+    pub version: String,
     /// The round could move to the other table (`Change::MoveRound` would take it): nobody of it
     /// plays another round at this table, and the other table has no round of its number. The
     /// move button is offered only then (a round of drawn players can never move).
@@ -76,6 +79,7 @@ impl EnteredRound {
             number: round.number,
             loser: round_loser(round).to_string(),
             outs: round_outs_short(round),
+            version: round_version(round),
             movable: false,
         }
     }

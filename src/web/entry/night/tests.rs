@@ -11,6 +11,7 @@ fn entered(numbers: &[u32]) -> Vec<EnteredRound> {
             number,
             loser: "Anna".into(),
             outs: String::new(),
+            version: String::new(),
             movable: false,
         })
         .collect()
