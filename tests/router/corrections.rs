@@ -485,3 +485,82 @@ async fn a_correction_from_an_older_page_does_not_overwrite_a_newer_correction()
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
     assert_ne!(t.get(&uri, None).await.header("etag"), Some(etag.as_str()));
 }
+
+/// Issue 31.11: correcting one value of an entered round started from an empty form (every value
+/// typed again, or the others lost). "Werte ändern" opens the round form with the round as stored,
+/// "Runde ersetzen" ticked; changing one value and saving keeps the others.
+#[tokio::test]
+async fn correcting_a_round_starts_from_the_round_as_stored() {
+    let t = TestApp::small_season().await;
+    let cookie = t.login(SECRETARY).await;
+    let night = format!("/verwaltung/abend/{NIGHT}");
+    let page = t.get(&night, Some(&cookie)).await;
+    let link = format!("href=\"{night}?korrigieren=1-1#tisch-1\"");
+    assert!(page.body.contains(&link), "{}", page.body);
+    let r = t
+        .get(&format!("{night}?korrigieren=1-1"), Some(&cookie))
+        .await;
+    assert_eq!(r.status, StatusCode::OK);
+    let section = r.body.find("id=\"tisch-1\"").unwrap();
+    let at = section
+        + r.body[section..]
+            .find(&format!("action=\"{night}/runde\""))
+            .unwrap();
+    let form = &r.body[at..at + r.body[at..].find("</form>").unwrap()];
+    // Round 1: Frank 1 Out, Elke, Anna, Carla 1 Out (Carla lost).
+    let ids = ids_of(&t, &["Frank", "Elke", "Anna", "Carla"]).await;
+    assert!(
+        form.contains("name=\"number\" min=\"1\" value=\"1\""),
+        "{form}"
+    );
+    assert!(
+        form.contains("name=\"replace\" value=\"1\" checked"),
+        "{form}"
+    );
+    for (id, outs) in [(ids[0], "1"), (ids[3], "1")] {
+        assert!(
+            form.contains(&format!(
+                "name=\"outs_{id}\" min=\"0\" max=\"3\" value=\"{outs}\""
+            )),
+            "{form}"
+        );
+    }
+    for id in &ids {
+        assert!(
+            form.contains(&format!("name=\"played_{id}\" value=\"1\" checked")),
+            "{form}"
+        );
+    }
+    assert!(
+        form.contains(&format!("name=\"lost\" value=\"{}\" checked", ids[3])),
+        "{form}"
+    );
+    // The scorer link's page of table 1 does the same.
+    let link = crate::scorer_links::make_link(&t, &cookie, NIGHT, 1).await;
+    let page = t.get(&link, None).await;
+    assert!(
+        page.body
+            .contains(&format!("href=\"{link}?korrigieren=1#runden\"")),
+        "{}",
+        page.body
+    );
+    let r = t.get(&format!("{link}?korrigieren=1"), None).await;
+    assert_eq!(r.status, StatusCode::OK);
+    let at = r.body.find(&format!("action=\"{link}/runde\"")).unwrap();
+    let form = &r.body[at..at + r.body[at..].find("</form>").unwrap()];
+    assert!(
+        form.contains("name=\"number\" min=\"1\" value=\"1\""),
+        "{form}"
+    );
+    assert!(
+        form.contains("name=\"replace\" value=\"1\" checked"),
+        "{form}"
+    );
+    assert!(
+        form.contains(&format!(
+            "name=\"outs_{}\" min=\"0\" max=\"3\" value=\"1\"",
+            ids[0]
+        )),
+        "{form}"
+    );
+}

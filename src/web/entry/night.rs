@@ -45,6 +45,62 @@ pub fn blank_rows(night: &Night, table: u32, ids: &BTreeMap<String, i64>) -> Vec
         .collect()
 }
 
+/// The rows of the players drawn to `table` of `night` filled with `round` as stored (`ids`: name
+/// → `players.id`): who played it ticked, with Outs, Hand-Outs, Julen (0 shows empty, as in a
+/// blank row), Joker and the loser; who did not play unticked. What a correction of the round
+/// starts from (issue 31.11).
+pub fn rows_of_round(
+    night: &Night,
+    table: u32,
+    round: &Round,
+    ids: &BTreeMap<String, i64>,
+) -> Vec<RowInput> {
+    let count = |n: u32| if n == 0 { String::new() } else { n.to_string() };
+    draw::table_players(&night.draw, table)
+        .iter()
+        .enumerate()
+        .map(|(seat, name)| {
+            let blank = RowInput::blank(ids.get(name).copied().unwrap_or_default(), seat, name);
+            match round.results.iter().find(|r| r.player == *name) {
+                Some(r) => RowInput {
+                    outs: count(r.outs),
+                    hand_outs: count(r.hand_outs),
+                    julen: count(r.julen),
+                    joker: r.joker,
+                    lost: r.lost,
+                    ..blank
+                },
+                None => RowInput {
+                    played: false,
+                    ..blank
+                },
+            }
+        })
+        .collect()
+}
+
+/// The form values of a correction of round `number` at `table` of `night` as stored: the round
+/// field, its rows ([`rows_of_round`]) and "Runde ersetzen" ticked; `None` when not entered.
+pub fn correction_of(
+    night: &Night,
+    table: u32,
+    number: u32,
+    ids: &BTreeMap<String, i64>,
+) -> Option<(String, Vec<RowInput>, bool)> {
+    let round = night
+        .tables
+        .iter()
+        .find(|t| t.number == table)?
+        .rounds
+        .iter()
+        .find(|r| r.number == number)?;
+    Some((
+        number.to_string(),
+        rows_of_round(night, table, round, ids),
+        true,
+    ))
+}
+
 /// The first round number 1..=`rounds_per_night` not among `rounds` and not `running` in the
 /// Schockbesteck at that table (the last when all are): what the round form proposes next, so it
 /// never offers a Runde that is being played throw by throw (issue 21.5).
@@ -474,14 +530,40 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
     }
 }
 
+/// The query of the night page: `korrigieren=1-3` opens the round form of table 1 with round 3
+/// as stored (issue 31.11).
+#[derive(Deserialize, Default)]
+pub struct NightQuery {
+    /// "{table}-{round}" of the round to correct.
+    #[serde(default)]
+    pub korrigieren: Option<String>,
+}
+
 /// The secretary's page of a night: presence and draw, the round form per table, fines, late
-/// arrivals, closing; a round form kept while the login ran out comes back filled in.
+/// arrivals, closing; a round form kept while the login ran out comes back filled in; with
+/// `?korrigieren=1-3` the form of table 1 starts from round 3 as stored.
 pub async fn get(
     State(state): State<AppState>,
     layout: Layout,
     headers: HeaderMap,
     at: AtNight,
+    query: Result<axum::extract::Query<NightQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Response {
+    let correcting = query
+        .ok()
+        .and_then(|q| q.0.korrigieren)
+        .and_then(|k| {
+            let (table, number) = k.split_once('-')?;
+            Some((
+                table.trim().parse::<u32>().ok()?,
+                number.trim().parse::<u32>().ok()?,
+            ))
+        })
+        .and_then(|(table, number)| {
+            let (input, rows, replace) =
+                correction_of(at.night(), table, number, &at.view.ids.players)?;
+            Some((table, input, rows, replace))
+        });
     // A round form that arrived after the login ran out comes back filled in (once).
     let path = format!("/verwaltung/abend/{}/runde", at.date);
     match crate::web::kit::unsent::take(&headers, &path, state.secure_cookies) {
@@ -497,7 +579,11 @@ pub async fn get(
             .into_response(),
         None => {
             let links = active_links(&state.league, &at).await;
-            render(layout, &at, Typed::default(), links).into_response()
+            let typed = Typed {
+                round: correcting,
+                ..Typed::default()
+            };
+            render(layout, &at, typed, links).into_response()
         }
     }
 }
