@@ -180,6 +180,29 @@ pub struct TableForm {
     pub error: Option<String>,
     /// The rounds of this table running in the Schockbesteck (the form does not offer them).
     pub running: Vec<u32>,
+    /// The round numbers entered or running at this table, comma-separated: the page's script
+    /// proposes the next number not among them nor among the rounds waiting on the phone
+    /// (issue 31.5).
+    pub taken: String,
+    /// The round field holds the page's proposal (not typed, not a correction).
+    pub proposed: bool,
+}
+
+/// The round numbers of `rounds` and `running`, ascending and comma-separated ("1,2,5"): what
+/// the round form's script must not propose.
+pub fn taken_numbers(rounds: &[EnteredRound], running: &[u32]) -> String {
+    let mut numbers: Vec<u32> = rounds
+        .iter()
+        .map(|r| r.number)
+        .chain(running.iter().copied())
+        .collect();
+    numbers.sort_unstable();
+    numbers.dedup();
+    numbers
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// A fine line.
@@ -217,6 +240,8 @@ struct NightAdminPage {
     date: String,
     iso: String,
     split_from: u32,
+    /// Rounds per night (league.md §1): the highest number the round form's script proposes.
+    rounds_per_night: u32,
     has_rounds: bool,
     present: Vec<PresentLine>,
     tables: Vec<TableForm>,
@@ -432,6 +457,7 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
                 .map(|(_, r)| *r)
                 .collect();
             let next = next_round(&rounds, &running, rules.rounds_per_night);
+            let taken = taken_numbers(&rounds, &running);
             match &typed.round {
                 Some((t, round_input, rows, replace)) if *t == number => TableForm {
                     number,
@@ -442,6 +468,8 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
                     rows: rows.clone(),
                     error: typed.error.clone(),
                     running,
+                    taken,
+                    proposed: false,
                 },
                 _ => TableForm {
                     number,
@@ -452,6 +480,8 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
                     rows: blank_rows(night, number, &view.ids.players),
                     error: None,
                     running,
+                    taken,
+                    proposed: true,
                 },
             }
         })
@@ -475,6 +505,7 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
         date: date_de(at.date),
         iso: at.date.to_string(),
         split_from: rules.split_tables_from,
+        rounds_per_night: rules.rounds_per_night,
         has_rounds,
         present,
         tables,

@@ -17,7 +17,7 @@ use serde::Deserialize;
 use tower_sessions::Session;
 
 use super::night::{
-    blank_rows, correction_of, end_with, next_round, running_at, EnteredRound, Typed,
+    blank_rows, correction_of, end_with, next_round, running_at, taken_numbers, EnteredRound, Typed,
 };
 use super::round;
 use super::round_input::{Fields, RowInput};
@@ -82,8 +82,11 @@ struct TablePage {
     running: Vec<u32>,
     /// The round the Schockbesteck link opens: the running one, else the next free one.
     besteck_round: u32,
-    /// The form starts from a stored round (`?korrigieren=3`): it is open.
-    correcting: bool,
+    /// The round numbers entered or running here ([`taken_numbers`]): the script proposes none
+    /// of them, nor a round waiting on the phone (issue 31.5).
+    taken: String,
+    /// The round field holds the page's proposal (not typed, not a correction).
+    proposed: bool,
 }
 
 /// The page of `link` at night `at`; `typed` = (round field, rows, replace, refusal) of a
@@ -106,6 +109,8 @@ fn render(
         .unwrap_or_default();
     let next = next_round(&rounds, &running, rules.rounds_per_night);
     let correcting = typed.as_ref().is_some_and(|t| t.3.is_none());
+    let proposed = typed.is_none();
+    let taken = taken_numbers(&rounds, &running);
     let (round_input, rows, replace, error) = match typed {
         Some((input, rows, replace, error)) => (input, rows, replace, error),
         None => (
@@ -134,7 +139,8 @@ fn render(
         error,
         besteck_round: running.first().copied().unwrap_or(next),
         running,
-        correcting,
+        taken,
+        proposed,
     }
 }
 
