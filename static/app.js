@@ -27,6 +27,8 @@
   var konto = (document.querySelector("meta[name=konto]") || { content: "" }).content || "";
   // Something was typed into a form of this page since it loaded.
   var dirty = false;
+  // The page is being left (the scorer link's page stops following its night).
+  var leaving = false;
 
   // The forms that wait for the network when it is gone (as sw.js: their actions).
   var WAITING = [
@@ -261,9 +263,23 @@
       connected = true;
     });
     stream.addEventListener("stand", follow);
+    // Leaving the page (a form sent, a link followed): its own round's event must not read the
+    // page, which would take the next page's flash message ("… gespeichert") from the session.
+    window.addEventListener("beforeunload", function () {
+      leaving = true;
+      stream.close();
+    });
+    window.addEventListener("pageshow", function (event) {
+      if (event.persisted) {
+        location.reload();
+      }
+    });
   }
 
   function follow() {
+    if (leaving) {
+      return;
+    }
     fetch(scorer[1], { cache: "no-store", credentials: "same-origin" })
       .then(function (resp) {
         return resp.ok ? resp.text() : null;

@@ -119,12 +119,24 @@ class Bar:
         return sorted(r[0] for r in rows)
 
 
+def until(what, cond, timeout=15.0):
+    """Polls `cond()` every 0.1 s until it is true; an error naming `what` after `timeout` s."""
+    deadline = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"nach {timeout:.0f} s nicht erreicht: {what}")
+        time.sleep(0.1)
+
+
 def controlled(page):
-    """Waits until the service worker controls the page (reloading once after the first visit)."""
+    """Waits until the service worker controls the page (reloading once after the first visit).
+    (Polled through page.evaluate: a string predicate of wait_for_function would be evaluated
+    in the page, which its Content-Security-Policy forbids.)"""
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     if not page.evaluate("!!navigator.serviceWorker.controller"):
         page.reload()
-    page.wait_for_function("!!navigator.serviceWorker.controller", timeout=10000)
+    until("der Service Worker steuert die Seite",
+          lambda: page.evaluate("!!navigator.serviceWorker.controller"), timeout=10)
 
 
 def go_offline(ctx, phone_knows=True):
@@ -161,15 +173,6 @@ def kept(page, path):
         }""", path)
 
 
-def until(what, cond, timeout=15.0):
-    """Polls `cond()` every 0.1 s until it is true; an error naming `what` after `timeout` s."""
-    deadline = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"nach {timeout:.0f} s nicht erreicht: {what}")
-        time.sleep(0.1)
-
-
 def wait_kept(page, path, want):
     until(f"{path} {'im' if want else 'nicht im'} Speicher", lambda: kept(page, path) == want)
 
@@ -184,7 +187,7 @@ def late_arrival_gets_his_row_live(browser, bar):
     scorer = browser.new_context(viewport=PHONE, base_url=bar.base)
     page = scorer.new_page()
     page.goto(bar.link)
-    page.wait_for_function("document.getElementById('runden').dataset.live === '1'", timeout=WAIT)
+    expect(page.locator("#runden[data-live='1']")).to_have_count(1, timeout=WAIT)
     form = page.locator("#runden form")
     fill_round(form, {"Anna": 2}, "Carla")
     expect(form.locator("input[name=number]")).to_have_value("2")
