@@ -601,6 +601,12 @@
   function reasonOf(html, status) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     var box = doc.querySelector("#fehler") || doc.querySelector("main .error");
+    if (box) {
+      // Its link to the form ("(zum Formular)") points into that page, not this one.
+      box.querySelectorAll("a[href^='#']").forEach(function (a) {
+        a.remove();
+      });
+    }
     var text = box ? box.textContent.replace(/\s+/g, " ").trim() : "";
     return text || "Der Server hat die Eingabe abgelehnt (" + status + ").";
   }
