@@ -1,17 +1,50 @@
 // On every page (templates/kit/base.html), after warten.js. Without JavaScript every page and
 // form works as before; with it:
-// - the service worker (/sw.js) is registered: pages this phone has seen open without network;
-// - the rounds that wait for the network (kept by the service worker in IndexedDB) are listed at
-//   the top of the page ("1 Runde wartet auf Netz") and sent by themselves when the network is
-//   back (on load, on "online" and 1, 2, 4, 8 s after it, every 20 s while some wait), each with the same fields as typed
-//   (its `einmal` token too, so a second send is answered "Schon gespeichert", never stored twice);
-//   removed once the server answered, or kept with the server's German reason when it refused,
-//   to be taken back into the form or thrown away;
+// - the service worker (/sw.js) is registered: pages this phone has seen open without network
+//   (never a `no-store` page, such as a scorer link's);
+// - a round typed while the phone is offline waits on the phone and the page stays, the form
+//   ready for the next round; its number counts the rounds already waiting (issue 31.5);
+// - the rounds that wait for the network (kept in IndexedDB, by this script or by the service
+//   worker) are listed at the top of the page ("1 Runde wartet auf Netz"), each with its own
+//   values (issue 31.6), and sent by themselves when the network is back (on load, on "online"
+//   and 1, 2, 4, 8 s after it, every 20 s while some wait), each with the same fields as typed
+//   (its `einmal` token too, so a second send is answered "Schon gespeichert", never stored
+//   twice); removed once the server answered, or kept with the server's German reason when it
+//   refused (a correction of a round changed meanwhile shows what is there now beside what was
+//   typed), to be taken back into the form or thrown away;
+// - a round of the Verwaltung waits for the account it was typed under: it is sent only while
+//   that account is logged in (issue 32.7); a scorer link's round goes to its link;
+// - a page from the phone's memory ("Stand … (ohne Netz)") is read again once the server answers
+//   (unless something was typed into it: then the banner goes and a link reloads it);
+// - a scorer link's page follows its night: rounds stored elsewhere, and a late arrival's row in
+//   the form (issue 31.4);
 // - logging out tells the service worker to forget the kept pages.
 "use strict";
 (function () {
   var Warten = window.Warten;
   var sending = false;
+  // The account this page was rendered for ("" without login): base.html's <meta name="konto">.
+  var konto = (document.querySelector("meta[name=konto]") || { content: "" }).content || "";
+  // Something was typed into a form of this page since it loaded.
+  var dirty = false;
+  // The page is being left (the scorer link's page stops following its night).
+  var leaving = false;
+
+  // The forms that wait for the network when it is gone (as sw.js: their actions).
+  var WAITING = [
+    /^\/verwaltung\/abend\/\d{4}-\d{2}-\d{2}\/runde$/,
+    /^\/verwaltung\/abend\/\d{4}-\d{2}-\d{2}\/bogen\/\d+$/,
+    /^\/verwaltung\/besteck\/\d{4}-\d{2}-\d{2}\/\d+\/\d+\/(start|wurfrunde|bestaetigen)$/,
+    /^\/tisch\/[^/]+\/\d{4}-\d{2}-\d{2}\/\d+\/runde$/,
+    /^\/tisch\/[^/]+\/\d{4}-\d{2}-\d{2}\/\d+\/besteck\/\d+\/(start|wurfrunde|bestaetigen)$/,
+  ];
+
+  // Fields of a form that are the page's own, never a record's: the token, the seat list and the
+  // rounds' versions the page was rendered with, the account, the table of the form.
+  function pagesOwn(name) {
+    return name === "einmal" || name === "sitze" || name === "konto" || name === "table" ||
+      name.indexOf("stand_") === 0;
+  }
 
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker
@@ -26,6 +59,21 @@
         }
       })
       .catch(function () {});
+  }
+
+  function el(tag, attrs, text) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      e.setAttribute(k, attrs[k]);
+    });
+    if (text) {
+      e.textContent = text;
+    }
+    return e;
+  }
+
+  function pathOf(url) {
+    return new URL(url, location.href).pathname;
   }
 
   // What a round form says in words: "Anna 2 Outs (1 Hand-Out), Bernd 0 Outs; verloren: Bernd".
@@ -57,10 +105,82 @@
     return text;
   }
 
-  // The words of a form, kept beside its token until the form is answered.
-  function keyOf(action, token) {
-    return "warten:" + new URL(action, location.href).pathname + ":" + token;
+  // The fields of a form as the browser sends them: [[name, value], …].
+  function fieldsOf(form) {
+    var out = [];
+    new FormData(form).forEach(function (value, name) {
+      if (typeof value === "string") {
+        out.push([name, value]);
+      }
+    });
+    return out;
   }
+
+  // The key of a form's words: its address and every field, sorted. Two rounds typed on the same
+  // page copy share its `einmal` token, never all their fields (issue 31.6).
+  function keyOf(action, fields) {
+    var body = new URLSearchParams();
+    fields
+      .slice()
+      .sort(function (a, b) {
+        var x = a[0] + "\u0000" + a[1];
+        var y = b[0] + "\u0000" + b[1];
+        return x < y ? -1 : x > y ? 1 : 0;
+      })
+      .forEach(function (f) {
+        body.append(f[0], f[1]);
+      });
+    return "warten:" + pathOf(action) + ":" + body.toString();
+  }
+
+  // The round form's number as the page proposes it: the first number of the night that is
+  // neither entered nor running (data-belegt) nor waiting on this phone for the same form (and
+  // table) — unless the field was typed into or holds a refused or corrected round.
+  function propose(records) {
+    document.querySelectorAll("input[name=number][data-vorschlag]").forEach(function (input) {
+      var form = input.form;
+      if (!form || input.getAttribute("data-getippt")) {
+        return;
+      }
+      var path = pathOf(form.action);
+      var tableInput = form.querySelector("input[name=table]");
+      var table = tableInput ? tableInput.value : null;
+      var taken = (input.getAttribute("data-belegt") || "")
+        .split(",")
+        .filter(Boolean)
+        .map(Number);
+      (records || []).forEach(function (r) {
+        if (r.state !== "wartet" || pathOf(r.url) !== path) {
+          return;
+        }
+        if (table !== null && Warten.field(r.fields, "table") !== table) {
+          return;
+        }
+        var n = parseInt(Warten.field(r.fields, "number"), 10);
+        if (n) {
+          taken.push(n);
+        }
+      });
+      var last = parseInt(input.getAttribute("data-runden"), 10) || 0;
+      for (var n = 1; n <= last; n++) {
+        if (taken.indexOf(n) < 0) {
+          input.value = String(n);
+          return;
+        }
+      }
+    });
+  }
+
+  document.addEventListener("input", function (event) {
+    var target = event.target;
+    if (!target || !target.form) {
+      return;
+    }
+    dirty = true;
+    if (target.name === "number") {
+      target.setAttribute("data-getippt", "1");
+    }
+  });
 
   document.addEventListener("submit", function (event) {
     var form = event.target;
@@ -71,68 +191,230 @@
         navigator.serviceWorker.controller) {
       navigator.serviceWorker.controller.postMessage("abmelden");
     }
-    var token = form.querySelector("input[name=einmal]");
-    if (token && window.localStorage && form.querySelector("input[name^=outs_]")) {
+    var path = pathOf(form.action);
+    if (!WAITING.some(function (re) { return re.test(path); })) {
+      return;
+    }
+    // A form of the Verwaltung names the account it was typed under: should it wait for the
+    // network, it is sent only under that account (issue 32.7). The server ignores the field.
+    if (konto && path.indexOf("/verwaltung/") === 0) {
+      var named = form.querySelector("input[name=konto]");
+      if (!named) {
+        named = el("input", { type: "hidden", name: "konto" });
+        form.appendChild(named);
+      }
+      named.value = konto;
+    }
+    var round = !!form.querySelector("input[name^=outs_]");
+    var words = round ? summary(form) : "";
+    var fields = fieldsOf(form);
+    if (words && window.localStorage) {
       try {
-        localStorage.setItem(keyOf(form.action, token.value), summary(form));
+        localStorage.setItem(keyOf(form.action, fields), words);
       } catch (e) {
         // Storage full or off: the waiting list shows the fields instead.
       }
     }
+    // The phone says it has no network: the round waits here and the page stays, ready for the
+    // next one (the service worker keeps a form that finds no network while the phone thinks it
+    // has one, and goes back to the form's page).
+    if (round && navigator.onLine === false && Warten && window.indexedDB) {
+      event.preventDefault();
+      Warten.put(form.action, fields, location.href, words)
+        .then(function () {
+          form.reset();
+          form.querySelectorAll("input[name=number]").forEach(function (n) {
+            n.removeAttribute("data-getippt");
+          });
+          dirty = false;
+          return refresh();
+        })
+        .then(function () {
+          var box = document.getElementById("warten");
+          if (box && box.scrollIntoView) {
+            box.scrollIntoView();
+          }
+        })
+        .catch(function () {
+          // IndexedDB refused: send it the ordinary way (the service worker keeps it).
+          form.submit();
+        });
+    }
   });
 
-  // A scorer link's page follows its night (the live board's stream): a round stored from
-  // another phone or the Verwaltung shows in "Eingetragen" at once; the form is left as typed.
-  var scorer = location.pathname.match(/^\/tisch\/[^/]+\/(\d{4}-\d{2}-\d{2})\/\d+$/);
+  // A scorer link's page (also after a refusal, at …/runde) follows its night through the live
+  // board's stream: a round stored from another phone or the Verwaltung shows in "Eingetragen"
+  // at once, the form's versions and taken numbers follow, and a late arrival seated at this
+  // table gets his row in the form (issue 31.4); what is typed stays as typed.
+  var scorer = location.pathname.match(/^(\/tisch\/[^/]+\/(\d{4}-\d{2}-\d{2})\/\d+)(?:\/runde)?$/);
   if (scorer && window.EventSource && window.fetch && document.getElementById("runden")) {
-    var stream = new EventSource("/live/" + scorer[1] + "/ereignisse");
-    stream.addEventListener("stand", function () {
-      fetch(location.href, { cache: "no-store", credentials: "same-origin" })
-        .then(function (resp) {
-          return resp.ok ? resp.text() : null;
-        })
-        .then(function (html) {
-          if (!html) {
-            return;
-          }
-          var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("runden");
-          var current = document.getElementById("runden");
-          if (!fresh || !current) {
-            return;
-          }
-          // The part above the form: what is entered.
-          var isForm = function (node) {
-            return node.nodeName === "FORM" || node.nodeName === "DETAILS";
-          };
-          var firstForm = Array.prototype.find.call(current.childNodes, isForm) || null;
-          while (current.firstChild && current.firstChild !== firstForm) {
-            current.removeChild(current.firstChild);
-          }
-          Array.prototype.slice.call(fresh.childNodes).some(function (node) {
-            if (isForm(node)) {
-              return true;
-            }
-            current.insertBefore(document.importNode(node, true), firstForm);
-            return false;
-          });
-        })
-        .catch(function () {});
+    var stream = new EventSource("/live/" + scorer[2] + "/ereignisse");
+    var connected = false;
+    // Connected ("hallo"): the page follows its night (data-live on #runden says so); connected
+    // again after a break: read what happened meanwhile.
+    stream.addEventListener("hallo", function () {
+      var runden = document.getElementById("runden");
+      if (runden) {
+        runden.setAttribute("data-live", "1");
+      }
+      if (connected) {
+        follow();
+      }
+      connected = true;
     });
+    stream.addEventListener("stand", follow);
+    // Leaving the page (a form sent, a link followed): its own round's event must not read the
+    // page, which would take the next page's flash message ("… gespeichert") from the session.
+    window.addEventListener("beforeunload", function () {
+      leaving = true;
+      stream.close();
+    });
+    window.addEventListener("pageshow", function (event) {
+      if (event.persisted) {
+        location.reload();
+      }
+    });
+  }
+
+  function follow() {
+    if (leaving) {
+      return;
+    }
+    fetch(scorer[1], { cache: "no-store", credentials: "same-origin" })
+      .then(function (resp) {
+        return resp.ok ? resp.text() : null;
+      })
+      .then(function (html) {
+        if (!html) {
+          return;
+        }
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        followEntered(doc);
+        followForm(doc);
+      })
+      .catch(function () {});
+  }
+
+  // The part of #runden above the form: what is entered.
+  function followEntered(doc) {
+    var fresh = doc.getElementById("runden");
+    var current = document.getElementById("runden");
+    if (!fresh || !current) {
+      return;
+    }
+    var isForm = function (node) {
+      return node.nodeName === "FORM" || node.nodeName === "DETAILS";
+    };
+    var firstForm = Array.prototype.find.call(current.childNodes, isForm) || null;
+    while (current.firstChild && current.firstChild !== firstForm) {
+      current.removeChild(current.firstChild);
+    }
+    Array.prototype.slice.call(fresh.childNodes).some(function (node) {
+      if (isForm(node)) {
+        return true;
+      }
+      current.insertBefore(document.importNode(node, true), firstForm);
+      return false;
+    });
+  }
+
+  // The round form against the page as it is now: the versions of the rounds shown, the taken
+  // numbers (and the proposal, when untouched), the rows of players seated since.
+  function followForm(doc) {
+    var current = document.querySelector("#runden form[method=post]");
+    var fresh = doc.querySelector("#runden form[method=post]");
+    if (!current || !fresh) {
+      return;
+    }
+    fresh.querySelectorAll("input[type=hidden][name^=stand_]").forEach(function (v) {
+      var mine = current.querySelector('input[name="' + v.name + '"]');
+      if (!mine) {
+        mine = el("input", { type: "hidden", name: v.name });
+        current.insertBefore(mine, current.firstChild);
+      }
+      mine.value = v.value;
+    });
+    var number = current.querySelector("input[name=number]");
+    var freshNumber = fresh.querySelector("input[name=number]");
+    if (number && freshNumber) {
+      number.setAttribute("data-belegt", freshNumber.getAttribute("data-belegt") || "");
+      if (number.hasAttribute("data-vorschlag") && !number.getAttribute("data-getippt")) {
+        number.value = freshNumber.value;
+      }
+    }
+    var seats = current.querySelector("input[name=sitze]");
+    var freshSeats = fresh.querySelector("input[name=sitze]");
+    var body = current.querySelector("table.entry tbody");
+    if (seats && freshSeats && body && seats.value !== freshSeats.value) {
+      var names = [];
+      fresh.querySelectorAll("table.entry tbody tr").forEach(function (tr) {
+        var outs = tr.querySelector("input[name^=outs_]");
+        if (!outs || current.querySelector('[name="' + outs.name + '"]')) {
+          return;
+        }
+        body.appendChild(document.importNode(tr, true));
+        names.push((outs.getAttribute("aria-label") || "").replace(/^Outs /, ""));
+      });
+      seats.value = freshSeats.value;
+      if (names.length) {
+        var old = document.getElementById("neu-am-tisch");
+        if (old) {
+          old.remove();
+        }
+        var note = el("p", { class: "notice", id: "neu-am-tisch", role: "status" },
+          names.join(" und ") + (names.length === 1 ? " sitzt" : " sitzen") +
+          " jetzt an diesem Tisch (Nachzügler): " + (names.length === 1 ? "seine Zeile ist" : "ihre Zeilen sind") +
+          " im Formular.");
+        var table = current.querySelector("table.entry");
+        current.insertBefore(note, table);
+      }
+    }
+    if (Warten && window.indexedDB) {
+      Warten.all().then(propose, function () {});
+    }
+  }
+
+  // A page from the phone's memory, once the server answers again: read anew, unless something
+  // was typed into it (or it was read anew by itself a moment ago: a slow server): then the
+  // banner goes and a link reloads it.
+  function backOnline() {
+    var banner = document.getElementById("ohne-netz");
+    if (!banner || !window.fetch) {
+      return Promise.resolve();
+    }
+    return fetch(location.href, { cache: "no-store", credentials: "same-origin" }).then(
+      function () {
+        var banner = document.getElementById("ohne-netz");
+        if (!banner) {
+          return;
+        }
+        var last = 0;
+        try {
+          last = parseInt(sessionStorage.getItem("neu-gelesen") || "0", 10);
+        } catch (e) {
+          last = 0;
+        }
+        if (!dirty && Date.now() - last > 30000) {
+          try {
+            sessionStorage.setItem("neu-gelesen", String(Date.now()));
+          } catch (e) {
+            // Without sessionStorage it is read anew all the same.
+          }
+          location.reload();
+          return;
+        }
+        var note = el("p", { class: "flash", role: "status", id: "wieder-netz" },
+          "Wieder Netz. Diese Seite ist noch der Stand aus dem Speicher des Telefons: ");
+        note.appendChild(el("a", { href: location.pathname + location.search }, "neu laden"));
+        banner.replaceWith(note);
+      },
+      function () {}
+    );
   }
 
   if (!Warten || !window.indexedDB) {
+    window.addEventListener("online", backOnline);
     return;
-  }
-
-  function el(tag, attrs, text) {
-    var e = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) {
-      e.setAttribute(k, attrs[k]);
-    });
-    if (text) {
-      e.textContent = text;
-    }
-    return e;
   }
 
   function count(n) {
@@ -144,23 +426,25 @@
     return (d.getHours() < 10 ? "0" : "") + d.getHours() + ":" + (d.getMinutes() < 10 ? "0" : "") + d.getMinutes();
   }
 
-  function tokenOf(record) {
-    var f = record.fields.filter(function (f) {
-      return f[0] === "einmal";
-    })[0];
-    return f ? f[1] : "";
+  // The account a record waits for ("" when any may send it: a link's, an older version's).
+  function accountOf(record) {
+    var owner = record.owner || "";
+    return owner.indexOf("konto:") === 0 ? owner.slice(6) : "";
   }
 
-  // The typed values a person can read: the round in words when this phone kept them, else the
-  // fields but the hidden token.
-  function typed(record) {
-    var words = window.localStorage && localStorage.getItem(keyOf(record.url, tokenOf(record)));
-    if (words) {
-      return words;
+  // The round in words as kept with the record or beside it on this phone, else "".
+  function wordsOf(record) {
+    if (record.words) {
+      return record.words;
     }
-    return record.fields
+    return (window.localStorage && localStorage.getItem(keyOf(record.url, record.fields))) || "";
+  }
+
+  // The typed values a person can read: the round in words, else the fields but the page's own.
+  function typed(record) {
+    return wordsOf(record) || record.fields
       .filter(function (f) {
-        return f[0] !== "einmal" && f[1] !== "";
+        return !pagesOwn(f[0]) && f[1] !== "";
       })
       .map(function (f) {
         return f[0] + "=" + f[1];
@@ -168,22 +452,33 @@
       .join(", ");
   }
 
-  // The form of this page that sends to the record's address.
+  // The form of this page that sends to the record's address (of its table).
   function formFor(record) {
-    var path = new URL(record.url, location.href).pathname;
+    var path = pathOf(record.url);
+    var table = Warten.field(record.fields, "table");
     var forms = document.querySelectorAll("form[method=post]");
     for (var i = 0; i < forms.length; i++) {
-      if (new URL(forms[i].action, location.href).pathname === path) {
+      if (pathOf(forms[i].action) !== path) {
+        continue;
+      }
+      var t = forms[i].querySelector("input[name=table]");
+      if (table === null || (t && t.value === table)) {
         return forms[i];
       }
     }
     return null;
   }
 
-  // Puts the record's values back into its form (the token stays the page's own).
+  // Puts the record's values back into its form (the token, seat list and versions stay the
+  // page's own: sent again, it is checked against the page as it is now).
   function fill(form, record) {
+    form.querySelectorAll("input[type=checkbox], input[type=radio]").forEach(function (input) {
+      if (!pagesOwn(input.name)) {
+        input.checked = false;
+      }
+    });
     record.fields.forEach(function (f) {
-      if (f[0] === "einmal") {
+      if (pagesOwn(f[0])) {
         return;
       }
       var inputs = form.querySelectorAll('[name="' + f[0].replace(/"/g, "") + '"]');
@@ -192,6 +487,9 @@
           input.checked = input.value === f[1];
         } else {
           input.value = f[1];
+          if (input.name === "number") {
+            input.setAttribute("data-getippt", "1");
+          }
         }
       });
     });
@@ -199,7 +497,7 @@
 
   function forgetWords(record) {
     if (window.localStorage) {
-      localStorage.removeItem(keyOf(record.url, tokenOf(record)));
+      localStorage.removeItem(keyOf(record.url, record.fields));
     }
   }
 
@@ -212,21 +510,37 @@
       return;
     }
     var waiting = records.filter(function (r) {
-      return r.state === "wartet";
+      return r.state === "wartet" && (!accountOf(r) || accountOf(r) === konto);
+    });
+    var others = records.filter(function (r) {
+      return r.state === "wartet" && accountOf(r) && accountOf(r) !== konto;
     });
     var refused = records.filter(function (r) {
-      return r.state === "abgelehnt";
+      return r.state === "abgelehnt" && (!accountOf(r) || accountOf(r) === konto);
     });
+    if (!waiting.length && !others.length && !refused.length) {
+      return;
+    }
     var box = el("section", { id: "warten", class: "warten", "aria-live": "polite" });
     if (waiting.length) {
       box.appendChild(el("p", { class: "warten-zahl" }, count(waiting.length) +
         (navigator.onLine ? " – wird gesendet, sobald der Server antwortet." : " – wird gesendet, sobald wieder Netz da ist.")));
       var list = el("ul");
       waiting.forEach(function (r) {
-        var words = window.localStorage && localStorage.getItem(keyOf(r.url, tokenOf(r)));
-        list.appendChild(el("li", {}, r.what + " (eingegeben " + time(r.at) + ")" + (words ? ": " + words : "")));
+        var words = wordsOf(r);
+        list.appendChild(el("li", { class: "warten-runde" },
+          r.what + " (eingegeben " + time(r.at) + ")" + (words ? ": " + words : "")));
       });
       box.appendChild(list);
+    }
+    if (others.length) {
+      var theirs = el("ul", { class: "warten-andere" });
+      others.forEach(function (r) {
+        theirs.appendChild(el("li", { class: "warten-konto" },
+          r.what + " (eingegeben " + time(r.at) + " von " + accountOf(r) + ") wartet, bis " +
+          accountOf(r) + " hier angemeldet ist: sie wird nur unter diesem Konto gesendet."));
+      });
+      box.appendChild(theirs);
     }
     refused.forEach(function (r) {
       var p = el("div", { class: "error warten-abgelehnt", role: "alert" });
@@ -268,7 +582,7 @@
       // Words of forms that were answered at once (never waited) are not needed any more.
       if (window.localStorage) {
         var keep = records.map(function (r) {
-          return keyOf(r.url, tokenOf(r));
+          return keyOf(r.url, r.fields);
         });
         Object.keys(localStorage)
           .filter(function (k) {
@@ -279,6 +593,7 @@
           });
       }
       show(records);
+      propose(records);
     }, function () {});
   }
 
@@ -286,8 +601,27 @@
   function reasonOf(html, status) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     var box = doc.querySelector("#fehler") || doc.querySelector("main .error");
+    if (box) {
+      // Its link to the form ("(zum Formular)") points into that page, not this one.
+      box.querySelectorAll("a[href^='#']").forEach(function (a) {
+        a.remove();
+      });
+    }
     var text = box ? box.textContent.replace(/\s+/g, " ").trim() : "";
     return text || "Der Server hat die Eingabe abgelehnt (" + status + ").";
+  }
+
+  // The account logged in now (a page of the server names it), "" for none; rejects without
+  // network. Asked before a round of an account is sent: another tab may have logged out or in.
+  function loggedIn() {
+    return fetch("/", { cache: "no-store", credentials: "same-origin" })
+      .then(function (resp) {
+        return resp.text();
+      })
+      .then(function (html) {
+        var meta = new DOMParser().parseFromString(html, "text/html").querySelector("meta[name=konto]");
+        return meta ? meta.getAttribute("content") || "" : "";
+      });
   }
 
   // Sends one waiting record: resolves true when done with it (stored or refused), false when
@@ -342,24 +676,34 @@
         var waiting = records.filter(function (r) {
           return r.state === "wartet";
         });
-        // One after the other, in the order typed; stop at the first that still cannot go.
-        var chain = Promise.resolve(true);
-        var sent = 0;
-        waiting.forEach(function (r) {
-          chain = chain.then(function (ok) {
-            if (!ok) {
-              return false;
-            }
-            return sendOne(r).then(function (done) {
-              if (done) {
-                sent += 1;
-              }
-              return done;
+        // Whose rounds may go now: a link's always, an account's only while it is logged in.
+        var who = waiting.some(accountOf) ? loggedIn() : Promise.resolve("");
+        return who.then(function (now) {
+          // One after the other, in the order typed; stop at the first that still cannot go.
+          var chain = Promise.resolve(true);
+          var sent = 0;
+          waiting
+            .filter(function (r) {
+              return !accountOf(r) || accountOf(r) === now;
+            })
+            .forEach(function (r) {
+              chain = chain.then(function (ok) {
+                if (!ok) {
+                  return false;
+                }
+                return sendOne(r).then(function (done) {
+                  if (done) {
+                    sent += 1;
+                  }
+                  return done;
+                });
+              });
             });
+          return chain.then(function () {
+            return sent;
           });
-        });
-        return chain.then(function () {
-          return sent;
+        }, function () {
+          return 0;
         });
       });
     };
@@ -381,12 +725,6 @@
             if (main) {
               main.insertBefore(note, main.firstChild);
             }
-            // A page from the phone's memory is old: read it again now that the server answers.
-            if (document.getElementById("ohne-netz")) {
-              setTimeout(function () {
-                location.reload();
-              }, 1000);
-            }
           }
         });
       })
@@ -395,23 +733,27 @@
       });
   }
 
-  // The "online" event often comes before the connection carries (Wi-Fi joined, no route yet;
-  // a page reloaded from the phone's memory), and a send already under way makes sendAll return
-  // at once: while rounds still wait, try again after 1, 2, 4 and 8 s, then every 20 s below.
-  // True when one of the kept records still waits to be sent (not refused).
+  // True when one of the kept records still waits to be sent (not refused) under this page's
+  // account or its link.
   function anyWaiting(records) {
     return records.some(function (r) {
-      return r.state === "wartet";
+      return r.state === "wartet" && (!accountOf(r) || accountOf(r) === konto);
     });
   }
 
+  // The "online" event often comes before the connection carries (Wi-Fi joined, no route yet;
+  // a page reloaded from the phone's memory), and a send already under way makes sendAll return
+  // at once: while rounds still wait (or the page is from the phone's memory), try again after
+  // 1, 2, 4 and 8 s, then every 20 s below.
   function sendWhenBack(attempt) {
     sendAll()
+      .then(backOnline)
       .then(function () {
         return Warten.all();
       })
       .then(function (records) {
-        if (anyWaiting(records) && attempt < 4) {
+        var again = anyWaiting(records) || document.getElementById("ohne-netz");
+        if (again && attempt < 4) {
           setTimeout(function () {
             sendWhenBack(attempt + 1);
           }, 1000 * Math.pow(2, attempt));
@@ -435,6 +777,9 @@
     Warten.all().then(function (records) {
       if (anyWaiting(records)) {
         sendAll();
+      }
+      if (document.getElementById("ohne-netz")) {
+        backOnline();
       }
     });
   }, 20000);

@@ -2,17 +2,22 @@
 //
 // Pages: every page this phone opened is kept (network first, the kept copy when the network is
 // gone or does not answer within WAIT ms), shown offline with "Stand … (ohne Netz)" on top.
-// Scorer-link pages (/tisch/…) and the Verwaltung are kept only on the phone that opened them,
-// in a cache of their own that logging out empties; a scorer link the server no longer knows
-// (revoked, night closed) is dropped from it.
+// Never kept: an answer marked `Cache-Control: no-store` (a scorer link's pages, which carry its
+// token; the pages that show a link once; private money) — issue 32.7; offline such a page
+// answers with a short page that lists the rounds waiting on the phone. The Verwaltung and /ich
+// are kept only on the phone that opened them, in a cache of their own that logging out empties,
+// and so does a private page that answers with the login (the session ended elsewhere); a scorer
+// link the server no longer knows (revoked, night closed) is dropped.
 //
 // Entry that waits: a form of the round entry (round form, scorer link, Spielberichtsbogen,
-// Schockbesteck) that finds no network is kept in IndexedDB (warten.js) and the browser is sent
-// back to its page, which lists it and sends it when the network is back (app.js).
+// Schockbesteck) that finds no network is kept in IndexedDB (warten.js, with whose it is: the
+// account it names or its link) and the browser is sent back to its page, which lists it and
+// sends it when the network is back, under that account only (app.js).
 "use strict";
 importScripts("/static/warten.js");
 
-var VERSION = "1";
+// Version 2: caches of version 1 may hold `no-store` pages; activating drops them.
+var VERSION = "2";
 var PUBLIC = "seiten-" + VERSION;
 var PRIVATE = "privat-" + VERSION;
 var FILES = "dateien-" + VERSION;
@@ -66,6 +71,27 @@ self.addEventListener("activate", function (event) {
 
 function isPrivate(path) {
   return path.indexOf("/verwaltung") === 0 || path.indexOf("/tisch/") === 0 || path === "/ich";
+}
+
+// Whether an answer may be kept on the phone: a page (HTML, 200, not redirected) of a path that
+// is not one-time, not marked `no-store`.
+function keepable(path, response) {
+  var html = (response.headers.get("content-type") || "").indexOf("text/html") === 0;
+  var noStore = /(^|[\s,])no-store([\s,;]|$)/i.test(response.headers.get("cache-control") || "");
+  return response.status === 200 && html && !response.redirected && !NEVER.test(path) && !noStore;
+}
+
+// Whether a private page's answer is the login (the session ended: logged out in another tab,
+// expired, another phone changed the password). A page of the Verwaltung redirects only there;
+// a navigation's redirect reaches the worker unopened (`opaqueredirect`).
+function endedSession(path, response) {
+  if (!isPrivate(path) || path.indexOf("/tisch/") === 0) {
+    return false;
+  }
+  if (response.type === "opaqueredirect") {
+    return true;
+  }
+  return response.redirected && new URL(response.url).pathname === "/login";
 }
 
 // fetch, or a rejection when no answer came within WAIT ms.
@@ -132,14 +158,19 @@ function kept(request) {
   });
 }
 
+// The page shown offline for a page not kept; with the scripts, so the rounds waiting on the
+// phone are listed there and sent when the network is back.
 function offlinePage(url) {
   var why = url.pathname === "/schiedsrichter" && url.search
     ? "Das Urteil des Schiedsrichters braucht das Netz: ohne Netz kann er diese Wurfrunde nicht entscheiden. Bitte noch einmal senden, wenn wieder Netz da ist."
-    : "Diese Seite war auf diesem Telefon noch nicht offen und kann ohne Netz nicht gezeigt werden.";
+    : url.pathname.indexOf("/tisch/") === 0
+      ? "Diese Seite kann nicht gezeigt werden (ohne Netz): sie enthält den Link zum Schreiben und wird darum nicht auf dem Telefon gespeichert. Runden, die auf Netz warten, stehen oben und werden gesendet, sobald wieder Netz da ist; dann erscheint die Seite wieder."
+      : "Diese Seite war auf diesem Telefon noch nicht offen und kann ohne Netz nicht gezeigt werden.";
   var body =
     '<!doctype html><html lang="de"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
-    '<title>Ohne Netz · Schockerliga</title><link rel="stylesheet" href="/static/style.css"></head>' +
+    '<title>Ohne Netz · Schockerliga</title><link rel="stylesheet" href="/static/style.css">' +
+    '<script src="/static/warten.js" defer></script><script src="/static/app.js" defer></script></head>' +
     '<body><main><h1>Ohne Netz</h1><p class="ohne-netz" id="ohne-netz" role="status">' + why +
     '</p><p><a href="/">Zur Tabelle</a></p></main></body></html>';
   return new Response(body, {
@@ -153,9 +184,11 @@ function page(event) {
   var path = new URL(request.url).pathname;
   return fetchWithin(request).then(
     function (response) {
-      var html = (response.headers.get("content-type") || "").indexOf("text/html") === 0;
-      if (response.status === 200 && html && !response.redirected && !NEVER.test(path)) {
+      if (keepable(path, response)) {
         event.waitUntil(keep(isPrivate(path) ? PRIVATE : PUBLIC, request, response));
+      } else if (endedSession(path, response)) {
+        // Logged out elsewhere: nothing of the account stays on the phone.
+        event.waitUntil(forget(null));
       } else if (path.indexOf("/tisch/") === 0 && (response.status === 403 || response.status === 404)) {
         // The link no longer works: forget what was kept of it.
         var token = path.split("/")[2];
@@ -277,9 +310,11 @@ self.addEventListener("message", function (event) {
           return null;
         }
         return fetch(request).then(function (response) {
-          var html = (response.headers.get("content-type") || "").indexOf("text/html") === 0;
-          if (response.status === 200 && html && !response.redirected) {
+          if (keepable(url.pathname, response)) {
             return keep(isPrivate(url.pathname) ? PRIVATE : PUBLIC, request, response);
+          }
+          if (endedSession(url.pathname, response)) {
+            return forget(null);
           }
           return null;
         });

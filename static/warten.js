@@ -1,7 +1,13 @@
 // The rounds that wait for the network (issue 26.2), kept on the phone in IndexedDB: used by the
 // service worker (sw.js, which keeps a form that found no network) and by the pages (app.js,
-// which shows and sends them). One record per form: { id, url, fields: [[name, value], …],
-// page, what, at, state: "wartet" | "abgelehnt", reason }.
+// which keeps a round typed while the phone says it is offline, shows and sends them). One record
+// per form: { id, url, fields: [[name, value], …], page, what, at, state: "wartet" | "abgelehnt",
+// reason, owner, words }.
+// - owner (issue 32.7): whose round it is, so it is sent only under that one: "link:/tisch/{token}/
+//   {date}/{table}" for a scorer link's form (the link is in its address), "konto:{name}" for a
+//   form of the Verwaltung (its field `konto`, which app.js adds when the form is sent), "" when
+//   unknown (a record of an older version).
+// - words: the round in words ("Anna 2 Outs, …; verloren: Bernd") when the page kept it.
 "use strict";
 (function (scope) {
   var NAME = "schockerliga";
@@ -46,15 +52,20 @@
     });
   }
 
+  // The first value of field `name` in fields ([[name, value], …]), or null.
+  function field(fields, name) {
+    for (var i = 0; i < fields.length; i++) {
+      if (fields[i][0] === name) {
+        return fields[i][1];
+      }
+    }
+    return null;
+  }
+
   // "Runde 3 an Tisch 1" from a round form's fields, else what the page was.
   function describe(url, fields) {
     var get = function (name) {
-      for (var i = 0; i < fields.length; i++) {
-        if (fields[i][0] === name) {
-          return fields[i][1];
-        }
-      }
-      return null;
+      return field(fields, name);
     };
     var path = new URL(url, scope.location.href).pathname;
     var table = get("table") || (path.match(/\/(?:tisch\/[^/]+\/\d{4}-\d{2}-\d{2}|bogen|besteck\/\d{4}-\d{2}-\d{2})\/(\d+)/) || [])[1];
@@ -66,12 +77,27 @@
       return "Wurfrunde im Schockbesteck" + (table ? " an Tisch " + table : "");
     }
     var what = number ? "Runde " + number : "Runde";
-    return table ? what + " an Tisch " + table : what;
+    what = table ? what + " an Tisch " + table : what;
+    return get("replace") ? what + " (ersetzen)" : what;
+  }
+
+  // Whose form it is (see the top): the scorer link of its address, else the account it names.
+  function ownerOf(url, fields) {
+    var path = new URL(url, scope.location.href).pathname;
+    var link = path.match(/^\/tisch\/[^/]+\/\d{4}-\d{2}-\d{2}\/\d+/);
+    if (link) {
+      return "link:" + link[0];
+    }
+    var konto = field(fields, "konto");
+    return konto ? "konto:" + konto : "";
   }
 
   scope.Warten = {
-    // Keeps a form sent to url with fields from page; resolves with its id.
-    put: function (url, fields, page) {
+    field: field,
+    ownerOf: ownerOf,
+    // Keeps a form sent to url with fields from page (words: the round in words, or "");
+    // resolves with its id.
+    put: function (url, fields, page, words) {
       return run("readwrite", function (s) {
         return s.add({
           url: url,
@@ -81,6 +107,8 @@
           at: new Date().toISOString(),
           state: "wartet",
           reason: null,
+          owner: ownerOf(url, fields),
+          words: words || "",
         });
       });
     },

@@ -134,6 +134,32 @@ pub async fn search(
     Ok(q.build_query_as().fetch_all(pool).await?)
 }
 
+/// The author of the newest audit row of a result of round `number` at `table` of the night on
+/// `date` (entered, changed or removed; the row-level rows of the results trigger), if any and
+/// named (`?`, an unnamed write, is `None`).
+pub async fn last_round_author(
+    conn: &mut SqliteConnection,
+    date: chrono::NaiveDate,
+    table: u32,
+    number: u32,
+) -> Result<Option<String>, DbError> {
+    let row: Option<(String,)> = sqlx::query_as(
+        "select user from audit_log
+         where action in ('Ergebnis eingetragen', 'Ergebnis geändert', 'Ergebnis gelöscht')
+           and json_valid(coalesce(after_json, before_json))
+           and json_extract(coalesce(after_json, before_json), '$.night') = ?
+           and json_extract(coalesce(after_json, before_json), '$.table') = ?
+           and json_extract(coalesce(after_json, before_json), '$.round') = ?
+         order by id desc limit 1",
+    )
+    .bind(date.format("%Y-%m-%d").to_string())
+    .bind(i64::from(table))
+    .bind(i64::from(number))
+    .fetch_optional(conn)
+    .await?;
+    Ok(row.map(|(user,)| user).filter(|u| u != "?"))
+}
+
 /// Every author of an audit row, by name.
 pub async fn users(pool: &sqlx::SqlitePool) -> Result<Vec<String>, DbError> {
     let rows: Vec<(String,)> = sqlx::query_as("select distinct user from audit_log order by user")

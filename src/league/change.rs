@@ -231,10 +231,17 @@ pub enum Replace {
 /// The conflict of a round seen as another version than the one stored at `at` (`old`): German,
 /// with what is there now (loser and Outs), to check and decide again.
 pub fn changed_meanwhile(at: &Location, old: &Round) -> EntryError {
+    changed_meanwhile_by(at, old, None)
+}
+
+/// [`changed_meanwhile`], naming who made the round as it is now when known (`by`: the author of
+/// its last audit row): "… wurde inzwischen von bernd geändert (jetzt verloren: …)" (issue 32.4).
+pub fn changed_meanwhile_by(at: &Location, old: &Round, by: Option<&str>) -> EntryError {
+    let by = by.map(|b| format!("von {b} ")).unwrap_or_default();
     EntryError::conflict(
         at.clone(),
         format!(
-            "{at} wurde inzwischen geändert (jetzt verloren: {}; Outs: {}). \
+            "{at} wurde inzwischen {by}geändert (jetzt verloren: {}; Outs: {}). \
              Bitte prüfen und neu entscheiden.",
             round_loser(old),
             round_outs(old)

@@ -20,6 +20,27 @@ pub struct RundeAt {
     pub round: u32,
 }
 
+/// The refusal of a round `number` at `table` of the night on `date` entered by hand (form, paper
+/// sheet, scorer link, JSON API) while that Runde is `running` in the Schockbesteck at that table
+/// (German, naming night, table and round; a refusal, 422), else `None`: both would store the same
+/// round. Checked in the write pipeline, inside the write transaction (issue 33.5).
+pub fn collision(
+    date: chrono::NaiveDate,
+    table: u32,
+    number: u32,
+    running: &[u32],
+) -> Option<crate::league::EntryError> {
+    running.contains(&number).then(|| {
+        crate::league::EntryError::new(
+            crate::league::Location::night(date)
+                .table(table)
+                .round(number),
+            "diese Runde läuft gerade im Schockbesteck. Dort zu Ende spielen und bestätigen \
+             (oder dort verwerfen), oder hier eine andere Rundennummer wählen.",
+        )
+    })
+}
+
 /// The German refusal when the stored Runde moved on since the page was shown.
 fn stale(now: usize) -> ServiceError {
     ServiceError::refused(format!(

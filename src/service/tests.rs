@@ -490,6 +490,23 @@ async fn a_sheet_is_previewed_without_writing_and_imported_only_with_its_digest(
         .unwrap();
 }
 
+#[test]
+fn a_round_running_in_the_schockbesteck_is_refused_by_the_pipeline() {
+    // Moved from the round form's handler (issue 21.5) into the write pipeline (issue 33.5).
+    let date = NaiveDate::from_ymd_opt(2026, 11, 27).expect("date");
+    assert_eq!(besteck::collision(date, 1, 4, &[5]), None);
+    assert_eq!(besteck::collision(date, 1, 5, &[]), None);
+    let why = besteck::collision(date, 2, 5, &[3, 5])
+        .expect("refused")
+        .to_string();
+    assert!(
+        why.starts_with(
+            "Abend 27.11.2026, Tisch 2, Runde 5: diese Runde läuft gerade im Schockbesteck."
+        ),
+        "{why}"
+    );
+}
+
 mod hostile;
 
 /// The history of `snapshot` computed from scratch: every readable season's careers, all-time

@@ -3,7 +3,8 @@
 //!
 //! 1. open the write transaction with its author (the audit triggers name him);
 //! 2. take the season (the snapshot's view when it is at the stored counter, else read it);
-//! 3. apply the change (`Season::apply`: the one check of league.md);
+//! 3. apply the change (`Season::apply`: the one check of league.md); a round entered by hand is
+//!    refused while its Runde runs in the Schockbesteck;
 //! 4. the closed-night gate: a change of a closed night's draw, rounds or fines needs a Korrektur
 //!    with a reason, which is recorded;
 //! 5. the change's SQL (`db::change`), the audit row the triggers do not write;
@@ -18,6 +19,7 @@ use serde_json::{json, Value};
 
 use super::{League, SeasonView, ServiceError};
 use crate::db::{self, WriteTx};
+use crate::league::change::{changed_meanwhile_by, entered_round, round_version, Replace};
 use crate::league::file::CorrectionEntry;
 use crate::league::{self, Change, Korrektur, Season};
 
@@ -95,6 +97,93 @@ async fn confirmed_is_current(
             "Die Runde im Schockbesteck wurde inzwischen geändert (Wurfrunde zurückgenommen, \
              verworfen oder neu gespielt); nichts gespeichert. Bitte prüfen und neu bestätigen.",
         ));
+    }
+    Ok(())
+}
+
+/// Refuses a round entered by hand (`PutRound` without throws) whose number is running in the
+/// Schockbesteck at its table ([`super::besteck::collision`]), whichever way it came (round form,
+/// scorer link, paper sheet, JSON API); the Schockbesteck's own confirm of that Runde
+/// (`confirms`) passes. Checked inside the write transaction, so a Runde started meanwhile is
+/// seen (issue 33.5).
+async fn not_running_in_besteck(
+    tx: &mut WriteTx,
+    view: &SeasonView,
+    changes: &[Change],
+    confirms: Option<(u32, u32)>,
+) -> Result<(), ServiceError> {
+    for change in changes {
+        let Change::PutRound {
+            date,
+            table,
+            number,
+            schockbesteck: None,
+            ..
+        } = change
+        else {
+            continue;
+        };
+        if confirms == Some((*table, *number)) {
+            continue;
+        }
+        let Some(&night) = view.ids.nights.get(date) else {
+            continue;
+        };
+        let running = db::besteck::numbers(tx, night, *table).await?;
+        if let Some(refusal) = super::besteck::collision(*date, *table, *number, &running) {
+            return Err(ServiceError::Refused(refusal));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a replacement or removal of a round "as seen" (`Replace::IfVersion`, `RemoveRound`'s
+/// `if_version`: a form's or the JSON API's version of the round) when the round as stored is
+/// another version, naming who changed it (its last audit row) and what is there now (issue 32.4:
+/// a correction queued without network must not overwrite a newer one). A round an earlier change
+/// of the same batch touches is left to the league's own check.
+async fn seen_is_current(
+    tx: &mut WriteTx,
+    view: &SeasonView,
+    changes: &[Change],
+) -> Result<(), ServiceError> {
+    let mut touched: Vec<(NaiveDate, u32, u32)> = Vec::new();
+    for change in changes {
+        let (date, table, number, seen) = match change {
+            Change::PutRound {
+                date,
+                table,
+                number,
+                replace: Replace::IfVersion(v),
+                ..
+            } => (*date, *table, *number, Some(v)),
+            Change::RemoveRound {
+                date,
+                table,
+                number,
+                if_version,
+            } => (*date, *table, *number, if_version.as_ref()),
+            Change::PutRound {
+                date,
+                table,
+                number,
+                ..
+            } => (*date, *table, *number, None),
+            _ => continue,
+        };
+        let first = !touched.contains(&(date, table, number));
+        touched.push((date, table, number));
+        let Some(seen) = seen.filter(|_| first) else {
+            continue;
+        };
+        let Some(old) = entered_round(&view.season, date, table, number) else {
+            continue;
+        };
+        if round_version(old) != *seen {
+            let by = db::audit::last_round_author(tx, date, table, number).await?;
+            let at = league::Location::night(date).table(table).round(number);
+            return Err(changed_meanwhile_by(&at, old, by.as_deref()).into());
+        }
     }
     Ok(())
 }
@@ -231,6 +320,8 @@ impl League {
             let planned = planning.ahead_in(year, today, |d| season.night(d).is_some());
             league::kasse::last_act(season, &planned)?;
         }
+        not_running_in_besteck(&mut tx, &view, changes, edit.confirms_runde).await?;
+        seen_is_current(&mut tx, &view, changes).await?;
         let mut season = view.season.clone();
         let mut steps = Vec::with_capacity(changes.len());
         for change in changes {

@@ -143,11 +143,17 @@ def fill_round(page, number, outs, loser):
 
 
 def controlled(page):
-    """Waits until the service worker controls the page (reloading once after the first visit)."""
+    """Waits until the service worker controls the page (reloading once after the first visit).
+    Polled through page.evaluate: wait_for_function's string predicate is evaluated in the page,
+    which its Content-Security-Policy (no 'unsafe-eval') refuses whenever the first try is false."""
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     if not page.evaluate("!!navigator.serviceWorker.controller"):
         page.reload()
-    page.wait_for_function("!!navigator.serviceWorker.controller", timeout=10000)
+    deadline = time.time() + 10
+    while not page.evaluate("!!navigator.serviceWorker.controller"):
+        if time.time() > deadline:
+            raise AssertionError("the service worker does not control the page within 10 s")
+        time.sleep(0.1)
 
 
 def go_offline(ctx):
@@ -291,15 +297,13 @@ def main():
                 tv = browser.new_context(viewport={"width": 1280, "height": 720}, base_url=server.base)
                 board = tv.new_page()
                 board.goto("/live")
-                board.wait_for_function(
-                    "document.getElementById('live-status').textContent.indexOf('sofort') >= 0",
-                    timeout=10000,
-                )
+                expect(board.locator("#live-status")).to_contain_text("sofort", timeout=10000)
                 # A second phone on the same scorer link, with JavaScript: its list follows.
                 other = browser.new_context(viewport=size, base_url=server.base)
                 watching = other.new_page()
                 watching.goto(server.link)
-                watching.wait_for_timeout(500)
+                # Its stream is open (app.js marks #runden when the server said "hallo").
+                expect(watching.locator("#runden[data-live='1']")).to_have_count(1, timeout=10000)
                 phone = browser.new_context(viewport=size, base_url=server.base, java_script_enabled=False)
                 page = phone.new_page()
                 page.goto(server.link)

@@ -714,3 +714,71 @@ async fn the_round_form_does_not_offer_or_take_a_round_running_in_the_schockbest
         .body
         .contains(&format!("Runde {n}</a> (läuft)")));
 }
+
+#[tokio::test]
+async fn the_json_api_and_the_paper_sheet_do_not_store_a_round_running_in_the_schockbesteck() {
+    // Issue 33.5: the refusal of a round still running in the Schockbesteck lived in the round
+    // form's and the scorer link's handlers only; the JSON API and the Bogen stored round 2 while
+    // it was played throw by throw. It belongs to the write pipeline, beside the other checks.
+    let t = prepared().await;
+    let cookie = t.login(SECRETARY).await;
+    start_runde(&t, &cookie).await;
+    let stored = |t: &TestApp| {
+        let snapshot = t.league.snapshot();
+        let (_, night) = snapshot
+            .night("2026-01-09".parse().unwrap())
+            .expect("the night");
+        night
+            .tables
+            .iter()
+            .flat_map(|t| t.rounds.iter().map(|r| r.number))
+            .collect::<Vec<u32>>()
+    };
+    assert_eq!(stored(&t), [1]);
+    let results = serde_json::json!({ "results": [
+        { "player": "Anna", "outs": 1, "hand_outs": 0, "lost": false },
+        { "player": "Bernd", "outs": 0, "hand_outs": 0, "lost": true },
+        { "player": "Carla", "outs": 0, "hand_outs": 0, "lost": false } ] });
+    let r = t
+        .post_json(
+            "/api/v1/nights/2026-01-09/tables/1/rounds/2",
+            results.to_string(),
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+    assert!(
+        r.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("Tisch 1, Runde 2: diese Runde läuft gerade im Schockbesteck."),
+        "{}",
+        r.body
+    );
+    assert_eq!(stored(&t), [1], "nothing stored through the API");
+    // The paper sheet of table 1 holds round 2 (not entered yet): its seats 0..3 are Anna,
+    // Bernd, Carla, Dirk; Bernd loses.
+    let mut f: Vec<(String, String)> = Vec::new();
+    for seat in 0..3 {
+        f.push((format!("m2_{seat}"), "1".into()));
+    }
+    f.push(("o2_0".into(), "1".into()));
+    f.push(("v2".into(), "1".into()));
+    let r = t
+        .post_fields("/verwaltung/abend/2026-01-09/bogen/1", &f, Some(&cookie))
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+    assert!(
+        r.body
+            .contains("Tisch 1, Runde 2: diese Runde läuft gerade im Schockbesteck."),
+        "{}",
+        r.body
+    );
+    assert_eq!(stored(&t), [1], "nothing stored from the sheet");
+    // The Runde keeps running.
+    assert!(t
+        .get("/verwaltung/besteck/2026-01-09", Some(&cookie))
+        .await
+        .body
+        .contains("Runde 2</a> (läuft)"));
+}

@@ -390,3 +390,177 @@ async fn a_round_sent_to_the_wrong_table_moves_with_its_players() {
         page.body
     );
 }
+
+/// The ids of `names`, as stored.
+async fn ids_of(t: &TestApp, names: &[&str]) -> Vec<i64> {
+    let mut conn = t.db.read.acquire().await.unwrap();
+    let mut ids = Vec::new();
+    for name in names {
+        let (id, _) = schockerliga::db::player::by_name(&mut conn, name)
+            .await
+            .unwrap()
+            .unwrap();
+        ids.push(id);
+    }
+    ids
+}
+
+/// Issue 32.4: a "Runde ersetzen" typed on a page opened before another secretary corrected the
+/// same round (queued without network and sent later) overwrote the newer correction. The form
+/// carries the version of each round it shows; a replacement of a round changed since is refused,
+/// naming who changed it and what is there now, and nothing is stored; sent again from the page
+/// of the refusal (the secretary has seen both), it is stored.
+#[tokio::test]
+async fn a_correction_from_an_older_page_does_not_overwrite_a_newer_correction() {
+    let t = TestApp::small_season().await;
+    let anna = t.login(SECRETARY).await;
+    let night = format!("/verwaltung/abend/{NIGHT}");
+    let action = format!("{night}/runde");
+    let opened = t.get(&night, Some(&anna)).await;
+    assert_eq!(opened.status, StatusCode::OK);
+    let hidden = crate::late_arrival::hidden_fields(&opened.body, &action);
+    // Round 1 of table 1 was Frank, Elke, Anna, Carla (Carla lost). Another secretary corrects
+    // it: Frank 2 Outs, Elke lost.
+    let ids = ids_of(&t, &["Frank", "Elke", "Anna", "Carla"]).await;
+    t.create_account("bernd", "secretary").await;
+    let bernd = t.login("bernd").await;
+    let uri = format!("/api/v1/nights/{NIGHT}/tables/1/rounds/1");
+    let newer = serde_json::json!({ "results": [
+        { "player": "Frank", "outs": 2, "hand_outs": 0, "lost": false },
+        { "player": "Elke", "outs": 0, "hand_outs": 0, "lost": true },
+        { "player": "Anna", "outs": 0, "hand_outs": 0, "lost": false },
+        { "player": "Carla", "outs": 1, "hand_outs": 0, "lost": false } ] });
+    let r = t
+        .send(
+            req("POST", &uri)
+                .header("content-type", "application/json")
+                .header("if-match", "*")
+                .header("cookie", &bernd)
+                .body(Body::from(newer.to_string()))
+                .unwrap(),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    let etag = t.get(&uri, None).await.header("etag").unwrap().to_string();
+    // The older page's correction: Anna 3 Outs, Anna lost.
+    let body = |hidden: &[(String, String)]| {
+        let mut f = encode(hidden);
+        f.push_str(&format!("&number=1&replace=1&lost={}", ids[2]));
+        for (i, id) in ids.iter().enumerate() {
+            let outs = if i == 2 { 3 } else { 0 };
+            f.push_str(&format!("&played_{id}=1&outs_{id}={outs}"));
+        }
+        f
+    };
+    let r = t.post(&action, &body(&hidden), Some(&anna)).await;
+    assert!(
+        r.status == StatusCode::CONFLICT || r.status == StatusCode::UNPROCESSABLE_ENTITY,
+        "{} {}",
+        r.status,
+        r.body
+    );
+    assert!(
+        r.body
+            .contains("Runde 1 wurde inzwischen von bernd geändert (jetzt verloren: Elke"),
+        "{}",
+        r.body
+    );
+    assert_eq!(
+        t.get(&uri, None).await.header("etag"),
+        Some(etag.as_str()),
+        "the newer correction stays"
+    );
+    // What was typed is kept.
+    assert!(
+        r.body.contains(&format!(
+            "name=\"outs_{}\" min=\"0\" max=\"3\" value=\"3\"",
+            ids[2]
+        )),
+        "{}",
+        r.body
+    );
+    // Sent again from the refusal's page, which shows the round as it is now: stored.
+    let again = crate::late_arrival::hidden_fields(&r.body, &action);
+    let r = t.post(&action, &body(&again), Some(&anna)).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    assert_ne!(t.get(&uri, None).await.header("etag"), Some(etag.as_str()));
+}
+
+/// Issue 31.11: correcting one value of an entered round started from an empty form (every value
+/// typed again, or the others lost). "Werte ändern" opens the round form with the round as stored,
+/// "Runde ersetzen" ticked; changing one value and saving keeps the others.
+#[tokio::test]
+async fn correcting_a_round_starts_from_the_round_as_stored() {
+    let t = TestApp::small_season().await;
+    let cookie = t.login(SECRETARY).await;
+    let night = format!("/verwaltung/abend/{NIGHT}");
+    let page = t.get(&night, Some(&cookie)).await;
+    let link = format!("href=\"{night}?korrigieren=1-1#tisch-1\"");
+    assert!(page.body.contains(&link), "{}", page.body);
+    let r = t
+        .get(&format!("{night}?korrigieren=1-1"), Some(&cookie))
+        .await;
+    assert_eq!(r.status, StatusCode::OK);
+    let section = r.body.find("id=\"tisch-1\"").unwrap();
+    let at = section
+        + r.body[section..]
+            .find(&format!("action=\"{night}/runde\""))
+            .unwrap();
+    let form = &r.body[at..at + r.body[at..].find("</form>").unwrap()];
+    // Round 1: Frank 1 Out, Elke, Anna, Carla 1 Out (Carla lost).
+    let ids = ids_of(&t, &["Frank", "Elke", "Anna", "Carla"]).await;
+    assert!(
+        form.contains("name=\"number\" min=\"1\" value=\"1\""),
+        "{form}"
+    );
+    assert!(
+        form.contains("name=\"replace\" value=\"1\" checked"),
+        "{form}"
+    );
+    for (id, outs) in [(ids[0], "1"), (ids[3], "1")] {
+        assert!(
+            form.contains(&format!(
+                "name=\"outs_{id}\" min=\"0\" max=\"3\" value=\"{outs}\""
+            )),
+            "{form}"
+        );
+    }
+    for id in &ids {
+        assert!(
+            form.contains(&format!("name=\"played_{id}\" value=\"1\" checked")),
+            "{form}"
+        );
+    }
+    assert!(
+        form.contains(&format!("name=\"lost\" value=\"{}\" checked", ids[3])),
+        "{form}"
+    );
+    // The scorer link's page of table 1 does the same.
+    let link = crate::scorer_links::make_link(&t, &cookie, NIGHT, 1).await;
+    let page = t.get(&link, None).await;
+    assert!(
+        page.body
+            .contains(&format!("href=\"{link}?korrigieren=1#runden\"")),
+        "{}",
+        page.body
+    );
+    let r = t.get(&format!("{link}?korrigieren=1"), None).await;
+    assert_eq!(r.status, StatusCode::OK);
+    let at = r.body.find(&format!("action=\"{link}/runde\"")).unwrap();
+    let form = &r.body[at..at + r.body[at..].find("</form>").unwrap()];
+    assert!(
+        form.contains("name=\"number\" min=\"1\" value=\"1\""),
+        "{form}"
+    );
+    assert!(
+        form.contains("name=\"replace\" value=\"1\" checked"),
+        "{form}"
+    );
+    assert!(
+        form.contains(&format!(
+            "name=\"outs_{}\" min=\"0\" max=\"3\" value=\"1\"",
+            ids[0]
+        )),
+        "{form}"
+    );
+}

@@ -213,3 +213,113 @@ async fn a_late_arrival_at_round_3_of_two_tables_keeps_every_figure_right() {
     let again = Season::from_file(&file).unwrap();
     assert_eq!(again.nights[0].draw.len(), 11);
 }
+
+/// The hidden fields (name, value) of the form posting to `action` in `body`, in order.
+pub(crate) fn hidden_fields(body: &str, action: &str) -> Vec<(String, String)> {
+    let start = body
+        .find(&format!("action=\"{action}\""))
+        .unwrap_or_else(|| panic!("no form to {action}: {body}"));
+    let form = &body[start..start + body[start..].find("</form>").unwrap()];
+    let attr = |tag: &str, name: &str| -> Option<String> {
+        let key = format!("{name}=\"");
+        let at = tag.find(&key)? + key.len();
+        Some(tag[at..at + tag[at..].find('"')?].to_string())
+    };
+    form.split("<input")
+        .skip(1)
+        .map(|rest| &rest[..rest.find('>').unwrap()])
+        .filter(|tag| tag.contains("type=\"hidden\""))
+        .filter_map(|tag| Some((attr(tag, "name")?, attr(tag, "value").unwrap_or_default())))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_scorer_page_opened_before_a_late_arrival_stores_no_round_without_him() {
+    // Issue 31.4: the scorer link's page of table 2 was opened at round 4; Kurt is seated at
+    // table 2 meanwhile. The round sent from the page's old seat list was stored without him,
+    // silently. Now it is refused, naming him, with what was typed kept and his row in the form.
+    let t = TestApp::builder().staff().season(season()).start().await;
+    let cookie = t.login(SECRETARY).await;
+    let ids: HashMap<String, i64> = db::player::of_season_pool(&t.db.read, 2026)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|p| (p.name, p.id))
+        .collect();
+    let present: Vec<(String, String)> = NAMES[..10]
+        .iter()
+        .map(|n| ("present".to_string(), ids[*n].to_string()))
+        .collect();
+    let r = t
+        .post_fields(
+            &format!("/verwaltung/abend/{NIGHT}/teilnehmer"),
+            &present,
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let two = table(&t, 2).await;
+    for number in 1..=3 {
+        round(&t, &cookie, 2, number, &two, None).await;
+    }
+    let link = crate::scorer_links::make_link(&t, &cookie, NIGHT, 2).await;
+    let action = format!("{link}/runde");
+    let opened = t.get(&link, None).await;
+    assert_eq!(opened.status, StatusCode::OK);
+    let hidden = hidden_fields(&opened.body, &action);
+    // Kurt arrives and sits at table 2.
+    let r = t
+        .post(
+            &format!("/verwaltung/abend/{NIGHT}/nachzuegler"),
+            &format!("einmal=k1&player={}&table=2&fine=1", ids["Kurt"]),
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    // Round 4 from the page as it was opened: the five without Kurt, the second throws 2 Outs.
+    let mut body = crate::app::encode(&hidden);
+    body.push_str(&format!("&number=4&lost={}", ids[&two[0]]));
+    for (i, p) in two.iter().enumerate() {
+        let id = ids[p];
+        let outs = if i == 1 { 2 } else { 0 };
+        body.push_str(&format!("&played_{id}=1&outs_{id}={outs}"));
+    }
+    let before = crate::scorer_links::rounds_at(&t.db.read, NIGHT, 2).await;
+    let r = t.post(&action, &body, None).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+    assert!(
+        r.body.contains("Kurt sitzt inzwischen an Tisch 2"),
+        "names who joined: {}",
+        r.body
+    );
+    assert!(r.body.contains("nichts gespeichert"), "{}", r.body);
+    assert_eq!(
+        crate::scorer_links::rounds_at(&t.db.read, NIGHT, 2).await,
+        before,
+        "nothing stored"
+    );
+    // What was typed is kept, and Kurt's row is in the form now.
+    assert!(
+        r.body.contains(&format!(
+            "name=\"outs_{}\" min=\"0\" max=\"3\" value=\"2\"",
+            ids[&two[1]]
+        )),
+        "{}",
+        r.body
+    );
+    assert!(r.body.contains("name=\"number\" min=\"1\" value=\"4\""));
+    assert!(r.body.contains(&format!("name=\"outs_{}\"", ids["Kurt"])));
+    // Sent again from the refusal's page (its seat list has Kurt), with his row: stored.
+    let mut again = crate::app::encode(&hidden_fields(&r.body, &action));
+    again.push_str(&format!("&number=4&lost={}", ids["Kurt"]));
+    for p in two.iter().map(String::as_str).chain(["Kurt"]) {
+        let id = ids[p];
+        again.push_str(&format!("&played_{id}=1&outs_{id}=0"));
+    }
+    let r = t.post(&action, &again, None).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    assert_eq!(
+        crate::scorer_links::rounds_at(&t.db.read, NIGHT, 2).await,
+        before + 1
+    );
+}

@@ -64,7 +64,7 @@ async fn app() -> (TestApp, String, HashMap<String, i64>) {
 
 /// Makes the link of `table` at `night` on the night page and reads its path off the page that
 /// shows it once.
-async fn make_link(t: &TestApp, cookie: &str, night: &str, table: u32) -> String {
+pub(crate) async fn make_link(t: &TestApp, cookie: &str, night: &str, table: u32) -> String {
     let r = t
         .post(
             &format!("/verwaltung/abend/{night}/tisch/{table}/link"),
@@ -106,7 +106,12 @@ async fn table_players(t: &TestApp, night: &str, table: i64) -> Vec<String> {
 }
 
 /// A round form's body: round `number`, the first player loses, the second throws one Out.
-fn round_body(number: u32, players: &[String], ids: &HashMap<String, i64>, once: &str) -> String {
+pub(crate) fn round_body(
+    number: u32,
+    players: &[String],
+    ids: &HashMap<String, i64>,
+    once: &str,
+) -> String {
     let mut f = format!("einmal={once}&number={number}&lost={}", ids[&players[0]]);
     for (i, p) in players.iter().enumerate() {
         let id = ids[p];
@@ -118,7 +123,7 @@ fn round_body(number: u32, players: &[String], ids: &HashMap<String, i64>, once:
     f
 }
 
-async fn rounds_at(pool: &SqlitePool, night: &str, table: i64) -> i64 {
+pub(crate) async fn rounds_at(pool: &SqlitePool, night: &str, table: i64) -> i64 {
     let (n,): (i64,) = sqlx::query_as(
         "select count(*) from rounds r join nights n on n.id = r.night_id
          where n.date = ? and r.table_no = ?",

@@ -14,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 use chrono::NaiveDate;
 
 use super::round_input::{first, Fields, RowInput};
-use crate::league::change::{round_loser, round_outs_short};
+use crate::league::change::{round_loser, round_outs_short, round_version};
 use crate::league::format::{date_de, format_cents};
 use crate::league::kasse::fine_label;
 use serde::Deserialize;
@@ -45,6 +45,62 @@ pub fn blank_rows(night: &Night, table: u32, ids: &BTreeMap<String, i64>) -> Vec
         .collect()
 }
 
+/// The rows of the players drawn to `table` of `night` filled with `round` as stored (`ids`: name
+/// → `players.id`): who played it ticked, with Outs, Hand-Outs, Julen (0 shows empty, as in a
+/// blank row), Joker and the loser; who did not play unticked. What a correction of the round
+/// starts from (issue 31.11).
+pub fn rows_of_round(
+    night: &Night,
+    table: u32,
+    round: &Round,
+    ids: &BTreeMap<String, i64>,
+) -> Vec<RowInput> {
+    let count = |n: u32| if n == 0 { String::new() } else { n.to_string() };
+    draw::table_players(&night.draw, table)
+        .iter()
+        .enumerate()
+        .map(|(seat, name)| {
+            let blank = RowInput::blank(ids.get(name).copied().unwrap_or_default(), seat, name);
+            match round.results.iter().find(|r| r.player == *name) {
+                Some(r) => RowInput {
+                    outs: count(r.outs),
+                    hand_outs: count(r.hand_outs),
+                    julen: count(r.julen),
+                    joker: r.joker,
+                    lost: r.lost,
+                    ..blank
+                },
+                None => RowInput {
+                    played: false,
+                    ..blank
+                },
+            }
+        })
+        .collect()
+}
+
+/// The form values of a correction of round `number` at `table` of `night` as stored: the round
+/// field, its rows ([`rows_of_round`]) and "Runde ersetzen" ticked; `None` when not entered.
+pub fn correction_of(
+    night: &Night,
+    table: u32,
+    number: u32,
+    ids: &BTreeMap<String, i64>,
+) -> Option<(String, Vec<RowInput>, bool)> {
+    let round = night
+        .tables
+        .iter()
+        .find(|t| t.number == table)?
+        .rounds
+        .iter()
+        .find(|r| r.number == number)?;
+    Some((
+        number.to_string(),
+        rows_of_round(night, table, round, ids),
+        true,
+    ))
+}
+
 /// The first round number 1..=`rounds_per_night` not among `rounds` and not `running` in the
 /// Schockbesteck at that table (the last when all are): what the round form proposes next, so it
 /// never offers a Runde that is being played throw by throw (issue 21.5).
@@ -52,25 +108,6 @@ pub fn next_round(rounds: &[EnteredRound], running: &[u32], rounds_per_night: u3
     (1..=rounds_per_night)
         .find(|n| !rounds.iter().any(|r| r.number == *n) && !running.contains(n))
         .unwrap_or(rounds_per_night)
-}
-
-/// The refusal of a round form's round `number` at `table` while that Runde is `running` in the
-/// Schockbesteck (German, naming night, table and round), else `None`: both would store the
-/// same round.
-pub fn besteck_collision(
-    date: NaiveDate,
-    table: u32,
-    number: u32,
-    running: &[u32],
-) -> Option<String> {
-    running.contains(&number).then(|| {
-        format!(
-            "Abend {}, Tisch {table}, Runde {number}: diese Runde läuft gerade im Schockbesteck. \
-             Dort zu Ende spielen und bestätigen (oder dort verwerfen), oder hier eine andere \
-             Rundennummer wählen.",
-            date_de(date)
-        )
-    })
 }
 
 /// A round already entered at a table, compact for the secretary's page.
@@ -82,6 +119,9 @@ pub struct EnteredRound {
     /// Every row as "Name Outs" with Hand-Outs, Julen and Joker when set, comma-separated:
     /// "Anna 2 (1 Hand-Out), Bernd 0".
     pub outs: String,
+    /// The round's version ([`round_version`]): the round form carries it (`stand_{number}`), so
+    /// "Runde ersetzen" replaces only the round as the page showed it (issue 32.4).
+    pub version: String,
     /// The round could move to the other table (`Change::MoveRound` would take it): nobody of it
     /// plays another round at this table, and the other table has no round of its number. The
     /// move button is offered only then (a round of drawn players can never move).
@@ -95,6 +135,7 @@ impl EnteredRound {
             number: round.number,
             loser: round_loser(round).to_string(),
             outs: round_outs_short(round),
+            version: round_version(round),
             movable: false,
         }
     }
@@ -139,6 +180,29 @@ pub struct TableForm {
     pub error: Option<String>,
     /// The rounds of this table running in the Schockbesteck (the form does not offer them).
     pub running: Vec<u32>,
+    /// The round numbers entered or running at this table, comma-separated: the page's script
+    /// proposes the next number not among them nor among the rounds waiting on the phone
+    /// (issue 31.5).
+    pub taken: String,
+    /// The round field holds the page's proposal (not typed, not a correction).
+    pub proposed: bool,
+}
+
+/// The round numbers of `rounds` and `running`, ascending and comma-separated ("1,2,5"): what
+/// the round form's script must not propose.
+pub fn taken_numbers(rounds: &[EnteredRound], running: &[u32]) -> String {
+    let mut numbers: Vec<u32> = rounds
+        .iter()
+        .map(|r| r.number)
+        .chain(running.iter().copied())
+        .collect();
+    numbers.sort_unstable();
+    numbers.dedup();
+    numbers
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// A fine line.
@@ -176,6 +240,8 @@ struct NightAdminPage {
     date: String,
     iso: String,
     split_from: u32,
+    /// Rounds per night (league.md §1): the highest number the round form's script proposes.
+    rounds_per_night: u32,
     has_rounds: bool,
     present: Vec<PresentLine>,
     tables: Vec<TableForm>,
@@ -391,6 +457,7 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
                 .map(|(_, r)| *r)
                 .collect();
             let next = next_round(&rounds, &running, rules.rounds_per_night);
+            let taken = taken_numbers(&rounds, &running);
             match &typed.round {
                 Some((t, round_input, rows, replace)) if *t == number => TableForm {
                     number,
@@ -401,6 +468,8 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
                     rows: rows.clone(),
                     error: typed.error.clone(),
                     running,
+                    taken,
+                    proposed: false,
                 },
                 _ => TableForm {
                     number,
@@ -411,6 +480,8 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
                     rows: blank_rows(night, number, &view.ids.players),
                     error: None,
                     running,
+                    taken,
+                    proposed: true,
                 },
             }
         })
@@ -434,6 +505,7 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
         date: date_de(at.date),
         iso: at.date.to_string(),
         split_from: rules.split_tables_from,
+        rounds_per_night: rules.rounds_per_night,
         has_rounds,
         present,
         tables,
@@ -489,14 +561,40 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
     }
 }
 
+/// The query of the night page: `korrigieren=1-3` opens the round form of table 1 with round 3
+/// as stored (issue 31.11).
+#[derive(Deserialize, Default)]
+pub struct NightQuery {
+    /// "{table}-{round}" of the round to correct.
+    #[serde(default)]
+    pub korrigieren: Option<String>,
+}
+
 /// The secretary's page of a night: presence and draw, the round form per table, fines, late
-/// arrivals, closing; a round form kept while the login ran out comes back filled in.
+/// arrivals, closing; a round form kept while the login ran out comes back filled in; with
+/// `?korrigieren=1-3` the form of table 1 starts from round 3 as stored.
 pub async fn get(
     State(state): State<AppState>,
     layout: Layout,
     headers: HeaderMap,
     at: AtNight,
+    query: Result<axum::extract::Query<NightQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Response {
+    let correcting = query
+        .ok()
+        .and_then(|q| q.0.korrigieren)
+        .and_then(|k| {
+            let (table, number) = k.split_once('-')?;
+            Some((
+                table.trim().parse::<u32>().ok()?,
+                number.trim().parse::<u32>().ok()?,
+            ))
+        })
+        .and_then(|(table, number)| {
+            let (input, rows, replace) =
+                correction_of(at.night(), table, number, &at.view.ids.players)?;
+            Some((table, input, rows, replace))
+        });
     // A round form that arrived after the login ran out comes back filled in (once).
     let path = format!("/verwaltung/abend/{}/runde", at.date);
     match crate::web::kit::unsent::take(&headers, &path, state.secure_cookies) {
@@ -512,7 +610,11 @@ pub async fn get(
             .into_response(),
         None => {
             let links = active_links(&state.league, &at).await;
-            render(layout, &at, Typed::default(), links).into_response()
+            let typed = Typed {
+                round: correcting,
+                ..Typed::default()
+            };
+            render(layout, &at, typed, links).into_response()
         }
     }
 }

@@ -4,9 +4,7 @@
 
 use axum::extract::Path;
 
-use super::night::{
-    besteck_collision, correct, end, korrektur_key, running_at, Correction, CorrectionForm, Typed,
-};
+use super::night::{correct, end, korrektur_key, Correction, CorrectionForm, Typed};
 use super::round_input::{
     check_round_form, first, foreign_ids, round_number, Fields, RoundInput, RowInput,
 };
@@ -36,20 +34,77 @@ pub struct ReadRound {
     pub parsed: Result<(u32, Change), String>,
 }
 
+/// The hidden field of the round form with the seat list it was rendered with: the `players.id`s
+/// of its rows, comma-separated (`templates/entry/_rows.html`).
+pub const SEATS_FIELD: &str = "sitze";
+
+/// The prefix of the round form's hidden fields with the version of each round it shows
+/// (`stand_3` = the [`crate::league::change::round_version`] of round 3 as rendered): "Runde
+/// ersetzen" replaces only that version; a round changed since is refused, naming who changed it
+/// (issue 32.4). Without the field (a hand-made request) whatever is there is replaced.
+pub const VERSION_FIELD: &str = "stand_";
+
+/// The players seated at the table now who were not in the seat list `sent` (the form's
+/// [`SEATS_FIELD`]) of a page rendered before: a late arrival (issue 31.4). `seated` = (id, name)
+/// in seat order; empty when the form sent no seat list (a hand-made request).
+pub fn joined_since<'a>(sent: Option<&str>, seated: &'a [(i64, String)]) -> Vec<&'a str> {
+    let Some(sent) = sent else {
+        return Vec::new();
+    };
+    let known: Vec<i64> = sent
+        .split(',')
+        .filter_map(|id| id.trim().parse().ok())
+        .collect();
+    seated
+        .iter()
+        .filter(|(id, _)| !known.contains(id))
+        .map(|(_, name)| name.as_str())
+        .collect()
+}
+
+/// The refusal of a round form sent from a page whose seat list lacks `joined` (seated at `table`
+/// since): German, naming them; nothing is stored and the form comes back with their rows.
+pub fn joined_refusal(date: chrono::NaiveDate, table: u32, joined: &[&str]) -> String {
+    let (who, sits) = match joined {
+        [one] => (one.to_string(), "sitzt"),
+        [init @ .., last] => (format!("{} und {last}", init.join(", ")), "sitzen"),
+        [] => (String::new(), "sitzt"),
+    };
+    format!(
+        "Abend {}, Tisch {table}: {who} {sits} inzwischen an Tisch {table} (Nachzügler); die Seite \
+         war älter, nichts gespeichert. Die Zeile ist jetzt im Formular: ausfüllen (oder „spielt \
+         mit“ abhaken, wenn diese Runde ohne ihn gespielt wurde) und noch einmal speichern.",
+        date_de(date)
+    )
+}
+
 /// Reads the round form `fields` of `table` at night `at` (its rows are the table's drawn
-/// players; a row of another player goes to the league's check, which names him).
+/// players; a row of another player goes to the league's check, which names him). A form whose
+/// seat list ([`SEATS_FIELD`]) lacks a player seated since is refused ([`joined_refusal`]); his
+/// row comes back blank (ticked for a new round, not for a replacement).
 pub fn read(at: &AtNight, table: u32, fields: &Fields) -> ReadRound {
     let date = at.date;
     let seats = draw::table_players(&at.night().draw, table);
     let id_of = |name: &str| at.view.ids.players.get(name).copied().unwrap_or_default();
     let seated: Vec<i64> = seats.iter().map(|n| id_of(n)).collect();
+    let named: Vec<(i64, String)> = seats.iter().map(|n| (id_of(n), n.clone())).collect();
+    let joined = joined_since(first(fields, SEATS_FIELD), &named);
+    let number_input = first(fields, "number").unwrap_or_default().to_string();
+    let replace = fields.contains_key("replace");
     let rows: Vec<RowInput> = seats
         .iter()
         .enumerate()
-        .map(|(seat, name)| RowInput::from_round_form(fields, id_of(name), seat, name))
+        .map(|(seat, name)| {
+            if joined.contains(&name.as_str()) {
+                RowInput {
+                    played: !replace,
+                    ..RowInput::blank(id_of(name), seat, name)
+                }
+            } else {
+                RowInput::from_round_form(fields, id_of(name), seat, name)
+            }
+        })
         .collect();
-    let number_input = first(fields, "number").unwrap_or_default().to_string();
-    let replace = fields.contains_key("replace");
     let korrektur = Korrektur {
         ticked: fields.contains_key("korrektur"),
         reason: first(fields, "korrektur_grund")
@@ -69,7 +124,13 @@ pub fn read(at: &AtNight, table: u32, fields: &Fields) -> ReadRound {
             None => unknown = unknown.or(Some(id)),
         }
     }
-    let parsed = check_round_form(fields, date, table, &number_input, &rows)
+    let parsed = if joined.is_empty() {
+        Ok(())
+    } else {
+        Err(joined_refusal(date, table, &joined))
+    };
+    let parsed = parsed
+        .and_then(|()| check_round_form(fields, date, table, &number_input, &rows))
         .and_then(|()| match unknown {
             Some(id) => Err(format!(
                 "Abend {}, Tisch {table}, Runde {}: Spieler Nr. {id} gibt es nicht",
@@ -101,12 +162,19 @@ pub fn read(at: &AtNight, table: u32, fields: &Fields) -> ReadRound {
                     lost: r.lost,
                 });
             }
+            // The round as the page showed it, when it showed one of that number.
+            let seen = first(fields, &format!("{VERSION_FIELD}{number}"));
+            let replace = match (replace, seen) {
+                (false, _) => Replace::No,
+                (true, Some(version)) => Replace::IfVersion(version.to_string()),
+                (true, None) => Replace::Any,
+            };
             let change = Change::PutRound {
                 date,
                 table,
                 number,
                 results,
-                replace: if replace { Replace::Any } else { Replace::No },
+                replace,
                 seat_newcomers: false,
                 schockbesteck: None,
             };
@@ -138,14 +206,8 @@ pub async fn post(
         )));
     }
     let read = read(&at, table, &fields);
-    let running = running_at(&reply.league, &at, table).await;
     let done = match read.parsed {
         Err(e) => Err(ServiceError::refused(e)),
-        Ok((number, _)) if besteck_collision(at.date, table, number, &running).is_some() => {
-            Err(ServiceError::refused(
-                besteck_collision(at.date, table, number, &running).unwrap_or_default(),
-            ))
-        }
         Ok((number, change)) => {
             let edit = Edit::by(&user.username).korrektur(read.korrektur.clone());
             reply

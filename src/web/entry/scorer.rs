@@ -9,14 +9,15 @@
 
 use askama::Template;
 use askama_web::WebTemplate;
-use axum::extract::{Path, State};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Form};
 use serde::Deserialize;
 use tower_sessions::Session;
 
 use super::night::{
-    besteck_collision, blank_rows, end_with, next_round, running_at, EnteredRound, Typed,
+    blank_rows, correction_of, end_with, next_round, running_at, taken_numbers, EnteredRound, Typed,
 };
 use super::round;
 use super::round_input::{Fields, RowInput};
@@ -81,17 +82,22 @@ struct TablePage {
     running: Vec<u32>,
     /// The round the Schockbesteck link opens: the running one, else the next free one.
     besteck_round: u32,
+    /// The round numbers entered or running here ([`taken_numbers`]): the script proposes none
+    /// of them, nor a round waiting on the phone (issue 31.5).
+    taken: String,
+    /// The round field holds the page's proposal (not typed, not a correction).
+    proposed: bool,
 }
 
 /// The page of `link` at night `at`; `typed` = (round field, rows, replace, refusal) of a
-/// refused form.
+/// refused form, or of a correction that starts from a stored round (no refusal).
 fn render(
     layout: Layout,
     link: &ScorerLink,
     base: String,
     at: &AtNight,
     running: Vec<u32>,
-    typed: Option<(String, Vec<RowInput>, bool, String)>,
+    typed: Option<(String, Vec<RowInput>, bool, Option<String>)>,
 ) -> TablePage {
     let night = at.night();
     let rules = &at.view.season.rules;
@@ -102,8 +108,11 @@ fn render(
         .map(|t| t.rounds.iter().map(EnteredRound::of).collect())
         .unwrap_or_default();
     let next = next_round(&rounds, &running, rules.rounds_per_night);
+    let correcting = typed.as_ref().is_some_and(|t| t.3.is_none());
+    let proposed = typed.is_none();
+    let taken = taken_numbers(&rounds, &running);
     let (round_input, rows, replace, error) = match typed {
-        Some((input, rows, replace, error)) => (input, rows, replace, Some(error)),
+        Some((input, rows, replace, error)) => (input, rows, replace, error),
         None => (
             next.to_string(),
             blank_rows(night, link.table, &at.view.ids.players),
@@ -112,6 +121,7 @@ fn render(
         ),
     };
     let finished = error.is_none()
+        && !correcting
         && (1..=rules.rounds_per_night).all(|n| rounds.iter().any(|r| r.number == n));
     TablePage {
         layout,
@@ -129,6 +139,8 @@ fn render(
         error,
         besteck_round: running.first().copied().unwrap_or(next),
         running,
+        taken,
+        proposed,
     }
 }
 
@@ -145,6 +157,16 @@ async fn link_layout(session: &Session, today: chrono::NaiveDate) -> Layout {
     }
 }
 
+/// The query of the link's page: `korrigieren=3` opens the round form with round 3 as stored
+/// (issue 31.11).
+#[derive(Deserialize, Default)]
+struct TableQuery {
+    #[serde(default)]
+    korrigieren: Option<String>,
+}
+
+/// `GET /tisch/{token}/{date}/{table}`: the rounds entered at the link's table and the round form
+/// (with `?korrigieren=3` starting from round 3 as stored).
 async fn table_page(
     State(league): State<League>,
     Extension(link): Extension<ScorerLink>,
@@ -152,11 +174,18 @@ async fn table_page(
     session: Session,
     Today(today): Today,
     at: AtNight,
+    query: Result<Query<TableQuery>, QueryRejection>,
 ) -> Response {
     let base = link_path(&token, link.date, link.table);
     let layout = link_layout(&session, today).await;
     let running = running_at(&league, &at, link.table).await;
-    render(layout, &link, base, &at, running, None).into_response()
+    let correcting = query
+        .ok()
+        .and_then(|q| q.0.korrigieren)
+        .and_then(|n| n.trim().parse::<u32>().ok())
+        .and_then(|n| correction_of(at.night(), link.table, n, &at.view.ids.players))
+        .map(|(input, rows, replace)| (input, rows, replace, None));
+    render(layout, &link, base, &at, running, correcting).into_response()
 }
 
 /// `POST /tisch/{token}/{date}/{table}/runde`: the round form of the link's table, read and
@@ -171,14 +200,8 @@ async fn save_round(
 ) -> Result<Response, AppError> {
     let base = link_path(&token, link.date, link.table);
     let read = round::read(&at, link.table, &fields);
-    let running = running_at(&reply.league, &at, link.table).await;
     let done = match read.parsed {
         Err(e) => Err(ServiceError::refused(e)),
-        Ok((number, _)) if besteck_collision(at.date, link.table, number, &running).is_some() => {
-            Err(ServiceError::refused(
-                besteck_collision(at.date, link.table, number, &running).unwrap_or_default(),
-            ))
-        }
         Ok((number, change)) => reply
             .league
             .change(at.year(), change, &Edit::by(&link.author()))
@@ -199,7 +222,7 @@ async fn save_round(
                     read.number_input,
                     read.rows,
                     read.replace,
-                    refusal.to_string(),
+                    Some(refusal.to_string()),
                 );
                 let running = running_at(&league, &at, table).await;
                 Ok(render(layout, &link, base, &at, running, Some(typed)))
