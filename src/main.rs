@@ -99,6 +99,17 @@ struct ServeArgs {
     /// So viele der neuesten Sicherungen behalten (mit bestandener Probe).
     #[arg(long, env = "SCHOCKERLIGA_BACKUP_KEEP", default_value_t = service::backup::DEFAULT_KEEP)]
     backup_keep: usize,
+    /// Adresse eines Proxys davor (z. B. 127.0.0.1 für Caddy auf derselben Maschine; mehrere
+    /// durch Komma oder die Option mehrmals): nur bei Anfragen von ihm zählt der Besucher aus
+    /// X-Forwarded-For (für die Grenzen je Besucher und das Protokoll); von allen anderen wird
+    /// der Kopf nicht beachtet.
+    #[arg(
+        long = "trusted-proxy",
+        value_name = "ADRESSE",
+        env = "SCHOCKERLIGA_TRUSTED_PROXY",
+        value_delimiter = ','
+    )]
+    trusted_proxy: Vec<std::net::IpAddr>,
 }
 
 #[derive(Subcommand)]
@@ -1169,6 +1180,15 @@ async fn serve(path: &Path, opts: ServeOptions) -> anyhow::Result<()> {
     config.clock = opts.setup.clock.clone();
     config.timezone = opts.setup.timezone;
     config.public_url = opts.public_url.clone();
+    config.trusted_proxies = opts.args.trusted_proxy.clone();
+    if !config.trusted_proxies.is_empty() {
+        let proxies: Vec<String> = config
+            .trusted_proxies
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        tracing::info!("Besucher hinter {} aus X-Forwarded-For", proxies.join(", "));
+    }
     let (app, league) = build(config).await?;
     // The history of every season once, beside the first requests (see League::warm_up).
     let warm = league.clone();

@@ -95,8 +95,9 @@ pub enum PasswordError {
     Join(#[from] tokio::task::JoinError),
 }
 
-/// Checks an account name (already trimmed): 1–50 characters, no control or invisible characters
-/// (`league::names::is_invisible`). `Err` is the German message.
+/// Checks a new account name (already trimmed): 1–50 characters, no control or invisible
+/// characters (`league::names::is_invisible`), one script (`league::names::check_single_script`:
+/// „аdmin“ with a Cyrillic а is refused). `Err` is the German message.
 pub fn check_account_name(username: &str) -> Result<(), String> {
     if username.is_empty() || username.chars().count() > 50 {
         return Err("Der Name muss 1 bis 50 Zeichen lang sein.".to_string());
@@ -106,6 +107,7 @@ pub fn check_account_name(username: &str) -> Result<(), String> {
             "Der Name darf keine Steuerzeichen oder unsichtbaren Zeichen enthalten.".to_string(),
         );
     }
+    crate::league::names::check_single_script(username).map_err(|e| format!("Der Name {e}."))?;
     Ok(())
 }
 

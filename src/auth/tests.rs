@@ -60,6 +60,9 @@ fn new_accounts_need_a_name_a_long_password_and_the_same_twice() {
         ("ab", "abcdefgh12", "abcdefgh12", true),
         ("kassenwart", "kassenwart", "kassenwart", false),
         ("anna", "1234567", "1234567", false),
+        // one script: a Cyrillic а in a Latin name looks like another account's
+        ("\u{430}dmin", "geheim123", "geheim123", false),
+        ("Анна", "geheim123", "geheim123", true),
     ];
     for (name, p1, p2, ok) in cases {
         assert_eq!(

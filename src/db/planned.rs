@@ -31,6 +31,7 @@ struct AnswerRow {
     via: String,
     changes: i64,
     answered_at: String,
+    for_date: String,
 }
 
 /// What a planned night is when written: day, start (wall clock), place, note.
@@ -79,7 +80,8 @@ pub async fn load(conn: &mut SqliteConnection) -> Result<Planning, DbError> {
     .fetch_all(&mut *conn)
     .await?;
     let answers: Vec<AnswerRow> = sqlx::query_as(
-        "select z.planned_id, z.player_id, p.name, z.coming, z.via, z.changes, z.answered_at
+        "select z.planned_id, z.player_id, p.name, z.coming, z.via, z.changes, z.answered_at,
+             z.for_date
          from zusagen z join players p on p.id = z.player_id order by p.name, p.id",
     )
     .fetch_all(&mut *conn)
@@ -98,6 +100,14 @@ pub async fn load(conn: &mut SqliteConnection) -> Result<Planning, DbError> {
                 via: Via::parse(&a.via),
                 changes: u32::try_from(a.changes).unwrap_or(0),
                 at: instant(&a.answered_at)?,
+                // Empty (never written so): the night's day.
+                for_date: if a.for_date.is_empty() {
+                    r.date
+                } else {
+                    NaiveDate::parse_from_str(&a.for_date, "%Y-%m-%d").map_err(|e| {
+                        DbError::Corrupt(format!("Zusage für „{}“ am {}: {e}", a.for_date, r.date))
+                    })?
+                },
             });
         }
         nights.push(PlannedNight {
@@ -224,7 +234,8 @@ pub async fn set_cancelled(
 }
 
 /// Stores the answer of player `player_id` to planned night `planned_id`: `coming`, given `via`
-/// at `at`, answered `changes` times.
+/// at `at` for the night's day `for_date`, answered `changes` times.
+#[allow(clippy::too_many_arguments)]
 pub async fn put_answer(
     conn: &mut SqliteConnection,
     planned_id: i64,
@@ -233,12 +244,14 @@ pub async fn put_answer(
     via: &Via,
     changes: u32,
     at: DateTime<Utc>,
+    for_date: NaiveDate,
 ) -> Result<(), DbError> {
     sqlx::query(
-        "insert into zusagen (planned_id, player_id, coming, via, changes, answered_at)
-         values (?, ?, ?, ?, ?, ?)
+        "insert into zusagen (planned_id, player_id, coming, via, changes, answered_at, for_date)
+         values (?, ?, ?, ?, ?, ?, ?)
          on conflict (planned_id, player_id) do update set coming = excluded.coming,
-             via = excluded.via, changes = excluded.changes, answered_at = excluded.answered_at",
+             via = excluded.via, changes = excluded.changes, answered_at = excluded.answered_at,
+             for_date = excluded.for_date",
     )
     .bind(planned_id)
     .bind(player_id)
@@ -246,6 +259,7 @@ pub async fn put_answer(
     .bind(via.stored())
     .bind(i64::from(changes))
     .bind(stamp(at))
+    .bind(for_date)
     .execute(conn)
     .await?;
     Ok(())

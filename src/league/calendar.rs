@@ -45,10 +45,13 @@ pub struct Event {
     pub uid: String,
     /// Its `DTSTAMP`: when it was last changed.
     pub stamp: DateTime<Utc>,
-    /// Start on the club's wall clock.
+    /// Start on the club's wall clock (a time the zone has: [`skipped`]).
     pub start: NaiveDateTime,
     /// End on the club's wall clock.
     pub end: NaiveDateTime,
+    /// No time is known (a night imported or entered without a plan): a date-only event on
+    /// `start`'s day (`DTSTART;VALUE=DATE`, `DTEND` the next day), no invented hours.
+    pub all_day: bool,
     /// `SUMMARY`.
     pub summary: String,
     /// `LOCATION`; empty: none.
@@ -108,10 +111,22 @@ fn vevent(zone: Tz, e: &Event) -> Vec<String> {
         "BEGIN:VEVENT".to_string(),
         format!("UID:{}", text(&e.uid)),
         format!("DTSTAMP:{}", e.stamp.format("%Y%m%dT%H%M%SZ")),
-        format!("DTSTART;TZID={tzid}:{}", local(e.start)),
-        format!("DTEND;TZID={tzid}:{}", local(e.end)),
         format!("SUMMARY:{}", text(&e.summary)),
     ];
+    let when = if e.all_day {
+        let day = e.start.date();
+        let next = day.succ_opt().unwrap_or(day);
+        [
+            format!("DTSTART;VALUE=DATE:{}", day.format("%Y%m%d")),
+            format!("DTEND;VALUE=DATE:{}", next.format("%Y%m%d")),
+        ]
+    } else {
+        [
+            format!("DTSTART;TZID={tzid}:{}", local(e.start)),
+            format!("DTEND;TZID={tzid}:{}", local(e.end)),
+        ]
+    };
+    lines.splice(3..3, when);
     if !e.location.is_empty() {
         lines.push(format!("LOCATION:{}", text(&e.location)));
     }
@@ -126,6 +141,23 @@ fn vevent(zone: Tz, e: &Event) -> Vec<String> {
     lines.push("TRANSP:OPAQUE".to_string());
     lines.push("END:VEVENT".to_string());
     lines
+}
+
+/// The wall-clock time `at` in `zone` when the zone skips it (the hour the clocks go forward:
+/// 02:30 on the last Sunday of March in Europe/Berlin), moved as RFC 5545 §3.3.5 reads it (with
+/// the offset before the gap: 03:30); `None` when the zone has that time.
+pub fn skipped(zone: Tz, at: NaiveDateTime) -> Option<NaiveDateTime> {
+    if zone.from_local_datetime(&at).earliest().is_some() {
+        return None;
+    }
+    let before = zone
+        .from_local_datetime(&(at - Duration::hours(6)))
+        .earliest()?
+        .offset()
+        .fix()
+        .local_minus_utc();
+    let utc = at - Duration::seconds(i64::from(before));
+    Some(zone.from_utc_datetime(&utc).naive_local())
 }
 
 /// A wall-clock time as a DATE-TIME of local form: `20270108T193000`.

@@ -16,13 +16,19 @@ pub fn empty_name() -> EntryError {
 }
 
 /// The refusal of `name` when another player of the league (in `players` = (id, name), not
-/// `except`) has the same name up to case and Unicode normalization ([`name_key`]); `None` when
-/// there is none or the only one is spelled exactly alike (that player is reused).
+/// `except`) has the same name up to case and Unicode normalization ([`name_key`]) or looks the
+/// same ([`look_alike_key`]: „Аnna“ with a Cyrillic А beside „Anna“); `None` when there is none
+/// or the only one is spelled exactly alike (that player is reused).
 pub fn twin(name: &str, except: Option<i64>, players: &[(i64, String)]) -> Option<EntryError> {
     let key = name_key(name);
+    let looks = look_alike_key(name);
     players
         .iter()
-        .find(|(id, other)| Some(*id) != except && other != name && name_key(other) == key)
+        .find(|(id, other)| {
+            Some(*id) != except
+                && other != name
+                && (name_key(other) == key || look_alike_key(other) == looks)
+        })
         .map(|(_, other)| {
             // „anna“ beside „Anna“ differs in case; „Ａnna“ beside „Anna“ in its letters' form.
             let how = if normalize_name(name).to_lowercase() == normalize_name(other).to_lowercase()
@@ -52,6 +58,47 @@ pub fn name_key(name: &str) -> String {
         .nfkc()
         .collect::<String>()
         .to_lowercase()
+}
+
+/// The key under which two names look the same (Unicode TS #39 confusable detection, the
+/// skeleton of `unicode_security`): „Аnna“ with a Cyrillic А, „ΑΝΝΑ“ in Greek capitals, „Ａnna“
+/// and „anna“ all look like „Anna“, „KIaus“ with a capital I like „Klaus“. The skeleton of the
+/// NFKC form, in lower case, skeleton again (case does not count, as in [`name_key`]). Only for
+/// refusing a new name beside an existing one: a name is found by [`name_key`].
+pub fn look_alike_key(name: &str) -> String {
+    let compatible: String = normalize_name(name).nfkc().collect();
+    let first: String = unicode_security::skeleton(&compatible).collect();
+    unicode_security::skeleton(&first.to_lowercase()).collect()
+}
+
+/// Checks that `name` is written in one script (Unicode TS #39 mixed-script detection; digits,
+/// spaces and punctuation go with any, Japanese kana with Han): `Err` with a German message
+/// naming the first character from another script than those before it, e.g. „mischt Schriften:
+/// „n“ (U+006E) ist aus einer anderen Schrift als „А“ (U+0410)“. A Cyrillic „А“ in a Latin name
+/// looks like a Latin one, so such a name could pass for another.
+pub fn check_single_script(name: &str) -> Result<(), String> {
+    use unicode_security::mixed_script::AugmentedScriptSet;
+    let mut set = AugmentedScriptSet::default();
+    let mut first: Option<char> = None;
+    for c in name.chars() {
+        let own = AugmentedScriptSet::for_char(c);
+        if own.is_all() {
+            continue;
+        }
+        set.intersect_with(own);
+        if set.is_empty() {
+            let shown = |c: char| format!("„{c}“ (U+{:04X})", u32::from(c));
+            return Err(format!(
+                "mischt Schriften: {} ist aus einer anderen Schrift als {}; bitte in einer \
+                 Schrift schreiben (gleich aussehende Buchstaben anderer Schriften sind nicht \
+                 erlaubt)",
+                shown(c),
+                shown(first.unwrap_or(c))
+            ));
+        }
+        first.get_or_insert(c);
+    }
+    Ok(())
 }
 
 /// The key under which two login names count as the same account (issue 22.9): NFKC, full Unicode
@@ -171,5 +218,52 @@ mod tests {
         assert_eq!(normalize_name("Ju\u{308}rgen"), "J\u{fc}rgen");
         // Stored as typed: only the key folds.
         assert_eq!(normalize_name("\u{FF21}nna"), "\u{FF21}nna");
+    }
+
+    #[test]
+    fn look_alikes_of_other_scripts_give_one_key() {
+        // (a, b, look alike)
+        let cases = [
+            ("\u{410}nna", "Anna", true),
+            ("\u{430}dmin", "admin", true),
+            ("\u{430}dmin", "Admin", true),
+            ("\u{391}\u{39D}\u{39D}\u{391}", "ANNA", true),
+            ("\u{FF21}nna", "anna", true),
+            ("KIaus", "Klaus", true),
+            ("B\u{435}rnd", "Bernd", true),
+            ("Anna", "Anne", false),
+            ("Jürgen", "Jurgen", false),
+            ("Weiß", "Weiss", false),
+            ("Zoë", "Zoe", false),
+        ];
+        for (a, b, same) in cases {
+            assert_eq!(look_alike_key(a) == look_alike_key(b), same, "{a:?} {b:?}");
+        }
+        let players = vec![(1, "Anna".to_string())];
+        let e = twin("\u{410}nna", None, &players).unwrap();
+        assert!(e.to_string().contains("gleich aussehende Zeichen"), "{e}");
+        assert!(twin("Anna", None, &players).is_none());
+    }
+
+    #[test]
+    fn a_name_is_written_in_one_script() {
+        // (name, accepted)
+        let cases = [
+            ("Anna", true),
+            ("Jean-Luc O'Neil", true),
+            ("Zoë Ørsted 2", true),
+            ("Анна", true),
+            ("Αλέξης", true),
+            ("山田 たろう", true),
+            ("\u{410}nna", false),
+            ("\u{430}dmin", false),
+            ("B\u{435}rnd", false),
+            ("Anna \u{3A9}", false),
+        ];
+        for (name, ok) in cases {
+            assert_eq!(check_single_script(name).is_ok(), ok, "{name:?}");
+        }
+        let e = check_single_script("\u{410}nna").unwrap_err();
+        assert!(e.contains("U+0410") && e.contains("U+006E"), "{e}");
     }
 }

@@ -22,8 +22,9 @@ pub const MAX_PLACE_CHARS: usize = 80;
 /// The longest note accepted (characters).
 pub const MAX_NOTE_CHARS: usize = 300;
 
-/// How often one player may answer for one night through "Das bin ich" (the abuse limit: a
-/// visitor who claims to be someone cannot flip his answer for ever); his own card and the
+/// How often one client (the web's client address) may answer for one player and night through
+/// "Das bin ich" (the abuse limit: a visitor who claims to be someone cannot flip his answer for
+/// ever, and one who used up his own changes does not use up the player's); his own card and the
 /// secretary are not limited.
 pub const MAX_CHANGES: u32 = 10;
 
@@ -94,6 +95,9 @@ pub struct Answer {
     pub changes: u32,
     /// When it was last given.
     pub at: DateTime<Utc>,
+    /// The day the night was planned on when he gave it: after a move it stays on the old day
+    /// ("für den alten Tag", not counted for the new one) until he answers again.
+    pub for_date: NaiveDate,
 }
 
 /// A night planned ahead.
@@ -171,7 +175,11 @@ pub struct Forecast {
 
 impl Forecast {
     /// The forecast of `answers` under `split_tables_from` (league.md §9).
-    pub fn of(answers: &[Answer], split_tables_from: u32) -> Forecast {
+    pub fn of<'a>(
+        answers: impl IntoIterator<Item = &'a Answer>,
+        split_tables_from: u32,
+    ) -> Forecast {
+        let answers: Vec<&Answer> = answers.into_iter().collect();
         let yes = count(answers.iter().filter(|a| a.coming));
         let no = count(answers.iter().filter(|a| !a.coming));
         Forecast {
@@ -201,14 +209,37 @@ fn count<T>(it: impl Iterator<Item = T>) -> u32 {
 }
 
 impl PlannedNight {
-    /// The answer of player `player_id`, if he gave one.
+    /// The answer of player `player_id`, if he gave one (also one for the old day of a moved
+    /// night: [`PlannedNight::is_current`]).
     pub fn answer_of(&self, player_id: i64) -> Option<&Answer> {
         self.answers.iter().find(|a| a.player_id == player_id)
     }
 
-    /// Its forecast under `split_tables_from` ([`Forecast::of`]).
+    /// The answer of player `player_id` for this night's day (not one left on the old day of a
+    /// move), if he gave one.
+    pub fn current_answer_of(&self, player_id: i64) -> Option<&Answer> {
+        self.answer_of(player_id).filter(|a| self.is_current(a))
+    }
+
+    /// True when `answer` was given for this night's day; false for one given before the night
+    /// moved ("für den alten Tag": shown apart, not counted, until he answers again).
+    pub fn is_current(&self, answer: &Answer) -> bool {
+        answer.for_date == self.date
+    }
+
+    /// The answers for this night's day, by player name.
+    pub fn current_answers(&self) -> impl Iterator<Item = &Answer> {
+        self.answers.iter().filter(|a| self.is_current(a))
+    }
+
+    /// The answers given before the night moved, by player name: each for the day it was given for.
+    pub fn old_answers(&self) -> impl Iterator<Item = &Answer> {
+        self.answers.iter().filter(|a| !self.is_current(a))
+    }
+
+    /// Its forecast under `split_tables_from` ([`Forecast::of`]): the answers for its day only.
     pub fn forecast(&self, split_tables_from: u32) -> Forecast {
-        Forecast::of(&self.answers, split_tables_from)
+        Forecast::of(self.current_answers(), split_tables_from)
     }
 
     /// German: "Freitag, 09.01.2027, 19:30 Uhr".
@@ -221,9 +252,9 @@ impl PlannedNight {
         )
     }
 
-    /// The players who said "Ich komme", by name.
+    /// The players who said "Ich komme" for its day, by name.
     pub fn coming(&self) -> impl Iterator<Item = &Answer> {
-        self.answers.iter().filter(|a| a.coming)
+        self.current_answers().filter(|a| a.coming)
     }
 }
 
@@ -402,14 +433,19 @@ pub enum Answered {
     New,
     /// He changed it.
     Changed,
+    /// He answered again after the night moved: his answer now holds for the new day.
+    Confirmed,
     /// He gave the same answer again: nothing to store.
     Same,
 }
 
 /// Whether `name`'s answer `coming` given `via` is taken for `night` (in `status`), with his
-/// answer so far `before`. Refused (German, where and why): a night that is not open (cancelled,
-/// started, over); a "Das bin ich" answer over one given on his card or by the secretary; more
-/// than [`MAX_CHANGES`] "Das bin ich" answers for one night.
+/// answer so far `before` and `by_client` "Das bin ich" answers of the answering client for him
+/// and this night so far. An answer left on the old day of a move is confirmed by any answer
+/// (the same one too). Refused (German, where and why): a night that is not open (cancelled,
+/// started, over); a "Das bin ich" answer over one given on his card or by the secretary; a
+/// "Das bin ich" change once this client gave [`MAX_CHANGES`] for him and this night (another
+/// client's changes do not count: nobody uses up the player's own).
 pub fn check_answer(
     night: &PlannedNight,
     status: PlanStatus,
@@ -417,6 +453,7 @@ pub fn check_answer(
     coming: bool,
     via: &Via,
     name: &str,
+    by_client: u32,
 ) -> Result<Answered, String> {
     let day = date_de(night.date);
     match status {
@@ -432,30 +469,44 @@ pub fn check_answer(
     let Some(before) = before else {
         return Ok(Answered::New);
     };
-    if before.coming == coming && (before.via == *via || !via.is_proven()) {
+    let current = night.is_current(before);
+    if current && before.coming == coming && (before.via == *via || !via.is_proven()) {
         return Ok(Answered::Same);
     }
     if *via == Via::Ich {
-        if before.via.is_proven() {
+        let said = if before.coming {
+            "zugesagt"
+        } else {
+            "abgesagt"
+        };
+        if before.via.is_proven() && current {
             return Err(format!(
-                "{name} hat für den {day} schon {} ({}); ändern geht nur über die eigene \
+                "{name} hat für den {day} schon {said} ({}); ändern geht nur über die eigene \
                  Karte oder beim Schriftführer.",
-                if before.coming {
-                    "zugesagt"
-                } else {
-                    "abgesagt"
-                },
                 before.via.label()
             ));
         }
-        if before.changes >= MAX_CHANGES {
+        if before.via.is_proven() {
             return Err(format!(
-                "{name}: die Antwort für den {day} wurde schon {MAX_CHANGES}-mal geändert; \
-                 weitere Änderungen nur über die eigene Karte oder beim Schriftführer."
+                "{name} hatte für den alten Tag, den {}, {said} ({}); für den {day} bestätigen \
+                 oder ändern geht nur über die eigene Karte oder beim Schriftführer.",
+                date_de(before.for_date),
+                before.via.label()
+            ));
+        }
+        if by_client >= MAX_CHANGES {
+            return Err(format!(
+                "{name}: die Antwort für den {day} wurde von diesem Anschluss aus schon \
+                 {MAX_CHANGES}-mal geändert; weitere Änderungen nur über die eigene Karte oder \
+                 beim Schriftführer."
             ));
         }
     }
-    Ok(Answered::Changed)
+    Ok(if current {
+        Answered::Changed
+    } else {
+        Answered::Confirmed
+    })
 }
 
 #[cfg(test)]

@@ -9,7 +9,9 @@ use super::draw::derive_draw_of;
 use super::error::{EntryError, Location};
 use super::file::{CorrectionEntry, EndstandEntry, SeatEntry, TableEntry, TotalsEntry, FORMAT};
 use super::file::{FineEntry, NightEntry, PlayerEntry, ResultEntry, RoundEntry, SeasonFile};
-use super::names::{check_name_chars, name_key, normalize_name};
+use super::names::{
+    check_name_chars, check_single_script, look_alike_key, name_key, normalize_name,
+};
 use super::rules::{SeasonRules, MAX_FINE_CENTS};
 use super::standings::Liga;
 use crate::rules::{PlayedRunde, RuleSet};
@@ -786,21 +788,38 @@ impl Season {
         }
         // Look-alike names (league.md glossary: one player, one name): „Ａnna“ (fullwidth) beside
         // „Anna“ is refused for a new name; check_players already refused „anna“ beside „Anna“.
+        // So are look-alikes of another script (Unicode TS #39: „Аnna“ with a Cyrillic А) and
+        // names that mix scripts.
         let mut seen: HashMap<String, &str> = HashMap::new();
+        let mut looks: HashMap<String, &str> = HashMap::new();
         for p in &self.players {
+            let at = || Location::default().player(&p.name).field("name");
             let key = name_key(&p.name);
-            match seen.get(&key) {
-                Some(first) => out.push(EntryError::new(
-                    Location::default().player(&p.name).field("name"),
+            let look = look_alike_key(&p.name);
+            if let Some(first) = seen.get(&key) {
+                out.push(EntryError::new(
+                    at(),
                     format!(
                         "Spielername „{}“ sieht aus wie „{first}“ (dieselben Buchstaben in anderer Schreibweise)",
                         p.name
                     ),
-                )),
-                None => {
-                    seen.insert(key, &p.name);
-                }
+                ));
+            } else if let Some(first) = looks.get(&look) {
+                out.push(EntryError::new(
+                    at(),
+                    format!(
+                        "Spielername „{}“ sieht aus wie „{first}“ (gleich aussehende Zeichen)",
+                        p.name
+                    ),
+                ));
+            } else if let Err(e) = check_single_script(&p.name) {
+                out.push(EntryError::new(
+                    at(),
+                    format!("Spielername „{}“ {e}", p.name),
+                ));
             }
+            seen.entry(key).or_insert(&p.name);
+            looks.entry(look).or_insert(&p.name);
         }
         let split_max = MAX_AT_TABLE as u32 + 1;
         if self.rules.split_tables_from > split_max {

@@ -8,7 +8,7 @@ use serde_json::json;
 use super::ServiceError;
 use crate::auth::{self, Role};
 use crate::db::{self, user::User, Db};
-use crate::league::names::login_key;
+use crate::league::names::{login_key, look_alike_key};
 
 /// The longest login name or password looked at when logging in; longer input fails like a wrong
 /// password (argon2 would otherwise hash megabytes).
@@ -57,12 +57,14 @@ async fn insert(
         )));
     }
     // Login names count without case (a phone capitalises the first letter) and without look-alike
-    // forms (fullwidth „Ａdmin“): one account per login key.
+    // forms (fullwidth „Ａdmin“): one account per login key. Nor may a name look like another's
+    // (Unicode TS #39 skeleton: „аdmin“ with a Cyrillic а, „AdmIn“ with a capital I for l).
     let key = login_key(username);
+    let looks = look_alike_key(username);
     if let Some(twin) = db::user::list_conn(&mut tx)
         .await?
         .into_iter()
-        .find(|u| login_key(&u.username) == key)
+        .find(|u| login_key(&u.username) == key || look_alike_key(&u.username) == looks)
     {
         return Err(ServiceError::refused(format!(
             "Ein Konto \"{}\" gibt es schon (Groß-/Kleinschreibung und gleich aussehende \

@@ -4,7 +4,7 @@
 //! without a plan gets a UID made of its day. A player's own calendar holds his nights: those he
 //! played, and the planned ones he did not decline (tentative while he has not answered).
 
-use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveDateTime, TimeZone, Utc};
+use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Utc};
 use chrono_tz::Tz;
 
 use super::Snapshot;
@@ -45,6 +45,35 @@ fn described(night: &PlannedNight, split_tables_from: u32) -> String {
     }
 }
 
+/// The start of `night` on the club's wall clock in `zone`, and what to say when the zone skips
+/// its time (planned before the refusal existed, or the zone changed since): moved as RFC 5545
+/// reads it ([`calendar::skipped`]), "Beginn 02:30 Uhr gibt es am 29.03.2026 nicht
+/// (Zeitumstellung): 03:30 Uhr.".
+fn start_of(zone: Tz, night: &PlannedNight) -> (NaiveDateTime, Option<String>) {
+    let start = night.date.and_time(night.time);
+    match calendar::skipped(zone, start) {
+        None => (start, None),
+        Some(moved) => (
+            moved,
+            Some(format!(
+                "Beginn {} Uhr gibt es am {} nicht (Zeitumstellung): {} Uhr.",
+                night.time.format("%H:%M"),
+                crate::league::format::date_de(night.date),
+                moved.format("%H:%M")
+            )),
+        ),
+    }
+}
+
+/// `description` with `said` (when given) as its first line.
+fn saying(said: Option<String>, description: String) -> String {
+    match said {
+        Some(s) if description.is_empty() => s,
+        Some(s) => format!("{s}\n{description}"),
+        None => description,
+    }
+}
+
 /// The calendar of `whose` from `snapshot` in `zone` for the season of `today` (the current: the
 /// newest with a night, else today's year) and the next one; each event's `URL` is `base`
 /// (`https://host`) and its night's page, when `base` is given. The text of a `.ics` file.
@@ -58,7 +87,6 @@ pub fn calendar(
     let current = snapshot.current_year(today).unwrap_or(today.year());
     let years = current..=current + 1;
     let planning = &snapshot.planning;
-    let default_time = planning.default_time();
     let split_of = |year: i32| {
         snapshot.season(year).map_or_else(
             |_| crate::league::rules::SeasonRules::defaults_for(year).split_tables_from,
@@ -83,14 +111,26 @@ pub fn calendar(
                 });
                 let said_yes = planning
                     .active_on(night.date)
-                    .and_then(|p| p.answer_of(id))
+                    .and_then(|p| p.current_answer_of(id))
                     .is_some_and(|a| a.coming);
                 if !played && !said_yes {
                     continue;
                 }
             }
             let plan = planning.active_on(night.date);
-            let start = night.date.and_time(plan.map_or(default_time, |p| p.time));
+            // Without a plan no time is known (an imported night, one entered on its day): a
+            // date-only event, no invented hours.
+            let (start, said) = match plan {
+                Some(p) => start_of(zone, p),
+                None => (night.date.and_time(NaiveTime::MIN), None),
+            };
+            let description = match plan {
+                _ if night.has_results() => {
+                    format!("{} Teilnehmer", night.participants().len())
+                }
+                Some(p) => described(p, view.season.rules.split_tables_from),
+                None => String::new(),
+            };
             events.push(Event {
                 uid: plan.map_or_else(
                     || planning.uid_of_night(night.date),
@@ -98,16 +138,15 @@ pub fn calendar(
                 ),
                 stamp: plan.map_or_else(|| instant(zone, start), |p| p.updated_at),
                 start,
-                end: start + Duration::hours(planned::HOURS),
+                end: if plan.is_some() {
+                    start + Duration::hours(planned::HOURS)
+                } else {
+                    start
+                },
+                all_day: plan.is_none(),
                 summary: SUMMARY.to_string(),
                 location: plan.map(|p| p.place.clone()).unwrap_or_default(),
-                description: match plan {
-                    _ if night.has_results() => {
-                        format!("{} Teilnehmer", night.participants().len())
-                    }
-                    Some(p) => described(p, view.season.rules.split_tables_from),
-                    None => String::new(),
-                },
+                description: saying(said, description),
                 url: url(night.date),
                 status: Status::Confirmed,
                 sequence: plan.map_or(0, |p| p.sequence),
@@ -123,7 +162,8 @@ pub fn calendar(
         if !plan.cancelled && snapshot.night(plan.date).is_some() {
             continue;
         }
-        let answer = player.and_then(|id| plan.answer_of(id));
+        // An answer left on the old day of a move does not say yes or no to this one.
+        let answer = player.and_then(|id| plan.current_answer_of(id));
         if player.is_some() && answer.is_some_and(|a| !a.coming) {
             continue;
         }
@@ -132,19 +172,23 @@ pub fn calendar(
             (false, Some(_), None) => Status::Tentative,
             _ => Status::Confirmed,
         };
-        let start = plan.date.and_time(plan.time);
+        let (start, said) = start_of(zone, plan);
         events.push(Event {
             uid: planning.uid_of_plan(plan.id),
             stamp: plan.updated_at,
             start,
             end: start + Duration::hours(planned::HOURS),
+            all_day: false,
             summary: SUMMARY.to_string(),
             location: plan.place.clone(),
-            description: if plan.cancelled {
-                "Abgesagt.".to_string()
-            } else {
-                described(plan, split_of(plan.date.year()))
-            },
+            description: saying(
+                said,
+                if plan.cancelled {
+                    "Abgesagt.".to_string()
+                } else {
+                    described(plan, split_of(plan.date.year()))
+                },
+            ),
             url: url(plan.date),
             status,
             sequence: plan.sequence,

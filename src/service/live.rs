@@ -2,10 +2,13 @@
 //! changed or removed, a Schockbesteck Wurfrunde, the draw, a fine, the closing) the league tells
 //! every listener of that night. The web turns a [`Listener`] into Server-Sent Events.
 //!
-//! Listeners are capped ([`MAX_LISTENERS`]): past it [`League::listen_live`] says no, so an open
-//! page per phone cannot hold the server's connections and memory without bound.
+//! Listeners are capped ([`MAX_LISTENERS`], and [`MAX_PER_CLIENT`] for one client): past it
+//! [`League::listen_live`] says no, so an open page per phone cannot hold the server's
+//! connections and memory without bound, and one client cannot take every place.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
 
 use chrono::NaiveDate;
 use tokio::sync::{broadcast, OwnedSemaphorePermit, Semaphore};
@@ -14,6 +17,10 @@ use super::League;
 
 /// Live listeners at most at once (the TV and the phones of a club night need a few dozen).
 pub const MAX_LISTENERS: usize = 500;
+
+/// Live listeners of one client at most at once (the web's client: an address, an IPv6 /64): a
+/// whole club behind the bar's Wi-Fi shares one address, so a few dozen phones and the TV fit.
+pub const MAX_PER_CLIENT: usize = 50;
 
 /// Pushes kept for a listener that is slow to read; one that falls further behind skips to the
 /// newest (a push only says "read the board again").
@@ -24,6 +31,8 @@ const BACKLOG: usize = 64;
 pub(crate) struct Live {
     sender: broadcast::Sender<NaiveDate>,
     slots: Arc<Semaphore>,
+    /// Open listeners per client (only clients with one).
+    clients: Arc<Mutex<HashMap<IpAddr, usize>>>,
 }
 
 impl Default for Live {
@@ -31,17 +40,63 @@ impl Default for Live {
         Live {
             sender: broadcast::channel(BACKLOG).0,
             slots: Arc::new(Semaphore::new(MAX_LISTENERS)),
+            clients: Arc::default(),
         }
     }
 }
 
-/// One listener of the live pushes: the night it follows and its place under the cap (given back
-/// when it is dropped).
+/// One listener of the live pushes: the night it follows and its places under the caps (given
+/// back when it is dropped).
 #[derive(Debug)]
 pub struct Listener {
     date: NaiveDate,
     receiver: broadcast::Receiver<NaiveDate>,
     _slot: OwnedSemaphorePermit,
+    _client: ClientSlot,
+}
+
+/// A client's place under [`MAX_PER_CLIENT`]: given back when dropped.
+#[derive(Debug)]
+struct ClientSlot {
+    client: IpAddr,
+    clients: Arc<Mutex<HashMap<IpAddr, usize>>>,
+}
+
+impl ClientSlot {
+    /// A place for `client` in `clients`, or `None` when it holds [`MAX_PER_CLIENT`] already.
+    fn take(clients: &Arc<Mutex<HashMap<IpAddr, usize>>>, client: IpAddr) -> Option<ClientSlot> {
+        let mut open = clients.lock().unwrap_or_else(|e| e.into_inner());
+        let n = open.entry(client).or_insert(0);
+        if *n >= MAX_PER_CLIENT {
+            return None;
+        }
+        *n += 1;
+        Some(ClientSlot {
+            client,
+            clients: clients.clone(),
+        })
+    }
+}
+
+impl Drop for ClientSlot {
+    fn drop(&mut self) {
+        let mut open = self.clients.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = open.get_mut(&self.client) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                open.remove(&self.client);
+            }
+        }
+    }
+}
+
+/// Why [`League::listen_live`] gave no listener.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Full {
+    /// [`MAX_LISTENERS`] are listening.
+    All,
+    /// This client holds [`MAX_PER_CLIENT`] listeners.
+    Client,
 }
 
 /// Why a push did not come: the league is gone (the server stops).
@@ -70,15 +125,22 @@ impl Listener {
 }
 
 impl League {
-    /// A listener of the pushes for the night of `date`, or `None` when [`MAX_LISTENERS`] are
-    /// listening already (the web answers 503).
-    pub fn listen_live(&self, date: NaiveDate) -> Option<Listener> {
+    /// A listener of the pushes for the night of `date` for `client` (the key its listeners are
+    /// counted under: the web's client address). Errors: [`Full::Client`] when that client holds
+    /// [`MAX_PER_CLIENT`] listeners, [`Full::All`] when [`MAX_LISTENERS`] are listening.
+    pub fn listen_live(&self, date: NaiveDate, client: IpAddr) -> Result<Listener, Full> {
         let live = &self.inner.live;
-        let slot = live.slots.clone().try_acquire_owned().ok()?;
-        Some(Listener {
+        let mine = ClientSlot::take(&live.clients, client).ok_or(Full::Client)?;
+        let slot = live
+            .slots
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| Full::All)?;
+        Ok(Listener {
             date,
             receiver: live.sender.subscribe(),
             _slot: slot,
+            _client: mine,
         })
     }
 

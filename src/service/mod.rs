@@ -270,6 +270,8 @@ struct Inner {
     live: live::Live,
     /// Spreadsheets uploaded for a preview, kept until their confirm ([`interchange::Staged`]).
     staged: interchange::Staged,
+    /// The "Das bin ich" answers per client ([`planned::Claims`]).
+    claims: planned::Claims,
 }
 
 /// How a league reads the time: the instant's source and the club's time zone when the command
@@ -355,6 +357,7 @@ impl League {
                 backups_off: std::sync::OnceLock::new(),
                 live: live::Live::default(),
                 staged: interchange::Staged::default(),
+                claims: planned::Claims::default(),
             }),
         };
         league.refresh().await?;

@@ -9,7 +9,9 @@
 //! write here installs them at once (the page cache empties), and another process's write is
 //! found by [`League::refresh`] through the `planning.version` counter the triggers bump.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
 
 use chrono::{Datelike, NaiveDate};
 use serde_json::json;
@@ -81,6 +83,41 @@ pub enum Cancelled {
     WithNight,
 }
 
+/// The "Das bin ich" answers each client gave for a player and a planned night (the abuse limit
+/// of [`planned::MAX_CHANGES`] counts per client: nobody uses up the player's own). Kept in
+/// memory: a restart forgets them (the limit stops one visitor flipping an answer for ever, it is
+/// no record). At most [`Claims::MAX_KEPT`] are kept; past that the oldest nights' go first.
+#[derive(Debug, Default)]
+pub(crate) struct Claims {
+    /// (planned night, player, client) → answers given.
+    counts: Mutex<HashMap<(i64, i64, IpAddr), u32>>,
+}
+
+impl Claims {
+    /// How many (night, player, client) counts are kept at most (a few MB).
+    const MAX_KEPT: usize = 50_000;
+
+    /// The answers `client` gave for player `player` and night `night`.
+    fn of(&self, night: i64, player: i64, client: IpAddr) -> u32 {
+        let counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+        counts.get(&(night, player, client)).copied().unwrap_or(0)
+    }
+
+    /// One more answer of `client` for `player` and `night`.
+    fn count(&self, night: i64, player: i64, client: IpAddr) {
+        let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+        if counts.len() >= Self::MAX_KEPT && !counts.contains_key(&(night, player, client)) {
+            // Planned nights' ids grow: the oldest nights' counts go first.
+            let oldest = counts.keys().map(|k| k.0).min().unwrap_or(night);
+            counts.retain(|k, _| k.0 != oldest);
+            if counts.len() >= Self::MAX_KEPT {
+                counts.clear();
+            }
+        }
+        *counts.entry((night, player, client)).or_insert(0) += 1;
+    }
+}
+
 /// A German refusal.
 fn refused(message: String) -> ServiceError {
     ServiceError::refused(message)
@@ -123,6 +160,22 @@ fn plan_of(
             planned::MAX_NOTE_CHARS,
         )?,
     })
+}
+
+/// Refused (German) when the club's time zone `zone` skips the start of `plan` (02:30 in the night
+/// the clocks go forward): the calendar could only show it at another time.
+fn check_wall_clock(plan: &PlanRow, zone: chrono_tz::Tz) -> Result<(), ServiceError> {
+    match crate::league::calendar::skipped(zone, plan.date.and_time(plan.time)) {
+        None => Ok(()),
+        Some(moved) => Err(refused(format!(
+            "Beginn: {} Uhr gibt es am {} nicht, in dieser Nacht wird die Uhr vorgestellt \
+             ({} Uhr wäre {} Uhr). Bitte eine andere Uhrzeit wählen.",
+            plan.time.format("%H:%M"),
+            date_de(plan.date),
+            plan.time.format("%H:%M"),
+            moved.format("%H:%M")
+        ))),
+    }
 }
 
 /// Whether `plan` says the same as the stored `night`.
@@ -260,6 +313,7 @@ impl League {
         self.season_not_netted(date)?;
         let before = active.as_ref().or(cancelled.as_ref());
         let plan = plan_of(input, before, planning.default_time())?;
+        check_wall_clock(&plan, self.timezone())?;
         self.season_for(date.year(), author).await?;
         let now = self.clock().now();
         let mut tx = self.inner.db.begin_write_as(author).await?;
@@ -331,6 +385,7 @@ impl League {
         if same(&plan, &night) {
             return Ok(());
         }
+        check_wall_clock(&plan, self.timezone())?;
         let day = date_de(plan.date);
         if plan.date != night.date {
             plan_day(plan.date, today)?;
@@ -468,16 +523,21 @@ impl League {
     }
 
     /// Player `player_id`'s answer `coming` to planned night `id`, given `via` (audited when the
-    /// secretary gives it). Returns what it did ([`Answered::Same`]: nothing stored). Refused
-    /// (German, [`check_answer`]): the night not open (cancelled, started, over), a "Das bin ich"
-    /// answer over a proven one, too many changes; `NotFound` for an unknown night or player.
+    /// secretary gives it) from `client` (the web's client address: the "Das bin ich" changes
+    /// are counted per client; `None` counts as one unknown client). The answer holds for the
+    /// night's day (one left on the old day of a move is confirmed). Returns what it did
+    /// ([`Answered::Same`]: nothing stored). Refused (German, [`check_answer`]): the night not
+    /// open (cancelled, started, over), a "Das bin ich" answer over a proven one, too many
+    /// changes from this client; `NotFound` for an unknown night or player.
     pub async fn answer_planned(
         &self,
         id: i64,
         player_id: i64,
         coming: bool,
         via: &Via,
+        client: Option<IpAddr>,
     ) -> Result<Answered, ServiceError> {
+        let client = client.unwrap_or(IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED));
         let today = self.today();
         let now = self.clock().now();
         let author = match via {
@@ -496,13 +556,17 @@ impl League {
         let started = db::night::by_date(&mut tx, night.date).await?.is_some();
         let status = PlanStatus::of(night, today, started);
         let before = night.answer_of(player_id);
-        let done = check_answer(night, status, before, coming, via, &name)
+        let by_client = self.inner.claims.of(id, player_id, client);
+        let done = check_answer(night, status, before, coming, via, &name, by_client)
             .map_err(ServiceError::refused)?;
         if done == Answered::Same {
             return Ok(done);
         }
         let changes = before.map_or(1, |b| b.changes.saturating_add(1));
-        db::planned::put_answer(&mut tx, id, player_id, coming, via, changes, now).await?;
+        db::planned::put_answer(
+            &mut tx, id, player_id, coming, via, changes, now, night.date,
+        )
+        .await?;
         if let Via::Verwaltung(login) = via {
             db::audit::record(
                 &mut tx,
@@ -520,6 +584,9 @@ impl League {
             .await?;
         }
         tx.commit().await?;
+        if *via == Via::Ich {
+            self.inner.claims.count(id, player_id, client);
+        }
         self.planning_written().await?;
         Ok(done)
     }
@@ -546,6 +613,7 @@ impl League {
             true,
             &Via::Verwaltung(author.to_string()),
             "",
+            0,
         ) {
             return Err(ServiceError::refused(e));
         }

@@ -469,8 +469,9 @@ impl League {
     /// Adds player `name` to season `year` and returns the name he plays under. Names are
     /// league-wide: a league player (of this season or another) whose name is `name` up to case
     /// and look-alike forms (`league::name_key`) is that player, written as the league writes him
-    /// („anna“ adds „Anna“). Refused (German) when he is in the season already, and as the
-    /// season's check refuses.
+    /// („anna“ adds „Anna“). Refused (German) when he is in the season already, when the name only
+    /// looks like a league player's (`league::names::twin`: „Аnna“ with a Cyrillic А), and as
+    /// the season's check refuses.
     pub async fn add_player(
         &self,
         year: i32,
@@ -481,8 +482,15 @@ impl League {
         if !name.is_empty() {
             let mut conn = self.inner.db.read.acquire().await?;
             let all = db::player::all(&mut conn).await?;
-            if let Some(known) = league_spelling(&name, &all) {
-                name = known.to_string();
+            match league_spelling(&name, &all) {
+                Some(known) => name = known.to_string(),
+                // A new name that only looks like a league player's („Аnna“ with a Cyrillic А
+                // beside „Anna“ of another season) is refused, as in one season.
+                None => {
+                    if let Some(e) = league::names::twin(&name, None, &all) {
+                        return Err(e.into());
+                    }
+                }
             }
         }
         if let Ok(view) = self.snapshot().season(year) {

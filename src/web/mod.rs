@@ -50,6 +50,9 @@ pub struct Config {
     pub public_url: Option<crate::service::status::PublicUrl>,
     /// The page cache's bound in bytes (`kit::page_cache::MAX_BYTES` by default).
     pub page_cache_bytes: usize,
+    /// The reverse proxies in front (`--trusted-proxy`): only from these is the client taken from
+    /// `X-Forwarded-For` (`kit::client`); empty: the peer address is the client.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 impl Config {
@@ -64,6 +67,7 @@ impl Config {
             timezone: None,
             public_url: None,
             page_cache_bytes: kit::page_cache::MAX_BYTES,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -86,7 +90,8 @@ pub fn route_table() -> Vec<RouteInfo> {
 /// Opens the database (creating it with its schema) and reads the league, prints the one-time
 /// setup link when no account exists, and builds the whole application with sessions
 /// (SameSite=Strict, HttpOnly, `Secure` per config, idle expiry), the protections of
-/// [`kit::security::protect`] and tracing. The league follows writes of other processes
+/// [`kit::security::protect`] (HSTS with an https `--public-url`), the client of each request
+/// ([`kit::client::identify`], behind `trusted_proxies`) and tracing. The league follows writes of other processes
 /// ([`League::watch`]). Serve it with [`kit::server::serve`] (or axum's
 /// `into_make_service_with_connect_info::<SocketAddr>()`) so that the login limits see client
 /// addresses.
@@ -139,9 +144,12 @@ pub async fn build(config: Config) -> anyhow::Result<(Router, League)> {
     // Pages go out gzip-compressed to a client that asks for it (every phone browser): a season
     // table of ~30 KB travels as ~5 KB over the bar's mobile network. Fastest level: the
     // compression costs less than rendering the page.
-    let app = kit::security::protect(kit::routes::router(state, routes()).layer(sessions))
+    let https = config.public_url.as_ref().is_some_and(|u| u.is_https());
+    let app = kit::security::protect(kit::routes::router(state, routes()).layer(sessions), https)
         .layer(CompressionLayer::new().quality(CompressionLevel::Fastest))
         .layer(TraceLayer::new_for_http().make_span_with(kit::security::request_span));
+    // Outermost: the request log and every per-client limit count the same client.
+    let app = kit::client::identify(app, config.trusted_proxies.clone());
     Ok((app, league))
 }
 

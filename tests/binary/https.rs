@@ -1,9 +1,11 @@
 //! HTTPS in front (issue 23.3): the server behind Caddy with `packaging/caddy/Caddyfile.test`
 //! (the shipped Caddyfile's site on localhost with `tls internal`), `--secure-cookies` and
-//! `--public-url`: the setup link it prints is https, the first admin is made through the proxy
-//! (the form's Origin is the https address, the Host passes through), the session cookie is
-//! `Secure`, a cross-site POST is refused. Needs `caddy` and `curl` (Debian packages; .ci/run
-//! installs caddy); without them the test says so and skips.
+//! `--public-url` and `--trusted-proxy 127.0.0.1`: the setup link it prints is https, the first
+//! admin is made through the proxy (the form's Origin is the https address, the Host passes
+//! through), the session cookie is `Secure`, HSTS is sent once, a cross-site POST is refused.
+//! Needs `caddy` and `curl` (Debian packages; .ci/run installs caddy); without them the test says
+//! so and skips. Without caddy: `--trusted-proxy` gives each client behind the proxy its own
+//! limits.
 
 use std::net::TcpListener;
 use std::path::Path;
@@ -75,7 +77,13 @@ fn behind_caddy_the_links_are_https_and_the_cookie_is_secure() {
     let server = Server::spawn(
         Command::new(BIN),
         &db,
-        &["--secure-cookies", "--public-url", &base],
+        &[
+            "--secure-cookies",
+            "--public-url",
+            &base,
+            "--trusted-proxy",
+            "127.0.0.1",
+        ],
         &[],
     );
     let log = server.log();
@@ -121,6 +129,16 @@ fn behind_caddy_the_links_are_https_and_the_cookie_is_secure() {
         home.starts_with("HTTP/2 200") || home.starts_with("HTTP/1.1 200"),
         "{home}"
     );
+    // HSTS once (issue 32.8): the recipe sets it, the app too behind an https --public-url.
+    let hsts: Vec<&str> = home
+        .lines()
+        .filter(|l| {
+            l.to_ascii_lowercase()
+                .starts_with("strict-transport-security:")
+        })
+        .collect();
+    assert_eq!(hsts.len(), 1, "{home}");
+    assert!(hsts[0].contains("max-age=31536000"), "{home}");
 
     // The first admin through the proxy: the form's Origin is the https address.
     let jar = dir.path().join("jar");
@@ -176,4 +194,75 @@ fn behind_caddy_the_links_are_https_and_the_cookie_is_secure() {
     );
     drop(caddy);
     drop(server);
+}
+
+/// A wrong login to the server at `addr` as the proxy forwarding for `client`
+/// (`X-Forwarded-For`); the status.
+fn login_via_proxy(addr: std::net::SocketAddr, client: &str) -> u16 {
+    use std::io::{Read, Write};
+    let body = "username=admin&password=falsch123";
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let head = format!(
+        "POST /login HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nOrigin: http://{addr}\r\n\
+         X-Forwarded-For: {client}\r\nContent-Type: application/x-www-form-urlencoded\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).unwrap();
+    let mut answer = String::new();
+    let _ = s.read_to_string(&mut answer);
+    answer
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Issue 32.5: `--trusted-proxy` (and `SCHOCKERLIGA_TRUSTED_PROXY`, as the package sets it): the
+/// client behind the proxy at 127.0.0.1 has its own login limit and is in the request log; without
+/// the option all clients of the proxy share one.
+#[test]
+fn behind_a_trusted_proxy_each_client_has_its_own_limit_and_log_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let burst = 10;
+    for how in ["env", "option", "none"] {
+        let (args, env): (&[&str], Vec<(&str, &str)>) = match how {
+            "env" => (
+                &[],
+                vec![
+                    ("SCHOCKERLIGA_TRUSTED_PROXY", "127.0.0.1"),
+                    ("RUST_LOG", "debug"),
+                ],
+            ),
+            "option" => (&["--trusted-proxy", "10.0.0.9,127.0.0.1"], vec![]),
+            _ => (&[], vec![]),
+        };
+        let server = Server::spawn(Command::new(BIN), &db, args, &env);
+        let first: Vec<u16> = (0..=burst)
+            .map(|_| login_via_proxy(server.addr, "198.51.100.1"))
+            .collect();
+        assert_eq!(first[burst], 429, "{how}: {first:?}");
+        let other = login_via_proxy(server.addr, "198.51.100.2");
+        if how == "none" {
+            assert_eq!(other, 429, "{how}: one bucket for the proxy");
+        } else {
+            assert_eq!(other, 401, "{how}: another client");
+        }
+        if how == "env" {
+            let log = server.log();
+            assert!(log.contains("client=198.51.100.2"), "{log}");
+            assert!(log.contains("Besucher hinter 127.0.0.1"), "{log}");
+        }
+        drop(server);
+    }
+    // An address that is none is a usage error in German.
+    let out = Command::new(BIN)
+        .args(["serve", "--trusted-proxy", "caddy", "--database"])
+        .arg(&db)
+        .env_remove("DATABASE_URL")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
 }

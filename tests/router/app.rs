@@ -50,6 +50,7 @@ struct Server {
     clock: Option<std::sync::Arc<dyn schockerliga::service::clock::Clock>>,
     timezone: Option<chrono_tz::Tz>,
     public_url: Option<String>,
+    trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 /// What a [`TestApp`] starts with: accounts (password [`PASSWORD`]), then imported seasons.
@@ -114,6 +115,12 @@ impl Builder {
         self
     }
 
+    /// The server started with `--trusted-proxy proxy` (repeatable).
+    pub fn trusted_proxy(mut self, proxy: [u8; 4]) -> Builder {
+        self.server.trusted_proxies.push(proxy.into());
+        self
+    }
+
     /// The page cache bounded by `bytes` (`Config::page_cache_bytes`).
     pub fn page_cache_bytes(mut self, bytes: usize) -> Builder {
         self.page_cache_bytes = Some(bytes);
@@ -169,6 +176,7 @@ fn config(path: &std::path::Path, secure_cookies: bool, server: &Server) -> Conf
         .public_url
         .as_deref()
         .map(|u| schockerliga::service::status::PublicUrl::parse(u).unwrap());
+    config.trusted_proxies = server.trusted_proxies.clone();
     config
 }
 

@@ -400,3 +400,95 @@ async fn an_unreadable_season_says_which_and_why() {
         api.body
     );
 }
+
+/// Look-alikes from other scripts (issue 32.7, Unicode TS #39): „Аnna“ with a Cyrillic А, „ΑΝΝΑ“
+/// in Greek capitals beside „Anna“, „KIaus“ with a capital I beside another season's „Klaus“, and
+/// names that mix scripts are no new players; „аdmin“ is no new account. Nothing is stored.
+#[tokio::test]
+async fn a_look_alike_from_another_script_is_no_new_player_or_account() {
+    let t = TestApp::small_season().await;
+    import_other_season(&t, 2025, "Klaus").await;
+    let cookie = t.login(SECRETARY).await;
+    let before = snapshot(&t.db.write).await;
+    // (name, a part of the refusal)
+    let cases = [
+        ("\u{410}nna", "Anna"),
+        ("\u{391}\u{39D}\u{39D}\u{391}", "Anna"),
+        ("KIaus", "Klaus"),
+        ("Z\u{43E}e", "mischt Schriften"),
+    ];
+    for (name, want) in cases {
+        let resp = t
+            .send(form(
+                "/verwaltung/saison/2026/spieler",
+                &format!("name={}", enc(name)),
+                Some(&cookie),
+            ))
+            .await;
+        assert_eq!(resp.status, StatusCode::UNPROCESSABLE_ENTITY, "{name}");
+        assert!(resp.body.contains(want), "{name}: {}", resp.body);
+    }
+    assert_eq!(snapshot(&t.db.write).await, before, "nothing stored");
+    // A name wholly in another script is a name like any other.
+    let resp = t
+        .send(form(
+            "/verwaltung/saison/2026/spieler",
+            &format!("name={}", enc("Светлана")),
+            Some(&cookie),
+        ))
+        .await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER, "{}", resp.body);
+
+    let admin = t.login(ADMIN).await;
+    let before = snapshot(&t.db.write).await;
+    let body = format!(
+        "username={}&password=geheim-geheim-1&password2=geheim-geheim-1&role=secretary",
+        enc("\u{430}dmin")
+    );
+    let resp = t.post("/verwaltung/konten", &body, Some(&admin)).await;
+    assert_eq!(
+        resp.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        resp.body
+    );
+    assert!(resp.body.contains("mischt Schriften"), "{}", resp.body);
+    assert_eq!(snapshot(&t.db.write).await, before, "no account");
+}
+
+/// Where „Das bin ich“ sends back (`zurueck`) is a path of this site only (issue 32.8): a TAB or
+/// a line break in it gave a strange `Location` (browsers drop TABs: `/\t/evil.example` is
+/// `//evil.example`) or a 500.
+#[tokio::test]
+async fn das_bin_ich_sends_back_only_to_a_path_of_this_site() {
+    let t = TestApp::small_season().await;
+    let id = *t
+        .league
+        .snapshot()
+        .season(2026)
+        .unwrap()
+        .ids
+        .players
+        .values()
+        .next()
+        .unwrap();
+    let cases = [
+        ("/saison/2026", "/saison/2026"),
+        ("/\t/evil.example", "/"),
+        ("/x\r\nSet-Cookie: a=b", "/"),
+        ("/x\n", "/"),
+        ("//evil.example", "/"),
+        ("/\\evil.example", "/"),
+        ("https://evil.example/", "/"),
+    ];
+    for (back, want) in cases {
+        for (uri, body) in [
+            ("/ich", format!("spieler={id}&zurueck={}", enc(back))),
+            ("/ich/vergessen", format!("zurueck={}", enc(back))),
+        ] {
+            let resp = t.post(uri, &body, None).await;
+            assert_eq!(resp.status, StatusCode::SEE_OTHER, "{uri} {back:?}");
+            assert_eq!(resp.location(), Some(want), "{uri} {back:?}");
+        }
+    }
+}

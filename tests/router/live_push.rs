@@ -11,7 +11,7 @@ use http_body_util::BodyExt;
 use schockerliga::league::change::Replace;
 use schockerliga::league::file::{ResultEntry, SeasonFile};
 use schockerliga::league::Change;
-use schockerliga::service::live::MAX_LISTENERS;
+use schockerliga::service::live::{MAX_LISTENERS, MAX_PER_CLIENT};
 use schockerliga::service::Edit;
 use tower::ServiceExt;
 
@@ -23,6 +23,21 @@ const EVENTS: &str = "/live/2026-01-09/ereignisse";
 /// Opens the stream at `uri` (the response, its body not read).
 async fn open(t: &TestApp, uri: &str) -> Response<Body> {
     t.router.clone().oneshot(get(uri, None)).await.unwrap()
+}
+
+/// Opens the stream at `uri` from peer address `peer` (the response, its body not read).
+async fn open_from(t: &TestApp, uri: &str, peer: [u8; 4]) -> Response<Body> {
+    let mut r = get(uri, None);
+    r.extensions_mut()
+        .insert(axum::extract::ConnectInfo(std::net::SocketAddr::from((
+            peer, 40000,
+        ))));
+    t.router.clone().oneshot(r).await.unwrap()
+}
+
+/// The peer address of the `i`th of many clients (each holds at most `MAX_PER_CLIENT` streams).
+fn client(i: usize) -> [u8; 4] {
+    [10, 1, 0, u8::try_from(i / MAX_PER_CLIENT).unwrap()]
 }
 
 /// Reads the body until the text holds `want` or `within` passes; returns what came.
@@ -153,13 +168,14 @@ async fn an_unknown_night_has_no_stream() {
 async fn listeners_are_capped_and_a_closed_stream_frees_its_place() {
     let t = prepared().await;
     let mut open_ones = Vec::new();
-    for _ in 0..MAX_LISTENERS {
-        let r = open(&t, EVENTS).await;
+    // From many clients: one client holds at most MAX_PER_CLIENT (below).
+    for i in 0..MAX_LISTENERS {
+        let r = open_from(&t, EVENTS, client(i)).await;
         assert_eq!(r.status(), StatusCode::OK);
         open_ones.push(r);
     }
     assert_eq!(t.league.live_listeners(), MAX_LISTENERS);
-    let refused = t.get(EVENTS, None).await;
+    let refused = t.send_from(get(EVENTS, None), [10, 2, 0, 1]).await;
     assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(refused.header("retry-after"), Some("60"));
     assert!(
@@ -170,9 +186,72 @@ async fn listeners_are_capped_and_a_closed_stream_frees_its_place() {
     // The page itself still works.
     assert_eq!(t.get("/live/2026-01-09", None).await.status, StatusCode::OK);
     open_ones.pop();
-    assert_eq!(open(&t, EVENTS).await.status(), StatusCode::OK);
+    assert_eq!(
+        open_from(&t, EVENTS, client(MAX_LISTENERS - 1))
+            .await
+            .status(),
+        StatusCode::OK
+    );
     drop(open_ones);
     assert_eq!(t.league.live_listeners(), 0);
+}
+
+#[tokio::test]
+async fn one_client_holds_at_most_its_share_of_the_streams() {
+    // Issue 32.7: one client could hold all 500 streams and leave the club's TV without one.
+    let t = prepared().await;
+    let hog = [10, 3, 0, 1];
+    let mut open_ones = Vec::new();
+    for _ in 0..MAX_PER_CLIENT {
+        let r = open_from(&t, EVENTS, hog).await;
+        assert_eq!(r.status(), StatusCode::OK);
+        open_ones.push(r);
+    }
+    let refused = t.send_from(get(EVENTS, None), hog).await;
+    assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(refused.header("retry-after"), Some("60"));
+    assert!(
+        refused.body.contains("von diesem Anschluss"),
+        "{}",
+        refused.body
+    );
+    assert_eq!(t.league.live_listeners(), MAX_PER_CLIENT);
+    // Everybody else still gets one.
+    let tv = open_from(&t, EVENTS, [10, 3, 0, 2]).await;
+    assert_eq!(tv.status(), StatusCode::OK);
+    // A stream closed gives the client its place back.
+    open_ones.pop();
+    assert_eq!(open_from(&t, EVENTS, hog).await.status(), StatusCode::OK);
+    drop(open_ones);
+
+    // Behind a trusted proxy the client it forwards for counts, not the proxy.
+    let file: SeasonFile = serde_json::from_str(crate::besteck::SEASON).unwrap();
+    let t = TestApp::builder()
+        .season(file)
+        .trusted_proxy([127, 0, 0, 1])
+        .start()
+        .await;
+    let via_proxy = |client: &str| {
+        let mut r = get(EVENTS, None);
+        r.headers_mut()
+            .insert("x-forwarded-for", client.parse().unwrap());
+        r.extensions_mut()
+            .insert(axum::extract::ConnectInfo(std::net::SocketAddr::from((
+                [127, 0, 0, 1],
+                40000,
+            ))));
+        t.router.clone().oneshot(r)
+    };
+    let mut open_ones = Vec::new();
+    for _ in 0..MAX_PER_CLIENT {
+        let r = via_proxy("198.51.100.1").await.unwrap();
+        assert_eq!(r.status(), StatusCode::OK);
+        open_ones.push(r);
+    }
+    let refused = via_proxy("198.51.100.1").await.unwrap();
+    assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+    let other = via_proxy("198.51.100.2").await.unwrap();
+    assert_eq!(other.status(), StatusCode::OK);
 }
 
 #[tokio::test]

@@ -666,3 +666,341 @@ async fn a_moved_night_s_old_day_leads_on_to_its_new_day() {
     let resp = t.get(&format!("/abend/{never}"), None).await;
     assert_eq!(resp.status, StatusCode::NOT_FOUND);
 }
+
+/// The night's page as player `id` sees it after "Das bin ich".
+async fn page_as(t: &TestApp, date: NaiveDate, id: i64) -> crate::app::Reply {
+    t.get(&format!("/abend/{date}"), Some(&format!("ich={id}")))
+        .await
+}
+
+#[tokio::test]
+async fn a_moved_night_keeps_its_zusagen_for_the_old_day_until_each_is_confirmed() {
+    // Issue 31.11: moved to another day, the Zusagen said yes to a day that is no more.
+    let t = with_players(0).await;
+    let secretary = t.login(SECRETARY).await;
+    let free = |d: &NaiveDate| t.league.snapshot().night(*d).is_none();
+    let days: Vec<NaiveDate> = (20..200).map(ahead).filter(free).take(2).collect();
+    let (a, b) = (days[0], days[1]);
+    let id = plan(&t, &secretary, a, "20:00", "Krug").await;
+    let all = players(&t, 2026);
+    let (anna, bernd, carla) = (all[0].clone(), all[1].clone(), all[2].clone());
+    for (p, yes) in [(&anna, true), (&bernd, true), (&carla, false)] {
+        assert_eq!(answer(&t, a, p.1, yes).await.status, StatusCode::SEE_OTHER);
+    }
+    let page = t.get(&format!("/abend/{a}"), None).await;
+    assert!(page.body.contains("2 Zusagen, 1 Absage"), "{}", page.body);
+
+    let body = encode(&[
+        ("datum", b.to_string().as_str()),
+        ("zeit", "20:00"),
+        ("ort", "Krug"),
+        ("hinweis", ""),
+    ]);
+    let resp = t
+        .post(
+            &format!("/verwaltung/termine/{id}"),
+            &body,
+            Some(&secretary),
+        )
+        .await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER, "{}", resp.body);
+
+    // Not counted for the new day, shown apart with the day they were given for.
+    let old_day = a.format("%d.%m.%Y").to_string();
+    let page = t.get(&format!("/abend/{b}"), None).await;
+    assert!(page.body.contains("0 Zusagen, 0 Absagen"), "{}", page.body);
+    assert!(page.body.contains("Für den alten Tag (3)"), "{}", page.body);
+    assert!(
+        page.body
+            .contains(&format!("{}: hatte für den {old_day} zugesagt", anna.0)),
+        "{}",
+        page.body
+    );
+    assert!(
+        page.body
+            .contains(&format!("{}: hatte für den {old_day} abgesagt", carla.0)),
+        "{}",
+        page.body
+    );
+    assert!(!page.body.contains("<h2>Kommen ("), "{}", page.body);
+    // Anna is asked to confirm; neither button is marked as her answer for the new day.
+    let mine = page_as(&t, b, anna.1).await;
+    assert!(
+        mine.body.contains(&format!(
+            "Du hattest für den alten Tag, den {old_day}, zugesagt"
+        )),
+        "{}",
+        mine.body
+    );
+    assert!(
+        !mine.body.contains("aria-pressed=\"true\""),
+        "{}",
+        mine.body
+    );
+    // The secretary's list says so too.
+    let admin = t.get("/verwaltung/termine", Some(&secretary)).await;
+    assert!(
+        admin
+            .body
+            .contains(&format!("für den alten Tag, den {old_day}")),
+        "{}",
+        admin.body
+    );
+    // His own calendar and the table's next night do not count it as a yes either.
+    let home = t
+        .get("/saison/2026", Some(&format!("ich={}", anna.1)))
+        .await;
+    assert!(
+        home.body.contains("Du hattest für den alten Tag"),
+        "{}",
+        home.body
+    );
+
+    // The same answer again confirms it for the new day.
+    let resp = answer(&t, b, anna.1, true).await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER, "{}", resp.body);
+    // Another changes his mind for the new day.
+    let resp = answer(&t, b, bernd.1, false).await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER, "{}", resp.body);
+    let page = t.get(&format!("/abend/{b}"), None).await;
+    assert!(page.body.contains("1 Zusage, 1 Absage"), "{}", page.body);
+    assert!(page.body.contains("Für den alten Tag (1)"), "{}", page.body);
+    let night = t.league.planning().by_id(id).unwrap().clone();
+    assert_eq!(
+        night.coming().map(|x| x.player_id).collect::<Vec<_>>(),
+        [anna.1]
+    );
+    let mine = page_as(&t, b, anna.1).await;
+    assert!(mine.body.contains("Du hast zugesagt"), "{}", mine.body);
+}
+
+#[tokio::test]
+async fn the_chosen_answer_is_marked_by_more_than_colour() {
+    let t = with_players(0).await;
+    let secretary = t.login(SECRETARY).await;
+    let date = (20..200)
+        .map(ahead)
+        .find(|d| t.league.snapshot().night(*d).is_none())
+        .unwrap();
+    plan(&t, &secretary, date, "20:00", "Krug").await;
+    let id = players(&t, 2026)[0].1;
+    let before = page_as(&t, date, id).await;
+    assert!(
+        before
+            .body
+            .contains("aria-pressed=\"false\">Ich komme</button>"),
+        "{}",
+        before.body
+    );
+    assert!(
+        before
+            .body
+            .contains("aria-pressed=\"false\">Ich komme nicht</button>"),
+        "{}",
+        before.body
+    );
+    for (yes, chosen, other) in [
+        (true, "Ich komme", "Ich komme nicht"),
+        (false, "Ich komme nicht", "Ich komme"),
+    ] {
+        assert_eq!(
+            answer(&t, date, id, yes).await.status,
+            StatusCode::SEE_OTHER
+        );
+        let page = page_as(&t, date, id).await;
+        // A tick and aria-pressed on the chosen one, the other plain; neither disabled.
+        assert!(
+            page.body
+                .contains(&format!("aria-pressed=\"true\">✓ {chosen}</button>")),
+            "{}",
+            page.body
+        );
+        assert!(
+            page.body
+                .contains(&format!("aria-pressed=\"false\">{other}</button>")),
+            "{}",
+            page.body
+        );
+        assert!(!page.body.contains(" disabled>Ich komme"), "{}", page.body);
+    }
+}
+
+#[tokio::test]
+async fn somebody_else_s_changes_do_not_use_up_a_player_s_das_bin_ich_answers() {
+    // Issue 32.7: ten flips from anybody blocked the player's own "Das bin ich" for the night.
+    let t = with_players(0).await;
+    let secretary = t.login(SECRETARY).await;
+    let date = (20..200)
+        .map(ahead)
+        .find(|d| t.league.snapshot().night(*d).is_none())
+        .unwrap();
+    plan(&t, &secretary, date, "20:00", "Krug").await;
+    let id = players(&t, 2026)[0].1;
+    let path = format!("/abend/{date}/zusage");
+    let cookie = format!("ich={id}");
+    let from = |peer: [u8; 4], yes: bool| {
+        let body = if yes { "kommt=ja" } else { "kommt=nein" };
+        t.send_from(crate::app::form(&path, body, Some(&cookie)), peer)
+    };
+    let prankster = [10, 4, 4, 4];
+    let max = schockerliga::league::planned::MAX_CHANGES;
+    for i in 0..max {
+        let resp = from(prankster, i % 2 == 0).await;
+        assert_eq!(resp.status, StatusCode::SEE_OTHER, "{i}: {}", resp.body);
+    }
+    let resp = from(prankster, max.is_multiple_of(2)).await;
+    assert_eq!(resp.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(resp.body.contains("10-mal"), "{}", resp.body);
+    // The player from his own phone still answers.
+    let own = [10, 5, 5, 5];
+    let resp = from(own, true).await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER, "{}", resp.body);
+    let resp = from(own, false).await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER, "{}", resp.body);
+    let night = t.league.planning().active_on(date).unwrap().clone();
+    assert!(!night.answer_of(id).unwrap().coming);
+}
+
+#[tokio::test]
+async fn calendar_events_carry_their_url_and_nights_without_a_time_are_date_only() {
+    let t = with_players(0).await;
+    let secretary = t.login(SECRETARY).await;
+    let date = (20..200)
+        .map(ahead)
+        .find(|d| t.league.snapshot().night(*d).is_none())
+        .unwrap();
+    plan(&t, &secretary, date, "20:00", "Krug").await;
+    let text = t.send(get("/kalender.ics", None)).await.body;
+    let lines = unfolded(&text);
+    // Every event has its night's page, absolute.
+    let events = lines.iter().filter(|l| *l == "BEGIN:VEVENT").count();
+    let urls: Vec<&String> = lines.iter().filter(|l| l.starts_with("URL:")).collect();
+    assert_eq!(urls.len(), events, "{lines:?}");
+    assert!(
+        lines.contains(&format!("URL:http://liga.test/abend/{date}")),
+        "{lines:?}"
+    );
+    // The small season's nights were entered without a plan: no time is known, so no invented
+    // 19:30–23:30 but the day.
+    let played = t.league.snapshot().season(2026).unwrap().season.nights[0].date;
+    let day = played.format("%Y%m%d").to_string();
+    assert!(
+        lines.contains(&format!("DTSTART;VALUE=DATE:{day}")),
+        "{lines:?}"
+    );
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.starts_with(&format!("DTSTART;TZID=Europe/Berlin:{day}"))),
+        "{lines:?}"
+    );
+    // The planned one keeps its time.
+    let planned = format!(
+        "DTSTART;TZID=Europe/Berlin:{}T200000",
+        date.format("%Y%m%d")
+    );
+    assert!(lines.contains(&planned), "{lines:?}");
+    let parsed: Calendar = text.parse().unwrap();
+    assert!(parsed.components.iter().any(|c| match c {
+        CalendarComponent::Event(e) =>
+            e.get_start() == Some(icalendar::DatePerhapsTime::Date(played)),
+        _ => false,
+    }));
+
+    // Behind the proxy: the club's https address.
+    let t = TestApp::builder()
+        .staff()
+        .season(crate::app::season_file("small-2026", None))
+        .public_url("https://liga.example.org")
+        .start()
+        .await;
+    let text = t.send(get("/kalender.ics", None)).await.body;
+    assert!(
+        unfolded(&text).contains(&format!("URL:https://liga.example.org/abend/{played}")),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn a_start_the_clocks_skip_is_refused_and_one_stored_before_is_shifted_in_the_calendar() {
+    let t = with_players(0).await;
+    let secretary = t.login(SECRETARY).await;
+    // The last Sunday of March next year: Europe/Berlin goes from 02:00 to 03:00.
+    let year = chrono::Datelike::year(&club_today()) + 1;
+    let sunday = (25..=31)
+        .map(|d| NaiveDate::from_ymd_opt(year, 3, d).unwrap())
+        .rfind(|d| chrono::Datelike::weekday(d) == chrono::Weekday::Sun)
+        .unwrap();
+    let day = sunday.format("%d.%m.%Y").to_string();
+    let body = encode(&[
+        ("datum", sunday.to_string().as_str()),
+        ("zeit", "02:30"),
+        ("ort", ""),
+        ("hinweis", ""),
+    ]);
+    let resp = t.post("/verwaltung/termine", &body, Some(&secretary)).await;
+    assert_eq!(
+        resp.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        resp.body
+    );
+    assert!(
+        resp.body
+            .contains(&format!("Beginn: 02:30 Uhr gibt es am {day} nicht")),
+        "{}",
+        resp.body
+    );
+    assert!(resp.body.contains("03:30 Uhr"), "{}", resp.body);
+    assert!(t.league.planning().active_on(sunday).is_none());
+    // 03:30 that day is fine.
+    let id = plan(&t, &secretary, sunday, "03:30", "").await;
+    // Moving it to 02:30 is refused the same way.
+    let body = encode(&[
+        ("datum", sunday.to_string().as_str()),
+        ("zeit", "02:30"),
+        ("ort", ""),
+        ("hinweis", ""),
+    ]);
+    let resp = t
+        .post(
+            &format!("/verwaltung/termine/{id}"),
+            &body,
+            Some(&secretary),
+        )
+        .await;
+    assert_eq!(
+        resp.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        resp.body
+    );
+
+    // One stored at 02:30 before the refusal existed: the calendar shows it at 03:30, saying so.
+    sqlx::query("update planned_nights set start_time = '02:30' where id = ?")
+        .bind(id)
+        .execute(&t.db.write)
+        .await
+        .unwrap();
+    t.league.refresh().await.unwrap();
+    let text = t.send(get("/kalender.ics", None)).await.body;
+    let lines = unfolded(&text);
+    let start = format!(
+        "DTSTART;TZID=Europe/Berlin:{}T033000",
+        sunday.format("%Y%m%d")
+    );
+    assert!(lines.contains(&start), "{lines:?}");
+    assert!(
+        !lines.contains(&format!(
+            "DTSTART;TZID=Europe/Berlin:{}T023000",
+            sunday.format("%Y%m%d")
+        )),
+        "{lines:?}"
+    );
+    assert!(
+        text.replace("\r\n ", "").contains(&format!(
+            "Beginn 02:30 Uhr gibt es am {day} nicht (Zeitumstellung): 03:30 Uhr."
+        )),
+        "{text}"
+    );
+}

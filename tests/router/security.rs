@@ -914,3 +914,159 @@ async fn past_100_failures_an_account_takes_only_known_addresses_and_is_never_lo
         "other accounts are not affected"
     );
 }
+
+/// `r` as the proxy at 127.0.0.1 sends it on: with `X-Forwarded-For: forwarded`.
+fn forwarded(
+    mut r: axum::http::Request<axum::body::Body>,
+    forwarded: &str,
+) -> axum::http::Request<axum::body::Body> {
+    r.headers_mut()
+        .insert("x-forwarded-for", forwarded.parse().unwrap());
+    r
+}
+
+/// Sends wrong logins as the proxy at 127.0.0.1 forwarding for `client` (the header as given)
+/// until one is not 401; returns the statuses.
+async fn logins_through(t: &TestApp, client: &str, n: usize) -> Vec<u16> {
+    let wrong = format!("username={ADMIN}&password=falsch123");
+    let mut statuses = Vec::new();
+    for _ in 0..n {
+        let r = forwarded(form("/login", &wrong, None), client);
+        statuses.push(t.send_from(r, [127, 0, 0, 1]).await.status.as_u16());
+    }
+    statuses
+}
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_the_login_limit_counts_each_client_not_the_proxy() {
+    // Issue 32.5: behind Caddy every request came from 127.0.0.1, so one client's burst locked
+    // everybody out.
+    let t = TestApp::builder()
+        .staff()
+        .trusted_proxy([127, 0, 0, 1])
+        .start()
+        .await;
+    let burst = schockerliga::web::kit::security::LOGIN_BURST as usize;
+    let first = logins_through(&t, "198.51.100.1", burst + 1).await;
+    assert_eq!(&first[..burst], &vec![401; burst][..], "{first:?}");
+    assert_eq!(first[burst], 429, "{first:?}");
+    // Another client through the same proxy still logs in.
+    assert_eq!(logins_through(&t, "198.51.100.2", 1).await, [401]);
+    let ok = forwarded(
+        form(
+            "/login",
+            &format!("username={ADMIN}&password={PASSWORD}"),
+            None,
+        ),
+        "198.51.100.3",
+    );
+    assert_eq!(
+        t.send_from(ok, [127, 0, 0, 1]).await.status,
+        StatusCode::SEE_OTHER
+    );
+    // A client that sends its own header gets the proxy's address appended: the last address
+    // that is not the proxy counts, so a made-up one in front picks no fresh bucket.
+    assert_eq!(
+        logins_through(&t, "203.0.113.77, 198.51.100.1", 1).await,
+        [429]
+    );
+    // From anyone but the proxy the header is ignored: made-up addresses do not help.
+    let wrong = format!("username={ADMIN}&password=falsch123");
+    let mut statuses = Vec::new();
+    for i in 0..=burst {
+        let r = forwarded(form("/login", &wrong, None), &format!("203.0.113.{i}"));
+        statuses.push(t.send_from(r, [10, 6, 6, 6]).await.status.as_u16());
+    }
+    assert_eq!(statuses[burst], 429, "{statuses:?}");
+
+    // Without --trusted-proxy the header counts for nothing: all share the proxy's bucket.
+    let t = TestApp::staffed().await;
+    let mut all = logins_through(&t, "198.51.100.1", burst).await;
+    all.extend(logins_through(&t, "198.51.100.2", 1).await);
+    assert_eq!(all[burst], 429, "{all:?}");
+}
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_one_client_s_zusagen_do_not_lock_out_the_others() {
+    let t = TestApp::builder()
+        .staff()
+        .season(season_file("small-2026", None))
+        .trusted_proxy([127, 0, 0, 1])
+        .start()
+        .await;
+    let secretary = t.login(SECRETARY).await;
+    let date = (1..60)
+        .map(|d| club_today() + chrono::Duration::days(d))
+        .find(|d| t.league.snapshot().night(*d).is_none())
+        .unwrap();
+    let body = encode(&[
+        ("datum", date.to_string().as_str()),
+        ("zeit", "20:00"),
+        ("ort", ""),
+        ("hinweis", ""),
+    ]);
+    let resp = t.post("/verwaltung/termine", &body, Some(&secretary)).await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER, "{}", resp.body);
+    let ids: Vec<i64> = t
+        .league
+        .snapshot()
+        .season(2026)
+        .unwrap()
+        .ids
+        .players
+        .values()
+        .copied()
+        .collect();
+    let path = format!("/abend/{date}/zusage");
+    let send = |id: i64, client: &str| {
+        forwarded(form(&path, "kommt=ja", Some(&format!("ich={id}"))), client)
+    };
+    let burst = schockerliga::web::kit::security::ZUSAGE_BURST;
+    let mut last = StatusCode::OK;
+    for _ in 0..=burst {
+        last = t
+            .send_from(send(ids[0], "198.51.100.1"), [127, 0, 0, 1])
+            .await
+            .status;
+    }
+    assert_eq!(last, StatusCode::TOO_MANY_REQUESTS);
+    // Everybody else at the bar still answers.
+    let resp = t
+        .send_from(send(ids[1], "198.51.100.2"), [127, 0, 0, 1])
+        .await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER, "{}", resp.body);
+}
+
+#[tokio::test]
+async fn an_https_public_url_sends_hsts_everywhere_and_plain_http_does_not() {
+    let t = TestApp::builder()
+        .staff()
+        .public_url("https://liga.test")
+        .start()
+        .await;
+    for (what, r) in [
+        ("page", get("/", None)),
+        ("404", get("/gibt-es-nicht", None)),
+        ("static", get("/static/style.css", None)),
+        ("login error", form("/login", "username=a&password=b", None)),
+    ] {
+        let resp = t.send(r).await;
+        assert_eq!(
+            resp.header("strict-transport-security"),
+            Some(schockerliga::web::kit::security::HSTS),
+            "{what}"
+        );
+    }
+    assert_eq!(schockerliga::web::kit::security::HSTS, "max-age=31536000");
+    // Plain http in the club's network: never (it would lock the phones out of the LAN address).
+    for t in [
+        TestApp::staffed().await,
+        TestApp::builder()
+            .public_url("http://liga.test:3000")
+            .start()
+            .await,
+    ] {
+        let resp = t.get("/", None).await;
+        assert_eq!(resp.header("strict-transport-security"), None);
+    }
+}

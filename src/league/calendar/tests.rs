@@ -21,6 +21,7 @@ fn event() -> Event {
         url: Some("https://liga.test/abend/2027-01-08".into()),
         status: Status::Confirmed,
         sequence: 2,
+        all_day: false,
     }
 }
 
@@ -202,4 +203,52 @@ fn a_calendar_has_crlf_lines_and_the_events_of_the_spec() {
         .count();
     assert_eq!(zones, 1);
     let _ = NaiveDate::default();
+}
+
+#[test]
+fn a_night_without_a_known_time_is_a_date_only_event() {
+    let mut played = event();
+    played.all_day = true;
+    played.start = at("2026-01-09 00:00");
+    played.end = at("2026-01-09 00:00");
+    let ics = ics(
+        "Schockerliga",
+        chrono_tz::Europe::Berlin,
+        2026..=2026,
+        &[played],
+    );
+    assert!(ics.contains("\r\nDTSTART;VALUE=DATE:20260109\r\n"), "{ics}");
+    assert!(ics.contains("\r\nDTEND;VALUE=DATE:20260110\r\n"), "{ics}");
+    assert!(!ics.contains("DTSTART;TZID"), "{ics}");
+    let parsed = icalendar::Calendar::from_str(&ics).unwrap();
+    let event = parsed.components.iter().find_map(|c| c.as_event()).unwrap();
+    assert_eq!(
+        event.get_start(),
+        Some(icalendar::DatePerhapsTime::Date(
+            NaiveDate::from_ymd_opt(2026, 1, 9).unwrap()
+        ))
+    );
+}
+
+#[test]
+fn a_time_the_clocks_skip_is_moved_as_rfc_5545_reads_it() {
+    let berlin = chrono_tz::Europe::Berlin;
+    // (wall clock, where it is moved; None: the zone has it)
+    let cases = [
+        ("2026-03-29 02:30", Some("2026-03-29 03:30")),
+        ("2026-03-29 02:00", Some("2026-03-29 03:00")),
+        ("2026-03-29 01:59", None),
+        ("2026-03-29 03:00", None),
+        // Twice in October: it exists.
+        ("2026-10-25 02:30", None),
+        ("2026-01-09 19:30", None),
+    ];
+    for (wall, want) in cases {
+        assert_eq!(skipped(berlin, at(wall)), want.map(at), "{wall}");
+    }
+    // Another zone, another day: New York skips 02:00–03:00 on 8 March 2026.
+    assert_eq!(
+        skipped(chrono_tz::America::New_York, at("2026-03-08 02:15")),
+        Some(at("2026-03-08 03:15"))
+    );
 }

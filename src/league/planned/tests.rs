@@ -14,6 +14,7 @@ fn answer(id: i64, coming: bool, via: Via, changes: u32) -> Answer {
         via,
         changes,
         at: Utc.with_ymd_and_hms(2026, 12, 1, 18, 0, 0).unwrap(),
+        for_date: day("2027-01-08"),
     }
 }
 
@@ -184,7 +185,9 @@ fn who_may_change_an_answer() {
     ];
     let n = night("2027-01-08", Vec::new());
     for (status, before, coming, via, want) in cases {
-        let got = check_answer(&n, status, before.as_ref(), coming, &via, "Anna");
+        // One client gave every answer so far.
+        let by_client = before.as_ref().map_or(0, |b| b.changes);
+        let got = check_answer(&n, status, before.as_ref(), coming, &via, "Anna", by_client);
         match (got, want) {
             (Ok(g), Ok(w)) => assert_eq!(g, w, "{status:?} {before:?} {coming} {via:?}"),
             (Err(e), Err(w)) => {
@@ -196,6 +199,96 @@ fn who_may_change_an_answer() {
             }
         }
     }
+}
+
+#[test]
+fn the_change_limit_counts_per_client_so_nobody_uses_up_the_players_own() {
+    let n = night("2027-01-08", Vec::new());
+    let open = PlanStatus::Open;
+    // Somebody flipped Anna's answer 25 times from his own address.
+    let flipped = answer(1, true, Via::Ich, 25);
+    // (this client's answers so far, outcome)
+    let cases = [
+        (0, Ok(Answered::Changed)),
+        (3, Ok(Answered::Changed)),
+        (MAX_CHANGES - 1, Ok(Answered::Changed)),
+        (MAX_CHANGES, Err("10-mal")),
+        (MAX_CHANGES + 4, Err("10-mal")),
+    ];
+    for (by_client, want) in cases {
+        let got = check_answer(
+            &n,
+            open,
+            Some(&flipped),
+            false,
+            &Via::Ich,
+            "Anna",
+            by_client,
+        );
+        match (got, want) {
+            (Ok(g), Ok(w)) => assert_eq!(g, w, "{by_client}"),
+            (Err(e), Err(w)) => {
+                assert!(e.contains(w), "{e}");
+                assert!(e.contains("von diesem Anschluss"), "{e}");
+            }
+            (got, want) => panic!("{by_client}: {got:?}, expected {want:?}"),
+        }
+    }
+}
+
+#[test]
+fn after_a_move_the_answers_stay_on_the_old_day_until_given_again() {
+    let old = |coming: bool, via: Via| Answer {
+        for_date: day("2027-01-01"),
+        ..answer(1, coming, via, 1)
+    };
+    let mut n = night(
+        "2027-01-08",
+        vec![
+            old(true, Via::Ich),
+            Answer {
+                for_date: day("2027-01-01"),
+                ..answer(2, false, Via::Karte, 1)
+            },
+            answer(3, true, Via::Ich, 1),
+        ],
+    );
+    // Only the answer for the new day counts.
+    let f = n.forecast(10);
+    assert_eq!((f.yes, f.no), (1, 0));
+    assert_eq!(n.coming().map(|a| a.player_id).collect::<Vec<_>>(), [3]);
+    assert_eq!(
+        n.old_answers().map(|a| a.player_id).collect::<Vec<_>>(),
+        [1, 2]
+    );
+    assert!(n.current_answer_of(1).is_none());
+    assert!(n.answer_of(1).is_some());
+    assert_eq!(n.current_answer_of(3).map(|a| a.coming), Some(true));
+    // The same answer again confirms it for the new day (something to store), by anybody who
+    // may give it.
+    let open = PlanStatus::Open;
+    let before = old(true, Via::Ich);
+    let cases = [
+        (true, Via::Ich, Ok(Answered::Confirmed)),
+        (false, Via::Ich, Ok(Answered::Confirmed)),
+        (true, Via::Karte, Ok(Answered::Confirmed)),
+    ];
+    for (coming, via, want) in cases {
+        assert_eq!(
+            check_answer(&n, open, Some(&before), coming, &via, "Anna", 1),
+            want,
+            "{coming} {via:?}"
+        );
+    }
+    // What his card said for the old day is not confirmed by "Das bin ich".
+    let proven = old(true, Via::Karte);
+    let e = check_answer(&n, open, Some(&proven), true, &Via::Ich, "Anna", 0).unwrap_err();
+    assert!(e.contains("alten Tag, den 01.01.2027"), "{e}");
+    assert!(e.contains("08.01.2027"), "{e}");
+    // Moved back: the answers hold again.
+    n.date = day("2027-01-01");
+    assert_eq!(n.forecast(10).yes, 1);
+    assert_eq!(n.coming().map(|a| a.player_id).collect::<Vec<_>>(), [1]);
 }
 
 #[test]

@@ -1,15 +1,14 @@
 //! Login, logout and the one-time setup of the first admin (`/setup?token=…`).
 
-use std::net::SocketAddr;
 use std::time::Instant;
 
 use askama::Template;
 use askama_web::WebTemplate;
-use axum::extract::{ConnectInfo, Query, State};
+use axum::extract::{Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
-use axum::{Extension, Form};
+use axum::Form;
 use serde::Deserialize;
 use tower_sessions::Session;
 
@@ -85,12 +84,13 @@ fn refused(status: StatusCode, username: String, error: &str) -> Response {
 
 async fn login(
     State(state): State<AppState>,
-    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    client: crate::web::kit::client::ClientAddr,
     session: Session,
     headers: HeaderMap,
     Form(form): Form<LoginForm>,
 ) -> Result<Response, AppError> {
-    let ip = peer.map(|Extension(ConnectInfo(addr))| addr.ip());
+    // The client: behind a trusted proxy the one it names, not the proxy.
+    let ip = client.0;
     let name = form.username.trim().to_string();
     // One throttle per account, whatever the case of the name as typed.
     let account = crate::league::names::name_key(&name);

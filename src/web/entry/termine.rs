@@ -58,6 +58,8 @@ pub struct AnswerLine {
     pub said: &'static str,
     /// "über „Das bin ich“", …
     pub via: String,
+    /// Given before the night moved: the old day ("01.01.2027"), not counted until confirmed.
+    pub old_day: Option<String>,
 }
 
 /// One planned night on the page.
@@ -137,6 +139,8 @@ pub fn render(
                     name: name_of(snapshot, a.player_id, &a.player),
                     said: if a.coming { "kommt" } else { "kommt nicht" },
                     via: a.via.label(),
+                    old_day: (!night.is_current(a))
+                        .then(|| crate::league::format::date_de(a.for_date)),
                 })
                 .collect(),
             players: players_around(snapshot, year),
@@ -371,7 +375,13 @@ pub async fn answer(
                     Err(e) => Err(e),
                     Ok(coming) => reply
                         .league
-                        .answer_planned(id, player, coming, &Via::Verwaltung(user.username.clone()))
+                        .answer_planned(
+                            id,
+                            player,
+                            coming,
+                            &Via::Verwaltung(user.username.clone()),
+                            None,
+                        )
                         .await
                         .map(|_| {
                             let said = if coming { "Zusage" } else { "Absage" };

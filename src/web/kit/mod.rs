@@ -1,11 +1,13 @@
 //! The web kit: what every page uses and that imports no feature. The shared state, the route
 //! table and its guards (`routes`), the one error and refusal responder (`error`, `respond`), the
-//! session and link extractors (`session`), the page layout and flash message (`layout`), the path
+//! session and link extractors (`session`), the client of a request behind a trusted proxy or not
+//! (`client`), the page layout and flash message (`layout`), the path
 //! extractors (`at`), form helpers (`form`), the once/unsent guards, the page cache, the security
 //! headers, the German answers for the framework's refusals (`germanize`), the askama filters and
 //! the HTTP server.
 
 pub mod at;
+pub mod client;
 pub mod error;
 pub mod filters;
 pub mod form;

@@ -2,12 +2,12 @@
 //! check (Origin / Sec-Fetch-Site), security headers on every response, the request body limit, and
 //! the per-address burst limit of `POST /login`.
 
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::net::{IpAddr, Ipv6Addr};
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Body;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Request};
+use axum::extract::{DefaultBodyLimit, Request};
 use axum::http::header::{self, HeaderMap, HeaderName, HeaderValue};
 use axum::http::{Method, StatusCode};
 use axum::middleware::{self, Next};
@@ -27,9 +27,28 @@ pub const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
 pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
 frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
+/// `Strict-Transport-Security` when the club's address is https (`--public-url https://…`): a
+/// year, so a browser that came once never tries plain http again (not for other subdomains: the
+/// club's domain may serve more than the league).
+pub const HSTS: &str = "max-age=31536000";
+
 /// Wraps `app` in the protections of this module: the cross-site check, the body limit, and the
-/// security headers (outermost, so that errors, 404s, 413s and static files carry them too).
-pub fn protect(app: Router) -> Router {
+/// security headers (outermost, so that errors, 404s, 413s and static files carry them too);
+/// [`HSTS`] too when `https` (the public address is https).
+pub fn protect(app: Router, https: bool) -> Router {
+    let app = protect_plain(app);
+    if https {
+        app.layer(SetResponseHeaderLayer::overriding(
+            header::STRICT_TRANSPORT_SECURITY,
+            HeaderValue::from_static(HSTS),
+        ))
+    } else {
+        app
+    }
+}
+
+/// [`protect`] without HSTS.
+fn protect_plain(app: Router) -> Router {
     app.layer(middleware::from_fn(refuse_cross_site))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
@@ -130,32 +149,31 @@ async fn refuse_cross_site(req: Request, next: Next) -> Response {
 }
 
 /// The span of one request for the request log (`TraceLayer`, at DEBUG as tower-http's own):
-/// method, URI with its bearer tokens masked ([`super::links::masked`]) and HTTP version. Every
-/// line logged while the request runs (a failure's ERROR too) names it.
+/// method, URI with its bearer tokens masked ([`super::links::masked`]), HTTP version and the
+/// client ([`super::client::ClientAddr`]: behind a trusted proxy the client it names, `-`
+/// without one). Every line logged while the request runs (a failure's ERROR too) names it.
 pub fn request_span<B>(req: &axum::http::Request<B>) -> tracing::Span {
+    let client = super::client::ClientAddr::of(req.extensions()).0;
     tracing::debug_span!(
         "request",
         method = %req.method(),
         uri = %super::links::masked(&req.uri().to_string()),
         version = ?req.version(),
+        client = %client.map_or_else(|| "-".to_string(), |ip| ip.to_string()),
     )
 }
 
-/// The client address for the login burst limit: the peer address from `ConnectInfo`, or
-/// 0.0.0.0 when the app runs without one (tests through `oneshot`). Forwarding headers are not
-/// trusted: behind a proxy all clients share the proxy's bucket.
+/// The key of the burst limits: the request's client ([`super::client::ClientAddr`]: the peer
+/// address, or behind a trusted proxy the client it names) by its [`bucket`]; 0.0.0.0 when the app
+/// runs without peer addresses (tests through `oneshot`).
 #[derive(Debug, Clone, Copy)]
-pub struct PeerAddr;
+pub struct ClientKey;
 
-impl KeyExtractor for PeerAddr {
+impl KeyExtractor for ClientKey {
     type Key = IpAddr;
 
     fn extract<T>(&self, req: &axum::http::Request<T>) -> Result<Self::Key, GovernorError> {
-        Ok(req
-            .extensions()
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|ConnectInfo(a)| bucket(a.ip()))
-            .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED)))
+        Ok(super::client::ClientAddr::of(req.extensions()).key())
     }
 }
 
@@ -180,7 +198,7 @@ pub const LOGIN_PERIOD: Duration = Duration::from_secs(6);
 /// [`LOGIN_PERIOD`]; over the limit the answer is 429 with a German message. `None` only if the
 /// constants were zero.
 pub fn login_rate_limit(
-) -> Option<GovernorLayer<PeerAddr, governor::middleware::NoOpMiddleware, Body>> {
+) -> Option<GovernorLayer<ClientKey, governor::middleware::NoOpMiddleware, Body>> {
     per_address(LOGIN_BURST, LOGIN_PERIOD, "Zu viele Anmeldeversuche.")
 }
 
@@ -194,7 +212,7 @@ pub const ZUSAGE_PERIOD: Duration = Duration::from_secs(3);
 /// address, then one per [`ZUSAGE_PERIOD`]; 429 with a German message beyond. `None` only if the
 /// constants were zero.
 pub fn zusage_rate_limit(
-) -> Option<GovernorLayer<PeerAddr, governor::middleware::NoOpMiddleware, Body>> {
+) -> Option<GovernorLayer<ClientKey, governor::middleware::NoOpMiddleware, Body>> {
     per_address(
         ZUSAGE_BURST,
         ZUSAGE_PERIOD,
@@ -210,9 +228,9 @@ fn per_address(
     burst: u32,
     period: Duration,
     message: &'static str,
-) -> Option<GovernorLayer<PeerAddr, governor::middleware::NoOpMiddleware, Body>> {
+) -> Option<GovernorLayer<ClientKey, governor::middleware::NoOpMiddleware, Body>> {
     let config = GovernorConfigBuilder::const_default()
-        .key_extractor(PeerAddr)
+        .key_extractor(ClientKey)
         .period(period)
         .burst_size(burst)
         .methods(vec![Method::POST])

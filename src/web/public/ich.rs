@@ -72,9 +72,12 @@ pub struct IchForm {
     pub zurueck: String,
 }
 
-/// A local path to go back to: starts with one `/`, else `/`.
+/// A path of this site to go back to, else `/`: starts with one `/` (not `//`), and only
+/// visible ASCII without `\\` (no TAB, CR, LF or space: browsers drop TAB and line breaks from a
+/// `Location`, so `/\t/evil.example` would lead to another site, and a CR is no header at all).
 fn back(to: &str) -> &str {
-    if to.starts_with('/') && !to.starts_with("//") && !to.contains('\\') {
+    let visible = to.bytes().all(|b| b.is_ascii_graphic() && b != b'\\');
+    if visible && to.starts_with('/') && !to.starts_with("//") {
         to
     } else {
         "/"
@@ -141,5 +144,15 @@ mod tests {
         assert_eq!(back("//evil"), "/");
         assert_eq!(back("https://x"), "/");
         assert_eq!(back("/saison/2026"), "/saison/2026");
+        assert_eq!(back("/abend/2027-01-08#zusage"), "/abend/2027-01-08#zusage");
+        for hostile in [
+            "/\t/evil.example",
+            "/x\r\nSet-Cookie: a=b",
+            "/\\evil",
+            "/a b",
+            "/ä",
+        ] {
+            assert_eq!(back(hostile), "/", "{hostile:?}");
+        }
     }
 }

@@ -35,13 +35,18 @@ pub fn ics_response(text: String, file: &str) -> Response {
     resp
 }
 
-/// `GET /kalender.ics`: the club's calendar.
-async fn ics(State(league): State<League>, Today(today): Today) -> Response {
+/// `GET /kalender.ics`: the club's calendar; each event's `URL` is its night's page on the club's
+/// address (`--public-url`, else the host asked: the page cache keeps one per host).
+async fn ics(
+    State(league): State<League>,
+    Today(today): Today,
+    address: PublicAddress,
+) -> Response {
     let text = calendar(
         &league.snapshot(),
         league.timezone(),
         today,
-        None,
+        Some(&address.link("")),
         Whose::Club,
     );
     ics_response(text, "schockerliga.ics")

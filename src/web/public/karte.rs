@@ -149,7 +149,12 @@ fn render(
     });
     let answer_open = night
         .filter(|n| status(snapshot, n, today) == PlanStatus::Open)
-        .map(|n| (n.date.to_string(), n.answer_of(id).map(|a| a.coming)));
+        .map(|n| {
+            (
+                n.date.to_string(),
+                n.current_answer_of(id).map(|a| a.coming),
+            )
+        });
     let calendar = crate::web::public::kalender::addresses(
         address,
         &format!("{}/kalender.ics", crate::service::card::card_path(token)),
@@ -192,13 +197,14 @@ async fn page(
 async fn ics(
     State(league): State<League>,
     layout: Layout,
+    address: PublicAddress,
     Extension(link): Extension<CardLink>,
 ) -> Response {
     let text = calendar(
         &league.snapshot(),
         league.timezone(),
         layout.today,
-        None,
+        Some(&address.link("")),
         Whose::Player(link.player_id),
     );
     crate::web::public::kalender::ics_response(text, "schockerliga-meine-abende.ics")
@@ -233,7 +239,7 @@ async fn answer(
     let done = match coming_of(&form.kommt) {
         Err(e) => Err(e),
         Ok(coming) => league
-            .answer_planned(night.id, link.player_id, coming, &Via::Karte)
+            .answer_planned(night.id, link.player_id, coming, &Via::Karte, None)
             .await
             .map(|_| ()),
     };

@@ -4,7 +4,8 @@
 //! the board again. Browsers without JavaScript keep the page's 5-second reload.
 //!
 //! At most [`crate::service::live::MAX_LISTENERS`] streams are open at once (past that 503 with a
-//! German reason); a comment every [`KEEP_ALIVE`] keeps proxies from cutting the stream, and a
+//! German reason), at most [`crate::service::live::MAX_PER_CLIENT`] of one client (past that 429:
+//! the client as `kit::client` names it, behind a trusted proxy the one it forwards for); a comment every [`KEEP_ALIVE`] keeps proxies from cutting the stream, and a
 //! stream without an event for [`IDLE`] is ended (the browser's `EventSource` connects again by
 //! itself, a phone that went away gives its place back). `Cache-Control: no-store`: the page cache
 //! never holds a stream.
@@ -18,7 +19,9 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
 
+use crate::service::live::Full;
 use crate::service::League;
+use crate::web::kit::client::ClientAddr;
 use crate::web::kit::AtNight;
 
 /// Between two keep-alive comments of an open stream.
@@ -34,21 +37,33 @@ const RETRY: Duration = Duration::from_secs(3);
 pub const FULL: &str =
     "Zu viele offene Live-Tafeln: bitte in einer Minute noch einmal. Die Seite selbst lädt sich weiter alle 5 Sekunden neu.";
 
+/// The German answer when one client holds all its places.
+pub const FULL_HERE: &str =
+    "Zu viele offene Live-Tafeln von diesem Anschluss: bitte eine schließen oder in einer Minute noch einmal. Die Seite selbst lädt sich weiter alle 5 Sekunden neu.";
+
 /// `GET /live/{date}/ereignisse`: `text/event-stream`; first an event `hallo` (with the reconnect
 /// delay), then an event `stand` (data: the date, `YYYY-MM-DD`) after every write of that night.
-/// Unknown night: 404; every place taken: 503 [`FULL`] with `Retry-After: 60`.
-pub async fn events(State(league): State<League>, at: AtNight) -> Response {
-    let Some(listener) = league.listen_live(at.date) else {
-        return (
-            StatusCode::SERVICE_UNAVAILABLE,
-            [
-                (header::RETRY_AFTER, "60"),
-                (header::CACHE_CONTROL, "no-store"),
-                (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
-            ],
-            FULL,
-        )
-            .into_response();
+/// Unknown night: 404; every place taken: 503 [`FULL`], every place of this client taken: 429
+/// [`FULL_HERE`], both with `Retry-After: 60`.
+pub async fn events(State(league): State<League>, client: ClientAddr, at: AtNight) -> Response {
+    let listener = match league.listen_live(at.date, client.key()) {
+        Ok(listener) => listener,
+        Err(full) => {
+            let (status, text) = match full {
+                Full::All => (StatusCode::SERVICE_UNAVAILABLE, FULL),
+                Full::Client => (StatusCode::TOO_MANY_REQUESTS, FULL_HERE),
+            };
+            return (
+                status,
+                [
+                    (header::RETRY_AFTER, "60"),
+                    (header::CACHE_CONTROL, "no-store"),
+                    (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+                ],
+                text,
+            )
+                .into_response();
+        }
     };
     let date = at.date.to_string();
     let hello = Event::default().event("hallo").retry(RETRY).data(&date);

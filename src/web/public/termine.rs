@@ -14,6 +14,7 @@ use axum::Form;
 use chrono::{Datelike, NaiveDate};
 use serde::Deserialize;
 
+use crate::league::format::date_de;
 use crate::league::planned::{PlanStatus, PlannedNight, Via};
 use crate::service::{League, ServiceError, Snapshot};
 use crate::web::kit::at::path_date;
@@ -115,6 +116,19 @@ pub fn next_night_of(
             name.to_string()
         };
         match night.answer_of(id) {
+            // Given before the night moved: not yet for its new day.
+            Some(a) if !night.is_current(a) && du => format!(
+                "Du hattest für den alten Tag, den {}, {}: bitte für den neuen Tag bestätigen.",
+                date_de(a.for_date),
+                said(a.coming)
+            ),
+            Some(a) if !night.is_current(a) => format!(
+                "{subject} hatte für den alten Tag, den {}, {} ({}); für den neuen Tag noch \
+                 nicht bestätigt.",
+                date_de(a.for_date),
+                said(a.coming),
+                a.via.label()
+            ),
             Some(a) if du => format!("Du hast {}.", said(a.coming)),
             Some(a) => format!("{subject} hat {} ({}).", said(a.coming), a.via.label()),
             None if du => "Du hast noch nicht geantwortet.".to_string(),
@@ -138,7 +152,8 @@ pub struct MeLine {
     pub name: String,
     /// His answer: "Du hast zugesagt (über …)." or "Du hast noch nicht geantwortet.".
     pub answer: String,
-    /// His answer so far: `Some(true)` coming, `Some(false)` not, `None` none.
+    /// His answer for the night's day: `Some(true)` coming, `Some(false)` not, `None` none (or
+    /// one for the old day of a move only).
     pub coming: Option<bool>,
 }
 
@@ -161,6 +176,9 @@ struct PlannedPage {
     forecast: String,
     coming: Vec<String>,
     declined: Vec<String>,
+    /// The answers given before the night moved, not yet confirmed for its day: "Anna: hatte für
+    /// den 01.01.2027 zugesagt".
+    old: Vec<String>,
     /// The visitor's own line, when he said "Das bin ich".
     me: Option<MeLine>,
     /// Players to say "Das bin ich" for: (players.id, name), by name.
@@ -203,12 +221,22 @@ pub fn page(
     let status = status(snapshot, night, layout.today);
     let names = |coming: bool| {
         night
-            .answers
-            .iter()
+            .current_answers()
             .filter(|a| a.coming == coming)
             .map(|a| name_of(snapshot, a.player_id, &a.player))
             .collect::<Vec<_>>()
     };
+    let old = night
+        .old_answers()
+        .map(|a| {
+            format!(
+                "{}: hatte für den {} {}",
+                name_of(snapshot, a.player_id, &a.player),
+                date_de(a.for_date),
+                said(a.coming)
+            )
+        })
+        .collect();
     let me_line =
         me.0.and_then(|id| snapshot.player_name(id).map(|n| (id, n)));
     let me_line = me_line.map(|(id, name)| {
@@ -216,10 +244,20 @@ pub fn page(
         MeLine {
             name: name.to_string(),
             answer: match a {
-                Some(a) => format!("Du hast {} ({}).", said(a.coming), a.via.label()),
+                Some(a) if night.is_current(a) => {
+                    format!("Du hast {} ({}).", said(a.coming), a.via.label())
+                }
+                Some(a) => format!(
+                    "Du hattest für den alten Tag, den {}, {} ({}): der Abend ist verschoben, \
+                     bitte für den {} bestätigen.",
+                    date_de(a.for_date),
+                    said(a.coming),
+                    a.via.label(),
+                    date_de(night.date)
+                ),
                 None => "Du hast noch nicht geantwortet.".to_string(),
             },
-            coming: a.map(|a| a.coming),
+            coming: night.current_answer_of(id).map(|a| a.coming),
         }
     });
     let page = PlannedPage {
@@ -233,6 +271,7 @@ pub fn page(
         forecast: night.forecast(split_of(snapshot, date.year())).sentence(),
         coming: names(true),
         declined: names(false),
+        old,
         me: me_line,
         players: players_around(snapshot, date.year()),
         error,
@@ -271,6 +310,7 @@ pub fn coming_of(typed: &str) -> Result<bool, ServiceError> {
 async fn answer(
     State(league): State<League>,
     layout: Layout,
+    client: crate::web::kit::client::ClientAddr,
     me: Me,
     Path(date): Path<String>,
     Form(form): Form<AnswerForm>,
@@ -295,7 +335,7 @@ async fn answer(
         )),
         (_, Err(e)) => Err(e),
         (Some(id), Ok(coming)) => league
-            .answer_planned(night.id, id, coming, &Via::Ich)
+            .answer_planned(night.id, id, coming, &Via::Ich, Some(client.key()))
             .await
             .map(|_| ()),
     };
