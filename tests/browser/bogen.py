@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The printed Spielberichtsbogen fills its A4 page (issue 21.12: a 7-player table had 6 × 4 mm
-cells and left half the page empty): for tables of 3, 7 and 10 players, printed (Chromium's PDF,
+cells and left half the page empty; issue 31.11: tables of 4 to 6 printed on two pages): for
+tables of 2 to 10 players, printed (Chromium's PDF,
 A4), each table is one page, its rounds use at least 80 % of the page's height, and a cell is at
 least 4.8 mm high. Exit 0 all fit, 1 with what does not, 77 skipped (no browser).
 
@@ -23,7 +24,9 @@ MIN_CELL_MM = 4.8  # 10 players × 10 rounds on one page leave no more
 NAMES = ["Anna", "Bernd", "Carla", "Dirk", "Elke", "Frank", "Gabi", "Hans", "Ilse", "Jörg",
          "Karl", "Lena", "Mia", "Nils", "Olga", "Paul", "Rita", "Sven", "Tina", "Uwe"]
 # (date, players at table 1, players at table 2)
-NIGHTS = [("2026-01-09", 7, 3), ("2026-01-16", 10, 10)]
+NIGHTS = [("2026-01-09", 7, 3), ("2026-01-16", 10, 10), ("2026-01-23", 9, 9), ("2026-01-30", 8, 8),
+          ("2026-02-06", 2, 0), ("2026-02-13", 4, 0), ("2026-02-20", 5, 0), ("2026-02-27", 6, 0),
+          ("2026-03-06", 9, 0)]
 
 
 def season_file(path) -> None:
@@ -54,7 +57,11 @@ def main() -> int:
             page.set_viewport_size({"width": round(190 * MM), "height": round(PAGE_MM * MM)})
             sections = page.evaluate("""() => [...document.querySelectorAll('section.bogen-seite')]
               .map(s => ({players: s.querySelector('table.bogen tbody').rows.length,
-                          height: s.getBoundingClientRect().height,
+                          // what the page holds: the section with the margins above it
+                          // (kept at the top of a page after a forced break)
+                          height: s.getBoundingClientRect().height
+                            + parseFloat(getComputedStyle(s).marginTop)
+                            + parseFloat(getComputedStyle(s.querySelector('h1')).marginTop),
                           cell: s.querySelector('table.bogen tbody td').getBoundingClientRect().height}))""")
             for s in sections:
                 checked += 1

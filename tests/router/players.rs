@@ -782,6 +782,56 @@ async fn every_table_row_shows_its_movement_and_progress_badge() {
     );
 }
 
+/// One meaning per sign (issue 31.11): ▲ and ▼ say only how a place moved since the last night (the
+/// ± column); the hint beside a name says in words how many counted Outs reach which place
+/// („3 Outs bis Pl. 2“), the figures of an independent oracle.
+#[tokio::test]
+async fn the_hint_beside_a_name_names_the_outs_and_the_place_without_an_arrow() {
+    let sample = as_json(&season_file("sample-2026", None));
+    let mut checked = 0;
+    for file in [threshold_season(), sample] {
+        let sf: SeasonFile = serde_json::from_value(file.clone()).unwrap();
+        let t = TestApp::with_seasons(&[sf]).await;
+        for as_of in nights(&file) {
+            let as_of = as_of.as_str();
+            let page = t.get(&format!("/saison/2026?as_of={as_of}"), None).await;
+            let want = expected_players(&file, Some(as_of));
+            let players = want["players"].as_array().unwrap();
+            for p in players {
+                let name = p["player"].as_str().unwrap();
+                let row = html_row(&page.body, name);
+                let badge = row
+                    .split("<span class=\"badge\">")
+                    .nth(1)
+                    .and_then(|b| b.split("</span>").next())
+                    .unwrap_or("");
+                assert!(
+                    !badge.contains('▲') && !badge.contains('▼'),
+                    "{as_of} {name}: {badge}"
+                );
+                let (Some(k), true) = (p["outs_to_pass"].as_i64(), badge.contains("bis Pl."))
+                else {
+                    continue;
+                };
+                let above = players
+                    .iter()
+                    .filter(|o| o["liga"] == p["liga"] && o["rank"].as_i64() < p["rank"].as_i64())
+                    .filter_map(|o| o["rank"].as_i64())
+                    .max()
+                    .unwrap();
+                let outs = if k == 1 { "Out" } else { "Outs" };
+                assert_eq!(
+                    badge,
+                    format!("{k} {outs} bis Pl. {above}"),
+                    "{as_of} {name}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 20, "{checked}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // The player page.
 

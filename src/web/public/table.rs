@@ -78,10 +78,11 @@ fn movement_class(m: Movement) -> &'static str {
 
 /// The short Liga-Fortschritt of a table row (league.md §4, §5), the most pressing first: rounds to
 /// leave the Kreisliga; rounds still needed for the 1. Liga before the deadline; the 100 rounds
-/// missed after it; else the counted Outs to pass the player above. `None` when nothing is left.
-/// For a season that is `over` (`league::progress::is_over`) only what was missed, in the past
-/// tense („fehlten 70 Rd. bis Liga“), nothing still to reach.
-pub fn badge(p: &ProgressRow, over: bool) -> Option<String> {
+/// missed after it; else the counted Outs to pass the player above, whose place is `above_rank`
+/// („3 Outs bis Pl. 2“: in words, so that ▲ and ▼ mean only the movement, issue 31.11). `None`
+/// when nothing is left. For a season that is `over` (`league::progress::is_over`) only what was
+/// missed, in the past tense („fehlten 70 Rd. bis Liga“), nothing still to reach.
+pub fn badge(p: &ProgressRow, over: bool, above_rank: Option<u32>) -> Option<String> {
     if over {
         if p.liga == Liga::Kreisliga {
             return (p.rounds_to_leave_kreisliga > 0)
@@ -103,12 +104,11 @@ pub fn badge(p: &ProgressRow, over: bool) -> Option<String> {
         Some(false) => return Some("Rundenziel 1. Liga verpasst".to_string()),
         _ => {}
     }
-    p.outs_to_pass.map(|k| {
-        if k == 1 {
-            "▲ mit 1 Out".to_string()
-        } else {
-            format!("▲ mit {k} Outs")
-        }
+    let (k, above) = (p.outs_to_pass?, above_rank?);
+    Some(if k == 1 {
+        format!("1 Out bis Pl. {above}")
+    } else {
+        format!("{k} Outs bis Pl. {above}")
     })
 }
 
@@ -255,7 +255,15 @@ fn table_response(
                             m => m.label(),
                         },
                         movement_class: movement_class(movement),
-                        badge: p.and_then(|p| badge(p, over)),
+                        badge: p.and_then(|p| {
+                            let above = standings
+                                .rows
+                                .iter()
+                                .filter(|o| o.liga == liga && o.rank < row.rank)
+                                .map(|o| o.rank)
+                                .max();
+                            badge(p, over, above)
+                        }),
                         me: my_name == Some(row.player.as_str()),
                     }
                 })
