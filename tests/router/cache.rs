@@ -178,7 +178,7 @@ async fn a_submitted_round_shows_at_once_on_table_player_page_and_json() {
     let rest = &table_after[at..];
     let row_html = &rest[..rest.find("</tr>").unwrap_or(rest.len())];
     let cell = format!(
-        "</td><td class=\"num\">{}</td><td class=\"num\">{}</td>",
+        "</td><td class=\"num narrow-hide\">{}</td><td class=\"num narrow-hide\">{}</td>",
         format!("{:.2}", row["teilnahmen"].as_f64().unwrap()).replace('.', ","),
         row["counted_outs"]
     );

@@ -673,7 +673,7 @@ async fn the_command_line_table_shows_teilnahmen_with_two_decimals_like_the_web(
             "{line}"
         );
         assert!(
-            web.contains(&format!("<td class=\"num\">{teilnahmen}</td>")),
+            web.contains(&format!("<td class=\"num narrow-hide\">{teilnahmen}</td>")),
             "web shows {teilnahmen} for {player}"
         );
     }
