@@ -7,7 +7,8 @@
 //! a random subset of players — two tables drawn from `split_tables_from` participants on — playing
 //! `rounds_per_night` rounds per table; every round has exactly one loser, at most 3 Outs per row,
 //! Hand-Outs ≤ Outs, at most one Joker-Runde per player and night (from the Joker's season on), and
-//! fines from the season's Strafenkatalog. The newest season's last `besteck_nights` nights are
+//! fines from the season's Strafenkatalog. The seasons before the newest are played to the end
+//! (their nights closed, their Jahresabschluss final). The newest season's last `besteck_nights` nights are
 //! played in the Schockbesteck: every Runde thrown Wurfrunde by Wurfrunde through the rules engine
 //! (each player keeps his 1s and turns sixes, going for the Schock Out; a Vorleger sometimes stops
 //! early), its results the engine's tallies and its throws kept with the round (the Glücksfaktor).
@@ -114,7 +115,10 @@ pub fn season_file(year: i32, spec: &DemoSpec) -> SeasonFile {
         .map(|k| {
             let offset = u64::from(k) * 365 / u64::from(n_nights);
             let date = jan1.checked_add_days(Days::new(offset)).unwrap_or(jan1);
-            night(&mut rng, &rules, date, &names, k >= besteck_from)
+            let mut night = night(&mut rng, &rules, date, &names, k >= besteck_from);
+            // The years before the newest are played to the end, their nights closed.
+            night.closed = year < spec.last_year;
+            night
         })
         .collect();
     SeasonFile {
@@ -393,6 +397,41 @@ mod tests {
         };
         assert_eq!(league(&spec), league(&spec));
         assert_ne!(league(&spec), league(&DemoSpec { seed: 4, ..spec }));
+    }
+
+    /// The seasons before the newest are played to the end: their nights closed, as a club's
+    /// past years are, so their Jahresabschluss is final (league.md §11); the newest stays open.
+    #[test]
+    fn past_seasons_are_closed_and_the_newest_is_open() {
+        let spec = DemoSpec {
+            seasons: 3,
+            nights: 4,
+            players: 6,
+            seed: 2,
+            last_year: 2026,
+            besteck_nights: 0,
+        };
+        for file in league(&spec) {
+            let past = file.season < spec.last_year;
+            assert!(
+                file.nights.iter().all(|n| n.closed == past),
+                "{}",
+                file.season
+            );
+            if past {
+                let season = Season::from_file(&file).unwrap();
+                let last = season.nights.last().unwrap().date;
+                assert_eq!(
+                    crate::league::kasse::closing(
+                        &season,
+                        0,
+                        NaiveDate::from_ymd_opt(2027, 1, 1).unwrap(),
+                        &[]
+                    ),
+                    crate::league::kasse::Closing::Final { last }
+                );
+            }
+        }
     }
 
     #[test]

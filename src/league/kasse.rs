@@ -710,7 +710,8 @@ impl NetLine {
 /// (league.md §11: the netting waits for them).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Ahead {
-    /// Its Spielabende not closed (started, or entered ahead), by date.
+    /// Its Spielabende not closed (started, or entered ahead), by date; a night kept as the
+    /// totals of a spreadsheet is history, never open (it was never played at the bar here).
     pub open: Vec<NaiveDate>,
     /// Its planned nights not started yet, by date.
     pub planned: Vec<NaiveDate>,
@@ -730,7 +731,7 @@ impl Ahead {
             open: season
                 .nights
                 .iter()
-                .filter(|n| !n.closed)
+                .filter(|n| !n.closed && n.totals.is_empty())
                 .map(|n| n.date)
                 .collect(),
             planned,
