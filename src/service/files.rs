@@ -84,11 +84,21 @@ impl super::League {
     }
 }
 
+/// Whether a command running as `me` would leave files another user's server cannot write: the
+/// database (when it `exists`) or its directory belongs to `owner` ≠ `me`, except a directory
+/// with the sticky bit (`mode` & 0o1000, a shared place like `/tmp` where a new database is the
+/// creator's own).
+pub fn foreign(owner: u32, mode: u32, exists: bool, me: u32) -> bool {
+    owner != me && (exists || mode & 0o1000 == 0)
+}
+
 /// Refuses (German) a command that writes the database at `path` (or, when there is none yet,
 /// creates it in its directory) while this process runs as another user than the file's (the
 /// directory's) owner: the files it would leave (`-sitzungen`, a new database) would belong to
 /// this user, and the owner's server could not write them. The message names the owner and
-/// the command to run instead (`sudo -u schockerliga schockerliga --database … …`).
+/// the command to run instead (`sudo -u schockerliga schockerliga --database … …`). A new
+/// database in a shared directory with the sticky bit (`/tmp`) is no other user's: allowed
+/// ([`foreign`]).
 pub fn check_owner(path: &Path) -> Result<(), ServiceError> {
     let (uid, name) = me();
     let (what, at) = if path.exists() {
@@ -102,7 +112,7 @@ pub fn check_owner(path: &Path) -> Result<(), ServiceError> {
     };
     let meta = std::fs::metadata(&at)
         .map_err(|e| ServiceError::refused(format!("{} nicht lesbar: {e}", at.display())))?;
-    if meta.uid() == uid {
+    if !foreign(meta.uid(), meta.mode(), path.exists(), uid) {
         return Ok(());
     }
     let owner = user_name(meta.uid());
@@ -181,6 +191,26 @@ pub fn check_writable(path: &Path) -> Result<(), ServiceError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn another_users_database_or_directory_is_foreign_but_a_sticky_shared_one_is_not() {
+        // (owner, mode, exists, me, foreign)
+        let cases = [
+            (1000, 0o100600, true, 1000, false),
+            (998, 0o100600, true, 0, true),
+            (998, 0o40750, false, 0, true),
+            (0, 0o41777, false, 1000, false),
+            (0, 0o100600, true, 1000, true),
+            (1000, 0o40755, false, 1000, false),
+        ];
+        for (owner, mode, exists, me, want) in cases {
+            assert_eq!(
+                foreign(owner, mode, exists, me),
+                want,
+                "{owner} {mode:o} {exists} {me}"
+            );
+        }
+    }
 
     #[test]
     fn shell_words_are_quoted_only_when_needed() {
