@@ -12,8 +12,9 @@ use serde::Serialize;
 
 use super::names::name_key;
 use super::payouts::Payouts;
+use super::rules::Liga;
 use super::season::Season;
-use super::standings::{standings, DWert, Liga, StandingRow, Standings};
+use super::standings::{standings, DWert, StandingRow, Standings};
 
 /// Rounds a player needs over all seasons to be listed in the all-time table (ten Teilnahmen, league.md §3).
 pub const ALL_TIME_MIN_ROUNDS: u32 = 100;

@@ -6,8 +6,9 @@ use chrono::NaiveDate;
 use serde::Serialize;
 
 use super::history::night_summary;
+use super::rules::Liga;
 use super::season::Season;
-use super::standings::{standings, DWert, Liga};
+use super::standings::{standings, DWert};
 
 /// One point of a player's curve: the table as of one night (league.md §3, §4).
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -40,7 +40,7 @@ pub struct EndstandEntry {
     /// The player's name (one of the season's players).
     pub player: String,
     /// His Liga in the final table (`"1. Liga"`, `"2. Liga"`, `"Kreisliga"`).
-    pub liga: super::standings::Liga,
+    pub liga: super::rules::Liga,
     /// Rounds he played in the season (≥ 1).
     pub rounds: u32,
     /// His counted Outs of the season, Julen included (league.md §2).

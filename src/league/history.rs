@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 use chrono::NaiveDate;
 use serde::Serialize;
 
+use super::rules::Liga;
 use super::season::{row_points, Fine, Round, Season};
-use super::standings::{liga_of, standings, totals_up_to, DWert, Liga};
+use super::standings::{liga_of, standings, totals_up_to, DWert};
 
 /// A player's season, night by night (only nights he played).
 #[derive(Debug, Clone, PartialEq, Serialize)]

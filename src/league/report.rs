@@ -10,9 +10,10 @@ use super::format::{date_de, format_cents, format_dwert};
 use super::history::night_summary;
 use super::kasse::fine_label;
 use super::progress::movements;
+use super::rules::Liga;
 use super::rules::SeasonRules;
 use super::season::Season;
-use super::standings::{standings, Liga};
+use super::standings::standings;
 
 /// Lines of the table the report shows (the top of the table as of the night).
 pub const TOP_OF_TABLE: usize = 5;

@@ -320,5 +320,36 @@ pub fn late_fee_warning(year: i32, rules: &SeasonRules, today: NaiveDate) -> Opt
     })
 }
 
+/// A Liga tier (league.md §4). Ordered 1. Liga < 2. Liga < Kreisliga (the display order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Liga {
+    /// Paid players (with 100 rounds by the deadline once it has passed).
+    #[serde(rename = "1. Liga")]
+    First,
+    /// Everyone else with enough rounds.
+    #[serde(rename = "2. Liga")]
+    Second,
+    /// Fewer than `kreisliga_below_rounds` rounds.
+    #[serde(rename = "Kreisliga")]
+    Kreisliga,
+}
+
+impl Liga {
+    /// The German name: "1. Liga", "2. Liga", "Kreisliga".
+    pub fn label(self) -> &'static str {
+        match self {
+            Liga::First => "1. Liga",
+            Liga::Second => "2. Liga",
+            Liga::Kreisliga => "Kreisliga",
+        }
+    }
+}
+
+impl std::fmt::Display for Liga {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -12,8 +12,8 @@ use super::file::{FineEntry, NightEntry, PlayerEntry, ResultEntry, RoundEntry, S
 use super::names::{
     check_name_chars, check_single_script, look_alike_key, name_key, normalize_name,
 };
+use super::rules::Liga;
 use super::rules::{SeasonRules, MAX_FINE_CENTS};
-use super::standings::Liga;
 use crate::rules::{PlayedRunde, RuleSet};
 
 /// Longest player name, in characters (after trimming).

@@ -19,9 +19,9 @@ use super::error::EntryError;
 use super::file::{EndstandEntry, NightEntry, PlayerEntry, SeasonFile, TotalsEntry, FORMAT};
 use super::format::date_de;
 use super::names::{check_name_chars, name_key, normalize_name};
+use super::rules::Liga;
 use super::rules::SeasonRules;
 use super::season::Season;
-use super::standings::Liga;
 
 /// Most data rows one import reads, all sheets together. A club's season is about 50 nights ×
 /// 20 players = 1,000 rows; 100,000 rows hold a century of such seasons, and parsing and

@@ -3,44 +3,12 @@
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
-use std::fmt;
 
 use chrono::NaiveDate;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-use super::rules::SeasonRules;
+use super::rules::{Liga, SeasonRules};
 use super::season::Season;
-
-/// A Liga tier (league.md §4). Ordered 1. Liga < 2. Liga < Kreisliga (the display order).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum Liga {
-    /// Paid players (with 100 rounds by the deadline once it has passed).
-    #[serde(rename = "1. Liga")]
-    First,
-    /// Everyone else with enough rounds.
-    #[serde(rename = "2. Liga")]
-    Second,
-    /// Fewer than `kreisliga_below_rounds` rounds.
-    #[serde(rename = "Kreisliga")]
-    Kreisliga,
-}
-
-impl Liga {
-    /// The German name: "1. Liga", "2. Liga", "Kreisliga".
-    pub fn label(self) -> &'static str {
-        match self {
-            Liga::First => "1. Liga",
-            Liga::Second => "2. Liga",
-            Liga::Kreisliga => "Kreisliga",
-        }
-    }
-}
-
-impl fmt::Display for Liga {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.label())
-    }
-}
 
 /// A D.Wert as an exact fraction `num / den` = counted Outs × rounds_per_night / rounds (league.md §3).
 /// `den` > 0. Ordered exactly by integer cross-multiplication.
