@@ -7,7 +7,7 @@ use chrono::NaiveDate;
 
 use super::error::{EntryError, Location};
 use super::file::{NightEntry, ResultEntry, SeasonFile, SeatEntry};
-use super::season::{Round, Season};
+use super::season::{Round, Season, MAX_REASON_CHARS};
 
 mod corrections;
 mod money;
@@ -279,9 +279,6 @@ pub fn round_version(round: &Round) -> String {
     }
     format!("r{h:016x}")
 }
-
-/// Longest accepted Korrektur reason, in characters.
-pub const MAX_REASON_CHARS: usize = 500;
 
 /// The Korrektur of a closed night as a form sends it: the box "Korrektur" and its reason.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

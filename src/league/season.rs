@@ -1241,16 +1241,17 @@ fn check_night(
 
 /// Longest author of a Korrektur in a season file, in characters.
 pub const MAX_CORRECTION_USER_CHARS: usize = 200;
+/// Longest accepted Korrektur reason, in characters (the season file's and a form's).
+pub const MAX_REASON_CHARS: usize = 500;
 
 /// Checks the Korrekturen of the night on `date` (issue 22.4): `at` an RFC 3339 time, `user`
 /// 1..=[`MAX_CORRECTION_USER_CHARS`] and the reason 1..=500 characters
-/// ([`crate::league::change::MAX_REASON_CHARS`]), both trimmed and without control or invisible
+/// ([`MAX_REASON_CHARS`]), both trimmed and without control or invisible
 /// characters. Errors name the night and the field.
 fn check_corrections(
     date: NaiveDate,
     entries: &[CorrectionEntry],
 ) -> Result<Vec<CorrectionEntry>, EntryError> {
-    use super::change::MAX_REASON_CHARS;
     let at =
         |i: usize, field: &str| Location::night(date).field(&format!("corrections[{i}].{field}"));
     let mut out = Vec::with_capacity(entries.len());
