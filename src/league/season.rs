@@ -74,14 +74,22 @@ pub struct Season {
     /// The Korrekturen of each night that has some, oldest first (issue 22.4: the season file's
     /// `nights[].corrections`, the database's `night_corrections`); [`Season::corrections_of`].
     pub corrections: BTreeMap<NaiveDate, Vec<CorrectionEntry>>,
-    /// Every player's totals after each night, computed on first use ([`Season::running`]).
-    running: Memo<Vec<BTreeMap<String, super::standings::PlayerTotals>>>,
+    /// Every player's totals after each night, computed on first use (`Season::running`, on the
+    /// table's side).
+    running: Memo<Vec<BTreeMap<String, PlayerTotals>>>,
 }
 
 /// A value computed once from the struct it sits in and not part of it: equal to every other,
 /// cloned empty (a copy that is then changed computes its own), `…` in `Debug`.
 #[derive(Default)]
 pub struct Memo<T>(std::sync::OnceLock<T>);
+
+impl<T> Memo<T> {
+    /// The value, computed by `init` on first use.
+    pub fn get_or_init(&self, init: impl FnOnce() -> T) -> &T {
+        self.0.get_or_init(init)
+    }
+}
 
 impl<T> Clone for Memo<T> {
     fn clone(&self) -> Memo<T> {
@@ -452,12 +460,10 @@ impl Night {
 }
 
 impl Season {
-    /// Every player's totals after each night, in night order, computed once per season
-    /// ([`super::standings::running_totals`]); a copy of the season computes its own.
-    pub(crate) fn running(&self) -> &[BTreeMap<String, super::standings::PlayerTotals>] {
-        self.running
-            .0
-            .get_or_init(|| super::standings::running_totals(self))
+    /// The memo of the players' totals after each night: filled on the table's side
+    /// (`Season::running` in standings.rs); a copy of the season starts it empty.
+    pub(crate) fn running_memo(&self) -> &Memo<Vec<BTreeMap<String, PlayerTotals>>> {
+        &self.running
     }
 
     /// Checks a season file completely (league.md §1, §5, §6, §9 and the file's own rules) and
@@ -1556,6 +1562,31 @@ fn check_endstand(
         });
     }
     Ok(rows)
+}
+
+/// Season totals of one player up to a date (before Liga and rank).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct PlayerTotals {
+    pub rounds: u32,
+    pub rounds_at_deadline: u32,
+    pub thrown_outs: u32,
+    pub hand_outs: u32,
+    pub julen: u32,
+    pub row_points: i64,
+    pub lost_rounds: u32,
+    pub paid_rounds: u32,
+}
+
+impl PlayerTotals {
+    pub fn julen_outs(&self, rules: &SeasonRules) -> u32 {
+        self.julen / rules.julen_per_out
+    }
+    pub fn open_julen(&self, rules: &SeasonRules) -> u32 {
+        self.julen % rules.julen_per_out
+    }
+    pub fn counted_outs(&self, rules: &SeasonRules) -> i64 {
+        self.row_points + i64::from(self.julen_outs(rules))
+    }
 }
 
 /// Per-player totals of one night (helper for standings, histories and night summaries).

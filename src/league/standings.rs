@@ -8,7 +8,7 @@ use chrono::NaiveDate;
 use serde::Serialize;
 
 use super::rules::{Liga, SeasonRules};
-use super::season::Season;
+use super::season::{PlayerTotals, Season};
 
 /// A D.Wert as an exact fraction `num / den` = counted Outs × rounds_per_night / rounds (league.md §3).
 /// `den` > 0. Ordered exactly by integer cross-multiplication.
@@ -114,31 +114,6 @@ impl StandingRow {
     }
 }
 
-/// Season totals of one player up to a date (before Liga and rank).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct PlayerTotals {
-    pub rounds: u32,
-    pub rounds_at_deadline: u32,
-    pub thrown_outs: u32,
-    pub hand_outs: u32,
-    pub julen: u32,
-    pub row_points: i64,
-    pub lost_rounds: u32,
-    pub paid_rounds: u32,
-}
-
-impl PlayerTotals {
-    pub fn julen_outs(&self, rules: &SeasonRules) -> u32 {
-        self.julen / rules.julen_per_out
-    }
-    pub fn open_julen(&self, rules: &SeasonRules) -> u32 {
-        self.julen % rules.julen_per_out
-    }
-    pub fn counted_outs(&self, rules: &SeasonRules) -> i64 {
-        self.row_points + i64::from(self.julen_outs(rules))
-    }
-}
-
 /// The 1. Liga deadline of the season as a date (29 February in a common year falls back to 28).
 pub fn deadline(season: &Season) -> NaiveDate {
     let d = season.rules.first_liga_deadline;
@@ -190,6 +165,14 @@ pub(crate) fn running_totals(season: &Season) -> Vec<BTreeMap<String, PlayerTota
             map.clone()
         })
         .collect()
+}
+
+impl Season {
+    /// Every player's totals after each night, in night order, computed once per season
+    /// ([`running_totals`]); a copy of the season computes its own.
+    pub(crate) fn running(&self) -> &[BTreeMap<String, PlayerTotals>] {
+        self.running_memo().get_or_init(|| running_totals(self))
+    }
 }
 
 /// Totals of every player with at least one round on nights up to and including `as_of`.
