@@ -2,7 +2,7 @@
 //! `|euro`, `|date_de`, `|dwert`, `|de2` call these): D.Wert with two decimals and a decimal comma,
 //! money in euros, dates as `09.01.2026`.
 
-use chrono::NaiveDate;
+use chrono::{NaiveDate, Weekday};
 
 /// German date: 2026-01-09 → `"09.01.2026"`.
 pub fn date_de(d: NaiveDate) -> String {
@@ -58,6 +58,41 @@ pub fn sentence_end(text: &str) -> String {
     match text.trim_end().chars().last() {
         Some('.' | '!' | '?') => text.trim_end().to_string(),
         _ => format!("{}.", text.trim_end()),
+    }
+}
+
+/// The German name of month `m` (1..=12), e.g. 9 → "September".
+pub fn month_name(m: u32) -> &'static str {
+    const NAMES: [&str; 12] = [
+        "Januar",
+        "Februar",
+        "März",
+        "April",
+        "Mai",
+        "Juni",
+        "Juli",
+        "August",
+        "September",
+        "Oktober",
+        "November",
+        "Dezember",
+    ];
+    NAMES
+        .get(m.wrapping_sub(1) as usize)
+        .copied()
+        .unwrap_or("?")
+}
+
+/// The German name of a weekday: "Montag" … "Sonntag".
+pub fn weekday_de(day: Weekday) -> &'static str {
+    match day {
+        Weekday::Mon => "Montag",
+        Weekday::Tue => "Dienstag",
+        Weekday::Wed => "Mittwoch",
+        Weekday::Thu => "Donnerstag",
+        Weekday::Fri => "Freitag",
+        Weekday::Sat => "Samstag",
+        Weekday::Sun => "Sonntag",
     }
 }
 

@@ -7,10 +7,10 @@ use std::collections::BTreeMap;
 use chrono::{Datelike, NaiveDate};
 
 use super::error::{EntryError, Location};
-use super::format::{date_de, format_cents};
+use super::format::{date_de, format_cents, month_name, weekday_de};
 use super::payouts::{payouts, Payouts};
-use super::rules::SeasonRules;
-use super::season::{fee_cents, month_name, Season};
+use super::rules::{fee_cents, SeasonRules};
+use super::season::Season;
 
 /// One player's money in a season: Jahresbeitrag and fines, paid and open (league.md §5, §6).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -751,13 +751,7 @@ impl Ahead {
             let mut named: Vec<String> = days
                 .iter()
                 .take(NAMED)
-                .map(|d| {
-                    format!(
-                        "{}, {}",
-                        super::planned::weekday_de(d.weekday()),
-                        date_de(*d)
-                    )
-                })
+                .map(|d| format!("{}, {}", weekday_de(d.weekday()), date_de(*d)))
                 .collect();
             if days.len() > NAMED {
                 let more = days.len() - NAMED;

@@ -45,8 +45,6 @@ pub use history::{
 };
 pub use names::{check_name_chars, name_key, normalize_name};
 pub use payouts::{largest_remainder, payouts, ExactShare, LuckyLooser, Payouts, Place};
-pub use rules::Liga;
-pub use season::{
-    fee_cents, row_points, EndstandRow, Fine, Night, Player, Round, Season, Table, TotalsRow,
-};
+pub use rules::{fee_cents, Liga};
+pub use season::{row_points, EndstandRow, Fine, Night, Player, Round, Season, Table, TotalsRow};
 pub use standings::{check_as_of, standings, DWert, StandingRow, Standings};

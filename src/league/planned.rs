@@ -8,9 +8,9 @@
 //! Pure: the shapes, the checks of what is typed, the rule of who may change an answer, and the
 //! German sentences. Storage is `db::planned`, the transactions `service::planned`.
 
-use chrono::{DateTime, Datelike, NaiveDate, NaiveTime, Utc, Weekday};
+use chrono::{DateTime, Datelike, NaiveDate, NaiveTime, Utc};
 
-use super::format::date_de;
+use super::format::{date_de, weekday_de};
 use super::names::check_name_chars;
 
 /// The start time of a night planned without one when no night was planned before: 19:30.
@@ -255,19 +255,6 @@ impl PlannedNight {
     /// The players who said "Ich komme" for its day, by name.
     pub fn coming(&self) -> impl Iterator<Item = &Answer> {
         self.current_answers().filter(|a| a.coming)
-    }
-}
-
-/// The German name of a weekday: "Montag" … "Sonntag".
-pub fn weekday_de(day: Weekday) -> &'static str {
-    match day {
-        Weekday::Mon => "Montag",
-        Weekday::Tue => "Dienstag",
-        Weekday::Wed => "Mittwoch",
-        Weekday::Thu => "Donnerstag",
-        Weekday::Fri => "Freitag",
-        Weekday::Sat => "Samstag",
-        Weekday::Sun => "Sonntag",
     }
 }
 

@@ -9,8 +9,9 @@ use std::cmp::Ordering;
 use chrono::{Datelike, NaiveDate};
 use serde::Serialize;
 
+use super::rules::fee_cents;
 use super::rules::Liga;
-use super::season::{fee_cents, Season};
+use super::season::Season;
 use super::standings::{deadline, standings, StandingRow, Standings};
 
 /// How a player's place changed since the previous night (league.md §3, §4).

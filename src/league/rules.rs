@@ -7,7 +7,7 @@ use chrono::{Datelike, Months, NaiveDate};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::format::date_de;
+use super::format::{date_de, month_name};
 
 /// A month and day within a season, written `"MM-DD"` (e.g. the 1. Liga deadline `"11-30"`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -318,6 +318,37 @@ pub fn late_fee_warning(year: i32, rules: &SeasonRules, today: NaiveDate) -> Opt
             year + 1
         )
     })
+}
+
+/// Reason given for a Jahresbeitrag dated after `last_join_month` September (league.md §5).
+pub const JOIN_DEADLINE_REASON: &str = "Beitritt zur 1. Liga nur bis Ende September";
+
+/// The Jahresbeitrag in cents for a payment on `paid_on` in season `season_year` (league.md §5):
+/// `fee_base_cents` before `fee_increase_from_month`, then one `fee_monthly_increase_cents` more per
+/// month. Errors (German): date outside the season year, or after `last_join_month`.
+pub fn fee_cents(rules: &SeasonRules, season_year: i32, paid_on: NaiveDate) -> Result<i64, String> {
+    if paid_on.year() != season_year {
+        return Err(format!(
+            "Zahldatum {} liegt nicht in der Saison {season_year}",
+            paid_on.format("%d.%m.%Y")
+        ));
+    }
+    let month = paid_on.month();
+    if month > rules.last_join_month {
+        if rules.last_join_month == 9 {
+            return Err(JOIN_DEADLINE_REASON.to_string());
+        }
+        return Err(format!(
+            "Beitritt zur 1. Liga nur bis Ende {}",
+            month_name(rules.last_join_month)
+        ));
+    }
+    let steps = if month >= rules.fee_increase_from_month {
+        i64::from(month - rules.fee_increase_from_month + 1)
+    } else {
+        0
+    };
+    Ok(rules.fee_base_cents + steps * rules.fee_monthly_increase_cents)
 }
 
 /// A Liga tier (league.md §4). Ordered 1. Liga < 2. Liga < Kreisliga (the display order).

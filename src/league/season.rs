@@ -13,7 +13,7 @@ use super::names::{
     check_name_chars, check_single_script, look_alike_key, name_key, normalize_name,
 };
 use super::rules::Liga;
-use super::rules::{SeasonRules, MAX_FINE_CENTS};
+use super::rules::{fee_cents, SeasonRules, MAX_FINE_CENTS};
 use crate::rules::{PlayedRunde, RuleSet};
 
 /// Longest player name, in characters (after trimming).
@@ -51,9 +51,6 @@ pub fn outs_limit_reason(game: &RuleSet) -> String {
         max_outs_per_round(game)
     )
 }
-/// Reason given for a Jahresbeitrag dated after `last_join_month` September (league.md §5).
-pub const JOIN_DEADLINE_REASON: &str = "Beitritt zur 1. Liga nur bis Ende September";
-
 /// A checked season: all league.md §1, §5, §6 checks passed, rules resolved. Nights are sorted by
 /// date, each night's tables by number and each table's rounds by number; players keep file order.
 #[derive(Debug, Clone, PartialEq)]
@@ -329,56 +326,6 @@ pub struct Fine {
     pub paid_on_override: Option<NaiveDate>,
     /// Paid out of the player's share at the Jahresabschluss (league.md §8, "verrechnet").
     pub netted: bool,
-}
-
-/// The Jahresbeitrag in cents for a payment on `paid_on` in season `season_year` (league.md §5):
-/// `fee_base_cents` before `fee_increase_from_month`, then one `fee_monthly_increase_cents` more per
-/// month. Errors (German): date outside the season year, or after `last_join_month`.
-pub fn fee_cents(rules: &SeasonRules, season_year: i32, paid_on: NaiveDate) -> Result<i64, String> {
-    if paid_on.year() != season_year {
-        return Err(format!(
-            "Zahldatum {} liegt nicht in der Saison {season_year}",
-            paid_on.format("%d.%m.%Y")
-        ));
-    }
-    let month = paid_on.month();
-    if month > rules.last_join_month {
-        if rules.last_join_month == 9 {
-            return Err(JOIN_DEADLINE_REASON.to_string());
-        }
-        return Err(format!(
-            "Beitritt zur 1. Liga nur bis Ende {}",
-            month_name(rules.last_join_month)
-        ));
-    }
-    let steps = if month >= rules.fee_increase_from_month {
-        i64::from(month - rules.fee_increase_from_month + 1)
-    } else {
-        0
-    };
-    Ok(rules.fee_base_cents + steps * rules.fee_monthly_increase_cents)
-}
-
-/// The German name of month `m` (1..=12), e.g. 9 → "September".
-pub fn month_name(m: u32) -> &'static str {
-    const NAMES: [&str; 12] = [
-        "Januar",
-        "Februar",
-        "März",
-        "April",
-        "Mai",
-        "Juni",
-        "Juli",
-        "August",
-        "September",
-        "Oktober",
-        "November",
-        "Dezember",
-    ];
-    NAMES
-        .get(m.wrapping_sub(1) as usize)
-        .copied()
-        .unwrap_or("?")
 }
 
 /// Counted Outs of one result row before Julen (league.md §2):

@@ -149,3 +149,43 @@ fn a_season_that_takes_no_fee_any_more_is_warned_about() {
         )
     );
 }
+
+#[test]
+fn fees_follow_the_month() {
+    let rules = SeasonRules::defaults_for(2026);
+    let d = |m, day| NaiveDate::from_ymd_opt(2026, m, day).expect("date");
+    let cases = [
+        (d(1, 1), Ok(1500)),
+        (d(3, 31), Ok(1500)),
+        (d(4, 1), Ok(1600)),
+        (d(5, 15), Ok(1700)),
+        (d(6, 30), Ok(1800)),
+        (d(7, 1), Ok(1900)),
+        (d(8, 31), Ok(2000)),
+        (d(9, 30), Ok(2100)),
+        (d(10, 1), Err(JOIN_DEADLINE_REASON.to_string())),
+        (d(12, 31), Err(JOIN_DEADLINE_REASON.to_string())),
+    ];
+    for (date, expected) in cases {
+        assert_eq!(fee_cents(&rules, 2026, date), expected, "{date}");
+    }
+    // other rules: base 10 €, +2 € from June, joining until July
+    let mut other = rules.clone();
+    other.fee_base_cents = 1000;
+    other.fee_monthly_increase_cents = 200;
+    other.fee_increase_from_month = 6;
+    other.last_join_month = 7;
+    let cases = [
+        (d(5, 31), Ok(1000)),
+        (d(6, 1), Ok(1200)),
+        (d(7, 31), Ok(1400)),
+        (
+            d(8, 1),
+            Err("Beitritt zur 1. Liga nur bis Ende Juli".to_string()),
+        ),
+    ];
+    for (date, expected) in cases {
+        assert_eq!(fee_cents(&other, 2026, date), expected, "{date}");
+    }
+    assert!(fee_cents(&rules, 2027, d(2, 1)).is_err());
+}

@@ -355,10 +355,10 @@ fn rules_view(season: &Season) -> RulesView {
             .filter_map(|m| {
                 let day = NaiveDate::from_ymd_opt(season.year, m, 1)?;
                 let cents = crate::league::fee_cents(r, season.year, day).ok()?;
-                Some((crate::league::season::month_name(m), format_cents(cents)))
+                Some((crate::league::format::month_name(m), format_cents(cents)))
             })
             .collect(),
-        last_join: crate::league::season::month_name(r.last_join_month),
+        last_join: crate::league::format::month_name(r.last_join_month),
         lucky: format_cents(r.lucky_looser_cents),
         places: r
             .payout_percent
