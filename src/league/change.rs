@@ -5,9 +5,10 @@
 
 use chrono::NaiveDate;
 
+use super::check::MAX_REASON_CHARS;
 use super::error::{EntryError, Location};
 use super::file::{NightEntry, ResultEntry, SeasonFile, SeatEntry};
-use super::season::{Round, Season, MAX_REASON_CHARS};
+use super::season::{Round, Season};
 
 mod corrections;
 mod money;

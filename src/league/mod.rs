@@ -11,6 +11,7 @@
 pub mod calendar;
 pub mod career;
 pub mod change;
+pub mod check;
 pub mod curves;
 pub mod draw;
 pub mod error;

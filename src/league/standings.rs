@@ -171,7 +171,7 @@ impl Season {
     /// Every player's totals after each night, in night order, computed once per season
     /// ([`running_totals`]); a copy of the season computes its own.
     pub(crate) fn running(&self) -> &[BTreeMap<String, PlayerTotals>] {
-        self.running_memo().get_or_init(|| running_totals(self))
+        self.running.get_or_init(|| running_totals(self))
     }
 }
 
