@@ -103,7 +103,7 @@ fn standings(c: &mut Criterion) {
     group.sample_size(10);
     group.bench_function("read_and_check_all_schockbesteck", |b| {
         b.iter(|| {
-            let file: liga::file::SeasonFile = serde_json::from_str(&json).expect("file");
+            let file: liga::model::file::SeasonFile = serde_json::from_str(&json).expect("file");
             Season::from_file(&file).expect("valid")
         })
     });

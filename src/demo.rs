@@ -19,11 +19,11 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use serde_json::Map;
 
-use crate::league::file::{
+use crate::league::model::file::{
     FineEntry, NightEntry, PlayerEntry, ResultEntry, RoundEntry, SeasonFile, TableEntry, FORMAT,
 };
-use crate::league::rules::SeasonRules;
-use crate::league::season::MAX_PARTICIPANTS;
+use crate::league::model::rules::SeasonRules;
+use crate::league::model::season::MAX_PARTICIPANTS;
 use crate::rules::{PlayedRunde, PlayerTally, RuleSet, RundeState, ThrowInput};
 
 /// First names the demo players are made of (a number is appended past the list's end).

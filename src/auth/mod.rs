@@ -96,18 +96,22 @@ pub enum PasswordError {
 }
 
 /// Checks a new account name (already trimmed): 1–50 characters, no control or invisible
-/// characters (`league::names::is_invisible`), one script (`league::names::check_single_script`:
+/// characters (`league::model::names::is_invisible`), one script (`league::model::names::check_single_script`:
 /// „аdmin“ with a Cyrillic а is refused). `Err` is the German message.
 pub fn check_account_name(username: &str) -> Result<(), String> {
     if username.is_empty() || username.chars().count() > 50 {
         return Err("Der Name muss 1 bis 50 Zeichen lang sein.".to_string());
     }
-    if username.chars().any(crate::league::names::is_invisible) {
+    if username
+        .chars()
+        .any(crate::league::model::names::is_invisible)
+    {
         return Err(
             "Der Name darf keine Steuerzeichen oder unsichtbaren Zeichen enthalten.".to_string(),
         );
     }
-    crate::league::names::check_single_script(username).map_err(|e| format!("Der Name {e}."))?;
+    crate::league::model::names::check_single_script(username)
+        .map_err(|e| format!("Der Name {e}."))?;
     Ok(())
 }
 
@@ -135,8 +139,8 @@ pub fn check_password(
             "Das Passwort muss mindestens {MIN_PASSWORD_CHARS} Zeichen lang sein."
         ));
     }
-    let name = crate::league::names::name_key(username.trim());
-    let key = crate::league::names::name_key(password);
+    let name = crate::league::model::names::name_key(username.trim());
+    let key = crate::league::model::names::name_key(password);
     if !name.is_empty() && key == name {
         return Err("Das Passwort darf nicht der Name des Kontos sein.".to_string());
     }
@@ -151,7 +155,7 @@ pub fn check_password(
 
 /// Checks a new account's name (already trimmed, [`check_account_name`]) and password pair, for
 /// the setup page, the admin's account form and `schockerliga user add`: name 1–50 characters
-/// without control or invisible characters (`league::names`), the password as
+/// without control or invisible characters (`league::model::names`), the password as
 /// [`check_password`] checks it. `Err` is the German message.
 pub fn check_new_account(
     username: &str,

@@ -7,8 +7,8 @@ use sqlx::SqliteConnection;
 
 use super::season::Ids;
 use super::DbError;
-use crate::league::file::SeatEntry;
-use crate::league::{names::normalize_name, Change, Season};
+use crate::league::model::file::SeatEntry;
+use crate::league::{model::names::normalize_name, Change, Season};
 
 fn missing(what: &str) -> DbError {
     DbError::Corrupt(format!("{what} fehlt in der Datenbank"))

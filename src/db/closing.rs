@@ -7,7 +7,7 @@ use sqlx::{FromRow, SqliteConnection, SqlitePool};
 use std::collections::BTreeMap;
 
 use super::DbError;
-use crate::league::file::CorrectionEntry;
+use crate::league::model::file::CorrectionEntry;
 
 /// True when night `night_id` is closed; `None` when there is no such night.
 pub async fn is_closed(

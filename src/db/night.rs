@@ -5,7 +5,7 @@ use chrono::NaiveDate;
 use sqlx::{FromRow, SqliteConnection, SqlitePool};
 
 use super::DbError;
-use crate::league::file::ResultEntry;
+use crate::league::model::file::ResultEntry;
 
 /// One row of `nights`.
 #[derive(Debug, Clone, FromRow)]

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use sqlx::{FromRow, SqliteConnection, SqlitePool};
 
 use super::{to_u32, DbError};
-use crate::league::file::{
+use crate::league::model::file::{
     EndstandEntry, FineEntry, NightEntry, PlayerEntry, ResultEntry, RoundEntry, SeasonFile,
     SeatEntry, TableEntry, TotalsEntry, FORMAT,
 };
@@ -446,7 +446,7 @@ pub async fn load(conn: &mut SqliteConnection, year: i32) -> Result<Option<Store
         let mut draw = night_seats.remove(&n.id).unwrap_or_default();
         // What the rows show wins over a stored draw that disagrees (written before the draw was
         // checked with the rows).
-        crate::league::draw::reconcile(&mut draw, &tables);
+        crate::league::model::draw::reconcile(&mut draw, &tables);
         ids.nights.insert(n.date, n.id);
         ids.fines.insert(n.date, fine_ids);
         night_entries.push(NightEntry {
@@ -491,8 +491,8 @@ pub async fn load_file(pool: &SqlitePool, year: i32) -> Result<Option<SeasonFile
 /// The Strafenkatalog (kind → cents) of season `year` with `overrides`; defaults when the
 /// overrides are unusable (they were checked on entry).
 pub fn catalogue_of(year: i32, overrides: &Map<String, Value>) -> BTreeMap<String, i64> {
-    crate::league::rules::SeasonRules::with_overrides(year, overrides)
-        .unwrap_or_else(|_| crate::league::rules::SeasonRules::defaults_for(year))
+    crate::league::model::rules::SeasonRules::with_overrides(year, overrides)
+        .unwrap_or_else(|_| crate::league::model::rules::SeasonRules::defaults_for(year))
         .fines
 }
 

@@ -10,11 +10,11 @@ use std::collections::BTreeMap;
 use chrono::NaiveDate;
 use serde::Serialize;
 
-use super::names::name_key;
-use super::payouts::Payouts;
-use super::rules::Liga;
-use super::season::Season;
-use super::standings::{standings, DWert, StandingRow, Standings};
+use crate::league::model::names::name_key;
+use crate::league::model::rules::Liga;
+use crate::league::model::season::Season;
+use crate::league::payouts::Payouts;
+use crate::league::standings::{standings, DWert, StandingRow, Standings};
 
 /// Rounds a player needs over all seasons to be listed in the all-time table (ten Teilnahmen, league.md §3).
 pub const ALL_TIME_MIN_ROUNDS: u32 = 100;
@@ -260,7 +260,7 @@ pub fn fold_careers<'a>(seasons: impl IntoIterator<Item = &'a [CareerLine]>) -> 
 }
 
 /// Every player's career over `seasons` (any order; shown by year) with the year-end `payouts` of
-/// those seasons (as [`super::kasse::chain`] returns them, matched by year; a season without one
+/// those seasons (as [`crate::league::kasse::chain`] returns them, matched by year; a season without one
 /// counts 0 cents) (league.md §2–§4, §7, §8). Each season he has a round in gives his line of the
 /// table after its last night. Sorted by [`name_key`] of the player.
 pub fn careers(seasons: &[Season], payouts: &[Payouts]) -> Vec<Career> {

@@ -5,10 +5,10 @@
 
 use chrono::NaiveDate;
 
-use super::check::MAX_REASON_CHARS;
-use super::error::{EntryError, Location};
-use super::file::{NightEntry, ResultEntry, SeasonFile, SeatEntry};
-use super::season::{Round, Season};
+use crate::league::model::check::MAX_REASON_CHARS;
+use crate::league::model::error::{EntryError, Location};
+use crate::league::model::file::{NightEntry, ResultEntry, SeasonFile, SeatEntry};
+use crate::league::model::season::{Round, Season};
 
 mod corrections;
 mod money;
@@ -55,7 +55,7 @@ pub enum Change {
     /// checked as every load checks them (the refusal names the field).
     SetRules {
         /// The whole new rule set.
-        rules: Box<super::rules::SeasonRules>,
+        rules: Box<crate::league::model::rules::SeasonRules>,
     },
     /// Adds the Spielabend on `date` (no participants yet).
     AddNight {
@@ -63,7 +63,7 @@ pub enum Change {
         date: NaiveDate,
     },
     /// Replaces the draw of the night on `date` by `seats` (table by table in seat order; see
-    /// [`crate::league::draw::by_lot`]). Only before the night's first round.
+    /// [`crate::league::model::draw::by_lot`]). Only before the night's first round.
     SetDraw {
         /// The night.
         date: NaiveDate,
@@ -325,7 +325,7 @@ pub fn check_reason(typed: &str) -> Result<String, String> {
             "eine Korrektur braucht einen Grund (1 bis {MAX_REASON_CHARS} Zeichen)."
         ));
     }
-    if let Err(why) = crate::league::names::check_name_chars(reason) {
+    if let Err(why) = crate::league::model::names::check_name_chars(reason) {
         return Err(format!("der Grund der Korrektur {why}."));
     }
     Ok(reason.to_string())
@@ -505,7 +505,7 @@ impl Season {
     /// season.
     pub fn apply(&self, change: &Change) -> Result<Season, EntryError> {
         if change.moves_payouts() {
-            if let Some(refusal) = super::kasse::netting_booked(self) {
+            if let Some(refusal) = crate::league::kasse::netting_booked(self) {
                 return Err(refusal);
             }
         }

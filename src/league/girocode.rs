@@ -115,7 +115,8 @@ pub fn check_name(input: &str) -> Result<String, String> {
         return Err("Kontoinhaber: keine Zeilenumbrüche oder Steuerzeichen.".to_string());
     }
     // Invisible and bidi characters (U+202E) would turn the name around on the money card.
-    crate::league::names::check_name_chars(name).map_err(|why| format!("Kontoinhaber {why}."))?;
+    crate::league::model::names::check_name_chars(name)
+        .map_err(|why| format!("Kontoinhaber {why}."))?;
     Ok(name.to_string())
 }
 

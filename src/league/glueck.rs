@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use super::season::Season;
+use crate::league::model::season::Season;
 use crate::rules::odds::Fraction;
 
 /// A player's Glücksfaktor figures over some rounds (one season, or a career summed).

@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 use chrono::NaiveDate;
 use serde::Serialize;
 
-use super::rules::Liga;
-use super::season::{row_points, Fine, Round, Season};
-use super::standings::{liga_of, standings, totals_up_to, DWert};
+use crate::league::model::rules::Liga;
+use crate::league::model::season::{row_points, Fine, Round, Season};
+use crate::league::standings::{liga_of, standings, totals_up_to, DWert};
 
 /// A player's season, night by night (only nights he played).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -178,7 +178,7 @@ pub fn player_history(season: &Season, player: &str) -> Option<PlayerHistory> {
     let mut nights = Vec::new();
     let mut julen_total = 0u32;
     for night in &season.nights {
-        let mut mine: Vec<(u32, u32, &super::file::ResultEntry)> = night
+        let mut mine: Vec<(u32, u32, &crate::league::model::file::ResultEntry)> = night
             .rows()
             .filter(|(_, _, r)| r.player == player)
             .collect();
@@ -330,7 +330,7 @@ pub fn night_summary(season: &Season, date: NaiveDate) -> Option<NightSummary> {
     // and curves), and his table and Joker round in one pass over the night's rows.
     let before_night = date
         .pred_opt()
-        .map(|d| super::standings::totals_up_to(season, d))
+        .map(|d| crate::league::standings::totals_up_to(season, d))
         .unwrap_or_default();
     let mut seats: BTreeMap<&str, (u32, Option<u32>)> = BTreeMap::new();
     for (tn, rn, r) in night.rows() {
@@ -398,7 +398,7 @@ mod tests {
             include_str!("../../tests/fixtures/small-2026.season.json"),
             include_str!("../../tests/fixtures/schockbesteck-11-julen.season.json"),
         ] {
-            let f: crate::league::file::SeasonFile = serde_json::from_str(text).unwrap();
+            let f: crate::league::model::file::SeasonFile = serde_json::from_str(text).unwrap();
             let s = Season::from_file(&f).unwrap();
             let per = s.rules.julen_per_out;
             for n in &s.nights {

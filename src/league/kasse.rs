@@ -6,11 +6,11 @@ use std::collections::BTreeMap;
 
 use chrono::{Datelike, NaiveDate};
 
-use super::error::{EntryError, Location};
-use super::format::{date_de, format_cents, month_name, weekday_de};
-use super::payouts::{payouts, Payouts};
-use super::rules::{fee_cents, SeasonRules};
-use super::season::Season;
+use crate::league::model::error::{EntryError, Location};
+use crate::league::model::format::{date_de, format_cents, month_name, weekday_de};
+use crate::league::model::rules::{fee_cents, SeasonRules};
+use crate::league::model::season::Season;
+use crate::league::payouts::{payouts, Payouts};
 
 /// One player's money in a season: Jahresbeitrag and fines, paid and open (league.md §5, §6).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -205,7 +205,7 @@ pub fn kasse(season: &Season, carry_in_cents: i64) -> Kasse {
 fn payouts_on(season: &Season, date: NaiveDate, carry_in_cents: i64) -> Payouts {
     let table = match season.default_as_of(Some(date)) {
         Some(d) => crate::league::standings(season, Some(d)),
-        None => crate::league::Standings {
+        None => crate::league::standings::Standings {
             season: season.year,
             as_of: None,
             rows: Vec::new(),
@@ -363,7 +363,8 @@ pub fn format_exact_cents(num: i128, den: i128) -> String {
     while frac.len() > 2 && frac.ends_with('0') {
         frac.pop();
     }
-    let grouped = super::format::format_cents(i64::try_from(euros * 100).unwrap_or(i64::MAX));
+    let grouped =
+        crate::league::model::format::format_cents(i64::try_from(euros * 100).unwrap_or(i64::MAX));
     // reuse the thousands grouping of format_cents: "1.234,00 €" → "1.234"
     let whole = grouped.split(',').next().unwrap_or("0");
     format!(

@@ -11,17 +11,12 @@
 pub mod calendar;
 pub mod career;
 pub mod change;
-pub mod check;
 pub mod curves;
-pub mod draw;
-pub mod error;
-pub mod file;
-pub mod format;
 pub mod girocode;
 pub mod glueck;
 pub mod history;
 pub mod kasse;
-pub mod names;
+pub mod model;
 pub mod payouts;
 pub mod planned;
 pub mod progress;
@@ -29,8 +24,6 @@ pub mod records;
 pub mod reminder;
 pub mod replace;
 pub mod report;
-pub mod rules;
-pub mod season;
 pub mod sheet;
 pub mod standings;
 #[cfg(test)]
@@ -38,14 +31,16 @@ pub(crate) mod testkit;
 pub mod totals;
 
 pub use change::{Change, Korrektur};
-pub use error::{EntryError, Location};
-pub use format::{format_cents, format_dwert};
 pub use history::{
     night_summary, player_history, NightPlayer, NightSummary, PlayerHistory, PlayerNight,
     RoundLine, TableSummary,
 };
-pub use names::{check_name_chars, name_key, normalize_name};
+pub use model::error::{EntryError, Location};
+pub use model::format::{format_cents, format_dwert};
+pub use model::names::{check_name_chars, name_key, normalize_name};
+pub use model::rules::{fee_cents, Liga};
+pub use model::season::{
+    row_points, EndstandRow, Fine, Night, Player, Round, Season, Table, TotalsRow,
+};
 pub use payouts::{largest_remainder, payouts, ExactShare, LuckyLooser, Payouts, Place};
-pub use rules::{fee_cents, Liga};
-pub use season::{row_points, EndstandRow, Fine, Night, Player, Round, Season, Table, TotalsRow};
 pub use standings::{check_as_of, standings, DWert, StandingRow, Standings};

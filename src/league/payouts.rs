@@ -5,9 +5,9 @@
 use chrono::NaiveDate;
 use serde::Serialize;
 
-use super::rules::Liga;
-use super::season::Season;
-use super::standings::{standings, Standings};
+use crate::league::model::rules::Liga;
+use crate::league::model::season::Season;
+use crate::league::standings::{standings, Standings};
 
 /// The year-end accounts of a season (interchange.md payouts JSON). Invariant:
 /// Σ places + Σ lucky + carry_out = fees + fines + carry_in.

@@ -10,8 +10,8 @@
 
 use chrono::{DateTime, Datelike, NaiveDate, NaiveTime, Utc};
 
-use super::format::{date_de, weekday_de};
-use super::names::check_name_chars;
+use crate::league::model::format::{date_de, weekday_de};
+use crate::league::model::names::check_name_chars;
 
 /// The start time of a night planned without one when no night was planned before: 19:30.
 pub const DEFAULT_START: (u32, u32) = (19, 30);
@@ -405,7 +405,7 @@ pub fn parse_time(typed: &str) -> Result<Option<NaiveTime>, String> {
 /// A free text as typed (place or note): trimmed, at most `max` characters, no control or
 /// invisible characters. `Err` is German and names `field`.
 pub fn check_text(field: &str, typed: &str, max: usize) -> Result<String, String> {
-    let text = super::names::normalize_name(typed);
+    let text = crate::league::model::names::normalize_name(typed);
     if text.chars().count() > max {
         return Err(format!("{field}: höchstens {max} Zeichen"));
     }

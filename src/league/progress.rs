@@ -9,10 +9,10 @@ use std::cmp::Ordering;
 use chrono::{Datelike, NaiveDate};
 use serde::Serialize;
 
-use super::rules::fee_cents;
-use super::rules::Liga;
-use super::season::Season;
-use super::standings::{deadline, standings, StandingRow, Standings};
+use crate::league::model::rules::fee_cents;
+use crate::league::model::rules::Liga;
+use crate::league::model::season::Season;
+use crate::league::standings::{deadline, standings, StandingRow, Standings};
 
 /// How a player's place changed since the previous night (league.md §3, §4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -353,7 +353,7 @@ pub fn missing(
             format!("{n} Runden")
         }
     };
-    let by = super::format::date_de(deadline);
+    let by = crate::league::model::format::date_de(deadline);
     if p.rounds_to_leave_kreisliga > 0 {
         out.push(format!(
             "Noch {} bis zum Ende der Kreisliga.",
@@ -382,7 +382,7 @@ pub fn missing(
         match p.fee_cents_now {
             Some(c) if money => out.push(format!(
                 "Jahresbeitrag noch nicht bezahlt: diesen Monat {} (die 1. Liga setzt ihn voraus).",
-                super::format_cents(c)
+                crate::league::model::format::format_cents(c)
             )),
             Some(_) => out.push(
                 "Jahresbeitrag noch nicht bezahlt (die 1. Liga setzt ihn voraus).".to_string(),
@@ -418,7 +418,7 @@ fn missed(p: &ProgressRow, deadline: NaiveDate, paid: bool) -> Vec<String> {
             format!("fehlten {n} Runden")
         }
     };
-    let by = super::format::date_de(deadline);
+    let by = crate::league::model::format::date_de(deadline);
     let mut out = Vec::new();
     if p.rounds_to_leave_kreisliga > 0 {
         out.push(format!(

@@ -6,7 +6,7 @@
 use chrono::NaiveDate;
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
-use super::format::{date_de, format_cents};
+use crate::league::model::format::{date_de, format_cents};
 
 /// What stays as it is in a URL's query value (RFC 3986 unreserved characters).
 const QUERY_VALUE: &AsciiSet = &NON_ALPHANUMERIC

@@ -12,11 +12,11 @@ use std::collections::BTreeMap;
 
 use chrono::NaiveDate;
 
-use super::error::{EntryError, Location};
-use super::file::{CorrectionEntry, NightEntry, SeasonFile};
-use super::format::date_de;
-use super::names::name_key;
-use super::season::{Night, Season};
+use crate::league::model::error::{EntryError, Location};
+use crate::league::model::file::{CorrectionEntry, NightEntry, SeasonFile};
+use crate::league::model::format::date_de;
+use crate::league::model::names::name_key;
+use crate::league::model::season::{Night, Season};
 
 /// Whether `file` carries money: a fine at any night, a player's Jahresbeitrag, or a
 /// Strafenkatalog of its own (`rules.fines`). A season file that does (our own export) is the

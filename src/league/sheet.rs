@@ -15,13 +15,15 @@ use std::fmt;
 use chrono::{Datelike, NaiveDate};
 use serde::Serialize;
 
-use super::error::EntryError;
-use super::file::{EndstandEntry, NightEntry, PlayerEntry, SeasonFile, TotalsEntry, FORMAT};
-use super::format::date_de;
-use super::names::{check_name_chars, name_key, normalize_name};
-use super::rules::Liga;
-use super::rules::SeasonRules;
-use super::season::Season;
+use crate::league::model::error::EntryError;
+use crate::league::model::file::{
+    EndstandEntry, NightEntry, PlayerEntry, SeasonFile, TotalsEntry, FORMAT,
+};
+use crate::league::model::format::date_de;
+use crate::league::model::names::{check_name_chars, name_key, normalize_name};
+use crate::league::model::rules::Liga;
+use crate::league::model::rules::SeasonRules;
+use crate::league::model::season::Season;
 
 /// Most data rows one import reads, all sheets together. A club's season is about 50 nights ×
 /// 20 players = 1,000 rows; 100,000 rows hold a century of such seasons, and parsing and
@@ -474,11 +476,11 @@ pub fn read_sheets(sheets: &[Sheet]) -> Result<Vec<SheetSeason>, SheetError> {
 
 /// Refuses a season of `seasons` after the year after `today` (the club's date): „Blatt „2030“,
 /// Zeile 2: Saison 2030 liegt zu weit in der Zukunft: …“, at the season's first row
-/// ([`super::rules::year_in_reach`]).
+/// ([`crate::league::model::rules::year_in_reach`]).
 pub fn check_years(seasons: &[SheetSeason], today: NaiveDate) -> Result<(), SheetError> {
     for s in seasons {
         let year = s.season.year;
-        if let Err(why) = super::rules::year_in_reach(year, today) {
+        if let Err(why) = crate::league::model::rules::year_in_reach(year, today) {
             return Err(SheetError {
                 sheet: (!s.sheet.is_empty()).then(|| s.sheet.clone()),
                 line: s.rows.first().map(|r| r.line),
@@ -1070,7 +1072,7 @@ fn read_nights(sheet: &Sheet) -> Result<Vec<SheetSeason>, SheetError> {
         .into_iter()
         .map(
             |(line, date, player, table, rounds, outs, hand, julen, points, lost)| {
-                let base = super::season::base_points_of(rules, outs, hand);
+                let base = crate::league::model::season::base_points_of(rules, outs, hand);
                 UnderstoodRow {
                     line,
                     cells: vec![
@@ -1350,9 +1352,9 @@ pub fn season_rows(season: &Season) -> Vec<Vec<String>> {
         .map(|c| c.label().to_string())
         .collect()];
     for night in &season.nights {
-        for t in super::totals::night_totals(season, night) {
+        for t in crate::league::totals::night_totals(season, night) {
             let points = t.points.unwrap_or_else(|| {
-                super::season::base_points_of(&season.rules, t.outs, t.hand_outs)
+                crate::league::model::season::base_points_of(&season.rules, t.outs, t.hand_outs)
             });
             let fee = season
                 .player(&t.player)

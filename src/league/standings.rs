@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use chrono::NaiveDate;
 use serde::Serialize;
 
-use super::rules::{Liga, SeasonRules};
-use super::season::{PlayerTotals, Season};
+use crate::league::model::rules::{Liga, SeasonRules};
+use crate::league::model::season::{PlayerTotals, Season};
 
 /// A D.Wert as an exact fraction `num / den` = counted Outs × rounds_per_night / rounds (league.md §3).
 /// `den` > 0. Ordered exactly by integer cross-multiplication.
@@ -127,7 +127,7 @@ pub fn deadline(season: &Season) -> NaiveDate {
 /// paid rounds).
 fn add_night(
     map: &mut BTreeMap<String, PlayerTotals>,
-    night: &super::season::Night,
+    night: &crate::league::model::season::Night,
     rules: &SeasonRules,
     deadline: NaiveDate,
 ) {

@@ -2,8 +2,8 @@
 
 use serde_json::{json, Value};
 
-use super::file::SeasonFile;
-use super::season::Season;
+use crate::league::model::file::SeasonFile;
+use crate::league::model::season::Season;
 
 /// A season file from a JSON value (panics on a shape error: tests only).
 pub fn file(v: Value) -> SeasonFile {

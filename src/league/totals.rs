@@ -5,8 +5,8 @@
 //! rounds do (standings, Ligen, D.Wert, Julen carry, paid rounds, payouts, careers, curves), and
 //! is what the night-totals sheet export writes.
 
-use super::file::{SeasonFile, TotalsEntry};
-use super::season::{Night, Season};
+use crate::league::model::file::{SeasonFile, TotalsEntry};
+use crate::league::model::season::{Night, Season};
 
 /// The totals rows of `night` in seat order of its draw (players with a row only): for a night of
 /// rounds each player's sums over his rounds (`points` = Σ row values, league.md §2, written only
@@ -51,7 +51,7 @@ pub fn night_totals(season: &Season, night: &Night) -> Vec<TotalsEntry> {
         .into_iter()
         .filter_map(|name| {
             let t = per_player.get(name)?;
-            let base = super::season::base_points_of(rules, t.outs, t.hand_outs);
+            let base = crate::league::model::season::base_points_of(rules, t.outs, t.hand_outs);
             Some(TotalsEntry {
                 player: name.to_string(),
                 table: table_of(name),

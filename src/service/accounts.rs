@@ -8,7 +8,7 @@ use serde_json::json;
 use super::ServiceError;
 use crate::auth::{self, Role};
 use crate::db::{self, user::User, Db};
-use crate::league::names::{login_key, look_alike_key};
+use crate::league::model::names::{login_key, look_alike_key};
 
 /// The longest login name or password looked at when logging in; longer input fails like a wrong
 /// password (argon2 would otherwise hash megabytes).

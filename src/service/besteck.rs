@@ -111,7 +111,7 @@ type Confirmed = (
     chrono::NaiveDate,
     u32,
     u32,
-    Vec<crate::league::file::ResultEntry>,
+    Vec<crate::league::model::file::ResultEntry>,
     Vec<crate::rules::AppliedWurfrunde>,
 );
 
@@ -123,7 +123,7 @@ fn read_confirm(action: &str, after: &str) -> Option<Confirmed> {
     let date = chrono::NaiveDate::parse_from_str(date, "%d.%m.%Y").ok()?;
     #[derive(serde::Deserialize)]
     struct After {
-        results: Vec<crate::league::file::ResultEntry>,
+        results: Vec<crate::league::model::file::ResultEntry>,
         wurfrunden: Vec<crate::rules::AppliedWurfrunde>,
     }
     let after: After = serde_json::from_str(after).ok()?;
@@ -181,9 +181,10 @@ impl League {
                 continue;
             }
             let mut file = stored.file.clone();
-            let Ok(game) = crate::league::rules::SeasonRules::with_overrides(year, &file.rules)
-                .map_err(|_| ())
-                .and_then(|r| crate::rules::RuleSet::from_json(&r.game).map_err(|_| ()))
+            let Ok(game) =
+                crate::league::model::rules::SeasonRules::with_overrides(year, &file.rules)
+                    .map_err(|_| ())
+                    .and_then(|r| crate::rules::RuleSet::from_json(&r.game).map_err(|_| ()))
             else {
                 continue;
             };

@@ -58,7 +58,7 @@ fn start_of(zone: Tz, night: &PlannedNight) -> (NaiveDateTime, Option<String>) {
             Some(format!(
                 "Beginn {} Uhr gibt es am {} nicht (Zeitumstellung): {} Uhr.",
                 night.time.format("%H:%M"),
-                crate::league::format::date_de(night.date),
+                crate::league::model::format::date_de(night.date),
                 moved.format("%H:%M")
             )),
         ),
@@ -89,7 +89,7 @@ pub fn calendar(
     let planning = &snapshot.planning;
     let split_of = |year: i32| {
         snapshot.season(year).map_or_else(
-            |_| crate::league::rules::SeasonRules::defaults_for(year).split_tables_from,
+            |_| crate::league::model::rules::SeasonRules::defaults_for(year).split_tables_from,
             |v| v.season.rules.split_tables_from,
         )
     };

@@ -14,8 +14,8 @@ use super::accounts::{token_hash, MAX_CREDENTIAL_CHARS};
 use super::{League, ServiceError};
 use crate::auth;
 use crate::db::{self, card::ReminderRow, Db};
-use crate::league::format::{date_de, format_cents};
 use crate::league::kasse;
+use crate::league::model::format::{date_de, format_cents};
 
 /// The latest day to pay by a reminder may name, in days from today (hostile trial: "bis zum
 /// 31.12.9999").

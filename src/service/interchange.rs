@@ -17,7 +17,7 @@ use sha2::{Digest, Sha256};
 
 use super::{refresh_others, Edit, League, ServiceError};
 use crate::db::{self, Db};
-use crate::league::file::SeasonFile;
+use crate::league::model::file::SeasonFile;
 use crate::league::sheet::{self, Layout, SheetSeason, UnderstoodRow};
 use crate::league::{self, name_key, EntryError, Location, Season, Standings};
 use crate::sheet::Kind;
@@ -163,11 +163,11 @@ pub fn read_sheet_rows(file_name: &str, bytes: &[u8]) -> Result<SheetImport, Ser
 }
 
 /// Refuses season files the club cannot have on `today` (its date): a season after the next
-/// year (`league::rules::year_in_reach`), a night marked closed after today (it is closed on its
+/// year (`league::model::rules::year_in_reach`), a night marked closed after today (it is closed on its
 /// day, not before). German, naming the season; `Refused`.
 pub fn check_against_today(files: &[SeasonFile], today: NaiveDate) -> Result<(), ServiceError> {
     for file in files {
-        league::rules::year_in_reach(file.season, today)
+        league::model::rules::year_in_reach(file.season, today)
             .map_err(|why| ServiceError::refused(format!("Saison {} {why}", file.season)))?;
         league::change::closed_in_time(file, today).map_err(|e| in_season(file.season, e))?;
     }
@@ -663,7 +663,7 @@ async fn audit_replaced(
             .then(|| options.korrektur.reason.trim().to_string());
         let mut action = format!(
             "Abend {} {}, Import aus {}",
-            league::format::date_de(n.date),
+            league::model::format::date_de(n.date),
             n.outcome.label(),
             options.source
         );

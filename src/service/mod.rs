@@ -32,7 +32,7 @@ use std::sync::{Arc, Mutex, RwLock, Weak};
 use chrono::NaiveDate;
 
 use crate::db::{self, Db, DbError};
-use crate::league::file::SeasonFile;
+use crate::league::model::file::SeasonFile;
 use crate::league::{self, EntryError, Location, Payouts, Season, Standings};
 use clock::{Clock, ClubClock, SystemClock};
 pub use snapshot::{Chained, History, SeasonView, Snapshot};

@@ -19,7 +19,7 @@ use serde_json::json;
 use super::{League, ServiceError};
 use crate::db::planned::PlanRow;
 use crate::db::{self, WriteTx};
-use crate::league::format::date_de;
+use crate::league::model::format::date_de;
 use crate::league::planned::{
     self, check_answer, Answered, PlanStatus, PlannedNight, Planning, Via,
 };

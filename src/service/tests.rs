@@ -7,7 +7,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::league::career::{AllTimeRow, Career, HonourYear};
-use crate::league::file::{ResultEntry, SeatEntry};
+use crate::league::model::file::{ResultEntry, SeatEntry};
 use crate::league::records::Records;
 use crate::league::{Change, Korrektur};
 

@@ -20,7 +20,7 @@ use serde_json::{json, Value};
 use super::{League, SeasonView, ServiceError};
 use crate::db::{self, WriteTx};
 use crate::league::change::{changed_meanwhile_by, entered_round, round_version, Replace};
-use crate::league::file::CorrectionEntry;
+use crate::league::model::file::CorrectionEntry;
 use crate::league::{self, Change, Korrektur, Season};
 
 /// An audit row a change writes besides the triggers' rows: what was done, and the data after.
@@ -389,8 +389,8 @@ impl League {
         edit: &Edit,
     ) -> Result<Arc<SeasonView>, ServiceError> {
         let _w = self.inner.writing.lock().await;
-        let file = league::file::SeasonFile {
-            format: league::file::FORMAT.to_string(),
+        let file = league::model::file::SeasonFile {
+            format: league::model::file::FORMAT.to_string(),
             season: year,
             rules: overrides,
             players: Vec::new(),
@@ -470,7 +470,7 @@ impl League {
     /// league-wide: a league player (of this season or another) whose name is `name` up to case
     /// and look-alike forms (`league::name_key`) is that player, written as the league writes him
     /// („anna“ adds „Anna“). Refused (German) when he is in the season already, when the name only
-    /// looks like a league player's (`league::names::twin`: „Аnna“ with a Cyrillic А), and as
+    /// looks like a league player's (`league::model::names::twin`: „Аnna“ with a Cyrillic А), and as
     /// the season's check refuses.
     pub async fn add_player(
         &self,
@@ -487,7 +487,7 @@ impl League {
                 // A new name that only looks like a league player's („Аnna“ with a Cyrillic А
                 // beside „Anna“ of another season) is refused, as in one season.
                 None => {
-                    if let Some(e) = league::names::twin(&name, None, &all) {
+                    if let Some(e) = league::model::names::twin(&name, None, &all) {
                         return Err(e.into());
                     }
                 }
@@ -525,14 +525,14 @@ impl League {
         let all = db::player::all(&mut tx).await?;
         let taken = all.iter().find(|(other, n)| *other != id && *n == to);
         if to.is_empty() {
-            return Err(league::names::empty_name().into());
+            return Err(league::model::names::empty_name().into());
         }
         if taken.is_some() {
             return Err(ServiceError::refused(format!(
                 "Den Namen „{to}“ trägt schon ein anderer Spieler der Liga."
             )));
         }
-        if let Some(e) = league::names::twin(&to, Some(id), &all) {
+        if let Some(e) = league::model::names::twin(&to, Some(id), &all) {
             return Err(e.into());
         }
         let seasons = db::player::seasons_of(&mut tx, id).await?;

@@ -101,7 +101,7 @@ mod one_round_check {
     use tower::ServiceExt;
 
     use crate::auth::Role;
-    use crate::league::file::SeasonFile;
+    use crate::league::model::file::SeasonFile;
     use crate::web::{build_app, Config};
 
     struct App {

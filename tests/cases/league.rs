@@ -1,7 +1,7 @@
 //! The league math against the fixtures (tests/fixtures/*-2026.*.json): validation, standings,
 //! payouts and the season file round trip.
 
-use schockerliga::league::file::SeasonFile;
+use schockerliga::league::model::file::SeasonFile;
 use schockerliga::league::{payouts, standings, Season};
 use serde_json::Value;
 
@@ -93,7 +93,7 @@ mod random_seasons {
     use rand::rngs::StdRng;
     use rand::seq::SliceRandom;
     use rand::SeedableRng;
-    use schockerliga::league::file::SeasonFile;
+    use schockerliga::league::model::file::SeasonFile;
     use schockerliga::league::{payouts, standings, Payouts, Season};
     use serde_json::{json, Value};
 

@@ -3,7 +3,7 @@
 //! request parser never panic (they were part of the hostile-input router tests).
 
 use proptest::prelude::*;
-use schockerliga::league::file::SeasonFile;
+use schockerliga::league::model::file::SeasonFile;
 use schockerliga::league::Season;
 use schockerliga::rules::wurfrunde::evaluate_wurfrunde_json;
 use serde_json::Value;

@@ -3,7 +3,7 @@
 //! one sheet per year, an ODS workbook, and a season before 2011 without an `Outs gewertet`
 //! column: each imports to exactly the standings of the same season entered round by round.
 
-use schockerliga::league::file::SeasonFile;
+use schockerliga::league::model::file::SeasonFile;
 use schockerliga::league::sheet::{read_sheets, season_rows};
 use schockerliga::league::{payouts, standings, Season};
 use schockerliga::sheet::{read, write_csv, Kind};

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use schockerliga::league::file::SeasonFile;
+use schockerliga::league::model::file::SeasonFile;
 use serde_json::Value;
 
 /// The admin account of a staffed test database.

@@ -3,7 +3,7 @@
 
 use axum::http::StatusCode;
 use schockerliga::db;
-use schockerliga::league::file::SeasonFile;
+use schockerliga::league::model::file::SeasonFile;
 use serde_json::Value;
 
 use crate::app::TestApp;

@@ -16,7 +16,7 @@ use axum::http::{request, Request, StatusCode};
 use axum::Router;
 use http_body_util::BodyExt;
 use schockerliga::db::{self, Db};
-use schockerliga::league::file::SeasonFile;
+use schockerliga::league::model::file::SeasonFile;
 use schockerliga::web::{build, Config};
 use serde_json::Value;
 use tower::ServiceExt;

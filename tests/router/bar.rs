@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use axum::http::StatusCode;
 use schockerliga::db;
-use schockerliga::league::file::SeasonFile;
+use schockerliga::league::model::file::SeasonFile;
 
 use crate::app::{TestApp, ADMIN, SECRETARY};
 

@@ -4,7 +4,7 @@
 //! names the host the reader used.
 
 use axum::http::StatusCode;
-use schockerliga::league::file::SeasonFile;
+use schockerliga::league::model::file::SeasonFile;
 
 use crate::app::{TestApp, SECRETARY};
 

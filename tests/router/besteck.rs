@@ -5,7 +5,7 @@
 
 use axum::http::StatusCode;
 use schockerliga::db;
-use schockerliga::league::file::{ResultEntry, SeasonFile};
+use schockerliga::league::model::file::{ResultEntry, SeasonFile};
 use schockerliga::rules::{RuleSet, RundeState, ThrowInput};
 
 use crate::app::{Reply, TestApp, SECRETARY};

@@ -4,7 +4,7 @@
 
 use axum::http::StatusCode;
 use schockerliga::db;
-use schockerliga::league::file::SeasonFile;
+use schockerliga::league::model::file::SeasonFile;
 
 use crate::app::{TestApp, SECRETARY};
 
@@ -72,7 +72,7 @@ async fn prepared() -> (TestApp, String) {
     (t, cookie)
 }
 
-async fn rounds_at_table_2(t: &TestApp) -> Vec<schockerliga::league::file::RoundEntry> {
+async fn rounds_at_table_2(t: &TestApp) -> Vec<schockerliga::league::model::file::RoundEntry> {
     let stored = db::season::load_file(&t.db.read, 2026)
         .await
         .unwrap()

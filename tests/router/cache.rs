@@ -6,7 +6,7 @@
 use axum::http::StatusCode;
 use schockerliga::db::{self, Db};
 use schockerliga::demo::{league, DemoSpec};
-use schockerliga::league::file::{ResultEntry, SeasonFile};
+use schockerliga::league::model::file::{ResultEntry, SeasonFile};
 use schockerliga::league::{self, Season};
 use schockerliga::service;
 use serde_json::Value;

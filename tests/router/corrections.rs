@@ -272,7 +272,7 @@ async fn a_stale_if_match_delete_is_refused_in_the_write_transaction() {
 }
 
 /// Eleven players, nine drawn at one table on 09.01.2026.
-fn eleven() -> schockerliga::league::file::SeasonFile {
+fn eleven() -> schockerliga::league::model::file::SeasonFile {
     let names = [
         "Anna", "Bernd", "Carla", "Dieter", "Elke", "Frank", "Gabi", "Hans", "Ilse", "Jörg", "Kurt",
     ];

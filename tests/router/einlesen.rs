@@ -224,7 +224,7 @@ async fn the_upload_and_the_downloads_are_behind_the_login() {
 }
 
 /// The small fixture season with every night recorded as totals (as the sheet import stores it).
-fn small_2026_as_totals() -> schockerliga::league::file::SeasonFile {
+fn small_2026_as_totals() -> schockerliga::league::model::file::SeasonFile {
     let rounds =
         schockerliga::league::Season::from_file(&crate::common::season_file("small-2026", None))
             .unwrap();
@@ -472,7 +472,7 @@ async fn the_preview_names_the_title_row_computed_columns_and_sum_rows_it_skippe
 
 /// The sample season with its 6th night closed and a Strafenkatalog of its own (a kind `handy`
 /// added), as a club's current season is when someone replaces it from a sheet.
-fn sample_with_money() -> schockerliga::league::file::SeasonFile {
+fn sample_with_money() -> schockerliga::league::model::file::SeasonFile {
     let mut v = serde_json::to_value(crate::common::season_file("sample-2026", None)).unwrap();
     v["nights"][5]["closed"] = Value::Bool(true);
     v["rules"]["fines"] = serde_json::json!({ "late": 100, "sleepy": 50, "handy": 250 });
@@ -500,7 +500,7 @@ async fn replacing_a_season_from_a_sheet_keeps_its_money_and_corrects_a_closed_n
     let payouts = json(&t.get("/api/v1/seasons/2026/payouts", None).await.body);
     let standings = json(&t.get("/api/v1/seasons/2026/standings", None).await.body);
     let before = t.league.export(2026).unwrap();
-    let fines = |f: &schockerliga::league::file::SeasonFile| -> Vec<_> {
+    let fines = |f: &schockerliga::league::model::file::SeasonFile| -> Vec<_> {
         f.nights
             .iter()
             .flat_map(|n| n.fines.iter().map(move |x| (n.date, x.clone())))

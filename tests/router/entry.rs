@@ -6,7 +6,7 @@ use std::path::Path;
 
 use axum::http::StatusCode;
 use schockerliga::db;
-use schockerliga::league::file::SeasonFile;
+use schockerliga::league::model::file::SeasonFile;
 
 use crate::app::{season_file, TestApp};
 
@@ -46,7 +46,7 @@ impl TestApp {
 
     /// Seats the first five `NAMES` at table 1 and the other five at table 2 of 09.01.2026.
     async fn seat_two_tables(&self) -> HashMap<String, i64> {
-        use schockerliga::league::{file::SeatEntry, Change};
+        use schockerliga::league::{model::file::SeatEntry, Change};
         use schockerliga::service::{Edit, League};
         let ids = self.ids().await;
         let seats: Vec<SeatEntry> = NAMES
@@ -662,7 +662,8 @@ async fn the_command_line_table_shows_teilnahmen_with_two_decimals_like_the_web(
     .unwrap();
     for row in expected["rows"].as_array().unwrap() {
         let player = row["player"].as_str().unwrap();
-        let teilnahmen = schockerliga::league::format::de2(row["teilnahmen"].as_f64().unwrap());
+        let teilnahmen =
+            schockerliga::league::model::format::de2(row["teilnahmen"].as_f64().unwrap());
         let line = text
             .lines()
             .find(|l| l.split_whitespace().nth(1) == Some(player))

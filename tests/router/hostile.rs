@@ -5,7 +5,7 @@
 
 use axum::body::Body;
 use axum::http::StatusCode;
-use schockerliga::league::file::SeasonFile;
+use schockerliga::league::model::file::SeasonFile;
 use serde_json::Value;
 
 use crate::app::*;

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use axum::http::StatusCode;
 use schockerliga::db;
-use schockerliga::league::file::SeasonFile;
+use schockerliga::league::model::file::SeasonFile;
 use schockerliga::league::Season;
 use serde_json::{json, Value};
 

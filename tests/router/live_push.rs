@@ -9,7 +9,7 @@ use axum::body::{Body, Bytes};
 use axum::http::{Response, StatusCode};
 use http_body_util::BodyExt;
 use schockerliga::league::change::Replace;
-use schockerliga::league::file::{ResultEntry, SeasonFile};
+use schockerliga::league::model::file::{ResultEntry, SeasonFile};
 use schockerliga::league::Change;
 use schockerliga::service::live::{MAX_LISTENERS, MAX_PER_CLIENT};
 use schockerliga::service::Edit;

@@ -6,7 +6,7 @@ use std::process::Command;
 
 use axum::http::{header, StatusCode};
 use schockerliga::db::Db;
-use schockerliga::league::file::SeasonFile;
+use schockerliga::league::model::file::SeasonFile;
 use schockerliga::service;
 use serde_json::Value;
 

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use axum::http::StatusCode;
-use schockerliga::league::file::SeasonFile;
+use schockerliga::league::model::file::SeasonFile;
 use serde_json::{json, Value};
 
 use crate::app::TestApp;

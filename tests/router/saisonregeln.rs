@@ -5,7 +5,7 @@
 
 use axum::http::StatusCode;
 use schockerliga::db;
-use schockerliga::league::file::SeasonFile;
+use schockerliga::league::model::file::SeasonFile;
 use serde_json::json;
 
 use crate::app::{TestApp, SECRETARY};

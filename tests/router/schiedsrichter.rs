@@ -4,7 +4,7 @@
 //! in words; the season's rule set and the presets.
 
 use axum::http::StatusCode;
-use schockerliga::league::file::SeasonFile;
+use schockerliga::league::model::file::SeasonFile;
 use schockerliga::rules::RuleSet;
 use serde_json::{json, Value};
 

@@ -11,7 +11,7 @@ use axum::extract::ConnectInfo;
 use axum::http::StatusCode;
 use http_body_util::BodyExt;
 use schockerliga::db;
-use schockerliga::league::file::SeasonFile;
+use schockerliga::league::model::file::SeasonFile;
 use sqlx::SqlitePool;
 use tower::ServiceExt;
 

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use axum::http::StatusCode;
 use chrono::{DateTime, NaiveDate, Utc};
-use schockerliga::league::file::SeasonFile;
+use schockerliga::league::model::file::SeasonFile;
 use schockerliga::league::Change;
 use schockerliga::service::clock::FixedClock;
 use schockerliga::service::planned::{OnPlanned, PlanInput};
@@ -350,7 +350,7 @@ async fn the_netting_is_refused_while_a_night_is_open_and_accepted_after_the_las
     t.league.start_planned(first, SECRETARY).await.unwrap();
     let results = ["Anna", "Bernd", "Carla"]
         .iter()
-        .map(|p| schockerliga::league::file::ResultEntry {
+        .map(|p| schockerliga::league::model::file::ResultEntry {
             player: p.to_string(),
             outs: u32::from(*p == "Carla"),
             hand_outs: 0,

@@ -3,10 +3,10 @@
 
 use chrono::NaiveDate;
 
-use super::super::error::{EntryError, Location};
-use super::super::file::{SeasonFile, SeatEntry};
-use super::super::season::Season;
 use super::{changed_meanwhile, entered_round, night_entry, refuse, round_version, RoundAt};
+use crate::league::model::error::{EntryError, Location};
+use crate::league::model::file::{SeasonFile, SeatEntry};
+use crate::league::model::season::Season;
 
 /// [`super::Change::RemoveRound`]: round `at` gone; refused when it is not entered, a conflict
 /// when `if_version` is not the version of the round as stored.
@@ -101,7 +101,7 @@ pub(super) fn move_round(file: &mut SeasonFile, at: RoundAt, to: u32) -> Result<
             .iter()
             .filter(|s| s.table == table && moving.contains(&s.player))
         {
-            next = super::super::draw::seat(&next, &s.player, Some(to));
+            next = crate::league::model::draw::seat(&next, &s.player, Some(to));
         }
         *draw = next;
     }

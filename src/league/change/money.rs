@@ -3,12 +3,12 @@
 
 use chrono::NaiveDate;
 
-use super::super::error::EntryError;
-use super::super::file::{FineEntry, SeasonFile};
-use super::super::kasse;
-use super::super::names::normalize_name;
-use super::super::season::Season;
 use super::{night_entry, refuse};
+use crate::league::kasse;
+use crate::league::model::error::EntryError;
+use crate::league::model::file::{FineEntry, SeasonFile};
+use crate::league::model::names::normalize_name;
+use crate::league::model::season::Season;
 
 /// [`super::Change::BookFine`]: a fine of `kind` for `player` at the night on `date`; a second
 /// one of that kind only with `again`.

@@ -3,11 +3,11 @@
 
 use chrono::NaiveDate;
 
-use super::super::error::EntryError;
-use super::super::file::{NightEntry, SeasonFile, SeatEntry};
-use super::super::names::normalize_name;
-use super::super::season::{Season, MAX_AT_TABLE, MAX_PARTICIPANTS};
 use super::{night_entry, refuse};
+use crate::league::model::error::EntryError;
+use crate::league::model::file::{NightEntry, SeasonFile, SeatEntry};
+use crate::league::model::names::normalize_name;
+use crate::league::model::season::{Season, MAX_AT_TABLE, MAX_PARTICIPANTS};
 
 /// [`super::Change::AddNight`]: the night on `date`, no participants yet.
 pub(super) fn add(
@@ -82,7 +82,7 @@ pub(super) fn seat_player(
             s.table
         )));
     }
-    *draw = super::super::draw::seat(draw, &name, table);
+    *draw = crate::league::model::draw::seat(draw, &name, table);
     Ok(())
 }
 

@@ -2,11 +2,11 @@
 
 use chrono::NaiveDate;
 
-use super::super::error::EntryError;
-use super::super::file::{PlayerEntry, SeasonFile};
-use super::super::names::{empty_name, normalize_name};
-use super::super::season::Season;
 use super::not_in_season;
+use crate::league::model::error::EntryError;
+use crate::league::model::file::{PlayerEntry, SeasonFile};
+use crate::league::model::names::{empty_name, normalize_name};
+use crate::league::model::season::Season;
 
 /// [`super::Change::AddPlayer`]: `name` last in the player list, without a Jahresbeitrag.
 pub(super) fn add(file: &mut SeasonFile, name: &str) -> Result<(), EntryError> {

@@ -1,13 +1,13 @@
 //! The edit of a night's rounds: put a round, new or replacing one as seen (league.md §2, §9).
 
-use super::super::error::{EntryError, Location};
-use super::super::file::{ResultEntry, RoundEntry, SeasonFile, SeatEntry};
-use super::super::names::normalize_name;
-use super::super::season::Season;
 use super::{
     changed_meanwhile, entered_round, night_entry, round_loser, round_outs, round_version, Replace,
     RoundAt,
 };
+use crate::league::model::error::{EntryError, Location};
+use crate::league::model::file::{ResultEntry, RoundEntry, SeasonFile, SeatEntry};
+use crate::league::model::names::normalize_name;
+use crate::league::model::season::Season;
 
 /// [`super::Change::PutRound`]: round `at` with `results`, an entered one replaced as `replace`
 /// allows; `seat_newcomers` seats undrawn players at the round's table.

@@ -1,10 +1,10 @@
 //! The edits of the season's settings: its rule set and Strafenkatalog (league.md §6, §10).
 
-use super::super::error::EntryError;
-use super::super::file::SeasonFile;
-use super::super::rules::SeasonRules;
-use super::super::season::Season;
 use super::refuse;
+use crate::league::model::error::EntryError;
+use crate::league::model::file::SeasonFile;
+use crate::league::model::rules::SeasonRules;
+use crate::league::model::season::Season;
 
 /// [`super::Change::SetRules`]: `rules` replace the season's, only before its first night.
 pub(super) fn set_rules(

@@ -306,7 +306,7 @@ fn every_change_is_checked_like_an_import() {
 
 #[test]
 fn the_season_rules_change_only_before_the_first_night() {
-    use crate::league::rules::SeasonRules;
+    use crate::league::model::rules::SeasonRules;
     let empty = Season::from_file(&file(json!({
         "format": "schockerliga-season/1", "season": 2026,
         "players": [ { "name": "Anna", "fee_paid_on": "2026-05-02" } ] })))
@@ -834,7 +834,7 @@ fn the_draw_by_lot_of_41_is_refused_and_of_40_splits_20_20() {
     let s = crowd(45, json!({}));
     let names = |n: usize| -> Vec<String> { (1..=n).map(|i| format!("P{i:02}")).collect() };
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
-    let forty = crate::league::draw::by_lot(&names(40), 10, &mut rng);
+    let forty = crate::league::model::draw::by_lot(&names(40), 10, &mut rng);
     let after = s
         .apply(&Change::SetDraw {
             date: d("2026-01-09"),
@@ -846,7 +846,7 @@ fn the_draw_by_lot_of_41_is_refused_and_of_40_splits_20_20() {
     let e = s
         .apply(&Change::SetDraw {
             date: d("2026-01-09"),
-            seats: crate::league::draw::by_lot(&names(41), 10, &mut rng),
+            seats: crate::league::model::draw::by_lot(&names(41), 10, &mut rng),
         })
         .expect_err("41 drawn");
     assert!(e.to_string().contains("Höchstens 40 Teilnehmer"), "{e}");
@@ -904,7 +904,7 @@ fn a_limit_breaks_only_what_a_change_breaks_and_a_file_meets_all() {
 
 #[test]
 fn the_deadline_is_a_day_of_the_season_year() {
-    use crate::league::rules::SeasonRules;
+    use crate::league::model::rules::SeasonRules;
     // (season year, deadline, accepted)
     let cases = [
         (2026, "02-29", false),
@@ -935,7 +935,7 @@ fn the_deadline_is_a_day_of_the_season_year() {
     }
     // Any other day that no year has is refused where the rules are read.
     for bad in ["02-30", "04-31", "13-01", "00-10", "11-00", "1130", "11-3x"] {
-        let e = crate::league::rules::MonthDay::try_from(bad.to_string()).expect_err(bad);
+        let e = crate::league::model::rules::MonthDay::try_from(bad.to_string()).expect_err(bad);
         assert!(e.contains("kein Monat-Tag"), "{bad}: {e}");
     }
 }

@@ -218,7 +218,8 @@ fn the_throws_must_give_the_rows() {
     assert!(text.contains("Schockbesteck: Wurfrunde 4"), "{text}");
     // An unknown field in the record, and in a Wurfrunde (a typo of "blind").
     let parses = |r: Value| {
-        serde_json::from_value::<crate::league::file::SeasonFile>(with_round(r, rows())).is_ok()
+        serde_json::from_value::<crate::league::model::file::SeasonFile>(with_round(r, rows()))
+            .is_ok()
     };
     let mut typo = record();
     typo["wurfrunde"] = json!([]);
@@ -245,7 +246,7 @@ fn the_throws_must_give_the_rows() {
     // More than 1000 Wurfrunden: refused before any replay.
     let mut long = record();
     let one = long["wurfrunden"][0].clone();
-    long["wurfrunden"] = Value::Array(vec![one; crate::league::season::MAX_WURFRUNDEN + 1]);
+    long["wurfrunden"] = Value::Array(vec![one; crate::league::model::season::MAX_WURFRUNDEN + 1]);
     let text = Season::from_file(&file(with_round(long, rows())))
         .unwrap_err()
         .to_string();
@@ -304,7 +305,7 @@ fn a_schockbesteck_runde_may_have_more_julen_than_a_typed_row() {
     // A Deckel ping-pong of Julen (hostile trial): Anna and Bernd throw 11 Julen each in one
     // Runde. Typed by hand 11 Julen are refused; from the Schockbesteck the throws prove them.
     let text = include_str!("../../../tests/fixtures/schockbesteck-11-julen.season.json");
-    let f: crate::league::file::SeasonFile = serde_json::from_str(text).unwrap();
+    let f: crate::league::model::file::SeasonFile = serde_json::from_str(text).unwrap();
     let s = Season::from_file(&f).unwrap();
     let r = &s.nights[0].tables[0].rounds[0];
     assert_eq!(r.results.iter().map(|x| x.julen).max(), Some(11));

@@ -910,7 +910,7 @@ fn the_pot_on_a_day_is_that_of_the_season_as_known_on_that_day() {
     let mut seasons: Vec<Season> = fixtures
         .iter()
         .map(|text| {
-            let f: crate::league::file::SeasonFile = serde_json::from_str(text).unwrap();
+            let f: crate::league::model::file::SeasonFile = serde_json::from_str(text).unwrap();
             Season::from_file(&f).unwrap()
         })
         .collect();

@@ -735,8 +735,8 @@ fn a_season_that_is_over_says_what_was_missed_in_the_past_tense() {
         missing(&reached, deadline, true, true, &["Anna"], 1, true),
         ["Rundenziel für die 1. Liga bis 30.11.2026 erreicht (100 Runden)."]
     );
-    let season = Season::from_file(&crate::league::file::SeasonFile {
-        format: crate::league::file::FORMAT.to_string(),
+    let season = Season::from_file(&crate::league::model::file::SeasonFile {
+        format: crate::league::model::file::FORMAT.to_string(),
         season: 2026,
         rules: Default::default(),
         players: Vec::new(),

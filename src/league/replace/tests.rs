@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 
 use super::*;
-use crate::league::file::FineEntry;
+use crate::league::model::file::FineEntry;
 use crate::league::testkit::{file, season, season_json, NightSpec};
 
 fn d(s: &str) -> NaiveDate {
@@ -89,7 +89,7 @@ fn a_sheet_replaces_results_and_keeps_fines_fees_and_the_strafenkatalog() {
         r.file.players,
         vec![
             before.players[0].clone(),
-            crate::league::file::PlayerEntry {
+            crate::league::model::file::PlayerEntry {
                 name: "Bernd".to_string(),
                 fee_paid_on: Some(d("2026-03-01")),
             }
@@ -192,7 +192,7 @@ fn a_night_the_file_does_not_have_loses_its_results_and_stays_only_for_its_fines
 fn an_endstand_does_not_replace_nights_that_hold_fines() {
     let stored = stored();
     let mut endstand = sheet(&[], None);
-    endstand.endstand = vec![crate::league::file::EndstandEntry {
+    endstand.endstand = vec![crate::league::model::file::EndstandEntry {
         player: "Anna".to_string(),
         liga: crate::league::Liga::Second,
         rounds: 40,

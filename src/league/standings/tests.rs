@@ -20,8 +20,8 @@ fn as_of_must_lie_in_the_season() {
     let e = check_as_of(2026, "0000-01-01".parse().expect("test date")).unwrap_err();
     assert!(e.contains("nicht in der Saison 2026"), "{e}");
 }
-use crate::league::format::format_dwert;
 use crate::league::history::{night_summary, player_history};
+use crate::league::model::format::format_dwert;
 use crate::league::testkit::{season, season_json, NightSpec};
 
 fn date(s: &str) -> NaiveDate {
@@ -535,10 +535,10 @@ fn the_totals_kept_after_each_night_are_those_summed_afresh() {
         include_str!("../../../tests/fixtures/sample-2026.season.json"),
         include_str!("../../../tests/fixtures/small-2026.season.json"),
     ] {
-        let f: crate::league::file::SeasonFile = serde_json::from_str(text).unwrap();
+        let f: crate::league::model::file::SeasonFile = serde_json::from_str(text).unwrap();
         let s = crate::league::Season::from_file(&f).unwrap();
         let rules = &s.rules;
-        let fresh = |season: &crate::league::Season, day| {
+        let fresh = |season: &crate::league::model::season::Season, day| {
             let mut map = BTreeMap::new();
             for night in season.nights.iter().filter(|n| n.date <= day) {
                 add_night(&mut map, night, rules, deadline(season));

@@ -96,7 +96,7 @@ fn a_season_as_totals_counts_exactly_as_its_rounds() {
             for (x, y) in a.nights.iter().zip(&b.nights) {
                 assert!(x.recorded_as_totals && x.rounds.is_empty() && !y.recorded_as_totals);
                 assert_eq!(x.rounds_played, y.rounds_played);
-                let strip = |n: &crate::league::PlayerNight| {
+                let strip = |n: &crate::league::history::PlayerNight| {
                     let mut n = n.clone();
                     n.rounds.clear();
                     n.recorded_as_totals = false;
@@ -361,7 +361,7 @@ fn a_round_cannot_be_put_on_a_night_of_totals() {
         number: 1,
         results: ["Anna", "Bernd"]
             .iter()
-            .map(|p| crate::league::file::ResultEntry {
+            .map(|p| crate::league::model::file::ResultEntry {
                 player: p.to_string(),
                 outs: 0,
                 hand_outs: 0,
@@ -511,7 +511,7 @@ fn an_endstand_is_the_table_and_counts_in_careers_and_the_ehrentafel() {
     assert!(old.is_endstand() && old.nights.is_empty());
     let table = standings(&old, None);
     assert_eq!(table.as_of, None);
-    let lines: Vec<(&str, crate::league::Liga, u32)> = table
+    let lines: Vec<(&str, crate::league::model::rules::Liga, u32)> = table
         .rows
         .iter()
         .map(|r| (r.player.as_str(), r.liga, r.rank))

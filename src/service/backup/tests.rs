@@ -5,7 +5,7 @@ use std::sync::Arc;
 use chrono::{DateTime, Duration, Utc};
 
 use super::*;
-use crate::league::file::SeasonFile;
+use crate::league::model::file::SeasonFile;
 use crate::league::Change;
 use crate::service::clock::{FixedClock, DEFAULT_TIMEZONE};
 use crate::service::{Edit, Setup};

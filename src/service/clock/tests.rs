@@ -2,8 +2,8 @@ use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 
 use super::*;
 use crate::league::fee_cents;
-use crate::league::rules::SeasonRules;
-use crate::league::rules::JOIN_DEADLINE_REASON;
+use crate::league::model::rules::SeasonRules;
+use crate::league::model::rules::JOIN_DEADLINE_REASON;
 
 fn utc(text: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(text)

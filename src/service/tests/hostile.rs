@@ -95,7 +95,11 @@ async fn confusable_account_names_are_one_account() {
         ("Ⅳ", "iv"),
         ("  Anna ", "anna"),
     ] {
-        assert_eq!(crate::league::names::login_key(typed), key, "{typed}");
+        assert_eq!(
+            crate::league::model::names::login_key(typed),
+            key,
+            "{typed}"
+        );
     }
 }
 
@@ -400,7 +404,7 @@ async fn export_and_import_replace_keep_closed_nights_and_their_korrekturen() {
         "/tests/fixtures/small-2026.season.json"
     );
     let text = std::fs::read_to_string(path).unwrap();
-    let fixture: crate::league::file::SeasonFile = serde_json::from_str(&text).unwrap();
+    let fixture: crate::league::model::file::SeasonFile = serde_json::from_str(&text).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let fresh = Db::open(&dir.path().join("liga.db")).await.unwrap();
     import(&fresh, &fixture, false).await.unwrap();

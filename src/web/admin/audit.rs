@@ -11,7 +11,7 @@ use chrono::NaiveDate;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::league::format::{date_de, format_cents};
+use crate::league::model::format::{date_de, format_cents};
 use crate::league::reminder::percent_encode;
 use crate::service::accounts::{AuditFilter, AuditKind};
 use crate::service::League;

@@ -16,7 +16,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Form;
 use serde::Deserialize;
 
-use crate::league::format::{date_de, format_dwert};
+use crate::league::model::format::{date_de, format_dwert};
 use crate::league::sheet::Layout as SheetLayout;
 use crate::league::Korrektur;
 use crate::service::interchange::{read_sheet_apart, season_csv, SheetPreview};

@@ -93,7 +93,7 @@ async fn login(
     let ip = client.0;
     let name = form.username.trim().to_string();
     // One throttle per account, whatever the case of the name as typed.
-    let account = crate::league::names::name_key(&name);
+    let account = crate::league::model::names::name_key(&name);
     let throttle = &state.throttle;
     if let Some(wait) = throttle.wait(&account, ip, Instant::now()) {
         // Rounded up: trying again after Retry-After seconds must be allowed.

@@ -12,8 +12,8 @@ use chrono::{Datelike, NaiveDate};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use crate::league::format::date_de;
-use crate::league::rules::{late_fee_warning, proposed_season_year, SeasonRules};
+use crate::league::model::format::date_de;
+use crate::league::model::rules::{late_fee_warning, proposed_season_year, SeasonRules};
 use crate::league::Change;
 use crate::service::{Edit, League, SeasonView, ServiceError};
 use crate::web::kit::session::{CurrentUser, RequireAdmin, RequireSecretary};
@@ -389,7 +389,7 @@ async fn rename_player(
         .league
         .rename_player(year, id, &form.name, &Edit::by(&user.username))
         .await;
-    let message = crate::league::format::sentence_end(&format!(
+    let message = crate::league::model::format::sentence_end(&format!(
         "Umbenannt in {}",
         crate::league::normalize_name(&form.name)
     ));

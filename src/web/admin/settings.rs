@@ -207,7 +207,7 @@ pub async fn post_timezone(
                     format!(
                         "Zeitzone gespeichert: {}. Heute ist im Verein der {}.",
                         tz.name(),
-                        crate::league::format::date_de(league.today())
+                        crate::league::model::format::date_de(league.today())
                     ),
                 )
             },

@@ -27,7 +27,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::league::change::{round_version, Replace};
-use crate::league::file::ResultEntry;
+use crate::league::model::file::ResultEntry;
 use crate::league::{Change, Korrektur, Round};
 use crate::service::{Edit, League, ServiceError};
 use crate::web::kit::session::RequireSecretary;

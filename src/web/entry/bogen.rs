@@ -15,9 +15,9 @@ use axum::response::Response;
 
 use super::round_input::{first, Fields, Refusal, RoundInput, RowInput, Spot};
 use crate::league::change::Replace;
-use crate::league::file::ResultEntry;
-use crate::league::format::date_de;
-use crate::league::{draw, Change, Korrektur};
+use crate::league::model::file::ResultEntry;
+use crate::league::model::format::date_de;
+use crate::league::{model::draw, Change, Korrektur};
 use crate::service::{Edit, ServiceError};
 use crate::web::kit::session::RequireSecretary;
 use crate::web::kit::{AppError, AtNight, AtTable, Guard, Layout, Reply, Routes, Stored};

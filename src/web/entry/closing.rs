@@ -6,7 +6,7 @@ use axum::Form;
 use serde::Deserialize;
 
 use super::night::{confirmed, end, end_with, korrektur_key, reopen_until, CorrectionForm, Typed};
-use crate::league::format::date_de;
+use crate::league::model::format::date_de;
 use crate::league::{Change, Korrektur};
 use crate::service::{Edit, ServiceError};
 use crate::web::kit::form::KorrekturFields;

@@ -15,11 +15,11 @@ use chrono::NaiveDate;
 
 use super::round_input::{first, Fields, RowInput};
 use crate::league::change::{round_loser, round_outs_short, round_version};
-use crate::league::format::{date_de, format_cents};
 use crate::league::kasse::fine_label;
+use crate::league::model::format::{date_de, format_cents};
 use serde::Deserialize;
 
-use crate::league::{draw, Change, Korrektur, Night, Round};
+use crate::league::{model::draw, Change, Korrektur, Night, Round};
 use crate::service::{Edit, League, ServiceError};
 use crate::web::kit::form::KorrekturFields;
 use crate::web::kit::{AppError, AppState, AtNight, Layout, Reply, Stored};

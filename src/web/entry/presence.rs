@@ -8,7 +8,7 @@ use axum::Form;
 use serde::Deserialize;
 
 use super::night::{end, korrektur_key, Typed};
-use crate::league::{draw, Change, Korrektur};
+use crate::league::{model::draw, Change, Korrektur};
 use crate::service::{Edit, ServiceError};
 use crate::web::kit::form::KorrekturFields;
 use crate::web::kit::session::RequireSecretary;

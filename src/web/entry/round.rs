@@ -9,9 +9,9 @@ use super::round_input::{
     check_round_form, first, foreign_ids, round_number, Fields, RoundInput, RowInput,
 };
 use crate::league::change::Replace;
-use crate::league::file::ResultEntry;
-use crate::league::format::date_de;
-use crate::league::{draw, Change, Korrektur};
+use crate::league::model::file::ResultEntry;
+use crate::league::model::format::date_de;
+use crate::league::{model::draw, Change, Korrektur};
 use crate::service::{Edit, ServiceError};
 use crate::web::kit::session::RequireSecretary;
 use crate::web::kit::{AppError, AtNight, Reply};

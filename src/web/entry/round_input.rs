@@ -14,8 +14,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::NaiveDate;
 
-use crate::league::file::ResultEntry;
-use crate::league::format::date_de;
+use crate::league::model::file::ResultEntry;
+use crate::league::model::format::date_de;
 
 /// A form as sent whose field names carry player ids, rounds or seats: every field name with all
 /// its values (a repeated name is a `Vec` of two, so the form can refuse it). One of the two

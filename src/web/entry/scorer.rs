@@ -21,7 +21,7 @@ use super::night::{
 };
 use super::round;
 use super::round_input::{Fields, RowInput};
-use crate::league::format::date_de;
+use crate::league::model::format::date_de;
 use crate::service::scorer::{link_path, ScorerLink};
 use crate::service::{Edit, League, ServiceError};
 use crate::web::kit::links::{self, PublicAddress};

@@ -140,7 +140,7 @@ pub fn render(
                     said: if a.coming { "kommt" } else { "kommt nicht" },
                     via: a.via.label(),
                     old_day: (!night.is_current(a))
-                        .then(|| crate::league::format::date_de(a.for_date)),
+                        .then(|| crate::league::model::format::date_de(a.for_date)),
                 })
                 .collect(),
             players: players_around(snapshot, year),
@@ -221,7 +221,7 @@ fn day_of(league: &League, id: i64) -> String {
     league
         .planning()
         .by_id(id)
-        .map(|n| crate::league::format::date_de(n.date))
+        .map(|n| crate::league::model::format::date_de(n.date))
         .unwrap_or_default()
 }
 
@@ -334,7 +334,7 @@ pub async fn start(
                 format!("/verwaltung/abend/{date}#teilnehmer"),
                 format!(
                     "Spielabend {} begonnen: wer zugesagt hat, ist angekreuzt.",
-                    crate::league::format::date_de(date)
+                    crate::league::model::format::date_de(date)
                 ),
             )
         });

@@ -222,7 +222,7 @@ pub struct AtTable {
 impl AtTable {
     /// The table's players in seat order (its draw).
     pub fn players(&self) -> Vec<String> {
-        crate::league::draw::table_players(&self.night.night().draw, self.table)
+        crate::league::model::draw::table_players(&self.night.night().draw, self.table)
     }
 }
 

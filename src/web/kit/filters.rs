@@ -1,5 +1,5 @@
 //! The askama filters of the templates: German formats of domain values, from
-//! `league::format` (the command line uses the same functions). In a template:
+//! `league::model::format` (the command line uses the same functions). In a template:
 //! `{{ cents|euro }}` → "1.234,50 €", `{{ date|date_de }}` → "09.01.2026",
 //! `{{ d_wert|dwert }}` (a `DWert`) → "6,17", `{{ teilnahmen|de2 }}` → "12,00".
 //! Each takes the value or a reference to it.
@@ -7,7 +7,7 @@
 use askama::{Result, Values};
 use chrono::NaiveDate;
 
-use crate::league::{format, DWert};
+use crate::league::{model::format, DWert};
 
 /// A value a filter formats, given as itself or through any number of references (askama hands
 /// fields and loop variables to filters as `&T` or `&&T`).

@@ -9,11 +9,11 @@ use askama_web::WebTemplate;
 use axum::response::{IntoResponse, Response};
 use chrono::NaiveDate;
 
-use crate::league::format::date_de as de_date;
 use crate::league::kasse::{
     closing, fine_label, format_exact_cents, lucky_lines, netted_on, netting_preview, place_lines,
     Ahead, Closing, NetLine, ShareLine,
 };
+use crate::league::model::format::date_de as de_date;
 use crate::league::{format_cents, Season};
 use crate::web::kit::at::AtSeason;
 use crate::web::kit::session::CurrentUser;
@@ -355,10 +355,13 @@ fn rules_view(season: &Season) -> RulesView {
             .filter_map(|m| {
                 let day = NaiveDate::from_ymd_opt(season.year, m, 1)?;
                 let cents = crate::league::fee_cents(r, season.year, day).ok()?;
-                Some((crate::league::format::month_name(m), format_cents(cents)))
+                Some((
+                    crate::league::model::format::month_name(m),
+                    format_cents(cents),
+                ))
             })
             .collect(),
-        last_join: crate::league::format::month_name(r.last_join_month),
+        last_join: crate::league::model::format::month_name(r.last_join_month),
         lucky: format_cents(r.lucky_looser_cents),
         places: r
             .payout_percent

@@ -3,8 +3,8 @@
 
 use chrono::NaiveDate;
 
-use crate::league::format::date_de;
 use crate::league::kasse::account;
+use crate::league::model::format::date_de;
 use crate::league::{format_cents, girocode};
 use crate::service::{SeasonView, Snapshot};
 

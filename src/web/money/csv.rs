@@ -7,7 +7,7 @@ use axum::response::{IntoResponse, Response};
 use chrono::NaiveDate;
 use serde::Deserialize;
 
-use crate::league::format::{date_de as de_date, de2};
+use crate::league::model::format::{date_de as de_date, de2};
 use crate::league::{format_dwert, night_summary, Liga};
 use crate::web::kit::at::{as_of_date, AtSeason};
 use crate::web::kit::{AppError, Layout, Today};

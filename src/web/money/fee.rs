@@ -5,7 +5,7 @@
 use chrono::NaiveDate;
 use serde::Deserialize;
 
-use crate::league::format::date_de;
+use crate::league::model::format::date_de;
 use crate::league::{format_cents, Change};
 use crate::service::{Edit, League, ServiceError};
 

@@ -18,7 +18,7 @@ use chrono::{Duration, NaiveDate};
 use serde::Deserialize;
 use tower_sessions::Session;
 
-use crate::league::format::date_de;
+use crate::league::model::format::date_de;
 use crate::league::{format_cents, kasse, reminder};
 use crate::service::card::card_path;
 use crate::service::{SeasonView, ServiceError};

@@ -6,9 +6,9 @@ use askama_web::WebTemplate;
 use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
 
-use crate::league::format::date_de as de_date;
 use crate::league::format_cents;
 use crate::league::kasse::{fine_label, kasse};
+use crate::league::model::format::date_de as de_date;
 use crate::service::{League, SeasonView};
 use crate::web::kit::at::AtSeason;
 use crate::web::kit::session::CurrentUser;

@@ -9,8 +9,8 @@ use axum::response::Response;
 use axum::Form;
 use serde::Deserialize;
 
-use crate::league::format::date_de;
 use crate::league::kasse::{open_items, parse_euros};
+use crate::league::model::format::date_de;
 use crate::league::{format_cents, Change};
 use crate::service::{Edit, League, SeasonView, ServiceError};
 use crate::web::kit::session::RequireMoney;

@@ -12,7 +12,7 @@ use askama_web::WebTemplate;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
-use crate::league::format::date_de;
+use crate::league::model::format::date_de;
 use crate::league::reminder;
 use crate::league::report::{night_report, Money};
 use crate::web::kit::links::PublicAddress;

@@ -212,7 +212,7 @@ fn value_text(kind: RecordKind, value: i64) -> String {
 }
 
 fn holder_view(snapshot: &Snapshot, h: &RecordHolder) -> HolderView {
-    let de = crate::league::format::date_de;
+    let de = crate::league::model::format::date_de;
     let at = match (h.date, h.until, h.table, h.round) {
         (Some(d), Some(u), _, _) if u != d => format!("{} bis {}", de(d), de(u)),
         (Some(d), _, Some(t), Some(r)) => format!("{}, Tisch {t}, Runde {r}", de(d)),

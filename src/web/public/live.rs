@@ -18,8 +18,8 @@ use chrono::NaiveDate;
 use serde::Serialize;
 
 use crate::league::change::{round_loser, round_outs_short};
-use crate::league::format::date_de;
-use crate::league::{draw, Night};
+use crate::league::model::format::date_de;
+use crate::league::{model::draw, Night};
 use crate::rules::RundeState;
 use crate::service::besteck::RundeAt;
 use crate::service::{League, ServiceError};

@@ -647,7 +647,7 @@ async fn night(
         .into_iter()
         .map(|number| TableView {
             number,
-            players: league::draw::table_players(&n.draw, number),
+            players: league::model::draw::table_players(&n.draw, number),
             rounds: n
                 .tables
                 .iter()

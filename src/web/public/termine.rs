@@ -14,7 +14,7 @@ use axum::Form;
 use chrono::{Datelike, NaiveDate};
 use serde::Deserialize;
 
-use crate::league::format::date_de;
+use crate::league::model::format::date_de;
 use crate::league::planned::{PlanStatus, PlannedNight, Via};
 use crate::service::{League, ServiceError, Snapshot};
 use crate::web::kit::at::path_date;
@@ -41,7 +41,7 @@ pub fn routes() -> Routes {
 /// the year's default.
 pub fn split_of(snapshot: &Snapshot, year: i32) -> u32 {
     snapshot.season(year).map_or_else(
-        |_| crate::league::rules::SeasonRules::defaults_for(year).split_tables_from,
+        |_| crate::league::model::rules::SeasonRules::defaults_for(year).split_tables_from,
         |v| v.season.rules.split_tables_from,
     )
 }

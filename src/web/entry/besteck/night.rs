@@ -5,8 +5,8 @@ use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::State;
 
-use crate::league::draw;
-use crate::league::format::date_de;
+use crate::league::model::draw;
+use crate::league::model::format::date_de;
 use crate::service::League;
 use crate::web::kit::AtNight;
 use crate::web::kit::{AppError, Layout};

@@ -7,9 +7,9 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::league::change::Replace;
-use crate::league::file::ResultEntry;
-use crate::league::format::date_de;
-use crate::league::{draw, Change, Korrektur};
+use crate::league::model::file::ResultEntry;
+use crate::league::model::format::date_de;
+use crate::league::{model::draw, Change, Korrektur};
 use crate::rules::{max_outs_per_round, RundeState};
 use crate::service::besteck::RundeAt;
 use crate::service::{AuditNote, Edit, League, ServiceError};

@@ -9,7 +9,7 @@ use askama_web::WebTemplate;
 use chrono::NaiveDate;
 
 use crate::league::change::round_version;
-use crate::league::format::date_de;
+use crate::league::model::format::date_de;
 use crate::league::Korrektur;
 use crate::rules::{RuleSet, RundeState, Transfer, WurfrundeOutcome};
 use crate::service::besteck::RundeAt;

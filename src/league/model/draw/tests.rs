@@ -79,8 +79,8 @@ fn seat_order_starts_with_the_vorleger_and_skips_the_unticked() {
 
 #[test]
 fn the_derived_draw_is_each_tables_players_in_the_order_they_first_play() {
-    use crate::league::file::ResultEntry;
-    use crate::league::season::{Round, Table};
+    use crate::league::model::file::ResultEntry;
+    use crate::league::model::season::{Round, Table};
     let row = |p: &str| ResultEntry {
         player: p.into(),
         outs: 0,

@@ -129,7 +129,7 @@ pub fn derive_draw_of(tables: &[Table], totals: &[TotalsRow]) -> Vec<SeatEntry> 
 /// Makes `draw` agree with the rows of `tables` (the rows win): a player with a row who is not in
 /// the draw, or drawn to another table, is seated at his row's table after its last seat. For data
 /// stored before every row was checked against the draw.
-pub fn reconcile(draw: &mut Vec<SeatEntry>, tables: &[crate::league::file::TableEntry]) {
+pub fn reconcile(draw: &mut Vec<SeatEntry>, tables: &[super::file::TableEntry]) {
     for t in tables {
         for row in t.rounds.iter().flat_map(|r| &r.results) {
             match draw.iter().position(|s| s.player == row.player) {

@@ -609,7 +609,7 @@ fn a_night_carries_its_closed_state_and_korrekturen_through_the_file() {
     for (pointer, value, want) in bad {
         let mut v = base();
         set(&mut v, pointer, value);
-        let got = serde_json::from_value::<crate::league::file::SeasonFile>(v)
+        let got = serde_json::from_value::<crate::league::model::file::SeasonFile>(v)
             .map_err(|e| e.to_string())
             .and_then(|f| Season::from_file(&f).map_err(|e| e.to_string()));
         match got {
