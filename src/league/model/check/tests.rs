@@ -3,6 +3,9 @@
 use serde_json::{json, Value};
 
 use super::*;
+use crate::league::model::file::SeatEntry;
+use crate::league::model::names::normalize_name;
+use crate::league::model::season::max_outs_per_round;
 use crate::league::testkit::{file, row};
 
 fn date(s: &str) -> chrono::NaiveDate {

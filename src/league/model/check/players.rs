@@ -1,0 +1,100 @@
+//! The check of a season's players (league.md glossary: one player, one name; §5 the
+//! Jahresbeitrag), and the lookup of a typed name among them that every other check uses.
+
+use std::collections::HashMap;
+
+use crate::league::model::error::{EntryError, Location};
+use crate::league::model::file::PlayerEntry;
+use crate::league::model::names::{check_name_chars, normalize_name};
+use crate::league::model::rules::{fee_cents, SeasonRules};
+use crate::league::model::season::{Player, MAX_NAME_CHARS};
+
+/// The players of `entries` checked in file order (season `year` under `rules`): each name
+/// normalized, not empty, without control or invisible characters, at most
+/// [`MAX_NAME_CHARS`] characters, unique ignoring case; a Jahresbeitrag's day one that
+/// [`fee_cents`] accepts. The first refusal names the player (or his place in the list) and
+/// the field.
+pub(super) fn check_players(
+    rules: &SeasonRules,
+    year: i32,
+    entries: &[PlayerEntry],
+) -> Result<Vec<Player>, EntryError> {
+    let mut players: Vec<Player> = Vec::with_capacity(entries.len());
+    // NFC, lower case → the name first given with it. (Look-alikes that only NFKC folds
+    // together, „Ａnna“ beside „Anna“, are one of the season's limits: stored before that check
+    // existed, they must still load.)
+    let mut seen: HashMap<String, String> = HashMap::new();
+    for (i, entry) in entries.iter().enumerate() {
+        let normalized = normalize_name(&entry.name);
+        let name = normalized.as_str();
+        if name.is_empty() {
+            return Err(EntryError::new(
+                Location::default().field("name"),
+                format!(
+                    "Spielername darf nicht leer sein ({}. Spieler der Liste)",
+                    i + 1
+                ),
+            ));
+        }
+        if let Err(why) = check_name_chars(name) {
+            // Not echoed: the name itself is what cannot be shown.
+            return Err(EntryError::new(
+                Location::default().field("name"),
+                format!("Spielername {why} ({}. Spieler der Liste)", i + 1),
+            ));
+        }
+        let at = Location::default().player(name).field("name");
+        if name.chars().count() > MAX_NAME_CHARS {
+            return Err(EntryError::new(
+                at,
+                format!("Spielername hat mehr als {MAX_NAME_CHARS} Zeichen"),
+            ));
+        }
+        let key = name.to_lowercase();
+        match seen.get(&key) {
+            Some(first) if first == name => {
+                return Err(EntryError::new(at, "Spielername ist doppelt vergeben"));
+            }
+            Some(first) => {
+                return Err(EntryError::new(
+                    at,
+                    format!(
+                        "Spielername „{name}“ gibt es schon als „{first}“ (Groß-/Kleinschreibung)"
+                    ),
+                ));
+            }
+            None => {
+                seen.insert(key, name.to_string());
+            }
+        }
+        let fee = match entry.fee_paid_on {
+            None => 0,
+            Some(date) => fee_cents(rules, year, date).map_err(|why| {
+                EntryError::new(Location::default().player(name).field("fee_paid_on"), why)
+            })?,
+        };
+        players.push(Player {
+            name: name.to_string(),
+            fee_paid_on: entry.fee_paid_on,
+            fee_cents: fee,
+        });
+    }
+    Ok(players)
+}
+
+/// The canonical name of the player `raw` names (normalized) among `names`, or the refusal
+/// "unbekannter Spieler" at `at` with the player and the field `player`.
+pub(super) fn known<'a>(
+    names: &HashMap<&'a str, &'a str>,
+    raw: &str,
+    at: Location,
+) -> Result<&'a str, EntryError> {
+    let normalized = normalize_name(raw);
+    let name = normalized.as_str();
+    names.get(name).copied().ok_or_else(|| {
+        EntryError::new(
+            at.player(name).field("player"),
+            format!("unbekannter Spieler \"{name}\""),
+        )
+    })
+}
