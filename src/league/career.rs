@@ -14,7 +14,7 @@ use crate::league::model::names::name_key;
 use crate::league::model::rules::Liga;
 use crate::league::model::season::Season;
 use crate::league::payouts::Payouts;
-use crate::league::standings::{standings, DWert, StandingRow, Standings};
+use crate::league::table::standings::{standings, DWert, StandingRow, Standings};
 
 /// Rounds a player needs over all seasons to be listed in the all-time table (ten Teilnahmen, league.md §3).
 pub const ALL_TIME_MIN_ROUNDS: u32 = 100;

@@ -5,10 +5,10 @@
 use chrono::NaiveDate;
 use serde::Serialize;
 
-use crate::league::history::night_summary;
 use crate::league::model::rules::Liga;
 use crate::league::model::season::Season;
-use crate::league::standings::{standings, DWert};
+use crate::league::table::nights::night_summary;
+use crate::league::table::standings::{standings, DWert};
 
 /// One point of a player's curve: the table as of one night (league.md §3, §4).
 #[derive(Debug, Clone, PartialEq, Serialize)]

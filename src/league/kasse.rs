@@ -205,7 +205,7 @@ pub fn kasse(season: &Season, carry_in_cents: i64) -> Kasse {
 fn payouts_on(season: &Season, date: NaiveDate, carry_in_cents: i64) -> Payouts {
     let table = match season.default_as_of(Some(date)) {
         Some(d) => crate::league::standings(season, Some(d)),
-        None => crate::league::standings::Standings {
+        None => crate::league::table::standings::Standings {
             season: season.year,
             as_of: None,
             rows: Vec::new(),

@@ -14,27 +14,21 @@ pub mod change;
 pub mod curves;
 pub mod girocode;
 pub mod glueck;
-pub mod history;
 pub mod kasse;
 pub mod model;
 pub mod payouts;
 pub mod planned;
-pub mod progress;
 pub mod records;
 pub mod reminder;
 pub mod replace;
 pub mod report;
 pub mod sheet;
-pub mod standings;
+pub mod table;
 #[cfg(test)]
 pub(crate) mod testkit;
 pub mod totals;
 
 pub use change::{Change, Korrektur};
-pub use history::{
-    night_summary, player_history, NightPlayer, NightSummary, PlayerHistory, PlayerNight,
-    RoundLine, TableSummary,
-};
 pub use model::error::{EntryError, Location};
 pub use model::format::{format_cents, format_dwert};
 pub use model::names::{check_name_chars, name_key, normalize_name};
@@ -43,4 +37,8 @@ pub use model::season::{
     row_points, EndstandRow, Fine, Night, Player, Round, Season, Table, TotalsRow,
 };
 pub use payouts::{largest_remainder, payouts, ExactShare, LuckyLooser, Payouts, Place};
-pub use standings::{check_as_of, standings, DWert, StandingRow, Standings};
+pub use table::nights::{
+    night_summary, player_history, NightPlayer, NightSummary, PlayerHistory, PlayerNight,
+    RoundLine, TableSummary,
+};
+pub use table::standings::{check_as_of, standings, DWert, StandingRow, Standings};

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::league::model::rules::Liga;
 use crate::league::model::season::Season;
-use crate::league::standings::{standings, Standings};
+use crate::league::table::standings::{standings, Standings};
 
 /// The year-end accounts of a season (interchange.md payouts JSON). Invariant:
 /// Σ places + Σ lucky + carry_out = fees + fines + carry_in.
@@ -292,7 +292,7 @@ mod tests {
     use serde_json::{json, Value};
 
     use super::*;
-    use crate::league::testkit::{season, season_json, NightSpec};
+    use crate::league::testkit::{november, season, season_json, NightSpec};
 
     const JAN: Option<&str> = Some("2026-01-05");
 
@@ -523,5 +523,15 @@ mod tests {
         for (shares, expected) in cases {
             assert_eq!(largest_remainder(&shares), expected, "{shares:?}");
         }
+    }
+
+    /// A night created ahead without results moves neither the as-of date nor the payouts
+    /// (moved here from the table's `a_night_without_results_never_moves_the_as_of_date`).
+    #[test]
+    fn a_night_without_results_leaves_the_payouts_their_places() {
+        let s = november(false);
+        let p = crate::league::payouts(&s, 0);
+        assert_eq!(p.schocker_des_jahres, ["Anna"]);
+        assert!(!p.places.is_empty(), "payouts with places");
     }
 }

@@ -12,9 +12,9 @@ use std::collections::BTreeMap;
 use chrono::NaiveDate;
 use serde::Serialize;
 
-use crate::league::history::night_summary;
 use crate::league::model::season::{row_points, Season};
-use crate::league::standings::standings;
+use crate::league::table::nights::night_summary;
+use crate::league::table::standings::standings;
 
 /// The kinds of record (league.md §1, §2, §7), in display order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]

@@ -6,14 +6,14 @@
 
 use chrono::NaiveDate;
 
-use crate::league::history::night_summary;
 use crate::league::kasse::fine_label;
 use crate::league::model::format::{date_de, format_cents, format_dwert};
 use crate::league::model::rules::Liga;
 use crate::league::model::rules::SeasonRules;
 use crate::league::model::season::Season;
-use crate::league::progress::movements;
-use crate::league::standings::standings;
+use crate::league::table::nights::night_summary;
+use crate::league::table::progress::movements;
+use crate::league::table::standings::standings;
 
 /// Lines of the table the report shows (the top of the table as of the night).
 pub const TOP_OF_TABLE: usize = 5;

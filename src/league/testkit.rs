@@ -105,3 +105,32 @@ pub fn season_json(year: i32, players: &[(&str, Option<&str>)], nights: Vec<Valu
     json!({ "format": "schockerliga-season/1", "season": year, "rules": {},
             "players": players, "nights": nights })
 }
+
+/// Anna and Bernd paid, 10 rounds on 06.11. and on 20.11. (far from 100 by the deadline 30.11.),
+/// and the night of 04.12. created ahead: empty, or (`ahead`) with its rounds entered early.
+pub fn november(ahead: bool) -> Season {
+    let players = [("Anna", Some("2026-01-09")), ("Bernd", Some("2026-01-09"))];
+    let night = |d: &str, outs: &[u32]| {
+        NightSpec {
+            date: d,
+            players: &["Anna", "Bernd"],
+            outs,
+            ..NightSpec::default()
+        }
+        .build()
+    };
+    let december = if ahead {
+        night("2026-12-04", &[0, 9])
+    } else {
+        serde_json::json!({ "date": "2026-12-04" })
+    };
+    season(season_json(
+        2026,
+        &players,
+        vec![
+            night("2026-11-06", &[3, 1]),
+            night("2026-11-20", &[2, 1]),
+            december,
+        ],
+    ))
+}

@@ -18,8 +18,8 @@ use crate::league::career::{AllTimeRow, Career, CareerLine, HonourYear};
 use crate::league::curves::SeasonCurves;
 use crate::league::glueck::Glueck;
 use crate::league::planned::Planning;
-use crate::league::progress::PlayersProgress;
 use crate::league::records::Records;
+use crate::league::table::progress::PlayersProgress;
 use crate::league::{self, Night, Payouts, PlayerHistory, Season, Standings};
 
 /// How often the server compares its snapshot with the database's change counters.
@@ -170,12 +170,17 @@ impl SeasonView {
     }
 
     /// The players' table as of `as_of` (`None`: the last night) with movement since the previous
-    /// night and Liga-Fortschritt (`league::progress::players_progress`, league.md §3–§5), computed
+    /// night and Liga-Fortschritt (`league::table::progress::players_progress`, league.md §3–§5), computed
     /// once per view and date. The caller checks `as_of` with `league::check_as_of` first.
     pub fn progress(&self, as_of: Option<NaiveDate>) -> Arc<PlayersProgress> {
         let mut map = self.progress.lock().unwrap_or_else(|e| e.into_inner());
         map.entry(as_of)
-            .or_insert_with(|| Arc::new(league::progress::players_progress(&self.season, as_of)))
+            .or_insert_with(|| {
+                Arc::new(league::table::progress::players_progress(
+                    &self.season,
+                    as_of,
+                ))
+            })
             .clone()
     }
 

@@ -3,7 +3,8 @@
 
 use super::*;
 use crate::league::kasse::chain;
-use crate::league::testkit::{season, season_json, NightSpec};
+use crate::league::payouts::payouts_as_of;
+use crate::league::testkit::{november, season, season_json, NightSpec};
 
 /// Two January nights of 10 rounds with the same players and per-night Outs, Hand-Outs, Julen and
 /// lost rounds (see `NightSpec`).
@@ -393,4 +394,21 @@ fn ehrentafel_lists_tied_schocker_and_skips_empty_seasons() {
         places,
         vec![(1, "Anna", 963), (1, "Bea", 962), (3, "Cem", 700)]
     );
+}
+
+/// The Ehrentafel and the payouts read on the club's today (issue 22.3): with the rounds of
+/// 04.12. entered on 20.11., the as-of date capped to today keeps both in the 1. Liga (moved here
+/// from the table's `the_as_of_date_is_never_after_the_clubs_today`).
+#[test]
+fn the_ehrentafel_on_the_clubs_today_is_that_before_the_deadline() {
+    let s = november(true);
+    let today: NaiveDate = "2026-11-20".parse().expect("test date");
+    let p = payouts_as_of(&s, 0, s.capped_as_of(None, today));
+    assert_eq!(p.schocker_des_jahres, ["Anna"]);
+    assert!(!p.places.is_empty());
+    let e = crate::league::career::ehrentafel_on(std::slice::from_ref(&s), &[p], Some(today));
+    assert_eq!(e[0].schocker_des_jahres[0].player, "Anna");
+    // Without today (after every night): nobody in the 1. Liga, as the rules say after 30.11.
+    let e = crate::league::career::ehrentafel(std::slice::from_ref(&s), &[]);
+    assert!(e[0].schocker_des_jahres.is_empty());
 }

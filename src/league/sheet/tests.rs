@@ -2,8 +2,9 @@
 //! column, as tables.
 
 use super::*;
+use crate::league::model::rules::Liga;
+use crate::league::table::standings::standings;
 use crate::league::testkit::{season, season_json, NightSpec};
-use crate::league::{standings, Liga};
 
 /// A sheet from text rows (`;`-separated, like a CSV file read as text cells), line 1 first.
 fn sheet(name: &str, lines: &[&str]) -> Sheet {

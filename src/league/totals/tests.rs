@@ -6,10 +6,11 @@ use serde_json::{json, Value};
 use super::*;
 use crate::league::career::{all_time_table, careers, ehrentafel};
 use crate::league::curves::season_curves;
-use crate::league::history::{night_summary, player_history};
 use crate::league::records::{season_records, RecordKind};
+use crate::league::table::nights::{night_summary, player_history};
+use crate::league::table::standings::standings;
 use crate::league::testkit::{file, season, season_json, NightSpec};
-use crate::league::{payouts, standings, Change};
+use crate::league::{payouts, Change};
 
 /// Three players, two nights of 10 rounds with Hand-Outs, a Joker, Julen carried across the
 /// nights, a Sozialfall and a fine; Anna paid her fee in February.
@@ -96,7 +97,7 @@ fn a_season_as_totals_counts_exactly_as_its_rounds() {
             for (x, y) in a.nights.iter().zip(&b.nights) {
                 assert!(x.recorded_as_totals && x.rounds.is_empty() && !y.recorded_as_totals);
                 assert_eq!(x.rounds_played, y.rounds_played);
-                let strip = |n: &crate::league::history::PlayerNight| {
+                let strip = |n: &crate::league::table::nights::PlayerNight| {
                     let mut n = n.clone();
                     n.rounds.clear();
                     n.recorded_as_totals = false;

@@ -9,7 +9,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use chrono::NaiveDate;
 use serde::Deserialize;
 
-use crate::league::progress::{Movement, ProgressRow};
+use crate::league::table::progress::{Movement, ProgressRow};
 use crate::league::{self, Liga, PlayerNight, StandingRow};
 use crate::service::{League, SeasonView};
 use crate::web::kit::at::{as_of_date, AtNight, AtSeason};
@@ -80,7 +80,7 @@ fn movement_class(m: Movement) -> &'static str {
 /// leave the Kreisliga; rounds still needed for the 1. Liga before the deadline; the 100 rounds
 /// missed after it; else the counted Outs to pass the player above, whose place is `above_rank`
 /// („3 Outs bis Pl. 2“: in words, so that ▲ and ▼ mean only the movement, issue 31.11). `None`
-/// when nothing is left. For a season that is `over` (`league::progress::is_over`) only what was
+/// when nothing is left. For a season that is `over` (`league::table::progress::is_over`) only what was
 /// missed, in the past tense („fehlten 70 Rd. bis Liga“), nothing still to reach.
 pub fn badge(p: &ProgressRow, over: bool, above_rank: Option<u32>) -> Option<String> {
     if over {
@@ -233,7 +233,7 @@ fn table_response(
     // As the club's today sees it (issue 22.3): a night entered ahead moves nothing.
     let standings = view.standings_on(as_of, layout.today);
     let progress = view.progress_on(as_of, layout.today);
-    let over = league::progress::is_over(&view.season, layout.today);
+    let over = league::table::progress::is_over(&view.season, layout.today);
     let ligen = [Liga::First, Liga::Second, Liga::Kreisliga]
         .into_iter()
         .map(|liga| LigaTable {
@@ -303,7 +303,7 @@ struct PlayerPage<'a> {
     stand: Option<Stand>,
     /// „Was fehlt noch?“: one German sentence per item.
     missing: Vec<String>,
-    /// The season is over (`league::progress::is_over`): „Am Saisonende“ instead of the question.
+    /// The season is over (`league::table::progress::is_over`): „Am Saisonende“ instead of the question.
     over: bool,
     /// His curves as (caption, inline SVG): D.Wert, place, counted Outs per night; empty without a
     /// round.
@@ -414,7 +414,7 @@ pub fn where_he_stands(
     let progress = view.progress_on(None, today);
     let day = progress.as_of.map_or(today, |a| a.max(today));
     let mut r = progress.rows.iter().find(|r| r.player == name)?.clone();
-    r.fee_cents_now = league::progress::fee_now(&view.season, name, day);
+    r.fee_cents_now = league::table::progress::fee_now(&view.season, name, day);
     let r = &r;
     let stand = Stand {
         rank: r.rank,
@@ -452,9 +452,16 @@ pub fn where_he_stands(
         .player(name)
         .and_then(|p| p.fee_paid_on)
         .is_some_and(|d| d <= day);
-    let over = league::progress::is_over(&view.season, today);
-    let missing =
-        league::progress::missing(r, progress.deadline, paid, money, &above, above_rank, over);
+    let over = league::table::progress::is_over(&view.season, today);
+    let missing = league::table::progress::missing(
+        r,
+        progress.deadline,
+        paid,
+        money,
+        &above,
+        above_rank,
+        over,
+    );
     Some((stand, missing))
 }
 
@@ -508,7 +515,7 @@ async fn player(
         Some((id, &name)),
         me.0 == Some(id),
     );
-    let over = league::progress::is_over(&view.season, layout.today);
+    let over = league::table::progress::is_over(&view.season, layout.today);
     let page = PlayerPage {
         over,
         card,

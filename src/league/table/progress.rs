@@ -9,10 +9,11 @@ use std::cmp::Ordering;
 use chrono::{Datelike, NaiveDate};
 use serde::Serialize;
 
+use super::running::deadline;
+use super::standings::{standings, StandingRow, Standings};
 use crate::league::model::rules::fee_cents;
 use crate::league::model::rules::Liga;
 use crate::league::model::season::Season;
-use crate::league::standings::{deadline, standings, StandingRow, Standings};
 
 /// How a player's place changed since the previous night (league.md §3, §4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

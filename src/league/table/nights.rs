@@ -7,9 +7,10 @@ use std::collections::BTreeMap;
 use chrono::NaiveDate;
 use serde::Serialize;
 
+use super::running::totals_up_to;
+use super::standings::{liga_of, standings, DWert};
 use crate::league::model::rules::Liga;
 use crate::league::model::season::{row_points, Fine, Round, Season};
-use crate::league::standings::{liga_of, standings, totals_up_to, DWert};
 
 /// A player's season, night by night (only nights he played).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -330,7 +331,7 @@ pub fn night_summary(season: &Season, date: NaiveDate) -> Option<NightSummary> {
     // and curves), and his table and Joker round in one pass over the night's rows.
     let before_night = date
         .pred_opt()
-        .map(|d| crate::league::standings::totals_up_to(season, d))
+        .map(|d| totals_up_to(season, d))
         .unwrap_or_default();
     let mut seats: BTreeMap<&str, (u32, Option<u32>)> = BTreeMap::new();
     for (tn, rn, r) in night.rows() {
@@ -394,9 +395,9 @@ mod tests {
     #[test]
     fn each_nights_julen_outs_count_the_julen_of_the_nights_before() {
         for text in [
-            include_str!("../../tests/fixtures/sample-2026.season.json"),
-            include_str!("../../tests/fixtures/small-2026.season.json"),
-            include_str!("../../tests/fixtures/schockbesteck-11-julen.season.json"),
+            include_str!("../../../tests/fixtures/sample-2026.season.json"),
+            include_str!("../../../tests/fixtures/small-2026.season.json"),
+            include_str!("../../../tests/fixtures/schockbesteck-11-julen.season.json"),
         ] {
             let f: crate::league::model::file::SeasonFile = serde_json::from_str(text).unwrap();
             let s = Season::from_file(&f).unwrap();

@@ -20,9 +20,9 @@ fn as_of_must_lie_in_the_season() {
     let e = check_as_of(2026, "0000-01-01".parse().expect("test date")).unwrap_err();
     assert!(e.contains("nicht in der Saison 2026"), "{e}");
 }
-use crate::league::history::{night_summary, player_history};
 use crate::league::model::format::format_dwert;
-use crate::league::testkit::{season, season_json, NightSpec};
+use crate::league::table::nights::{night_summary, player_history};
+use crate::league::testkit::{november, season, season_json, NightSpec};
 
 fn date(s: &str) -> NaiveDate {
     s.parse().expect("test date")
@@ -399,35 +399,6 @@ fn no_nights_no_rows() {
     assert_eq!((t.as_of, t.rows.len()), (Some(date("2026-05-01")), 0));
 }
 
-/// Anna and Bernd paid, 10 rounds on 06.11. and on 20.11. (far from 100 by the deadline 30.11.),
-/// and the night of 04.12. created ahead: empty, or (`ahead`) with its rounds entered early.
-fn november(ahead: bool) -> Season {
-    let players = [("Anna", Some("2026-01-09")), ("Bernd", Some("2026-01-09"))];
-    let night = |d: &str, outs: &[u32]| {
-        NightSpec {
-            date: d,
-            players: &["Anna", "Bernd"],
-            outs,
-            ..NightSpec::default()
-        }
-        .build()
-    };
-    let december = if ahead {
-        night("2026-12-04", &[0, 9])
-    } else {
-        serde_json::json!({ "date": "2026-12-04" })
-    };
-    season(season_json(
-        2026,
-        &players,
-        vec![
-            night("2026-11-06", &[3, 1]),
-            night("2026-11-20", &[2, 1]),
-            december,
-        ],
-    ))
-}
-
 #[test]
 fn a_night_without_results_never_moves_the_as_of_date() {
     let s = november(false);
@@ -448,9 +419,6 @@ fn a_night_without_results_never_moves_the_as_of_date() {
         ["Anna", "Bernd"],
         "not '1. Liga: Niemand' before the deadline"
     );
-    let p = crate::league::payouts(&s, 0);
-    assert_eq!(p.schocker_des_jahres, ["Anna"]);
-    assert!(!p.places.is_empty(), "payouts with places");
     // (today, asked as_of, the as-of date used, results after today)
     let cases = [
         ("2026-11-20", None, None, false),
@@ -516,46 +484,4 @@ fn the_as_of_date_is_never_after_the_clubs_today() {
         "today, before the deadline, both are in the 1. Liga"
     );
     assert_eq!(on_today.rows.iter().map(|r| r.rounds).sum::<u32>(), 40);
-    let p = crate::league::payouts::payouts_as_of(&s, 0, s.capped_as_of(None, today));
-    assert_eq!(p.schocker_des_jahres, ["Anna"]);
-    assert!(!p.places.is_empty());
-    let e = crate::league::career::ehrentafel_on(std::slice::from_ref(&s), &[p], Some(today));
-    assert_eq!(e[0].schocker_des_jahres[0].player, "Anna");
-    // Without today (after every night): nobody in the 1. Liga, as the rules say after 30.11.
-    let e = crate::league::career::ehrentafel(std::slice::from_ref(&s), &[]);
-    assert!(e[0].schocker_des_jahres.is_empty());
-}
-
-/// The table on a day within the season comes from the totals kept after each night (issue 25):
-/// the same as summing the nights up to that day afresh, on every day around every night of the
-/// fixture seasons, also on a copy of the season (which keeps none of the original's).
-#[test]
-fn the_totals_kept_after_each_night_are_those_summed_afresh() {
-    for text in [
-        include_str!("../../../tests/fixtures/sample-2026.season.json"),
-        include_str!("../../../tests/fixtures/small-2026.season.json"),
-    ] {
-        let f: crate::league::model::file::SeasonFile = serde_json::from_str(text).unwrap();
-        let s = crate::league::Season::from_file(&f).unwrap();
-        let rules = &s.rules;
-        let fresh = |season: &crate::league::model::season::Season, day| {
-            let mut map = BTreeMap::new();
-            for night in season.nights.iter().filter(|n| n.date <= day) {
-                add_night(&mut map, night, rules, deadline(season));
-            }
-            map
-        };
-        let copy = s.clone();
-        for n in &s.nights {
-            for day in [
-                n.date.pred_opt().unwrap(),
-                n.date,
-                n.date.succ_opt().unwrap(),
-            ] {
-                assert_eq!(totals_up_to(&s, day), fresh(&s, day), "{day}");
-                assert_eq!(totals_up_to(&copy, day), fresh(&s, day), "copy {day}");
-            }
-        }
-        assert_eq!(s.running().len(), s.nights.len());
-    }
 }
