@@ -6,7 +6,7 @@ use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use sqlx::{FromRow, SqliteConnection};
 
 use super::DbError;
-use crate::league::planned::{Answer, Moved, PlannedNight, Planning, Via};
+use crate::league::plan::planned::{Answer, Moved, PlannedNight, Planning, Via};
 
 /// A stored planned night.
 #[derive(Debug, Clone, FromRow)]

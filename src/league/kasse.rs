@@ -723,7 +723,7 @@ const NAMED: usize = 3;
 
 impl Ahead {
     /// The nights of `season` not closed, and `planned` (the days of its planned nights not
-    /// started yet, as [`crate::league::planned::Planning::ahead_in`] lists them).
+    /// started yet, as [`crate::league::plan::planned::Planning::ahead_in`] lists them).
     pub fn of(season: &Season, planned: &[NaiveDate]) -> Ahead {
         let mut planned = planned.to_vec();
         planned.sort();

@@ -8,7 +8,6 @@
 //! of the rounds played in the Schockbesteck (`glueck`); nights recorded as totals per player
 //! (`totals`) and the club's spreadsheet of them (`sheet`); nights planned ahead with their
 //! Zusagen (`planned`) and the nights as an iCalendar file (`calendar`).
-pub mod calendar;
 pub mod career;
 pub mod change;
 pub mod curves;
@@ -17,7 +16,7 @@ pub mod glueck;
 pub mod kasse;
 pub mod model;
 pub mod payouts;
-pub mod planned;
+pub mod plan;
 pub mod records;
 pub mod reminder;
 pub mod replace;

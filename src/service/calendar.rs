@@ -1,6 +1,6 @@
 //! The nights as a calendar (interchange.md "Planned nights and a player's own card"): one
 //! `VEVENT` per planned or played night of the current and the next season, from the snapshot
-//! (`league::calendar` writes the text). A played night keeps the UID of its plan; one played
+//! (`league::plan::calendar` writes the text). A played night keeps the UID of its plan; one played
 //! without a plan gets a UID made of its day. A player's own calendar holds his nights: those he
 //! played, and the planned ones he did not decline (tentative while he has not answered).
 
@@ -8,8 +8,8 @@ use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveDateTime, NaiveTime, 
 use chrono_tz::Tz;
 
 use super::Snapshot;
-use crate::league::calendar::{self, Event, Status};
-use crate::league::planned::{self, PlannedNight};
+use crate::league::plan::calendar::{self, Event, Status};
+use crate::league::plan::planned::{self, PlannedNight};
 
 /// Whose calendar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -20,7 +20,7 @@ use super::{League, ServiceError};
 use crate::db::planned::PlanRow;
 use crate::db::{self, WriteTx};
 use crate::league::model::format::date_de;
-use crate::league::planned::{
+use crate::league::plan::planned::{
     self, check_answer, Answered, PlanStatus, PlannedNight, Planning, Via,
 };
 use crate::league::Change;
@@ -165,7 +165,7 @@ fn plan_of(
 /// Refused (German) when the club's time zone `zone` skips the start of `plan` (02:30 in the night
 /// the clocks go forward): the calendar could only show it at another time.
 fn check_wall_clock(plan: &PlanRow, zone: chrono_tz::Tz) -> Result<(), ServiceError> {
-    match crate::league::calendar::skipped(zone, plan.date.and_time(plan.time)) {
+    match crate::league::plan::calendar::skipped(zone, plan.date.and_time(plan.time)) {
         None => Ok(()),
         Some(moved) => Err(refused(format!(
             "Beginn: {} Uhr gibt es am {} nicht, in dieser Nacht wird die Uhr vorgestellt \

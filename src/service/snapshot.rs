@@ -17,7 +17,7 @@ use crate::db::season::{Ids, Stored};
 use crate::league::career::{AllTimeRow, Career, CareerLine, HonourYear};
 use crate::league::curves::SeasonCurves;
 use crate::league::glueck::Glueck;
-use crate::league::planned::Planning;
+use crate::league::plan::planned::Planning;
 use crate::league::records::Records;
 use crate::league::table::progress::PlayersProgress;
 use crate::league::{self, Night, Payouts, PlayerHistory, Season, Standings};
@@ -276,7 +276,7 @@ pub struct Snapshot {
     player_ids: OnceLock<HashMap<String, i64>>,
     /// The club's settings (the GiroCode's account, "Kasse nur für Mitglieder").
     pub settings: Arc<ClubSettings>,
-    /// The nights planned ahead with their Zusagen (`league::planned`).
+    /// The nights planned ahead with their Zusagen (`league::plan::planned`).
     pub planning: Arc<Planning>,
 }
 

@@ -6,7 +6,7 @@
 
 use axum::http::{header, StatusCode};
 use chrono::{Duration, NaiveDate};
-use schockerliga::league::planned::Via;
+use schockerliga::league::plan::planned::Via;
 
 use crate::app::{club_today, encode, snapshot, TestApp, ADMIN, SECRETARY};
 // The small season with the Kassenwart `kasse` logged in; Dirk (id 4) owes 0,50 €.

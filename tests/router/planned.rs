@@ -843,7 +843,7 @@ async fn somebody_else_s_changes_do_not_use_up_a_player_s_das_bin_ich_answers() 
         t.send_from(crate::app::form(&path, body, Some(&cookie)), peer)
     };
     let prankster = [10, 4, 4, 4];
-    let max = schockerliga::league::planned::MAX_CHANGES;
+    let max = schockerliga::league::plan::planned::MAX_CHANGES;
     for i in 0..max {
         let resp = from(prankster, i % 2 == 0).await;
         assert_eq!(resp.status, StatusCode::SEE_OTHER, "{i}: {}", resp.body);

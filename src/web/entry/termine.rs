@@ -11,7 +11,7 @@ use axum::Form;
 use chrono::NaiveDate;
 use serde::Deserialize;
 
-use crate::league::planned::{PlanStatus, Via};
+use crate::league::plan::planned::{PlanStatus, Via};
 use crate::service::planned::{Cancelled, OnPlanned, PlanInput, Planned};
 use crate::service::{League, ServiceError, Snapshot};
 use crate::web::kit::respond::{Reply, Stored};

@@ -17,7 +17,7 @@ use chrono::NaiveDate;
 use serde::Deserialize;
 
 use crate::league::format_cents;
-use crate::league::planned::{PlanStatus, Via};
+use crate::league::plan::planned::{PlanStatus, Via};
 use crate::service::calendar::{calendar, Whose};
 use crate::service::card::CardLink;
 use crate::service::{League, Snapshot};

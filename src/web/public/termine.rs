@@ -15,7 +15,7 @@ use chrono::{Datelike, NaiveDate};
 use serde::Deserialize;
 
 use crate::league::model::format::date_de;
-use crate::league::planned::{PlanStatus, PlannedNight, Via};
+use crate::league::plan::planned::{PlanStatus, PlannedNight, Via};
 use crate::service::{League, ServiceError, Snapshot};
 use crate::web::kit::at::path_date;
 use crate::web::kit::{AppError, Guard, Layout, Routes};
@@ -82,7 +82,7 @@ pub struct NextNight {
     pub answer: Option<String>,
 }
 
-/// The next night to answer in `snapshot` on `today` ([`crate::league::planned::Planning::next`]),
+/// The next night to answer in `snapshot` on `today` ([`crate::league::plan::planned::Planning::next`]),
 /// with the answer of `player` (players.id and name) when given: addressed as "Du" when `du`.
 pub fn next_night(
     snapshot: &Snapshot,
@@ -95,7 +95,7 @@ pub fn next_night(
 }
 
 /// The next night to answer in `snapshot` on `today`
-/// ([`crate::league::planned::Planning::next`]: not cancelled, not started, not over).
+/// ([`crate::league::plan::planned::Planning::next`]: not cancelled, not started, not over).
 pub fn next_planned(snapshot: &Snapshot, today: NaiveDate) -> Option<&PlannedNight> {
     snapshot
         .planning
