@@ -422,13 +422,13 @@ mod tests {
                 let season = Season::from_file(&file).unwrap();
                 let last = season.nights.last().unwrap().date;
                 assert_eq!(
-                    crate::league::kasse::closing(
+                    crate::league::money::netting::closing(
                         &season,
                         0,
                         NaiveDate::from_ymd_opt(2027, 1, 1).unwrap(),
                         &[]
                     ),
-                    crate::league::kasse::Closing::Final { last }
+                    crate::league::money::netting::Closing::Final { last }
                 );
             }
         }

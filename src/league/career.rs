@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::league::model::names::name_key;
 use crate::league::model::rules::Liga;
 use crate::league::model::season::Season;
-use crate::league::payouts::Payouts;
+use crate::league::money::payouts::Payouts;
 use crate::league::table::standings::{standings, DWert, StandingRow, Standings};
 
 /// Rounds a player needs over all seasons to be listed in the all-time table (ten Teilnahmen, league.md §3).
@@ -260,7 +260,7 @@ pub fn fold_careers<'a>(seasons: impl IntoIterator<Item = &'a [CareerLine]>) -> 
 }
 
 /// Every player's career over `seasons` (any order; shown by year) with the year-end `payouts` of
-/// those seasons (as [`crate::league::kasse::chain`] returns them, matched by year; a season without one
+/// those seasons (as [`crate::league::money::kasse::chain`] returns them, matched by year; a season without one
 /// counts 0 cents) (league.md §2–§4, §7, §8). Each season he has a round in gives his line of the
 /// table after its last night. Sorted by [`name_key`] of the player.
 pub fn careers(seasons: &[Season], payouts: &[Payouts]) -> Vec<Career> {
@@ -400,7 +400,7 @@ pub fn ehrentafel(seasons: &[Season], payouts: &[Payouts]) -> Vec<HonourYear> {
 
 /// [`ehrentafel`] as it stands on the club's `today` (`None`: after every night): each season's
 /// table as of [`Season::capped_as_of`] (issue 22.3); `payouts` should be those of the same day
-/// ([`crate::league::payouts::payouts_as_of`]).
+/// ([`crate::league::money::payouts::payouts_as_of`]).
 pub fn ehrentafel_on(
     seasons: &[Season],
     payouts: &[Payouts],

@@ -187,7 +187,7 @@ pub enum Change {
     },
     /// A payment of `cents` by `player` on `paid_on`, booked against his oldest open items: his
     /// open fines by night and booking order, then the Jahresbeitrag when it is due that day
-    /// ([`crate::league::kasse::allocate`]: the amount must settle whole items).
+    /// ([`crate::league::money::items::allocate`]: the amount must settle whole items).
     BookPayment {
         /// The paying player.
         player: String,
@@ -198,7 +198,7 @@ pub enum Change {
     },
     /// Books the netting of the Jahresabschluss on `paid_on` (league.md §8): each payee's open
     /// fines, oldest first and as far as his share covers them, become paid out of his share
-    /// ([`crate::league::kasse::netting_plan`]). Refused when there is nothing to net.
+    /// ([`crate::league::money::netting::netting_plan`]). Refused when there is nothing to net.
     NetPayouts {
         /// The day of the netting (the fines' payment day).
         paid_on: NaiveDate,
@@ -505,7 +505,7 @@ impl Season {
     /// season.
     pub fn apply(&self, change: &Change) -> Result<Season, EntryError> {
         if change.moves_payouts() {
-            if let Some(refusal) = crate::league::kasse::netting_booked(self) {
+            if let Some(refusal) = crate::league::money::netting::netting_booked(self) {
                 return Err(refusal);
             }
         }

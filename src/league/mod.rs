@@ -11,14 +11,11 @@
 pub mod career;
 pub mod change;
 pub mod curves;
-pub mod girocode;
 pub mod glueck;
-pub mod kasse;
 pub mod model;
-pub mod payouts;
+pub mod money;
 pub mod plan;
 pub mod records;
-pub mod reminder;
 pub mod replace;
 pub mod report;
 pub mod sheet;
@@ -35,7 +32,7 @@ pub use model::rules::{fee_cents, Liga};
 pub use model::season::{
     row_points, EndstandRow, Fine, Night, Player, Round, Season, Table, TotalsRow,
 };
-pub use payouts::{largest_remainder, payouts, ExactShare, LuckyLooser, Payouts, Place};
+pub use money::payouts::{largest_remainder, payouts, ExactShare, LuckyLooser, Payouts, Place};
 pub use table::nights::{
     night_summary, player_history, NightPlayer, NightSummary, PlayerHistory, PlayerNight,
     RoundLine, TableSummary,

@@ -6,11 +6,11 @@
 
 use chrono::NaiveDate;
 
-use crate::league::kasse::fine_label;
 use crate::league::model::format::{date_de, format_cents, format_dwert};
 use crate::league::model::rules::Liga;
 use crate::league::model::rules::SeasonRules;
 use crate::league::model::season::Season;
+use crate::league::money::kasse::fine_label;
 use crate::league::table::nights::night_summary;
 use crate::league::table::progress::movements;
 use crate::league::table::standings::standings;

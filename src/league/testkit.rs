@@ -134,3 +134,141 @@ pub fn november(ahead: bool) -> Season {
         ],
     ))
 }
+
+/// Paid in January: the Jahresbeitrag's day of the money's samples.
+const JAN: Option<&str> = Some("2026-01-05");
+
+/// The Kasse's sample: four players over three nights; Dora pays her fee in June (after the second night).
+pub fn kasse_sample() -> Season {
+    let names = ["Anna", "Bea", "Cem", "Dora"];
+    let nights = ["2026-01-09", "2026-02-13", "2026-07-10"]
+        .iter()
+        .map(|d| {
+            NightSpec {
+                date: d,
+                players: &names,
+                outs: &[3, 2, 1, 0],
+                lost: &[0, 0, 0],
+                ..NightSpec::default()
+            }
+            .build()
+        })
+        .collect();
+    let players = [
+        ("Cem", JAN),
+        ("Anna", JAN),
+        ("Bea", None),
+        ("Dora", Some("2026-06-01")),
+    ];
+    let mut v = season_json(2026, &players, nights);
+    v["nights"][0]["fines"] = json!([
+        { "player": "Bea", "kind": "late", "paid": true },
+        { "player": "Bea", "kind": "sleepy", "paid": false },
+        { "player": "Anna", "kind": "sleepy", "paid": true }
+    ]);
+    v["nights"][2]["fines"] = json!([
+        { "player": "Dora", "kind": "late", "paid": false, "amount_cents": 250 }
+    ]);
+    season(v)
+}
+
+/// Six players, all paid in January, two nights: Anna 1st … Emil 5th, Fritz the Lucky Looser.
+/// Anna owes 1,00 € and 0,50 €, Emil 50,00 € (more than his share), Dora paid 1,00 €.
+pub fn winners() -> Season {
+    let names = ["Anna", "Bea", "Cem", "Dora", "Emil", "Fritz"];
+    let nights = ["2026-01-09", "2026-01-16"]
+        .iter()
+        .map(|day| {
+            NightSpec {
+                date: day,
+                players: &names,
+                outs: &[5, 4, 3, 2, 1, 0],
+                ..NightSpec::default()
+            }
+            .build()
+        })
+        .collect();
+    let players: Vec<(&str, Option<&str>)> = names.iter().map(|n| (*n, JAN)).collect();
+    let mut v = season_json(2026, &players, nights);
+    v["nights"][0]["fines"] = json!([
+        { "player": "Anna", "kind": "late", "paid": false },
+        { "player": "Emil", "kind": "late", "paid": false, "amount_cents": 5000 },
+        { "player": "Dora", "kind": "late", "paid": true }
+    ]);
+    v["nights"][1]["fines"] = json!([ { "player": "Anna", "kind": "sleepy", "paid": false } ]);
+    // Both nights closed: the netting is the season's last act (league.md §11).
+    v["nights"][0]["closed"] = json!(true);
+    v["nights"][1]["closed"] = json!(true);
+    season(v)
+}
+
+/// Random seasons with fees, nights and fines: the money's proptests.
+pub mod random {
+    use proptest::prelude::*;
+    use serde_json::{json, Value};
+
+    use super::{season, NightSpec};
+    use crate::league::model::season::Season;
+
+    /// (fee month per player, nights as (month, outs per player, lost rounds per player),
+    /// fines as (player, late, paid, night index)).
+    pub type SeasonGen = (
+        Vec<Option<u32>>,
+        Vec<(u32, Vec<u32>, Vec<u32>)>,
+        Vec<(usize, bool, bool, usize)>,
+    );
+
+    pub const NAMES: [&str; 6] = ["Anna", "Bea", "Cem", "Dora", "Emil", "Fritz"];
+
+    pub fn season_gen() -> impl Strategy<Value = SeasonGen> {
+        (
+            proptest::collection::vec(proptest::option::weighted(0.7, 1u32..=9), 6),
+            proptest::collection::vec(
+                (
+                    1u32..=12,
+                    proptest::collection::vec(0u32..=12, 6),
+                    proptest::collection::vec(0u32..=4, 6),
+                ),
+                0..5,
+            ),
+            proptest::collection::vec((0usize..6, any::<bool>(), any::<bool>(), 0usize..5), 0..6),
+        )
+    }
+
+    pub fn build(year: i32, g: &SeasonGen) -> Season {
+        let (fees, nights, fines) = g;
+        let players: Vec<Value> = NAMES
+            .iter()
+            .zip(fees)
+            .map(|(n, m)| {
+                json!({ "name": n, "fee_paid_on": m.map(|m| format!("{year}-{m:02}-05")) })
+            })
+            .collect();
+        let mut night_json: Vec<Value> = nights
+            .iter()
+            .enumerate()
+            .map(|(i, (month, outs, lost))| {
+                NightSpec {
+                    date: &format!("{year}-{month:02}-{:02}", 10 + i),
+                    players: &NAMES,
+                    outs,
+                    lost,
+                    ..NightSpec::default()
+                }
+                .build()
+            })
+            .collect();
+        for &(p, late, paid, n) in fines {
+            if let Some(night) = night_json.get_mut(n) {
+                night["fines"].as_array_mut().expect("fines array").push(
+                    json!({ "player": NAMES[p], "kind": if late { "late" } else { "sleepy" },
+                                   "paid": paid }),
+                );
+            }
+        }
+        season(
+            json!({ "format": "schockerliga-season/1", "season": year, "rules": {},
+                       "players": players, "nights": night_json }),
+        )
+    }
+}

@@ -14,8 +14,8 @@ use super::accounts::{token_hash, MAX_CREDENTIAL_CHARS};
 use super::{League, ServiceError};
 use crate::auth;
 use crate::db::{self, card::ReminderRow, Db};
-use crate::league::kasse;
 use crate::league::model::format::{date_de, format_cents};
+use crate::league::money::items;
 
 /// The latest day to pay by a reminder may name, in days from today (hostile trial: "bis zum
 /// 31.12.9999").
@@ -238,7 +238,7 @@ impl League {
                 ServiceError::refused(format!("Spieler Nr. {player_id} spielt nicht in {year}."))
             })?
             .to_string();
-        let account = kasse::account(&view.season, &name, today).ok_or_else(|| {
+        let account = items::account(&view.season, &name, today).ok_or_else(|| {
             ServiceError::refused(format!("{name} spielt nicht in der Saison {year}."))
         })?;
         if account.open_cents <= 0 {

@@ -210,7 +210,7 @@ impl League {
     /// §11: a new night needs the netting undone first), as the write pipeline refuses its start.
     fn season_not_netted(&self, date: NaiveDate) -> Result<(), ServiceError> {
         match self.snapshot().season(date.year()) {
-            Ok(view) => match crate::league::kasse::netting_booked(&view.season) {
+            Ok(view) => match crate::league::money::netting::netting_booked(&view.season) {
                 Some(refusal) => Err(ServiceError::Refused(refusal)),
                 None => Ok(()),
             },

@@ -7,7 +7,7 @@ use serde_json::json;
 
 use super::{League, ServiceError};
 use crate::db::{self, settings::SettingsRow};
-use crate::league::girocode;
+use crate::league::money::girocode;
 
 /// The club's settings as the pages read them.
 pub type ClubSettings = SettingsRow;

@@ -96,8 +96,8 @@ impl SeasonView {
             return d.clone();
         }
         let table = self.standings();
-        let payouts =
-            carry_in_cents.map(|c| league::payouts::payouts_of_table(&self.season, table, c));
+        let payouts = carry_in_cents
+            .map(|c| league::money::payouts::payouts_of_table(&self.season, table, c));
         let d = Arc::new(Derived {
             carry_in_cents,
             lines: league::career::season_lines(&self.season, table, payouts.as_ref()),
@@ -429,7 +429,7 @@ impl Snapshot {
         Ok(())
     }
 
-    /// The payouts chain over every readable season (league::kasse::chain over the views, without
+    /// The payouts chain over every readable season (league::money::kasse::chain over the views, without
     /// copying the seasons), each season's table as of [`Season::capped_as_of`] `today` (`None`:
     /// after its last night with results).
     fn chain_of(&self, today: Option<NaiveDate>) -> BTreeMap<i32, Chained> {
@@ -446,11 +446,11 @@ impl Snapshot {
                     v.derived(Some(carry))
                         .payouts
                         .clone()
-                        .unwrap_or_else(|| league::payouts::payouts(&v.season, carry))
+                        .unwrap_or_else(|| league::money::payouts::payouts(&v.season, carry))
                 };
                 let p = match today.map(|t| v.season.capped_as_of(None, t)) {
                     None | Some(None) => kept(),
-                    Some(as_of) => league::payouts::payouts_as_of(&v.season, carry, as_of),
+                    Some(as_of) => league::money::payouts::payouts_as_of(&v.season, carry, as_of),
                 };
                 carry = p.carry_out_cents;
                 p

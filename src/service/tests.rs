@@ -515,7 +515,7 @@ fn history_from_scratch(
     snapshot: &Snapshot,
 ) -> (Vec<Career>, Vec<AllTimeRow>, Vec<HonourYear>, Records) {
     let seasons: Vec<Season> = snapshot.seasons().map(|v| v.season.clone()).collect();
-    let payouts = crate::league::kasse::chain(&seasons);
+    let payouts = crate::league::money::kasse::chain(&seasons);
     let careers = crate::league::career::careers(&seasons, &payouts);
     let all_time =
         crate::league::career::all_time_of(&careers, crate::league::career::ALL_TIME_MIN_ROUNDS);

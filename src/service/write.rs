@@ -318,7 +318,7 @@ impl League {
             let planning = db::planned::load(&mut tx).await?;
             let season = &view.season;
             let planned = planning.ahead_in(year, today, |d| season.night(d).is_some());
-            league::kasse::last_act(season, &planned)?;
+            league::money::netting::last_act(season, &planned)?;
         }
         not_running_in_besteck(&mut tx, &view, changes, edit.confirms_runde).await?;
         seen_is_current(&mut tx, &view, changes).await?;
@@ -832,7 +832,7 @@ async fn audit(
                     .map(|(d, f)| json!([d, f.player, f.kind, f.amount_cents, f.paid_on]))
                     .collect()
             };
-            let on = league::kasse::netted_on(before)
+            let on = league::money::netting::netted_on(before)
                 .map(|d| format!(" vom {}", de(d)))
                 .unwrap_or_default();
             db::audit::record(

@@ -2,8 +2,8 @@
 //! with the carry, careers, all-time table, Ehrentafel) and the all-time D.Wert and tie rules.
 
 use super::*;
-use crate::league::kasse::chain;
-use crate::league::payouts::payouts_as_of;
+use crate::league::money::kasse::chain;
+use crate::league::money::payouts::payouts_as_of;
 use crate::league::testkit::{november, season, season_json, NightSpec};
 
 /// Two January nights of 10 rounds with the same players and per-night Outs, Hand-Outs, Julen and

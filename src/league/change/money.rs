@@ -4,11 +4,11 @@
 use chrono::NaiveDate;
 
 use super::{night_entry, refuse};
-use crate::league::kasse;
 use crate::league::model::error::EntryError;
 use crate::league::model::file::{FineEntry, SeasonFile};
 use crate::league::model::names::normalize_name;
 use crate::league::model::season::Season;
+use crate::league::money::{items, kasse, netting};
 
 /// [`super::Change::BookFine`]: a fine of `kind` for `player` at the night on `date`; a second
 /// one of that kind only with `again`.
@@ -90,7 +90,7 @@ pub(super) fn book_payment(
     paid_on: NaiveDate,
 ) -> Result<(), EntryError> {
     let name = normalize_name(player);
-    let items = kasse::allocate(season, &name, cents, paid_on)?;
+    let items = items::allocate(season, &name, cents, paid_on)?;
     for item in items {
         match item.fine {
             Some((date, index)) => {
@@ -118,8 +118,8 @@ pub(super) fn net_payouts(
 ) -> Result<(), EntryError> {
     // The season's last act (league.md §11): not while a night is open. The planned nights are
     // the service's to check (the season does not know them).
-    kasse::last_act(season, &[])?;
-    let plan = kasse::netting_plan(season, carry_in_cents, paid_on);
+    netting::last_act(season, &[])?;
+    let plan = netting::netting_plan(season, carry_in_cents, paid_on);
     if plan.is_empty() {
         return Err(refuse(
             "Nichts zu verrechnen: keine offenen Strafen der Gewinner, die ihr Anteil deckt.",
@@ -156,3 +156,6 @@ pub(super) fn undo_netting(file: &mut SeasonFile, reason: &str) -> Result<(), En
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;

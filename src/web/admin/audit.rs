@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::league::model::format::{date_de, format_cents};
-use crate::league::reminder::percent_encode;
+use crate::league::money::reminder::percent_encode;
 use crate::service::accounts::{AuditFilter, AuditKind};
 use crate::service::League;
 use crate::web::kit::{AppError, Layout};

@@ -15,9 +15,9 @@ use axum::response::Response;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::league::kasse::{fine_label, parse_euros};
 use crate::league::model::format::{date_de, format_cents};
 use crate::league::model::rules::{MonthDay, SeasonRules};
+use crate::league::money::kasse::{fine_label, parse_euros};
 use crate::league::Change;
 use crate::rules::RuleSet;
 use crate::service::{Edit, ServiceError};

@@ -7,7 +7,7 @@ use axum::Form;
 use serde::Deserialize;
 
 use super::night::{correct, end, korrektur_key, Correction, CorrectionForm, Typed};
-use crate::league::kasse::fine_label;
+use crate::league::money::kasse::fine_label;
 use crate::league::{Change, Korrektur};
 use crate::service::Edit;
 use crate::web::kit::form::KorrekturFields;

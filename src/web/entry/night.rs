@@ -15,8 +15,8 @@ use chrono::NaiveDate;
 
 use super::round_input::{first, Fields, RowInput};
 use crate::league::change::{round_loser, round_outs_short, round_version};
-use crate::league::kasse::fine_label;
 use crate::league::model::format::{date_de, format_cents};
+use crate::league::money::kasse::fine_label;
 use serde::Deserialize;
 
 use crate::league::{model::draw, Change, Korrektur, Night, Round};

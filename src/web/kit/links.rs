@@ -111,7 +111,7 @@ pub fn whatsapp(text: &str, link: &str) -> String {
     } else {
         format!("{text} {link}")
     };
-    crate::league::reminder::whatsapp(&message)
+    crate::league::money::reminder::whatsapp(&message)
 }
 
 /// `page` marked `Cache-Control: no-store` (SECURITY.md "Scorer links"): every page that shows

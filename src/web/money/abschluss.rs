@@ -9,11 +9,11 @@ use askama_web::WebTemplate;
 use axum::response::{IntoResponse, Response};
 use chrono::NaiveDate;
 
-use crate::league::kasse::{
-    closing, fine_label, format_exact_cents, lucky_lines, netted_on, netting_preview, place_lines,
-    Ahead, Closing, NetLine, ShareLine,
-};
 use crate::league::model::format::date_de as de_date;
+use crate::league::money::kasse::{
+    fine_label, format_exact_cents, lucky_lines, place_lines, ShareLine,
+};
+use crate::league::money::netting::{closing, netted_on, netting_preview, Ahead, Closing, NetLine};
 use crate::league::{format_cents, Season};
 use crate::web::kit::at::AtSeason;
 use crate::web::kit::session::CurrentUser;
@@ -215,7 +215,7 @@ fn lucky_note(lucky: i64, share: i64) -> String {
 
 /// The netting of `season` with carry-in `carry_in` on `on` ([`NettingView`]).
 fn netting_view(season: &Season, carry_in: i64, on: NaiveDate, access: NetAccess) -> NettingView {
-    use crate::league::kasse::netting;
+    use crate::league::money::netting::netting;
     use crate::league::payouts;
     let after = pending_netting(season, carry_in, on);
     let shown = after.as_ref().unwrap_or(season);
@@ -231,7 +231,7 @@ fn netting_view(season: &Season, carry_in: i64, on: NaiveDate, access: NetAccess
             .sum()
     };
     let misfit = misfit(&netting(season, &payouts(season, carry_in), on));
-    let waits = crate::league::kasse::last_act(season, &access.planned)
+    let waits = crate::league::money::netting::last_act(season, &access.planned)
         .err()
         .map(|e| e.to_string());
     let dash = |c: i64| {
@@ -429,8 +429,11 @@ fn abschluss_view(
     let after_places: BTreeMap<String, i64> = after
         .as_ref()
         .map(|a| {
-            let pa =
-                crate::league::payouts::payouts_as_of(a, carry_in, a.default_as_of(Some(today)));
+            let pa = crate::league::money::payouts::payouts_as_of(
+                a,
+                carry_in,
+                a.default_as_of(Some(today)),
+            );
             place_lines(&a.rules, &pa)
                 .into_iter()
                 .map(|l| (l.player, l.cents))

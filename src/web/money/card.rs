@@ -3,9 +3,9 @@
 
 use chrono::NaiveDate;
 
-use crate::league::kasse::account;
 use crate::league::model::format::date_de;
-use crate::league::{format_cents, girocode};
+use crate::league::money::items::account;
+use crate::league::{format_cents, money::girocode};
 use crate::service::{SeasonView, Snapshot};
 
 /// A player's money card (on his page): what he owes and what he paid, with the GiroCode and

@@ -140,7 +140,7 @@ pub async fn kasse(layout: Layout, at: AtSeason) -> Result<Response, AppError> {
     }
     let year = at.year();
     let chained = at.snapshot.chained_on(year, today)?;
-    let k = crate::league::kasse::kasse(&at.view.season, chained.payouts.carry_in_cents);
+    let k = crate::league::money::kasse::kasse(&at.view.season, chained.payouts.carry_in_cents);
     let mut rows = vec![strings([
         "Name",
         "Beitrag bezahlt am",

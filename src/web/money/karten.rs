@@ -19,7 +19,7 @@ use serde::Deserialize;
 use tower_sessions::Session;
 
 use crate::league::model::format::date_de;
-use crate::league::{format_cents, kasse, reminder};
+use crate::league::{format_cents, money::items, money::reminder};
 use crate::service::card::card_path;
 use crate::service::{SeasonView, ServiceError};
 use crate::web::kit::links::{self, PublicAddress};
@@ -90,7 +90,7 @@ fn render(
         .iter()
         .filter_map(|p| {
             let id = view.ids.players.get(&p.name).copied()?;
-            let open = kasse::account(&view.season, &p.name, today).map_or(0, |a| a.open_cents);
+            let open = items::account(&view.season, &p.name, today).map_or(0, |a| a.open_cents);
             Some(CardLine {
                 id,
                 name: p.name.clone(),

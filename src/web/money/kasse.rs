@@ -7,8 +7,8 @@ use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
 
 use crate::league::format_cents;
-use crate::league::kasse::{fine_label, kasse};
 use crate::league::model::format::date_de as de_date;
+use crate::league::money::kasse::{fine_label, kasse};
 use crate::service::{League, SeasonView};
 use crate::web::kit::at::AtSeason;
 use crate::web::kit::session::CurrentUser;
@@ -164,7 +164,7 @@ fn kasse_view(layout: Layout, at: &AtSeason, error: Option<String>) -> Result<Ka
     let season = &at.view.season;
     let p = &chained.payouts;
     let k = kasse(season, p.carry_in_cents);
-    let row = |l: &crate::league::kasse::KasseLine| KasseRow {
+    let row = |l: &crate::league::money::kasse::KasseLine| KasseRow {
         player: l.player.clone(),
         fee_date: l.fee_paid_on.map(de_date).unwrap_or_else(|| "–".into()),
         fee: if l.fee_paid_on.is_some() || l.fee_cents > 0 {

@@ -9,8 +9,9 @@ use axum::response::Response;
 use axum::Form;
 use serde::Deserialize;
 
-use crate::league::kasse::{open_items, parse_euros};
 use crate::league::model::format::date_de;
+use crate::league::money::items::open_items;
+use crate::league::money::kasse::parse_euros;
 use crate::league::{format_cents, Change};
 use crate::service::{Edit, League, SeasonView, ServiceError};
 use crate::web::kit::session::RequireMoney;
@@ -310,7 +311,7 @@ pub async fn undo_net(
     Form(form): Form<UndoNetForm>,
 ) -> Result<Response, AppError> {
     let year = at.year();
-    let before = crate::league::kasse::netted_on(&at.view.season);
+    let before = crate::league::money::netting::netted_on(&at.view.season);
     let change = Change::UndoNetting {
         reason: form.grund.clone(),
     };

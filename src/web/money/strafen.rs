@@ -10,8 +10,8 @@ use axum::Form;
 use chrono::NaiveDate;
 use serde::Deserialize;
 
-use crate::league::kasse::{fine_label, parse_euros};
 use crate::league::model::format::date_de as de_date;
+use crate::league::money::kasse::{fine_label, parse_euros};
 use crate::league::{format_cents, Change, Korrektur};
 use crate::service::{Edit, SeasonView, ServiceError};
 use crate::web::kit::at::AtSeason;

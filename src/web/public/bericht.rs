@@ -13,7 +13,7 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
 use crate::league::model::format::date_de;
-use crate::league::reminder;
+use crate::league::money::reminder;
 use crate::league::report::{night_report, Money};
 use crate::web::kit::links::PublicAddress;
 use crate::web::kit::AtNight;
@@ -89,7 +89,7 @@ async fn text(address: PublicAddress, at: AtNight) -> Result<Response, AppError>
 
 #[cfg(test)]
 mod tests {
-    use crate::league::reminder::percent_encode;
+    use crate::league::money::reminder::percent_encode;
 
     #[test]
     fn percent_encoding() {

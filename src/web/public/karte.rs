@@ -129,7 +129,7 @@ fn render(
         .filter(|v| Some(v.season.year) != year)
         .filter_map(|v| {
             let his = v.player_name(id)?;
-            let a = crate::league::kasse::account(&v.season, his, today)?;
+            let a = crate::league::money::items::account(&v.season, his, today)?;
             (a.open_cents > 0).then(|| Earlier {
                 year: v.season.year,
                 open: a

@@ -15,10 +15,10 @@ use chrono::{Datelike, NaiveDate};
 use serde_json::Value;
 
 use crate::league::fee_cents;
-use crate::league::kasse::fine_label;
 use crate::league::model::format::month_name;
 use crate::league::model::format::{date_de, format_cents, format_dwert};
 use crate::league::model::rules::SeasonRules;
+use crate::league::money::kasse::fine_label;
 use crate::rules::explain::{ranking, rule_sentences, RankLine};
 use crate::rules::{Deckel, RuleSet};
 use crate::service::League;

@@ -1,7 +1,7 @@
 //! Unit tests of `src/web/kit/links.rs`.
 
 use super::*;
-use crate::league::reminder::percent_encode;
+use crate::league::money::reminder::percent_encode;
 use crate::service::status::PublicUrl;
 use axum::http::{header, HeaderMap, HeaderValue};
 

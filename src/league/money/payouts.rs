@@ -530,7 +530,7 @@ mod tests {
     #[test]
     fn a_night_without_results_leaves_the_payouts_their_places() {
         let s = november(false);
-        let p = crate::league::payouts(&s, 0);
+        let p = payouts(&s, 0);
         assert_eq!(p.schocker_des_jahres, ["Anna"]);
         assert!(!p.places.is_empty(), "payouts with places");
     }

@@ -1,0 +1,200 @@
+//! A player's account (league.md §5, §6): his open items (fines not paid, the Jahresbeitrag
+//! when due), a payment settling the oldest of them whole, and the money card of what is open
+//! and what was paid.
+
+use chrono::{Datelike, NaiveDate};
+
+use super::kasse::fine_label;
+use crate::league::model::error::{EntryError, Location};
+use crate::league::model::format::{date_de, format_cents, month_name};
+use crate::league::model::rules::fee_cents;
+use crate::league::model::season::Season;
+
+/// One open item of a player (league.md §5, §6): a fine not paid yet, or the Jahresbeitrag.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenItem {
+    /// The fine's night and position among the night's fines; `None` for the Jahresbeitrag.
+    pub fine: Option<(NaiveDate, usize)>,
+    /// German label: "Zuspätkommer am 09.01.2026", "Jahresbeitrag (bei Zahlung im Mai)".
+    pub label: String,
+    /// Its amount in cents.
+    pub cents: i64,
+}
+
+/// The open fines of `player`, oldest first (by night, then booking order), of the nights up to
+/// `until` (all with `None`).
+pub fn open_fines(season: &Season, player: &str, until: Option<NaiveDate>) -> Vec<OpenItem> {
+    season
+        .nights
+        .iter()
+        .filter(|n| until.is_none_or(|u| n.date <= u))
+        .flat_map(|n| {
+            n.fines
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| f.player == player && !f.paid)
+                .map(move |(i, f)| OpenItem {
+                    fine: Some((n.date, i)),
+                    label: format!("{} am {}", fine_label(&f.kind), date_de(n.date)),
+                    cents: f.amount_cents,
+                })
+        })
+        .collect()
+}
+
+/// The Jahresbeitrag of `player` as an open item on `on`: when he has none yet and it can be paid
+/// that day (league.md §5: the amount of that day's month, until `last_join_month`).
+pub fn fee_due(season: &Season, player: &str, on: NaiveDate) -> Option<OpenItem> {
+    let p = season.player(player)?;
+    if p.fee_paid_on.is_some() {
+        return None;
+    }
+    let cents = fee_cents(&season.rules, season.year, on).ok()?;
+    Some(OpenItem {
+        fine: None,
+        label: format!(
+            "Jahresbeitrag für die 1. Liga (bei Zahlung im {})",
+            month_name(on.month())
+        ),
+        cents,
+    })
+}
+
+/// The open items of `player` on `on`, oldest first: his open fines of the nights up to `on`,
+/// then the Jahresbeitrag when it is due ([`fee_due`]) — it is optional, so it comes last.
+pub fn open_items(season: &Season, player: &str, on: NaiveDate) -> Vec<OpenItem> {
+    let mut items = open_fines(season, player, Some(on));
+    items.extend(fee_due(season, player, on));
+    items
+}
+
+/// The items that a payment of `cents` by `player` on `on` settles: the oldest open items
+/// ([`open_items`]) whose amounts add up to exactly `cents` (an item is paid whole). Refused
+/// (German): not a player of the season, not a positive amount, more than is open, or an amount
+/// that ends inside an item (the message names the amounts that settle whole items).
+pub fn allocate(
+    season: &Season,
+    player: &str,
+    cents: i64,
+    on: NaiveDate,
+) -> Result<Vec<OpenItem>, EntryError> {
+    let at = Location::default().player(player).field("betrag");
+    if season.player(player).is_none() {
+        return Err(EntryError::new(
+            Location::default(),
+            format!("{player} spielt nicht in der Saison {}", season.year),
+        ));
+    }
+    if cents <= 0 {
+        return Err(EntryError::new(at, "Der Betrag muss größer als 0 sein."));
+    }
+    let items = open_items(season, player, on);
+    let total: i64 = items.iter().map(|i| i.cents).sum();
+    if items.is_empty() {
+        return Err(EntryError::new(
+            at,
+            format!("{player} hat am {} nichts offen.", date_de(on)),
+        ));
+    }
+    if cents > total {
+        return Err(EntryError::new(
+            at,
+            format!(
+                "{} ist mehr als offen: {player} hat am {} {} offen.",
+                format_cents(cents),
+                date_de(on),
+                format_cents(total)
+            ),
+        ));
+    }
+    let mut sum = 0;
+    let mut settled = Vec::new();
+    let mut whole = Vec::new();
+    for item in items {
+        if sum == cents {
+            break;
+        }
+        sum += item.cents;
+        whole.push(sum);
+        settled.push(item);
+        if sum > cents {
+            let amounts: Vec<String> = whole.iter().map(|c| format_cents(*c)).collect();
+            return Err(EntryError::new(
+                at,
+                format!(
+                    "{} deckt die offenen Posten von {player} (älteste zuerst) nicht ganz: \
+                     ganze Posten ergeben {}. Der Rest bleibt offen oder wird zurückgegeben.",
+                    format_cents(cents),
+                    amounts.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(settled)
+}
+
+/// One paid item of a player: a fine or the Jahresbeitrag, with its payment day.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaidItem {
+    /// German label: "Jahresbeitrag", "Zuspätkommer am 09.01.2026".
+    pub label: String,
+    /// Its amount in cents.
+    pub cents: i64,
+    /// The day it was paid.
+    pub paid_on: NaiveDate,
+    /// Paid out of his share at the Jahresabschluss.
+    pub netted: bool,
+}
+
+/// A player's money in a season as his money card shows it: what he owes (each open fine, the
+/// Jahresbeitrag when due on `today`) and what he paid, with the sums.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Account {
+    /// His open items, oldest first (all his open fines, then the Jahresbeitrag when due).
+    pub open: Vec<OpenItem>,
+    /// Σ open, cents.
+    pub open_cents: i64,
+    /// What he paid, by payment day.
+    pub paid: Vec<PaidItem>,
+    /// Σ paid, cents.
+    pub paid_cents: i64,
+}
+
+/// The account of `player` on `today` ([`Account`]); `None` when he is not a player of the season.
+pub fn account(season: &Season, player: &str, today: NaiveDate) -> Option<Account> {
+    let p = season.player(player)?;
+    let mut open = open_fines(season, player, None);
+    open.extend(fee_due(season, player, today));
+    let mut paid: Vec<PaidItem> = p
+        .fee_paid_on
+        .map(|d| PaidItem {
+            label: "Jahresbeitrag".to_string(),
+            cents: p.fee_cents,
+            paid_on: d,
+            netted: false,
+        })
+        .into_iter()
+        .collect();
+    for n in &season.nights {
+        for f in n.fines.iter().filter(|f| f.player == player) {
+            if let Some(d) = f.paid_on {
+                paid.push(PaidItem {
+                    label: format!("{} am {}", fine_label(&f.kind), date_de(n.date)),
+                    cents: f.amount_cents,
+                    paid_on: d,
+                    netted: f.netted,
+                });
+            }
+        }
+    }
+    paid.sort_by_key(|i| i.paid_on);
+    Some(Account {
+        open_cents: open.iter().map(|i| i.cents).sum(),
+        paid_cents: paid.iter().map(|i| i.cents).sum(),
+        open,
+        paid,
+    })
+}
+
+#[cfg(test)]
+mod tests;

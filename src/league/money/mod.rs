@@ -1,0 +1,11 @@
+//! The money of a season (league.md §5–§8, §11): the Jahresabschluss's places, pot and carry
+//! (`payouts`), the treasurer's Kasse, the pot night by night and the carry chain (`kasse`), a
+//! player's open items and payments against them (`items`), the netting of the Jahresabschluss
+//! (`netting`), the GiroCode of a transfer (`girocode`) and payment reminders (`reminder`).
+//! Names the model and the table.
+pub mod girocode;
+pub mod items;
+pub mod kasse;
+pub mod netting;
+pub mod payouts;
+pub mod reminder;
