@@ -20,7 +20,7 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, Criterion};
 use schockerliga::db::Db;
 use schockerliga::demo::{league, DemoSpec};
-use schockerliga::league::sheet::season_rows;
+use schockerliga::league::sheet::write::season_rows;
 use schockerliga::league::Season;
 use schockerliga::service::interchange::{import_all_as, read_sheet};
 use tokio::runtime::Runtime;

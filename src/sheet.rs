@@ -9,7 +9,7 @@ use std::io::{Cursor, Read, Seek};
 use calamine::{Data, Reader};
 use chrono::NaiveDate;
 
-use crate::league::sheet::{Cell, Sheet, SheetError, SheetRow};
+use crate::league::sheet::layout::{Cell, Sheet, SheetError, SheetRow};
 
 /// Largest file read (16 MiB): a club's twenty years of night totals are well under 1 MiB as
 /// CSV and a few MiB as XLSX.
@@ -274,7 +274,7 @@ fn read_csv(bytes: &[u8]) -> Result<Sheet, SheetError> {
             continue;
         }
         rows.push(SheetRow { line, cells });
-        if rows.len() > crate::league::sheet::MAX_ROWS + 1 {
+        if rows.len() > crate::league::sheet::layout::MAX_ROWS + 1 {
             break;
         }
     }
@@ -369,7 +369,7 @@ fn sheet_of(
             continue;
         }
         rows.push(SheetRow { line, cells });
-        if rows.len() > crate::league::sheet::MAX_ROWS + 1 {
+        if rows.len() > crate::league::sheet::layout::MAX_ROWS + 1 {
             break;
         }
     }

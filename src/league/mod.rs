@@ -16,13 +16,11 @@ pub mod model;
 pub mod money;
 pub mod plan;
 pub mod records;
-pub mod replace;
 pub mod report;
 pub mod sheet;
 pub mod table;
 #[cfg(test)]
 pub(crate) mod testkit;
-pub mod totals;
 
 pub use change::{Change, Korrektur};
 pub use model::error::{EntryError, Location};

@@ -18,7 +18,8 @@ use sha2::{Digest, Sha256};
 use super::{refresh_others, Edit, League, ServiceError};
 use crate::db::{self, Db};
 use crate::league::model::file::SeasonFile;
-use crate::league::sheet::{self, Layout, SheetSeason, UnderstoodRow};
+use crate::league::sheet::layout::{Layout, SheetError, SheetSeason, UnderstoodRow};
+use crate::league::sheet::{self};
 use crate::league::{self, name_key, EntryError, Location, Season, Standings};
 use crate::sheet::Kind;
 
@@ -152,7 +153,7 @@ pub fn read_sheet_rows(file_name: &str, bytes: &[u8]) -> Result<SheetImport, Ser
             "{file_name}: nur Tabellen als .csv, .xlsx oder .ods (oder eine Saisondatei .json)"
         ))
     })?;
-    let refused = |e: sheet::SheetError| ServiceError::refused(format!("{file_name}: {e}"));
+    let refused = |e: SheetError| ServiceError::refused(format!("{file_name}: {e}"));
     let sheets = crate::sheet::read(kind, bytes).map_err(refused)?;
     let seasons = sheet::read_sheets(&sheets).map_err(refused)?;
     Ok(SheetImport {
@@ -231,7 +232,7 @@ pub struct SeasonPreview {
     pub skipped: Vec<String>,
     /// For a season that is there: the nights whose results „ersetzen“ would change (their
     /// fines, the fees, payments and the Strafenkatalog stay; a closed one needs the Korrektur).
-    pub replaced: Vec<league::replace::ReplacedNight>,
+    pub replaced: Vec<league::sheet::replace::ReplacedNight>,
     /// For a season that is there: why „ersetzen“ would be refused (German), if it would.
     pub replace_refusal: Option<String>,
 }
@@ -267,7 +268,7 @@ impl League {
             if existing_nights > 0 {
                 if let Ok(view) = self.snapshot().season(s.season.year) {
                     let file = with_league_spelling(&s.file, &known_by_key);
-                    match league::replace::plan(&view.season, &file) {
+                    match league::sheet::replace::plan(&view.season, &file) {
                         Ok(plan) => replaced = plan.nights,
                         Err(e) => replace_refusal = Some(in_season(s.season.year, e).to_string()),
                     }
@@ -407,7 +408,9 @@ impl League {
 pub fn season_csv(league: &League, year: i32) -> Result<Vec<u8>, ServiceError> {
     let snap = league.snapshot();
     let view = snap.season(year)?;
-    Ok(crate::sheet::write_csv(&sheet::season_rows(&view.season)))
+    Ok(crate::sheet::write_csv(&sheet::write::season_rows(
+        &view.season,
+    )))
 }
 
 /// Checks a club file's shape: its format and that no year comes twice. German refusal.
@@ -438,7 +441,7 @@ pub struct ImportOptions {
     pub replace: bool,
     /// The files are a spreadsheet's seasons: they hold results only and replace only results,
     /// whatever they say of fees (a season file does so when it carries no money,
-    /// `league::replace::carries_money`).
+    /// `league::sheet::replace::carries_money`).
     pub sheet: bool,
     /// The Korrektur for the closed nights a replacement changes (box and reason).
     pub korrektur: league::Korrektur,
@@ -480,7 +483,7 @@ pub struct Imported {
     pub season: Season,
     /// When it replaced a season's results only (a spreadsheet, a season file without money):
     /// the nights whose results changed; `None` for a new season or one replaced whole.
-    pub replaced: Option<Vec<league::replace::ReplacedNight>>,
+    pub replaced: Option<Vec<league::sheet::replace::ReplacedNight>>,
 }
 
 impl Imported {
@@ -509,7 +512,7 @@ impl Imported {
 /// season), a player whose name matches a league player's but for case takes the league's
 /// spelling, a season that has nights (or an Endstand) already is refused unless
 /// `options.replace`. Replacing it from a spreadsheet, or from a season file that carries no
-/// money, replaces its results only (`league::replace::plan`, issue 32.2): its fines, fees,
+/// money, replaces its results only (`league::sheet::replace::plan`, issue 32.2): its fines, fees,
 /// payments and rules stay, a closed night whose results change needs `options.korrektur`
 /// (refused `Closed` without, naming the night) and records it, and each night whose results
 /// change gets its row in the audit log. Any other file replaces the season's data whole. One
@@ -556,7 +559,7 @@ pub async fn import_all(
                  Verwaltung: „ersetzen“ ankreuzen; nichts importiert)"
             )));
         }
-        let results_only = options.sheet || !league::replace::carries_money(&file);
+        let results_only = options.sheet || !league::sheet::replace::carries_money(&file);
         let (season, replaced) = match db::season::load(&mut tx, year).await? {
             Some(before) if there && results_only => {
                 let (before, _) = Season::from_stored_file(&before.file).map_err(|e| {
@@ -608,7 +611,7 @@ pub async fn import_all(
     Ok(seasons)
 }
 
-/// The replacement of `before`'s results by `file`'s ([`league::replace::plan`]) with the
+/// The replacement of `before`'s results by `file`'s ([`league::sheet::replace::plan`]) with the
 /// Korrektur of `options` recorded in each closed night it changes (timed by the database, as
 /// every Korrektur). Refused: the plan's own refusal (naming the night), `Closed` for a closed
 /// night without the Korrektur box and a reason.
@@ -617,9 +620,9 @@ async fn replaced_results(
     before: &Season,
     file: &SeasonFile,
     options: &ImportOptions,
-) -> Result<league::replace::Replacement, ServiceError> {
+) -> Result<league::sheet::replace::Replacement, ServiceError> {
     let year = before.year;
-    let mut plan = league::replace::plan(before, file).map_err(|e| in_season(year, e))?;
+    let mut plan = league::sheet::replace::plan(before, file).map_err(|e| in_season(year, e))?;
     let closed = plan.closed();
     if let Some(first) = closed.first() {
         let reason = options.korrektur.check(*first).map_err(|e| {
@@ -654,7 +657,7 @@ async fn replaced_results(
 /// fines it keeps and, for a closed night, the Korrektur's reason.
 async fn audit_replaced(
     tx: &mut db::WriteTx,
-    nights: &[league::replace::ReplacedNight],
+    nights: &[league::sheet::replace::ReplacedNight],
     options: &ImportOptions,
 ) -> Result<(), ServiceError> {
     for n in nights {
@@ -670,7 +673,7 @@ async fn audit_replaced(
         if let Some(r) = &reason {
             action.push_str(&format!(" (Korrektur: {r})"));
         }
-        let figures = |f: &league::replace::Figures| {
+        let figures = |f: &league::sheet::replace::Figures| {
             serde_json::json!({
                 "night": n.date,
                 "players": f.players,

@@ -333,7 +333,7 @@ async fn nights_of_totals_and_an_endstand_are_stored_and_load_again() {
     );
     let text = std::fs::read_to_string(path).unwrap();
     let rounds = Season::from_file(&serde_json::from_str(&text).unwrap()).unwrap();
-    let totals = crate::league::totals::as_totals(&rounds);
+    let totals = crate::league::sheet::totals::as_totals(&rounds);
     let imported = import(&db, &totals, false).await.unwrap();
     let stored = load_season(&db, 2026).await.expect("loads again");
     assert_eq!(stored.season, imported);
@@ -572,7 +572,7 @@ async fn the_history_folds_kept_seasons_and_recomputes_only_the_written_one() {
     );
     let text = std::fs::read_to_string(path).unwrap();
     let small = Season::from_file(&serde_json::from_str(&text).unwrap()).unwrap();
-    import(&db, &crate::league::totals::as_totals(&small), false)
+    import(&db, &crate::league::sheet::totals::as_totals(&small), false)
         .await
         .unwrap();
     let endstand: SeasonFile = serde_json::from_value(serde_json::json!({

@@ -17,7 +17,7 @@ use std::io::{BufRead, BufReader, Read, Seek};
 
 use quick_xml::events::{BytesStart, Event};
 
-use crate::league::sheet::SheetError;
+use crate::league::sheet::layout::SheetError;
 
 use super::Kind;
 
@@ -31,7 +31,7 @@ pub const MAX_CELLS: u64 = 1_000_000;
 const EXCEL_COLUMNS: u64 = 16_384;
 
 /// Most rows the used area of one sheet may span: the import's row limit and its header.
-pub const MAX_SPAN_ROWS: u64 = crate::league::sheet::MAX_ROWS as u64 + 1;
+pub const MAX_SPAN_ROWS: u64 = crate::league::sheet::layout::MAX_ROWS as u64 + 1;
 
 /// Most characters one cell may hold: 32,767, what Excel itself allows in a cell (a name or a
 /// date needs a few dozen).

@@ -54,7 +54,7 @@ fn season_file_round_trips() {
 
 #[test]
 fn fixtures_recorded_as_totals_give_the_same_standings_and_payouts() {
-    use schockerliga::league::totals::as_totals;
+    use schockerliga::league::sheet::totals::as_totals;
     for name in ["small-2026", "sample-2026"] {
         let s = season(name);
         // Through the file's text, as an export and an import would carry it.

@@ -4,7 +4,8 @@
 //! column: each imports to exactly the standings of the same season entered round by round.
 
 use schockerliga::league::model::file::SeasonFile;
-use schockerliga::league::sheet::{read_sheets, season_rows};
+use schockerliga::league::sheet::read_sheets;
+use schockerliga::league::sheet::write::season_rows;
 use schockerliga::league::{payouts, standings, Season};
 use schockerliga::sheet::{read, write_csv, Kind};
 use serde_json::Value;

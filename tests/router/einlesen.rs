@@ -228,7 +228,7 @@ fn small_2026_as_totals() -> schockerliga::league::model::file::SeasonFile {
     let rounds =
         schockerliga::league::Season::from_file(&crate::common::season_file("small-2026", None))
             .unwrap();
-    schockerliga::league::totals::as_totals(&rounds)
+    schockerliga::league::sheet::totals::as_totals(&rounds)
 }
 
 #[tokio::test]

@@ -1,6 +1,10 @@
 //! Unit tests of `src/league/sheet.rs`: headers, values, layouts and the refusals by line and
 //! column, as tables.
 
+use super::endstand::{parse_liga, parse_yes};
+use super::header::parse_date;
+use super::layout::{column_of, Cell, Column, Sheet, SheetRow};
+use super::write::season_rows;
 use super::*;
 use crate::league::model::rules::Liga;
 use crate::league::table::standings::standings;

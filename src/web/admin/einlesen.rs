@@ -17,7 +17,7 @@ use axum::Form;
 use serde::Deserialize;
 
 use crate::league::model::format::{date_de, format_dwert};
-use crate::league::sheet::Layout as SheetLayout;
+use crate::league::sheet::layout::Layout as SheetLayout;
 use crate::league::Korrektur;
 use crate::service::interchange::{read_sheet_apart, season_csv, SheetPreview};
 use crate::service::{Edit, Refusal, ServiceError};

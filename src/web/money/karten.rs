@@ -304,7 +304,7 @@ pub async fn remind(
     let year = at.year();
     at.player(id)?;
     let typed = form.bis.trim().to_string();
-    let due = crate::league::sheet::parse_date(&typed).ok_or_else(|| {
+    let due = crate::league::sheet::header::parse_date(&typed).ok_or_else(|| {
         ServiceError::refused(format!(
             "Zahlbar bis: „{}“ ist kein Datum (TT.MM.JJJJ).",
             typed.chars().take(20).collect::<String>()

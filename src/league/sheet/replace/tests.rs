@@ -194,7 +194,7 @@ fn an_endstand_does_not_replace_nights_that_hold_fines() {
     let mut endstand = sheet(&[], None);
     endstand.endstand = vec![crate::league::model::file::EndstandEntry {
         player: "Anna".to_string(),
-        liga: crate::league::Liga::Second,
+        liga: crate::league::model::rules::Liga::Second,
         rounds: 40,
         counted_outs: 20,
         paid_rounds: 5,
