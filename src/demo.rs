@@ -373,9 +373,9 @@ mod tests {
             assert!(with_throws[45 - want..].iter().all(|&b| b));
             if season.year == 2026 {
                 // Players going for the Schock Out throw about what the odds expect.
-                let all = crate::league::glueck::of_season(&season)
+                let all = crate::league::history::glueck::of_season(&season)
                     .into_values()
-                    .fold(crate::league::glueck::Glueck::default(), |a, g| {
+                    .fold(crate::league::history::glueck::Glueck::default(), |a, g| {
                         a.plus(g).unwrap()
                     });
                 let factor = all.factor().unwrap().as_f64();

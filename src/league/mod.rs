@@ -8,15 +8,11 @@
 //! of the rounds played in the Schockbesteck (`glueck`); nights recorded as totals per player
 //! (`totals`) and the club's spreadsheet of them (`sheet`); nights planned ahead with their
 //! Zusagen (`planned`) and the nights as an iCalendar file (`calendar`).
-pub mod career;
 pub mod change;
-pub mod curves;
-pub mod glueck;
+pub mod history;
 pub mod model;
 pub mod money;
 pub mod plan;
-pub mod records;
-pub mod report;
 pub mod sheet;
 pub mod table;
 #[cfg(test)]

@@ -272,3 +272,71 @@ pub mod random {
         )
     }
 }
+
+/// Three players, two nights of 10 rounds with Hand-Outs, a Joker, Julen carried across the
+/// nights, a Sozialfall and a fine; Anna paid her fee in February.
+pub fn rounds_season(year: i32) -> Season {
+    let d1 = format!("{year}-01-09");
+    let d2 = format!("{year}-01-16");
+    let joker: &[u32] = if year >= 2011 { &[0, 4, 0] } else { &[] };
+    let mut n1 = NightSpec {
+        date: &d1,
+        players: &["Anna", "Bernd", "Carla"],
+        outs: &[5, 3, 1],
+        hand: &[2, 1, 0],
+        julen: &[2, 4, 0],
+        joker,
+        lost: &[4, 1, 5],
+        ..NightSpec::default()
+    }
+    .build();
+    if year >= 2012 {
+        n1["fines"] = json!([{ "player": "Bernd", "kind": "late", "paid": true }]);
+    }
+    let n2 = NightSpec {
+        date: &d2,
+        rounds: 7,
+        players: &["Anna", "Bernd", "Carla"],
+        outs: &[2, 6, 0],
+        hand: &[0, 2, 0],
+        julen: &[2, 1, 3],
+        joker: &[],
+        lost: &[2, 2, 3],
+    }
+    .build();
+    let fee = format!("{year}-02-06");
+    season(season_json(
+        year,
+        &[("Anna", Some(&fee)), ("Bernd", None), ("Carla", None)],
+        vec![n1, n2],
+    ))
+}
+
+/// A 2026 night recorded as totals: Anna, Bernd (10 rounds) and Carla (4 rounds) at table 1.
+pub fn totals_night() -> Value {
+    json!({
+        "format": "schockerliga-season/1", "season": 2026, "rules": {},
+        "players": [ { "name": "Anna", "fee_paid_on": null }, { "name": "Bernd", "fee_paid_on": null },
+                     { "name": "Carla", "fee_paid_on": null } ],
+        "nights": [ { "date": "2026-01-09", "totals": [
+            { "player": "Anna", "table": 1, "rounds": 10, "outs": 6, "hand_outs": 2, "julen": 1,
+              "points": 8, "lost": 3 },
+            { "player": "Bernd", "rounds": 10, "outs": 2, "lost": 7 },
+            { "player": "Carla", "rounds": 4, "outs": 0 } ] } ]
+    })
+}
+
+/// A 2004 season kept as its Endstand (issue 24.3): Anna and Bernd in the 1. Liga, Carla in the
+/// 2., Dirk in the Kreisliga; Anna with every figure given.
+pub fn endstand_file() -> Value {
+    json!({
+        "format": "schockerliga-season/1", "season": 2004,
+        "players": [ { "name": "Anna" }, { "name": "Bernd" }, { "name": "Carla" }, { "name": "Dirk" } ],
+        "endstand": [
+            { "player": "Bernd", "liga": "1. Liga", "rounds": 150, "counted_outs": 90, "paid_rounds": 14 },
+            { "player": "Anna", "liga": "1. Liga", "rounds": 200, "counted_outs": 120, "paid_rounds": 22,
+              "lost_rounds": 25, "thrown_outs": 110, "hand_outs": 10, "julen": 31 },
+            { "player": "Carla", "liga": "2. Liga", "rounds": 40, "counted_outs": 30 },
+            { "player": "Dirk", "liga": "Kreisliga", "rounds": 10, "counted_outs": 9, "paid_rounds": 3 } ]
+    })
+}

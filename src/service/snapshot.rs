@@ -14,11 +14,11 @@ use chrono::NaiveDate;
 use super::settings::ClubSettings;
 use super::ServiceError;
 use crate::db::season::{Ids, Stored};
-use crate::league::career::{AllTimeRow, Career, CareerLine, HonourYear};
-use crate::league::curves::SeasonCurves;
-use crate::league::glueck::Glueck;
+use crate::league::history::career::{AllTimeRow, Career, CareerLine, HonourYear};
+use crate::league::history::curves::SeasonCurves;
+use crate::league::history::glueck::Glueck;
+use crate::league::history::records::Records;
 use crate::league::plan::planned::Planning;
-use crate::league::records::Records;
 use crate::league::table::progress::PlayersProgress;
 use crate::league::{self, Night, Payouts, PlayerHistory, Season, Standings};
 
@@ -64,7 +64,7 @@ pub struct Derived {
     pub carry_in_cents: Option<i64>,
     /// Its year-end payouts with that carry-in (`None` when not chainable).
     pub payouts: Option<Payouts>,
-    /// Its players' career lines ([`league::career::season_lines`]).
+    /// Its players' career lines ([`league::history::career::season_lines`]).
     pub lines: Vec<CareerLine>,
     /// Its year of the Ehrentafel, `None` without a night or an Endstand.
     pub honour: Option<HonourYear>,
@@ -100,8 +100,8 @@ impl SeasonView {
             .map(|c| league::money::payouts::payouts_of_table(&self.season, table, c));
         let d = Arc::new(Derived {
             carry_in_cents,
-            lines: league::career::season_lines(&self.season, table, payouts.as_ref()),
-            honour: league::career::honour_year(&self.season, table, payouts.as_ref()),
+            lines: league::history::career::season_lines(&self.season, table, payouts.as_ref()),
+            honour: league::history::career::honour_year(&self.season, table, payouts.as_ref()),
             payouts,
         });
         *slot = Some(d.clone());
@@ -184,26 +184,26 @@ impl SeasonView {
             .clone()
     }
 
-    /// Every player's curve of the season (`league::curves::season_curves`: D.Wert, place and
+    /// Every player's curve of the season (`league::history::curves::season_curves`: D.Wert, place and
     /// counted Outs after each night; league.md §2–§4), computed once per view.
     pub fn curves(&self) -> &SeasonCurves {
         self.curves
-            .get_or_init(|| league::curves::season_curves(&self.season))
+            .get_or_init(|| league::history::curves::season_curves(&self.season))
     }
 
-    /// The season's records and streaks (`league::records::season_records`, league.md §1, §2, §7),
+    /// The season's records and streaks (`league::history::records::season_records`, league.md §1, §2, §7),
     /// computed once per view.
     pub fn records(&self) -> &Records {
         self.records
-            .get_or_init(|| league::records::season_records(&self.season))
+            .get_or_init(|| league::history::records::season_records(&self.season))
     }
 
     /// Every player's Glücksfaktor figures from the season's Schockbesteck rounds
-    /// (`league::glueck::of_season`), by name, computed once per view; empty when no round of the
+    /// (`league::history::glueck::of_season`), by name, computed once per view; empty when no round of the
     /// season was played in the Schockbesteck.
     pub fn glueck(&self) -> &BTreeMap<String, Glueck> {
         self.glueck
-            .get_or_init(|| league::glueck::of_season(&self.season))
+            .get_or_init(|| league::history::glueck::of_season(&self.season))
     }
 
     /// The name of the season's player with `players.id` = `id`, if he belongs to the season.
@@ -234,7 +234,7 @@ pub struct Chained {
 pub struct History {
     /// Every player's career, sorted by `league::name_key` (money: cents received at payouts).
     pub careers: Vec<Career>,
-    /// The all-time table: players with at least `league::career::ALL_TIME_MIN_ROUNDS` rounds.
+    /// The all-time table: players with at least `league::history::career::ALL_TIME_MIN_ROUNDS` rounds.
     pub all_time: Vec<AllTimeRow>,
     /// The Ehrentafel, one entry per season with a night, by year.
     pub ehrentafel: Vec<HonourYear>,
@@ -488,7 +488,7 @@ impl Snapshot {
             .filter(|(y, _)| self.chainable(*y).is_ok())
             .map(|(_, c)| c.payouts)
             .collect();
-        std::borrow::Cow::Owned(league::career::ehrentafel_on(
+        std::borrow::Cow::Owned(league::history::career::ehrentafel_on(
             &seasons,
             &payouts,
             Some(today),
@@ -509,9 +509,12 @@ impl Snapshot {
                     v.derived(carry)
                 })
                 .collect();
-            let careers = league::career::fold_careers(derived.iter().map(|d| d.lines.as_slice()));
-            let all_time =
-                league::career::all_time_of(&careers, league::career::ALL_TIME_MIN_ROUNDS);
+            let careers =
+                league::history::career::fold_careers(derived.iter().map(|d| d.lines.as_slice()));
+            let all_time = league::history::career::all_time_of(
+                &careers,
+                league::history::career::ALL_TIME_MIN_ROUNDS,
+            );
             History {
                 by_key: careers
                     .iter()
@@ -527,7 +530,9 @@ impl Snapshot {
                 careers,
                 ehrentafel: derived.iter().filter_map(|d| d.honour.clone()).collect(),
                 // The seasons' own records (each computed once per view) merged.
-                records: league::records::merge_records(self.seasons.values().map(|v| v.records())),
+                records: league::history::records::merge_records(
+                    self.seasons.values().map(|v| v.records()),
+                ),
             }
         })
     }

@@ -6,9 +6,9 @@ use chrono::NaiveDate;
 use proptest::prelude::*;
 
 use super::*;
-use crate::league::career::{AllTimeRow, Career, HonourYear};
+use crate::league::history::career::{AllTimeRow, Career, HonourYear};
+use crate::league::history::records::Records;
 use crate::league::model::file::{ResultEntry, SeatEntry};
-use crate::league::records::Records;
 use crate::league::{Change, Korrektur};
 
 const PLAYERS: [&str; 12] = [
@@ -516,15 +516,17 @@ fn history_from_scratch(
 ) -> (Vec<Career>, Vec<AllTimeRow>, Vec<HonourYear>, Records) {
     let seasons: Vec<Season> = snapshot.seasons().map(|v| v.season.clone()).collect();
     let payouts = crate::league::money::kasse::chain(&seasons);
-    let careers = crate::league::career::careers(&seasons, &payouts);
-    let all_time =
-        crate::league::career::all_time_of(&careers, crate::league::career::ALL_TIME_MIN_ROUNDS);
-    let ehrentafel = crate::league::career::ehrentafel(&seasons, &payouts);
+    let careers = crate::league::history::career::careers(&seasons, &payouts);
+    let all_time = crate::league::history::career::all_time_of(
+        &careers,
+        crate::league::history::career::ALL_TIME_MIN_ROUNDS,
+    );
+    let ehrentafel = crate::league::history::career::ehrentafel(&seasons, &payouts);
     (
         careers,
         all_time,
         ehrentafel,
-        crate::league::records::all_time_records(&seasons),
+        crate::league::history::records::all_time_records(&seasons),
     )
 }
 

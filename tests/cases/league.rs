@@ -1,9 +1,11 @@
 //! The league math against the fixtures (tests/fixtures/*-2026.*.json): validation, standings,
 //! payouts and the season file round trip.
 
+use schockerliga::league::history::glueck::of_season;
 use schockerliga::league::model::file::SeasonFile;
-use schockerliga::league::{payouts, standings, Season};
-use serde_json::Value;
+use schockerliga::league::{payouts, standings, Change, Season};
+use schockerliga::rules::{RuleSet, RundeState, ThrowInput};
+use serde_json::{json, Value};
 
 use crate::common::fixture_text;
 
@@ -416,4 +418,86 @@ fn histories_and_night_summaries_agree_with_the_table() {
     }
     let no_night = "2026-01-03".parse().expect("date");
     assert!(night_summary(&s, no_night).is_none());
+}
+
+/// One row of a round of the season file.
+fn row(player: &str, outs: u32, lost: bool) -> Value {
+    json!({ "player": player, "outs": outs, "hand_outs": 0, "julen": 0, "joker": false,
+            "lost": lost })
+}
+
+/// A 2026 night of Anna and Bernd: round 1 played in the Schockbesteck (Anna's two Schock Outs,
+/// Bernd loses both halves), round 2 entered by hand.
+fn besteck_season() -> Season {
+    let t =
+        |p: &str, dice: [u8; 3], wuerfe: u8| ThrowInput::from_dice(p, dice, wuerfe, wuerfe == 1);
+    let mut runde =
+        RundeState::new(vec!["Anna".into(), "Bernd".into()], RuleSet::default()).unwrap();
+    for w in [
+        vec![t("Anna", [6, 5, 3], 1), t("Bernd", [5, 3, 2], 1)],
+        vec![t("Bernd", [3, 2, 2], 3), t("Anna", [1, 1, 1], 2)],
+        vec![t("Bernd", [6, 6, 2], 1), t("Anna", [5, 4, 2], 1)],
+        vec![t("Anna", [1, 1, 1], 3), t("Bernd", [4, 3, 1], 2)],
+    ] {
+        runde.apply(w).unwrap();
+    }
+    let record = serde_json::to_value(runde.record()).unwrap();
+    let file: SeasonFile = serde_json::from_value(json!({
+        "format": "schockerliga-season/1", "season": 2026,
+        "players": [ { "name": "Anna" }, { "name": "Bernd" } ],
+        "nights": [ { "date": "2026-01-09", "tables": [ { "number": 1, "rounds": [
+            { "number": 1, "results": [ row("Anna", 2, false), row("Bernd", 0, true) ],
+              "schockbesteck": record },
+            { "number": 2, "results": [ row("Anna", 1, false), row("Bernd", 0, true) ] }
+        ] } ] } ]
+    }))
+    .unwrap();
+    Season::from_file(&file).unwrap()
+}
+
+/// A rename and a round moved to the other table keep a Runde's Schockbesteck throws (its
+/// Glücksfaktor the same); removing the round drops them. Moved from the Glücksfaktor's unit
+/// tests (`export_keeps_the_throws`): it changes the season with `Change`, and the change and the
+/// history are rooms of one floor that do not name each other.
+#[test]
+fn a_rename_and_a_moved_round_keep_the_schockbesteck_throws() {
+    let s = besteck_season();
+    let renamed = s
+        .apply(&Change::RenamePlayer {
+            from: "Anna".into(),
+            to: "Anni".into(),
+        })
+        .unwrap();
+    let g = of_season(&renamed);
+    assert_eq!(g["Anni"].schock_outs, 2);
+    assert!(!g.contains_key("Anna"));
+    // Moving the round to table 2 keeps its throws (round 2 removed first: its players would
+    // stay at table 1); removing it drops them.
+    let date = chrono::NaiveDate::from_ymd_opt(2026, 1, 9).unwrap();
+    let alone = s
+        .apply(&Change::RemoveRound {
+            date,
+            table: 1,
+            number: 2,
+            if_version: None,
+        })
+        .unwrap();
+    let moved = alone
+        .apply(&Change::MoveRound {
+            date: chrono::NaiveDate::from_ymd_opt(2026, 1, 9).unwrap(),
+            table: 1,
+            number: 1,
+            to: 2,
+        })
+        .unwrap();
+    assert_eq!(of_season(&moved), of_season(&s));
+    let removed = s
+        .apply(&Change::RemoveRound {
+            date: chrono::NaiveDate::from_ymd_opt(2026, 1, 9).unwrap(),
+            table: 1,
+            number: 1,
+            if_version: None,
+        })
+        .unwrap();
+    assert!(of_season(&removed).is_empty());
 }

@@ -8,7 +8,7 @@ use schockerliga::league::model::file::SeasonFile;
 
 use crate::app::{TestApp, SECRETARY};
 
-/// Two nights (the unit test's season of `league::report`): Anna and Bernd paid (1. Liga).
+/// Two nights (the unit test's season of `league::history::report`): Anna and Bernd paid (1. Liga).
 const SEASON: &str = r#"{
   "format": "schockerliga-season/1", "season": 2026, "rules": { "kreisliga_below_rounds": 1 },
   "players": [ { "name": "Anna", "fee_paid_on": "2026-01-09" },

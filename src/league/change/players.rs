@@ -88,3 +88,6 @@ fn rename_in_file(file: &mut SeasonFile, old: &str, new: &str) {
         e.player = new.to_string();
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -73,3 +73,6 @@ pub(super) fn put(
     );
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,7 +1,7 @@
 //! "Bericht teilen" (issue 11.5): the night report as a page to copy (a read-only box to select:
 //! no script, by the templates' house rule) or to open in WhatsApp
 //! (`/abend/{date}/bericht`) and as plain text (`/abende/{date}/bericht.txt`, `text/plain;
-//! charset=utf-8`). The text is `league::report::night_report`; nothing is sent by the server.
+//! charset=utf-8`). The text is `league::history::report::night_report`; nothing is sent by the server.
 //! The report links the night on the club's public address (`--public-url`, else the host the
 //! reader used: [`PublicAddress`]), so neither answer is
 //! kept by the page cache (`Cache-Control: no-store`); the open fines are left out when the club
@@ -12,9 +12,9 @@ use askama_web::WebTemplate;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
+use crate::league::history::report::{night_report, Money};
 use crate::league::model::format::date_de;
 use crate::league::money::reminder;
-use crate::league::report::{night_report, Money};
 use crate::web::kit::links::PublicAddress;
 use crate::web::kit::AtNight;
 use crate::web::kit::{AppError, Guard, Layout, Routes};

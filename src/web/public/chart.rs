@@ -8,8 +8,8 @@ use std::fmt::Write;
 
 use chrono::NaiveDate;
 
-use crate::league::curves::CurvePoint;
 use crate::league::format_dwert;
+use crate::league::history::curves::CurvePoint;
 
 /// Width of every chart's view box (user units; the SVG scales to its box).
 const W: f64 = 320.0;

@@ -9,8 +9,8 @@ use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 use chrono::Datelike;
 
-use crate::league::career::{AllTimeRow, Career, HonourYear, ALL_TIME_MIN_ROUNDS};
-use crate::league::records::{RecordHolder, RecordKind, Records};
+use crate::league::history::career::{AllTimeRow, Career, HonourYear, ALL_TIME_MIN_ROUNDS};
+use crate::league::history::records::{RecordHolder, RecordKind, Records};
 use crate::league::DWert;
 use crate::service::{League, Snapshot};
 use crate::web::kit::AtSeason;
@@ -83,7 +83,7 @@ async fn career(
     let money = snapshot.money_visible(layout.user.is_some());
     // His Glücksfaktor summed over his seasons (a season may spell his name differently).
     let key = crate::league::name_key(name);
-    let mut glueck: Option<crate::league::glueck::Glueck> = None;
+    let mut glueck: Option<crate::league::history::glueck::Glueck> = None;
     for v in snapshot.seasons() {
         for (n, g) in v.glueck() {
             if crate::league::name_key(n) == key {

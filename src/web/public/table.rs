@@ -309,7 +309,7 @@ struct PlayerPage<'a> {
     /// round.
     charts: Vec<(&'static str, String)>,
     /// The curves' figures for the text table, in date order.
-    points: &'a [league::curves::CurvePoint],
+    points: &'a [league::history::curves::CurvePoint],
     /// His nights, newest first.
     nights: Vec<&'a PlayerNight>,
     /// His money card; `None` while the club keeps its money private from a visitor.
@@ -328,7 +328,7 @@ struct PlayerPage<'a> {
     endstand: bool,
 }
 
-/// The Glücksfaktor as a page shows it (issue 10.7, `league::glueck`).
+/// The Glücksfaktor as a page shows it (issue 10.7, `league::history::glueck`).
 pub struct GlueckLine {
     /// The factor with two decimals ("1,83"); `None` without a Wurfrunde in the Schockbesteck.
     pub factor: Option<String>,
@@ -342,12 +342,12 @@ pub struct GlueckLine {
 
 impl GlueckLine {
     /// The line of `g`, or the sentence for a player without Schockbesteck rounds.
-    pub fn of(g: Option<&league::glueck::Glueck>) -> GlueckLine {
-        let sentence = g.and_then(league::glueck::sentence);
+    pub fn of(g: Option<&league::history::glueck::Glueck>) -> GlueckLine {
+        let sentence = g.and_then(league::history::glueck::sentence);
         match (g, sentence) {
             (Some(g), Some(sentence)) => GlueckLine {
-                factor: g.factor().map(league::glueck::two_decimals),
-                verdict: g.factor().map_or("", league::glueck::verdict),
+                factor: g.factor().map(league::history::glueck::two_decimals),
+                verdict: g.factor().map_or("", league::history::glueck::verdict),
                 sentence,
                 little: g.expected < crate::rules::odds::Fraction::new(3, 1).unwrap_or_default(),
             },

@@ -20,7 +20,7 @@ fn d(s: &str) -> NaiveDate {
 #[test]
 fn income_is_counted_on_the_day_it_came_in() {
     let s = sample()
-        .apply(&crate::league::Change::PayFine {
+        .apply(&crate::league::change::Change::PayFine {
             date: d("2026-07-10"),
             index: 0,
             paid_on: Some(d("2026-08-01")),
@@ -88,7 +88,7 @@ fn the_netting_pays_open_fines_out_of_the_shares_and_every_cent_stays() {
     );
     // Booked: Anna's 1,50 € are paid fines now, the pot is 8250 and every share grows with it.
     let after = before
-        .apply(&crate::league::Change::NetPayouts {
+        .apply(&crate::league::change::Change::NetPayouts {
             paid_on: d("2026-12-20"),
             carry_in_cents: 0,
         })
@@ -123,7 +123,7 @@ fn the_netting_pays_open_fines_out_of_the_shares_and_every_cent_stays() {
 fn the_jahresabschluss_is_final_once_the_netting_is_booked_after_the_last_night() {
     // (issue 21.7) (season, today, closing)
     let booked = |s: &Season, on: &str| {
-        s.apply(&crate::league::Change::NetPayouts {
+        s.apply(&crate::league::change::Change::NetPayouts {
             paid_on: d(on),
             carry_in_cents: 0,
         })
@@ -156,7 +156,7 @@ fn the_jahresabschluss_is_final_once_the_netting_is_booked_after_the_last_night(
 #[test]
 fn the_netting_is_the_seasons_last_act() {
     let net = |s: &Season, on: &str| {
-        s.apply(&crate::league::Change::NetPayouts {
+        s.apply(&crate::league::change::Change::NetPayouts {
             paid_on: d(on),
             carry_in_cents: 0,
         })
@@ -217,33 +217,33 @@ fn the_netting_is_the_seasons_last_act() {
     // After the netting: what moves places or the pot is refused, naming the way back; what
     // moves nothing goes through.
     let refused = [
-        crate::league::Change::AddNight {
+        crate::league::change::Change::AddNight {
             date: d("2026-12-21"),
         },
-        crate::league::Change::ReopenNight { date: last },
-        crate::league::Change::RemoveRound {
+        crate::league::change::Change::ReopenNight { date: last },
+        crate::league::change::Change::RemoveRound {
             date: last,
             table: 1,
             number: 1,
             if_version: None,
         },
-        crate::league::Change::BookFine {
+        crate::league::change::Change::BookFine {
             date: last,
             player: "Bea".into(),
             kind: "late".into(),
             paid: false,
             again: false,
         },
-        crate::league::Change::PayFine {
+        crate::league::change::Change::PayFine {
             date: last,
             index: 0,
             paid_on: None,
         },
-        crate::league::Change::SetFee {
+        crate::league::change::Change::SetFee {
             player: "Bea".into(),
             paid_on: None,
         },
-        crate::league::Change::BookPayment {
+        crate::league::change::Change::BookPayment {
             player: "Emil".into(),
             cents: 5000,
             paid_on: d("2026-12-21"),
@@ -265,14 +265,14 @@ fn the_netting_is_the_seasons_last_act() {
         }
     }
     for change in [
-        crate::league::Change::AddPlayer {
+        crate::league::change::Change::AddPlayer {
             name: "Gerd".into(),
         },
-        crate::league::Change::SetFineKind {
+        crate::league::change::Change::SetFineKind {
             kind: "late".into(),
             cents: Some(200),
         },
-        crate::league::Change::CloseNight { date: last },
+        crate::league::change::Change::CloseNight { date: last },
     ] {
         netted
             .apply(&change)
@@ -281,7 +281,7 @@ fn the_netting_is_the_seasons_last_act() {
 
     // Undone with a reason: every netted fine open again, the season as before the netting.
     let undo = |reason: &str| {
-        netted.apply(&crate::league::Change::UndoNetting {
+        netted.apply(&crate::league::change::Change::UndoNetting {
             reason: reason.into(),
         })
     };
@@ -292,7 +292,7 @@ fn the_netting_is_the_seasons_last_act() {
     let undone = undo("Abend nachgeholt").expect("undone");
     assert_eq!(undone, closed);
     let e = closed
-        .apply(&crate::league::Change::UndoNetting {
+        .apply(&crate::league::change::Change::UndoNetting {
             reason: "Abend nachgeholt".into(),
         })
         .expect_err("nothing netted");
@@ -301,7 +301,7 @@ fn the_netting_is_the_seasons_last_act() {
         "Verrechnung aufheben: in der Saison 2026 ist keine Verrechnung gebucht."
     );
     undone
-        .apply(&crate::league::Change::AddNight {
+        .apply(&crate::league::change::Change::AddNight {
             date: d("2026-12-21"),
         })
         .expect("a new night after the undo");
@@ -340,7 +340,7 @@ mod random {
                 let take = k % items.len() + 1;
                 let prefix: i64 = items.iter().take(take).map(|i| i.cents).sum();
                 let cents = if exact { prefix } else { prefix - 1 };
-                let change = crate::league::Change::BookPayment { player: player.into(), cents, paid_on: on };
+                let change = crate::league::change::Change::BookPayment { player: player.into(), cents, paid_on: on };
                 let previous: i64 = items.iter().take(take - 1).map(|i| i.cents).sum();
                 match s.apply(&change) {
                     Ok(next) => {
@@ -365,7 +365,7 @@ mod random {
             for n in &mut s.nights {
                 n.closed = true;
             }
-            let net = crate::league::Change::NetPayouts { paid_on: on, carry_in_cents: carry_in };
+            let net = crate::league::change::Change::NetPayouts { paid_on: on, carry_in_cents: carry_in };
             let before = payouts(&s, carry_in);
             let Ok(after) = s.apply(&net) else {
                 prop_assert!(netting_plan(&s, carry_in, on).is_empty());

@@ -406,9 +406,9 @@ fn the_ehrentafel_on_the_clubs_today_is_that_before_the_deadline() {
     let p = payouts_as_of(&s, 0, s.capped_as_of(None, today));
     assert_eq!(p.schocker_des_jahres, ["Anna"]);
     assert!(!p.places.is_empty());
-    let e = crate::league::career::ehrentafel_on(std::slice::from_ref(&s), &[p], Some(today));
+    let e = ehrentafel_on(std::slice::from_ref(&s), &[p], Some(today));
     assert_eq!(e[0].schocker_des_jahres[0].player, "Anna");
     // Without today (after every night): nobody in the 1. Liga, as the rules say after 30.11.
-    let e = crate::league::career::ehrentafel(std::slice::from_ref(&s), &[]);
+    let e = ehrentafel(std::slice::from_ref(&s), &[]);
     assert!(e[0].schocker_des_jahres.is_empty());
 }
