@@ -1,9 +1,11 @@
 //! The corrections of things entered by mistake: remove a round, move it to the other table,
-//! remove a fine or a whole night.
+//! remove a fine or a whole night; the Korrektur (box and reason) that a closed night's change needs.
 
 use chrono::NaiveDate;
 
-use super::{changed_meanwhile, entered_round, night_entry, refuse, round_version, RoundAt};
+use super::edit::{night_entry, refuse};
+use super::rounds::{changed_meanwhile, entered_round, round_version, RoundAt};
+use crate::league::model::check::MAX_REASON_CHARS;
 use crate::league::model::error::{EntryError, Location};
 use crate::league::model::file::{SeasonFile, SeatEntry};
 use crate::league::model::season::Season;
@@ -130,4 +132,54 @@ pub(super) fn remove_night(file: &mut SeasonFile, date: NaiveDate) -> Result<(),
     night_entry(file, date)?;
     file.nights.retain(|n| n.date != date);
     Ok(())
+}
+
+/// The Korrektur of a closed night as a form sends it: the box "Korrektur" and its reason.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Korrektur {
+    /// The box "Korrektur" is ticked.
+    pub ticked: bool,
+    /// Why the closed night is corrected (as typed).
+    pub reason: String,
+}
+
+impl Korrektur {
+    /// A ticked Korrektur with `reason`.
+    pub fn because(reason: &str) -> Korrektur {
+        Korrektur {
+            ticked: true,
+            reason: reason.to_string(),
+        }
+    }
+
+    /// The reason (trimmed) under which the closed night on `date` may be changed: the box ticked
+    /// and 1..=[`MAX_REASON_CHARS`] characters of reason without control or invisible characters
+    /// (a line break, U+202E: they would garble the audit log); else the German refusal naming the
+    /// night.
+    pub fn check(&self, date: NaiveDate) -> Result<String, EntryError> {
+        let night = Location::night(date);
+        if !self.ticked {
+            return Err(EntryError::new(
+                night,
+                "der Spielabend ist abgeschlossen: Änderungen nur mit Häkchen „Korrektur“ und Grund.",
+            ));
+        }
+        check_reason(&self.reason).map_err(|why| EntryError::new(night, why))
+    }
+}
+
+/// The reason of a Korrektur as typed, trimmed: 1..=[`MAX_REASON_CHARS`] characters without
+/// control or invisible characters (they would garble the audit log). `Err` is the German why
+/// ("eine Korrektur braucht einen Grund (1 bis 500 Zeichen).").
+pub fn check_reason(typed: &str) -> Result<String, String> {
+    let reason = typed.trim();
+    if reason.is_empty() || reason.chars().count() > MAX_REASON_CHARS {
+        return Err(format!(
+            "eine Korrektur braucht einen Grund (1 bis {MAX_REASON_CHARS} Zeichen)."
+        ));
+    }
+    if let Err(why) = crate::league::model::names::check_name_chars(reason) {
+        return Err(format!("der Grund der Korrektur {why}."));
+    }
+    Ok(reason.to_string())
 }

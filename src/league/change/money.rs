@@ -3,7 +3,8 @@
 
 use chrono::NaiveDate;
 
-use super::{night_entry, refuse};
+use super::corrections::check_reason;
+use super::edit::{night_entry, refuse};
 use crate::league::model::error::EntryError;
 use crate::league::model::file::{FineEntry, SeasonFile};
 use crate::league::model::names::normalize_name;
@@ -138,7 +139,7 @@ pub(super) fn net_payouts(
 /// [`super::Change::UndoNetting`]: every netted fine open again, under the Korrektur `reason`.
 pub(super) fn undo_netting(file: &mut SeasonFile, reason: &str) -> Result<(), EntryError> {
     let why = |w: String| refuse(format!("Verrechnung aufheben: {w}"));
-    super::check_reason(reason).map_err(why)?;
+    check_reason(reason).map_err(why)?;
     let mut undone = 0;
     for fine in file.nights.iter_mut().flat_map(|n| n.fines.iter_mut()) {
         if fine.netted {

@@ -1,9 +1,9 @@
 //! The edits of a night as such: add it, its draw, a late arrival, closing and reopening
-//! (league.md §9).
+//! (league.md §9), and closing only on or after the night's day.
 
 use chrono::NaiveDate;
 
-use super::{night_entry, refuse};
+use super::edit::{night_entry, refuse};
 use crate::league::model::error::EntryError;
 use crate::league::model::file::{NightEntry, SeasonFile, SeatEntry};
 use crate::league::model::names::normalize_name;
@@ -96,4 +96,25 @@ pub(super) fn close(file: &mut SeasonFile, date: NaiveDate) -> Result<(), EntryE
 pub(super) fn reopen(file: &mut SeasonFile, date: NaiveDate) -> Result<(), EntryError> {
     night_entry(file, date)?.closed = false;
     Ok(())
+}
+
+/// Refuses closing the night on `date` before its day: `today` is the club's date. `Err`: the
+/// German "Der Abend vom 09.12.2026 liegt in der Zukunft: abschließen erst an dem Tag."
+pub fn closing_in_time(date: NaiveDate, today: NaiveDate) -> Result<(), EntryError> {
+    if date > today {
+        return Err(refuse(format!(
+            "Der Abend vom {} liegt in der Zukunft: abschließen erst an dem Tag.",
+            date.format("%d.%m.%Y")
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses a season file (an import) with a night marked closed after `today` (the club's
+/// date), as [`closing_in_time`] refuses closing it from a form.
+pub fn closed_in_time(file: &SeasonFile, today: NaiveDate) -> Result<(), EntryError> {
+    file.nights
+        .iter()
+        .filter(|n| n.closed)
+        .try_for_each(|n| closing_in_time(n.date, today))
 }

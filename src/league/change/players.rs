@@ -2,7 +2,7 @@
 
 use chrono::NaiveDate;
 
-use super::not_in_season;
+use super::edit::not_in_season;
 use crate::league::model::error::EntryError;
 use crate::league::model::file::{PlayerEntry, SeasonFile};
 use crate::league::model::names::{empty_name, normalize_name};

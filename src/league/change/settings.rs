@@ -1,6 +1,6 @@
 //! The edits of the season's settings: its rule set and Strafenkatalog (league.md §6, §10).
 
-use super::refuse;
+use super::edit::refuse;
 use crate::league::model::error::EntryError;
 use crate::league::model::file::SeasonFile;
 use crate::league::model::rules::SeasonRules;

@@ -4,6 +4,8 @@ use chrono::NaiveDate;
 use serde_json::json;
 
 use super::*;
+use crate::league::model::check::MAX_REASON_CHARS;
+use crate::league::model::season::Round;
 use crate::league::testkit::{file, row};
 
 fn d(s: &str) -> NaiveDate {

@@ -9,9 +9,9 @@ use chrono::NaiveDate;
 use crate::league::model::format::{date_de, format_cents, format_dwert};
 use crate::league::model::rules::Liga;
 use crate::league::model::rules::SeasonRules;
-use crate::league::model::season::Season;
+use crate::league::model::season::{Night, Season};
 use crate::league::money::kasse::fine_label;
-use crate::league::table::nights::night_summary;
+use crate::league::table::nights::{night_summary, NightSummary};
 use crate::league::table::progress::movements;
 use crate::league::table::standings::standings;
 
@@ -118,12 +118,34 @@ pub fn rounds_played(tables: &[u32]) -> String {
 pub fn night_report(season: &Season, date: NaiveDate, link: &str, money: Money) -> Option<String> {
     let night = season.night(date)?;
     let summary = night_summary(season, date)?;
-    let mut out = String::new();
-    let mut line = |s: &str| {
-        out.push_str(s);
-        out.push('\n');
-    };
-    // Every table of the night, one that has not played yet with 0 rounds.
+    let mut out = Report::default();
+    heading(&mut out, night, &summary, date);
+    schocker(&mut out, &summary);
+    outs(&mut out, season, &summary);
+    jokers(&mut out, night);
+    julen(&mut out, &summary);
+    payers(&mut out, &summary);
+    top_of_table(&mut out, season, date);
+    open_fines(&mut out, night, money);
+    out.line("");
+    out.line(&format!("Alle Ergebnisse: {link}"));
+    Some(out.0)
+}
+
+/// The report's text so far, one `\n` per line.
+#[derive(Default)]
+struct Report(String);
+
+impl Report {
+    fn line(&mut self, s: &str) {
+        self.0.push_str(s);
+        self.0.push('\n');
+    }
+}
+
+/// The title and who played: players, tables and the rounds each table played (a table that
+/// has not played yet with 0 rounds).
+fn heading(out: &mut Report, night: &Night, summary: &NightSummary, date: NaiveDate) {
     let numbers = night.table_numbers_with_draw();
     let rounds: Vec<u32> = numbers
         .iter()
@@ -136,17 +158,19 @@ pub fn night_report(season: &Season, date: NaiveDate, link: &str, money: Money) 
         })
         .collect();
     let tables = numbers.len().max(1);
-    line(&format!("Schockerliga – Spielabend {}", date_de(date)));
-    line(&format!(
+    out.line(&format!("Schockerliga – Spielabend {}", date_de(date)));
+    out.line(&format!(
         "{} Spieler an {} {}, {}.",
         night.draw.len().max(summary.players.len()),
         tables,
         if tables == 1 { "Tisch" } else { "Tischen" },
         rounds_played(&rounds),
     ));
-    line("");
+    out.line("");
+}
 
-    // Schocker des Abends: the most counted Outs of the night (ties share it).
+/// Schocker des Abends: the most counted Outs of the night (ties share it).
+fn schocker(out: &mut Report, summary: &NightSummary) {
     let best = summary
         .players
         .iter()
@@ -167,35 +191,39 @@ pub fn night_report(season: &Season, date: NaiveDate, link: &str, money: Money) 
         } else {
             "gewertete Outs"
         };
-        line(&format!(
+        out.line(&format!(
             "Schocker des Abends: {} ({each}{best} {outs})",
             und(&names)
         ));
     } else {
-        line("Schocker des Abends: keiner (kein Out gefallen)");
+        out.line("Schocker des Abends: keiner (kein Out gefallen)");
     }
-    line("");
+    out.line("");
+}
 
-    // Outs and Hand-Outs, most first.
+/// Outs and Hand-Outs, most first, with how they count under the season's rules.
+fn outs(out: &mut Report, season: &Season, summary: &NightSummary) {
     let mut throwers: Vec<_> = summary.players.iter().filter(|p| p.outs > 0).collect();
     throwers
         .sort_by(|a, b| (b.outs, b.hand_outs, &a.player).cmp(&(a.outs, a.hand_outs, &b.player)));
     if throwers.is_empty() {
-        line("Outs: keine");
+        out.line("Outs: keine");
     } else {
-        line("Outs (davon Hand-Outs):");
+        out.line("Outs (davon Hand-Outs):");
         for p in throwers {
-            line(&format!(
+            out.line(&format!(
                 "- {}: {} ({})",
                 shown(&p.player),
                 p.outs,
                 p.hand_outs
             ));
         }
-        line(&counting(&season.rules));
+        out.line(&counting(&season.rules));
     }
+}
 
-    // Joker: who declared his Joker-Runde, at which table and round.
+/// Joker: who declared his Joker-Runde, at which table and round.
+fn jokers(out: &mut Report, night: &Night) {
     let mut jokers: Vec<(u32, u32, String)> = night
         .rows()
         .filter(|(_, _, r)| r.joker)
@@ -203,32 +231,36 @@ pub fn night_report(season: &Season, date: NaiveDate, link: &str, money: Money) 
         .collect();
     jokers.sort();
     if night.recorded_as_totals() {
-        line("Joker: nicht bekannt (der Abend ist als Summen je Spieler erfasst)");
+        out.line("Joker: nicht bekannt (der Abend ist als Summen je Spieler erfasst)");
     } else if jokers.is_empty() {
-        line("Joker: keiner");
+        out.line("Joker: keiner");
     } else {
         let list: Vec<String> = jokers
             .iter()
             .map(|(t, n, p)| format!("{p} (Tisch {t}, Runde {n})"))
             .collect();
-        line(&format!("Joker: {}", list.join(", ")));
+        out.line(&format!("Joker: {}", list.join(", ")));
     }
+}
 
-    // Julen.
+/// Julen, most first.
+fn julen(out: &mut Report, summary: &NightSummary) {
     let mut julen: Vec<_> = summary.players.iter().filter(|p| p.julen > 0).collect();
     julen.sort_by(|a, b| (b.julen, &a.player).cmp(&(a.julen, &b.player)));
     if julen.is_empty() {
-        line("Julen: keine");
+        out.line("Julen: keine");
     } else {
         let list: Vec<String> = julen
             .iter()
             .map(|p| format!("{} {}", shown(&p.player), p.julen))
             .collect();
-        line(&format!("Julen: {}", list.join(", ")));
+        out.line(&format!("Julen: {}", list.join(", ")));
     }
-    line("");
+    out.line("");
+}
 
-    // Who paid the rounds (league.md §7: at most sozialfall_after per night), Sozialfälle.
+/// Who paid the rounds (league.md §7: at most sozialfall_after per night), and the Sozialfälle.
+fn payers(out: &mut Report, summary: &NightSummary) {
     let mut payers: Vec<_> = summary
         .players
         .iter()
@@ -236,62 +268,67 @@ pub fn night_report(season: &Season, date: NaiveDate, link: &str, money: Money) 
         .collect();
     payers.sort_by(|a, b| (b.paid_rounds, &a.player).cmp(&(a.paid_rounds, &b.player)));
     if payers.is_empty() {
-        line("Runden bezahlt: keine");
+        out.line("Runden bezahlt: keine");
     } else {
         let list: Vec<String> = payers
             .iter()
             .map(|p| format!("{} {}", shown(&p.player), p.paid_rounds))
             .collect();
-        line(&format!("Runden bezahlt: {}", list.join(", ")));
+        out.line(&format!("Runden bezahlt: {}", list.join(", ")));
     }
     if summary.sozialfaelle.is_empty() {
-        line("Sozialfälle: keine");
+        out.line("Sozialfälle: keine");
     } else {
         let names: Vec<String> = summary.sozialfaelle.iter().map(|n| shown(n)).collect();
-        line(&format!("Sozialfälle: {}", und(&names)));
+        out.line(&format!("Sozialfälle: {}", und(&names)));
     }
-    line("");
+    out.line("");
+}
 
-    // The top of the table as of the night, with movement since the previous night.
+/// The top of the table as of the night, with movement since the previous night.
+fn top_of_table(out: &mut Report, season: &Season, date: NaiveDate) {
     let table = standings(season, Some(date));
     let moves = movements(season, Some(date));
-    if !moves.is_empty() {
-        line(&format!(
-            "Tabelle nach dem Abend (die ersten {TOP_OF_TABLE}):"
-        ));
-        let mut liga = None;
-        for m in moves.iter().take(TOP_OF_TABLE) {
-            if liga != Some(m.liga) {
-                liga = Some(m.liga);
-                line(&format!("{}:", liga_label(m.liga)));
-            }
-            let dwert = table
-                .rows
-                .iter()
-                .find(|r| r.player == m.player)
-                .map(|r| format_dwert(r.d_wert_num, r.d_wert_den))
-                .unwrap_or_else(|| "–".to_string());
-            line(&format!(
-                "{}. {} – D.Wert {dwert} ({})",
-                m.rank,
-                shown(&m.player),
-                m.movement.label()
-            ));
-        }
-        line("");
+    if moves.is_empty() {
+        return;
     }
+    out.line(&format!(
+        "Tabelle nach dem Abend (die ersten {TOP_OF_TABLE}):"
+    ));
+    let mut liga = None;
+    for m in moves.iter().take(TOP_OF_TABLE) {
+        if liga != Some(m.liga) {
+            liga = Some(m.liga);
+            out.line(&format!("{}:", liga_label(m.liga)));
+        }
+        let dwert = table
+            .rows
+            .iter()
+            .find(|r| r.player == m.player)
+            .map(|r| format_dwert(r.d_wert_num, r.d_wert_den))
+            .unwrap_or_else(|| "–".to_string());
+        out.line(&format!(
+            "{}. {} – D.Wert {dwert} ({})",
+            m.rank,
+            shown(&m.player),
+            m.movement.label()
+        ));
+    }
+    out.line("");
+}
 
-    // Open fines of the night.
+/// The night's open fines, or only that they are for members.
+fn open_fines(out: &mut Report, night: &Night, money: Money) {
     match money {
-        Money::Private => line("Offene Strafen: nur für Mitglieder"),
+        Money::Private => out.line("Offene Strafen: nur für Mitglieder"),
         Money::Shown => {
             let open: Vec<_> = night.fines.iter().filter(|f| !f.paid).collect();
             if open.is_empty() {
-                line("Offene Strafen: keine");
+                out.line("Offene Strafen: keine");
             } else {
-                line("Offene Strafen:");
+                out.line("Offene Strafen:");
                 for f in open {
-                    line(&format!(
+                    out.line(&format!(
                         "- {}: {} {}",
                         shown(&f.player),
                         shown(fine_label(&f.kind)),
@@ -301,9 +338,6 @@ pub fn night_report(season: &Season, date: NaiveDate, link: &str, money: Money) 
             }
         }
     }
-    line("");
-    line(&format!("Alle Ergebnisse: {link}"));
-    Some(out)
 }
 
 #[cfg(test)]

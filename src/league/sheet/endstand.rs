@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::header::{check_columns, header_of, is_total, locate, sheet_year, Names, Row};
+use super::header::{check_columns, header_of, is_total, locate, sheet_year, Header, Names, Row};
 use super::layout::{header_key, Cell, Column, Layout, Sheet, SheetError, SheetSeason};
 use super::layout::{UnderstoodRow, ENDSTAND_COLUMNS, ENDSTAND_IGNORED, ENDSTAND_REQUIRED};
 use crate::league::model::file::{EndstandEntry, SeasonFile, FORMAT};
@@ -30,6 +30,9 @@ pub fn parse_yes(text: &str) -> Option<bool> {
     }
 }
 
+/// The seasons an Endstand sheet holds (one per year in its Saison column, or the sheet's year):
+/// each row a player's final line, its Liga written or derived from rounds and the fee (league.md
+/// §4). The first refusal names its sheet, line and column.
 pub(super) fn read_endstand(sheet: &Sheet) -> Result<Vec<SheetSeason>, SheetError> {
     let header = header_of(sheet)?;
     check_columns(
@@ -42,30 +45,8 @@ pub(super) fn read_endstand(sheet: &Sheet) -> Result<Vec<SheetSeason>, SheetErro
     )?;
     let mut skipped = header.skipped(&ENDSTAND_IGNORED);
     let fixed_year = sheet_year(&sheet.name);
-    if fixed_year.is_none() && !header.has(Column::Saison) {
-        return Err(SheetError::at(
-            sheet,
-            Some(header.line),
-            Some("Saison"),
-            "die Spalte fehlt: ein Endstand braucht das Jahr (Spalte Saison oder ein Blatt je Jahr)",
-        ));
-    }
-    if !header.has(Column::Liga) && !header.has(Column::BeitragBezahlt) {
-        return Err(SheetError::at(
-            sheet,
-            Some(header.line),
-            Some("Liga"),
-            "die Spalte fehlt: ein Endstand braucht Liga oder Beitrag bezahlt",
-        ));
-    }
-    // year → (names, entries, lines by player, understood rows)
-    type Acc = (
-        Names,
-        Vec<EndstandEntry>,
-        HashMap<String, usize>,
-        Vec<UnderstoodRow>,
-    );
-    let mut by_year: BTreeMap<i32, Acc> = BTreeMap::new();
+    check_year_and_liga_columns(sheet, &header, fixed_year)?;
+    let mut by_year: BTreeMap<i32, YearRead> = BTreeMap::new();
     // A sum row: its Saison cell, or its Spieler cell on a sheet of one year.
     let key = if header.has(Column::Saison) {
         Column::Saison
@@ -87,25 +68,108 @@ pub(super) fn read_endstand(sheet: &Sheet) -> Result<Vec<SheetSeason>, SheetErro
                 continue;
             }
         }
-        let year = match (fixed_year, row.number(Column::Saison)?) {
-            (Some(y), Some(n)) if n != i64::from(y) => {
-                return Err(row.err(Column::Saison, format!("{n} auf dem Blatt {y}")))
-            }
-            (Some(y), _) => y,
-            (None, Some(n)) if (1900..=9999).contains(&n) => n as i32,
-            (None, Some(n)) => return Err(row.err(Column::Saison, format!("{n} ist kein Jahr"))),
-            (None, None) => return Err(row.err(Column::Saison, "fehlt")),
-        };
+        let year = row_year(&row, fixed_year)?;
+        by_year.entry(year).or_default().row(&row, year)?;
+    }
+    let mut out = Vec::new();
+    for (year, read) in by_year {
+        out.push(read.season(sheet, &header, year, skipped.clone())?);
+    }
+    Ok(out)
+}
+
+/// An Endstand needs its year (a Saison column or a sheet named by its year) and a Liga or the
+/// fee to derive it; else the refusal naming the missing column.
+fn check_year_and_liga_columns(
+    sheet: &Sheet,
+    header: &Header,
+    fixed_year: Option<i32>,
+) -> Result<(), SheetError> {
+    if fixed_year.is_none() && !header.has(Column::Saison) {
+        return Err(SheetError::at(
+            sheet,
+            Some(header.line),
+            Some("Saison"),
+            "die Spalte fehlt: ein Endstand braucht das Jahr (Spalte Saison oder ein Blatt je Jahr)",
+        ));
+    }
+    if !header.has(Column::Liga) && !header.has(Column::BeitragBezahlt) {
+        return Err(SheetError::at(
+            sheet,
+            Some(header.line),
+            Some("Liga"),
+            "die Spalte fehlt: ein Endstand braucht Liga oder Beitrag bezahlt",
+        ));
+    }
+    Ok(())
+}
+
+/// The row's season: its Saison cell, which must agree with the sheet's year when the sheet
+/// is named by one.
+fn row_year(row: &Row<'_>, fixed_year: Option<i32>) -> Result<i32, SheetError> {
+    match (fixed_year, row.number(Column::Saison)?) {
+        (Some(y), Some(n)) if n != i64::from(y) => {
+            Err(row.err(Column::Saison, format!("{n} auf dem Blatt {y}")))
+        }
+        (Some(y), _) => Ok(y),
+        (None, Some(n)) if (1900..=9999).contains(&n) => Ok(n as i32),
+        (None, Some(n)) => Err(row.err(Column::Saison, format!("{n} ist kein Jahr"))),
+        (None, None) => Err(row.err(Column::Saison, "fehlt")),
+    }
+}
+
+/// The row's Liga as written, or derived from its rounds and "Beitrag bezahlt" as the final
+/// table after the deadline does (league.md §4).
+fn row_liga(row: &Row<'_>, rounds: u32, rules: &SeasonRules) -> Result<Liga, SheetError> {
+    if let Some(cell) = row.cell(Column::Liga) {
+        return parse_liga(&cell.text()).ok_or_else(|| {
+            row.err(
+                Column::Liga,
+                format!(
+                    "„{}“ ist keine Liga (1. Liga, 2. Liga oder Kreisliga)",
+                    cell.text()
+                ),
+            )
+        });
+    }
+    let paid = match row.cell(Column::BeitragBezahlt) {
+        None => false,
+        Some(cell) => parse_yes(&cell.text()).ok_or_else(|| {
+            row.err(
+                Column::BeitragBezahlt,
+                format!("„{}“: ja oder nein", cell.text()),
+            )
+        })?,
+    };
+    Ok(if rounds < rules.kreisliga_below_rounds {
+        Liga::Kreisliga
+    } else if paid && rounds >= rules.min_rounds_first_liga {
+        Liga::First
+    } else {
+        Liga::Second
+    })
+}
+
+/// One season of an Endstand sheet as read so far: its players, their final lines, the line of
+/// each player's row and the rows as understood.
+#[derive(Default)]
+struct YearRead {
+    names: Names,
+    endstand: Vec<EndstandEntry>,
+    lines: HashMap<String, usize>,
+    rows: Vec<UnderstoodRow>,
+}
+
+impl YearRead {
+    /// Reads one row of season `year` (one player's final line), or the refusal naming its cell.
+    fn row(&mut self, row: &Row<'_>, year: i32) -> Result<(), SheetError> {
         let rules = SeasonRules::defaults_for(year);
-        let acc = by_year
-            .entry(year)
-            .or_insert_with(|| (Names::default(), Vec::new(), HashMap::new(), Vec::new()));
         let raw = row.name()?;
         if raw.is_empty() {
             return Err(row.err(Column::Spieler, "fehlt"));
         }
-        let player = acc.0.canonical(&raw);
-        if let Some(before) = acc.2.get(&player) {
+        let player = self.names.canonical(&raw);
+        if let Some(before) = self.lines.get(&player) {
             return Err(row.err(
                 Column::Spieler,
                 format!("{player} steht für {year} schon in Zeile {before}"),
@@ -119,36 +183,7 @@ pub(super) fn read_endstand(sheet: &Sheet) -> Result<Vec<SheetSeason>, SheetErro
         };
         let paid_rounds = row.count(Column::BezahlteRunden)?.unwrap_or(0);
         let lost_rounds = row.count(Column::Verloren)?;
-        let liga = match row.cell(Column::Liga) {
-            Some(cell) => parse_liga(&cell.text()).ok_or_else(|| {
-                row.err(
-                    Column::Liga,
-                    format!(
-                        "„{}“ ist keine Liga (1. Liga, 2. Liga oder Kreisliga)",
-                        cell.text()
-                    ),
-                )
-            })?,
-            None => {
-                let paid = match row.cell(Column::BeitragBezahlt) {
-                    None => false,
-                    Some(cell) => parse_yes(&cell.text()).ok_or_else(|| {
-                        row.err(
-                            Column::BeitragBezahlt,
-                            format!("„{}“: ja oder nein", cell.text()),
-                        )
-                    })?,
-                };
-                // The final table, after the deadline (league.md §4).
-                if rounds < rules.kreisliga_below_rounds {
-                    Liga::Kreisliga
-                } else if paid && rounds >= rules.min_rounds_first_liga {
-                    Liga::First
-                } else {
-                    Liga::Second
-                }
-            }
-        };
+        let liga = row_liga(row, rounds, &rules)?;
         let entry = EndstandEntry {
             player: player.clone(),
             liga,
@@ -160,8 +195,8 @@ pub(super) fn read_endstand(sheet: &Sheet) -> Result<Vec<SheetSeason>, SheetErro
             hand_outs: row.count(Column::HandOuts)?.unwrap_or(0),
             julen: row.count(Column::Julen)?.unwrap_or(0),
         };
-        acc.3.push(UnderstoodRow {
-            line: r.line,
+        self.rows.push(UnderstoodRow {
+            line: row.row.line,
             cells: vec![
                 year.to_string(),
                 player.clone(),
@@ -175,25 +210,34 @@ pub(super) fn read_endstand(sheet: &Sheet) -> Result<Vec<SheetSeason>, SheetErro
                 entry.julen.to_string(),
             ],
         });
-        acc.1.push(entry);
-        acc.2.insert(player, r.line);
+        self.endstand.push(entry);
+        self.lines.insert(player, row.row.line);
+        Ok(())
     }
-    let mut out = Vec::new();
-    for (year, (names, endstand, lines, rows)) in by_year {
+
+    /// The season `year` checked as a whole, or the refusal pointed at the row it names.
+    fn season(
+        self,
+        sheet: &Sheet,
+        header: &Header,
+        year: i32,
+        skipped: Vec<String>,
+    ) -> Result<SheetSeason, SheetError> {
         let file = SeasonFile {
             format: FORMAT.to_string(),
             season: year,
             rules: serde_json::Map::new(),
-            players: names.players,
+            players: self.names.players,
             nights: Vec::new(),
-            endstand,
+            endstand: self.endstand,
         };
+        let lines = self.lines;
         let season = Season::from_file(&file).map_err(|e| {
-            locate(sheet, &header, &e, |_, player| {
+            locate(sheet, header, &e, |_, player| {
                 player.and_then(|p| lines.get(p).copied())
             })
         })?;
-        out.push(SheetSeason {
+        Ok(SheetSeason {
             sheet: sheet.name.clone(),
             layout: Layout::Endstand,
             file,
@@ -210,9 +254,8 @@ pub(super) fn read_endstand(sheet: &Sheet) -> Result<Vec<SheetSeason>, SheetErro
                 "Hand-Outs",
                 "Julen",
             ],
-            rows,
-            skipped: skipped.clone(),
-        });
+            rows: self.rows,
+            skipped,
+        })
     }
-    Ok(out)
 }

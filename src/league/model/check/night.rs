@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use chrono::{Datelike, NaiveDate};
 
-use super::players::known;
+use super::players::{known, NightCx};
 use super::rounds::check_tables;
 use super::totals::check_totals;
 use crate::league::model::draw::derive_draw_of;
@@ -14,24 +14,6 @@ use crate::league::model::file::{NightEntry, SeatEntry};
 use crate::league::model::rules::{SeasonRules, MAX_FINE_CENTS};
 use crate::league::model::season::{max_outs_per_round, Fine, Night, Table, TotalsRow, MAX_TABLES};
 use crate::rules::RuleSet;
-
-/// What the checks of a night's rows need besides the rows: the season's rules, dice RuleSet,
-/// year and players, and the night's explicit draw when it has one.
-pub(super) struct NightCx<'a> {
-    /// The season's resolved rules.
-    pub rules: &'a SeasonRules,
-    /// The dice game's RuleSet of the season.
-    pub game: &'a RuleSet,
-    /// The season's year.
-    pub year: i32,
-    /// The season's players: canonical name → canonical name.
-    pub names: &'a HashMap<&'a str, &'a str>,
-    /// The most Outs of one player in one round ([`max_outs_per_round`] of `game`).
-    pub max_outs: u32,
-    /// The explicit draw, player → table, when the night has one: then every row's player must
-    /// sit at his drawn table. `None` when the draw follows from the rows.
-    pub drawn: Option<HashMap<&'a str, u32>>,
-}
 
 /// The night `entry` of season `year` checked (its players among `names`): the date in the
 /// season, the explicit draw ([`check_draw`]), its tables of rounds or its totals rows (not

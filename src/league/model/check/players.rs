@@ -1,5 +1,6 @@
 //! The check of a season's players (league.md glossary: one player, one name; §5 the
-//! Jahresbeitrag), and the lookup of a typed name among them that every other check uses.
+//! Jahresbeitrag), the lookup of a typed name among them that every other check uses, and the context
+//! (`NightCx`: rules, dice RuleSet, players, draw) every check of a night works in.
 
 use std::collections::HashMap;
 
@@ -8,6 +9,7 @@ use crate::league::model::file::PlayerEntry;
 use crate::league::model::names::{check_name_chars, normalize_name};
 use crate::league::model::rules::{fee_cents, SeasonRules};
 use crate::league::model::season::{Player, MAX_NAME_CHARS};
+use crate::rules::RuleSet;
 
 /// The players of `entries` checked in file order (season `year` under `rules`): each name
 /// normalized, not empty, without control or invisible characters, at most
@@ -97,4 +99,22 @@ pub(super) fn known<'a>(
             format!("unbekannter Spieler \"{name}\""),
         )
     })
+}
+
+/// What the checks of a night's rows need besides the rows: the season's rules, dice RuleSet,
+/// year and players, and the night's explicit draw when it has one.
+pub(super) struct NightCx<'a> {
+    /// The season's resolved rules.
+    pub rules: &'a SeasonRules,
+    /// The dice game's RuleSet of the season.
+    pub game: &'a RuleSet,
+    /// The season's year.
+    pub year: i32,
+    /// The season's players: canonical name → canonical name.
+    pub names: &'a HashMap<&'a str, &'a str>,
+    /// The most Outs of one player in one round ([`max_outs_per_round`](crate::league::model::season::max_outs_per_round) of `game`).
+    pub max_outs: u32,
+    /// The explicit draw, player → table, when the night has one: then every row's player must
+    /// sit at his drawn table. `None` when the draw follows from the rows.
+    pub drawn: Option<HashMap<&'a str, u32>>,
 }

@@ -5,8 +5,7 @@
 
 use std::collections::HashMap;
 
-use super::night::NightCx;
-use super::players::known;
+use super::players::{known, NightCx};
 use crate::league::model::error::{EntryError, Location};
 use crate::league::model::file::{NightEntry, ResultEntry, RoundEntry};
 use crate::league::model::season::{

@@ -1,8 +1,7 @@
 //! The check of a night recorded as totals (interchange.md "Spreadsheet of night totals"): each
 //! player's totals row, then each table's rows together.
 
-use super::night::NightCx;
-use super::players::known;
+use super::players::{known, NightCx};
 use crate::league::model::error::{EntryError, Location};
 use crate::league::model::file::{NightEntry, TotalsEntry};
 use crate::league::model::season::{base_points_of, TotalsRow, MAX_JULEN_PER_ROUND, MAX_TABLES};

@@ -5,17 +5,25 @@
 
 use chrono::NaiveDate;
 
-use crate::league::model::check::MAX_REASON_CHARS;
-use crate::league::model::error::{EntryError, Location};
-use crate::league::model::file::{NightEntry, ResultEntry, SeasonFile, SeatEntry};
-use crate::league::model::season::{Round, Season};
+use crate::league::model::error::EntryError;
+use crate::league::model::file::{ResultEntry, SeasonFile, SeatEntry};
+use crate::league::model::season::Season;
 
 mod corrections;
+mod edit;
 mod money;
 mod nights;
 mod players;
 mod rounds;
 mod settings;
+
+pub use corrections::{check_reason, Korrektur};
+pub use nights::{closed_in_time, closing_in_time};
+use rounds::RoundAt;
+pub use rounds::{
+    changed_meanwhile, changed_meanwhile_by, entered_round, round_loser, round_outs,
+    round_outs_short, round_version, Replace,
+};
 
 /// One change of a season (league.md §1, §5, §6, §9). Player names are as typed (they are
 /// normalized and must name a player of the season); dates name a night of the season.
@@ -216,142 +224,6 @@ pub enum Change {
     },
 }
 
-/// Whether a round may replace one entered under the same number (lost updates: a second secretary
-/// or the Schockbesteck must not silently overwrite a round they did not see).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Replace {
-    /// Only a new round: an entered one is refused ("schon eingetragen", a conflict).
-    No,
-    /// Whatever is entered is replaced (the form's box "Runde ersetzen").
-    Any,
-    /// Only the round as it was seen: [`round_version`] of the entered round must be this one
-    /// (the JSON API's `If-Match`, the Schockbesteck's confirm); else a conflict.
-    IfVersion(String),
-}
-
-/// The conflict of a round seen as another version than the one stored at `at` (`old`): German,
-/// with what is there now (loser and Outs), to check and decide again.
-pub fn changed_meanwhile(at: &Location, old: &Round) -> EntryError {
-    changed_meanwhile_by(at, old, None)
-}
-
-/// [`changed_meanwhile`], naming who made the round as it is now when known (`by`: the author of
-/// its last audit row): "… wurde inzwischen von bernd geändert (jetzt verloren: …)" (issue 32.4).
-pub fn changed_meanwhile_by(at: &Location, old: &Round, by: Option<&str>) -> EntryError {
-    let by = by.map(|b| format!("von {b} ")).unwrap_or_default();
-    EntryError::conflict(
-        at.clone(),
-        format!(
-            "{at} wurde inzwischen {by}geändert (jetzt verloren: {}; Outs: {}). \
-             Bitte prüfen und neu entscheiden.",
-            round_loser(old),
-            round_outs(old)
-        ),
-    )
-}
-
-/// The round `number` at `table` of the night on `date` in `season`, if entered.
-pub fn entered_round(season: &Season, date: NaiveDate, table: u32, number: u32) -> Option<&Round> {
-    season
-        .night(date)
-        .and_then(|n| n.tables.iter().find(|t| t.number == table))
-        .and_then(|t| t.rounds.iter().find(|r| r.number == number))
-}
-
-/// The version of an entered round: a short hash of its rows (player, Outs, Hand-Outs, Julen,
-/// Joker, lost, in order), e.g. `"r5f3a9c1e0b2d4c6a"`; equal rounds have equal versions.
-pub fn round_version(round: &Round) -> String {
-    // FNV-1a, 64 bit: stable across builds and platforms.
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |bytes: &[u8]| {
-        for b in bytes {
-            h ^= u64::from(*b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    };
-    eat(&round.number.to_le_bytes());
-    for r in &round.results {
-        eat(r.player.as_bytes());
-        eat(&[0xff]);
-        eat(&r.outs.to_le_bytes());
-        eat(&r.hand_outs.to_le_bytes());
-        eat(&r.julen.to_le_bytes());
-        eat(&[u8::from(r.joker), u8::from(r.lost)]);
-    }
-    format!("r{h:016x}")
-}
-
-/// The Korrektur of a closed night as a form sends it: the box "Korrektur" and its reason.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Korrektur {
-    /// The box "Korrektur" is ticked.
-    pub ticked: bool,
-    /// Why the closed night is corrected (as typed).
-    pub reason: String,
-}
-
-impl Korrektur {
-    /// A ticked Korrektur with `reason`.
-    pub fn because(reason: &str) -> Korrektur {
-        Korrektur {
-            ticked: true,
-            reason: reason.to_string(),
-        }
-    }
-
-    /// The reason (trimmed) under which the closed night on `date` may be changed: the box ticked
-    /// and 1..=[`MAX_REASON_CHARS`] characters of reason without control or invisible characters
-    /// (a line break, U+202E: they would garble the audit log); else the German refusal naming the
-    /// night.
-    pub fn check(&self, date: NaiveDate) -> Result<String, EntryError> {
-        let night = Location::night(date);
-        if !self.ticked {
-            return Err(EntryError::new(
-                night,
-                "der Spielabend ist abgeschlossen: Änderungen nur mit Häkchen „Korrektur“ und Grund.",
-            ));
-        }
-        check_reason(&self.reason).map_err(|why| EntryError::new(night, why))
-    }
-}
-
-/// The reason of a Korrektur as typed, trimmed: 1..=[`MAX_REASON_CHARS`] characters without
-/// control or invisible characters (they would garble the audit log). `Err` is the German why
-/// ("eine Korrektur braucht einen Grund (1 bis 500 Zeichen).").
-pub fn check_reason(typed: &str) -> Result<String, String> {
-    let reason = typed.trim();
-    if reason.is_empty() || reason.chars().count() > MAX_REASON_CHARS {
-        return Err(format!(
-            "eine Korrektur braucht einen Grund (1 bis {MAX_REASON_CHARS} Zeichen)."
-        ));
-    }
-    if let Err(why) = crate::league::model::names::check_name_chars(reason) {
-        return Err(format!("der Grund der Korrektur {why}."));
-    }
-    Ok(reason.to_string())
-}
-
-/// Refuses closing the night on `date` before its day: `today` is the club's date. `Err`: the
-/// German "Der Abend vom 09.12.2026 liegt in der Zukunft: abschließen erst an dem Tag."
-pub fn closing_in_time(date: NaiveDate, today: NaiveDate) -> Result<(), EntryError> {
-    if date > today {
-        return Err(refuse(format!(
-            "Der Abend vom {} liegt in der Zukunft: abschließen erst an dem Tag.",
-            date.format("%d.%m.%Y")
-        )));
-    }
-    Ok(())
-}
-
-/// Refuses a season file (an import) with a night marked closed after `today` (the club's
-/// date), as [`closing_in_time`] refuses closing it from a form.
-pub fn closed_in_time(file: &SeasonFile, today: NaiveDate) -> Result<(), EntryError> {
-    file.nights
-        .iter()
-        .filter(|n| n.closed)
-        .try_for_each(|n| closing_in_time(n.date, today))
-}
-
 impl Change {
     /// The night this change touches, if any: a closed night takes it only as a Korrektur
     /// ([`Change::needs_korrektur`]).
@@ -416,86 +288,6 @@ impl Change {
                 | Change::RemoveNight { .. }
         )
     }
-}
-
-/// A night of `season` on `date`, or the refusal naming the date.
-fn night_entry(file: &mut SeasonFile, date: NaiveDate) -> Result<&mut NightEntry, EntryError> {
-    let year = file.season;
-    file.nights
-        .iter_mut()
-        .find(|n| n.date == date)
-        .ok_or_else(|| {
-            EntryError::new(
-                Location::default(),
-                format!(
-                    "Am {} gibt es keinen Spielabend der Saison {year}",
-                    date.format("%d.%m.%Y")
-                ),
-            )
-        })
-}
-
-/// A refusal without a location: the message says where.
-fn refuse(message: impl Into<String>) -> EntryError {
-    EntryError::new(Location::default(), message)
-}
-
-/// "Anna 2 (1 Hand-Out), Bernd 0": every row of `round` with Hand-Outs, Julen and Joker when set.
-pub fn round_outs(round: &Round) -> String {
-    outs_of(round.results.iter())
-}
-
-/// "Anna 2 (1 Hand-Out)": the rows of `round` that threw or declared something (Outs, Hand-Outs,
-/// Julen, Joker), "keine" when none did: the compact line of a round in a night's summary, which
-/// does not list every 0 (issue 21.14).
-pub fn round_outs_short(round: &Round) -> String {
-    let rows = round
-        .results
-        .iter()
-        .filter(|r| r.outs > 0 || r.hand_outs > 0 || r.julen > 0 || r.joker);
-    match outs_of(rows) {
-        line if line.is_empty() => "keine".to_string(),
-        line => line,
-    }
-}
-
-/// The rows as "Anna 2 (1 Hand-Out, 1 Jule, Joker)", joined by ", ".
-fn outs_of<'a>(rows: impl Iterator<Item = &'a ResultEntry>) -> String {
-    rows.map(|r| {
-        let mut extra = Vec::new();
-        if r.hand_outs > 0 {
-            extra.push(format!(
-                "{} Hand-Out{}",
-                r.hand_outs,
-                if r.hand_outs == 1 { "" } else { "s" }
-            ));
-        }
-        if r.julen > 0 {
-            extra.push(format!(
-                "{} Jule{}",
-                r.julen,
-                if r.julen == 1 { "" } else { "n" }
-            ));
-        }
-        if r.joker {
-            extra.push("Joker".to_string());
-        }
-        match extra.is_empty() {
-            true => format!("{} {}", r.player, r.outs),
-            false => format!("{} {} ({})", r.player, r.outs, extra.join(", ")),
-        }
-    })
-    .collect::<Vec<_>>()
-    .join(", ")
-}
-
-/// The loser of `round`, "–" when none.
-pub fn round_loser(round: &Round) -> &str {
-    round
-        .results
-        .iter()
-        .find(|r| r.lost)
-        .map_or("–", |r| r.player.as_str())
 }
 
 impl Season {
@@ -609,29 +401,6 @@ impl Season {
             Change::RemoveNight { date } => corrections::remove_night(file, *date),
         }
     }
-}
-
-/// Where a round is: the night's date, the table, the round number.
-#[derive(Debug, Clone, Copy)]
-struct RoundAt {
-    date: NaiveDate,
-    table: u32,
-    number: u32,
-}
-
-impl RoundAt {
-    fn new(date: NaiveDate, table: u32, number: u32) -> RoundAt {
-        RoundAt {
-            date,
-            table,
-            number,
-        }
-    }
-}
-
-/// The refusal for `name`, who does not play in `season`.
-fn not_in_season(season: &Season, name: &str) -> EntryError {
-    refuse(format!("{name} spielt nicht in der Saison {}", season.year))
 }
 
 #[cfg(test)]
