@@ -16,7 +16,7 @@ use chrono::{DateTime, NaiveDateTime, NaiveTime, Utc};
 use sha2::{Digest, Sha256};
 
 use super::clock::ClubClock;
-use super::{League, ServiceError, Setup};
+use super::{files, upgrade, League, ServiceError, Setup};
 use crate::db::{self, Db, Schema};
 
 /// The copies kept when `--backup-keep` is not given.
@@ -412,6 +412,20 @@ pub async fn write_copy(db: &Db, target: &Path) -> Result<(), ServiceError> {
     .await;
     let _ = std::fs::remove_file(&part);
     sync_dir_of(target);
+    written
+}
+
+/// Writes a copy of the database at `database` as it is to `target` (`schockerliga backup`):
+/// beside the database only as its owner ([`files::check_owner_beside`]: no root-owned file
+/// there, issue 31.2), under the shared lock ([`upgrade::lock_shared`]), opened read-only
+/// whatever its schema (nothing is migrated on the way), written by [`write_copy`]. Errors
+/// (German): those refusals, the lock, `target` exists, the copy could not be written.
+pub async fn copy_as_is(database: &Path, target: &Path) -> Result<(), ServiceError> {
+    files::check_owner_beside(database, target)?;
+    let _lock = upgrade::lock_shared(database)?;
+    let db = Db::open_read_only(database).await?;
+    let written = write_copy(&db, target).await;
+    db.read.close().await;
     written
 }
 

@@ -126,6 +126,8 @@ pub struct Reading {
     /// German, for stderr: the database is older than the program and was read from a migrated
     /// temporary copy; `None` for a current one.
     pub notice: Option<String>,
+    /// The schema of the file itself (older for a league read from a migrated copy).
+    pub schema: Schema,
     _lock: DbLock,
     _copy: Option<tempfile::TempDir>,
 }
@@ -141,7 +143,7 @@ pub async fn open_for_reading(path: &Path, setup: Setup) -> Result<Reading, Serv
         return Err(e);
     }
     let db = Db::open_read_only(path).await?;
-    let (db, copy, notice) = match schema {
+    let (db, copy, notice) = match &schema {
         Schema::Older { .. } => {
             let (copy, tmp) = backup::migrated_copy(&db).await?;
             db.read.close().await;
@@ -157,17 +159,18 @@ pub async fn open_for_reading(path: &Path, setup: Setup) -> Result<Reading, Serv
     Ok(Reading {
         league: League::of_with(db, setup).await?,
         notice,
+        schema,
         _lock: lock,
         _copy: copy,
     })
 }
 
-/// A database opened for a command that writes (`import`, `user`, `night link`, `demo`), with
-/// its lock.
+/// A league opened for a command that writes (`import`, `user`, `night`, `player`, `demo`),
+/// with the lock on its database.
 #[derive(Debug)]
 pub struct Writing {
-    /// The database.
-    pub db: Db,
+    /// The league: every season read, writes as the web's.
+    pub league: League,
     /// Whether this call made the database (a new, empty league): the command says so and
     /// where ([`created_message`]).
     pub created: bool,
@@ -210,12 +213,13 @@ async fn create_if_new(path: &Path) -> Result<bool, ServiceError> {
     Ok(true)
 }
 
-/// Opens the database at `path` for a command that writes: a new file gets the schema; an
-/// existing one must have this program's schema — an older one is refused with the way to
-/// migrate it (so no command migrates by the way), a newer or damaged one refused too.
-/// Refused too while this process runs as another user than the database's owner
-/// ([`files::check_owner`]: the files it leaves would not be the server's).
-pub async fn open_for_writing(path: &Path) -> Result<Writing, ServiceError> {
+/// Opens the league of the database at `path` for a command that writes, with the clock and
+/// time zone of `setup`: a new file gets the schema; an existing one must have this program's
+/// schema — an older one is refused with the way to migrate it (so no command migrates by the
+/// way), a newer or damaged one refused too. Refused too while this process runs as another
+/// user than the database's owner ([`files::check_owner`]: the files it leaves would not be
+/// the server's). Errors besides: storage, reading the seasons ([`League::of_with`]).
+pub async fn open_for_writing(path: &Path, setup: Setup) -> Result<Writing, ServiceError> {
     files::check_owner(path)?;
     // A new league: the schema is made, there is nothing to keep.
     let created = create_if_new(path).await?;
@@ -225,10 +229,15 @@ pub async fn open_for_writing(path: &Path) -> Result<Writing, ServiceError> {
         return Err(e);
     }
     Ok(Writing {
-        db: Db::open(path).await?,
+        league: League::of_with(Db::open(path).await?, setup).await?,
         created,
         _lock: lock,
     })
+}
+
+/// The schema version this program reads and writes: its newest migration.
+pub fn program_version() -> i64 {
+    db::program_version()
 }
 
 /// What [`migrate`] did.
