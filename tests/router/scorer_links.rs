@@ -36,7 +36,7 @@ fn season() -> SeasonFile {
 }
 
 /// The app with both nights drawn to two tables of five; the secretary's cookie and player ids.
-async fn app() -> (TestApp, String, HashMap<String, i64>) {
+pub(crate) async fn app() -> (TestApp, String, HashMap<String, i64>) {
     let t = TestApp::builder().staff().season(season()).start().await;
     let cookie = t.login(SECRETARY).await;
     let ids: HashMap<String, i64> = db::player::of_season_pool(&t.db.read, 2026)
