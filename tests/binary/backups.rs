@@ -341,6 +341,28 @@ async fn a_tampered_copy_fails_its_probe_naming_what_differs_and_is_not_restored
         "{report}"
     );
 
+    // A trigger (or view, or index) that takes the name of sqlx's migrations table: triggers
+    // have their own namespace, and the probe left out every object of that name (hostile
+    // run: it hid a trigger that deleted every Protokoll row).
+    let hidden = dir.path().join("versteckt.db");
+    std::fs::copy(&copy, &hidden).unwrap();
+    tamper(
+        &hidden,
+        "create trigger _sqlx_migrations after insert on audit_log begin
+             delete from audit_log where id = new.id;
+         end;",
+    )
+    .await;
+    let out = run(&db, &["verify", hidden.to_str().unwrap()]);
+    let report = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    assert!(
+        report.contains("Trigger _sqlx_migrations ist zusätzlich"),
+        "{report}"
+    );
+    let out = run(&db, &["restore", hidden.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+
     // Bytes after the last page (zeros appended).
     let longer = dir.path().join("verlaengert.db");
     let mut bytes = std::fs::read(&copy).unwrap();
