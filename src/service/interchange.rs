@@ -540,6 +540,20 @@ pub async fn import_all_as(
     Ok(done.into_iter().map(|i| i.season).collect())
 }
 
+/// Refuses replacing the stored season `before` by `after` while `before`'s netting is booked
+/// and the replacement moves its places or its pot (league.md §11: the netting is the season's
+/// last act; hostile run: `import --replace --korrektur` changed a final Jahresabschluss). A
+/// replacement that moves neither (the season's own export) goes in.
+fn netting_stays(before: &Season, after: &Season) -> Result<(), ServiceError> {
+    let Some(refusal) = league::kasse::netting_booked(before) else {
+        return Ok(());
+    };
+    if league::payouts(before, 0) == league::payouts(after, 0) {
+        return Ok(());
+    }
+    Err(in_season(before.year, refusal))
+}
+
 /// One season an import stored ([`import_all`]).
 #[derive(Debug, Clone)]
 pub struct Imported {
@@ -624,17 +638,27 @@ pub async fn import_all(
             )));
         }
         let results_only = options.sheet || !league::replace::carries_money(&file);
-        let (season, replaced) = match db::season::load(&mut tx, year).await? {
-            Some(before) if there && results_only => {
-                let (before, _) = Season::from_stored_file(&before.file).map_err(|e| {
-                    ServiceError::Corrupt(format!("gespeicherte Saison {year} ungültig: {e}"))
-                })?;
-                let plan = replaced_results(&mut tx, &before, &file, options).await?;
+        let before = match db::season::load(&mut tx, year).await? {
+            Some(stored) if there => Some(
+                Season::from_stored_file(&stored.file)
+                    .map_err(|e| {
+                        ServiceError::Corrupt(format!("gespeicherte Saison {year} ungültig: {e}"))
+                    })?
+                    .0,
+            ),
+            _ => None,
+        };
+        let (season, replaced) = match &before {
+            Some(before) if results_only => {
+                let plan = replaced_results(&mut tx, before, &file, options).await?;
                 let season = Season::from_file(&plan.file).map_err(|e| in_season(year, e))?;
                 (season, Some(plan))
             }
             _ => (season, None),
         };
+        if let Some(before) = &before {
+            netting_stays(before, &season)?;
+        }
         db::season::replace(&mut tx, &season).await?;
         if let Some(plan) = &replaced {
             audit_replaced(&mut tx, &plan.nights, options).await?;

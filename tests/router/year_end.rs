@@ -650,3 +650,71 @@ async fn the_netting_table_says_when_a_share_includes_the_lucky_looser() {
         "{page}"
     );
 }
+
+/// After the netting an import that replaces the season (a spreadsheet's "ersetzen" with its
+/// Korrektur, or a season file) is refused like every other change that moves places or the pot
+/// (hostile run: `import --replace --korrektur` moved the fees and payouts of a final
+/// Jahresabschluss); the season's own export, which moves nothing, still goes in.
+#[tokio::test]
+async fn after_the_netting_an_import_that_moves_places_or_the_pot_is_refused() {
+    use schockerliga::league::Korrektur;
+    use schockerliga::service::interchange::ImportOptions;
+    let (t, _, _, _) = netted().await;
+    let before = snapshot(&t.db.write).await;
+    let aufheben = "erst auf der Seite Jahresabschluss „Verrechnung aufheben“";
+    // The spreadsheet's way: results only, Carla now throws three Outs in every round of 27.11.
+    // and passes Bernd for the second paid place.
+    let mut sheet = season();
+    for night in &mut sheet.nights {
+        night.fines.clear();
+        night.closed = false;
+    }
+    for round in &mut sheet.nights[3].tables[0].rounds {
+        for r in &mut round.results {
+            if r.player == "Carla" {
+                r.outs = 3;
+            }
+        }
+    }
+    let options = ImportOptions {
+        sheet: true,
+        korrektur: Korrektur::because("Zettel nachgezählt"),
+        ..ImportOptions::by("schrift", true)
+    };
+    let Err(e) = t
+        .league
+        .import_files(std::slice::from_ref(&sheet), &[], &options)
+        .await
+    else {
+        panic!("the sheet's ersetzen after the netting went in");
+    };
+    assert!(e.to_string().contains(aufheben), "{e}");
+    // A season file with money, replacing the season whole: a new fee moves the pot.
+    let mut file = t.league.export(2026).unwrap();
+    file.players.push(
+        serde_json::from_value(json!({ "name": "Dora", "fee_paid_on": "2026-03-01" })).unwrap(),
+    );
+    let Err(e) = t
+        .league
+        .import_files(
+            std::slice::from_ref(&file),
+            &[],
+            &ImportOptions::by("cli", true),
+        )
+        .await
+    else {
+        panic!("a season file with a new fee after the netting went in");
+    };
+    assert!(e.to_string().contains(aufheben), "{e}");
+    assert_eq!(snapshot(&t.db.write).await, before, "nothing stored");
+    // Its own export moves nothing: in.
+    let own = t.league.export(2026).unwrap();
+    t.league
+        .import_files(
+            std::slice::from_ref(&own),
+            &[],
+            &ImportOptions::by("cli", true),
+        )
+        .await
+        .unwrap();
+}
