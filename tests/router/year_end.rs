@@ -718,3 +718,68 @@ async fn after_the_netting_an_import_that_moves_places_or_the_pot_is_refused() {
         .await
         .unwrap();
 }
+
+/// The pot of a netted season also holds what the year before carried over: a change of 2025
+/// that moves its carry-out (a Jahresbeitrag deleted) is refused while 2026 is netted, naming
+/// 2026 (hostile run: 2026's Topf went from 208,50 € to 214,15 € under "Endgültig"). A change of
+/// 2025 that carries nothing more over goes through.
+#[tokio::test]
+async fn a_change_of_the_year_before_that_moves_a_netted_seasons_carry_in_is_refused() {
+    // 2025: the same three players, five paid places of which two nobody holds: 2025 carries
+    // 25 % of its pot into 2026.
+    let mut old = serde_json::to_value(season()).unwrap();
+    old["season"] = json!(2025);
+    old["rules"] = json!({ "min_rounds_first_liga": 20 });
+    for p in old["players"].as_array_mut().unwrap() {
+        p["fee_paid_on"] = json!("2025-01-10");
+    }
+    for n in old["nights"].as_array_mut().unwrap() {
+        let date = n["date"].as_str().unwrap().replace("2026", "2025");
+        n["date"] = json!(date);
+    }
+    let old: SeasonFile = serde_json::from_value(old).unwrap();
+    let clock = FixedClock::parse("2026-12-11T19:00:00Z").unwrap();
+    let t = TestApp::builder()
+        .staff()
+        .account("kasse", "kassenwart")
+        .season(old)
+        .season(season())
+        .clock(clock)
+        .start()
+        .await;
+    let kasse = t.login("kasse").await;
+    let r = net(&t, &kasse, "2026-12-11").await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let before = snapshot(&t.db.write).await;
+    let Err(e) = t
+        .league
+        .change(
+            2025,
+            Change::SetFee {
+                player: "Carla".into(),
+                paid_on: None,
+            },
+            &Edit::by("kasse"),
+        )
+        .await
+    else {
+        panic!("2025's carry-out moved under 2026's netting");
+    };
+    let text = e.to_string();
+    assert!(
+        text.contains("2026") && text.contains("„Verrechnung aufheben“"),
+        "{text}"
+    );
+    assert_eq!(snapshot(&t.db.write).await, before, "nothing stored");
+    // A new player of 2025 moves no money: in.
+    t.league
+        .change(
+            2025,
+            Change::AddPlayer {
+                name: "Dora".into(),
+            },
+            &Edit::by("schrift"),
+        )
+        .await
+        .unwrap();
+}
