@@ -430,8 +430,9 @@ pub async fn copy_as_is(database: &Path, target: &Path) -> Result<(), ServiceErr
 }
 
 /// Removes from `dir` what killed copies left of the files whose names start with `prefix`
-/// (`liga-`, `liga.vor-update-`): a `….db.teil`, and a `….db.sha256` or `….db.probe` whose copy
-/// is not there. Other files stay. Failures are logged.
+/// (`liga-`, `liga.vor-update-`): a `….db.teil` with SQLite's journal of it
+/// (`….db.teil-journal`, `-wal`, `-shm`), and a `….db.sha256` or `….db.probe` whose copy is not
+/// there. Other files stay. Failures are logged.
 pub fn remove_leftovers(dir: &Path, prefix: &str) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -445,7 +446,15 @@ pub fn remove_leftovers(dir: &Path, prefix: &str) {
             name.strip_suffix(&side[3..])
                 .is_some_and(|copy| name.ends_with(side) && !dir.join(copy).exists())
         });
-        if name.ends_with(".db.teil") || orphan {
+        let part = [
+            ".db.teil",
+            ".db.teil-journal",
+            ".db.teil-wal",
+            ".db.teil-shm",
+        ]
+        .iter()
+        .any(|end| name.ends_with(end));
+        if part || orphan {
             match std::fs::remove_file(e.path()) {
                 Ok(()) => tracing::info!("Rest einer abgebrochenen Kopie gelöscht: {name}"),
                 Err(e) => tracing::warn!("{name} nicht gelöscht: {e}"),
