@@ -188,6 +188,30 @@ pub fn companions(path: &Path) -> Vec<PathBuf> {
     all
 }
 
+/// Makes the database at `path` and its files ([`companions`]) private (0600) where a group or
+/// everybody may read them (a database of a release before the files were made 0600, or copied
+/// with `cp`: its account hashes readable by every local user; hostile run), saying so in the
+/// log. Failures are logged, never fatal.
+pub fn make_private(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    for file in companions(path) {
+        let Ok(meta) = std::fs::metadata(&file) else {
+            continue;
+        };
+        let mode = meta.permissions().mode() & 0o777;
+        if mode & 0o077 == 0 {
+            continue;
+        }
+        match std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)) {
+            Ok(()) => tracing::warn!(
+                "{} war für andere lesbar ({mode:o}): jetzt nur noch für ihren Besitzer lesbar (600)",
+                file.display()
+            ),
+            Err(e) => tracing::warn!("{} bleibt {mode:o}: {e}", file.display()),
+        }
+    }
+}
+
 /// Checks, before serving, that this process may write the database at `path`: its directory
 /// and every one of its files that exists ([`companions`]). Refused (German) naming the first
 /// file that is not writable, its owner and how to mend it (`chown`).

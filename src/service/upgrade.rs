@@ -337,6 +337,7 @@ pub async fn prepare_serve(
         tracing::info!("{}", created_message(path));
     }
     files::check_writable(path)?;
+    files::make_private(path);
     let schema = db::schema_of(path).await?;
     if !matches!(schema, Schema::Older { .. }) {
         if let Some(e) = refusal(path, &schema, false) {

@@ -259,6 +259,28 @@ fn the_database_its_copies_and_the_backup_dir_are_private_whatever_the_umask() {
     }
 }
 
+/// A database of an older release (or copied with `cp`) that every local user may read (0644:
+/// its account hashes too) is made private when the server starts, with its sessions' file, and
+/// the log says so (hostile run: it stayed 0644 through `migrate` and `serve`).
+#[test]
+fn a_database_readable_by_everybody_is_made_private_when_the_server_starts() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let db = league(dir.path());
+    let sessions = dir.path().join("liga.db-sitzungen");
+    for f in [&db, &sessions] {
+        if f.exists() {
+            std::fs::set_permissions(f, std::fs::Permissions::from_mode(0o644)).unwrap();
+        }
+    }
+    let server = Server::start(&db);
+    let log = server.log();
+    drop(server);
+    assert_eq!(mode(&db), 0o600, "{log}");
+    assert_eq!(mode(&sessions), 0o600, "{log}");
+    assert!(log.contains("nur noch für ihren Besitzer lesbar"), "{log}");
+}
+
 /// Waits (at most 60 s) for the first copy `….db` in `backups`.
 fn wait_for_copy(backups: &Path) -> std::path::PathBuf {
     let end = Instant::now() + Duration::from_secs(60);
