@@ -783,3 +783,40 @@ async fn a_change_of_the_year_before_that_moves_a_netted_seasons_carry_in_is_ref
         .await
         .unwrap();
 }
+
+/// When no winner has an open fine there is nothing to net: the Kassenwart is told so, also
+/// while a night is still planned (fifth trial: the section showed neither a button nor a word,
+/// and the README says "Verrechnung buchen").
+#[tokio::test]
+async fn with_nothing_to_net_the_kassenwart_is_told_so() {
+    let mut file = season();
+    for night in &mut file.nights {
+        night.fines.clear();
+    }
+    let clock = FixedClock::parse("2026-12-03T12:00:00Z").unwrap();
+    let t = TestApp::builder()
+        .staff()
+        .account("kasse", "kassenwart")
+        .season(file)
+        .clock(clock)
+        .start()
+        .await;
+    let kasse = t.login("kasse").await;
+    let page = abschluss(&t, &kasse).await;
+    assert!(page.contains("id=\"verrechnung-nichts\""), "{page}");
+    assert!(!page.contains("Verrechnung buchen</button>"), "{page}");
+    let input = PlanInput {
+        date: "2026-12-11".parse().ok(),
+        ..PlanInput::default()
+    };
+    t.league
+        .plan_night(&input, OnPlanned::Refuse, SECRETARY)
+        .await
+        .unwrap();
+    let page = abschluss(&t, &kasse).await;
+    let said = between(&page, "id=\"verrechnung-nichts\">", "</p>");
+    assert!(said.contains("Noch geplant: Freitag, 11.12.2026"), "{said}");
+    // Anybody else reads the Jahresabschluss without the Kassenwart's sentence.
+    let public = t.get("/saison/2026/abschluss", None).await.body;
+    assert!(!public.contains("verrechnung-nichts"), "{public}");
+}
