@@ -476,9 +476,13 @@ impl League {
     }
 
     /// Compares the snapshot with the database's change counters and reads every season that
-    /// changed, appeared or disappeared (another process wrote). Returns whether anything changed.
+    /// changed, appeared or disappeared (another process wrote). Returns whether anything changed;
+    /// `false` once the league is closed (the server stopping: nothing to read).
     pub async fn refresh(&self) -> Result<bool, ServiceError> {
         let _w = self.inner.writing.lock().await;
+        if self.inner.db.read.is_closed() {
+            return Ok(false);
+        }
         let stored: BTreeMap<i32, i64> = {
             let mut conn = self.inner.db.read.acquire().await?;
             db::version::all(&mut conn).await?.into_iter().collect()
