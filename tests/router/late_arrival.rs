@@ -290,6 +290,13 @@ async fn a_scorer_page_opened_before_a_late_arrival_stores_no_round_without_him(
         r.body
     );
     assert!(r.body.contains("nichts gespeichert"), "{}", r.body);
+    // It tells what to do with the form as it is: the box before his name (fifth trial: it said
+    // "„spielt mit“ abhaken", a box the form names by the player only).
+    assert!(
+        r.body.contains("das Häkchen vor seinem Namen entfernen"),
+        "{}",
+        r.body
+    );
     assert_eq!(
         crate::scorer_links::rounds_at(&t.db.read, NIGHT, 2).await,
         before,
