@@ -12,9 +12,16 @@
 // Entry that waits: a form of the round entry (round form, scorer link, Spielberichtsbogen,
 // Schockbesteck) that finds no network is kept in IndexedDB (warten.js, with whose it is: the
 // account it names or its link) and the browser is sent back to its page, which lists it and
-// sends it when the network is back, under that account only (app.js).
+// sends it when the network is back, under that account only (senden.js).
+//
+// Files (issue 33.6): served with the server's table filled in (web::kit::assets): ASSETS maps
+// each file's plain name to its content-hashed address, which pages link; PRECACHE lists the
+// stylesheets and scripts fetched at install. A hashed file never changes, so it is answered from
+// the phone first; a page kept from an older version that links an older hashed name (or a plain
+// name) gets the current file of that name offline.
 "use strict";
-importScripts("/static/warten.js");
+var ASSETS = {}, PRECACHE = []; // filled in by the server (web::kit::assets)
+importScripts(ASSETS["warten.js"]);
 
 // Version 2: caches of version 1 may hold `no-store` pages; activating drops them.
 var VERSION = "2";
@@ -40,7 +47,7 @@ self.addEventListener("install", function (event) {
     caches
       .open(FILES)
       .then(function (c) {
-        return c.addAll(["/static/style.css", "/static/warten.js", "/static/app.js"]);
+        return c.addAll(PRECACHE);
       })
       .then(function () {
         return self.skipWaiting();
@@ -63,11 +70,41 @@ self.addEventListener("activate", function (event) {
             })
         );
       })
+      .then(pruneFiles)
       .then(function () {
         return self.clients.claim();
       })
   );
 });
+
+// A file's address under /static/ with a content hash (`/static/style.3f9c2a1b.css`) → its plain
+// name (`style.css`); null for any other address.
+function hashedName(path) {
+  var m = /^\/static\/(.+)\.[0-9a-f]{8}\.([^./]+)$/.exec(path);
+  return m ? m[1] + "." + m[2] : null;
+}
+
+// Drops the kept files of older versions' hashed names (the current ones stay, and the plain
+// names, which older kept pages link).
+function pruneFiles() {
+  var current = Object.keys(ASSETS).map(function (k) {
+    return ASSETS[k];
+  });
+  return caches.open(FILES).then(function (c) {
+    return c.keys().then(function (requests) {
+      return Promise.all(
+        requests
+          .filter(function (r) {
+            var path = new URL(r.url).pathname;
+            return hashedName(path) !== null && current.indexOf(path) < 0;
+          })
+          .map(function (r) {
+            return c.delete(r);
+          })
+      );
+    });
+  });
+}
 
 function isPrivate(path) {
   return path.indexOf("/verwaltung") === 0 || path.indexOf("/tisch/") === 0 || path === "/ich";
@@ -169,8 +206,10 @@ function offlinePage(url) {
   var body =
     '<!doctype html><html lang="de"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
-    '<title>Ohne Netz · Schockerliga</title><link rel="stylesheet" href="/static/style.css">' +
-    '<script src="/static/warten.js" defer></script><script src="/static/app.js" defer></script></head>' +
+    '<title>Ohne Netz · Schockerliga</title><link rel="stylesheet" href="' + ASSETS["style.css"] + '">' +
+    '<script src="' + ASSETS["warten.js"] + '" defer></script>' +
+    '<script src="' + ASSETS["senden.js"] + '" defer></script>' +
+    '<script src="' + ASSETS["offline.js"] + '" defer></script></head>' +
     '<body><main><h1>Ohne Netz</h1><p class="ohne-netz" id="ohne-netz" role="status">' + why +
     '</p><p><a href="/">Zur Tabelle</a></p></main></body></html>';
   return new Response(body, {
@@ -271,28 +310,49 @@ self.addEventListener("fetch", function (event) {
     event.respondWith(page(event));
     return;
   }
-  if (url.pathname.indexOf("/static/") === 0) {
-    // Files: network first too (they change with a new version), the kept copy offline.
-    event.respondWith(
-      fetchWithin(request).then(
-        function (response) {
-          if (response.status === 200) {
-            var c = response.clone();
-            event.waitUntil(caches.open(FILES).then(function (cache) {
-              return cache.put(request, c);
-            }));
-          }
-          return response;
-        },
-        function () {
-          return caches.match(request).then(function (hit) {
-            return hit || Response.error();
-          });
-        }
-      )
-    );
+  if (url.pathname.indexOf("/static/") === 0 || url.pathname === "/money.css") {
+    event.respondWith(file(event, url));
   }
 });
+
+// A file: a hashed one from the phone's copy first (it never changes), else from the network
+// (kept for offline); a plain name from the network first (it changes with a new version).
+// Without network: the kept copy, else the current file of the same name (a page kept from an
+// older version links older names).
+function file(event, url) {
+  var request = event.request;
+  var name = hashedName(url.pathname);
+  var fresh = ASSETS[name] === url.pathname;
+  var fromNetwork = function () {
+    return fetchWithin(request).then(function (response) {
+      if (response.status === 200) {
+        var c = response.clone();
+        event.waitUntil(caches.open(FILES).then(function (cache) {
+          return cache.put(request, c);
+        }));
+      }
+      return response;
+    });
+  };
+  var offline = function () {
+    return caches.match(request).then(function (hit) {
+      var plain = url.pathname === "/money.css" ? "money.css" : url.pathname.slice("/static/".length);
+      var current = ASSETS[name || plain];
+      if (hit || !current) {
+        return hit || Response.error();
+      }
+      return caches.match(current).then(function (now) {
+        return now || Response.error();
+      });
+    });
+  };
+  if (fresh) {
+    return caches.match(request).then(function (hit) {
+      return hit || fromNetwork().catch(offline);
+    });
+  }
+  return fromNetwork().catch(offline);
+}
 
 self.addEventListener("message", function (event) {
   if (event.data === "abmelden") {

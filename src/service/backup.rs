@@ -16,7 +16,7 @@ use chrono::{DateTime, NaiveDateTime, NaiveTime, Utc};
 use sha2::{Digest, Sha256};
 
 use super::clock::ClubClock;
-use super::{League, ServiceError, Setup};
+use super::{files, League, ServiceError, Setup};
 use crate::db::{self, Db, Schema};
 
 /// The copies kept when `--backup-keep` is not given.
@@ -415,9 +415,24 @@ pub async fn write_copy(db: &Db, target: &Path) -> Result<(), ServiceError> {
     written
 }
 
+/// Writes a copy of the database at `database` as it is to `target` (`schockerliga backup`):
+/// beside the database only as its owner ([`files::check_owner_beside`]: no root-owned file
+/// there, issue 31.2), under the shared lock ([`super::lock::lock_shared`]), opened read-only
+/// whatever its schema (nothing is migrated on the way), written by [`write_copy`]. Errors
+/// (German): those refusals, the lock, `target` exists, the copy could not be written.
+pub async fn copy_as_is(database: &Path, target: &Path) -> Result<(), ServiceError> {
+    files::check_owner_beside(database, target)?;
+    let _lock = super::lock::lock_shared(database)?;
+    let db = Db::open_read_only(database).await?;
+    let written = write_copy(&db, target).await;
+    db.read.close().await;
+    written
+}
+
 /// Removes from `dir` what killed copies left of the files whose names start with `prefix`
-/// (`liga-`, `liga.vor-update-`): a `….db.teil`, and a `….db.sha256` or `….db.probe` whose copy
-/// is not there. Other files stay. Failures are logged.
+/// (`liga-`, `liga.vor-update-`): a `….db.teil` with SQLite's journal of it
+/// (`….db.teil-journal`, `-wal`, `-shm`), and a `….db.sha256` or `….db.probe` whose copy is not
+/// there. Other files stay. Failures are logged.
 pub fn remove_leftovers(dir: &Path, prefix: &str) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -431,7 +446,15 @@ pub fn remove_leftovers(dir: &Path, prefix: &str) {
             name.strip_suffix(&side[3..])
                 .is_some_and(|copy| name.ends_with(side) && !dir.join(copy).exists())
         });
-        if name.ends_with(".db.teil") || orphan {
+        let part = [
+            ".db.teil",
+            ".db.teil-journal",
+            ".db.teil-wal",
+            ".db.teil-shm",
+        ]
+        .iter()
+        .any(|end| name.ends_with(end));
+        if part || orphan {
             match std::fs::remove_file(e.path()) {
                 Ok(()) => tracing::info!("Rest einer abgebrochenen Kopie gelöscht: {name}"),
                 Err(e) => tracing::warn!("{name} nicht gelöscht: {e}"),

@@ -192,6 +192,28 @@ impl League {
         Ok(revoke_link(self.db(), &name, author).await?.1)
     }
 
+    /// Makes the card link of the player named `name` (case ignored) by `author`, stamped by
+    /// the club's clock ([`create_link`]): (his name as stored, the token). `NotFound` (German)
+    /// without the player.
+    pub async fn create_card_link_named(
+        &self,
+        name: &str,
+        author: &str,
+    ) -> Result<(String, String), ServiceError> {
+        let at = db::planned::stamp(self.clock().now());
+        create_link(self.db(), name, author, &at).await
+    }
+
+    /// Revokes the card link of the player named `name` by `author` ([`revoke_link`]): (his
+    /// name as stored, whether one worked). `NotFound` (German) without the player.
+    pub async fn revoke_card_link_named(
+        &self,
+        name: &str,
+        author: &str,
+    ) -> Result<(String, bool), ServiceError> {
+        revoke_link(self.db(), name, author).await
+    }
+
     /// Every working card link: whose, by whom, since when.
     pub async fn card_links(&self) -> Result<Vec<CardStatus>, ServiceError> {
         Ok(db::card::active(&self.db().read)

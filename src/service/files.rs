@@ -52,12 +52,45 @@ pub fn shell_word(text: &str) -> String {
 /// `sudo` when `owner` is `None`).
 pub fn command_as(owner: Option<&str>, path: &Path) -> String {
     let database = shell_word(&absolute(path).to_string_lossy());
+    let program = program();
     match owner {
         Some(owner) => format!(
-            "sudo -u {} schockerliga --database {database}",
+            "sudo -u {} {program} --database {database}",
             shell_word(owner)
         ),
-        None => format!("schockerliga --database {database}"),
+        None => format!("{program} --database {database}"),
+    }
+}
+
+/// How a command of this program is called from a shell, for the commands the pages and
+/// refusals print ([`program_word`] of this process's executable and `PATH`).
+pub fn program() -> String {
+    program_word(
+        std::env::current_exe().ok().as_deref(),
+        std::env::var_os("PATH").as_deref(),
+    )
+}
+
+/// `schockerliga` when the executable `exe` is called so and its folder is on `path` (the
+/// Debian package's `/usr/bin`), else its full path, shell-quoted (a server started with
+/// `cargo run --release` runs `…/target/release/schockerliga`, which no shell finds by name:
+/// fifth trial); `schockerliga` too when `exe` is unknown or another program (a test harness
+/// serving the league in-process).
+pub fn program_word(exe: Option<&Path>, path: Option<&std::ffi::OsStr>) -> String {
+    const NAME: &str = "schockerliga";
+    let Some(exe) = exe.filter(|e| e.file_name().is_some_and(|n| n == NAME)) else {
+        return NAME.to_string();
+    };
+    let folder = exe
+        .parent()
+        .map(|f| f.canonicalize().unwrap_or(f.to_path_buf()));
+    let on_path = path.is_some_and(|p| {
+        std::env::split_paths(p).any(|dir| Some(dir.canonicalize().unwrap_or(dir)) == folder)
+    });
+    if on_path {
+        NAME.to_string()
+    } else {
+        shell_word(&exe.to_string_lossy())
     }
 }
 
@@ -155,6 +188,30 @@ pub fn companions(path: &Path) -> Vec<PathBuf> {
     all
 }
 
+/// Makes the database at `path` and its files ([`companions`]) private (0600) where a group or
+/// everybody may read them (a database of a release before the files were made 0600, or copied
+/// with `cp`: its account hashes readable by every local user; hostile run), saying so in the
+/// log. Failures are logged, never fatal.
+pub fn make_private(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    for file in companions(path) {
+        let Ok(meta) = std::fs::metadata(&file) else {
+            continue;
+        };
+        let mode = meta.permissions().mode() & 0o777;
+        if mode & 0o077 == 0 {
+            continue;
+        }
+        match std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)) {
+            Ok(()) => tracing::warn!(
+                "{} war für andere lesbar ({mode:o}): jetzt nur noch für ihren Besitzer lesbar (600)",
+                file.display()
+            ),
+            Err(e) => tracing::warn!("{} bleibt {mode:o}: {e}", file.display()),
+        }
+    }
+}
+
 /// Checks, before serving, that this process may write the database at `path`: its directory
 /// and every one of its files that exists ([`companions`]). Refused (German) naming the first
 /// file that is not writable, its owner and how to mend it (`chown`).
@@ -191,6 +248,30 @@ pub fn check_writable(path: &Path) -> Result<(), ServiceError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_program_is_named_as_a_shell_finds_it() {
+        let path = std::ffi::OsStr::new("/usr/local/bin:/usr/bin:/bin");
+        // (executable, PATH, the word)
+        let cases = [
+            (Some("/usr/bin/schockerliga"), Some(path), "schockerliga"),
+            (
+                Some("/home/anna/liga/target/release/schockerliga"),
+                Some(path),
+                "/home/anna/liga/target/release/schockerliga",
+            ),
+            (
+                Some("/home/anna/Meine Liga/target/release/schockerliga"),
+                None,
+                "'/home/anna/Meine Liga/target/release/schockerliga'",
+            ),
+            (Some("/tmp/deps/router-3f9c"), Some(path), "schockerliga"),
+            (None, Some(path), "schockerliga"),
+        ];
+        for (exe, path, want) in cases {
+            assert_eq!(program_word(exe.map(Path::new), path), want, "{exe:?}");
+        }
+    }
 
     #[test]
     fn another_users_database_or_directory_is_foreign_but_a_sticky_shared_one_is_not() {

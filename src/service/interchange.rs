@@ -318,17 +318,84 @@ impl League {
                 "die Datei ist nicht die der Vorschau: bitte noch einmal hochladen und prüfen",
             ));
         }
-        check_against_today(&import.files(), self.today())?;
         let options = import.options(&edit.author, replace, edit.korrektur.clone());
-        let seasons: Vec<Season> = import_all(self.db(), &import.files(), &[], &options)
+        Ok(self
+            .import_read_sheet(import, &options)
             .await?
             .into_iter()
             .map(|i| i.season)
-            .collect();
+            .collect())
+    }
+
+    /// The spreadsheet `import` (read by [`read_sheet_rows`] or [`read_sheet`]) into the league
+    /// by `options` (its own are [`SheetImport::options`]): its years checked against the club's
+    /// today ([`SheetImport::check_years`], naming file, sheet and line), then
+    /// [`League::import_files`]. The web's confirm ([`League::import_sheet`]) and the command
+    /// line's `import FILE.csv` both come here. Refused as those two say; nothing written.
+    pub async fn import_read_sheet(
+        &self,
+        import: &SheetImport,
+        options: &ImportOptions,
+    ) -> Result<Vec<Imported>, ServiceError> {
+        import.check_years(self.today())?;
+        self.import_files(&import.files(), &[], options).await
+    }
+
+    /// The one import of seasons into the league (a spreadsheet's, a season file, the whole
+    /// club's file): `files` are refused when the club cannot have them on its today
+    /// ([`check_against_today`]), then stored with the league players `players` in one
+    /// transaction as `options` say ([`import_all`]: refused, replaced whole or results only
+    /// alike for every kind of file); the snapshot reads them at once and running backups make
+    /// a verified copy (issue 31.10). Returns the seasons as stored, by the files' order.
+    /// Refused (German, naming the season or night; `Closed` for a closed night without the
+    /// Korrektur): nothing written.
+    pub async fn import_files(
+        &self,
+        files: &[SeasonFile],
+        players: &[String],
+        options: &ImportOptions,
+    ) -> Result<Vec<Imported>, ServiceError> {
+        check_against_today(files, self.today())?;
+        self.store_files(files, players, options).await
+    }
+
+    /// [`League::import_files`] without the check against the club's today, for the demo
+    /// league (`schockerliga demo`), whose years are the generator's (`--last-year`), not the
+    /// club's: the generated season `file` checked (`Season::from_file`) and stored by `user`,
+    /// replacing a season that is there when `replace`. Returns the season as stored.
+    pub async fn import_generated(
+        &self,
+        file: &SeasonFile,
+        replace: bool,
+        user: &str,
+    ) -> Result<Season, ServiceError> {
+        let season = Season::from_file(file)?;
+        let options = ImportOptions::by(user, replace);
+        let mut done = self
+            .store_files(std::slice::from_ref(file), &[], &options)
+            .await?;
+        Ok(done.pop().map_or(season, |i| i.season))
+    }
+
+    /// Nights stored for season `year` (0 when there is none), counted in the database, so a
+    /// stored season that fails its checks counts too. Errors: storage.
+    pub async fn nights_stored(&self, year: i32) -> Result<i64, ServiceError> {
+        let mut conn = self.db().read.acquire().await?;
+        Ok(db::season::night_count(&mut conn, year).await?)
+    }
+
+    /// [`import_all`] through this league: stored, the snapshot refreshed, the backups told.
+    pub(super) async fn store_files(
+        &self,
+        files: &[SeasonFile],
+        players: &[String],
+        options: &ImportOptions,
+    ) -> Result<Vec<Imported>, ServiceError> {
+        let done = import_all(self.db(), files, players, options).await?;
         // Stored: a verified copy follows, like after a closed night (issue 31.10).
         self.imported_seasons();
         self.refresh().await?;
-        Ok(seasons)
+        Ok(done)
     }
 
     /// Keeps the uploaded spreadsheet `bytes` (named `file_name`) for its confirm and returns its
@@ -476,6 +543,20 @@ pub async fn import_all_as(
     Ok(done.into_iter().map(|i| i.season).collect())
 }
 
+/// Refuses replacing the stored season `before` by `after` while `before`'s netting is booked
+/// and the replacement moves its places or its pot (league.md §11: the netting is the season's
+/// last act; hostile run: `import --replace --korrektur` changed a final Jahresabschluss). A
+/// replacement that moves neither (the season's own export) goes in.
+fn netting_stays(before: &Season, after: &Season) -> Result<(), ServiceError> {
+    let Some(refusal) = league::money::netting::netting_booked(before) else {
+        return Ok(());
+    };
+    if league::payouts(before, 0) == league::payouts(after, 0) {
+        return Ok(());
+    }
+    Err(in_season(before.year, refusal))
+}
+
 /// One season an import stored ([`import_all`]).
 #[derive(Debug, Clone)]
 pub struct Imported {
@@ -560,17 +641,27 @@ pub async fn import_all(
             )));
         }
         let results_only = options.sheet || !league::sheet::replace::carries_money(&file);
-        let (season, replaced) = match db::season::load(&mut tx, year).await? {
-            Some(before) if there && results_only => {
-                let (before, _) = Season::from_stored_file(&before.file).map_err(|e| {
-                    ServiceError::Corrupt(format!("gespeicherte Saison {year} ungültig: {e}"))
-                })?;
-                let plan = replaced_results(&mut tx, &before, &file, options).await?;
+        let before = match db::season::load(&mut tx, year).await? {
+            Some(stored) if there => Some(
+                Season::from_stored_file(&stored.file)
+                    .map_err(|e| {
+                        ServiceError::Corrupt(format!("gespeicherte Saison {year} ungültig: {e}"))
+                    })?
+                    .0,
+            ),
+            _ => None,
+        };
+        let (season, replaced) = match &before {
+            Some(before) if results_only => {
+                let plan = replaced_results(&mut tx, before, &file, options).await?;
                 let season = Season::from_file(&plan.file).map_err(|e| in_season(year, e))?;
                 (season, Some(plan))
             }
             _ => (season, None),
         };
+        if let Some(before) = &before {
+            netting_stays(before, &season)?;
+        }
         db::season::replace(&mut tx, &season).await?;
         if let Some(plan) = &replaced {
             audit_replaced(&mut tx, &plan.nights, options).await?;

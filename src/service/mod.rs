@@ -5,7 +5,8 @@
 //! the whole club as one file (`interchange`).
 //!
 //! Layers: `league` and `rules` are pure; `db` holds all SQL; `service` opens the transactions and
-//! joins them; `web` and `main.rs` only translate requests into calls here.
+//! joins them; `web` and the command line (`src/cli/` of the binary) only translate requests
+//! into calls here.
 
 pub mod accounts;
 pub mod backup;
@@ -16,6 +17,7 @@ pub mod clock;
 pub mod files;
 pub mod interchange;
 pub mod live;
+pub mod lock;
 pub mod planned;
 pub mod scorer;
 pub mod settings;
@@ -377,6 +379,12 @@ impl League {
         &self.inner.db
     }
 
+    /// Closes the database at the end of serving: the log folded into the file, every
+    /// connection closed (`Db::close`); the league must not be used afterwards. Errors: storage.
+    pub async fn close(&self) -> Result<(), ServiceError> {
+        Ok(self.inner.db.close().await?)
+    }
+
     /// The club's clock: the instant read in the club's time zone (`--timezone`, else the
     /// settings' zone, else Europe/Berlin). What every "today" and every time shown goes through.
     pub fn clock(&self) -> ClubClock {
@@ -469,9 +477,13 @@ impl League {
     }
 
     /// Compares the snapshot with the database's change counters and reads every season that
-    /// changed, appeared or disappeared (another process wrote). Returns whether anything changed.
+    /// changed, appeared or disappeared (another process wrote). Returns whether anything changed;
+    /// `false` once the league is closed (the server stopping: nothing to read).
     pub async fn refresh(&self) -> Result<bool, ServiceError> {
         let _w = self.inner.writing.lock().await;
+        if self.inner.db.read.is_closed() {
+            return Ok(false);
+        }
         let stored: BTreeMap<i32, i64> = {
             let mut conn = self.inner.db.read.acquire().await?;
             db::version::all(&mut conn).await?.into_iter().collect()
@@ -606,33 +618,23 @@ impl League {
         Ok(self.snapshot().season(year)?.season.to_file())
     }
 
-    /// [`import_as`] through this league: the imported season replaces its view at once.
+    /// The season file `file` by `user` through the one import ([`League::import_files`]: a
+    /// season file refuses and replaces as a spreadsheet does): checked against the club's
+    /// today, then whole (`Season::from_file`), then stored; the imported season replaces its
+    /// view at once. Returns the season as stored.
     pub async fn import(
         &self,
         file: &SeasonFile,
         replace: bool,
         user: &str,
     ) -> Result<Season, ServiceError> {
-        interchange::check_against_today(std::slice::from_ref(file), self.today())?;
-        let season = import_as(&self.inner.db, file, replace, user).await?;
-        self.imported_seasons();
-        Ok(season)
+        let files = std::slice::from_ref(file);
+        interchange::check_against_today(files, self.today())?;
+        let season = Season::from_file(file)?;
+        let options = interchange::ImportOptions::by(user, replace);
+        let mut done = self.store_files(files, &[], &options).await?;
+        Ok(done.pop().map_or(season, |i| i.season))
     }
-}
-
-/// The club's date today for a command that opens no [`League`]: `setup`'s clock in its
-/// `--timezone`, else the zone of `db`'s settings, else [`clock::DEFAULT_TIMEZONE`]. Errors:
-/// storage.
-pub async fn club_today(db: &Db, setup: &Setup) -> Result<NaiveDate, ServiceError> {
-    let zone = match setup.timezone {
-        Some(zone) => zone,
-        None => {
-            let mut conn = db.read.acquire().await?;
-            let stored = db::settings::get(&mut conn).await?.timezone;
-            clock::parse_timezone(&stored).unwrap_or(clock::DEFAULT_TIMEZONE)
-        }
-    };
-    Ok(ClubClock::new(setup.clock.clone(), zone).today())
 }
 
 /// Imports `file` in one transaction: checks it completely (`Season::from_file`), refuses a season

@@ -4,6 +4,7 @@
 use chrono::NaiveDate;
 use serde::Serialize;
 
+use super::clock::ClubClock;
 use super::League;
 
 /// The answer of `GET /api/v1/status`: `{"ok": true, "version": "0.1.0", "today": "2026-05-01",
@@ -23,16 +24,23 @@ pub struct Status {
 /// The program's version, as `schockerliga --version` prints it.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-impl League {
-    /// The league's [`Status`] now (the club's clock).
-    pub fn status(&self) -> Status {
-        let clock = self.clock();
+impl Status {
+    /// The [`Status`] now by `clock` (the club's date and time zone), also where no league is
+    /// open (`schockerliga status` before the database is there).
+    pub fn at(clock: &ClubClock) -> Status {
         Status {
             ok: true,
             version: VERSION.to_string(),
             today: clock.today(),
             timezone: clock.timezone().name().to_string(),
         }
+    }
+}
+
+impl League {
+    /// The league's [`Status`] now (the club's clock).
+    pub fn status(&self) -> Status {
+        Status::at(&self.clock())
     }
 }
 

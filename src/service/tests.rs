@@ -691,3 +691,65 @@ async fn a_league_keeps_at_most_100_seasons() {
     league.refresh().await.unwrap();
     assert_eq!(league.snapshot().years().len(), 100);
 }
+
+/// Issue 33.4: the command line imports through the league as the web does. Every import of
+/// the league refuses what the club cannot have on its today (a season file and a club's file
+/// through `League::import_files`, a season file through `League::import`); only the demo's
+/// generated seasons (`League::import_generated`) lie in years of their own. The snapshot reads
+/// an import at once; `nights_stored` counts what the database holds.
+#[tokio::test]
+async fn every_import_of_the_league_checks_the_clubs_today_but_the_demo() {
+    use crate::demo::{league as generate, DemoSpec};
+    use crate::service::clock::FixedClock;
+    use crate::service::interchange::ImportOptions;
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(&dir.path().join("liga.db")).await.unwrap();
+    let setup = Setup {
+        clock: FixedClock::at("2026-05-01T10:00:00Z".parse().unwrap()),
+        timezone: None,
+    };
+    let league = League::of_with(db, setup).await.unwrap();
+    let spec = DemoSpec {
+        seasons: 1,
+        nights: 2,
+        players: 4,
+        seed: 1,
+        last_year: 2030,
+        besteck_nights: 0,
+    };
+    let file = generate(&spec).remove(0);
+    let files = std::slice::from_ref(&file);
+    let far = "liegt zu weit in der Zukunft";
+    let e = league
+        .import_files(files, &[], &ImportOptions::by("test", false))
+        .await
+        .expect_err("2030 is too far for 2026");
+    assert!(e.to_string().contains(far), "{e}");
+    let e = league.import(&file, true, "test").await.expect_err("alike");
+    assert!(e.to_string().contains(far), "{e}");
+    assert_eq!(league.nights_stored(2030).await.unwrap(), 0);
+    assert!(league.snapshot().season(2030).is_err(), "nothing stored");
+
+    let season = league.import_generated(&file, false, "cli").await.unwrap();
+    assert_eq!(season.nights.len(), 2);
+    assert_eq!(league.nights_stored(2030).await.unwrap(), 2);
+    assert_eq!(league.snapshot().season(2030).unwrap().season, season);
+    // A season that is there is refused without replace, by the demo's import too.
+    let e = league
+        .import_generated(&file, false, "cli")
+        .await
+        .expect_err("there already");
+    assert!(e.to_string().contains("hat schon 2 Spielabende"), "{e}");
+}
+
+/// Once the league is closed (the server stops), the watcher's next look at the database finds
+/// nothing to read and says nothing (fifth trial: every stop logged "WARN Stand der Datenbank
+/// nicht gelesen … closed pool").
+#[tokio::test]
+async fn a_closed_league_is_refreshed_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(&dir.path().join("liga.db")).await.unwrap();
+    let league = League::of(db).await.unwrap();
+    league.close().await.unwrap();
+    assert!(!league.refresh().await.unwrap());
+}

@@ -12,82 +12,9 @@ use std::path::{Path, PathBuf};
 use super::backup::{self, Report};
 use super::clock::ClubClock;
 use super::files;
+pub use super::lock::{lock_exclusive, lock_shared, DbLock};
 use super::{League, ServiceError, Setup};
 use crate::db::{self, Db, Schema};
-
-/// The OS lock on a database file; released when dropped.
-#[derive(Debug)]
-pub struct DbLock {
-    file: File,
-    exclusive: bool,
-}
-
-impl DbLock {
-    /// Whether this process holds the file alone.
-    pub fn is_exclusive(&self) -> bool {
-        self.exclusive
-    }
-
-    /// Turns the lock held alone into a shared one (after a migration, for serving).
-    pub fn share(&mut self) -> Result<(), ServiceError> {
-        fs4::FileExt::try_lock_shared(&self.file).map_err(|e| {
-            ServiceError::refused(format!("Sperre der Datenbank nicht änderbar: {e}"))
-        })?;
-        self.exclusive = false;
-        Ok(())
-    }
-}
-
-/// The message when another process holds the database.
-fn held_elsewhere(path: &Path) -> ServiceError {
-    ServiceError::refused(format!(
-        "Ein anderer Prozess hält die Datenbank {} geöffnet (läuft noch ein Server?): \
-         erst ihn beenden (z. B. systemctl stop schockerliga), dann erneut versuchen.",
-        path.display()
-    ))
-}
-
-/// Takes the lock on the database file at `path` shared with other readers and servers.
-/// Refused (German) while a `migrate` or `restore` holds it alone.
-pub fn lock_shared(path: &Path) -> Result<DbLock, ServiceError> {
-    let file = open_for_lock(path)?;
-    match fs4::FileExt::try_lock_shared(&file) {
-        Ok(()) => Ok(DbLock {
-            file,
-            exclusive: false,
-        }),
-        Err(fs4::TryLockError::WouldBlock) => Err(ServiceError::refused(format!(
-            "Die Datenbank {} wird gerade umgestellt oder wiederhergestellt: bitte warten und \
-             erneut versuchen.",
-            path.display()
-        ))),
-        Err(fs4::TryLockError::Error(e)) => Err(lock_failed(path, &e)),
-    }
-}
-
-/// Takes the lock on the database file at `path` alone. Refused (German) while any other
-/// process of this program (a server, another command) holds it.
-pub fn lock_exclusive(path: &Path) -> Result<DbLock, ServiceError> {
-    let file = open_for_lock(path)?;
-    match fs4::FileExt::try_lock(&file) {
-        Ok(()) => Ok(DbLock {
-            file,
-            exclusive: true,
-        }),
-        Err(fs4::TryLockError::WouldBlock) => Err(held_elsewhere(path)),
-        Err(fs4::TryLockError::Error(e)) => Err(lock_failed(path, &e)),
-    }
-}
-
-fn open_for_lock(path: &Path) -> Result<File, ServiceError> {
-    File::open(path).map_err(|e| {
-        ServiceError::refused(format!("Datenbank {} nicht lesbar: {e}", path.display()))
-    })
-}
-
-fn lock_failed(path: &Path, e: &std::io::Error) -> ServiceError {
-    ServiceError::refused(format!("Datenbank {} nicht sperrbar: {e}", path.display()))
-}
 
 /// Whether the file at `path` holds no database yet (missing or 0 bytes).
 fn is_new(path: &Path) -> bool {
@@ -126,6 +53,8 @@ pub struct Reading {
     /// German, for stderr: the database is older than the program and was read from a migrated
     /// temporary copy; `None` for a current one.
     pub notice: Option<String>,
+    /// The schema of the file itself (older for a league read from a migrated copy).
+    pub schema: Schema,
     _lock: DbLock,
     _copy: Option<tempfile::TempDir>,
 }
@@ -141,7 +70,7 @@ pub async fn open_for_reading(path: &Path, setup: Setup) -> Result<Reading, Serv
         return Err(e);
     }
     let db = Db::open_read_only(path).await?;
-    let (db, copy, notice) = match schema {
+    let (db, copy, notice) = match &schema {
         Schema::Older { .. } => {
             let (copy, tmp) = backup::migrated_copy(&db).await?;
             db.read.close().await;
@@ -157,17 +86,18 @@ pub async fn open_for_reading(path: &Path, setup: Setup) -> Result<Reading, Serv
     Ok(Reading {
         league: League::of_with(db, setup).await?,
         notice,
+        schema,
         _lock: lock,
         _copy: copy,
     })
 }
 
-/// A database opened for a command that writes (`import`, `user`, `night link`, `demo`), with
-/// its lock.
+/// A league opened for a command that writes (`import`, `user`, `night`, `player`, `demo`),
+/// with the lock on its database.
 #[derive(Debug)]
 pub struct Writing {
-    /// The database.
-    pub db: Db,
+    /// The league: every season read, writes as the web's.
+    pub league: League,
     /// Whether this call made the database (a new, empty league): the command says so and
     /// where ([`created_message`]).
     pub created: bool,
@@ -210,12 +140,13 @@ async fn create_if_new(path: &Path) -> Result<bool, ServiceError> {
     Ok(true)
 }
 
-/// Opens the database at `path` for a command that writes: a new file gets the schema; an
-/// existing one must have this program's schema — an older one is refused with the way to
-/// migrate it (so no command migrates by the way), a newer or damaged one refused too.
-/// Refused too while this process runs as another user than the database's owner
-/// ([`files::check_owner`]: the files it leaves would not be the server's).
-pub async fn open_for_writing(path: &Path) -> Result<Writing, ServiceError> {
+/// Opens the league of the database at `path` for a command that writes, with the clock and
+/// time zone of `setup`: a new file gets the schema; an existing one must have this program's
+/// schema — an older one is refused with the way to migrate it (so no command migrates by the
+/// way), a newer or damaged one refused too. Refused too while this process runs as another
+/// user than the database's owner ([`files::check_owner`]: the files it leaves would not be
+/// the server's). Errors besides: storage, reading the seasons ([`League::of_with`]).
+pub async fn open_for_writing(path: &Path, setup: Setup) -> Result<Writing, ServiceError> {
     files::check_owner(path)?;
     // A new league: the schema is made, there is nothing to keep.
     let created = create_if_new(path).await?;
@@ -225,10 +156,15 @@ pub async fn open_for_writing(path: &Path) -> Result<Writing, ServiceError> {
         return Err(e);
     }
     Ok(Writing {
-        db: Db::open(path).await?,
+        league: League::of_with(Db::open(path).await?, setup).await?,
         created,
         _lock: lock,
     })
+}
+
+/// The schema version this program reads and writes: its newest migration.
+pub fn program_version() -> i64 {
+    db::program_version()
 }
 
 /// What [`migrate`] did.
@@ -328,6 +264,7 @@ pub async fn prepare_serve(
         tracing::info!("{}", created_message(path));
     }
     files::check_writable(path)?;
+    files::make_private(path);
     let schema = db::schema_of(path).await?;
     if !matches!(schema, Schema::Older { .. }) {
         if let Some(e) = refusal(path, &schema, false) {

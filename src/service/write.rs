@@ -331,6 +331,7 @@ impl League {
         if season == view.season && edit.confirms_runde.is_none() {
             return Ok(view);
         }
+        self.later_netting_stays(&view, &season)?;
         let mut corrections = Vec::new();
         let mut ids = view.ids.clone();
         for (i, (change, before)) in steps.iter().enumerate() {
@@ -377,6 +378,41 @@ impl League {
         let view = Arc::new(SeasonView::new(version, season, ids, view.carry_in_cents));
         self.install(vec![view.clone()]);
         Ok(view)
+    }
+
+    /// Refuses a change of season `before` (as `after`) whose carry-out moves the pot of a later
+    /// season whose netting is booked (league.md §8, §11: a season's pot holds the carry-in of
+    /// the years before, and a netted Jahresabschluss stays as it is; hostile run: deleting a
+    /// 2025 fee moved every 2026 payout under "Endgültig"). The carry is followed season by
+    /// season until it no longer moves.
+    fn later_netting_stays(&self, before: &SeasonView, after: &Season) -> Result<(), ServiceError> {
+        let carry_in = before.carry_in_cents;
+        let mut old_in = league::payouts(&before.season, carry_in).carry_out_cents;
+        let mut new_in = league::payouts(after, carry_in).carry_out_cents;
+        let snapshot = self.snapshot();
+        let mut later: Vec<i32> = snapshot
+            .years()
+            .into_iter()
+            .filter(|y| *y > after.year)
+            .collect();
+        later.sort_unstable();
+        for year in later {
+            if old_in == new_in {
+                break;
+            }
+            let Ok(view) = snapshot.season(year) else {
+                break;
+            };
+            if let Some(refusal) = league::money::netting::netting_booked(&view.season) {
+                return Err(ServiceError::refused(format!(
+                    "Das ändert den Übertrag der Saison {} in die Saison {year}: {refusal}",
+                    after.year
+                )));
+            }
+            old_in = league::payouts(&view.season, old_in).carry_out_cents;
+            new_in = league::payouts(&view.season, new_in).carry_out_cents;
+        }
+        Ok(())
     }
 
     /// Creates season `year` with the rules overrides `overrides` (league.md §10: the defaults of

@@ -259,6 +259,28 @@ fn the_database_its_copies_and_the_backup_dir_are_private_whatever_the_umask() {
     }
 }
 
+/// A database of an older release (or copied with `cp`) that every local user may read (0644:
+/// its account hashes too) is made private when the server starts, with its sessions' file, and
+/// the log says so (hostile run: it stayed 0644 through `migrate` and `serve`).
+#[test]
+fn a_database_readable_by_everybody_is_made_private_when_the_server_starts() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let db = league(dir.path());
+    let sessions = dir.path().join("liga.db-sitzungen");
+    for f in [&db, &sessions] {
+        if f.exists() {
+            std::fs::set_permissions(f, std::fs::Permissions::from_mode(0o644)).unwrap();
+        }
+    }
+    let server = Server::start(&db);
+    let log = server.log();
+    drop(server);
+    assert_eq!(mode(&db), 0o600, "{log}");
+    assert_eq!(mode(&sessions), 0o600, "{log}");
+    assert!(log.contains("nur noch für ihren Besitzer lesbar"), "{log}");
+}
+
 /// Waits (at most 60 s) for the first copy `….db` in `backups`.
 fn wait_for_copy(backups: &Path) -> std::path::PathBuf {
     let end = Instant::now() + Duration::from_secs(60);
@@ -340,6 +362,28 @@ async fn a_tampered_copy_fails_its_probe_naming_what_differs_and_is_not_restored
         report.contains("Trigger results_closed_delete weicht ab"),
         "{report}"
     );
+
+    // A trigger (or view, or index) that takes the name of sqlx's migrations table: triggers
+    // have their own namespace, and the probe left out every object of that name (hostile
+    // run: it hid a trigger that deleted every Protokoll row).
+    let hidden = dir.path().join("versteckt.db");
+    std::fs::copy(&copy, &hidden).unwrap();
+    tamper(
+        &hidden,
+        "create trigger _sqlx_migrations after insert on audit_log begin
+             delete from audit_log where id = new.id;
+         end;",
+    )
+    .await;
+    let out = run(&db, &["verify", hidden.to_str().unwrap()]);
+    let report = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    assert!(
+        report.contains("Trigger _sqlx_migrations ist zusätzlich"),
+        "{report}"
+    );
+    let out = run(&db, &["restore", hidden.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
 
     // Bytes after the last page (zeros appended).
     let longer = dir.path().join("verlaengert.db");
@@ -471,6 +515,9 @@ fn leftovers_of_killed_copies_go_when_the_server_starts() {
         "liga-2026-01-01-040000.db.teil",
         "liga-2026-01-02-040000.db.sha256",
         "liga-2026-01-02-040000.db.probe",
+        // SQLite's rollback journal of a copy killed while VACUUM INTO wrote it (hostile run:
+        // they piled up, one per kill)
+        "liga-2026-01-03-040000.db.teil-journal",
     ];
     for name in stale {
         std::fs::write(backups.join(name), b"halb").unwrap();

@@ -774,3 +774,35 @@ fn a_season_file_without_money_replaces_results_only_and_a_closed_night_needs_ko
     );
     assert_eq!(json_of(&run(&db, &["payouts", "2026", "--json"])), payouts);
 }
+
+/// The start page's command for the first account is the exact command for this server (fifth
+/// trial: it said `schockerliga …` to a club that started the server with `cargo run --release`,
+/// where no `schockerliga` is on the PATH: "command not found"): the program by its full path
+/// unless its folder is on the PATH, with this server's database.
+#[test]
+fn the_first_account_command_names_the_program_as_it_can_be_called() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let bin = std::fs::canonicalize(BIN).unwrap();
+    let folder = bin.parent().unwrap().to_str().unwrap().to_string();
+    let database = std::fs::canonicalize(dir.path()).unwrap().join("liga.db");
+    // (PATH, the program word the page must name)
+    let cases = [
+        ("/usr/bin:/bin".to_string(), bin.display().to_string()),
+        (
+            format!("/usr/bin:{folder}:/bin"),
+            "schockerliga".to_string(),
+        ),
+    ];
+    for (path, program) in cases {
+        let server = crate::server::Server::start_with(&db, &[("PATH", path.as_str())]);
+        let page = crate::server::raw(server.addr, "GET", "/", None, None).unwrap();
+        let want = format!(
+            "{program} --database {} user add NAME --role admin",
+            database.display()
+        );
+        let body = String::from_utf8_lossy(&page.body);
+        assert!(body.contains(&want), "{want} in {body}");
+        server.kill();
+    }
+}

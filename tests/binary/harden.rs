@@ -244,8 +244,10 @@ fn a_command_as_root_on_the_database_of_another_user_is_refused_and_leaves_no_fi
         assert_eq!(out.status.code(), Some(1), "{what}: {err}");
         assert!(err.contains("gehört dem Benutzer nobody"), "{what}: {err}");
         assert!(
+            // the program as a shell finds it: here its full path (the test's PATH lacks it)
             err.contains(&format!(
-                "sudo -u nobody schockerliga --database {}",
+                "sudo -u nobody {} --database {}",
+                std::fs::canonicalize(crate::BIN).unwrap().display(),
                 db.display()
             )),
             "{what}: {err}"

@@ -158,8 +158,10 @@ def login(context, server: Server, name: str) -> None:
     page.goto(server.url("/login"))
     page.fill("input[name=username]", name)
     page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_load_state()
+    # The login form's own button (the navigation's "Abmelden" is a submit button too, folded
+    # into the account menu when an account is logged in already).
+    with page.expect_navigation():
+        page.click("main form[action='/login'] button[type=submit]")
     if "/login" in page.url and page.locator(".error").count():
         raise RuntimeError(f"Anmeldung von {name}: {page.locator('.error').first.inner_text()}")
     page.close()

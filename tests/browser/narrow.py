@@ -2,7 +2,8 @@
 """Large text on a small phone (issue 31.8; WCAG 1.4.10 Reflow): Android's 150 % text on a 360 px
 phone is a 240 CSS px viewport. At 240 px and at 320 px, in light and dark, the table, the player
 page, the career and the ewige Tabelle show place, name and D.Wert without sideways scrolling and
-without cut figures; no name breaks inside a word; no text of those pages is under 12 px; one sign
+without cut figures, and no table of theirs scrolls inside itself (issue 31.8 after the fifth
+trial: the player page's rounds and his Kasse box did); no name breaks inside a word; no text of those pages is under 12 px; one sign
 has one meaning in the table (▲ only for the movement); logged in as admin, secretary or Kassenwart the navigation takes at most
 two lines of a 360 px phone and its folded menu opens without script (issue 31.11). Runs the binary on the demo league; exit 0
 all fit, 1 with each page, width and finding, 77 skipped (no browser).
@@ -59,6 +60,15 @@ MEASURE = """([sel, names, minPx]) => {
     }
   }
   for (const k of Object.keys(out.signs)) out.signs[k] = [...out.signs[k]];
+  // A table that scrolls inside itself hides columns as surely as a page wider than the phone.
+  out.scrolled = [];
+  for (const t of document.querySelectorAll('main table')) {
+    if (t.closest('details:not([open])') || !t.getClientRects().length) continue;
+    if (t.scrollWidth > t.clientWidth + 1 || t.getBoundingClientRect().right > vw + 0.5) {
+      const head = [...t.querySelectorAll('thead th')].map(th => th.textContent.trim()).join(' | ');
+      out.scrolled.push(`${head} (${t.scrollWidth} px in ${t.clientWidth} px)`);
+    }
+  }
   // A name (a link in a table cell) broken inside a word: more line boxes than words.
   for (const a of document.querySelectorAll('main td a')) {
     const words = a.textContent.trim().split(/\\s+/).length;
@@ -112,6 +122,8 @@ def check(context, server: Server, path: str, sel, names, width: int, scheme: st
             if c["cut"]:
                 bad.append(f"{where}: Spalte „{name}“: „{c['text']}“ abgeschnitten")
                 break
+    for table in got["scrolled"]:
+        bad.append(f"{where}: Tabelle „{table}“ muss seitlich gewischt werden")
     if got["broken"]:
         bad.append(f"{where}: Namen mitten im Wort umbrochen: {', '.join(got['broken'][:5])}")
     if got["small"]:

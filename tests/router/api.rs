@@ -6,7 +6,7 @@ use schockerliga::db;
 use schockerliga::league::model::file::SeasonFile;
 use serde_json::Value;
 
-use crate::app::TestApp;
+use crate::app::{RoundForm, TestApp};
 use crate::common::{fixture, read_json};
 
 #[tokio::test]
@@ -292,25 +292,16 @@ async fn a_secretary_runs_an_evening_from_setup_to_the_public_table() {
     assert_eq!((table1.len(), seats.len()), (5, 10));
 
     // Round 1 at table 1: the first player throws a Hand-Out and an Out, the second loses.
-    let mut fields = vec![("table", "1".to_string()), ("number", "1".to_string())];
-    let mut keys = Vec::new();
-    for (i, p) in table1.iter().enumerate() {
-        keys.push((format!("played_{}", p.player_id), "1".to_string()));
-        keys.push((
-            format!("outs_{}", p.player_id),
-            if i == 0 { "2" } else { "0" }.to_string(),
-        ));
-        keys.push((
-            format!("hand_outs_{}", p.player_id),
-            if i == 0 { "1" } else { "0" }.to_string(),
-        ));
-        keys.push((format!("julen_{}", p.player_id), "0".to_string()));
-    }
-    keys.push(("lost".to_string(), table1[1].player_id.to_string()));
-    let key_refs: Vec<(&str, String)> = keys.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
-    fields.extend(key_refs.iter().map(|(k, v)| (*k, v.clone())));
+    let fields = table1
+        .iter()
+        .enumerate()
+        .fold(RoundForm::at_table(1, 1), |f, (i, p)| {
+            let first = i64::from(i == 0);
+            f.row_of(p.player_id, 2 * first, first, 0)
+        })
+        .lost(table1[1].player_id);
     let round = t
-        .post_fields("/verwaltung/abend/2026-01-09/runde", &fields, c)
+        .post_round("/verwaltung/abend/2026-01-09/runde", &fields, c)
         .await;
     assert_eq!(round.status, StatusCode::SEE_OTHER, "{}", round.body);
 
@@ -332,17 +323,12 @@ async fn a_secretary_runs_an_evening_from_setup_to_the_public_table() {
     );
 
     // A rejected round (4 Outs) keeps the typed values and stores nothing.
-    let mut bad = fields.clone();
-    for f in bad.iter_mut() {
-        if f.0 == "number" {
-            f.1 = "2".into();
-        }
-        if f.0 == format!("outs_{}", table1[2].player_id) {
-            f.1 = "4".into();
-        }
-    }
+    let bad = fields
+        .clone()
+        .with("number", 2)
+        .with(&format!("outs_{}", table1[2].player_id), 4);
     let rejected = t
-        .post_fields("/verwaltung/abend/2026-01-09/runde", &bad, c)
+        .post_round("/verwaltung/abend/2026-01-09/runde", &bad, c)
         .await;
     assert_eq!(rejected.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(

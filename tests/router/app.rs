@@ -279,6 +279,13 @@ impl TestApp {
         self.get(&location, Some(cookie)).await
     }
 
+    /// Posts `round` to the round form's `action` (`/verwaltung/abend/{date}/runde`, a scorer
+    /// link's `…/runde`) as a browser sends that form: the one way a router test enters a round
+    /// through the form ([`RoundForm`] spells its fields).
+    pub async fn post_round(&self, action: &str, round: &RoundForm, cookie: Option<&str>) -> Reply {
+        self.post(action, &round.body(), cookie).await
+    }
+
     /// A same-origin JSON post of `body`.
     pub async fn post_json(&self, uri: &str, body: impl Into<Body>, cookie: Option<&str>) -> Reply {
         self.send(json(uri, body, cookie)).await
@@ -473,6 +480,110 @@ pub fn encode<K: AsRef<str>, V: AsRef<str>>(fields: &[(K, V)]) -> String {
         .map(|(k, v)| format!("{}={}", enc(k.as_ref()), enc(v.as_ref())))
         .collect::<Vec<_>>()
         .join("&")
+}
+
+/// The round form's fields (templates/entry/_rows.html, read by web::entry::round_input), in the
+/// order a browser sends them: the page's own hidden fields, `table` (the Verwaltung's form; a
+/// scorer link's form has none), `number`, `replace` (the box "Runde ersetzen"), one row per
+/// ticked player (`played_{id}`, `outs_{id}`, `hand_outs_{id}`, `julen_{id}`) and `lost`.
+/// Built step by step, posted with [`TestApp::post_round`]; [`RoundForm::with`] and
+/// [`RoundForm::without`] make a form a browser would not send.
+#[derive(Debug, Clone, Default)]
+pub struct RoundForm {
+    fields: Vec<(String, String)>,
+}
+
+impl RoundForm {
+    /// The Verwaltung's round form of `table`, round `number`.
+    pub fn at_table(table: u32, number: u32) -> RoundForm {
+        RoundForm::default()
+            .field("table", table)
+            .field("number", number)
+    }
+
+    /// Round `number` without a `table` field: a scorer link's form (its table is in its
+    /// address), or a form whose `table` comes with the page's [`RoundForm::hidden`] fields.
+    pub fn number(number: u32) -> RoundForm {
+        RoundForm::default().field("number", number)
+    }
+
+    /// The fields of the page the form came from, first (its `einmal` token, `sitze`,
+    /// `stand_{n}`, …), as they are.
+    pub fn hidden<K: AsRef<str>, V: AsRef<str>>(self, fields: &[(K, V)]) -> RoundForm {
+        let mut page: Vec<(String, String)> = fields
+            .iter()
+            .map(|(k, v)| (k.as_ref().to_string(), v.as_ref().to_string()))
+            .collect();
+        page.extend(self.fields);
+        RoundForm { fields: page }
+    }
+
+    /// The box "Runde ersetzen" ticked (`replace=1`).
+    pub fn replacing(self) -> RoundForm {
+        self.field("replace", 1)
+    }
+
+    /// Player `id` ticked with `outs` Outs, no Hand-Out, no Jule (what the form sends for him).
+    pub fn row(self, id: i64, outs: i64) -> RoundForm {
+        self.row_of(id, outs, 0, 0)
+    }
+
+    /// Player `id` ticked with `outs` Outs, `hand_outs` of them Hand-Outs, `julen` Julen.
+    pub fn row_of(self, id: i64, outs: i64, hand_outs: i64, julen: i64) -> RoundForm {
+        self.played(id)
+            .field(&format!("outs_{id}"), outs)
+            .field(&format!("hand_outs_{id}"), hand_outs)
+            .field(&format!("julen_{id}"), julen)
+    }
+
+    /// Player `id` ticked, his counts left out of the form (read as none).
+    pub fn played(self, id: i64) -> RoundForm {
+        self.field(&format!("played_{id}"), 1)
+    }
+
+    /// Player `id` lost the round (`lost`).
+    pub fn lost(self, id: i64) -> RoundForm {
+        self.field("lost", id)
+    }
+
+    /// One more field `name` = `value` at the end (a repeated name is sent twice).
+    pub fn field(mut self, name: &str, value: impl ToString) -> RoundForm {
+        self.fields.push((name.to_string(), value.to_string()));
+        self
+    }
+
+    /// Field `name` set to `value`: the first field of that name changed (the others dropped),
+    /// else appended.
+    pub fn with(mut self, name: &str, value: impl ToString) -> RoundForm {
+        let value = value.to_string();
+        match self.fields.iter().position(|(k, _)| k == name) {
+            Some(i) => {
+                self.fields[i].1 = value;
+                let mut seen = false;
+                self.fields
+                    .retain(|(k, _)| k != name || !std::mem::replace(&mut seen, true));
+            }
+            None => self.fields.push((name.to_string(), value)),
+        }
+        self
+    }
+
+    /// Every field `name` left out.
+    pub fn without(mut self, name: &str) -> RoundForm {
+        self.fields.retain(|(k, _)| k != name);
+        self
+    }
+
+    /// Every field for which `keep(name)` is false left out.
+    pub fn retain(mut self, keep: impl Fn(&str) -> bool) -> RoundForm {
+        self.fields.retain(|(k, _)| keep(k));
+        self
+    }
+
+    /// The url-encoded body.
+    pub fn body(&self) -> String {
+        encode(&self.fields)
+    }
 }
 
 /// Every row of every league table (not sessions, not migrations), as text: equal snapshots mean

@@ -10,7 +10,7 @@ use axum::http::StatusCode;
 use schockerliga::db;
 use schockerliga::league::model::file::SeasonFile;
 
-use crate::app::{TestApp, ADMIN, SECRETARY};
+use crate::app::{RoundForm, TestApp, ADMIN, SECRETARY};
 
 const NIGHT: &str = "2026-01-09";
 const NAMES: [&str; 11] = [
@@ -264,12 +264,12 @@ async fn a_late_arrival_during_a_runde_sits_at_a_table_and_the_runde_stays_at_it
     assert_eq!(tables, vec![2]);
     // Table 1 still enters its own round.
     let ids = ids(&t).await;
-    let mut f = format!("table=1&number=1&lost={}", ids[&one[0]]);
-    for n in &one {
-        f.push_str(&format!("&played_{0}=1&outs_{0}=0", ids[n]));
-    }
+    let f = one
+        .iter()
+        .fold(RoundForm::at_table(1, 1), |f, n| f.row(ids[n], 0))
+        .lost(ids[&one[0]]);
     let r = t
-        .post(
+        .post_round(
             &format!("/verwaltung/abend/{NIGHT}/runde"),
             &f,
             Some(&cookie),
@@ -328,12 +328,12 @@ async fn a_refused_round_says_why_at_the_top_of_the_page_and_at_its_form() {
     let (t, cookie) = app().await;
     presence(&t, &cookie, &NAMES[..3], &[]).await;
     let ids = ids(&t).await;
-    let f = format!(
-        "table=1&number=1&played_{0}=1&outs_{0}=7&played_{1}=1&lost={1}",
-        ids["Anna"], ids["Bernd"]
-    );
+    let f = RoundForm::at_table(1, 1)
+        .row(ids["Anna"], 7)
+        .row(ids["Bernd"], 0)
+        .lost(ids["Bernd"]);
     let r = t
-        .post(
+        .post_round(
             &format!("/verwaltung/abend/{NIGHT}/runde"),
             &f,
             Some(&cookie),
@@ -359,13 +359,14 @@ async fn a_round_sent_after_the_login_ran_out_comes_back_filled_in_after_logging
     let (t, cookie) = app().await;
     presence(&t, &cookie, &NAMES[..3], &[]).await;
     let ids = ids(&t).await;
-    let f = format!(
-        "table=1&number=1&played_{0}=1&outs_{0}=2&played_{1}=1&outs_{1}=0&played_{2}=1&lost={1}",
-        ids["Anna"], ids["Bernd"], ids["Carla"]
-    );
+    let f = RoundForm::at_table(1, 1)
+        .row(ids["Anna"], 2)
+        .row(ids["Bernd"], 0)
+        .row(ids["Carla"], 0)
+        .lost(ids["Bernd"]);
     // The session is gone (logged out elsewhere, timed out): the round goes nowhere …
     let r = t
-        .post(&format!("/verwaltung/abend/{NIGHT}/runde"), &f, None)
+        .post_round(&format!("/verwaltung/abend/{NIGHT}/runde"), &f, None)
         .await;
     assert!(r.is_login_redirect());
     let kept = r
@@ -440,10 +441,12 @@ async fn a_round_on_a_full_disk_is_refused_in_german_kept_in_its_form_and_goes_i
     let ids = ids(&t).await;
     // Round `n`, replacing a stored one (each replacement adds audit rows: the database grows).
     let round = |n: u32| {
-        format!(
-            "table=1&number={n}&played_{0}=1&outs_{0}=2&played_{1}=1&outs_{1}=0&played_{2}=1&lost={1}&replace=1",
-            ids["Anna"], ids["Bernd"], ids["Carla"]
-        )
+        RoundForm::at_table(1, n)
+            .replacing()
+            .row(ids["Anna"], 2)
+            .row(ids["Bernd"], 0)
+            .row(ids["Carla"], 0)
+            .lost(ids["Bernd"])
     };
     // The disk is full: the writer may not grow the database by a page (SQLITE_FULL). Rounds go
     // in while their rows fit into the pages there are; rounds 1..10 again and again.
@@ -466,7 +469,7 @@ async fn a_round_on_a_full_disk_is_refused_in_german_kept_in_its_form_and_goes_i
         let n = i % 10 + 1;
         let before = file().await;
         let r = t
-            .post(
+            .post_round(
                 &format!("/verwaltung/abend/{NIGHT}/runde"),
                 &round(n),
                 Some(&cookie),
@@ -504,7 +507,7 @@ async fn a_round_on_a_full_disk_is_refused_in_german_kept_in_its_form_and_goes_i
         .await
         .unwrap();
     let r = t
-        .post(
+        .post_round(
             &format!("/verwaltung/abend/{NIGHT}/runde"),
             &round(n),
             Some(&cookie),
@@ -773,12 +776,13 @@ async fn closing_comes_last_on_the_night_page_and_says_what_is_still_open() {
     presence(&t, &cookie, &NAMES[..3], &[]).await;
     let ids = ids(&t).await;
     let r = t
-        .post(
+        .post_round(
             &format!("/verwaltung/abend/{NIGHT}/runde"),
-            &format!(
-                "table=1&number=1&played_{0}=1&outs_{0}=1&played_{1}=1&played_{2}=1&lost={1}",
-                ids["Anna"], ids["Bernd"], ids["Carla"]
-            ),
+            &RoundForm::at_table(1, 1)
+                .row(ids["Anna"], 1)
+                .row(ids["Bernd"], 0)
+                .row(ids["Carla"], 0)
+                .lost(ids["Bernd"]),
             Some(&cookie),
         )
         .await;

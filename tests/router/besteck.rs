@@ -8,7 +8,7 @@ use schockerliga::db;
 use schockerliga::league::model::file::{ResultEntry, SeasonFile};
 use schockerliga::rules::{RuleSet, RundeState, ThrowInput};
 
-use crate::app::{Reply, TestApp, SECRETARY};
+use crate::app::{Reply, RoundForm, TestApp, SECRETARY};
 
 pub(crate) const SEASON: &str = r#"{
   "format": "schockerliga-season/1", "season": 2026, "rules": {},
@@ -688,15 +688,12 @@ async fn the_round_form_does_not_offer_or_take_a_round_running_in_the_schockbest
     let ids = player_ids(&t).await;
     let (dirk, bernd) = (ids["Dirk"], ids["Bernd"]);
     let r = t
-        .post_fields(
+        .post_round(
             &format!("{night}/runde"),
-            &[
-                ("table", "1".to_string()),
-                ("number", n.to_string()),
-                (&format!("played_{dirk}"), "1".to_string()),
-                (&format!("played_{bernd}"), "1".to_string()),
-                ("lost", dirk.to_string()),
-            ],
+            &RoundForm::at_table(1, n)
+                .played(dirk)
+                .played(bernd)
+                .lost(dirk),
             Some(&cookie),
         )
         .await;

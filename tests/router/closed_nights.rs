@@ -65,20 +65,21 @@ async fn stored_round(
     .unwrap()
 }
 
-/// The round form's body for `rows` (table 1), plus `extra` (already encoded).
-fn round_body(number: i64, rows: &[(i64, i64, i64, i64, bool)], extra: &str) -> String {
+/// The round form for `rows` (table 1), plus the fields `extra`.
+fn round_body(
+    number: u32,
+    rows: &[(i64, i64, i64, i64, bool)],
+    extra: &[(&str, &str)],
+) -> RoundForm {
     // Every call replaces an entered round: the "Runde ersetzen" box is ticked.
-    let mut body = format!("table=1&number={number}&replace=1");
+    let mut f = RoundForm::at_table(1, number).replacing();
     for (id, outs, hand, julen, lost) in rows {
-        body.push_str(&format!(
-            "&played_{id}=1&outs_{id}={outs}&hand_outs_{id}={hand}&julen_{id}={julen}"
-        ));
+        f = f.row_of(*id, *outs, *hand, *julen);
         if *lost {
-            body.push_str(&format!("&lost={id}"));
+            f = f.lost(*id);
         }
     }
-    body.push_str(extra);
-    body
+    extra.iter().fold(f, |f, (k, v)| f.field(k, v))
 }
 
 #[tokio::test]
@@ -92,11 +93,11 @@ async fn one_round_entry_is_audited_once_per_result_naming_the_secretary() {
     let mut changed = rows.clone();
     changed[0].3 += 1;
     let resp = t
-        .send(form(
+        .post_round(
             &format!("/verwaltung/abend/{NIGHT}/runde"),
-            &round_body(1, &changed, ""),
+            &round_body(1, &changed, &[]),
             Some(&cookie),
-        ))
+        )
         .await;
     assert_eq!(resp.status, StatusCode::SEE_OTHER);
     assert_eq!(stored_round(&t.db.read, NIGHT, 1).await, changed);
@@ -205,29 +206,29 @@ async fn a_closed_night_is_changed_from_the_night_page_only_as_a_korrektur() {
     let round_uri = format!("{page_uri}/runde");
     let before = snapshot(&t.db.write).await;
     // (extra fields, expected message)
-    let refused = [
-        ("", "Häkchen „Korrektur“ und Grund"),
+    let long = "x".repeat(501);
+    let refused: [(&[(&str, &str)], &str); 4] = [
+        (&[], "Häkchen „Korrektur“ und Grund"),
         (
-            "&korrektur_grund=Tippfehler",
+            &[("korrektur_grund", "Tippfehler")],
             "Häkchen „Korrektur“ und Grund",
         ),
-        ("&korrektur=on&korrektur_grund=++", "braucht einen Grund"),
         (
-            &*format!("&korrektur=on&korrektur_grund={}", "x".repeat(501)),
+            &[("korrektur", "on"), ("korrektur_grund", "  ")],
+            "braucht einen Grund",
+        ),
+        (
+            &[("korrektur", "on"), ("korrektur_grund", &long)],
             "braucht einen Grund",
         ),
     ];
     for (extra, message) in refused {
         let resp = t
-            .send(form(
-                &round_uri,
-                &round_body(1, &changed, extra),
-                Some(&cookie),
-            ))
+            .post_round(&round_uri, &round_body(1, &changed, extra), Some(&cookie))
             .await;
-        assert_eq!(resp.status, StatusCode::UNPROCESSABLE_ENTITY, "{extra}");
+        assert_eq!(resp.status, StatusCode::UNPROCESSABLE_ENTITY, "{extra:?}");
         let body = resp.body;
-        assert!(body.contains(message), "{extra}: {body}");
+        assert!(body.contains(message), "{extra:?}: {body}");
         let (id, _, _, julen, _) = changed[0];
         assert!(
             body.contains(&format!("name=\"julen_{id}\" min=\"0\" value=\"{julen}\"")),
@@ -238,11 +239,15 @@ async fn a_closed_night_is_changed_from_the_night_page_only_as_a_korrektur() {
 
     let since = last_audit_id(&t.db.read).await;
     let resp = t
-        .send(form(
+        .post_round(
             &round_uri,
-            &round_body(1, &changed, "&korrektur=on&korrektur_grund=Jule+vergessen"),
+            &round_body(
+                1,
+                &changed,
+                &[("korrektur", "on"), ("korrektur_grund", "Jule vergessen")],
+            ),
             Some(&cookie),
-        ))
+        )
         .await;
     assert_eq!(resp.status, StatusCode::SEE_OTHER);
     assert_eq!(stored_round(&t.db.read, NIGHT, 1).await, changed);
@@ -556,11 +561,15 @@ async fn a_refused_correction_keeps_the_korrektur_tick_and_reason() {
     let mut rows = before.clone();
     rows[0].1 = 9;
     let resp = t
-        .send(form(
+        .post_round(
             &format!("{page_uri}/runde"),
-            &round_body(1, &rows, k),
+            &round_body(
+                1,
+                &rows,
+                &[("korrektur", "on"), ("korrektur_grund", &reason)],
+            ),
             Some(&cookie),
-        ))
+        )
         .await;
     assert_eq!(
         resp.status,

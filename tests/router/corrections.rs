@@ -444,15 +444,12 @@ async fn a_correction_from_an_older_page_does_not_overwrite_a_newer_correction()
     let etag = t.get(&uri, None).await.header("etag").unwrap().to_string();
     // The older page's correction: Anna 3 Outs, Anna lost.
     let body = |hidden: &[(String, String)]| {
-        let mut f = encode(hidden);
-        f.push_str(&format!("&number=1&replace=1&lost={}", ids[2]));
-        for (i, id) in ids.iter().enumerate() {
-            let outs = if i == 2 { 3 } else { 0 };
-            f.push_str(&format!("&played_{id}=1&outs_{id}={outs}"));
-        }
-        f
+        ids.iter().enumerate().fold(
+            RoundForm::number(1).hidden(hidden).replacing().lost(ids[2]),
+            |f, (i, id)| f.row(*id, if i == 2 { 3 } else { 0 }),
+        )
     };
-    let r = t.post(&action, &body(&hidden), Some(&anna)).await;
+    let r = t.post_round(&action, &body(&hidden), Some(&anna)).await;
     assert!(
         r.status == StatusCode::CONFLICT || r.status == StatusCode::UNPROCESSABLE_ENTITY,
         "{} {}",
@@ -481,7 +478,7 @@ async fn a_correction_from_an_older_page_does_not_overwrite_a_newer_correction()
     );
     // Sent again from the refusal's page, which shows the round as it is now: stored.
     let again = crate::late_arrival::hidden_fields(&r.body, &action);
-    let r = t.post(&action, &body(&again), Some(&anna)).await;
+    let r = t.post_round(&action, &body(&again), Some(&anna)).await;
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
     assert_ne!(t.get(&uri, None).await.header("etag"), Some(etag.as_str()));
 }

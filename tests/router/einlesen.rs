@@ -7,7 +7,7 @@ use axum::body::Body;
 use axum::http::{header, StatusCode};
 use serde_json::Value;
 
-use crate::app::{req, snapshot, Reply, TestApp, HOST};
+use crate::app::{req, snapshot, Reply, RoundForm, TestApp, HOST};
 use crate::common::{fixture_json, ADMIN, SECRETARY};
 
 const BOUNDARY: &str = "----schockerliga-test-7d3f";
@@ -294,20 +294,13 @@ async fn pages_that_need_rounds_say_the_night_was_recorded_as_totals() {
         .map(|p| p.id)
         .collect();
     assert!(seated.len() >= 2, "{at_table_1:?}");
-    let mut form = vec![
-        ("table".to_string(), "1".to_string()),
-        ("number".into(), "1".into()),
-    ];
-    for id in &seated {
-        form.push((format!("played_{id}"), "1".into()));
-        form.push((format!("outs_{id}"), "0".into()));
-        form.push((format!("hand_outs_{id}"), "0".into()));
-        form.push((format!("julen_{id}"), "0".into()));
-    }
-    form.push(("lost".into(), seated[0].to_string()));
+    let form = seated
+        .iter()
+        .fold(RoundForm::at_table(1, 1), |f, id| f.row(*id, 0))
+        .lost(seated[0]);
     let before = snapshot(&t.db.write).await;
     let r = t
-        .post_fields(
+        .post_round(
             &format!("/verwaltung/abend/{date}/runde"),
             &form,
             Some(&cookie),

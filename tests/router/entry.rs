@@ -8,7 +8,7 @@ use axum::http::StatusCode;
 use schockerliga::db;
 use schockerliga::league::model::file::SeasonFile;
 
-use crate::app::{season_file, TestApp};
+use crate::app::{season_file, RoundForm, TestApp};
 
 /// The ten players drawn on 09.01.2026: the first five at table 1, the others at table 2.
 const NAMES: [&str; 10] = [
@@ -87,23 +87,13 @@ impl TestApp {
 
 /// The round form of table 1 (Anna … Elke) for round `number`: everyone plays, Anna throws two
 /// Outs, `loser` loses.
-fn round_form(ids: &HashMap<String, i64>, number: u32, loser: &str) -> Vec<(String, String)> {
-    let mut f = vec![
-        ("table".to_string(), "1".to_string()),
-        ("number".to_string(), number.to_string()),
-    ];
-    for name in &NAMES[..5] {
-        let id = ids[*name];
-        f.push((format!("played_{id}"), "1".into()));
-        f.push((
-            format!("outs_{id}"),
-            if *name == "Anna" { "2" } else { "0" }.into(),
-        ));
-        f.push((format!("hand_outs_{id}"), "0".into()));
-        f.push((format!("julen_{id}"), "0".into()));
-    }
-    f.push(("lost".into(), ids[loser].to_string()));
-    f
+fn round_form(ids: &HashMap<String, i64>, number: u32, loser: &str) -> RoundForm {
+    NAMES[..5]
+        .iter()
+        .fold(RoundForm::at_table(1, number), |f, name| {
+            f.row(ids[*name], if *name == "Anna" { 2 } else { 0 })
+        })
+        .lost(ids[loser])
 }
 
 const ROUND: &str = "/verwaltung/abend/2026-01-09/runde";
@@ -180,9 +170,8 @@ async fn a_round_with_two_losers_is_refused_and_keeps_what_was_typed() {
     let t = TestApp::with_seasons(&[ten_players()]).await;
     let sec = t.login_new("schrift", "secretary").await;
     let ids = t.seat_two_tables().await;
-    let mut two = round_form(&ids, 1, "Bernd");
-    two.push(("lost".into(), ids["Carla"].to_string()));
-    let r = t.post_fields(ROUND, &two, Some(&sec)).await;
+    let two = round_form(&ids, 1, "Bernd").lost(ids["Carla"]);
+    let r = t.post_round(ROUND, &two, Some(&sec)).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
     assert!(
         r.body
@@ -200,7 +189,7 @@ async fn a_round_with_two_losers_is_refused_and_keeps_what_was_typed() {
     );
     assert_eq!(t.round_count().await, 0, "nothing stored");
     let one = t
-        .post_fields(ROUND, &round_form(&ids, 1, "Bernd"), Some(&sec))
+        .post_round(ROUND, &round_form(&ids, 1, "Bernd"), Some(&sec))
         .await;
     assert_eq!(one.status, StatusCode::SEE_OTHER, "{}", one.body);
     assert_eq!(t.round_count().await, 1);
@@ -218,12 +207,8 @@ async fn a_row_for_a_player_of_the_other_table_or_absent_is_refused() {
     ];
     for (name, message) in cases {
         let id = ids[name];
-        let mut f = round_form(&ids, 1, "Bernd");
-        f.extend([
-            (format!("played_{id}"), "1".to_string()),
-            (format!("outs_{id}"), "1".to_string()),
-        ]);
-        let r = t.post_fields(ROUND, &f, Some(&sec)).await;
+        let f = round_form(&ids, 1, "Bernd").row(id, 1);
+        let r = t.post_round(ROUND, &f, Some(&sec)).await;
         assert_eq!(
             r.status,
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -236,7 +221,7 @@ async fn a_row_for_a_player_of_the_other_table_or_absent_is_refused() {
     }
     // The other table's player chosen as loser is refused too.
     let r = t
-        .post_fields(ROUND, &round_form(&ids, 1, "Frank"), Some(&sec))
+        .post_round(ROUND, &round_form(&ids, 1, "Frank"), Some(&sec))
         .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(
@@ -271,7 +256,7 @@ async fn an_entered_round_is_shown_and_replaced_only_when_the_box_is_ticked() {
     let sec = t.login_new("schrift", "secretary").await;
     let ids = t.seat_two_tables().await;
     let first = t
-        .post_fields(ROUND, &round_form(&ids, 1, "Bernd"), Some(&sec))
+        .post_round(ROUND, &round_form(&ids, 1, "Bernd"), Some(&sec))
         .await;
     assert_eq!(first.status, StatusCode::SEE_OTHER, "{}", first.body);
 
@@ -292,7 +277,7 @@ async fn an_entered_round_is_shown_and_replaced_only_when_the_box_is_ticked() {
 
     // Typing 1 again without the box: refused, typed values kept, round 1 unchanged.
     let again = t
-        .post_fields(ROUND, &round_form(&ids, 1, "Carla"), Some(&sec))
+        .post_round(ROUND, &round_form(&ids, 1, "Carla"), Some(&sec))
         .await;
     assert_eq!(
         again.status,
@@ -317,9 +302,8 @@ async fn an_entered_round_is_shown_and_replaced_only_when_the_box_is_ticked() {
     assert_eq!(stored_loser(&t, 1).await.as_deref(), Some("Bernd"));
 
     // With the box: replaced, and the audit row keeps before and after.
-    let mut replace = round_form(&ids, 1, "Carla");
-    replace.push(("replace".into(), "1".into()));
-    let done = t.post_fields(ROUND, &replace, Some(&sec)).await;
+    let replace = round_form(&ids, 1, "Carla").replacing();
+    let done = t.post_round(ROUND, &replace, Some(&sec)).await;
     assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
     assert_eq!(stored_loser(&t, 1).await.as_deref(), Some("Carla"));
     assert_eq!(t.round_count().await, 1);
@@ -475,12 +459,10 @@ async fn values_for_a_player_not_ticked_are_refused_not_discarded() {
         (format!("joker_{ilse}"), "1"),
     ];
     for (key, value) in typed {
-        let mut f: Vec<(String, String)> = round_form(&ids, 1, "Bernd")
-            .into_iter()
-            .filter(|(k, _)| *k != format!("played_{ilse}") && !k.ends_with(&format!("_{ilse}")))
-            .collect();
-        f.push((key.clone(), value.to_string()));
-        let r = t.post_fields(ROUND, &f, Some(&sec)).await;
+        let f = round_form(&ids, 1, "Bernd")
+            .retain(|k| k != format!("played_{ilse}") && !k.ends_with(&format!("_{ilse}")))
+            .field(&key, value);
+        let r = t.post_round(ROUND, &f, Some(&sec)).await;
         assert_eq!(
             r.status,
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -496,9 +478,8 @@ async fn values_for_a_player_not_ticked_are_refused_not_discarded() {
         assert_eq!(t.round_count().await, 0, "nothing stored");
     }
     // Unticked with zeros (the form's default) is fine: Ilse did not play.
-    let mut zeros = round_form(&ids, 1, "Bernd");
-    zeros.retain(|(k, _)| *k != format!("played_{ilse}"));
-    let ok = t.post_fields(ROUND, &zeros, Some(&sec)).await;
+    let zeros = round_form(&ids, 1, "Bernd").without(&format!("played_{ilse}"));
+    let ok = t.post_round(ROUND, &zeros, Some(&sec)).await;
     assert_eq!(ok.status, StatusCode::SEE_OTHER, "{}", ok.body);
 }
 
@@ -509,13 +490,8 @@ async fn messages_use_german_field_labels_and_fine_kinds() {
     let ids = t.seat_two_tables().await;
 
     // A league rule broken in the round form: "Feld Outs", not "Feld outs".
-    let mut four = round_form(&ids, 1, "Bernd");
-    for f in four.iter_mut() {
-        if f.0 == format!("outs_{}", ids["Anna"]) {
-            f.1 = "4".into();
-        }
-    }
-    let r = t.post_fields(ROUND, &four, Some(&sec)).await;
+    let four = round_form(&ids, 1, "Bernd").with(&format!("outs_{}", ids["Anna"]), 4);
+    let r = t.post_round(ROUND, &four, Some(&sec)).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(
         r.body.contains("Spieler Anna, Feld Outs: 4 Outs"),
@@ -706,9 +682,8 @@ async fn a_repeated_round_field_or_a_presence_value_that_is_no_id_is_refused() {
         ),
     ];
     for ((k, v), want) in cases {
-        let mut f = round_form(&ids, 1, "Bernd");
-        f.push((k.clone(), v.to_string()));
-        let r = t.post_fields(ROUND, &f, Some(&sec)).await;
+        let f = round_form(&ids, 1, "Bernd").field(&k, v);
+        let r = t.post_round(ROUND, &f, Some(&sec)).await;
         assert_eq!(
             r.status,
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -743,23 +718,14 @@ async fn a_repeated_round_field_or_a_presence_value_that_is_no_id_is_refused() {
 
 /// The round form of `table` with a row for each of `players` (the first loses, Anna-like Outs
 /// for nobody: all 0 Outs but the last player, who throws one Out).
-fn table_round(
-    ids: &HashMap<String, i64>,
-    table: u32,
-    players: &[String],
-) -> Vec<(String, String)> {
-    let mut f = vec![
-        ("table".to_string(), table.to_string()),
-        ("number".to_string(), "1".to_string()),
-    ];
-    for (i, name) in players.iter().enumerate() {
-        let id = ids[name];
-        f.push((format!("played_{id}"), "1".into()));
-        let outs = if i + 1 == players.len() { "1" } else { "0" };
-        f.push((format!("outs_{id}"), outs.into()));
-    }
-    f.push(("lost".into(), ids[&players[0]].to_string()));
-    f
+fn table_round(ids: &HashMap<String, i64>, table: u32, players: &[String]) -> RoundForm {
+    players
+        .iter()
+        .enumerate()
+        .fold(RoundForm::at_table(table, 1), |f, (i, name)| {
+            f.row(ids[name], i64::from(i + 1 == players.len()))
+        })
+        .lost(ids[&players[0]])
 }
 
 #[tokio::test]
@@ -802,7 +768,7 @@ async fn a_late_arrival_drawn_but_not_played_keeps_every_page_and_the_api_answer
     let (late_1, late_2) = (one[5].clone(), two[4].clone());
     for (table, players) in [(1, &one[..5]), (2, &two[..4])] {
         let r = t
-            .post_fields(ROUND, &table_round(&ids, table, players), Some(&sec))
+            .post_round(ROUND, &table_round(&ids, table, players), Some(&sec))
             .await;
         assert_eq!(r.status, StatusCode::SEE_OTHER, "table {table}: {}", r.body);
     }
@@ -850,9 +816,8 @@ async fn a_late_arrival_drawn_but_not_played_keeps_every_page_and_the_api_answer
     // And the secretary can still enter his first round at his table.
     let mut late_round = one[..5].to_vec();
     late_round.insert(0, late_1.clone());
-    let mut f = table_round(&ids, 1, &late_round);
-    f[1].1 = "2".into();
-    let r = t.post_fields(ROUND, &f, Some(&sec)).await;
+    let f = table_round(&ids, 1, &late_round).with("number", 2);
+    let r = t.post_round(ROUND, &f, Some(&sec)).await;
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
     let v: serde_json::Value =
         serde_json::from_str(&t.get("/api/v1/seasons/2026/standings", None).await.body).unwrap();
@@ -885,19 +850,16 @@ async fn the_round_form_and_the_paper_sheet_start_with_empty_counts() {
         "{sheet}"
     );
     // Empty is 0: a round with only Anna's Outs typed and the rest left empty is stored.
-    let mut form = vec![
-        ("table".to_string(), "1".to_string()),
-        ("number".to_string(), "1".to_string()),
-        (format!("outs_{anna}"), "1".to_string()),
-        ("lost".to_string(), ids["Bernd"].to_string()),
-    ];
-    for name in &NAMES[..5] {
-        form.push((format!("played_{}", ids[*name]), "1".into()));
-        if *name != "Anna" {
-            form.push((format!("outs_{}", ids[*name]), String::new()));
-        }
-    }
-    let r = t.post_fields(ROUND, &form, Some(&sec)).await;
+    let form = NAMES[..5]
+        .iter()
+        .fold(RoundForm::at_table(1, 1), |f, name| {
+            let id = ids[*name];
+            // Anna's Outs typed, everybody else's left empty.
+            f.played(id)
+                .field(&format!("outs_{id}"), if id == anna { "1" } else { "" })
+        })
+        .lost(ids["Bernd"]);
+    let r = t.post_round(ROUND, &form, Some(&sec)).await;
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
     assert_eq!(t.round_count().await, 1);
 }

@@ -541,21 +541,13 @@ async fn hostile_night_besteck_and_wurfrunde_posts_get_4xx_and_change_nothing() 
     let besteck = "/verwaltung/besteck/2026-01-02/1/1";
     // A valid round but for the one field under test.
     let round_with = |field: &str, value: &str| {
-        let valid = [
-            ("table".to_string(), "1".to_string()),
-            ("number".into(), "1".into()),
-            ("lost".into(), a.to_string()),
-            (format!("played_{a}"), "1".into()),
-            (format!("outs_{a}"), "1".into()),
-            (format!("played_{b}"), "1".into()),
-        ];
-        let mut pairs: Vec<String> = valid
-            .iter()
-            .filter(|(k, _)| k != field)
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
-        pairs.push(format!("{field}={value}"));
-        pairs.join("&").into_bytes()
+        let valid = RoundForm::at_table(1, 1)
+            .lost(a)
+            .played(a)
+            .field(&format!("outs_{a}"), 1)
+            .played(b);
+        // The value as it is, not encoded again.
+        format!("{}&{field}={value}", valid.without(field).body()).into_bytes()
     };
     let bytes = |s: String| s.into_bytes();
     type Case = (String, String, Vec<u8>, &'static [u16]);

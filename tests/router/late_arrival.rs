@@ -11,7 +11,7 @@ use schockerliga::league::model::file::SeasonFile;
 use schockerliga::league::Season;
 use serde_json::{json, Value};
 
-use crate::app::{TestApp, SECRETARY};
+use crate::app::{RoundForm, TestApp, SECRETARY};
 
 const NIGHT: &str = "2026-01-09";
 const NAMES: [&str; 11] = [
@@ -277,15 +277,12 @@ async fn a_scorer_page_opened_before_a_late_arrival_stores_no_round_without_him(
         .await;
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
     // Round 4 from the page as it was opened: the five without Kurt, the second throws 2 Outs.
-    let mut body = crate::app::encode(&hidden);
-    body.push_str(&format!("&number=4&lost={}", ids[&two[0]]));
-    for (i, p) in two.iter().enumerate() {
-        let id = ids[p];
-        let outs = if i == 1 { 2 } else { 0 };
-        body.push_str(&format!("&played_{id}=1&outs_{id}={outs}"));
-    }
+    let body = two.iter().enumerate().fold(
+        RoundForm::number(4).hidden(&hidden).lost(ids[&two[0]]),
+        |f, (i, p)| f.row(ids[p], if i == 1 { 2 } else { 0 }),
+    );
     let before = crate::scorer_links::rounds_at(&t.db.read, NIGHT, 2).await;
-    let r = t.post(&action, &body, None).await;
+    let r = t.post_round(&action, &body, None).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
     assert!(
         r.body.contains("Kurt sitzt inzwischen an Tisch 2"),
@@ -293,6 +290,13 @@ async fn a_scorer_page_opened_before_a_late_arrival_stores_no_round_without_him(
         r.body
     );
     assert!(r.body.contains("nichts gespeichert"), "{}", r.body);
+    // It tells what to do with the form as it is: the box before his name (fifth trial: it said
+    // "„spielt mit“ abhaken", a box the form names by the player only).
+    assert!(
+        r.body.contains("das Häkchen vor seinem Namen entfernen"),
+        "{}",
+        r.body
+    );
     assert_eq!(
         crate::scorer_links::rounds_at(&t.db.read, NIGHT, 2).await,
         before,
@@ -310,13 +314,13 @@ async fn a_scorer_page_opened_before_a_late_arrival_stores_no_round_without_him(
     assert!(r.body.contains("name=\"number\" min=\"1\" value=\"4\""));
     assert!(r.body.contains(&format!("name=\"outs_{}\"", ids["Kurt"])));
     // Sent again from the refusal's page (its seat list has Kurt), with his row: stored.
-    let mut again = crate::app::encode(&hidden_fields(&r.body, &action));
-    again.push_str(&format!("&number=4&lost={}", ids["Kurt"]));
-    for p in two.iter().map(String::as_str).chain(["Kurt"]) {
-        let id = ids[p];
-        again.push_str(&format!("&played_{id}=1&outs_{id}=0"));
-    }
-    let r = t.post(&action, &again, None).await;
+    let again = two.iter().map(String::as_str).chain(["Kurt"]).fold(
+        RoundForm::number(4)
+            .hidden(&hidden_fields(&r.body, &action))
+            .lost(ids["Kurt"]),
+        |f, p| f.row(ids[p], 0),
+    );
+    let r = t.post_round(&action, &again, None).await;
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
     assert_eq!(
         crate::scorer_links::rounds_at(&t.db.read, NIGHT, 2).await,

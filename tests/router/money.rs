@@ -84,7 +84,11 @@ async fn kasse_and_jahresabschluss_show_the_fixture_figures() {
         "40,50 €",                                   // paid fines
         "Offene Strafen",
         "/saison/2026/kasse.csv",
-        "/money.css",
+        // its stylesheet, by its hashed name under /static/ (issue 33.5)
+        &format!(
+            "<link rel=\"stylesheet\" href=\"{}\">",
+            schockerliga::web::kit::assets::path("money.css")
+        ),
     ] {
         assert!(page.contains(part), "Kasse lacks {part:?}");
     }

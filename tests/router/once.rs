@@ -318,3 +318,59 @@ async fn a_form_sent_again_with_a_new_page_token_is_carried_out_again() {
     assert_eq!(a.location(), b.location());
     assert_eq!(count(&t).await, n0 + 3);
 }
+
+/// The template files under `templates/` (path relative to it, text), sorted.
+fn templates() -> Vec<(String, String)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
+    let mut out = Vec::new();
+    let mut dirs = vec![root.clone()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "html") {
+                let name = path.strip_prefix(&root).unwrap().display().to_string();
+                out.push((name, std::fs::read_to_string(&path).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The one-time token and the refusal box are template pieces of the kit (issue 33.6): a form
+/// takes `{% include "kit/einmal.html" %}`, a page after a refused form
+/// `{% call kit::refusal(error, …) %}`, so that their markup is written in one place each.
+#[test]
+fn the_token_and_the_refusal_box_are_written_once_in_the_kit() {
+    let all = templates();
+    assert!(all.len() > 40, "{}", all.len());
+    let spelled: Vec<&str> = all
+        .iter()
+        .filter(|(name, text)| name != "kit/einmal.html" && text.contains("name=\"einmal\""))
+        .map(|(name, _)| name.as_str())
+        .collect();
+    assert_eq!(
+        spelled,
+        Vec::<&str>::new(),
+        "the token outside kit/einmal.html"
+    );
+    let boxes: Vec<&str> = all
+        .iter()
+        .filter(|(name, text)| {
+            name != "kit/refusal.html" && text.contains("id=\"fehler\" role=\"alert\"")
+        })
+        .map(|(name, _)| name.as_str())
+        .collect();
+    assert_eq!(
+        boxes,
+        Vec::<&str>::new(),
+        "the refusal box outside kit/refusal.html"
+    );
+    let uses = all
+        .iter()
+        .map(|(_, text)| text.matches("{% include \"kit/einmal.html\" %}").count())
+        .sum::<usize>();
+    assert!(uses >= 60, "{uses} forms with the token");
+}

@@ -1004,3 +1004,38 @@ async fn a_start_the_clocks_skip_is_refused_and_one_stored_before_is_shifted_in_
         "{text}"
     );
 }
+
+/// A planned night that was played and closed is no "Kommende Abende" with "Abend absagen" any
+/// more (fifth trial: the closed night stayed there as "hat begonnen" and offered a cancel that
+/// was then refused); it is listed with the others as "abgeschlossen".
+#[tokio::test]
+async fn a_planned_night_played_and_closed_is_no_more_upcoming() {
+    let t = with_players(0).await;
+    let secretary = t.login(SECRETARY).await;
+    let date = ahead(0);
+    let id = plan(&t, &secretary, date, "19:30", "Zum Anker").await;
+    let resp = t
+        .post(
+            &format!("/verwaltung/termine/{id}/beginnen"),
+            "",
+            Some(&secretary),
+        )
+        .await;
+    assert_eq!(resp.status, StatusCode::SEE_OTHER, "{}", resp.body);
+    let page = t.get("/verwaltung/termine", Some(&secretary)).await.body;
+    let upcoming = page.split("<h2>Kommende Abende</h2>").nth(1).unwrap();
+    let upcoming = upcoming.split("<h2").next().unwrap();
+    assert!(upcoming.contains(&format!("termin-{id}")), "{upcoming}");
+    t.league
+        .change(2026, Change::CloseNight { date }, &Edit::by(SECRETARY))
+        .await
+        .unwrap();
+    let page = t.get("/verwaltung/termine", Some(&secretary)).await.body;
+    let upcoming = page.split("<h2>Kommende Abende</h2>").nth(1).unwrap();
+    let upcoming = upcoming.split("<h2").next().unwrap();
+    assert!(!upcoming.contains(&format!("termin-{id}")), "{upcoming}");
+    let line = page.split(&format!("id=\"termin-{id}\"")).nth(1).unwrap();
+    let line = line.split("</section>").next().unwrap();
+    assert!(line.contains("abgeschlossen"), "{line}");
+    assert!(!line.contains("/absagen"), "{line}");
+}

@@ -36,7 +36,7 @@ fn season() -> SeasonFile {
 }
 
 /// The app with both nights drawn to two tables of five; the secretary's cookie and player ids.
-async fn app() -> (TestApp, String, HashMap<String, i64>) {
+pub(crate) async fn app() -> (TestApp, String, HashMap<String, i64>) {
     let t = TestApp::builder().staff().season(season()).start().await;
     let cookie = t.login(SECRETARY).await;
     let ids: HashMap<String, i64> = db::player::of_season_pool(&t.db.read, 2026)
@@ -105,22 +105,20 @@ async fn table_players(t: &TestApp, night: &str, table: i64) -> Vec<String> {
         .collect()
 }
 
-/// A round form's body: round `number`, the first player loses, the second throws one Out.
+/// A scorer link's round form: round `number`, the first player loses, the second throws one
+/// Out; `once` its `einmal` token.
 pub(crate) fn round_body(
     number: u32,
     players: &[String],
     ids: &HashMap<String, i64>,
     once: &str,
-) -> String {
-    let mut f = format!("einmal={once}&number={number}&lost={}", ids[&players[0]]);
-    for (i, p) in players.iter().enumerate() {
-        let id = ids[p];
-        f.push_str(&format!(
-            "&played_{id}=1&outs_{id}={}&hand_outs_{id}=0&julen_{id}=0",
-            u32::from(i == 1)
-        ));
-    }
-    f
+) -> RoundForm {
+    players.iter().enumerate().fold(
+        RoundForm::number(number)
+            .hidden(&[("einmal", once)])
+            .lost(ids[&players[0]]),
+        |f, (i, p)| f.row(ids[p], i64::from(i == 1)),
+    )
 }
 
 pub(crate) async fn rounds_at(pool: &SqlitePool, night: &str, table: i64) -> i64 {
@@ -175,7 +173,7 @@ async fn a_scorer_link_writes_its_table_on_its_night_until_revoked_or_closed() {
     assert!(page.body.contains("name=\"einmal\" value=\""));
     let before = audit_rows(&t.db.read).await.len();
     let body = round_body(1, &two, &ids, "s1");
-    let r = t.post(&format!("{link}/runde"), &body, None).await;
+    let r = t.post_round(&format!("{link}/runde"), &body, None).await;
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
     assert_eq!(rounds_at(&t.db.read, NIGHT, 2).await, 1);
     let audit = audit_rows(&t.db.read).await;
@@ -188,22 +186,19 @@ async fn a_scorer_link_writes_its_table_on_its_night_until_revoked_or_closed() {
         "{new:?}"
     );
     // A reload of the same form stores nothing twice.
-    let r = t.post(&format!("{link}/runde"), &body, None).await;
+    let r = t.post_round(&format!("{link}/runde"), &body, None).await;
     assert_eq!(r.status, StatusCode::SEE_OTHER);
     assert_eq!(audit_rows(&t.db.read).await.len(), audit.len());
     // A refused round keeps what was typed and says why.
-    let bad = round_body(2, &two, &ids, "s2").replace(
-        &format!("outs_{}=1", ids[&two[1]]),
-        &format!("outs_{}=7", ids[&two[1]]),
-    );
-    let r = t.post(&format!("{link}/runde"), &bad, None).await;
+    let bad = round_body(2, &two, &ids, "s2").with(&format!("outs_{}", ids[&two[1]]), 7);
+    let r = t.post_round(&format!("{link}/runde"), &bad, None).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(r.body.contains("höchstens 3 Outs"), "{}", r.body);
     assert!(r.body.contains("value=\"7\""), "typed kept");
     // The other table, another night: 403, nothing stored.
     let other_table = link.replace(&format!("/{NIGHT}/2"), &format!("/{NIGHT}/1"));
     let r = t
-        .post(
+        .post_round(
             &format!("{other_table}/runde"),
             &round_body(1, &one, &ids, "s3"),
             None,
@@ -217,7 +212,7 @@ async fn a_scorer_link_writes_its_table_on_its_night_until_revoked_or_closed() {
     let other_night = link.replace(NIGHT, OTHER);
     let two_other = table_players(&t, OTHER, 2).await;
     let r = t
-        .post(
+        .post_round(
             &format!("{other_night}/runde"),
             &round_body(1, &two_other, &ids, "s4"),
             None,
@@ -243,7 +238,7 @@ async fn a_scorer_link_writes_its_table_on_its_night_until_revoked_or_closed() {
         .await;
     assert!(!night_page.body.contains(&active));
     let r = t
-        .post(
+        .post_round(
             &format!("{link}/runde"),
             &round_body(2, &two, &ids, "s5"),
             None,
@@ -254,7 +249,7 @@ async fn a_scorer_link_writes_its_table_on_its_night_until_revoked_or_closed() {
     // A new link works until the night is closed.
     let link = make_link(&t, &cookie, NIGHT, 2).await;
     let r = t
-        .post(
+        .post_round(
             &format!("{link}/runde"),
             &round_body(2, &two, &ids, "s6"),
             None,
@@ -270,7 +265,7 @@ async fn a_scorer_link_writes_its_table_on_its_night_until_revoked_or_closed() {
         .await;
     assert_eq!(r.status, StatusCode::SEE_OTHER);
     let r = t
-        .post(
+        .post_round(
             &format!("{link}/runde"),
             &round_body(3, &two, &ids, "s7"),
             None,
@@ -294,7 +289,7 @@ async fn two_scorers_at_once_enter_ten_rounds_each_and_lose_nothing() {
         jobs.push(tokio::spawn(async move {
             let mut errors = 0;
             for number in 1..=10 {
-                let body = round_body(number, &players, &ids, &format!("c{table}r{number}"));
+                let body = round_body(number, &players, &ids, &format!("c{table}r{number}")).body();
                 let mut r = form(&format!("{link}/runde"), &body, None);
                 r.extensions_mut()
                     .insert(ConnectInfo(SocketAddr::from((PEER, 40000 + table as u16))));

@@ -72,8 +72,9 @@ pub fn joined_refusal(date: chrono::NaiveDate, table: u32, joined: &[&str]) -> S
     };
     format!(
         "Abend {}, Tisch {table}: {who} {sits} inzwischen an Tisch {table} (Nachzügler); die Seite \
-         war älter, nichts gespeichert. Die Zeile ist jetzt im Formular: ausfüllen (oder „spielt \
-         mit“ abhaken, wenn diese Runde ohne ihn gespielt wurde) und noch einmal speichern.",
+         war älter, nichts gespeichert. Die Zeile ist jetzt im Formular: ausfüllen (oder das \
+         Häkchen vor seinem Namen entfernen, wenn diese Runde ohne ihn gespielt wurde) und noch \
+         einmal speichern.",
         date_de(date)
     )
 }

@@ -64,6 +64,9 @@ struct TablePage {
     layout: Layout,
     /// The link's path (`/tisch/{token}/{date}/{table}`), the forms' base.
     base: String,
+    /// The stream of the night's live board (`/live/{date}/ereignisse`) that the page's script
+    /// (static/tisch.js) follows.
+    events: String,
     date: String,
     table: u32,
     created_by: String,
@@ -126,6 +129,7 @@ fn render(
     TablePage {
         layout,
         base,
+        events: format!("/live/{}/ereignisse", at.date),
         date: date_de(at.date),
         table: link.table,
         created_by: link.created_by.clone(),

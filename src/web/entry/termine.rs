@@ -76,14 +76,16 @@ pub struct TerminLine {
     pub place: String,
     /// The note.
     pub note: String,
-    /// "geplant", "hat begonnen", "vorbei", "abgesagt".
+    /// "geplant", "hat begonnen", "abgeschlossen", "vorbei", "abgesagt".
     pub status: &'static str,
     /// Answers are taken; it can be changed, cancelled and started.
     pub open: bool,
     /// Cancelled: it can be planned again.
     pub cancelled: bool,
-    /// Its Spielabend exists.
+    /// Its Spielabend exists and is not closed.
     pub started: bool,
+    /// Its Spielabend was played and closed (a link to it, nothing to cancel).
+    pub closed: bool,
     /// "8 Zusagen, 1 Absage – voraussichtlich 1 Tisch".
     pub forecast: String,
     /// Who answered.
@@ -120,6 +122,13 @@ pub fn render(
     for night in &planning.nights {
         let st = status(snapshot, night, today);
         let year = chrono::Datelike::year(&night.date);
+        // Played and closed: no more to come, nothing to cancel (fifth trial).
+        let closed = st == PlanStatus::Started
+            && snapshot
+                .season(year)
+                .ok()
+                .and_then(|v| v.season.night(night.date).map(|n| n.closed))
+                .unwrap_or(false);
         let line = TerminLine {
             id: night.id,
             iso: night.date.to_string(),
@@ -127,10 +136,11 @@ pub fn render(
             time: night.time.format("%H:%M").to_string(),
             place: night.place.clone(),
             note: night.note.clone(),
-            status: st.label(),
+            status: if closed { "abgeschlossen" } else { st.label() },
             open: st == PlanStatus::Open,
             cancelled: st == PlanStatus::Cancelled,
-            started: st == PlanStatus::Started,
+            started: st == PlanStatus::Started && !closed,
+            closed,
             forecast: night.forecast(split_of(snapshot, year)).sentence(),
             answers: night
                 .answers
@@ -146,7 +156,9 @@ pub fn render(
             players: players_around(snapshot, year),
         };
         match st {
-            PlanStatus::Open | PlanStatus::Started if night.date >= today => upcoming.push(line),
+            PlanStatus::Open | PlanStatus::Started if night.date >= today && !closed => {
+                upcoming.push(line)
+            }
             _ => others.push(line),
         }
     }

@@ -9,7 +9,7 @@
 //! [`identify`] works it out once per request (outermost layer) and leaves a [`ClientAddr`] in
 //! the request's extensions; handlers take it as an extractor.
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
 
 use axum::extract::{ConnectInfo, FromRequestParts, Request};
@@ -25,11 +25,10 @@ use axum::Router;
 pub struct ClientAddr(pub Option<IpAddr>);
 
 impl ClientAddr {
-    /// The key its per-client counts are kept under: [`super::security::bucket`] of the address
+    /// The key its per-client counts are kept under: [`bucket`] of the address
     /// (an IPv6 client by its /64), `0.0.0.0` without one (all such requests share it).
     pub fn key(self) -> IpAddr {
-        self.0
-            .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), super::security::bucket)
+        self.0.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), bucket)
     }
 
     /// The client left by [`identify`] in `extensions`; without one (a router not wrapped by
@@ -124,6 +123,18 @@ async fn with_client(trusted: &[IpAddr], mut req: Request, next: Next) -> Respon
     let client = peer.map(|peer| client_of(peer, req.headers(), trusted));
     req.extensions_mut().insert(ClientAddr(client));
     next.run(req).await
+}
+
+/// The rate-limit bucket of a client address: IPv4 as is, IPv6 by its /64 prefix (one client
+/// usually owns a whole /64, so single addresses would neither limit nor bound memory).
+pub fn bucket(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => {
+            let s = v6.segments();
+            IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+        }
+    }
 }
 
 #[cfg(test)]

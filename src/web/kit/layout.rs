@@ -34,6 +34,13 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// The address of the static file `name` under its content-hashed name, for the page's
+    /// links (`{{ layout.asset("style.css") }}` → `/static/style.3f9c2a1b.css`;
+    /// [`super::assets::path`]).
+    pub fn asset(&self, name: &str) -> String {
+        super::assets::path(name)
+    }
+
     /// The layout of `user` on the club's date `today`, no message.
     pub fn of(user: Option<CurrentUser>, today: NaiveDate) -> Layout {
         let once = if user.is_some() {

@@ -6,6 +6,7 @@
 //! headers, the German answers for the framework's refusals (`germanize`), the askama filters and
 //! the HTTP server.
 
+pub mod assets;
 pub mod at;
 pub mod client;
 pub mod error;

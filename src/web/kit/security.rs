@@ -2,7 +2,7 @@
 //! check (Origin / Sec-Fetch-Site), security headers on every response, the request body limit, and
 //! the per-address burst limit of `POST /login`.
 
-use std::net::{IpAddr, Ipv6Addr};
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -174,18 +174,6 @@ impl KeyExtractor for ClientKey {
 
     fn extract<T>(&self, req: &axum::http::Request<T>) -> Result<Self::Key, GovernorError> {
         Ok(super::client::ClientAddr::of(req.extensions()).key())
-    }
-}
-
-/// The rate-limit bucket of a client address: IPv4 as is, IPv6 by its /64 prefix (one client
-/// usually owns a whole /64, so single addresses would neither limit nor bound memory).
-pub fn bucket(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V4(_) => ip,
-        IpAddr::V6(v6) => {
-            let s = v6.segments();
-            IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
-        }
     }
 }
 

@@ -14,8 +14,6 @@ pub mod kasse;
 pub mod payments;
 pub mod strafen;
 
-use axum::http::header;
-use axum::response::IntoResponse;
 use chrono::NaiveDate;
 
 use crate::service::ServiceError;
@@ -30,7 +28,6 @@ pub fn routes() -> Routes {
         .get(Guard::Public, "/saison/{year}/tabelle.csv", csv::table)
         .get(Guard::Public, "/saison/{year}/kasse.csv", csv::kasse)
         .get(Guard::Public, "/saison/{year}/abende.csv", csv::nights)
-        .get(Guard::Public, "/money.css", money_css)
         .get(
             Guard::Money,
             "/verwaltung/saison/{year}/strafen",
@@ -114,9 +111,6 @@ pub fn routes() -> Routes {
         )
 }
 
-/// The print and money stylesheet (`static/money.css`), embedded.
-const MONEY_CSS: &str = include_str!("../../../static/money.css");
-
 /// A payment day as typed (`YYYY-MM-DD`; empty: `today`, the club's date). `Err` is the German
 /// refusal.
 pub fn paid_on(typed: &str, today: NaiveDate) -> Result<NaiveDate, ServiceError> {
@@ -126,15 +120,4 @@ pub fn paid_on(typed: &str, today: NaiveDate) -> Result<NaiveDate, ServiceError>
     }
     NaiveDate::parse_from_str(text, "%Y-%m-%d")
         .map_err(|_| ServiceError::refused(format!("bezahlt am: \"{text}\" ist kein Datum")))
-}
-
-/// `GET /money.css`: the print and money stylesheet.
-pub async fn money_css() -> impl IntoResponse {
-    (
-        [
-            (header::CONTENT_TYPE, "text/css; charset=utf-8"),
-            (header::CACHE_CONTROL, "public, max-age=3600"),
-        ],
-        MONEY_CSS,
-    )
 }

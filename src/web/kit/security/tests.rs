@@ -1,6 +1,7 @@
 //! Unit tests of `src/web/security.rs`.
 
 use super::*;
+use crate::web::kit::client::bucket;
 
 fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
     let mut h = HeaderMap::new();

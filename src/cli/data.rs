@@ -1,0 +1,266 @@
+//! League data in and out: `import` of a season file or the club's file (a spreadsheet goes to
+//! `sheets.rs`; what both share is in `importing.rs`), `export`, `standings`, `payouts`. Imports go through the league's one import
+//! (`League::import_files`, the web's rules); reads through a league opened read-only.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+use chrono::NaiveDate;
+use schockerliga::league::model::file::SeasonFile;
+use schockerliga::league::model::format::de2;
+use schockerliga::league::{format_dwert, Korrektur, Liga, Standings};
+use schockerliga::service::interchange::{self, ImportOptions};
+
+use super::importing::{import_refused, open_for_import, print_imported};
+use super::{refused, stdout, stdout_bytes, Context};
+
+/// `schockerliga import FILE [--replace [--korrektur GRUND]]`: a spreadsheet (`sheets.rs`), the
+/// whole club's file (`schockerliga-club/1`) or a season file, all or nothing. Prints what it
+/// stored on stderr. Errors (German): the file cannot be read or is none of these, any refusal
+/// of the import (a closed night says how to give the Korrektur).
+pub async fn import(
+    ctx: &Context,
+    file: &Path,
+    replace: bool,
+    korrektur: Option<String>,
+) -> anyhow::Result<()> {
+    let name = file.to_string_lossy();
+    let korrektur = korrektur
+        .map(|k| Korrektur::because(&k))
+        .unwrap_or_default();
+    let shown = file
+        .file_name()
+        .map_or_else(|| name.to_string(), |n| n.to_string_lossy().into_owned());
+    if interchange::is_sheet(&name) {
+        return super::sheets::import(ctx, file, replace, korrektur, shown).await;
+    }
+    let options = ImportOptions {
+        korrektur,
+        source: shown,
+        ..ImportOptions::by("cli", replace)
+    };
+    let text = std::fs::read_to_string(file)
+        .with_context(|| format!("{} nicht lesbar", file.display()))?;
+    // A file saved by an editor that writes a UTF-8 byte order mark imports all the same.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let is_club = serde_json::from_str::<serde_json::Value>(text)
+        .is_ok_and(|v| v.get("format").and_then(|f| f.as_str()) == Some(interchange::CLUB_FORMAT));
+    if is_club {
+        let club: interchange::ClubFile = serde_json::from_str(text)
+            .with_context(|| format!("{} ist keine gültige Vereinsdatei", file.display()))?;
+        interchange::check_club(&club).map_err(refused)?;
+        let writing = open_for_import(ctx, &club.seasons, None).await?;
+        let seasons = writing
+            .league
+            .import_files(&club.seasons, &club.players, &options)
+            .await
+            .map_err(import_refused)?;
+        for s in &seasons {
+            print_imported(s);
+        }
+        eprintln!("Verein importiert: {} Saisons", seasons.len());
+        return Ok(());
+    }
+    let parsed: SeasonFile = serde_json::from_str(text)
+        .with_context(|| format!("{} ist keine gültige Saisondatei", file.display()))?;
+    let files = std::slice::from_ref(&parsed);
+    let writing = open_for_import(ctx, files, None).await?;
+    let seasons = writing
+        .league
+        .import_files(files, &[], &options)
+        .await
+        .map_err(import_refused)?;
+    for s in &seasons {
+        print_imported(s);
+    }
+    Ok(())
+}
+
+/// What `schockerliga export` writes: one season (`--csv`: as the spreadsheet of night totals)
+/// or the whole club (`--all`), to `--output` or stdout.
+pub struct Export {
+    /// The season's year (`None` with `--all`).
+    pub season: Option<i32>,
+    /// As the spreadsheet of night totals (CSV).
+    pub csv: bool,
+    /// The whole club (`schockerliga-club/1`).
+    pub all: bool,
+    /// The file to write (`None`: stdout).
+    pub output: Option<PathBuf>,
+    /// Overwrite an existing `output`.
+    pub force: bool,
+}
+
+/// `schockerliga export`: reads the league read-only and writes what `export` asks for. Errors
+/// (German): the output is the database itself or exists without `--force`, no such season,
+/// the output cannot be written.
+pub async fn export(ctx: &Context, export: Export) -> anyhow::Result<()> {
+    let Export {
+        season,
+        csv,
+        all,
+        output,
+        force,
+    } = export;
+    if let Some(out) = &output {
+        if is_database_file(out, &ctx.path) {
+            anyhow::bail!(
+                "{} ist die Datenbank selbst (oder ihr Journal): dorthin wird nicht exportiert",
+                out.display()
+            );
+        }
+        if out.exists() && !force {
+            anyhow::bail!(
+                "{} gibt es schon: nichts geschrieben (mit --force überschreiben)",
+                out.display()
+            );
+        }
+    }
+    let reading = ctx.open_for_reading().await?;
+    let league = reading.league;
+    let bytes: Vec<u8> = match season {
+        _ if all => {
+            let club = league.export_club().await.map_err(refused)?;
+            (serde_json::to_string_pretty(&club)? + "\n").into_bytes()
+        }
+        Some(year) if csv => interchange::season_csv(&league, year).map_err(refused)?,
+        Some(year) => {
+            let file = league.export(year).map_err(refused)?;
+            (serde_json::to_string_pretty(&file)? + "\n").into_bytes()
+        }
+        None => anyhow::bail!("Saison fehlt (oder --all)"),
+    };
+    match output {
+        Some(out) => std::fs::write(&out, bytes)
+            .with_context(|| format!("{} nicht schreibbar", out.display()))?,
+        None => stdout_bytes(&bytes)?,
+    }
+    Ok(())
+}
+
+/// Whether `out` names the database at `db` or its `-wal`/`-shm` journal (compared after
+/// resolving links and `..`; a file that does not exist yet is compared by its directory).
+fn is_database_file(out: &std::path::Path, db: &std::path::Path) -> bool {
+    let resolve = |p: &std::path::Path| -> Option<PathBuf> {
+        if let Ok(c) = p.canonicalize() {
+            return Some(c);
+        }
+        let dir = match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.canonicalize().ok()?,
+            _ => std::env::current_dir().ok()?,
+        };
+        Some(dir.join(p.file_name()?))
+    };
+    let (Some(out), Some(db)) = (resolve(out), resolve(db)) else {
+        return false;
+    };
+    let name = db.as_os_str().to_string_lossy().into_owned();
+    out == db
+        || out.as_os_str() == format!("{name}-wal").as_str()
+        || out.as_os_str() == format!("{name}-shm").as_str()
+}
+
+/// `schockerliga standings SEASON [--as-of DATE] [--json]`: the table, as German text or as the
+/// API's JSON. Errors: no such season, a date outside it.
+pub async fn standings(
+    ctx: &Context,
+    season: i32,
+    as_of: Option<NaiveDate>,
+    json: bool,
+) -> anyhow::Result<()> {
+    let reading = ctx.open_for_reading().await?;
+    let table = reading.league.standings(season, as_of).map_err(refused)?;
+    if json {
+        stdout(&(serde_json::to_string_pretty(&table)? + "\n"))?;
+    } else {
+        stdout(&standings_text(&table))?;
+    }
+    Ok(())
+}
+
+/// `schockerliga payouts SEASON [--json]`: the payouts at the year's end, as German text or as
+/// the API's JSON. Errors: no such season.
+pub async fn payouts(ctx: &Context, season: i32, json: bool) -> anyhow::Result<()> {
+    let reading = ctx.open_for_reading().await?;
+    let p = reading.league.payouts(season).map_err(refused)?;
+    if json {
+        stdout(&(serde_json::to_string_pretty(&p)? + "\n"))?;
+    } else {
+        stdout(&payouts_text(&p))?;
+    }
+    Ok(())
+}
+
+/// The table as German text: one block per Liga with rank, name, Teilnahmen, gewertete Outs, D.Wert.
+fn standings_text(s: &Standings) -> String {
+    let mut out = String::new();
+    let as_of = match s.as_of {
+        Some(d) => format!("Stand {}", d.format("%d.%m.%Y")),
+        // A season kept as its final table only (no nights) shows that table.
+        None if !s.rows.is_empty() => "Endstand".to_string(),
+        None => "Stand –".to_string(),
+    };
+    out.push_str(&format!("Tabelle Saison {}, {as_of}\n", s.season));
+    for liga in [Liga::First, Liga::Second, Liga::Kreisliga] {
+        let rows: Vec<_> = s.rows.iter().filter(|r| r.liga == liga).collect();
+        if rows.is_empty() {
+            continue;
+        }
+        out.push_str(&format!("\n{}\n", liga.label()));
+        out.push_str(&format!(
+            "{:>4}  {:<20} {:>11} {:>7} {:>7}\n",
+            "Pl.", "Name", "Teilnahmen", "Outs", "D.Wert"
+        ));
+        for r in rows {
+            out.push_str(&format!(
+                "{:>4}  {:<20} {:>11} {:>7} {:>7}\n",
+                format!("{}.", r.rank),
+                r.player,
+                de2(r.teilnahmen),
+                r.counted_outs,
+                format_dwert(r.d_wert_num, r.d_wert_den)
+            ));
+        }
+    }
+    out
+}
+
+/// The payouts as German text.
+fn payouts_text(p: &schockerliga::league::Payouts) -> String {
+    use schockerliga::league::format_cents as eur;
+    let mut out = format!("Jahresabschluss Saison {}\n\n", p.season);
+    out.push_str(&format!("Beiträge:          {:>14}\n", eur(p.fees_cents)));
+    out.push_str(&format!("Strafen (bezahlt): {:>14}\n", eur(p.fines_cents)));
+    out.push_str(&format!(
+        "Übertrag Vorjahr:  {:>14}\n",
+        eur(p.carry_in_cents)
+    ));
+    out.push_str(&format!("Topf:              {:>14}\n\n", eur(p.pot_cents)));
+    for place in &p.places {
+        for (name, cents) in place.players.iter().zip(&place.cents) {
+            out.push_str(&format!(
+                "{:>3}. {:<20} {:>14}\n",
+                place.place,
+                name,
+                eur(*cents)
+            ));
+        }
+    }
+    for (name, cents) in p.lucky_looser.players.iter().zip(&p.lucky_looser.cents) {
+        out.push_str(&format!(
+            "Lucky Looser: {name} ({} bezahlte Runden) {}\n",
+            p.lucky_looser.paid_rounds,
+            eur(*cents)
+        ));
+    }
+    out.push_str(&format!(
+        "Schocker des Jahres: {}\n",
+        p.schocker_des_jahres.join(", ")
+    ));
+    out.push_str(&format!(
+        "Übertrag ins nächste Jahr: {}\n",
+        eur(p.carry_out_cents)
+    ));
+    out.push_str(&format!("Offene Strafen: {}\n", eur(p.open_fines_cents)));
+    out
+}

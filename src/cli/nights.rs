@@ -1,0 +1,140 @@
+//! Nights and links: `night plan`, `night cancel`, `night link` (a table's scorer link) and
+//! `player link` (a player's own card), through the league as the web's calendar, night and
+//! card pages.
+
+use chrono::NaiveDate;
+use schockerliga::service::planned::{OnPlanned, PlanInput, Planned};
+use schockerliga::service::{card, scorer};
+
+use super::args::NightCommand;
+use super::{refused, stdout, Context};
+
+/// `schockerliga night …`: plans, cancels, or prints or revokes a table's link.
+pub async fn night(ctx: &Context, command: NightCommand) -> anyhow::Result<()> {
+    match command {
+        NightCommand::Plan { date, time, place } => plan(ctx, date, time, place).await,
+        NightCommand::Cancel { date } => cancel(ctx, date).await,
+        NightCommand::Link {
+            date,
+            table,
+            revoke,
+        } => link(ctx, date, table, revoke).await,
+    }
+}
+
+/// `night plan DATE [--time SS:MM] [--place ORT]`: the night planned (or its time and place
+/// changed) by `cli`; says what happened on stderr and prints the night's link. Errors
+/// (German): the league's refusal.
+async fn plan(
+    ctx: &Context,
+    date: NaiveDate,
+    time: Option<String>,
+    place: Option<String>,
+) -> anyhow::Result<()> {
+    let writing = ctx.open_for_writing().await?;
+    let league = &writing.league;
+    let input = PlanInput {
+        date: Some(date),
+        time,
+        place,
+        note: None,
+    };
+    let done = league
+        .plan_night(&input, OnPlanned::Update, "cli")
+        .await
+        .map_err(refused)?;
+    let planning = league.planning();
+    let night = planning.by_id(done.id());
+    let when = night.map_or_else(|| date.format("%d.%m.%Y").to_string(), |n| n.when_de());
+    let place = night
+        .filter(|n| !n.place.is_empty())
+        .map(|n| format!(", {}", n.place))
+        .unwrap_or_default();
+    let what = match done {
+        Planned::New(_) => "geplant",
+        Planned::Changed(_) => "geändert",
+        Planned::Unchanged(_) => "war schon so geplant",
+        Planned::Revived(_) => "wieder angesetzt",
+    };
+    eprintln!("Abend {when}{place}: {what}");
+    for link in ctx.links(&format!("/abend/{date}")) {
+        stdout(&format!("{link}\n"))?;
+    }
+    Ok(())
+}
+
+/// `night cancel DATE`: the planned night on `date` cancelled by `cli`. Errors (German): none
+/// planned that day, the league's refusal (rounds entered).
+async fn cancel(ctx: &Context, date: NaiveDate) -> anyhow::Result<()> {
+    let writing = ctx.open_for_writing().await?;
+    let league = &writing.league;
+    let Some(id) = league.planning().active_on(date).map(|n| n.id) else {
+        anyhow::bail!(
+            "Am {} ist kein Abend geplant (oder er ist schon abgesagt).",
+            date.format("%d.%m.%Y")
+        );
+    };
+    league.cancel_planned(id, "cli").await.map_err(refused)?;
+    eprintln!("Abend am {} abgesagt.", date.format("%d.%m.%Y"));
+    Ok(())
+}
+
+/// `night link DATE TABLE [--revoke]`: prints the link with which `table` enters its rounds
+/// without an account (an older one stops working), or revokes it. Errors (German): no such
+/// night or table, a closed night.
+async fn link(ctx: &Context, date: NaiveDate, table: u32, revoke: bool) -> anyhow::Result<()> {
+    let writing = ctx.open_for_writing().await?;
+    let league = &writing.league;
+    if revoke {
+        let was = league
+            .revoke_scorer_link(date, table, "cli")
+            .await
+            .map_err(refused)?;
+        match was {
+            true => eprintln!("Der Link für Tisch {table} gilt nicht mehr."),
+            false => eprintln!("Für Tisch {table} gab es keinen gültigen Link."),
+        }
+        return Ok(());
+    }
+    let token = league
+        .create_scorer_link(date, table, "cli")
+        .await
+        .map_err(refused)?;
+    for link in ctx.links(&scorer::link_path(&token, date, table)) {
+        stdout(&format!("{link}\n"))?;
+    }
+    eprintln!(
+        "Link für Tisch {table} am {} (gilt bis zum Abschluss des Abends oder bis --revoke; ein älterer gilt nicht mehr)",
+        date.format("%d.%m.%Y")
+    );
+    Ok(())
+}
+
+/// `schockerliga player link NAME [--revoke]`: prints the link to the player's own card (an
+/// older one stops working), or revokes it. Errors (German): no such player.
+pub async fn player_link(ctx: &Context, name: &str, revoke: bool) -> anyhow::Result<()> {
+    let writing = ctx.open_for_writing().await?;
+    let league = &writing.league;
+    if revoke {
+        let (name, was) = league
+            .revoke_card_link_named(name, "cli")
+            .await
+            .map_err(refused)?;
+        match was {
+            true => eprintln!("Die Karte von {name} gilt nicht mehr."),
+            false => eprintln!("{name} hatte keinen gültigen Karten-Link."),
+        }
+        return Ok(());
+    }
+    let (name, token) = league
+        .create_card_link_named(name, "cli")
+        .await
+        .map_err(refused)?;
+    for link in ctx.links(&card::card_path(&token)) {
+        stdout(&format!("{link}\n"))?;
+    }
+    eprintln!(
+        "Karte von {name} (gilt bis --revoke oder bis zum nächsten Link; ein älterer gilt nicht mehr)"
+    );
+    Ok(())
+}
