@@ -233,6 +233,9 @@ pub struct SeasonPreview {
     /// For a season that is there: the nights whose results „ersetzen“ would change (their
     /// fines, the fees, payments and the Strafenkatalog stay; a closed one needs the Korrektur).
     pub replaced: Vec<league::sheet::replace::ReplacedNight>,
+    /// For a season that is there: the Jahresbeiträge „ersetzen“ would take from the file
+    /// (players without one in the season), German: „Bernd (bezahlt am 01.03.2026)“.
+    pub fees_taken: Vec<String>,
     /// For a season that is there: why „ersetzen“ would be refused (German), if it would.
     pub replace_refusal: Option<String>,
 }
@@ -264,12 +267,16 @@ impl League {
                 + db::season::endstand_count(&mut conn, s.season.year)
                     .await?
                     .min(1);
-            let (mut replaced, mut replace_refusal) = (Vec::new(), None);
+            let (mut replaced, mut fees_taken, mut replace_refusal) =
+                (Vec::new(), Vec::new(), None);
             if existing_nights > 0 {
                 if let Ok(view) = self.snapshot().season(s.season.year) {
                     let file = with_league_spelling(&s.file, &known_by_key);
                     match league::sheet::replace::plan(&view.season, &file) {
-                        Ok(plan) => replaced = plan.nights,
+                        Ok(plan) => {
+                            fees_taken = fees_shown(&plan.fees_taken);
+                            replaced = plan.nights;
+                        }
                         Err(e) => replace_refusal = Some(in_season(s.season.year, e).to_string()),
                     }
                 }
@@ -287,6 +294,7 @@ impl League {
                 existing_nights,
                 skipped: s.skipped.clone(),
                 replaced,
+                fees_taken,
                 replace_refusal,
             });
         }
@@ -565,6 +573,21 @@ pub struct Imported {
     /// When it replaced a season's results only (a spreadsheet, a season file without money):
     /// the nights whose results changed; `None` for a new season or one replaced whole.
     pub replaced: Option<Vec<league::sheet::replace::ReplacedNight>>,
+    /// The Jahresbeiträge that replacement took from the file (German, „Bernd (bezahlt am
+    /// 01.03.2026)“); empty otherwise.
+    pub fees_taken: Vec<String>,
+}
+
+/// The Jahresbeiträge a replacement takes from its file, German: „Bernd (bezahlt am 01.03.2026)“.
+fn fees_shown(fees: &[(String, chrono::NaiveDate)]) -> Vec<String> {
+    fees.iter()
+        .map(|(name, paid)| {
+            format!(
+                "{name} (bezahlt am {})",
+                league::model::format::date_de(*paid)
+            )
+        })
+        .collect()
 }
 
 impl Imported {
@@ -579,9 +602,17 @@ impl Imported {
             1 => " (1 abgeschlossener als Korrektur)".to_string(),
             n => format!(" ({n} abgeschlossene als Korrektur)"),
         };
+        let fees = match self.fees_taken.len() {
+            0 => String::new(),
+            1 => format!("; neu aus der Datei der Beitrag von {}", self.fees_taken[0]),
+            _ => format!(
+                "; neu aus der Datei die Beiträge von {}",
+                self.fees_taken.join(", ")
+            ),
+        };
         Some(format!(
             "ersetzt: {} {} geändert{korrektur}; Strafen, Beiträge, Zahlungen und der \
-             Strafenkatalog bleiben",
+             Strafenkatalog bleiben{fees}",
             nights.len(),
             if nights.len() == 1 { "Abend" } else { "Abende" }
         ))
@@ -678,12 +709,18 @@ pub async fn import_all(
                 "recorded_as_totals": season.totals_nights().len(),
                 "endstand": season.endstand.len(),
                 "replaced": replaced.as_ref().map(|p| p.nights.len()),
+                "fees_taken": replaced.as_ref().map(|p| fees_shown(&p.fees_taken)),
             })),
         )
         .await?;
+        let fees_taken = replaced
+            .as_ref()
+            .map(|p| fees_shown(&p.fees_taken))
+            .unwrap_or_default();
         seasons.push(Imported {
             season,
             replaced: replaced.map(|p| p.nights),
+            fees_taken,
         });
     }
     for name in players {

@@ -649,3 +649,54 @@ async fn the_upload_limit_is_one_figure_on_the_page_in_the_code_and_in_the_docs(
         "the guide ships in the package"
     );
 }
+
+/// Hostile run after issue 32.2: „ersetzen“ from a sheet took a Jahresbeitrag the season did
+/// not have from the sheet's "Beitrag bezahlt am" column while the preview and the command line
+/// said "Beiträge … bleiben". The one money a replacement adds is named in the preview before
+/// the confirm, and stored as named.
+#[tokio::test]
+async fn replacing_from_a_sheet_names_a_fee_it_takes_from_the_file() {
+    let sheet = String::from_utf8(small_2026_sheet().await).unwrap();
+    let mut lines: Vec<Vec<String>> = sheet
+        .trim_start_matches('\u{feff}')
+        .lines()
+        .map(|l| l.split(';').map(str::to_string).collect())
+        .collect();
+    let fee = lines[0]
+        .iter()
+        .position(|c| c.starts_with("Beitrag"))
+        .expect("the sheet has its fee column");
+    let player = lines[1..]
+        .iter()
+        .map(|r| r[1].clone())
+        .find(|p| lines[1..].iter().all(|r| r[1] != *p || r[fee].is_empty()))
+        .expect("a player without a fee in the small season");
+    let row = lines[1..].iter().position(|r| r[1] == player).unwrap() + 1;
+    lines[row][fee] = "01.03.2026".to_string();
+    let edited: String = lines.iter().map(|r| r.join(";") + "\r\n").collect();
+
+    let t = TestApp::small_season().await;
+    let cookie = t.login(SECRETARY).await;
+    let preview = upload(&t, "liga-2026.csv", edited.as_bytes(), &cookie).await;
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.body);
+    let named = format!("{player} (bezahlt am 01.03.2026)");
+    let at = preview
+        .body
+        .find("id=\"beitraege-2026\"")
+        .unwrap_or_else(|| panic!("the preview names the fee it takes: {}", preview.body));
+    assert!(
+        preview.body[at..].contains(&named),
+        "{named}: {}",
+        preview.body
+    );
+    let done = confirm(&t, &digest_of(&preview.body), "c1", true, &cookie).await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
+    let stored = t.league.export(2026).unwrap();
+    let paid = stored
+        .players
+        .iter()
+        .find(|p| p.name == player)
+        .and_then(|p| p.fee_paid_on)
+        .map(|d| d.to_string());
+    assert_eq!(paid.as_deref(), Some("2026-03-01"));
+}

@@ -122,6 +122,10 @@ pub struct Replacement {
     pub nights: Vec<ReplacedNight>,
     /// Nights the file brings that the season did not have.
     pub new_nights: usize,
+    /// The Jahresbeiträge only the file knows (a player without one in the season, or a new
+    /// player, with the day the file says he paid), in the league's spelling: the one money the
+    /// replacement adds, so the preview, the command line and the Protokoll name each.
+    pub fees_taken: Vec<(String, NaiveDate)>,
 }
 
 impl Replacement {
@@ -187,6 +191,7 @@ pub fn plan(stored: &Season, incoming: &SeasonFile) -> Result<Replacement, Entry
             file.rules.insert(key.clone(), value.clone());
         }
     }
+    let mut fees_taken = Vec::new();
     for p in &incoming.players {
         match file
             .players
@@ -194,11 +199,17 @@ pub fn plan(stored: &Season, incoming: &SeasonFile) -> Result<Replacement, Entry
             .find(|q| name_key(&q.name) == name_key(&p.name))
         {
             Some(q) => {
-                if q.fee_paid_on.is_none() {
-                    q.fee_paid_on = p.fee_paid_on;
+                if let (None, Some(paid)) = (q.fee_paid_on, p.fee_paid_on) {
+                    q.fee_paid_on = Some(paid);
+                    fees_taken.push((q.name.clone(), paid));
                 }
             }
-            None => file.players.push(p.clone()),
+            None => {
+                if let Some(paid) = p.fee_paid_on {
+                    fees_taken.push((p.name.clone(), paid));
+                }
+                file.players.push(p.clone());
+            }
         }
     }
     let mut theirs: BTreeMap<NaiveDate, &NightEntry> =
@@ -270,6 +281,7 @@ pub fn plan(stored: &Season, incoming: &SeasonFile) -> Result<Replacement, Entry
         file,
         nights: changed,
         new_nights,
+        fees_taken,
     })
 }
 

@@ -91,6 +91,8 @@ pub struct SeasonLine {
     /// The nights „ersetzen“ would change: (date TT.MM.JJJJ, what becomes of it, closed, fines
     /// it keeps).
     pub replaced: Vec<(String, &'static str, bool, usize)>,
+    /// The Jahresbeiträge „ersetzen“ would take from the file: „Bernd (bezahlt am 01.03.2026)“.
+    pub fees_taken: Vec<String>,
     /// Why „ersetzen“ would be refused, if it would (German).
     pub replace_refusal: Option<String>,
 }
@@ -169,6 +171,7 @@ impl PreviewPage {
                     .iter()
                     .map(|n| (date_de(n.date), n.outcome.label(), n.closed, n.fines))
                     .collect(),
+                fees_taken: s.fees_taken,
                 replace_refusal: s.replace_refusal,
             })
             .collect();

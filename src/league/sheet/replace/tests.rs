@@ -236,3 +236,21 @@ fn a_season_file_carries_money_with_a_fine_a_fee_or_a_strafenkatalog() {
         .insert("lucky_looser_cents".to_string(), json!(500));
     assert!(!carries_money(&other_rule));
 }
+
+#[test]
+fn a_fee_only_the_file_knows_is_named_the_ones_the_season_has_are_not() {
+    // The sheet gives Bernd a fee day the season does not have: taken from the sheet and named
+    // (the one money a replacement adds); Anna's fee of the season stays and is not named.
+    let stored = stored();
+    let incoming = sheet(
+        &[
+            ("2026-01-09", "Anna", 10, 5, 2),
+            ("2026-01-09", "Bernd", 10, 1, 8),
+        ],
+        Some("2026-03-01"),
+    );
+    let r = plan(&stored, &incoming).unwrap();
+    assert_eq!(r.fees_taken, [("Bernd".to_string(), d("2026-03-01"))]);
+    let without = sheet(&[("2026-01-09", "Anna", 10, 5, 2)], None);
+    assert!(plan(&stored, &without).unwrap().fees_taken.is_empty());
+}
