@@ -180,7 +180,8 @@ fn same_results(a: &Night, b: &Night) -> bool {
 /// the stored rules (but for the overrides `incoming` names, never its Strafenkatalog), players
 /// (new ones added; a fee only `incoming` knows is taken) and fines; each stored night the file
 /// has takes the file's results (rounds or totals, and the draw), one it has not loses them (and
-/// goes when no fine holds it), a night without results (only a draw, or planned) stays as it is; the file's other nights are added; the Endstand is
+/// goes when no fine holds it; a night kept as totals that stays for its fines is closed, as
+/// history), a night without results (only a draw, or planned) stays as it is; the file's other nights are added; the Endstand is
 /// the file's. Nights whose results come out the same are left as they were. Checked whole
 /// (`Season::from_file`); errors (German, with the night): a check, an Endstand over nights that
 /// stay.
@@ -220,6 +221,12 @@ pub fn plan(stored: &Season, incoming: &SeasonFile) -> Result<Replacement, Entry
             Some(i) => nights.push(with_results(n, Some(i))),
             None if !has_results(n) => nights.push(n.clone()),
             None if n.fines.is_empty() => {}
+            // A night kept as totals is history, never open: emptied for its fines, it stays
+            // history (closed), or the Jahresabschluss would wait for it as "Noch offen".
+            None if !n.totals.is_empty() => nights.push(NightEntry {
+                closed: true,
+                ..with_results(n, None)
+            }),
             None => nights.push(with_results(n, None)),
         }
     }

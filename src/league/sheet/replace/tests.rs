@@ -251,6 +251,57 @@ fn a_fee_only_the_file_knows_is_named_the_ones_the_season_has_are_not() {
     );
     let r = plan(&stored, &incoming).unwrap();
     assert_eq!(r.fees_taken, [("Bernd".to_string(), d("2026-03-01"))]);
-    let without = sheet(&[("2026-01-09", "Anna", 10, 5, 2)], None);
+    let without = sheet(
+        &[
+            ("2026-01-09", "Anna", 10, 5, 2),
+            ("2026-01-09", "Bernd", 10, 1, 8),
+        ],
+        None,
+    );
     assert!(plan(&stored, &without).unwrap().fees_taken.is_empty());
+}
+
+#[test]
+fn a_night_kept_as_totals_emptied_for_its_fines_stays_history_not_open() {
+    // Hostile run: a season read from a sheet (nights kept as totals: history, never open),
+    // one night with a fine; „ersetzen“ from a sheet without that night left it with its fine
+    // only, no totals, not closed: the Jahresabschluss then waited for it as "Noch offen".
+    let mut stored = sheet(
+        &[
+            ("2026-01-09", "Anna", 10, 5, 2),
+            ("2026-01-09", "bernd", 10, 1, 8),
+            ("2026-01-16", "Anna", 10, 1, 4),
+            ("2026-01-16", "bernd", 10, 3, 6),
+        ],
+        None,
+    );
+    stored.nights[0].fines = vec![FineEntry {
+        player: "Anna".to_string(),
+        kind: "late".to_string(),
+        amount_cents: None,
+        paid: false,
+        paid_on: None,
+        netted: false,
+    }];
+    let stored = Season::from_file(&stored).unwrap();
+    let incoming = sheet(
+        &[
+            ("2026-01-16", "Anna", 10, 1, 4),
+            ("2026-01-16", "bernd", 10, 3, 6),
+        ],
+        None,
+    );
+    let r = plan(&stored, &incoming).unwrap();
+    assert_eq!(r.nights[0].outcome, Outcome::Emptied);
+    let after = Season::from_file(&r.file).unwrap();
+    let night = after.night(d("2026-01-09")).unwrap();
+    assert!(
+        night.closed,
+        "the emptied night is history as it was (closed), not a night still to be closed"
+    );
+    assert!(
+        !r.nights[0].closed,
+        "it was not closed before: no Korrektur asked"
+    );
+    assert_eq!(fines(&r.file), fines(&stored.to_file()), "its fine stays");
 }
