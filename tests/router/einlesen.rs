@@ -465,6 +465,31 @@ async fn the_preview_names_the_title_row_computed_columns_and_sum_rows_it_skippe
 
 /// The sample season with its 6th night closed and a Strafenkatalog of its own (a kind `handy`
 /// added), as a club's current season is when someone replaces it from a sheet.
+/// `csv` (the night-totals sheet as exported: `;`, dates TT.MM.JJJJ) with one more Out, and one
+/// more Outs gewertet, in the first row of each night in `dates`.
+fn with_one_more_out(csv: &[u8], dates: &[chrono::NaiveDate]) -> Vec<u8> {
+    let text = String::from_utf8(csv.to_vec()).unwrap();
+    let mut lines: Vec<Vec<String>> = text
+        .trim_start_matches('\u{feff}')
+        .lines()
+        .map(|l| l.split(';').map(str::to_string).collect())
+        .collect();
+    let col = |name: &str| lines[0].iter().position(|c| c == name).unwrap();
+    let (outs, points) = (col("Outs"), col("Outs gewertet"));
+    for date in dates {
+        let day = date.format("%d.%m.%Y").to_string();
+        let row = lines.iter_mut().find(|r| r[0] == day).unwrap();
+        for c in [outs, points] {
+            row[c] = (row[c].parse::<u32>().unwrap() + 1).to_string();
+        }
+    }
+    lines
+        .iter()
+        .map(|r| r.join(";") + "\r\n")
+        .collect::<String>()
+        .into_bytes()
+}
+
 fn sample_with_money() -> schockerliga::league::model::file::SeasonFile {
     let mut v = serde_json::to_value(crate::common::season_file("sample-2026", None)).unwrap();
     v["nights"][5]["closed"] = Value::Bool(true);
@@ -482,13 +507,18 @@ async fn replacing_a_season_from_a_sheet_keeps_its_money_and_corrects_a_closed_n
 ) {
     let file = sample_with_money();
     let closed = file.nights[5].date;
+    let first = file.nights[0].date;
     let t = TestApp::builder().staff().season(file).start().await;
     let cookie = t.login(SECRETARY).await;
-    let sheet = t
+    let exported = t
         .get("/verwaltung/saison/2026/tabelle.csv", Some(&cookie))
         .await
         .bytes
         .to_vec();
+    // The club's sheet differs from the season on two nights, the first and the closed one: one
+    // more Out for the first player of each (the season's own export read back unchanged changes
+    // no night, see `the_seasons_own_sheet_read_back_keeps_its_nights_of_rounds`).
+    let sheet = with_one_more_out(&exported, &[first, closed]);
     let json = |body: &str| -> Value { serde_json::from_str(body).unwrap() };
     let payouts = json(&t.get("/api/v1/seasons/2026/payouts", None).await.body);
     let standings = json(&t.get("/api/v1/seasons/2026/standings", None).await.body);
@@ -542,14 +572,30 @@ async fn replacing_a_season_from_a_sheet_keeps_its_money_and_corrects_a_closed_n
         .await;
     assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
 
-    // The results are the sheet's (the same table), the money is the season's as it was.
+    // The results are the sheet's (two more Outs in the table), the money is the season's as
+    // it was.
+    let thrown = |v: &Value| -> u64 {
+        v["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["thrown_outs"].as_u64().unwrap())
+            .sum()
+    };
+    let now = json(&t.get("/api/v1/seasons/2026/standings", None).await.body);
+    assert_eq!(thrown(&now), thrown(&standings) + 2, "the sheet's results");
+    let money = |p: &Value| {
+        (
+            p["fines_cents"].clone(),
+            p["fees_cents"].clone(),
+            p["open_fines_cents"].clone(),
+        )
+    };
     assert_eq!(
-        json(&t.get("/api/v1/seasons/2026/standings", None).await.body),
-        standings
-    );
-    assert_eq!(
-        json(&t.get("/api/v1/seasons/2026/payouts", None).await.body),
-        payouts
+        money(&json(
+            &t.get("/api/v1/seasons/2026/payouts", None).await.body
+        )),
+        money(&payouts)
     );
     let after = t.league.export(2026).unwrap();
     assert_eq!(
@@ -559,10 +605,15 @@ async fn replacing_a_season_from_a_sheet_keeps_its_money_and_corrects_a_closed_n
     );
     assert_eq!(after.players, before.players, "every fee kept");
     assert_eq!(after.rules, before.rules, "the Strafenkatalog kept");
-    assert!(
-        after.nights.iter().all(|n| n.tables.is_empty()),
-        "now totals"
-    );
+    for n in &after.nights {
+        let replaced = n.date == first || n.date == closed;
+        assert_eq!(
+            n.tables.is_empty(),
+            replaced,
+            "{}: the two nights the sheet changes are totals now, the others keep their rounds",
+            n.date
+        );
+    }
     let night = after.nights.iter().find(|n| n.date == closed).unwrap();
     assert!(night.closed, "still closed");
     assert_eq!(
@@ -699,4 +750,34 @@ async fn replacing_from_a_sheet_names_a_fee_it_takes_from_the_file() {
         .and_then(|p| p.fee_paid_on)
         .map(|d| d.to_string());
     assert_eq!(paid.as_deref(), Some("2026-03-01"));
+}
+
+/// Fifth trial: the season's own CSV export read back with „ersetzen“ turned every night of
+/// rounds into totals (Joker, rounds and Schockbesteck gone) and asked a Korrektur for the closed
+/// one, though no figure had changed. The same figures change no night.
+#[tokio::test]
+async fn the_seasons_own_sheet_read_back_keeps_its_nights_of_rounds() {
+    let file = sample_with_money();
+    let t = TestApp::builder().staff().season(file).start().await;
+    let cookie = t.login(SECRETARY).await;
+    let sheet = t
+        .get("/verwaltung/saison/2026/tabelle.csv", Some(&cookie))
+        .await
+        .bytes
+        .to_vec();
+    let before = t.league.export(2026).unwrap();
+    let preview = upload(&t, "liga-2026.csv", &sheet, &cookie).await;
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.body);
+    assert!(
+        !preview.body.contains("name=\"korrektur_grund\""),
+        "no night changes, no Korrektur asked: {}",
+        preview.body
+    );
+    let done = confirm(&t, &digest_of(&preview.body), "c1", true, &cookie).await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
+    assert_eq!(
+        t.league.export(2026).unwrap().nights,
+        before.nights,
+        "every night as it was, its rounds kept"
+    );
 }

@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 
 use chrono::NaiveDate;
 
+use super::totals::night_totals;
 use crate::league::model::error::{EntryError, Location};
 use crate::league::model::file::{CorrectionEntry, NightEntry, SeasonFile};
 use crate::league::model::format::date_de;
@@ -169,6 +170,39 @@ fn with_results(n: &NightEntry, from: Option<&NightEntry>) -> NightEntry {
     }
 }
 
+/// Whether `incoming`, a night kept as totals, only repeats the totals of the stored night of
+/// rounds on `date` (the season's own export read back): per player the same table, rounds,
+/// Outs, Hand-Outs, Julen, counted Outs and rounds lost. Then the night keeps its rounds.
+fn repeats_totals(stored: &Season, date: NaiveDate, incoming: &NightEntry) -> bool {
+    let Some(night) = stored.night(date) else {
+        return false;
+    };
+    if night.tables.is_empty() || !incoming.tables.is_empty() || incoming.totals.is_empty() {
+        return false;
+    }
+    let rules = &stored.rules;
+    let key = |t: &crate::league::model::file::TotalsEntry| {
+        let points = t.points.unwrap_or_else(|| {
+            crate::league::model::season::base_points_of(rules, t.outs, t.hand_outs)
+        });
+        (
+            name_key(&t.player),
+            t.table,
+            t.rounds,
+            t.outs,
+            t.hand_outs,
+            t.julen,
+            points,
+            t.lost,
+        )
+    };
+    let mut ours: Vec<_> = night_totals(stored, night).iter().map(key).collect();
+    let mut theirs: Vec<_> = incoming.totals.iter().map(key).collect();
+    ours.sort();
+    theirs.sort();
+    ours == theirs
+}
+
 /// The results of a checked night, as compared: its tables (rounds, with their Schockbesteck
 /// throws), its totals and its draw.
 fn same_results(a: &Night, b: &Night) -> bool {
@@ -182,7 +216,8 @@ fn same_results(a: &Night, b: &Night) -> bool {
 /// has takes the file's results (rounds or totals, and the draw), one it has not loses them (and
 /// goes when no fine holds it; a night kept as totals that stays for its fines is closed, as
 /// history), a night without results (only a draw, or planned) stays as it is; the file's other nights are added; the Endstand is
-/// the file's. Nights whose results come out the same are left as they were. Checked whole
+/// the file's. Nights whose results come out the same are left as they were, a night of rounds
+/// whose totals the file only repeats (the season's own export read back) too. Checked whole
 /// (`Season::from_file`); errors (German, with the night): a check, an Endstand over nights that
 /// stay.
 pub fn plan(stored: &Season, incoming: &SeasonFile) -> Result<Replacement, EntryError> {
@@ -218,6 +253,7 @@ pub fn plan(stored: &Season, incoming: &SeasonFile) -> Result<Replacement, Entry
     let mut nights = Vec::with_capacity(file.nights.len() + theirs.len());
     for n in &file.nights {
         match theirs.remove(&n.date) {
+            Some(i) if repeats_totals(stored, n.date, i) => nights.push(n.clone()),
             Some(i) => nights.push(with_results(n, Some(i))),
             None if !has_results(n) => nights.push(n.clone()),
             None if n.fines.is_empty() => {}

@@ -305,3 +305,41 @@ fn a_night_kept_as_totals_emptied_for_its_fines_stays_history_not_open() {
     );
     assert_eq!(fines(&r.file), fines(&stored.to_file()), "its fine stays");
 }
+
+#[test]
+fn a_night_of_rounds_whose_totals_the_file_repeats_keeps_its_rounds() {
+    // Fifth trial: the season's own CSV export read back with „ersetzen“ turned every night of
+    // rounds into totals (its Joker, its rounds, its Schockbesteck gone) and asked a Korrektur
+    // for each closed night, though no figure had changed. Same totals: the night stays as it is.
+    let stored = stored();
+    let mut incoming = stored.to_file();
+    incoming.rules = serde_json::Map::new();
+    for p in &mut incoming.players {
+        p.fee_paid_on = None;
+    }
+    for n in &mut incoming.nights {
+        let night = stored.night(n.date).unwrap();
+        n.totals = crate::league::sheet::totals::night_totals(&stored, night);
+        n.tables.clear();
+        n.draw = None;
+        n.fines.clear();
+        n.closed = false;
+        n.corrections.clear();
+    }
+    assert!(!carries_money(&incoming));
+    let r = plan(&stored, &incoming).unwrap();
+    assert!(r.nights.is_empty(), "nothing changed: {:?}", r.nights);
+    assert!(r.closed().is_empty(), "no Korrektur asked");
+    assert_eq!(
+        r.file,
+        stored.to_file(),
+        "every night of rounds kept as it was"
+    );
+
+    // One figure differs on the open night: that night alone takes the file's totals.
+    incoming.nights[0].totals[0].outs += 1;
+    let r = plan(&stored, &incoming).unwrap();
+    let changed: Vec<(NaiveDate, Outcome)> = r.nights.iter().map(|n| (n.date, n.outcome)).collect();
+    assert_eq!(changed, [(d("2026-01-09"), Outcome::Replaced)]);
+    assert!(r.closed().is_empty());
+}
