@@ -66,9 +66,46 @@ pub fn name_key(name: &str) -> String {
 /// NFKC form, in lower case, skeleton again (case does not count, as in [`name_key`]). Only for
 /// refusing a new name beside an existing one: a name is found by [`name_key`].
 pub fn look_alike_key(name: &str) -> String {
-    let compatible: String = normalize_name(name).nfkc().collect();
+    let compatible: String = normalize_name(name)
+        .nfkc()
+        .map(|c| small_capital_base(c).unwrap_or(c))
+        .collect();
     let first: String = unicode_security::skeleton(&compatible).collect();
     unicode_security::skeleton(&first.to_lowercase()).collect()
+}
+
+/// The letter a Latin small capital stands for (`ᴀ` → `A`, `ʙ` → `B`, `ʟ` → `L`): small
+/// capitals are Latin, have no compatibility decomposition and no entry in the confusables, so
+/// „ᴀnna“ would otherwise pass beside „Anna“. `None` for any other character.
+fn small_capital_base(c: char) -> Option<char> {
+    Some(match c {
+        '\u{1D00}' => 'A',
+        '\u{0299}' => 'B',
+        '\u{1D04}' => 'C',
+        '\u{1D05}' => 'D',
+        '\u{1D07}' => 'E',
+        '\u{A730}' => 'F',
+        '\u{0262}' => 'G',
+        '\u{029C}' => 'H',
+        '\u{026A}' => 'I',
+        '\u{1D0A}' => 'J',
+        '\u{1D0B}' => 'K',
+        '\u{029F}' => 'L',
+        '\u{1D0D}' => 'M',
+        '\u{0274}' => 'N',
+        '\u{1D0F}' => 'O',
+        '\u{1D18}' => 'P',
+        '\u{A7AF}' => 'Q',
+        '\u{0280}' => 'R',
+        '\u{A731}' => 'S',
+        '\u{1D1B}' => 'T',
+        '\u{1D1C}' => 'U',
+        '\u{1D20}' => 'V',
+        '\u{1D21}' => 'W',
+        '\u{028F}' => 'Y',
+        '\u{1D22}' => 'Z',
+        _ => return None,
+    })
 }
 
 /// Checks that `name` is written in one script (Unicode TS #39 mixed-script detection; digits,
@@ -138,7 +175,7 @@ pub fn is_invisible(c: char) -> bool {
                 | '\u{FE00}'..='\u{FE0F}'
                 | '\u{FEFF}'
                 | '\u{FFA0}'
-                | '\u{FFF0}'..='\u{FFFB}'
+                | '\u{FFF0}'..='\u{FFFD}'
                 | '\u{E000}'..='\u{F8FF}'
                 | '\u{E0000}'..='\u{E0FFF}'
                 | '\u{F0000}'..='\u{10FFFF}'
@@ -187,6 +224,10 @@ mod tests {
             ("\u{200B}\u{200C}\u{2060}", false),
             ("An\u{00AD}na", false),
             ("\u{3164}", false),
+            // Hostile run: the object replacement and the replacement character (a box, a broken
+            // byte) passed as parts of a name.
+            ("Anna\u{FFFC}", false),
+            ("J\u{FFFD}rgen", false),
         ];
         for (raw, ok) in cases {
             let name = normalize_name(raw);
@@ -231,6 +272,10 @@ mod tests {
             ("\u{FF21}nna", "anna", true),
             ("KIaus", "Klaus", true),
             ("B\u{435}rnd", "Bernd", true),
+            // Hostile run: Latin small capitals (one script, no confusable of their own).
+            ("\u{1D00}nna", "Anna", true),
+            ("\u{0299}ernd", "Bernd", true),
+            ("\u{1D0B}\u{029F}aus", "Klaus", true),
             ("Anna", "Anne", false),
             ("Jürgen", "Jurgen", false),
             ("Weiß", "Weiss", false),
