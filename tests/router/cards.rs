@@ -326,6 +326,14 @@ async fn a_reminder_keeps_his_card_link_working_unless_a_new_one_is_asked_for() 
         "{}",
         r.body
     );
+    // Fifth trial: no working link before, so none "gilt nicht mehr".
+    assert!(
+        r.body
+            .contains("Der Text enthält einen neuen Link zur Karte von Dirk.")
+            && !r.body.contains("der bisherige gilt nicht mehr"),
+        "{}",
+        r.body
+    );
     assert_eq!(
         t.get(&format!("/karte/{fresh}"), None).await.status,
         StatusCode::OK
@@ -467,6 +475,11 @@ async fn the_due_day_is_typed_the_german_way_and_the_text_promises_only_what_the
         r.body
             .contains("stehen alle Posten: http://liga.test/karte/"),
         "{}",
+        r.body
+    );
+    assert!(
+        r.body.contains("der bisherige gilt nicht mehr"),
+        "his working link was replaced: {}",
         r.body
     );
     assert!(!r.body.contains("GiroCode und PayPal"), "{}", r.body);

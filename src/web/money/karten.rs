@@ -220,7 +220,7 @@ pub async fn create(
     let done = reply.league.create_card_link(id, &user.username).await;
     let done = match done {
         Ok((_, token)) => {
-            keep_once(&session, year, id, &token, "").await?;
+            keep_once(&session, year, id, &token, had_one, "").await?;
             Ok(())
         }
         Err(e) => Err(e),
@@ -244,10 +244,15 @@ async fn keep_once(
     year: i32,
     id: i64,
     token: &str,
+    replaced: bool,
     text: &str,
 ) -> Result<(), AppError> {
+    let replaced = u8::from(replaced);
     session
-        .insert(SHOW_ONCE_KEY, format!("{year}|{id}|{token}|{text}"))
+        .insert(
+            SHOW_ONCE_KEY,
+            format!("{year}|{id}|{token}|{replaced}|{text}"),
+        )
         .await
         .map_err(|e| AppError::Internal(e.to_string()))
 }
@@ -310,6 +315,13 @@ pub async fn remind(
             typed.chars().take(20).collect::<String>()
         ))
     });
+    // Whether he has a working link the reminder may replace (the page says so only then).
+    let had_one = reply
+        .league
+        .card_links()
+        .await?
+        .iter()
+        .any(|s| s.player_id == id);
     let done = match due {
         Err(e) => Err(e),
         Ok(due) => match reply
@@ -334,7 +346,7 @@ pub async fn remind(
                     pay,
                 );
                 let token = r.token.as_deref().unwrap_or_default();
-                keep_once(&session, year, id, token, &text).await?;
+                keep_once(&session, year, id, token, had_one, &text).await?;
                 Ok(r.player)
             }
         },
@@ -359,6 +371,8 @@ pub struct LinkPage {
     shown: Option<(String, String)>,
     /// The reminder's text, when the link was made for one.
     text: String,
+    /// A working link was there before the one shown (it no longer works).
+    replaced: bool,
     /// The WhatsApp link that sends the reminder, or the card link with a greeting.
     whatsapp: String,
 }
@@ -377,13 +391,19 @@ pub async fn show(
     let name = at.player(id)?;
     let kept: Option<String> = session.remove(SHOW_ONCE_KEY).await.ok().flatten();
     let prefix = format!("{year}|{id}|");
-    // The token is empty for a reminder that kept his link (issue 31.7).
-    let (token, text) = kept
+    // The token is empty for a reminder that kept his link (issue 31.7); `replaced` says
+    // whether a working link was there before the new one.
+    let (token, replaced, text) = kept
         .as_deref()
         .and_then(|k| k.strip_prefix(&prefix))
         .and_then(|rest| rest.split_once('|'))
-        .map_or((None, String::new()), |(t, text)| {
-            ((!t.is_empty()).then(|| t.to_string()), text.to_string())
+        .and_then(|(t, rest)| rest.split_once('|').map(|(r, text)| (t, r, text)))
+        .map_or((None, false, String::new()), |(t, r, text)| {
+            (
+                (!t.is_empty()).then(|| t.to_string()),
+                r == "1",
+                text.to_string(),
+            )
         });
     let shown = token.map(|t| {
         let url = address.link(&card_path(&t));
@@ -407,6 +427,7 @@ pub async fn show(
         name,
         shown,
         text,
+        replaced,
         whatsapp,
     }))
 }
