@@ -73,7 +73,7 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
-/// The server's backups (`serve --backup-dir DIR [--backup-keep N]`).
+/// The server's backups (`serve --backup-dir DIR [--backup-keep N] [--backup-remote REMOTE:PFAD]`).
 #[derive(clap::Args, Clone, Default)]
 pub struct ServeArgs {
     /// Verzeichnis für geprüfte Sicherungen: beim Start (wenn dort keine von heute ist), nach
@@ -84,6 +84,12 @@ pub struct ServeArgs {
     /// So viele der neuesten Sicherungen behalten (mit bestandener Probe).
     #[arg(long, env = "SCHOCKERLIGA_BACKUP_KEEP", default_value_t = service::backup::DEFAULT_KEEP)]
     pub backup_keep: usize,
+    /// Jede geprüfte Sicherung zusätzlich außer Haus: mit rclone nach REMOTE:PFAD (ein Remote aus
+    /// „rclone config“ des Dienstbenutzers, z. B. nextcloud:schockerliga), dort zurückgelesen
+    /// (Größe und SHA-256) und vermerkt; die neuesten --backup-keep bleiben auch dort. Braucht
+    /// --backup-dir.
+    #[arg(long, value_name = "REMOTE:PFAD", env = "SCHOCKERLIGA_BACKUP_REMOTE")]
+    pub backup_remote: Option<String>,
     /// Adresse eines Proxys davor (z. B. 127.0.0.1 für Caddy auf derselben Maschine; mehrere
     /// durch Komma oder die Option mehrmals): nur bei Anfragen von ihm zählt der Besucher aus
     /// X-Forwarded-For (für die Grenzen je Besucher und das Protokoll); von allen anderen wird
@@ -115,7 +121,8 @@ pub enum Command {
     /// jeder Saison neu berechnet. Exit 0 „Probe bestanden“, 1 mit dem, was fehlschlug.
     #[command(help_template = HILFE)]
     Verify {
-        /// Die Sicherung (SQLite-Datei).
+        /// Die Sicherung (SQLite-Datei), oder eine Kopie außer Haus als REMOTE:PFAD/DATEI (mit
+        /// rclone geholt, samt ihrer .sha256).
         file: PathBuf,
     },
     /// Die Datenbank auf den Stand dieses Programms umstellen (schreibt vorher eine geprüfte
@@ -126,7 +133,8 @@ pub enum Command {
     /// sie offen hat; die alte Datei bleibt daneben).
     #[command(help_template = HILFE)]
     Restore {
-        /// Die Sicherung (SQLite-Datei), die zur Datenbank werden soll.
+        /// Die Sicherung (SQLite-Datei), die zur Datenbank werden soll, oder eine Kopie außer
+        /// Haus als REMOTE:PFAD/DATEI (mit rclone geholt).
         file: PathBuf,
     },
     /// Eine Saisondatei, die Datei des ganzen Vereins oder eine Tabelle der Abende (.csv, .xlsx,
