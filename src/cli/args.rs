@@ -163,7 +163,8 @@ pub enum Command {
         /// Als Tabelle der Abende (CSV: UTF-8 mit BOM, `;`), die sich wieder einlesen lässt.
         #[arg(long)]
         csv: bool,
-        /// Den ganzen Verein: alle Saisons und Spieler (ohne Konten), schockerliga-club/1.
+        /// Den ganzen Verein: alle Saisons und Spieler (ohne Konten), schockerliga-club/1, Saison
+        /// für Saison geschrieben (kompakt, eine Saison je Zeile).
         #[arg(long, conflicts_with = "csv")]
         all: bool,
         /// Ausgabedatei (abgelehnt, wenn sie existiert, außer mit --force; nie die Datenbank selbst).
@@ -172,6 +173,10 @@ pub enum Command {
         /// Eine vorhandene Ausgabedatei überschreiben.
         #[arg(long)]
         force: bool,
+        /// Mit gzip packen (auch ohne die Option, wenn die Ausgabedatei auf .gz endet, z. B.
+        /// verein.json.gz; import liest beides).
+        #[arg(long)]
+        gzip: bool,
     },
     /// Die Tabelle ausgeben.
     #[command(help_template = HILFE)]
