@@ -87,6 +87,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             all,
             output,
             force,
+            gzip,
         } => {
             let export = data::Export {
                 season,
@@ -94,6 +95,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 all,
                 output,
                 force,
+                gzip,
             };
             data::export(&ctx, export).await
         }

@@ -73,7 +73,7 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
-/// The server's backups (`serve --backup-dir DIR [--backup-keep N]`).
+/// The server's backups (`serve --backup-dir DIR [--backup-keep N] [--backup-remote REMOTE:PFAD]`).
 #[derive(clap::Args, Clone, Default)]
 pub struct ServeArgs {
     /// Verzeichnis für geprüfte Sicherungen: beim Start (wenn dort keine von heute ist), nach
@@ -84,6 +84,12 @@ pub struct ServeArgs {
     /// So viele der neuesten Sicherungen behalten (mit bestandener Probe).
     #[arg(long, env = "SCHOCKERLIGA_BACKUP_KEEP", default_value_t = service::backup::DEFAULT_KEEP)]
     pub backup_keep: usize,
+    /// Jede geprüfte Sicherung zusätzlich außer Haus: mit rclone nach REMOTE:PFAD (ein Remote aus
+    /// „rclone config“ des Dienstbenutzers, z. B. nextcloud:schockerliga), dort zurückgelesen
+    /// (Größe und SHA-256) und vermerkt; die neuesten --backup-keep bleiben auch dort. Braucht
+    /// --backup-dir.
+    #[arg(long, value_name = "REMOTE:PFAD", env = "SCHOCKERLIGA_BACKUP_REMOTE")]
+    pub backup_remote: Option<String>,
     /// Adresse eines Proxys davor (z. B. 127.0.0.1 für Caddy auf derselben Maschine; mehrere
     /// durch Komma oder die Option mehrmals): nur bei Anfragen von ihm zählt der Besucher aus
     /// X-Forwarded-For (für die Grenzen je Besucher und das Protokoll); von allen anderen wird
@@ -115,7 +121,8 @@ pub enum Command {
     /// jeder Saison neu berechnet. Exit 0 „Probe bestanden“, 1 mit dem, was fehlschlug.
     #[command(help_template = HILFE)]
     Verify {
-        /// Die Sicherung (SQLite-Datei).
+        /// Die Sicherung (SQLite-Datei), oder eine Kopie außer Haus als REMOTE:PFAD/DATEI (mit
+        /// rclone geholt, samt ihrer .sha256).
         file: PathBuf,
     },
     /// Die Datenbank auf den Stand dieses Programms umstellen (schreibt vorher eine geprüfte
@@ -126,7 +133,8 @@ pub enum Command {
     /// sie offen hat; die alte Datei bleibt daneben).
     #[command(help_template = HILFE)]
     Restore {
-        /// Die Sicherung (SQLite-Datei), die zur Datenbank werden soll.
+        /// Die Sicherung (SQLite-Datei), die zur Datenbank werden soll, oder eine Kopie außer
+        /// Haus als REMOTE:PFAD/DATEI (mit rclone geholt).
         file: PathBuf,
     },
     /// Eine Saisondatei, die Datei des ganzen Vereins oder eine Tabelle der Abende (.csv, .xlsx,
@@ -155,7 +163,8 @@ pub enum Command {
         /// Als Tabelle der Abende (CSV: UTF-8 mit BOM, `;`), die sich wieder einlesen lässt.
         #[arg(long)]
         csv: bool,
-        /// Den ganzen Verein: alle Saisons und Spieler (ohne Konten), schockerliga-club/1.
+        /// Den ganzen Verein: alle Saisons und Spieler (ohne Konten), schockerliga-club/1, Saison
+        /// für Saison geschrieben (kompakt, eine Saison je Zeile).
         #[arg(long, conflicts_with = "csv")]
         all: bool,
         /// Ausgabedatei (abgelehnt, wenn sie existiert, außer mit --force; nie die Datenbank selbst).
@@ -164,6 +173,10 @@ pub enum Command {
         /// Eine vorhandene Ausgabedatei überschreiben.
         #[arg(long)]
         force: bool,
+        /// Mit gzip packen (auch ohne die Option, wenn die Ausgabedatei auf .gz endet, z. B.
+        /// verein.json.gz; import liest beides).
+        #[arg(long)]
+        gzip: bool,
     },
     /// Die Tabelle ausgeben.
     #[command(help_template = HILFE)]

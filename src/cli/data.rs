@@ -2,6 +2,7 @@
 //! `sheets.rs`; what both share is in `importing.rs`), `export`, `standings`, `payouts`. Imports go through the league's one import
 //! (`League::import_files`, the web's rules); reads through a league opened read-only.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
@@ -10,8 +11,9 @@ use schockerliga::league::model::file::SeasonFile;
 use schockerliga::league::model::format::de2;
 use schockerliga::league::{format_dwert, Korrektur, Liga, Standings};
 use schockerliga::service::interchange::{self, ImportOptions};
+use schockerliga::service::ServiceError;
 
-use super::importing::{import_refused, open_for_import, print_imported};
+use super::importing::{import_refused, open_for_import, print_imported, print_season};
 use super::{refused, stdout, stdout_bytes, Context};
 
 /// `schockerliga import FILE [--replace [--korrektur GRUND]]`: a spreadsheet (`sheets.rs`), the
@@ -39,30 +41,22 @@ pub async fn import(
         source: shown,
         ..ImportOptions::by("cli", replace)
     };
-    let text = std::fs::read_to_string(file)
-        .with_context(|| format!("{} nicht lesbar", file.display()))?;
-    // A file saved by an editor that writes a UTF-8 byte order mark imports all the same.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    let is_club = serde_json::from_str::<serde_json::Value>(text)
-        .is_ok_and(|v| v.get("format").and_then(|f| f.as_str()) == Some(interchange::CLUB_FORMAT));
-    if is_club {
-        let club: interchange::ClubFile = serde_json::from_str(text)
-            .with_context(|| format!("{} ist keine gültige Vereinsdatei", file.display()))?;
-        interchange::check_club(&club).map_err(refused)?;
-        let writing = open_for_import(ctx, &club.seasons, None).await?;
-        let seasons = writing
-            .league
-            .import_files(&club.seasons, &club.players, &options)
-            .await
-            .map_err(import_refused)?;
-        for s in &seasons {
-            print_imported(s);
-        }
-        eprintln!("Verein importiert: {} Saisons", seasons.len());
-        return Ok(());
+    // Plain or gzip JSON, a UTF-8 byte order mark skipped (an editor's).
+    let open = || -> anyhow::Result<Box<dyn std::io::BufRead + Send>> {
+        let f = std::fs::File::open(file)
+            .with_context(|| format!("{} nicht lesbar", file.display()))?;
+        interchange::json_reader(f).with_context(|| format!("{} nicht lesbar", file.display()))
+    };
+    // The whole club's file is read one season at a time (issue 37), never whole.
+    if interchange::format_of(open()?).as_deref() == Some(interchange::CLUB_FORMAT) {
+        return import_club(ctx, file, open, &options).await;
     }
-    let parsed: SeasonFile = serde_json::from_str(text)
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut open()?, &mut text)
+        .with_context(|| format!("{} nicht lesbar", file.display()))?;
+    let parsed: SeasonFile = serde_json::from_str(&text)
         .with_context(|| format!("{} ist keine gültige Saisondatei", file.display()))?;
+    drop(text);
     let files = std::slice::from_ref(&parsed);
     let writing = open_for_import(ctx, files, None).await?;
     let seasons = writing
@@ -73,6 +67,36 @@ pub async fn import(
     for s in &seasons {
         print_imported(s);
     }
+    Ok(())
+}
+
+/// `schockerliga import` of the whole club's file `file` (`schockerliga-club/1`, plain or gzip),
+/// read by `open`, one season at a time ([`schockerliga::service::League::import_club`]). A
+/// database that is not there yet is made only for a file that passes the checks against the
+/// club's today ([`interchange::check_club_file`], a first reading that keeps nothing).
+async fn import_club(
+    ctx: &Context,
+    file: &Path,
+    open: impl Fn() -> anyhow::Result<Box<dyn std::io::BufRead + Send>>,
+    options: &ImportOptions,
+) -> anyhow::Result<()> {
+    let bad = |e: ServiceError| anyhow::anyhow!("{}: {e}", file.display());
+    if !ctx.path.exists() {
+        interchange::check_club_file(open()?, ctx.clock().today()).map_err(bad)?;
+    }
+    let writing = ctx.open_for_writing().await?;
+    let seasons = writing
+        .league
+        .import_club(open()?, options)
+        .await
+        .map_err(|e| match e {
+            ServiceError::Closed(_) => import_refused(e),
+            e => bad(e),
+        })?;
+    for s in &seasons {
+        print_season(s);
+    }
+    eprintln!("Verein importiert: {} Saisons", seasons.len());
     Ok(())
 }
 
@@ -89,6 +113,8 @@ pub struct Export {
     pub output: Option<PathBuf>,
     /// Overwrite an existing `output`.
     pub force: bool,
+    /// Gzip the output (also when `output` ends in `.gz`).
+    pub gzip: bool,
 }
 
 /// `schockerliga export`: reads the league read-only and writes what `export` asks for. Errors
@@ -101,7 +127,12 @@ pub async fn export(ctx: &Context, export: Export) -> anyhow::Result<()> {
         all,
         output,
         force,
+        gzip,
     } = export;
+    let gzip = gzip
+        || output
+            .as_ref()
+            .is_some_and(|o| o.to_string_lossy().ends_with(".gz"));
     if let Some(out) = &output {
         if is_database_file(out, &ctx.path) {
             anyhow::bail!(
@@ -116,13 +147,19 @@ pub async fn export(ctx: &Context, export: Export) -> anyhow::Result<()> {
             );
         }
     }
+    if all {
+        // The whole club, one season at a time from the database, never whole in memory
+        // (issue 37).
+        let reading = ctx.open_stored().await?;
+        return write_output(output.as_deref(), gzip, async |out| {
+            reading.export_club(out).await.map_err(refused)?;
+            Ok(())
+        })
+        .await;
+    }
     let reading = ctx.open_for_reading().await?;
     let league = reading.league;
     let bytes: Vec<u8> = match season {
-        _ if all => {
-            let club = league.export_club().await.map_err(refused)?;
-            (serde_json::to_string_pretty(&club)? + "\n").into_bytes()
-        }
         Some(year) if csv => interchange::season_csv(&league, year).map_err(refused)?,
         Some(year) => {
             let file = league.export(year).map_err(refused)?;
@@ -130,12 +167,109 @@ pub async fn export(ctx: &Context, export: Export) -> anyhow::Result<()> {
         }
         None => anyhow::bail!("Saison fehlt (oder --all)"),
     };
+    if gzip {
+        return write_output(output.as_deref(), true, async |out| {
+            out.write_all(&bytes)?;
+            Ok(())
+        })
+        .await;
+    }
     match output {
         Some(out) => std::fs::write(&out, bytes)
             .with_context(|| format!("{} nicht schreibbar", out.display()))?,
         None => stdout_bytes(&bytes)?,
     }
     Ok(())
+}
+
+/// The output of `export` (a file or stdout; gzip when `gzip`) as a writer handed to `write`.
+/// A file is written beside its name first (`….teil`) and gets it only when complete: a failed
+/// export leaves no half file, and an existing one (`--force`) stays until then. A reader of
+/// stdout that stops reading (`| head`) ends the output quietly. Errors (German): the file
+/// cannot be written, `write`'s own.
+async fn write_output(
+    output: Option<&Path>,
+    gzip: bool,
+    write: impl AsyncFnOnce(&mut dyn Write) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let (sink, part): (Box<dyn Write>, Option<(PathBuf, &Path)>) = match output {
+        Some(out) => {
+            let mut name = out.as_os_str().to_os_string();
+            name.push(".teil");
+            let part = PathBuf::from(name);
+            let f = std::fs::File::create(&part)
+                .with_context(|| format!("{} nicht schreibbar", out.display()))?;
+            (Box::new(f), Some((part, out)))
+        }
+        None => (
+            Box::new(QuietPipe {
+                inner: std::io::stdout().lock(),
+                closed: false,
+            }),
+            None,
+        ),
+    };
+    let mut sink = std::io::BufWriter::with_capacity(256 * 1024, sink);
+    let written = async {
+        if gzip {
+            let mut zipped =
+                flate2::write::GzEncoder::new(&mut sink, flate2::Compression::default());
+            write(&mut zipped).await?;
+            zipped.finish()?;
+        } else {
+            write(&mut sink).await?;
+        }
+        sink.flush()?;
+        Ok::<(), anyhow::Error>(())
+    }
+    .await;
+    drop(sink);
+    match (written, part) {
+        (Ok(()), Some((part, out))) => {
+            std::fs::File::open(&part).and_then(|f| f.sync_all()).ok();
+            std::fs::rename(&part, out)
+                .with_context(|| format!("{} nicht schreibbar", out.display()))
+        }
+        (Ok(()), None) => Ok(()),
+        (Err(e), part) => {
+            if let Some((part, _)) = part {
+                let _ = std::fs::remove_file(part);
+            }
+            Err(e)
+        }
+    }
+}
+
+/// Standard output that a reader closed (`export --all | head`: broken pipe) swallows the rest
+/// instead of failing.
+struct QuietPipe<W: Write> {
+    inner: W,
+    closed: bool,
+}
+
+impl<W: Write> Write for QuietPipe<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.closed {
+            return Ok(buf.len());
+        }
+        match self.inner.write(buf) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(buf.len())
+            }
+            other => other,
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self.inner.flush() {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(())
+            }
+            other => other,
+        }
+    }
 }
 
 /// Whether `out` names the database at `db` or its `-wal`/`-shm` journal (compared after

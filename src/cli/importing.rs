@@ -5,7 +5,7 @@
 
 use chrono::NaiveDate;
 use schockerliga::league::model::file::SeasonFile;
-use schockerliga::service::interchange::{self, Imported, SheetImport};
+use schockerliga::service::interchange::{self, Imported, ImportedSeason, SheetImport};
 use schockerliga::service::{upgrade, ServiceError};
 
 use super::{refused, Context};
@@ -41,32 +41,46 @@ pub fn import_refused(e: ServiceError) -> anyhow::Error {
 /// Prints what the import did with one season: [`imported_line`], and what a replacement of
 /// results only changed.
 pub fn print_imported(done: &Imported) {
-    eprintln!("{}", imported_line(&done.season));
+    eprintln!("{}", imported_line(&ImportedSeason::of(done)));
     if let Some(line) = done.replaced_line() {
         eprintln!("  {line}");
     }
 }
 
-/// The line the import prints per season: "Saison 2007 importiert: 14 Spieler, 45 Spielabende
-/// (45 als Summen)" or "… Endstand mit 14 Spielern".
-fn imported_line(season: &schockerliga::league::Season) -> String {
-    if season.is_endstand() {
-        return format!(
-            "Saison {} importiert: Endstand mit {} Spielern",
-            season.year,
-            season.endstand.len()
+/// [`print_imported`] for a season of the club's file (its summary only).
+pub fn print_season(done: &ImportedSeason) {
+    eprintln!("{}", imported_line(done));
+    if let Some((nights, closed)) = done.replaced {
+        let korrektur = match closed {
+            0 => String::new(),
+            1 => " (1 abgeschlossener als Korrektur)".to_string(),
+            n => format!(" ({n} abgeschlossene als Korrektur)"),
+        };
+        eprintln!(
+            "  ersetzt: {nights} {} geändert{korrektur}; Strafen, Beiträge, Zahlungen und der \
+             Strafenkatalog bleiben",
+            if nights == 1 { "Abend" } else { "Abende" }
         );
     }
-    let totals = season.totals_nights().len();
-    let note = if totals > 0 {
-        format!(" ({totals} als Summen)")
+}
+
+/// The line the import prints per season: "Saison 2007 importiert: 14 Spieler, 45 Spielabende
+/// (45 als Summen)" or "… Endstand mit 14 Spielern".
+fn imported_line(season: &ImportedSeason) -> String {
+    if season.endstand > 0 {
+        return format!(
+            "Saison {} importiert: Endstand mit {} Spielern",
+            season.year, season.endstand
+        );
+    }
+    let note = if season.totals > 0 {
+        format!(" ({} als Summen)", season.totals)
     } else {
         String::new()
     };
     format!(
         "Saison {} importiert: {} Spieler, {} Spielabende{note}",
-        season.year,
-        season.players.len(),
-        season.nights.len()
+        season.year, season.players, season.nights
     )
 }
+

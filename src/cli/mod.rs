@@ -146,6 +146,16 @@ impl Context {
         Ok(reading)
     }
 
+    /// Opens the database for a command that reads it season by season without the league in
+    /// memory ([`upgrade::open_stored`]) and prints its notice on stderr.
+    pub async fn open_stored(&self) -> anyhow::Result<upgrade::StoredReading> {
+        let reading = upgrade::open_stored(&self.path).await.map_err(refused)?;
+        if let Some(notice) = &reading.notice {
+            eprintln!("{notice}");
+        }
+        Ok(reading)
+    }
+
     /// The links to `path_and_query` on the server: at `--public-url` when given, else at
     /// `--listen` on each of the machine's addresses, said on stderr to be a guess.
     pub fn links(&self, path_and_query: &str) -> Vec<String> {

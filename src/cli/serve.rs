@@ -51,12 +51,24 @@ pub async fn serve(ctx: &Context, args: ServeArgs) -> anyhow::Result<()> {
     if let Some(dir) = &args.backup_dir {
         match service::backup::Backups::new(path, dir, args.backup_keep) {
             Ok(backups) => {
+                let backups = match remote(args.backup_remote.as_deref()) {
+                    Ok(Some(r)) => backups.with_remote(r),
+                    Ok(None) => backups,
+                    // The local copies run all the same; every Verwaltung page warns.
+                    Err(why) => {
+                        tracing::error!("Der Server sichert nicht außer Haus: {why}");
+                        backups.remote_off(why)
+                    }
+                };
                 let backups = league.enable_backups(backups);
                 tracing::info!(
                     "Sicherungen in {} (die neuesten {} mit bestandener Probe bleiben)",
                     backups.dir().display(),
                     backups.keep()
                 );
+                if let Some(r) = backups.remote() {
+                    tracing::info!("Jede Sicherung auch außer Haus nach {}", r.target());
+                }
             }
             // The league is served all the same; every Verwaltung page warns.
             Err(e) => {
@@ -64,6 +76,12 @@ pub async fn serve(ctx: &Context, args: ServeArgs) -> anyhow::Result<()> {
                 league.backups_unavailable(e.to_string());
             }
         }
+    } else if args.backup_remote.is_some() {
+        let why = "--backup-remote braucht --backup-dir: die Kopien gehen erst ins \
+                   Sicherungsverzeichnis und von dort außer Haus."
+            .to_string();
+        tracing::error!("Der Server sichert nicht außer Haus: {why}");
+        league.backups_unavailable(why);
     }
     let limits = server::limits();
     tracing::info!(
@@ -79,4 +97,14 @@ pub async fn serve(ctx: &Context, args: ServeArgs) -> anyhow::Result<()> {
         .context("Datenbank beim Beenden nicht sauber geschlossen")?;
     tracing::info!("Datenbank geschlossen, Schockerliga beendet");
     Ok(())
+}
+
+/// The copies off the machine of `--backup-remote` (`None` without it). Errors (German): the
+/// target is no `REMOTE:PFAD`.
+fn remote(target: Option<&str>) -> Result<Option<service::backup::remote::Remote>, String> {
+    use service::backup::remote::{Remote, Target};
+    match target.map(str::trim).filter(|t| !t.is_empty()) {
+        None => Ok(None),
+        Some(t) => Ok(Some(Remote::new(Target::parse(t)?))),
+    }
 }

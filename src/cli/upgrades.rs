@@ -2,8 +2,9 @@
 //! open the league as a writing command does (another schema, a file that is replaced, a copy
 //! of the file as it is): they call the service's upgrade and backup functions.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+use schockerliga::service::backup::remote;
 use schockerliga::service::status::Status;
 use schockerliga::service::{backup, upgrade};
 
@@ -46,8 +47,28 @@ pub async fn status(ctx: &Context, json: bool) -> anyhow::Result<()> {
     stdout(&out)
 }
 
+/// A copy at an rclone remote (`nextcloud:schockerliga/liga-2026-05-01-040000.db`,
+/// [`remote::is_remote_file`]) fetched into a temporary directory (removed when dropped) with
+/// its `.sha256`; `None` for a local file.
+async fn fetched(file: &Path) -> anyhow::Result<Option<(tempfile::TempDir, PathBuf)>> {
+    if !remote::is_remote_file(file) {
+        return Ok(None);
+    }
+    let tmp = tempfile::Builder::new()
+        .prefix("schockerliga-geholt-")
+        .tempdir()?;
+    let spec = file.to_string_lossy();
+    let local = remote::fetch(&spec, tmp.path()).await.map_err(refused)?;
+    eprintln!("Geholt mit rclone: {spec}");
+    Ok(Some((tmp, local)))
+}
+
 /// `schockerliga verify FILE`: the probe of a backup, printed; `Err` with what failed first.
+/// `FILE` may be a copy at an rclone remote (`REMOTE:PFAD/DATEI`): fetched first, with its
+/// `.sha256` (checked then).
 pub async fn verify(file: &Path) -> anyhow::Result<()> {
+    let fetched = fetched(file).await?;
+    let file = fetched.as_ref().map_or(file, |(_, local)| local.as_path());
     let report = backup::verify(file).await;
     stdout(&report.text())?;
     match report.failures.first() {
@@ -77,10 +98,14 @@ pub async fn migrate(ctx: &Context) -> anyhow::Result<()> {
 }
 
 /// `schockerliga restore FILE`: a verified backup put in place of the database
-/// ([`upgrade::restore`]), its probe printed. Errors (German): the copy fails its probe, a
-/// server holds the database.
+/// ([`upgrade::restore`]), its probe printed; `FILE` may be a copy at an rclone remote
+/// (`REMOTE:PFAD/DATEI`), fetched first. Errors (German): the copy cannot be fetched or fails
+/// its probe, a server holds the database.
 pub async fn restore(ctx: &Context, file: &Path) -> anyhow::Result<()> {
     let path = &ctx.path;
+    let fetched = fetched(file).await?;
+    let shown = file;
+    let file = fetched.as_ref().map_or(file, |(_, local)| local.as_path());
     let done = upgrade::restore(path, file, &ctx.clock())
         .await
         .map_err(refused)?;
@@ -90,13 +115,13 @@ pub async fn restore(ctx: &Context, file: &Path) -> anyhow::Result<()> {
             "{} wiederhergestellt aus {}; die vorige Datenbank liegt als {} daneben. \
              Alle melden sich neu an.",
             path.display(),
-            file.display(),
+            shown.display(),
             old.display()
         ),
         None => eprintln!(
             "{} wiederhergestellt aus {}.",
             path.display(),
-            file.display()
+            shown.display()
         ),
     }
     Ok(())

@@ -5,19 +5,22 @@
 //! the club's today, one after each closed night and each import through the league, one daily
 //! at 04:00 club time, the newest N kept. Each copy `schockerliga-2026-05-01-040000.db` has two files
 //! beside it: `….db.sha256` (as `sha256sum` writes it, `sha256sum -c` checks it) and `….db.probe`
-//! (the probe's verdict and report).
+//! (the probe's verdict and report). With `serve --backup-remote REMOTE:PFAD` each good copy also
+//! goes off the machine ([`remote`]: rclone, read back and recorded in `….db.remote`).
 
 use std::fmt::Write as _;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use chrono::{DateTime, NaiveDateTime, NaiveTime, Utc};
+use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
 use sha2::{Digest, Sha256};
 
 use super::clock::ClubClock;
 use super::{files, League, ServiceError, Setup};
 use crate::db::{self, Db, Schema};
+
+pub mod remote;
 
 /// The copies kept when `--backup-keep` is not given.
 pub const DEFAULT_KEEP: usize = 14;
@@ -431,7 +434,8 @@ pub async fn copy_as_is(database: &Path, target: &Path) -> Result<(), ServiceErr
 
 /// Removes from `dir` what killed copies left of the files whose names start with `prefix`
 /// (`liga-`, `liga.vor-update-`): a `….db.teil` with SQLite's journal of it
-/// (`….db.teil-journal`, `-wal`, `-shm`), and a `….db.sha256` or `….db.probe` whose copy is not
+/// (`….db.teil-journal`, `-wal`, `-shm`), the second name of a copy being sent off the machine
+/// (`….db.hinaus`), and a `….db.sha256`, `….db.probe` or `….db.remote` whose copy is not
 /// there. Other files stay. Failures are logged.
 pub fn remove_leftovers(dir: &Path, prefix: &str) {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -442,15 +446,18 @@ pub fn remove_leftovers(dir: &Path, prefix: &str) {
         if !name.starts_with(prefix) {
             continue;
         }
-        let orphan = [".db.sha256", ".db.probe"].iter().any(|side| {
-            name.strip_suffix(&side[3..])
-                .is_some_and(|copy| name.ends_with(side) && !dir.join(copy).exists())
-        });
+        let orphan = [".db.sha256", ".db.probe", ".db.remote"]
+            .iter()
+            .any(|side| {
+                name.strip_suffix(&side[3..])
+                    .is_some_and(|copy| name.ends_with(side) && !dir.join(copy).exists())
+            });
         let part = [
             ".db.teil",
             ".db.teil-journal",
             ".db.teil-wal",
             ".db.teil-shm",
+            ".db.hinaus",
         ]
         .iter()
         .any(|end| name.ends_with(end));
@@ -521,6 +528,9 @@ pub struct Copy {
     pub sha256: String,
     /// What its probe said.
     pub probe: Probe,
+    /// The club's day it was checked off the machine (`serve --backup-remote`, its `….db.remote`);
+    /// `None`: not out (yet).
+    pub remote: Option<NaiveDate>,
 }
 
 /// A backup that failed (kept until a good copy is made).
@@ -607,6 +617,10 @@ pub struct Backups {
     failure: Mutex<Option<Failure>>,
     /// One copy at a time.
     making: tokio::sync::Mutex<()>,
+    /// Where good copies go off the machine (`--backup-remote`), if anywhere.
+    remote: Option<Arc<remote::Remote>>,
+    /// Why the copies off the machine asked for are off (German), see [`Backups::remote_off`].
+    remote_off: Option<String>,
 }
 
 impl Backups {
@@ -635,7 +649,33 @@ impl Backups {
             stem,
             failure: Mutex::new(None),
             making: tokio::sync::Mutex::new(()),
+            remote: None,
+            remote_off: None,
         })
+    }
+
+    /// These backups without the copies off the machine that were asked for, because of `why`
+    /// (German: the target is no `REMOTE:PFAD`): every Verwaltung page says so
+    /// ([`Backups::warning`]); the local copies run.
+    pub fn remote_off(self, why: String) -> Backups {
+        Backups {
+            remote_off: Some(why),
+            ..self
+        }
+    }
+
+    /// These backups with each good copy also sent off the machine by `remote`
+    /// ([`remote::Remote::run`], started with the backups' schedule).
+    pub fn with_remote(self, remote: remote::Remote) -> Backups {
+        Backups {
+            remote: Some(Arc::new(remote)),
+            ..self
+        }
+    }
+
+    /// The copies off the machine (`--backup-remote`), when switched on.
+    pub fn remote(&self) -> Option<&remote::Remote> {
+        self.remote.as_deref()
     }
 
     /// The directory of the copies.
@@ -653,7 +693,8 @@ impl Backups {
         format!("{}-{}.db", self.stem, local.format("%Y-%m-%d-%H%M%S"))
     }
 
-    /// When the copy called `name` was made (club wall clock), from its name.
+    /// When the copy called `name` was made (club wall clock), from its name; `None` for a file
+    /// that is no copy of this database.
     fn made_of(&self, name: &str) -> Option<NaiveDateTime> {
         let rest = name.strip_prefix(&self.stem)?.strip_prefix('-')?;
         let stamp = rest.strip_suffix(".db")?;
@@ -695,6 +736,12 @@ impl Backups {
                     ),
                     Err(_) => Probe::Unchecked,
                 };
+                let remote = std::fs::read_to_string(beside(&path, remote::RECORD))
+                    .ok()
+                    .and_then(|t| {
+                        let day = t.lines().next()?.strip_prefix("außer Haus geprüft am ")?;
+                        NaiveDate::parse_from_str(day.trim(), "%Y-%m-%d").ok()
+                    });
                 Some(Copy {
                     made: local.format("%d.%m.%Y %H:%M:%S").to_string(),
                     made_at,
@@ -702,6 +749,7 @@ impl Backups {
                     size_bytes: meta.len(),
                     sha256,
                     probe,
+                    remote,
                 })
             })
             .collect();
@@ -754,16 +802,35 @@ impl Backups {
         }
     }
 
-    /// The German warning for the Verwaltung pages, from [`Backups::last_failure`].
+    /// The German warning for the Verwaltung pages, from [`Backups::last_failure`] and the
+    /// failure of the copies off the machine ([`remote::Remote::failure`]), until a good copy
+    /// is made (out).
     pub fn warning(&self, clock: &ClubClock) -> Option<String> {
-        self.last_failure(clock).map(|f| {
+        let local = self.last_failure(clock).map(|f| {
             format!(
                 "Die letzte Sicherung ist fehlgeschlagen ({}): {} Bitte unter Verwaltung → \
                  Sicherung prüfen.",
                 clock.local(f.at).format("%d.%m.%Y %H:%M"),
                 f.message.trim_end_matches('.').to_string() + "."
             )
-        })
+        });
+        let off = self.remote_off.as_ref().map(|why| {
+            format!(
+                "Sicherungen außer Haus sind aus: {} Die Kopien auf diesem Rechner laufen.",
+                why.trim_end_matches('.').to_string() + "."
+            )
+        });
+        let remote = self.remote().and_then(|r| r.failure()).map(|f| {
+            format!(
+                "Die Sicherung außer Haus ist fehlgeschlagen ({}): {} Die Kopien auf diesem \
+                 Rechner sind davon nicht betroffen; der Server versucht es wieder. Bitte unter \
+                 Verwaltung → Sicherung prüfen.",
+                clock.local(f.at).format("%d.%m.%Y %H:%M"),
+                f.message.trim_end_matches('.').to_string() + "."
+            )
+        });
+        let all: Vec<String> = [local, off, remote].into_iter().flatten().collect();
+        (!all.is_empty()).then(|| all.join(" "))
     }
 
     /// Makes a verified copy of `league`'s database now (named by the club's clock), removes
@@ -774,10 +841,11 @@ impl Backups {
         let _one = self.making.lock().await;
         let clock = league.clock();
         let local = clock.now_local().naive_local();
-        let mut name = self.name_at(local);
+        let first = self.name_at(local);
+        let mut name = first.clone();
         let mut n = 2;
         while self.dir.join(&name).exists() {
-            name = format!("{}-{n}.db", name.trim_end_matches(".db"));
+            name = format!("{}-{n}.db", first.trim_end_matches(".db"));
             n += 1;
         }
         let target = self.dir.join(&name);
@@ -795,6 +863,9 @@ impl Backups {
                 *self.failure.lock().unwrap_or_else(|e| e.into_inner()) = None;
                 tracing::info!("Sicherung {} geschrieben und geprüft", target.display());
                 self.prune(&clock);
+                if let Some(remote) = &self.remote {
+                    remote.wake();
+                }
                 self.list(&clock)
                     .into_iter()
                     .find(|c| c.name == name)
@@ -811,14 +882,19 @@ impl Backups {
         }
     }
 
-    /// Removes the copies (and their `.sha256`/`.probe`) older than the newest `keep` ones that
-    /// passed their probe; failed copies newer than those stay for a look.
+    /// Removes the copies (and their `.sha256`/`.probe`/`.remote`) older than the newest `keep`
+    /// ones that passed their probe; failed copies newer than those stay for a look.
     pub fn prune(&self, clock: &ClubClock) {
         let mut good = 0;
         for copy in self.list(clock) {
             if good >= self.keep {
                 let path = self.dir.join(&copy.name);
-                for p in [beside(&path, ".sha256"), beside(&path, ".probe"), path] {
+                for p in [
+                    beside(&path, ".sha256"),
+                    beside(&path, ".probe"),
+                    beside(&path, remote::RECORD),
+                    path,
+                ] {
                     if let Err(e) = std::fs::remove_file(&p) {
                         if e.kind() != std::io::ErrorKind::NotFound {
                             tracing::warn!("{} nicht gelöscht: {e}", p.display());
@@ -836,10 +912,19 @@ impl Backups {
     /// The copies of a running server, until `league` is dropped: one now when the directory
     /// has no good copy of the club's today, then one after each closed night, one after each
     /// import through the league and one daily at
-    /// [`DAILY_AT`] club time. Failures are logged and kept ([`Backups::last_failure`]).
+    /// [`DAILY_AT`] club time. Failures are logged and kept ([`Backups::last_failure`]). With
+    /// `--backup-remote` the uploads run beside in their own task ([`remote::Remote::run`]),
+    /// which sends the newest good copy at once when it is not out yet.
     pub async fn run(self: Arc<Self>, league: League) {
-        if !self.has_good_copy_of_today(&league.clock()) {
-            let _ = self.make(&league, Reason::Start).await;
+        if let Some(remote) = &self.remote {
+            tokio::spawn(remote.clone().run(self.clone(), league.clone()));
+        }
+        let made = !self.has_good_copy_of_today(&league.clock())
+            && self.make(&league, Reason::Start).await.is_ok();
+        // A good copy made wakes the uploads itself; else the newest one there goes out now,
+        // when it did not before (a server started again).
+        if let (Some(remote), false) = (&self.remote, made) {
+            remote.wake();
         }
         loop {
             let next = league.clock().next_at(league.clock().now(), DAILY_AT);

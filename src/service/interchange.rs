@@ -23,6 +23,12 @@ use crate::league::sheet::{self};
 use crate::league::{self, name_key, EntryError, Location, Season, Standings};
 use crate::sheet::Kind;
 
+mod club;
+pub use club::{
+    check_club_file, export_club_from, format_of, json_reader, read_club, season_line, write_club,
+    ClubPart, ClubWriter, ImportedSeason,
+};
+
 /// Uploads kept between a preview and its confirm, at most this many (the oldest goes first).
 pub const STAGED_MAX: usize = 4;
 
@@ -51,6 +57,8 @@ pub const CLUB_FORMAT: &str = "schockerliga-club/1";
 
 /// The whole club as one file (docs/saisondatei.md "Der ganze Verein"): every player of the
 /// league and every season as its season file, by year. No accounts, no settings, no audit log.
+/// The shape of the file; it is written and read one season at a time ([`write_club`],
+/// [`read_club`]), never as this whole.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ClubFile {
@@ -455,27 +463,6 @@ impl League {
             .unwrap_or_else(|e| e.into_inner());
         staged.retain(|s| s.digest != digest);
     }
-
-    /// The whole club as one file ([`ClubFile`]): every league player and every season's file.
-    /// Errors: storage; a stored season that fails its checks.
-    pub async fn export_club(&self) -> Result<ClubFile, ServiceError> {
-        let mut conn = self.db().read.acquire().await?;
-        let players = db::player::all(&mut conn)
-            .await?
-            .into_iter()
-            .map(|(_, n)| n)
-            .collect();
-        let snap = self.snapshot();
-        let mut seasons = Vec::new();
-        for year in snap.years().into_iter().rev() {
-            seasons.push(snap.season(year)?.season.to_file());
-        }
-        Ok(ClubFile {
-            format: CLUB_FORMAT.to_string(),
-            players,
-            seasons,
-        })
-    }
 }
 
 /// The season `year` of `league` as the night-totals sheet in CSV (interchange.md: UTF-8 with
@@ -486,25 +473,6 @@ pub fn season_csv(league: &League, year: i32) -> Result<Vec<u8>, ServiceError> {
     Ok(crate::sheet::write_csv(&sheet::write::season_rows(
         &view.season,
     )))
-}
-
-/// Checks a club file's shape: its format and that no year comes twice. German refusal.
-pub fn check_club(file: &ClubFile) -> Result<(), ServiceError> {
-    if file.format != CLUB_FORMAT {
-        return Err(ServiceError::refused(format!(
-            "unbekanntes Format \"{}\" (erwartet \"{CLUB_FORMAT}\")",
-            file.format
-        )));
-    }
-    let mut years: Vec<i32> = file.seasons.iter().map(|s| s.season).collect();
-    years.sort_unstable();
-    if let Some(w) = years.windows(2).find(|w| w[0] == w[1]) {
-        return Err(ServiceError::refused(format!(
-            "die Saison {} steht zweimal in der Datei",
-            w[0]
-        )));
-    }
-    Ok(())
 }
 
 /// How an import treats the seasons that are there already ([`import_all`]).
@@ -620,45 +588,91 @@ impl Imported {
 }
 
 /// Imports `files` (any number of seasons) and the league players `players` in one transaction
-/// as `options` say: every file is checked first (`Season::from_file`; a refusal names the
-/// season), a player whose name matches a league player's but for case takes the league's
-/// spelling, a season that has nights (or an Endstand) already is refused unless
-/// `options.replace`. Replacing it from a spreadsheet, or from a season file that carries no
-/// money, replaces its results only (`league::sheet::replace::plan`, issue 32.2): its fines, fees,
-/// payments and rules stay, a closed night whose results change needs `options.korrektur`
-/// (refused `Closed` without, naming the night) and records it, and each night whose results
-/// change gets its row in the audit log. Any other file replaces the season's data whole. One
-/// audit row per season too. All or nothing. Returns the seasons as stored, by the files' order.
+/// as `options` say, season by season ([`Importing`]): each file is checked
+/// (`Season::from_file`; a refusal names the season), a player whose name matches a league
+/// player's but for case takes the league's spelling, a season that has nights (or an Endstand)
+/// already is refused unless `options.replace`. Replacing it from a spreadsheet, or from a season
+/// file that carries no money, replaces its results only (`league::sheet::replace::plan`, issue 32.2):
+/// its fines, fees, payments and rules stay, a closed night whose results change needs
+/// `options.korrektur` (refused `Closed` without, naming the night) and records it, and each
+/// night whose results change gets its row in the audit log. Any other file replaces the
+/// season's data whole. One audit row per season too. All or nothing. Returns the seasons as
+/// stored, by the files' order.
 pub async fn import_all(
     db: &Db,
     files: &[SeasonFile],
     players: &[String],
     options: &ImportOptions,
 ) -> Result<Vec<Imported>, ServiceError> {
-    let user = options.user.as_str();
-    let mut tx = db.begin_write().await?;
-    db::audit::set_actor(&mut tx, user, true).await?;
-    let known: BTreeMap<String, String> = db::player::all(&mut tx)
-        .await?
-        .into_iter()
-        .map(|(_, n)| (name_key(&n), n))
-        .collect();
-    let mut checked = Vec::with_capacity(files.len());
+    let mut importing = Importing::begin(db, options).await?;
+    let mut seasons = Vec::with_capacity(files.len());
     for file in files {
-        let file = with_league_spelling(file, &known);
-        let season = Season::from_file(&file).map_err(|e| in_season(file.season, e))?;
-        checked.push((file, season));
+        seasons.push(importing.season(file).await?);
     }
-    let stored = db::version::all(&mut tx).await?;
-    super::room_for_seasons(
-        stored.into_iter().map(|(y, _)| y),
-        checked.iter().map(|(_, s)| s.year),
-    )?;
-    let mut seasons = Vec::with_capacity(checked.len());
-    for (file, season) in checked {
+    importing.finish(players).await?;
+    refresh_others(&db.path, None).await;
+    Ok(seasons)
+}
+
+/// An import under way in one write transaction, season by season (issue 37: the club's file is
+/// read and stored one season at a time, so memory stays flat however long the history): what
+/// [`import_all`] does for a list of files and [`League::import_club`] for a stream. Nothing is
+/// written unless [`Importing::finish`] is reached; dropped before, the transaction is rolled
+/// back.
+pub struct Importing<'a> {
+    tx: db::WriteTx,
+    options: &'a ImportOptions,
+    /// The league's players by `name_key`, as stored before the import.
+    known: BTreeMap<String, String>,
+    /// The years stored before the import.
+    stored: Vec<i32>,
+    /// The years imported so far.
+    seen: std::collections::BTreeSet<i32>,
+}
+
+impl<'a> Importing<'a> {
+    /// Opens the write transaction on `db` for an import by `options.user`. Errors: storage.
+    pub async fn begin(db: &Db, options: &'a ImportOptions) -> Result<Importing<'a>, ServiceError> {
+        let mut tx = db.begin_write().await?;
+        db::audit::set_actor(&mut tx, &options.user, true).await?;
+        let known: BTreeMap<String, String> = db::player::all(&mut tx)
+            .await?
+            .into_iter()
+            .map(|(_, n)| (name_key(&n), n))
+            .collect();
+        let stored = db::version::all(&mut tx)
+            .await?
+            .into_iter()
+            .map(|(y, _)| y)
+            .collect();
+        Ok(Importing {
+            tx,
+            options,
+            known,
+            stored,
+            seen: std::collections::BTreeSet::new(),
+        })
+    }
+
+    /// Checks and stores one season `file` as [`import_all`] says. Refused (German, naming the
+    /// season or night): its year came before in this import, the league would hold more than
+    /// `MAX_SEASONS`, any check of the file, a season there without `replace`, a closed night
+    /// without the Korrektur (`Closed`).
+    pub async fn season(&mut self, file: &SeasonFile) -> Result<Imported, ServiceError> {
+        let options = self.options;
+        let user = options.user.as_str();
+        let file = with_league_spelling(file, &self.known);
+        let season = Season::from_file(&file).map_err(|e| in_season(file.season, e))?;
         let year = season.year;
-        let nights = db::season::night_count(&mut tx, year).await?;
-        let endstand = db::season::endstand_count(&mut tx, year).await?;
+        if !self.seen.insert(year) {
+            return Err(ServiceError::refused(format!(
+                "die Saison {year} steht zweimal in der Datei"
+            )));
+        }
+        super::room_for_seasons(self.stored.iter().copied(), self.seen.iter().copied())?;
+        let tx = &mut self.tx;
+        let nights = db::season::night_count(tx, year).await?;
+        let endstand = db::season::endstand_count(tx, year).await?;
         let there = nights > 0 || endstand > 0;
         if there && !options.replace {
             let what = if nights > 0 {
@@ -672,7 +686,7 @@ pub async fn import_all(
             )));
         }
         let results_only = options.sheet || !league::sheet::replace::carries_money(&file);
-        let before = match db::season::load(&mut tx, year).await? {
+        let before = match db::season::load(tx, year).await? {
             Some(stored) if there => Some(
                 Season::from_stored_file(&stored.file)
                     .map_err(|e| {
@@ -684,7 +698,7 @@ pub async fn import_all(
         };
         let (season, replaced) = match &before {
             Some(before) if results_only => {
-                let plan = replaced_results(&mut tx, before, &file, options).await?;
+                let plan = replaced_results(tx, before, &file, options).await?;
                 let season = Season::from_file(&plan.file).map_err(|e| in_season(year, e))?;
                 (season, Some(plan))
             }
@@ -693,12 +707,12 @@ pub async fn import_all(
         if let Some(before) = &before {
             netting_stays(before, &season)?;
         }
-        db::season::replace(&mut tx, &season).await?;
+        db::season::replace(tx, &season).await?;
         if let Some(plan) = &replaced {
-            audit_replaced(&mut tx, &plan.nights, options).await?;
+            audit_replaced(tx, &plan.nights, options).await?;
         }
         db::audit::record(
-            &mut tx,
+            tx,
             user,
             &format!("Saison {year} importiert"),
             Some(&serde_json::json!({ "season": year, "nights": nights })),
@@ -717,26 +731,30 @@ pub async fn import_all(
             .as_ref()
             .map(|p| fees_shown(&p.fees_taken))
             .unwrap_or_default();
-        seasons.push(Imported {
+        Ok(Imported {
             season,
             replaced: replaced.map(|p| p.nights),
             fees_taken,
-        });
+        })
     }
-    for name in players {
-        let name = league::normalize_name(name);
-        if name.is_empty() || known.contains_key(&name_key(&name)) {
-            continue;
+
+    /// Adds the league players `players` (those not there yet; names checked) and commits the
+    /// import. Refused (German): a player's name; nothing written then. Errors: storage.
+    pub async fn finish(mut self, players: &[String]) -> Result<(), ServiceError> {
+        for name in players {
+            let name = league::normalize_name(name);
+            if name.is_empty() || self.known.contains_key(&name_key(&name)) {
+                continue;
+            }
+            league::check_name_chars(&name).map_err(|why| {
+                ServiceError::refused(format!("Spielername {why} (Liste der Spieler)"))
+            })?;
+            db::season::player_id(&mut self.tx, &name).await?;
         }
-        league::check_name_chars(&name).map_err(|why| {
-            ServiceError::refused(format!("Spielername {why} (Liste der Spieler)"))
-        })?;
-        db::season::player_id(&mut tx, &name).await?;
+        db::audit::clear_actor(&mut self.tx).await?;
+        self.tx.commit().await?;
+        Ok(())
     }
-    db::audit::clear_actor(&mut tx).await?;
-    tx.commit().await?;
-    refresh_others(&db.path, None).await;
-    Ok(seasons)
 }
 
 /// The replacement of `before`'s results by `file`'s ([`league::sheet::replace::plan`]) with the

@@ -1,5 +1,6 @@
 //! The server's state for `GET /api/v1/status` and `schockerliga status` (interchange.md
-//! "Running it for a club"): the program's version, the club's date and time zone.
+//! "Running it for a club"): the program's version, the club's date and time zone, and with
+//! `serve --backup-remote` how the copies off the machine stand.
 
 use chrono::NaiveDate;
 use serde::Serialize;
@@ -8,7 +9,8 @@ use super::clock::ClubClock;
 use super::League;
 
 /// The answer of `GET /api/v1/status`: `{"ok": true, "version": "0.1.0", "today": "2026-05-01",
-/// "timezone": "Europe/Berlin"}` (serialized in this field order).
+/// "timezone": "Europe/Berlin"}` (serialized in this field order), with `"remote": {"ok": true,
+/// "last": "2026-05-01"}` after them when copies go off the machine (`serve --backup-remote`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Status {
     /// Always `true` (the server answers).
@@ -19,6 +21,9 @@ pub struct Status {
     pub today: NaiveDate,
     /// The club's time zone (IANA name).
     pub timezone: String,
+    /// The copies off the machine (`serve --backup-remote`); left out without.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub remote: Option<super::backup::remote::RemoteStatus>,
 }
 
 /// The program's version, as `schockerliga --version` prints it.
@@ -33,14 +38,19 @@ impl Status {
             version: VERSION.to_string(),
             today: clock.today(),
             timezone: clock.timezone().name().to_string(),
+            remote: None,
         }
     }
 }
 
 impl League {
-    /// The league's [`Status`] now (the club's clock).
+    /// The league's [`Status`] now (the club's clock), with the copies off the machine when a
+    /// server sends them ([`super::backup::remote::Remote::status`]).
     pub fn status(&self) -> Status {
-        Status::at(&self.clock())
+        Status {
+            remote: self.backups().and_then(|b| b.remote().map(|r| r.status())),
+            ..Status::at(&self.clock())
+        }
     }
 }
 

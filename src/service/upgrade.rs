@@ -64,6 +64,43 @@ pub struct Reading {
 /// temporary copy (the file itself is not changed: the older release still opens it), with a
 /// [`Reading::notice`]; a newer or damaged one is refused (German).
 pub async fn open_for_reading(path: &Path, setup: Setup) -> Result<Reading, ServiceError> {
+    let stored = open_stored(path).await?;
+    Ok(Reading {
+        league: League::of_with(stored.db, setup).await?,
+        notice: stored.notice,
+        schema: stored.schema,
+        _lock: stored._lock,
+        _copy: stored._copy,
+    })
+}
+
+/// A database opened for a command that reads it season by season without holding the league
+/// in memory (`export --all`, issue 37): as [`open_for_reading`] opens it, but no season is read
+/// until asked for.
+#[derive(Debug)]
+pub struct StoredReading {
+    db: Db,
+    /// German, for stderr: read from a migrated temporary copy ([`Reading::notice`]).
+    pub notice: Option<String>,
+    /// The schema of the file itself.
+    pub schema: Schema,
+    _lock: DbLock,
+    _copy: Option<tempfile::TempDir>,
+}
+
+impl StoredReading {
+    /// Writes the whole club's file to `out`, one season at a time
+    /// ([`super::interchange::export_club_from`]). Errors: storage, a stored season that fails
+    /// its checks, the output.
+    pub async fn export_club<W: std::io::Write>(&self, out: W) -> Result<W, ServiceError> {
+        super::interchange::export_club_from(&self.db, out).await
+    }
+}
+
+/// Opens the existing database at `path` read-only as [`open_for_reading`] does (the shared
+/// lock, an older schema from a migrated temporary copy, a newer or damaged one refused), without
+/// reading the league. Errors: as [`open_for_reading`].
+pub async fn open_stored(path: &Path) -> Result<StoredReading, ServiceError> {
     let lock = lock_shared(path)?;
     let schema = db::schema_of(path).await?;
     if let Some(e) = refusal(path, &schema, true) {
@@ -83,8 +120,8 @@ pub async fn open_for_reading(path: &Path, setup: Setup) -> Result<Reading, Serv
         }
         _ => (db, None, None),
     };
-    Ok(Reading {
-        league: League::of_with(db, setup).await?,
+    Ok(StoredReading {
+        db,
         notice,
         schema,
         _lock: lock,

@@ -596,6 +596,107 @@ fn the_whole_club_exports_as_one_file_and_imports_back_whole() {
     assert_eq!(json_of(&run(&other, &["export", "--all"])), file);
 }
 
+/// Issue 37: the club's file is written compactly, one season per line (the oldest first), and
+/// as gzip with `--gzip` or a name on `.gz`; `import` takes the gzip file and the pretty file of
+/// the versions before alike, and the league comes back the same.
+#[test]
+fn the_club_file_is_compact_one_season_a_line_and_gzip_imports_back_as_the_old_pretty_file() {
+    use std::io::Read as _;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let text = crate::common::fixture_text("small-2026.season.json")
+        .replace("\"2026-", "\"2025-")
+        .replace("\"season\": 2026", "\"season\": 2025");
+    let older = dir.path().join("2025.json");
+    std::fs::write(&older, text).unwrap();
+    for file in [fixture("sample-2026.season.json"), older] {
+        assert!(run(&db, &["import", file.to_str().unwrap()])
+            .status
+            .success());
+    }
+    let plain = run(&db, &["export", "--all"]);
+    assert!(plain.status.success());
+    let plain_text = String::from_utf8(plain.stdout.clone()).unwrap();
+    let lines: Vec<&str> = plain_text.lines().collect();
+    assert_eq!(lines.len(), 4, "{plain_text}");
+    assert!(lines[0].starts_with("{\"format\":\"schockerliga-club/1\",\"players\":["));
+    for (line, year) in [
+        (lines[1].strip_suffix(',').unwrap(), 2025),
+        (lines[2], 2026),
+    ] {
+        assert!(
+            line.starts_with("{\"format\":\"schockerliga-season/1\","),
+            "{line}"
+        );
+        let season: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(season["season"], year);
+    }
+    assert_eq!(lines[3], "]}");
+    // Compact: the rows leave their defaults out, and no indentation.
+    assert!(!plain_text.contains("\"joker\":false"), "{plain_text}");
+    assert!(!plain_text.contains("\n "), "{plain_text}");
+    let club: Value = serde_json::from_slice(&plain.stdout).unwrap();
+
+    for (name, args) in [
+        ("verein.json.gz", &[][..]),
+        ("verein.gepackt", &["--gzip"][..]),
+    ] {
+        let gz = dir.path().join(name);
+        let mut all = vec!["export", "--all", "-o", gz.to_str().unwrap()];
+        all.extend_from_slice(args);
+        let out = run(&db, &all);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let bytes = std::fs::read(&gz).unwrap();
+        assert_eq!(&bytes[..2], &[0x1f, 0x8b], "{name}: gzip");
+        let mut unzipped = Vec::new();
+        flate2::read::GzDecoder::new(&bytes[..])
+            .read_to_end(&mut unzipped)
+            .unwrap();
+        assert_eq!(unzipped, plain.stdout, "{name}");
+
+        let other = dir.path().join(format!("{name}.db"));
+        let out = run(&other, &["import", gz.to_str().unwrap()]);
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("Verein importiert: 2 Saisons"),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(json_of(&run(&other, &["export", "--all"])), club, "{name}");
+    }
+
+    // The pretty file the versions before wrote imports the same.
+    let pretty = dir.path().join("alt.json");
+    std::fs::write(&pretty, serde_json::to_string_pretty(&club).unwrap()).unwrap();
+    let other = dir.path().join("alt.db");
+    let out = run(&other, &["import", pretty.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for year in ["2025", "2026"] {
+        assert_eq!(
+            json_of(&run(&other, &["standings", year, "--json"])),
+            json_of(&run(&db, &["standings", year, "--json"])),
+            "{year}"
+        );
+        assert_eq!(
+            json_of(&run(&other, &["payouts", year, "--json"])),
+            json_of(&run(&db, &["payouts", year, "--json"])),
+            "{year}"
+        );
+    }
+}
+
 /// A season kept as its Endstand is a season that is there (issue 33.5): a season file of that
 /// year needs `--replace` like the spreadsheet does; refused, the Endstand stays as it was.
 #[test]

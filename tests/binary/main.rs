@@ -24,6 +24,7 @@ mod harden;
 mod https;
 mod night_link;
 mod planned;
+mod remote;
 mod sheets_memory;
 mod upgrade;
 mod wurfrunde;

@@ -75,6 +75,19 @@ async fn the_status_answers_the_clubs_date_and_time_zone() {
     assert_eq!(r.json()["timezone"], "UTC");
 }
 
+/// Issue 37: the status was kept in the page cache while the league did not change, so a
+/// remote that failed (or came back) meanwhile was not seen; it is never cached.
+#[tokio::test]
+async fn the_status_is_answered_fresh_every_time_never_from_the_page_cache() {
+    let t = TestApp::builder().start().await;
+    for _ in 0..2 {
+        let r = t.get("/api/v1/status", None).await;
+        assert_eq!(r.status, StatusCode::OK);
+        assert_eq!(r.header("cache-control"), Some("no-store"));
+        assert_eq!(r.header("x-cache"), None);
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Sicherung
 

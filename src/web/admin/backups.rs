@@ -1,8 +1,10 @@
 //! The admin page *Sicherung* (issue 23.2, interchange.md "Running it for a club", docs/restore.md):
 //! the verified copies of `serve --backup-dir DIR` with their club time, size, SHA-256 and probe,
 //! „Jetzt sichern“, and the download of one copy (admin only; nothing but a listed copy can be
-//! asked for). Without `--backup-dir` the page says how to switch backups on. A failed backup or
-//! probe shows on every Verwaltung page ([`crate::web::kit::Layout::backup_warning`]).
+//! asked for). Without `--backup-dir` the page says how to switch backups on. With
+//! `--backup-remote` (issue 37) it names the target, the day of the newest copy checked there
+//! and, per copy, „außer Haus geprüft am …“. A failed backup or probe, and a failing remote,
+//! show on every Verwaltung page ([`crate::web::kit::Layout::backup_warning`]).
 
 use askama::Template;
 use askama_web::WebTemplate;
@@ -34,6 +36,8 @@ pub struct CopyLine {
     pub passed: bool,
     /// „Probe bestanden“, „Probe fehlgeschlagen: …“ or „nicht geprüft“.
     pub probe: String,
+    /// „außer Haus geprüft am 01.05.2026“; `None`: not out.
+    pub remote: Option<String>,
 }
 
 impl CopyLine {
@@ -44,6 +48,9 @@ impl CopyLine {
             Probe::Unchecked => (false, "nicht geprüft".to_string()),
         };
         CopyLine {
+            remote: c
+                .remote
+                .map(|d| format!("außer Haus geprüft am {}", d.format("%d.%m.%Y"))),
             size: size_de(c.size_bytes),
             name: c.name,
             made: c.made,
@@ -72,6 +79,20 @@ pub fn size_de(bytes: u64) -> String {
     }
 }
 
+/// The copies off the machine as the page shows them.
+pub struct RemoteLine {
+    /// Where they go (`nextcloud:schockerliga`).
+    pub target: String,
+    /// How a copy there is named for `schockerliga verify` (`nextcloud:schockerliga/NAME.db`).
+    pub example: String,
+    /// The club's day of the newest copy checked there, German; `None` before the first.
+    pub last: Option<String>,
+    /// The last attempt's failure (German), until a good copy is out.
+    pub failure: Option<String>,
+    /// A copy is being sent now.
+    pub sending: bool,
+}
+
 /// The page *Sicherung*.
 #[derive(Template, WebTemplate)]
 #[template(path = "admin/backups.html")]
@@ -80,6 +101,8 @@ pub struct BackupsPage {
     /// The backup directory and how many good copies are kept; `None`: backups are off.
     on: Option<(String, usize)>,
     copies: Vec<CopyLine>,
+    /// The copies off the machine (`--backup-remote`), when switched on.
+    remote: Option<RemoteLine>,
     error: Option<String>,
 }
 
@@ -92,6 +115,21 @@ fn page(league: &League, layout: Layout, error: Option<String>) -> BackupsPage {
         on: backups
             .as_ref()
             .map(|b| (b.dir().display().to_string(), b.keep())),
+        remote: backups.as_ref().and_then(|b| {
+            b.remote().map(|r| RemoteLine {
+                target: r.target().to_string(),
+                example: r.target().file("NAME.db"),
+                last: r.last().map(|d| d.format("%d.%m.%Y").to_string()),
+                failure: r.failure().map(|f| {
+                    format!(
+                        "{}: {}",
+                        clock.local(f.at).format("%d.%m.%Y %H:%M"),
+                        f.message
+                    )
+                }),
+                sending: r.sending(),
+            })
+        }),
         copies: backups
             .map(|b| b.list(&clock).into_iter().map(CopyLine::of).collect())
             .unwrap_or_default(),
@@ -114,20 +152,29 @@ pub struct MakeForm {}
 /// the reason at the top.
 pub async fn post(reply: Reply, Form(_): Form<MakeForm>) -> Result<Response, AppError> {
     let league = reply.league.clone();
-    let done = match league.backups() {
-        None => Err(ServiceError::refused(
-            "Sicherungen sind aus: den Server mit --backup-dir VERZEICHNIS starten (siehe unten).",
-        )),
-        Some(backups) => backups.make(&league, Reason::Now).await,
+    let (done, remote) = match league.backups() {
+        None => (
+            Err(ServiceError::refused(
+                "Sicherungen sind aus: den Server mit --backup-dir VERZEICHNIS starten (siehe unten).",
+            )),
+            None,
+        ),
+        Some(backups) => (
+            backups.make(&league, Reason::Now).await,
+            backups.remote().map(|r| r.target().to_string()),
+        ),
     };
     reply
         .finish(
             done,
             |copy| {
+                let out = remote
+                    .map(|t| format!(" Sie geht jetzt außer Haus nach {t}."))
+                    .unwrap_or_default();
                 Stored::at(
                     PAGE,
                     format!(
-                        "Sicherung {} geschrieben, Probe bestanden ({}).",
+                        "Sicherung {} geschrieben, Probe bestanden ({}).{out}",
                         copy.name,
                         size_de(copy.size_bytes)
                     ),

@@ -10,6 +10,7 @@
 
 use askama::Template;
 use askama_web::WebTemplate;
+use axum::body::{Body, Bytes};
 use axum::extract::{Multipart, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
@@ -356,13 +357,29 @@ pub async fn season_sheet(
 }
 
 /// `GET /verwaltung/verein.json`: the whole club as one file (`schockerliga-club/1`: every player
-/// and season, no accounts), which `schockerliga import` takes back whole.
+/// and season, no accounts), which `schockerliga import` takes back whole. Streamed one season
+/// at a time from the snapshot (issue 37: forty seasons were 197 MB built in memory), written
+/// on a blocking thread into the body as it goes.
 pub async fn club(
     State(league): State<crate::service::League>,
     Today(today): Today,
 ) -> Result<Response, AppError> {
-    let file = league.export_club().await?;
-    let body = serde_json::to_vec_pretty(&file).map_err(|e| AppError::Internal(e.to_string()))?;
+    let players = league.player_names().await?;
+    let (chunks, received) = tokio::sync::mpsc::channel::<std::io::Result<Bytes>>(4);
+    tokio::task::spawn_blocking(move || {
+        let out = Chunks {
+            buf: Vec::with_capacity(CHUNK),
+            to: chunks.clone(),
+        };
+        if let Err(e) = league.write_club_to(&players, out) {
+            // The body ends with an error: the download is seen as broken, not as a short file.
+            tracing::error!("Vereinsdatei nicht geschrieben: {e}");
+            let _ = chunks.blocking_send(Err(std::io::Error::other(e.to_string())));
+        }
+    });
+    let body = Body::from_stream(futures_util::stream::unfold(received, |mut r| async move {
+        r.recv().await.map(|chunk| (chunk, r))
+    }));
     Ok((
         [
             (header::CONTENT_TYPE, "application/json".to_string()),
@@ -375,4 +392,40 @@ pub async fn club(
         body,
     )
         .into_response())
+}
+
+/// The size of the pieces the club's file is sent in.
+const CHUNK: usize = 64 * 1024;
+
+/// A writer that hands what is written to the response body in pieces of [`CHUNK`] bytes; a
+/// client gone (the body dropped) ends the writing with an error.
+struct Chunks {
+    buf: Vec<u8>,
+    to: tokio::sync::mpsc::Sender<std::io::Result<Bytes>>,
+}
+
+impl Chunks {
+    fn send(&mut self) -> std::io::Result<()> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let piece = Bytes::from(std::mem::replace(&mut self.buf, Vec::with_capacity(CHUNK)));
+        self.to.blocking_send(Ok(piece)).map_err(|_| {
+            std::io::Error::new(std::io::ErrorKind::BrokenPipe, "Download abgebrochen")
+        })
+    }
+}
+
+impl std::io::Write for Chunks {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.buf.extend_from_slice(data);
+        if self.buf.len() >= CHUNK {
+            self.send()?;
+        }
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.send()
+    }
 }

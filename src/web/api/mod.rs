@@ -7,6 +7,7 @@ pub mod seasons;
 pub mod wurfrunde;
 
 use axum::extract::State;
+use axum::http::header;
 use axum::Json;
 
 use super::kit::{Guard, Routes};
@@ -24,7 +25,11 @@ pub fn routes() -> Routes {
 
 /// `GET /api/v1/status` (public, interchange.md "Running it for a club"): `{"ok": true,
 /// "version": "…", "today": "2026-05-01", "timezone": "Europe/Berlin"}`, the club's date on the
-/// one club clock.
-pub async fn status(State(league): State<League>) -> Json<Status> {
-    Json(league.status())
+/// one club clock, with `"remote": {"ok": …, "last": DAY}` when copies go off the machine.
+/// Never cached (`Cache-Control: no-store`): the copies off the machine change without a write
+/// to the league, and a monitor must see them as they are now.
+pub async fn status(
+    State(league): State<League>,
+) -> ([(header::HeaderName, &'static str); 1], Json<Status>) {
+    ([(header::CACHE_CONTROL, "no-store")], Json(league.status()))
 }

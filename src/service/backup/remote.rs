@@ -1,0 +1,754 @@
+//! Copies off the machine (issue 37, interchange.md "Behind a proxy": `serve --backup-remote
+//! REMOTE:PATH`): each verified copy of `serve --backup-dir` is handed to rclone (the Debian
+//! package; the remote — Nextcloud/WebDAV, SFTP, S3, Google Drive — is the one the admin made with
+//! `rclone config` as the service's user), read back from the remote (its size, and its SHA-256 as
+//! the remote reports it, or downloaded back with `rclone cat` and hashed here when the remote
+//! knows no SHA-256, as WebDAV) and recorded beside the local copy (`….db.remote`: „außer Haus
+//! geprüft am 2026-05-01“). The newest N copies stay at the remote too. A remote that fails is
+//! kept as a failure until a good copy is out (every Verwaltung page says so), is tried again, and
+//! never stops the server or the local copies: the uploads run in their own task, each rclone call
+//! with a timeout, never through a shell.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use chrono::{NaiveDate, NaiveDateTime};
+use sha2::{Digest, Sha256};
+use tokio::io::AsyncReadExt;
+
+use super::{beside, sha256_of, write_synced, Backups, Failure, Probe};
+use crate::service::clock::ClubClock;
+use crate::service::{League, ServiceError};
+
+/// The program run for every transfer: `rclone` from the `PATH`.
+pub const RCLONE: &str = "rclone";
+
+/// Longest one upload or download of a copy may take (a large league over a slow line).
+pub const TRANSFER_TIMEOUT: Duration = Duration::from_secs(60 * 60);
+
+/// Longest a listing or a deletion at the remote may take.
+pub const LIST_TIMEOUT: Duration = Duration::from_secs(5 * 60);
+
+/// How long after a failure the same copy is tried again (a new copy is tried at once).
+pub const RETRY_AFTER: Duration = Duration::from_secs(15 * 60);
+
+/// The flags of every rclone call: errors only on stderr, a dead connection noticed within a
+/// minute, two tries of the whole call (a flaky line), no more.
+const COMMON_FLAGS: [&str; 9] = [
+    "-q",
+    "--contimeout",
+    "30s",
+    "--timeout",
+    "2m",
+    "--retries",
+    "2",
+    "--low-level-retries",
+    "3",
+];
+
+/// The suffix of the record beside a local copy that is out and was checked there.
+pub const RECORD: &str = ".remote";
+
+/// The suffix of the second name a copy has while it is sent (a hard link: the copy may be
+/// pruned meanwhile, the upload reads on).
+pub const SENDING: &str = ".hinaus";
+
+/// Where the copies go: an rclone remote and a folder in it (`nextcloud:schockerliga`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    /// The remote's name as in `rclone config` (`nextcloud`).
+    remote: String,
+    /// The folder in it, without a trailing `/` (empty: the remote's root).
+    path: String,
+}
+
+impl Target {
+    /// Reads `REMOTE:PFAD` (`nextcloud:schockerliga/sicherungen`, `sftp-verein:` for the root).
+    /// Refused (German): no `:`, an empty name, a name with other characters than letters,
+    /// digits, `_`, `-`, `.`, space (rclone's), a name or path starting with `-`, a control
+    /// character.
+    pub fn parse(text: &str) -> Result<Target, String> {
+        let text = text.trim();
+        let example =
+            "z. B. nextcloud:schockerliga (ein Remote aus „rclone config“, dann der Ordner)";
+        let (remote, path) = text.split_once(':').ok_or_else(|| {
+            format!("Ziel außer Haus „{text}“: bitte als REMOTE:PFAD angeben, {example}")
+        })?;
+        let name_ok = !remote.is_empty()
+            && !remote.starts_with(['-', ' '])
+            && remote
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ' '));
+        if !name_ok {
+            return Err(format!(
+                "Ziel außer Haus „{text}“: „{remote}“ ist kein Name eines rclone-Remotes, {example}"
+            ));
+        }
+        if path.starts_with('-') || path.chars().any(char::is_control) {
+            return Err(format!(
+                "Ziel außer Haus „{text}“: der Pfad darf nicht mit - beginnen und keine \
+                 Steuerzeichen enthalten"
+            ));
+        }
+        Ok(Target {
+            remote: remote.to_string(),
+            path: path.trim_end_matches('/').to_string(),
+        })
+    }
+
+    /// The folder as rclone names it (`nextcloud:schockerliga`).
+    pub fn folder(&self) -> String {
+        format!("{}:{}", self.remote, self.path)
+    }
+
+    /// The file `name` in the folder (`nextcloud:schockerliga/liga-2026-05-01-040000.db`).
+    pub fn file(&self, name: &str) -> String {
+        if self.path.is_empty() {
+            format!("{}:{name}", self.remote)
+        } else {
+            format!("{}:{}/{name}", self.remote, self.path)
+        }
+    }
+}
+
+impl std::fmt::Display for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.folder())
+    }
+}
+
+/// Whether the command line's `FILE` names a file at an rclone remote (`nextcloud:ordner/x.db`)
+/// rather than a local one: it is not there locally and starts with a remote's name and `:`
+/// before any `/`.
+pub fn is_remote_file(arg: &Path) -> bool {
+    if arg.exists() {
+        return false;
+    }
+    let text = arg.to_string_lossy();
+    match text.split_once(':') {
+        Some((name, rest)) => {
+            !name.contains('/') && !rest.is_empty() && Target::parse(&text).is_ok()
+        }
+        None => false,
+    }
+}
+
+/// The answer of `GET /api/v1/status` for the copies off the machine: `{"ok": true, "last":
+/// "2026-05-01"}`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct RemoteStatus {
+    /// `false` while the last attempt to get a copy out failed (until a good copy is out).
+    pub ok: bool,
+    /// The club's day of the newest copy checked at the remote; `null` before the first.
+    pub last: Option<NaiveDate>,
+}
+
+/// How a copy at the remote was checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Check {
+    /// Its size and SHA-256 as the remote reported them (`rclone lsjson --hash`).
+    Reported,
+    /// The remote reports no SHA-256 (WebDAV): downloaded back (`rclone cat`) and hashed here.
+    Downloaded,
+}
+
+impl Check {
+    /// German, for the record and the log.
+    pub fn label(self) -> &'static str {
+        match self {
+            Check::Reported => "Größe und SHA-256 vom Ziel gemeldet",
+            Check::Downloaded => {
+                "das Ziel meldet kein SHA-256: zurückgeladen und hier nachgerechnet"
+            }
+        }
+    }
+}
+
+/// What the uploads know now.
+#[derive(Debug, Default)]
+struct State {
+    /// The last attempt's failure, until a good copy is out.
+    failure: Option<Failure>,
+    /// The club's day of the newest copy checked at the remote.
+    last: Option<NaiveDate>,
+    /// A copy is being sent now.
+    sending: bool,
+}
+
+/// The copies off the machine of one backup directory (`serve --backup-remote REMOTE:PFAD`).
+#[derive(Debug)]
+pub struct Remote {
+    target: Target,
+    program: OsString,
+    state: Mutex<State>,
+    wake: tokio::sync::Notify,
+}
+
+impl Remote {
+    /// The copies to `target`, sent with `rclone` from the `PATH`.
+    pub fn new(target: Target) -> Remote {
+        Remote::with_program(target, RCLONE)
+    }
+
+    /// The copies to `target`, sent with the program `program` (rclone).
+    pub fn with_program(target: Target, program: impl Into<OsString>) -> Remote {
+        Remote {
+            target,
+            program: program.into(),
+            state: Mutex::new(State::default()),
+            wake: tokio::sync::Notify::new(),
+        }
+    }
+
+    /// Where the copies go.
+    pub fn target(&self) -> &Target {
+        &self.target
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The state for `GET /api/v1/status`.
+    pub fn status(&self) -> RemoteStatus {
+        let s = self.state();
+        RemoteStatus {
+            ok: s.failure.is_none(),
+            last: s.last,
+        }
+    }
+
+    /// The last attempt's failure, until a good copy is out.
+    pub fn failure(&self) -> Option<Failure> {
+        self.state().failure.clone()
+    }
+
+    /// Whether a copy is being sent now.
+    pub fn sending(&self) -> bool {
+        self.state().sending
+    }
+
+    /// The club's day of the newest copy checked at the remote, `None` before the first.
+    pub fn last(&self) -> Option<NaiveDate> {
+        self.state().last
+    }
+
+    /// Asks the upload task to send the newest good copy that is not out yet.
+    pub fn wake(&self) {
+        self.wake.notify_one();
+    }
+
+    /// The upload task of a running server, until `league` is dropped: sends the newest copy of
+    /// `backups` that passed its probe and is not out yet ([`Remote::send`]) whenever woken
+    /// ([`Remote::wake`]: at start and after every good copy), and again [`RETRY_AFTER`] after
+    /// a failure. Failures are logged and kept ([`Remote::failure`]).
+    pub async fn run(self: Arc<Self>, backups: Arc<Backups>, league: League) {
+        let clock = league.clock();
+        self.state().last = backups.list(&clock).iter().filter_map(|c| c.remote).max();
+        loop {
+            let failed = self.state().failure.is_some();
+            if failed {
+                tokio::select! {
+                    () = self.wake.notified() => {}
+                    () = tokio::time::sleep(RETRY_AFTER) => {}
+                }
+            } else {
+                self.wake.notified().await;
+            }
+            let clock = league.clock();
+            let newest = backups
+                .list(&clock)
+                .into_iter()
+                .find(|c| c.probe == Probe::Passed);
+            let Some(copy) = newest else { continue };
+            if copy.remote.is_some() {
+                self.state().failure = None;
+                continue;
+            }
+            self.state().sending = true;
+            let sent = self.send(&backups, &copy.name, &clock).await;
+            let mut s = self.state();
+            s.sending = false;
+            match sent {
+                Ok(Some(day)) => {
+                    s.failure = None;
+                    s.last = Some(s.last.map_or(day, |l| l.max(day)));
+                }
+                // Pruned by newer copies before it got out: the newest goes now.
+                Ok(None) => self.wake(),
+                Err(e) => {
+                    tracing::error!("Sicherung außer Haus fehlgeschlagen: {e}");
+                    s.failure = Some(Failure {
+                        at: clock.now(),
+                        message: e.to_string(),
+                    });
+                }
+            }
+        }
+    }
+
+    /// Sends the local copy `name` of `backups` (and its sum as `….sha256`) to the remote,
+    /// reads its size and SHA-256 back from there (reported by the remote, else downloaded and
+    /// hashed: [`Check`]), records it beside the local copy (`….db.remote`, with the club's
+    /// day) and removes the copies at the remote beyond the newest `backups.keep()`. Returns the
+    /// day; `None` when the local copy is gone (pruned by newer ones before it could be sent).
+    /// Errors (German): rclone missing or failing (unreachable, full, refused), the copy at the
+    /// remote differs from the local one (it is deleted there then), the record not writable.
+    pub async fn send(
+        &self,
+        backups: &Backups,
+        name: &str,
+        clock: &ClubClock,
+    ) -> Result<Option<NaiveDate>, ServiceError> {
+        let local = backups.dir().join(name);
+        // A second name for the time of the upload, taken first: a prune of the copy meanwhile
+        // (newer copies made quickly) does not take the file from under rclone.
+        let sending = beside(&local, SENDING);
+        let _ = std::fs::remove_file(&sending);
+        let source = match std::fs::hard_link(&local, &sending) {
+            Ok(()) => sending.clone(),
+            Err(_) if !local.exists() => return Ok(None),
+            // A file system without hard links: the copy itself.
+            Err(_) => local.clone(),
+        };
+        let sent = self.send_from(&source, &local, name).await;
+        // Without a second name the copy itself may have gone while it was sent.
+        let gone = source == local && !local.exists();
+        let _ = std::fs::remove_file(&sending);
+        let (size, sum, how) = match sent {
+            Err(_) if gone => return Ok(None),
+            other => other?,
+        };
+        let day = clock.today();
+        // A copy pruned meanwhile gets no record (it would lie there alone).
+        if local.exists() {
+            let record = format!(
+                "außer Haus geprüft am {day}\n{}\nSHA-256 {sum}, {size} Bytes ({})\n",
+                self.target.file(name),
+                how.label()
+            );
+            write_synced(&beside(&local, RECORD), &record).map_err(|e| {
+                ServiceError::refused(format!("Sicherung {name} außer Haus: Vermerk: {e}"))
+            })?;
+        }
+        tracing::info!(
+            "Sicherung {name} außer Haus in {} geprüft ({})",
+            self.target,
+            how.label()
+        );
+        if let Err(e) = self.prune(backups).await {
+            tracing::warn!("Alte Sicherungen außer Haus nicht entfernt: {e}");
+        }
+        Ok(Some(day))
+    }
+
+    /// The upload of `source` (a name of the copy `local`) as `name` with its sum beside it
+    /// (`….sha256`, as `sha256sum` writes it), and the check of what the remote holds then:
+    /// the copy's size, SHA-256 and how they were checked.
+    async fn send_from(
+        &self,
+        source: &Path,
+        local: &Path,
+        name: &str,
+    ) -> Result<(u64, String, Check), ServiceError> {
+        let io = |what: &str, e: std::io::Error| {
+            ServiceError::refused(format!("Sicherung {name} außer Haus: {what}: {e}"))
+        };
+        let size = std::fs::metadata(source)
+            .map_err(|e| io("nicht lesbar", e))?
+            .len();
+        let recorded = std::fs::read_to_string(beside(local, ".sha256"))
+            .ok()
+            .and_then(|t| t.split_whitespace().next().map(str::to_lowercase))
+            .filter(|s| s.len() == 64);
+        let sum = match recorded {
+            Some(s) => s,
+            None => sha256_of(source).map_err(|e| io("nicht lesbar", e))?,
+        };
+        let remote_file = self.target.file(name);
+        self.rclone(
+            &[
+                "copyto".into(),
+                source.as_os_str().to_os_string(),
+                remote_file.clone().into(),
+            ],
+            TRANSFER_TIMEOUT,
+        )
+        .await
+        .map_err(|e| self.refused(name, &e))?;
+        self.rcat(
+            &self.target.file(&format!("{name}.sha256")),
+            format!("{sum}  {name}\n").into_bytes(),
+        )
+        .await
+        .map_err(|e| self.refused(name, &e))?;
+        let (found_size, found_sum, how) = self.read_back(name).await?;
+        let mut wrong = Vec::new();
+        if found_size != size {
+            wrong.push(format!("{found_size} Bytes statt {size}"));
+        }
+        if found_sum != sum {
+            wrong.push(format!("SHA-256 {found_sum} statt {sum}"));
+        }
+        if wrong.is_empty() {
+            return Ok((size, sum, how));
+        }
+        // What is there is not the copy: it must not count as one.
+        for file in [remote_file, self.target.file(&format!("{name}.sha256"))] {
+            let _ = self
+                .rclone(&["deletefile".into(), file.into()], LIST_TIMEOUT)
+                .await;
+        }
+        Err(ServiceError::refused(format!(
+            "Sicherung {name} außer Haus: die Kopie in {} ist nicht die geschickte ({}; {}); \
+             dort wieder gelöscht",
+            self.target,
+            wrong.join(", "),
+            how.label()
+        )))
+    }
+
+    /// Writes `bytes` to `remote_file` (`rclone rcat`, from standard input).
+    async fn rcat(&self, remote_file: &str, bytes: Vec<u8>) -> Result<(), String> {
+        use tokio::io::AsyncWriteExt;
+        let mut cmd = self.command(&["rcat".into(), remote_file.into()]);
+        cmd.stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().map_err(|e| self.spawn_error(e))?;
+        let mut stdin = child.stdin.take().ok_or("keine Eingabe von rclone")?;
+        let done = async {
+            stdin.write_all(&bytes).await.map_err(|e| e.to_string())?;
+            drop(stdin);
+            let out = child.wait_with_output().await.map_err(|e| e.to_string())?;
+            if out.status.success() {
+                Ok(())
+            } else {
+                Err(failed_text(out.status.code(), &out.stderr))
+            }
+        };
+        match tokio::time::timeout(LIST_TIMEOUT, done).await {
+            Ok(r) => r,
+            Err(_) => Err(format!(
+                "rclone rcat nach {} s abgebrochen (keine Antwort vom Ziel)",
+                LIST_TIMEOUT.as_secs()
+            )),
+        }
+    }
+
+    /// The size and SHA-256 of the file `name` at the remote, and how they were learned: the
+    /// remote's listing with its SHA-256, else the file downloaded back and hashed here.
+    async fn read_back(&self, name: &str) -> Result<(u64, String, Check), ServiceError> {
+        let remote_file = self.target.file(name);
+        let listed = self
+            .rclone(
+                &[
+                    "lsjson".into(),
+                    "--files-only".into(),
+                    "--no-mimetype".into(),
+                    "--hash".into(),
+                    "--hash-type".into(),
+                    "sha256".into(),
+                    remote_file.clone().into(),
+                ],
+                TRANSFER_TIMEOUT,
+            )
+            .await
+            .map_err(|e| self.refused(name, &e))?;
+        let entries: Vec<Listed> = serde_json::from_slice(&listed).map_err(|e| {
+            ServiceError::refused(format!(
+                "Sicherung {name} außer Haus: Antwort von rclone lsjson nicht lesbar: {e}"
+            ))
+        })?;
+        let entry = entries
+            .into_iter()
+            .find(|e| e.name == name)
+            .ok_or_else(|| {
+                ServiceError::refused(format!(
+                    "Sicherung {name} außer Haus: nach dem Hochladen nicht in {} zu finden",
+                    self.target
+                ))
+            })?;
+        let reported = entry
+            .hashes
+            .as_ref()
+            .and_then(|h| h.get("sha256"))
+            .map(|s| s.to_lowercase())
+            .filter(|s| s.len() == 64);
+        if let Some(sum) = reported {
+            return Ok((entry.size, sum, Check::Reported));
+        }
+        let (size, sum) = self.download_hash(&remote_file).await.map_err(|e| {
+            self.refused(
+                name,
+                &format!("Zurückladen zur Prüfung fehlgeschlagen: {e}"),
+            )
+        })?;
+        if size != entry.size {
+            return Err(ServiceError::refused(format!(
+                "Sicherung {name} außer Haus: {} meldet {} Bytes, zurückgeladen waren es {size}",
+                self.target, entry.size
+            )));
+        }
+        Ok((size, sum, Check::Downloaded))
+    }
+
+    /// Downloads `remote_file` (`rclone cat`) and hashes it on the way: its size and SHA-256.
+    async fn download_hash(&self, remote_file: &str) -> Result<(u64, String), String> {
+        let mut child = self
+            .command(&["cat".into(), remote_file.into()])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| self.spawn_error(e))?;
+        let mut stdout = child.stdout.take().ok_or("keine Ausgabe von rclone")?;
+        let mut stderr = child
+            .stderr
+            .take()
+            .ok_or("keine Fehlerausgabe von rclone")?;
+        let hashed = async {
+            let mut hasher = Sha256::new();
+            let mut size = 0u64;
+            let mut buf = vec![0u8; 64 * 1024];
+            loop {
+                let n = stdout.read(&mut buf).await.map_err(|e| e.to_string())?;
+                if n == 0 {
+                    break;
+                }
+                size += n as u64;
+                hasher.update(&buf[..n]);
+            }
+            let mut err = Vec::new();
+            let _ = stderr.read_to_end(&mut err).await;
+            let status = child.wait().await.map_err(|e| e.to_string())?;
+            if !status.success() {
+                return Err(failed_text(status.code(), &err));
+            }
+            Ok((size, hex(&hasher.finalize())))
+        };
+        match tokio::time::timeout(TRANSFER_TIMEOUT, hashed).await {
+            Ok(r) => r,
+            Err(_) => Err(format!(
+                "rclone cat nach {} Minuten abgebrochen",
+                TRANSFER_TIMEOUT.as_secs() / 60
+            )),
+        }
+    }
+
+    /// Removes the copies at the remote (with their `.sha256`) beyond the newest
+    /// `backups.keep()` of this database (named as its copies are; other files stay).
+    async fn prune(&self, backups: &Backups) -> Result<(), String> {
+        let listed = self
+            .rclone(
+                &[
+                    "lsjson".into(),
+                    "--files-only".into(),
+                    "--no-mimetype".into(),
+                    self.target.folder().into(),
+                ],
+                LIST_TIMEOUT,
+            )
+            .await?;
+        let entries: Vec<Listed> = serde_json::from_slice(&listed).map_err(|e| e.to_string())?;
+        let names: std::collections::BTreeSet<String> =
+            entries.into_iter().map(|e| e.name).collect();
+        let mut copies: Vec<(NaiveDateTime, &String)> = names
+            .iter()
+            .filter_map(|n| backups.made_of(n).map(|t| (t, n)))
+            .collect();
+        copies.sort_by(|a, b| (b.0, b.1.len(), b.1).cmp(&(a.0, a.1.len(), a.1)));
+        for (_, name) in copies.into_iter().skip(backups.keep()) {
+            for file in [name.clone(), format!("{name}.sha256")] {
+                if file != *name && !names.contains(&file) {
+                    continue;
+                }
+                self.rclone(
+                    &["deletefile".into(), self.target.file(&file).into()],
+                    LIST_TIMEOUT,
+                )
+                .await?;
+                tracing::info!(
+                    "Alte Sicherung außer Haus entfernt: {}",
+                    self.target.file(&file)
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// The rclone command with `args` after the common flags (no shell; killed when dropped).
+    fn command(&self, args: &[OsString]) -> tokio::process::Command {
+        let mut cmd = tokio::process::Command::new(&self.program);
+        cmd.args(COMMON_FLAGS)
+            .args(args)
+            .stdin(Stdio::null())
+            .kill_on_drop(true);
+        cmd
+    }
+
+    /// Runs rclone with `args` within `timeout`: its standard output, or what failed (German,
+    /// with rclone's last lines).
+    async fn rclone(&self, args: &[OsString], timeout: Duration) -> Result<Vec<u8>, String> {
+        run(self.command(args), &self.program, timeout).await
+    }
+
+    fn spawn_error(&self, e: std::io::Error) -> String {
+        spawn_error(&self.program, e)
+    }
+
+    /// A failure of rclone for the copy `name`, as the refusal the page shows.
+    fn refused(&self, name: &str, why: &str) -> ServiceError {
+        ServiceError::refused(format!(
+            "Sicherung {name} außer Haus nach {}: {why}",
+            self.target
+        ))
+    }
+}
+
+/// Runs `cmd` (rclone, `program`) within `timeout` with its outputs captured: the standard
+/// output when it succeeded; else German, what failed with the last lines rclone wrote.
+async fn run(
+    mut cmd: tokio::process::Command,
+    program: &OsString,
+    timeout: Duration,
+) -> Result<Vec<u8>, String> {
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let child = cmd.spawn().map_err(|e| spawn_error(program, e))?;
+    match tokio::time::timeout(timeout, child.wait_with_output()).await {
+        Err(_) => Err(format!(
+            "rclone nach {} s abgebrochen (keine Antwort vom Ziel)",
+            timeout.as_secs()
+        )),
+        Ok(Err(e)) => Err(format!("rclone nicht ausführbar: {e}")),
+        Ok(Ok(out)) if out.status.success() => Ok(out.stdout),
+        Ok(Ok(out)) => Err(failed_text(out.status.code(), &out.stderr)),
+    }
+}
+
+/// German: rclone could not be started (missing: how to install it).
+fn spawn_error(program: &OsString, e: std::io::Error) -> String {
+    if e.kind() == std::io::ErrorKind::NotFound {
+        format!(
+            "{} nicht gefunden: das Paket rclone installieren (apt install rclone)",
+            program.to_string_lossy()
+        )
+    } else {
+        format!("{} nicht startbar: {e}", program.to_string_lossy())
+    }
+}
+
+/// German: rclone ended with `code`, and the last lines of its `stderr` (at most 400 characters,
+/// the time stamps rclone puts in front left out).
+fn failed_text(code: Option<i32>, stderr: &[u8]) -> String {
+    let text = String::from_utf8_lossy(stderr);
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            // „2026/05/01 04:00:00 ERROR : …“
+            let mut parts = l.splitn(3, ' ');
+            match (parts.next(), parts.next(), parts.next()) {
+                (Some(d), Some(t), Some(rest))
+                    if d.len() == 10 && d.as_bytes().get(4) == Some(&b'/') && t.contains(':') =>
+                {
+                    rest
+                }
+                _ => l,
+            }
+        })
+        .collect();
+    let tail = lines
+        .iter()
+        .rev()
+        .take(2)
+        .rev()
+        .copied()
+        .collect::<Vec<_>>()
+        .join(" / ");
+    let tail: String = tail.chars().take(400).collect();
+    let code = code.map_or_else(|| "ohne Code".to_string(), |c| format!("mit Code {c}"));
+    if tail.is_empty() {
+        format!("rclone endete {code}")
+    } else {
+        format!("rclone endete {code}: {tail}")
+    }
+}
+
+/// Lower-case hex of `bytes`.
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    bytes.iter().fold(String::with_capacity(64), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
+/// One entry of `rclone lsjson`.
+#[derive(Debug, serde::Deserialize)]
+struct Listed {
+    #[serde(rename = "Name")]
+    name: String,
+    #[serde(rename = "Size", default)]
+    size: u64,
+    #[serde(rename = "Hashes", default)]
+    hashes: Option<std::collections::BTreeMap<String, String>>,
+}
+
+/// Fetches the copy `spec` (`REMOTE:PFAD/DATEI`, [`is_remote_file`]) with rclone into the
+/// directory `into`, its `.sha256` beside it when the remote has one (so that
+/// [`super::verify`] checks the sum), for `schockerliga verify` and `restore`. Returns the
+/// local file. Errors (German): not a remote file, rclone missing or failing.
+pub async fn fetch(spec: &str, into: &Path) -> Result<PathBuf, ServiceError> {
+    fetch_with(RCLONE.into(), spec, into).await
+}
+
+/// [`fetch`] with the program `program` (rclone).
+pub async fn fetch_with(
+    program: OsString,
+    spec: &str,
+    into: &Path,
+) -> Result<PathBuf, ServiceError> {
+    let target = Target::parse(spec).map_err(ServiceError::refused)?;
+    let name = Path::new(&target.path)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .filter(|n| !n.is_empty())
+        .ok_or_else(|| {
+            ServiceError::refused(format!(
+                "{spec}: bitte eine Datei angeben (REMOTE:PFAD/DATEI), keinen Ordner"
+            ))
+        })?;
+    let local = into.join(&name);
+    let remote = Remote::with_program(target.clone(), program);
+    let file = target.folder();
+    remote
+        .rclone(
+            &["copyto".into(), file.clone().into(), local.clone().into()],
+            TRANSFER_TIMEOUT,
+        )
+        .await
+        .map_err(|e| ServiceError::refused(format!("{spec} nicht geholt: {e}")))?;
+    // The sum beside it, when the remote has one (the server sends it with each copy).
+    let side = local.with_file_name(format!("{name}.sha256"));
+    if let Err(e) = remote
+        .rclone(
+            &[
+                "copyto".into(),
+                format!("{file}.sha256").into(),
+                side.into_os_string(),
+            ],
+            LIST_TIMEOUT,
+        )
+        .await
+    {
+        tracing::info!("{spec}.sha256 nicht geholt: {e}");
+    }
+    Ok(local)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,100 @@
+use std::path::Path;
+
+use super::*;
+
+#[test]
+fn targets_are_read_as_remote_and_folder_or_refused_in_german() {
+    let cases: [(&str, Option<(&str, &str)>); 9] = [
+        (
+            "nextcloud:schockerliga",
+            Some(("nextcloud:schockerliga", "nextcloud:schockerliga/x.db")),
+        ),
+        (
+            " sftp-verein:liga/sicherungen/ ",
+            Some((
+                "sftp-verein:liga/sicherungen",
+                "sftp-verein:liga/sicherungen/x.db",
+            )),
+        ),
+        ("s3.bucket:", Some(("s3.bucket:", "s3.bucket:x.db"))),
+        (
+            "mein remote:/abs/pfad",
+            Some(("mein remote:/abs/pfad", "mein remote:/abs/pfad/x.db")),
+        ),
+        ("ohne-doppelpunkt", None),
+        (":pfad", None),
+        ("-rf:pfad", None),
+        ("nc:--delete", None),
+        ("na/me:pfad", None),
+    ];
+    for (text, want) in cases {
+        match (Target::parse(text), want) {
+            (Ok(t), Some((folder, file))) => {
+                assert_eq!(t.folder(), folder, "{text}");
+                assert_eq!(t.file("x.db"), file, "{text}");
+                assert_eq!(t.to_string(), folder, "{text}");
+            }
+            (Err(e), None) => assert!(e.contains("Ziel außer Haus"), "{text}: {e}"),
+            (got, want) => panic!("{text}: {got:?}, want {want:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_command_line_file_is_remote_only_when_it_is_not_there_and_names_a_remote() {
+    let dir = tempfile::tempdir().unwrap();
+    let odd = dir.path().join("a:b.db");
+    std::fs::write(&odd, b"").unwrap();
+    let cases: [(&Path, bool); 6] = [
+        (
+            Path::new("nextcloud:schockerliga/liga-2026-05-01-040000.db"),
+            true,
+        ),
+        (Path::new("nc:x.db"), true),
+        (Path::new("liga.db"), false),
+        (Path::new("/tmp/nirgends:x.db"), false),
+        (Path::new("nc:"), false),
+        (&odd, false),
+    ];
+    for (arg, want) in cases {
+        assert_eq!(is_remote_file(arg), want, "{}", arg.display());
+    }
+}
+
+#[test]
+fn rclones_failure_is_its_last_lines_without_time_stamps() {
+    let stderr = b"2026/05/01 04:00:00 ERROR : liga.db: Failed to copy: no space left on device\n\
+2026/05/01 04:00:00 ERROR : Attempt 1/2 failed with 1 errors\n\
+2026/05/01 04:00:01 Failed to copyto: no space left on device\n";
+    assert_eq!(
+        failed_text(Some(1), stderr),
+        "rclone endete mit Code 1: ERROR : Attempt 1/2 failed with 1 errors / Failed to copyto: \
+         no space left on device"
+    );
+    assert_eq!(failed_text(None, b""), "rclone endete ohne Code");
+    let long = "x".repeat(1000);
+    assert_eq!(
+        failed_text(Some(3), long.as_bytes()),
+        format!("rclone endete mit Code 3: {}", "x".repeat(400))
+    );
+}
+
+#[tokio::test]
+async fn a_missing_rclone_is_a_german_failure_naming_the_package() {
+    let dir = tempfile::tempdir().unwrap();
+    let got = fetch_with(
+        "/nirgends/rclone".into(),
+        "nc:ordner/liga-2026-05-01-040000.db",
+        dir.path(),
+    )
+    .await
+    .unwrap_err()
+    .to_string();
+    assert!(got.contains("nicht gefunden"), "{got}");
+    assert!(got.contains("apt install rclone"), "{got}");
+    let folder = fetch_with("rclone".into(), "nc:", dir.path())
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(folder.contains("keinen Ordner"), "{folder}");
+}
