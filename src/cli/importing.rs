@@ -83,4 +83,3 @@ fn imported_line(season: &ImportedSeason) -> String {
         season.year, season.players, season.nights
     )
 }
-
