@@ -336,8 +336,21 @@ async fn an_import_through_the_league_is_followed_by_a_verified_copy_that_counts
     };
     count(1).await;
     // The season as the club's spreadsheet of night totals, brought in again in its place.
+    // One more Out in its first row: a sheet that only repeats the season's totals changes no
+    // night (its rounds stay), this one turns that night into totals.
     let csv = crate::service::interchange::season_csv(&league, 2026).unwrap();
-    let sheet = crate::service::interchange::read_sheet_rows("abende.csv", &csv).unwrap();
+    let text = String::from_utf8(csv).unwrap();
+    let mut lines: Vec<Vec<String>> = text
+        .trim_start_matches('\u{feff}')
+        .lines()
+        .map(|l| l.split(';').map(str::to_string).collect())
+        .collect();
+    for name in ["Outs", "Outs gewertet"] {
+        let c = lines[0].iter().position(|h| h == name).unwrap();
+        lines[1][c] = (lines[1][c].parse::<u32>().unwrap() + 1).to_string();
+    }
+    let csv: String = lines.iter().map(|r| r.join(";") + "\r\n").collect();
+    let sheet = crate::service::interchange::read_sheet_rows("abende.csv", csv.as_bytes()).unwrap();
     let digest = sheet.digest.clone();
     league
         .import_sheet(&sheet, &digest, true, &Edit::by("anna"))
