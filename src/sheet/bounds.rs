@@ -295,9 +295,13 @@ fn normalized(path: &str) -> String {
         .to_ascii_lowercase()
 }
 
-/// Every part of an XLSX workbook told by its root element (calamine finds its parts through
-/// the workbook's relationships, wherever they lie): the shared string tables first, then each
-/// worksheet with its name from the workbook.
+/// Every part of an XLSX workbook, whatever its name or root element: calamine finds its parts
+/// through the workbook's relationships and fixed paths (a worksheet may be named `.bin`), and
+/// reads a shared string table, the styles and a sheet's cells from wherever their elements sit
+/// in a part (an `<sst>` wrapped in another element, a `<sheetData>` under any root). So every
+/// part is scanned for all of them: its shared strings (`<si>`) into one table, its styles into
+/// [`StyleCost`], and its cells after a `<sheetData>` as a sheet's, named by the workbook where it
+/// names the part.
 fn xlsx<R: Read + Seek>(
     archive: &mut zip::ZipArchive<R>,
     budget: &mut Budget,
@@ -305,21 +309,20 @@ fn xlsx<R: Read + Seek>(
     let parts: Vec<String> = archive
         .file_names()
         .filter_map(|n| n.ok().map(|n| n.into_owned()))
-        .filter(|n| n.to_ascii_lowercase().ends_with(".xml"))
+        .filter(|n| !n.ends_with('/'))
         .collect();
-    let (mut tables, mut sheets, mut workbooks) = (Vec::new(), Vec::new(), Vec::new());
-    for part in parts {
-        match root_of(archive, &part)?.as_deref() {
-            Some("sst") => tables.push(part),
-            Some("worksheet") => sheets.push(part),
-            Some("workbook") => workbooks.push(part),
-            _ => {}
-        }
-    }
+    let mut workbooks = Vec::new();
     let mut strings: Vec<Len> = Vec::new();
-    for part in &tables {
+    let mut styles = StyleCost::default();
+    for part in &parts {
+        if root_of(archive, part)?.as_deref() == Some("workbook") {
+            workbooks.push(part.clone());
+        }
         let entry = archive.by_name(part).map_err(|e| broken(e.to_string()))?;
-        let table = shared_strings(BufReader::new(entry), part)?;
+        let table = scan_part(BufReader::new(entry), part, &mut styles)?;
+        if table.is_empty() {
+            continue;
+        }
         budget.shared(part, table.iter().map(|l| l.cost()).sum())?;
         // Several tables (only one is read): each index as long as its longest.
         for (k, len) in table.into_iter().enumerate() {
@@ -334,7 +337,7 @@ fn xlsx<R: Read + Seek>(
     for workbook in &workbooks {
         names.extend(sheet_names(archive, workbook)?);
     }
-    for part in sheets {
+    for part in parts {
         let name = names
             .get(&normalized(&part))
             .cloned()
@@ -345,12 +348,18 @@ fn xlsx<R: Read + Seek>(
     Ok(())
 }
 
-/// The value of attribute `key` (qualified name as written) of `e`, if present.
+/// The value of attribute `key` (qualified name as written) of `e`, if present, with its
+/// character and entity references resolved as calamine resolves them (`text:c="&#50;000"` is
+/// 2000: a number is read after its references, never from the raw text); a value whose
+/// references do not resolve is taken as written (calamine refuses it).
 fn attr(e: &BytesStart<'_>, key: &str) -> Option<String> {
     e.attributes()
         .flatten()
         .find(|a| a.key.as_ref() == key)
-        .map(|a| a.value.into_owned())
+        .map(|a| match quick_xml::escape::unescape(&a.value) {
+            Ok(v) => v.into_owned(),
+            Err(_) => a.value.into_owned(),
+        })
 }
 
 /// The sheets' names of the workbook part `workbook` by the normalized path of their worksheet
@@ -428,10 +437,84 @@ fn sheet_names<R: Read + Seek>(
     Ok(names)
 }
 
-/// The length of every entry of an XLSX shared string table (`part` names it in a refusal):
-/// refused when it declares (`uniqueCount`, for which calamine reserves room first) or has more
-/// than [`MAX_SHARED_STRINGS`] entries.
-fn shared_strings<R: BufRead>(reader: R, part: &str) -> Result<Vec<Len>, SheetError> {
+/// What the styles of a workbook cost calamine, which builds every `<xf>` of the styles part
+/// into a full style with a copy of its font, fill, border and number format: the `<xf>`s
+/// counted, and the largest and the sum of the fonts, fills, borders and number formats (their
+/// attributes' and text's bytes), over every part (calamine reads one; counting all is more).
+#[derive(Debug, Default)]
+pub struct StyleCost {
+    xfs: u64,
+    largest: [u64; 4],
+    sum: u64,
+}
+
+/// Most the styles of a workbook may cost calamine, in bytes (16 MiB): each cell format (`<xf>`)
+/// as [`XF_COST`] and a copy of the largest font, fill, border and number format. A club's
+/// workbook has a few dozen cell formats (Excel allows 64,000); a styles part that costs more is
+/// no club's.
+pub const MAX_STYLE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// What one cell format (`<xf>`) costs calamine before the copies it holds: the style it builds
+/// and its format entry.
+pub const XF_COST: u64 = std::mem::size_of::<calamine::Style>() as u64 + 16;
+
+impl StyleCost {
+    /// The style elements whose copies a cell format holds (font, fill, border, number format):
+    /// their index in [`StyleCost::largest`].
+    fn kind(local: &str) -> Option<usize> {
+        match local {
+            "font" => Some(0),
+            "fill" => Some(1),
+            "border" => Some(2),
+            "numFmt" => Some(3),
+            _ => None,
+        }
+    }
+
+    /// The bytes so far (saturating).
+    fn total(&self) -> u64 {
+        let each = self
+            .largest
+            .iter()
+            .fold(XF_COST, |sum, n| sum.saturating_add(*n));
+        self.xfs.saturating_mul(each).saturating_add(self.sum)
+    }
+
+    /// Refuses (German, naming `part`) styles over [`MAX_STYLE_BYTES`].
+    fn check(&self, part: &str) -> Result<(), SheetError> {
+        let total = self.total();
+        if total > MAX_STYLE_BYTES {
+            return Err(SheetError::new(format!(
+                "{part}: die Formatvorlagen (Zellformate, Schriften) kosten beim Lesen über {} \
+                 MiB ({} Zellformate); höchstens {} MiB, eine Vereinstabelle braucht ein paar \
+                 Dutzend Formate",
+                total / (1024 * 1024),
+                self.xfs,
+                MAX_STYLE_BYTES / (1024 * 1024)
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The bytes an element's attributes hold once read (each value, and [`STRING_COST`] for it).
+fn attr_bytes(e: &BytesStart<'_>) -> u64 {
+    e.attributes().flatten().fold(0u64, |sum, a| {
+        sum.saturating_add(a.value.len() as u64 + STRING_COST)
+    })
+}
+
+/// One part of an XLSX workbook, whatever it is: the length of every shared string entry
+/// (`<si>`, wherever it sits) as the table calamine builds from it (`part` names it in a refusal),
+/// refused when an `<sst>` declares (`uniqueCount`, for which calamine reserves room first) or the
+/// part has more than [`MAX_SHARED_STRINGS`] entries; and its style elements counted into
+/// `styles`, refused past [`MAX_STYLE_BYTES`]. A part that is no XML (a picture) ends where it
+/// stops being XML, with what was counted so far (calamine stops there too).
+fn scan_part<R: BufRead>(
+    reader: R,
+    part: &str,
+    styles: &mut StyleCost,
+) -> Result<Vec<Len>, SheetError> {
     let too_many = |n: u64, declared: bool| {
         let has = if declared { "gibt an, sie habe" } else { "hat" };
         SheetError::new(format!(
@@ -442,13 +525,33 @@ fn shared_strings<R: BufRead>(reader: R, part: &str) -> Result<Vec<Len>, SheetEr
     let mut buf = Vec::new();
     let mut out: Vec<Len> = Vec::new();
     let (mut in_si, mut in_t, mut phonetic) = (false, false, false);
+    // The style element being read (its kind, depth and bytes so far).
+    let mut style: Option<(usize, u32, u64)> = None;
     loop {
-        let event = xml
-            .read_event_into(&mut buf)
-            .map_err(|e| SheetError::new(format!("{part}: kein lesbares XML ({e})")))?;
+        let Ok(event) = xml.read_event_into(&mut buf) else {
+            break;
+        };
         match &event {
             Event::Start(e) | Event::Empty(e) => {
                 let empty = matches!(event, Event::Empty(_));
+                let local = e.local_name();
+                if let Some((_, depth, bytes)) = style.as_mut() {
+                    *bytes = bytes.saturating_add(attr_bytes(e));
+                    if !empty {
+                        *depth += 1;
+                    }
+                } else if let Some(kind) = StyleCost::kind(local.as_ref()) {
+                    if empty {
+                        styles.sum = styles.sum.saturating_add(attr_bytes(e) + STRING_COST);
+                        styles.largest[kind] = styles.largest[kind].max(attr_bytes(e));
+                        styles.check(part)?;
+                    } else {
+                        style = Some((kind, 1, attr_bytes(e)));
+                    }
+                } else if local.as_ref() == "xf" {
+                    styles.xfs += 1;
+                    styles.check(part)?;
+                }
                 match e.local_name().as_ref() {
                     "sst" => {
                         let declared = attr(e, "uniqueCount").and_then(|n| n.trim().parse().ok());
@@ -468,12 +571,28 @@ fn shared_strings<R: BufRead>(reader: R, part: &str) -> Result<Vec<Len>, SheetEr
                     _ => {}
                 }
             }
-            Event::End(e) => match e.local_name().as_ref() {
-                "si" => in_si = false,
-                "rPh" => phonetic = false,
-                "t" => in_t = false,
-                _ => {}
-            },
+            Event::End(e) => {
+                if let Some((kind, depth, bytes)) = style.as_mut() {
+                    *depth -= 1;
+                    if *depth == 0 {
+                        styles.sum = styles.sum.saturating_add(*bytes + STRING_COST);
+                        styles.largest[*kind] = styles.largest[*kind].max(*bytes);
+                        style = None;
+                        styles.check(part)?;
+                    }
+                }
+                match e.local_name().as_ref() {
+                    "si" => in_si = false,
+                    "rPh" => phonetic = false,
+                    "t" => in_t = false,
+                    _ => {}
+                }
+            }
+            Event::Text(t) if style.is_some() => {
+                if let Some((_, _, bytes)) = style.as_mut() {
+                    *bytes = bytes.saturating_add(t.len() as u64);
+                }
+            }
             Event::Text(t) if in_si && in_t && !phonetic => {
                 if let Some(last) = out.last_mut() {
                     last.add(Len::of(t.as_ref()));
@@ -535,8 +654,12 @@ impl XlsxCell {
     }
 }
 
-/// One XLSX worksheet `name`: each `<c r="…">` (and `<row r="…">`) taken into its area, each
-/// cell's text (a shared string's as in `strings`) checked and counted into `budget`.
+/// One part of an XLSX workbook read as the worksheet `name`, as calamine reads a worksheet
+/// whatever its root element: from its first `<sheetData>` on (a part without one has no cells
+/// and a part that is no XML before it is skipped), each `<c r="…">` (and `<row r="…">`) taken
+/// into its area, each cell's text (a shared string's as in `strings`) checked and counted into
+/// `budget`. A shared string index that is no entry of the table (not a number, out of range)
+/// counts as the longest entry.
 fn xlsx_sheet<R: BufRead>(
     reader: R,
     name: &str,
@@ -548,10 +671,29 @@ fn xlsx_sheet<R: BufRead>(
     let mut area = Area::default();
     let (mut row, mut col, mut next_row) = (0u64, 0u64, 0u64);
     let mut cell: Option<XlsxCell> = None;
+    let mut in_data = false;
+    let longest = strings
+        .iter()
+        .copied()
+        .max_by_key(|l| l.bytes)
+        .unwrap_or_default();
     loop {
-        let event = xml
-            .read_event_into(&mut buf)
-            .map_err(|e| in_sheet(name, format!("kein lesbares XML ({e})")))?;
+        let event = match xml.read_event_into(&mut buf) {
+            Ok(event) => event,
+            Err(e) if in_data => return Err(in_sheet(name, format!("kein lesbares XML ({e})"))),
+            Err(_) => break,
+        };
+        if !in_data {
+            match &event {
+                Event::Start(e) | Event::Empty(e) => {
+                    in_data = e.local_name().as_ref() == "sheetData";
+                }
+                Event::Eof => break,
+                _ => {}
+            }
+            buf.clear();
+            continue;
+        }
         match &event {
             Event::Start(e) | Event::Empty(e) => {
                 let empty = matches!(event, Event::Empty(_));
@@ -623,7 +765,7 @@ fn xlsx_sheet<R: BufRead>(
                                 .parse::<usize>()
                                 .ok()
                                 .and_then(|k| strings.get(k).copied())
-                                .unwrap_or_default(),
+                                .unwrap_or(longest),
                             "inlineStr" | "str" | "e" | "d" => c.len,
                             _ => Len::default(),
                         };
@@ -636,8 +778,12 @@ fn xlsx_sheet<R: BufRead>(
             Event::Text(t) => {
                 if let Some(c) = cell.as_mut().filter(|c| c.counts()) {
                     if c.kind == "s" {
-                        if c.index.len() < 24 {
+                        // An index longer than any number (zero-padded) stays unreadable: the
+                        // longest entry.
+                        if c.index.len() < 64 {
                             c.index.push_str(t.as_ref());
+                        } else {
+                            c.index = "x".repeat(64);
                         }
                     } else {
                         c.len.add(Len::of(t.as_ref()));
@@ -685,8 +831,6 @@ struct OdsCell {
     /// up to it.
     materialized: bool,
     paragraphs: u64,
-    /// Inside an `office:annotation` (a comment, which calamine skips): its depth.
-    annotation: u32,
 }
 
 impl OdsCell {
@@ -722,9 +866,12 @@ impl OdsCell {
         cell
     }
 
-    /// Whether text now read belongs to the value.
+    /// Whether text now read belongs to the value: all text inside a cell whose content is its
+    /// value, a comment's (`office:annotation`) too. calamine skips a comment only up to the
+    /// first `</office:annotation>`, so text after a nested one is built into the cell; counting
+    /// every comment's text as the cell's can only refuse more, never build more.
     fn counts(&self) -> bool {
-        self.reads_content && self.annotation == 0
+        self.reads_content
     }
 }
 
@@ -767,11 +914,24 @@ fn ods_sheets<R: BufRead>(reader: R, budget: &mut Budget) -> Result<(), SheetErr
             Event::Start(e) | Event::Empty(e) => {
                 let empty = matches!(event, Event::Empty(_));
                 match e.name().as_ref() {
+                    "table:table" if in_table => {
+                        // A table inside a table (or inside a cell): no spreadsheet program
+                        // writes one, and it must not start a new area while the outer one is
+                        // being built.
+                        let at = cell.as_ref().map_or((row, col), |c| (row, c.col));
+                        return Err(in_cell(
+                            &sheet,
+                            at,
+                            "eine Tabelle in der Tabelle (oder in einer Zelle); so etwas \
+                             schreibt kein Tabellenprogramm, bitte die Datei aus LibreOffice \
+                             oder Excel neu speichern"
+                                .to_string(),
+                        ));
+                    }
                     "table:table" => {
-                        if in_table {
-                            budget.area(&sheet, &area)?;
-                        }
-                        in_table = true;
+                        // What came before, outside any table, counted as its own area.
+                        budget.area(&sheet, &area)?;
+                        in_table = !empty;
                         area = Area::default();
                         sheet = attr(e, "table:name").unwrap_or_default();
                         row = 0;
@@ -806,7 +966,6 @@ fn ods_sheets<R: BufRead>(reader: R, budget: &mut Budget) -> Result<(), SheetErr
                             // Text inside a cell: the cell (and its repeats) hold something.
                             area.take(row, row_repeat, c.col, c.cols);
                             match name {
-                                "office:annotation" if !empty => c.annotation += 1,
                                 _ if !c.counts() => {}
                                 "text:p" => {
                                     c.paragraphs += 1;
@@ -845,6 +1004,13 @@ fn ods_sheets<R: BufRead>(reader: R, budget: &mut Budget) -> Result<(), SheetErr
                 }
             }
             Event::End(e) => match e.name().as_ref() {
+                // The end of the table being read (one inside a cell is no end of it: calamine
+                // reads a cell to its own end).
+                "table:table" if in_table && cell.is_none() => {
+                    budget.area(&sheet, &area)?;
+                    in_table = false;
+                    area = Area::default();
+                }
                 "table:table-cell" | "table:covered-table-cell" => {
                     if let Some(c) = cell.take() {
                         finish(c, &sheet, row, row_repeat, budget)?;
@@ -865,11 +1031,6 @@ fn ods_sheets<R: BufRead>(reader: R, budget: &mut Budget) -> Result<(), SheetErr
                         ));
                     }
                 }
-                "office:annotation" => {
-                    if let Some(c) = cell.as_mut() {
-                        c.annotation = c.annotation.saturating_sub(1);
-                    }
-                }
                 _ => {}
             },
             Event::Eof => break,
@@ -877,9 +1038,8 @@ fn ods_sheets<R: BufRead>(reader: R, budget: &mut Budget) -> Result<(), SheetErr
         }
         buf.clear();
     }
-    if in_table {
-        budget.area(&sheet, &area)?;
-    }
+    // What is left (a table without its end, or rows outside any table) counted too.
+    budget.area(&sheet, &area)?;
     Ok(())
 }
 
