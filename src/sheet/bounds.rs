@@ -527,10 +527,7 @@ fn scan_part<R: BufRead>(
     let (mut in_si, mut in_t, mut phonetic) = (false, false, false);
     // The style element being read (its kind, depth and bytes so far).
     let mut style: Option<(usize, u32, u64)> = None;
-    loop {
-        let Ok(event) = xml.read_event_into(&mut buf) else {
-            break;
-        };
+    while let Ok(event) = xml.read_event_into(&mut buf) {
         match &event {
             Event::Start(e) | Event::Empty(e) => {
                 let empty = matches!(event, Event::Empty(_));
