@@ -19,6 +19,10 @@ pub const MAX_FILE_BYTES: usize = 16 * 1024 * 1024;
 /// 213 MiB of honest XML took 862 MB of memory, more than a small club server has.
 pub const MAX_UNPACKED_BYTES: u64 = 64 * 1024 * 1024;
 
+/// Most parts (files in its zip) a workbook may have: 10,000 (a club's has a dozen; each part is
+/// scanned and kept in lists by the zip reader and calamine).
+pub const MAX_PARTS: usize = 10_000;
+
 /// The kinds of file the import reads, told by the file name's ending.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -316,6 +320,12 @@ fn check_unpacked<R: Read + Seek>(reader: R) -> Result<(), SheetError> {
     let not_a_workbook =
         |e: zip::result::ZipError| SheetError::new(format!("keine lesbare Arbeitsmappe ({e})"));
     let mut archive = zip::ZipArchive::new(reader).map_err(not_a_workbook)?;
+    if archive.len() > MAX_PARTS {
+        return Err(SheetError::new(format!(
+            "die Arbeitsmappe besteht aus {} Teilen; höchstens {MAX_PARTS}",
+            archive.len()
+        )));
+    }
     let mut total: u64 = 0;
     for i in 0..archive.len() {
         let entry = archive.by_index_raw(i).map_err(not_a_workbook)?;

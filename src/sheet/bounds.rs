@@ -94,15 +94,57 @@ impl Area {
     }
 }
 
+/// Most sheets a workbook may have (`<sheet>` of an XLSX workbook, `<table:table>` of an ODS):
+/// 1,000; a club has one a year. calamine builds a range and names for each, and reads each
+/// sheet's part again: two million empty tables took 735 MB and 12 s.
+pub const MAX_SHEETS: u64 = 1_000;
+
+/// Most what calamine keeps of a workbook's names may cost, in bytes (8 MiB): each sheet, defined
+/// name, relationship and ODS style or named range as [`NAME_COST`] and its attributes' bytes.
+pub const MAX_NAME_BYTES: u64 = 8 * 1024 * 1024;
+
+/// What one sheet, name or relationship costs calamine beyond its text: its entries and strings
+/// in the lists and maps it keeps (a sheet: two ranges, its name twice).
+pub const NAME_COST: u64 = 512;
+
 /// What the cells of the whole workbook take together: the cells of the sheets' areas and the
-/// bytes of text, counted against [`MAX_CELLS`] and [`MAX_TEXT_BYTES`].
+/// bytes of text, counted against [`MAX_CELLS`] and [`MAX_TEXT_BYTES`]; and the sheets and names
+/// calamine keeps, against [`MAX_SHEETS`] and [`MAX_NAME_BYTES`].
 #[derive(Debug, Default)]
 struct Budget {
     cells: u64,
     text: u64,
+    sheets: u64,
+    names: u64,
 }
 
 impl Budget {
+    /// Counts the element `e` of `part` (a sheet when `sheet`) as calamine keeps it; refused
+    /// (German, naming the part) past [`MAX_SHEETS`] or [`MAX_NAME_BYTES`].
+    fn name(&mut self, part: &str, e: &BytesStart<'_>, sheet: bool) -> Result<(), SheetError> {
+        if sheet {
+            self.sheets += 1;
+            if self.sheets > MAX_SHEETS {
+                return Err(SheetError::new(format!(
+                    "{part}: die Arbeitsmappe hat über {MAX_SHEETS} Blätter; höchstens \
+                     {MAX_SHEETS} (ein Verein braucht eins je Jahr)"
+                )));
+            }
+        }
+        self.names = self
+            .names
+            .saturating_add(NAME_COST.saturating_add(attr_bytes(e)));
+        if self.names > MAX_NAME_BYTES {
+            return Err(SheetError::new(format!(
+                "{part}: die Arbeitsmappe hält über {} MiB an Namen, Verweisen und Blättern; \
+                 höchstens {} MiB",
+                MAX_NAME_BYTES / (1024 * 1024),
+                MAX_NAME_BYTES / (1024 * 1024)
+            )));
+        }
+        Ok(())
+    }
+
     /// Adds a finished sheet's area (`sheet`'s name for the refusal).
     fn area(&mut self, sheet: &str, area: &Area) -> Result<(), SheetError> {
         self.cells = self.cells.saturating_add(area.check(sheet)?);
@@ -319,7 +361,7 @@ fn xlsx<R: Read + Seek>(
             workbooks.push(part.clone());
         }
         let entry = archive.by_name(part).map_err(|e| broken(e.to_string()))?;
-        let table = scan_part(BufReader::new(entry), part, &mut styles)?;
+        let table = scan_part(BufReader::new(entry), part, &mut styles, budget)?;
         if table.is_empty() {
             continue;
         }
@@ -426,7 +468,14 @@ fn sheet_names<R: Read + Seek>(
                 if let (Some(name), Some(target)) =
                     (attr(&e, "name"), id.and_then(|id| targets.get(&id)))
                 {
-                    names.insert(target.clone(), name);
+                    // calamine reads a sheet's part once for each sheet that names it: two
+                    // thousand sheets of one large part would take minutes.
+                    if let Some(other) = names.insert(target.clone(), name.clone()) {
+                        return Err(SheetError::new(format!(
+                            "{workbook}: die Blätter „{other}“ und „{name}“ zeigen auf \
+                             denselben Teil {target}; jedes Blatt hat seinen eigenen"
+                        )));
+                    }
                 }
             }
             Ok(Event::Eof) | Err(_) => break,
@@ -514,6 +563,7 @@ fn scan_part<R: BufRead>(
     reader: R,
     part: &str,
     styles: &mut StyleCost,
+    budget: &mut Budget,
 ) -> Result<Vec<Len>, SheetError> {
     let too_many = |n: u64, declared: bool| {
         let has = if declared { "gibt an, sie habe" } else { "hat" };
@@ -548,6 +598,12 @@ fn scan_part<R: BufRead>(
                 } else if local.as_ref() == "xf" {
                     styles.xfs += 1;
                     styles.check(part)?;
+                }
+                // What calamine keeps of the workbook and its relationships.
+                match local.as_ref() {
+                    "sheet" => budget.name(part, e, true)?,
+                    "definedName" | "Relationship" => budget.name(part, e, false)?,
+                    _ => {}
                 }
                 match e.local_name().as_ref() {
                     "sst" => {
@@ -926,6 +982,7 @@ fn ods_sheets<R: BufRead>(reader: R, budget: &mut Budget) -> Result<(), SheetErr
                         ));
                     }
                     "table:table" => {
+                        budget.name("content.xml", e, true)?;
                         // What came before, outside any table, counted as its own area.
                         budget.area(&sheet, &area)?;
                         in_table = !empty;
@@ -934,6 +991,9 @@ fn ods_sheets<R: BufRead>(reader: R, budget: &mut Budget) -> Result<(), SheetErr
                         row = 0;
                         row_repeat = 0;
                         built = 0;
+                    }
+                    "style:style" | "table:named-range" | "table:named-expression" => {
+                        budget.name("content.xml", e, false)?;
                     }
                     "table:table-row" => {
                         row = row.saturating_add(row_repeat);

@@ -357,6 +357,12 @@ fn the_scans_bypasses_are_refused_naming_where() {
             "tabelle-in-zelle.ods",
             vec!["Blatt „2026“, Zelle A1: ", "eine Tabelle in der Tabelle"],
         ),
+        ("blaetter.ods", vec!["content.xml: ", "über 1000 Blätter"]),
+        ("teile.xlsx", vec!["10001 Teilen", "höchstens 10000"]),
+        (
+            "doppelt.xlsx",
+            vec!["xl/workbook.xml: ", "„2026“ und „2027“", "denselben Teil"],
+        ),
         (
             "lange-zeile.csv",
             vec!["Zeile 1: ", "länger als 100000 Zeichen"],

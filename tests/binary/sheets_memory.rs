@@ -23,12 +23,15 @@ const PEAK_LIMIT_KB: u64 = 300 * 1024;
 const BYPASS_PEAK_LIMIT_KB: u64 = 150 * 1024;
 
 /// The files whose refusal names no sheet: a shared string table's count, the styles part, a CSV
-/// line.
-const NO_SHEET: [&str; 4] = [
+/// line, the sheets' count, the parts' count, a part two sheets name.
+const NO_SHEET: [&str; 7] = [
     "zaehler.xlsx",
     "formate.xlsx",
     "schrift.xlsx",
     "lange-zeile.csv",
+    "blaetter.ods",
+    "teile.xlsx",
+    "doppelt.xlsx",
 ];
 
 /// Every hostile file with the peak its refusal may reach.

@@ -357,7 +357,9 @@ const FAR: &str = r#"<row r="1"><c r="A1" t="inlineStr"><is><t>x</t></is></c></r
 /// whose root is no `<worksheet>`; shared string indexes that are no number, zero-padded, or a
 /// table wrapped in another element; styles of millions of cell formats or one huge font copied
 /// into each; ODS numbers written with character references (`text:c`, `number-rows-repeated`),
-/// text after a nested comment, a table inside a cell; a CSV of one line of 3 MiB separators.
+/// text after a nested comment, a table inside a cell; a CSV of one line of 3 MiB separators. And
+/// what the lead's re-test found besides: an ODS of thousands of empty tables (each a range and
+/// names to calamine), a zip of more than 10,000 parts, two sheets naming one part.
 pub fn bypasses() -> Vec<(&'static str, Vec<u8>)> {
     let long = letters(30_000);
     let ods_cell = |inner: &str| {
@@ -455,7 +457,55 @@ pub fn bypasses() -> Vec<(&'static str, Vec<u8>)> {
                 r#"{ODS_HEAD}<table:table table:name="2026"><table:table-row><table:table-cell office:value-type="string"><text:p>x</text:p><table:table table:name="y"/></table:table-cell></table:table-row><table:table-row table:number-rows-repeated="5000"><table:table-cell table:number-columns-repeated="16000"/></table:table-row><table:table-row><table:table-cell table:number-columns-repeated="16000"/><table:table-cell office:value-type="float" office:value="1"/></table:table-row></table:table>{ODS_TAIL}"#
             )),
         ),
+        (
+            "blaetter.ods",
+            ods_of(&format!(
+                "{ODS_HEAD}{}{ODS_TAIL}",
+                (0..2_000)
+                    .map(|k| format!(r#"<table:table table:name="{k}"/>"#))
+                    .collect::<String>()
+            )),
+        ),
+        ("teile.xlsx", {
+            let names: Vec<String> = (0..10_001).map(|k| format!("x/{k}.xml")).collect();
+            let parts: Vec<(&str, String)> =
+                names.iter().map(|n| (n.as_str(), String::new())).collect();
+            zip_parts(&parts)
+        }),
+        (
+            "doppelt.xlsx",
+            xlsx_twice(&worksheet(r#"<row r="1"><c r="A1"><v>1</v></c></row>"#)),
+        ),
         // Under the web's upload limit (3 MiB); the command line's test takes 16 MiB.
         ("lange-zeile.csv", vec![b';'; 3 * 1024 * 1024 - 64 * 1024]),
     ]
+}
+
+/// An XLSX workbook whose two sheets `2026` and `2027` both name the one part holding `sheet`:
+/// calamine reads that part once for each.
+pub fn xlsx_twice(sheet: &str) -> Vec<u8> {
+    const RELS: &str = "http://schemas.openxmlformats.org/package/2006/relationships";
+    const DOC: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+    const MAIN: &str = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
+    zip_parts(&[
+        (
+            "_rels/.rels",
+            format!(
+                r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="{RELS}"><Relationship Id="rId1" Type="{DOC}/officeDocument" Target="xl/workbook.xml"/></Relationships>"#
+            ),
+        ),
+        (
+            "xl/workbook.xml",
+            format!(
+                r#"<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="{MAIN}" xmlns:r="{DOC}"><sheets><sheet name="2026" sheetId="1" r:id="rId1"/><sheet name="2027" sheetId="2" r:id="rId2"/></sheets></workbook>"#
+            ),
+        ),
+        (
+            "xl/_rels/workbook.xml.rels",
+            format!(
+                r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="{RELS}"><Relationship Id="rId1" Type="{DOC}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="{DOC}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>"#
+            ),
+        ),
+        ("xl/worksheets/sheet1.xml", sheet.to_string()),
+    ])
 }
