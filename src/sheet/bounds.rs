@@ -10,7 +10,17 @@
 //! [`MAX_SPAN_ROWS`] rows), a cell of more than [`MAX_CELL_CHARS`] characters, more than
 //! [`MAX_TEXT_BYTES`] of text in all cells together (repeats and shared strings counted as
 //! calamine copies them), a shared string table of more than [`MAX_SHARED_STRINGS`] entries, and a
-//! cell reference that is no valid one (which calamine would overflow on).
+//! cell reference that is no valid one (which calamine would overflow on). Besides the cells:
+//! styles over [`MAX_STYLE_BYTES`], more than [`MAX_SHEETS`] sheets, names over
+//! [`MAX_NAME_BYTES`], two sheets naming one part.
+//!
+//! The scan does not trust names or root elements (a fifth attack went past an earlier one with a
+//! sheet part named `.bin`, a `<sheetData>` under another root, a wrapped `<sst>`, zero-padded
+//! indexes, numbers written as character references, a nested comment, a table in a cell): every
+//! part is scanned for everything calamine could build from it, numbers are read after their
+//! references, and where calamine's reading is hard to follow the scan counts more (all text in a
+//! cell or a shared string entry, a comment's text as its cell's). An XLSX is then built cell by
+//! cell and counted as built (`super::Built`), so its bounds hold even past the scan.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Seek};
@@ -574,7 +584,7 @@ fn scan_part<R: BufRead>(
     let mut xml = xml_of(reader);
     let mut buf = Vec::new();
     let mut out: Vec<Len> = Vec::new();
-    let (mut in_si, mut in_t, mut phonetic) = (false, false, false);
+    let mut in_si = false;
     // The style element being read (its kind, depth and bytes so far).
     let mut style: Option<(usize, u32, u64)> = None;
     while let Ok(event) = xml.read_event_into(&mut buf) {
@@ -619,8 +629,6 @@ fn scan_part<R: BufRead>(
                         }
                         in_si = !empty;
                     }
-                    "rPh" => phonetic = !empty,
-                    "t" => in_t = !empty,
                     _ => {}
                 }
             }
@@ -634,11 +642,8 @@ fn scan_part<R: BufRead>(
                         styles.check(part)?;
                     }
                 }
-                match e.local_name().as_ref() {
-                    "si" => in_si = false,
-                    "rPh" => phonetic = false,
-                    "t" => in_t = false,
-                    _ => {}
+                if e.local_name().as_ref() == "si" {
+                    in_si = false;
                 }
             }
             Event::Text(t) if style.is_some() => {
@@ -646,17 +651,19 @@ fn scan_part<R: BufRead>(
                     *bytes = bytes.saturating_add(t.len() as u64);
                 }
             }
-            Event::Text(t) if in_si && in_t && !phonetic => {
+            // All text inside an entry, in a `<t>` or not, phonetic runs too: calamine builds
+            // the entry from its runs; counting more can only refuse more.
+            Event::Text(t) if in_si => {
                 if let Some(last) = out.last_mut() {
                     last.add(Len::of(t.as_ref()));
                 }
             }
-            Event::CData(t) if in_si && in_t && !phonetic => {
+            Event::CData(t) if in_si => {
                 if let Some(last) = out.last_mut() {
                     last.add(Len::of(t.as_ref()));
                 }
             }
-            Event::GeneralRef(_) if in_si && in_t && !phonetic => {
+            Event::GeneralRef(_) if in_si => {
                 if let Some(last) = out.last_mut() {
                     last.add(Len::REF);
                 }
@@ -700,8 +707,10 @@ struct XlsxCell {
 }
 
 impl XlsxCell {
-    /// Whether the text now read is part of the cell's value as calamine reads it: an inline
-    /// string's `<t>`, a formula's string result, an error's text; a shared string's index.
+    /// Whether the text now read is a shared string's index (`<v>`, no phonetic run). Every
+    /// text of the cell counts into its length (an inline string's `<t>`, a formula's string
+    /// result, an error's text as calamine keeps them; a phonetic run, a formula too: more
+    /// can only refuse more).
     fn counts(&self) -> bool {
         self.in_value && !self.phonetic
     }
@@ -822,6 +831,9 @@ fn xlsx_sheet<R: BufRead>(
                             "inlineStr" | "str" | "e" | "d" => c.len,
                             _ => Len::default(),
                         };
+                        // All text written in the cell (a number's digits, a formula) is read
+                        // into memory by calamine, whatever it keeps of it.
+                        check_cell(name, c.at, c.len)?;
                         check_cell(name, c.at, len)?;
                         budget.text(name, c.at, len.cost())?;
                     }
@@ -829,8 +841,8 @@ fn xlsx_sheet<R: BufRead>(
                 _ => {}
             },
             Event::Text(t) => {
-                if let Some(c) = cell.as_mut().filter(|c| c.counts()) {
-                    if c.kind == "s" {
+                if let Some(c) = cell.as_mut() {
+                    if c.kind == "s" && c.counts() {
                         // An index longer than any number (zero-padded) stays unreadable: the
                         // longest entry.
                         if c.index.len() < 64 {
@@ -844,12 +856,12 @@ fn xlsx_sheet<R: BufRead>(
                 }
             }
             Event::CData(t) => {
-                if let Some(c) = cell.as_mut().filter(|c| c.counts()) {
+                if let Some(c) = cell.as_mut() {
                     c.len.add(Len::of(t.as_ref()));
                 }
             }
             Event::GeneralRef(_) => {
-                if let Some(c) = cell.as_mut().filter(|c| c.counts()) {
+                if let Some(c) = cell.as_mut() {
                     c.len.add(Len::REF);
                 }
             }

@@ -357,6 +357,10 @@ fn the_scans_bypasses_are_refused_naming_where() {
             "tabelle-in-zelle.ods",
             vec!["Blatt „2026“, Zelle A1: ", "eine Tabelle in der Tabelle"],
         ),
+        (
+            "ziffern.xlsx",
+            vec!["Blatt „2026“, Zelle A1: ", "über 32767 Zeichen"],
+        ),
         ("blaetter.ods", vec!["content.xml: ", "über 1000 Blätter"]),
         ("teile.xlsx", vec!["10001 Teilen", "höchstens 10000"]),
         (

@@ -359,7 +359,8 @@ const FAR: &str = r#"<row r="1"><c r="A1" t="inlineStr"><is><t>x</t></is></c></r
 /// into each; ODS numbers written with character references (`text:c`, `number-rows-repeated`),
 /// text after a nested comment, a table inside a cell; a CSV of one line of 3 MiB separators. And
 /// what the lead's re-test found besides: an ODS of thousands of empty tables (each a range and
-/// names to calamine), a zip of more than 10,000 parts, two sheets naming one part.
+/// names to calamine), a zip of more than 10,000 parts, two sheets naming one part, a number
+/// cell of 40,000 digits (calamine reads all of them into memory).
 pub fn bypasses() -> Vec<(&'static str, Vec<u8>)> {
     let long = letters(30_000);
     let ods_cell = |inner: &str| {
@@ -456,6 +457,18 @@ pub fn bypasses() -> Vec<(&'static str, Vec<u8>)> {
             ods_of(&format!(
                 r#"{ODS_HEAD}<table:table table:name="2026"><table:table-row><table:table-cell office:value-type="string"><text:p>x</text:p><table:table table:name="y"/></table:table-cell></table:table-row><table:table-row table:number-rows-repeated="5000"><table:table-cell table:number-columns-repeated="16000"/></table:table-row><table:table-row><table:table-cell table:number-columns-repeated="16000"/><table:table-cell office:value-type="float" office:value="1"/></table:table-row></table:table>{ODS_TAIL}"#
             )),
+        ),
+        (
+            "ziffern.xlsx",
+            xlsx_raw(
+                "worksheets/sheet1.xml",
+                &worksheet(&format!(
+                    r#"<row r="1"><c r="A1"><v>{}</v></c></row>"#,
+                    "9".repeat(40_000)
+                )),
+                None,
+                None,
+            ),
         ),
         (
             "blaetter.ods",
