@@ -19,6 +19,10 @@ pub const MAX_FILE_BYTES: usize = 16 * 1024 * 1024;
 /// 213 MiB of honest XML took 862 MB of memory, more than a small club server has.
 pub const MAX_UNPACKED_BYTES: u64 = 64 * 1024 * 1024;
 
+/// Most parts (files in its zip) a workbook may have: 10,000 (a club's has a dozen; each part is
+/// scanned and kept in lists by the zip reader and calamine).
+pub const MAX_PARTS: usize = 10_000;
+
 /// The kinds of file the import reads, told by the file name's ending.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -193,8 +197,35 @@ pub fn separator(text: &str) -> u8 {
     seps[best]
 }
 
+/// Most characters one line of a CSV file may hold: 100,000 (a club's line is a date, a name
+/// and a few numbers; a cell may hold [`bounds::MAX_CELL_CHARS`]). The csv reader builds a whole
+/// record in memory, with an entry per field: one line of 16 MiB of separators took 565 MB.
+pub const MAX_LINE_CHARS: usize = 100_000;
+
+/// Refuses (German, with the line) a text with a line longer than [`MAX_LINE_CHARS`], before
+/// the csv reader builds it.
+fn check_lines(text: &str) -> Result<(), SheetError> {
+    for (k, line) in text.split('\n').enumerate() {
+        if line.len() > MAX_LINE_CHARS {
+            let chars = line.chars().count();
+            if chars > MAX_LINE_CHARS {
+                return Err(SheetError {
+                    line: Some(k + 1),
+                    ..SheetError::new(format!(
+                        "die Zeile ist länger als {MAX_LINE_CHARS} Zeichen ({chars} Zeichen); \
+                         eine Zeile der Tabelle braucht ein paar Dutzend (stehen dort sehr \
+                         viele Trennzeichen?)"
+                    ))
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 fn read_csv(bytes: &[u8]) -> Result<Sheet, SheetError> {
     let text = decode(bytes)?;
+    check_lines(&text)?;
     let mut reader = csv::ReaderBuilder::new()
         .delimiter(separator(&text))
         .has_headers(false)
@@ -289,6 +320,12 @@ fn check_unpacked<R: Read + Seek>(reader: R) -> Result<(), SheetError> {
     let not_a_workbook =
         |e: zip::result::ZipError| SheetError::new(format!("keine lesbare Arbeitsmappe ({e})"));
     let mut archive = zip::ZipArchive::new(reader).map_err(not_a_workbook)?;
+    if archive.len() > MAX_PARTS {
+        return Err(SheetError::new(format!(
+            "die Arbeitsmappe besteht aus {} Teilen; höchstens {MAX_PARTS}",
+            archive.len()
+        )));
+    }
     let mut total: u64 = 0;
     for i in 0..archive.len() {
         let entry = archive.by_index_raw(i).map_err(not_a_workbook)?;
@@ -307,6 +344,13 @@ fn check_unpacked<R: Read + Seek>(reader: R) -> Result<(), SheetError> {
 fn read_workbook(kind: Kind, bytes: &[u8]) -> Result<Vec<Sheet>, SheetError> {
     check_unpacked(Cursor::new(bytes))?;
     bounds::check(kind, Cursor::new(bytes))?;
+    build_workbook(kind, bytes)
+}
+
+/// The sheets of a workbook as calamine reads them, without the scan before (its own bounds:
+/// an XLSX is read cell by cell and counted as built; an ODS is built whole by calamine, which
+/// only the scan bounds).
+fn build_workbook(kind: Kind, bytes: &[u8]) -> Result<Vec<Sheet>, SheetError> {
     let broken = |e: String| SheetError::new(format!("keine lesbare Arbeitsmappe ({e})"));
     let mut out = Vec::new();
     let mut built: u64 = 0;
@@ -315,11 +359,9 @@ fn read_workbook(kind: Kind, bytes: &[u8]) -> Result<Vec<Sheet>, SheetError> {
             let mut book: calamine::Xlsx<_> =
                 calamine::open_workbook_from_rs(Cursor::new(bytes))
                     .map_err(|e: calamine::XlsxError| broken(e.to_string()))?;
+            let mut text = Built::default();
             for name in book.sheet_names() {
-                let range = book
-                    .worksheet_range(&name)
-                    .map_err(|e| broken(e.to_string()))?;
-                out.push(sheet_of(name, &range, &mut built)?);
+                out.push(xlsx_sheet(&mut book, name, &mut built, &mut text)?);
             }
         }
         Kind::Ods => {
@@ -335,6 +377,143 @@ fn read_workbook(kind: Kind, bytes: &[u8]) -> Result<Vec<Sheet>, SheetError> {
         Kind::Csv => return Ok(vec![read_csv(bytes)?]),
     }
     Ok(out)
+}
+
+/// What the reader built of a workbook's cells so far: texts and their bytes, counted as each
+/// cell is made (whatever part or element it came from), so no file makes it build more than
+/// [`bounds::MAX_CELLS`] cells or [`bounds::MAX_TEXT_BYTES`] of text, whatever the scan before
+/// it saw (issue 32.1).
+#[derive(Debug, Default)]
+struct Built {
+    cells: u64,
+    text: u64,
+}
+
+impl Built {
+    /// Counts `cell` at (`row`, `col`) (0-based) of sheet `name`; refused (German, naming sheet
+    /// and cell) past the bounds, or a text of more than [`bounds::MAX_CELL_CHARS`] characters.
+    fn add(&mut self, name: &str, (row, col): (u32, u32), cell: &Cell) -> Result<(), SheetError> {
+        let refuse = |message: String| SheetError {
+            sheet: Some(name.to_string()),
+            cell: Some(bounds::cell_name(u64::from(row), u64::from(col))),
+            ..SheetError::new(message)
+        };
+        self.cells += 1;
+        if self.cells > bounds::MAX_CELLS {
+            return Err(refuse(format!(
+                "über {} Zellen mit Inhalt; höchstens {}",
+                bounds::MAX_CELLS,
+                bounds::MAX_CELLS
+            )));
+        }
+        if let Cell::Text(t) = cell {
+            let chars = t.chars().count() as u64;
+            if chars > bounds::MAX_CELL_CHARS {
+                return Err(refuse(format!(
+                    "über {} Zeichen in einer Zelle ({chars} Zeichen); so viel nimmt auch Excel \
+                     nicht (ein Name oder ein Datum braucht ein paar Dutzend)",
+                    bounds::MAX_CELL_CHARS
+                )));
+            }
+            self.text = self
+                .text
+                .saturating_add(t.len() as u64 + bounds::STRING_COST);
+            if self.text > bounds::MAX_TEXT_BYTES {
+                return Err(refuse(format!(
+                    "die Zellen halten bis hier zusammen über {} MiB Text; höchstens {} MiB, \
+                     eine Vereinstabelle hat weit weniger (zeigen sehr viele Zellen denselben \
+                     langen Text?)",
+                    bounds::MAX_TEXT_BYTES / (1024 * 1024),
+                    bounds::MAX_TEXT_BYTES / (1024 * 1024)
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One XLSX worksheet `name` read cell by cell (calamine's cell reader: a shared string is
+/// copied only into the cell made of it, and no grid from the first to the last used cell is
+/// built), each cell counted into `text` as it is made; then its rows as [`sheet_of_rows`] makes
+/// them. A part that is no worksheet (a chart sheet) gives an empty sheet.
+fn xlsx_sheet<RS: Read + Seek>(
+    book: &mut calamine::Xlsx<RS>,
+    name: String,
+    built: &mut u64,
+    text: &mut Built,
+) -> Result<Sheet, SheetError> {
+    let broken = |e: calamine::XlsxError| SheetError {
+        sheet: Some(name.clone()),
+        ..SheetError::new(format!("keine lesbare Arbeitsmappe ({e})"))
+    };
+    let mut reader = match book.worksheet_cells_reader(&name) {
+        Ok(reader) => reader,
+        Err(calamine::XlsxError::NotAWorksheet(_)) => {
+            return Ok(Sheet {
+                name,
+                rows: Vec::new(),
+            })
+        }
+        Err(e) => return Err(broken(e)),
+    };
+    let mut rows: std::collections::BTreeMap<u32, Vec<(u32, Cell)>> = Default::default();
+    while let Some(c) = reader.next_cell().map_err(broken)? {
+        let cell = cell_of(&Data::from(c.get_value().clone()));
+        if cell == Cell::Empty {
+            continue;
+        }
+        let (row, col) = c.get_position();
+        text.add(&name, (row, col), &cell)?;
+        rows.entry(row).or_default().push((col, cell));
+    }
+    drop(reader);
+    sheet_of_rows(name, rows, built)
+}
+
+/// A sheet `name` from its cells by row and column (0-based), each row filled from column A to
+/// its last cell (a later cell at the same place wins). `built` counts the cells of the
+/// workbook's rows so far: refused (German, sheet and line) past [`bounds::MAX_CELLS`].
+fn sheet_of_rows(
+    name: String,
+    cells: std::collections::BTreeMap<u32, Vec<(u32, Cell)>>,
+    built: &mut u64,
+) -> Result<Sheet, SheetError> {
+    let mut rows = Vec::new();
+    for (row, placed) in cells {
+        let line = row as usize + 1;
+        let width = placed
+            .iter()
+            .map(|(c, _)| *c as usize + 1)
+            .max()
+            .unwrap_or(0);
+        *built = built.saturating_add(width as u64);
+        if *built > bounds::MAX_CELLS {
+            return Err(SheetError {
+                sheet: Some(name),
+                line: Some(line),
+                ..SheetError::new(format!(
+                    "die Zeilen halten bis hier über {} Zellen, jede von Spalte A an gezählt \
+                     (steht in vielen Zeilen etwas weit rechts?); höchstens {}",
+                    bounds::MAX_CELLS,
+                    bounds::MAX_CELLS
+                ))
+            });
+        }
+        let mut row_cells = vec![Cell::Empty; width];
+        for (col, cell) in placed {
+            if let Some(slot) = row_cells.get_mut(col as usize) {
+                *slot = cell;
+            }
+        }
+        rows.push(SheetRow {
+            line,
+            cells: row_cells,
+        });
+        if rows.len() > crate::league::sheet::MAX_ROWS + 1 {
+            break;
+        }
+    }
+    Ok(Sheet { name, rows })
 }
 
 /// One worksheet's cells with their real row numbers and columns (a range starts at its first

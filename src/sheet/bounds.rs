@@ -10,7 +10,17 @@
 //! [`MAX_SPAN_ROWS`] rows), a cell of more than [`MAX_CELL_CHARS`] characters, more than
 //! [`MAX_TEXT_BYTES`] of text in all cells together (repeats and shared strings counted as
 //! calamine copies them), a shared string table of more than [`MAX_SHARED_STRINGS`] entries, and a
-//! cell reference that is no valid one (which calamine would overflow on).
+//! cell reference that is no valid one (which calamine would overflow on). Besides the cells:
+//! styles over [`MAX_STYLE_BYTES`], more than [`MAX_SHEETS`] sheets, names over
+//! [`MAX_NAME_BYTES`], two sheets naming one part.
+//!
+//! The scan does not trust names or root elements (a fifth attack went past an earlier one with a
+//! sheet part named `.bin`, a `<sheetData>` under another root, a wrapped `<sst>`, zero-padded
+//! indexes, numbers written as character references, a nested comment, a table in a cell): every
+//! part is scanned for everything calamine could build from it, numbers are read after their
+//! references, and where calamine's reading is hard to follow the scan counts more (all text in a
+//! cell or a shared string entry, a comment's text as its cell's). An XLSX is then built cell by
+//! cell and counted as built (`super::Built`), so its bounds hold even past the scan.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Seek};
@@ -94,15 +104,57 @@ impl Area {
     }
 }
 
+/// Most sheets a workbook may have (`<sheet>` of an XLSX workbook, `<table:table>` of an ODS):
+/// 1,000; a club has one a year. calamine builds a range and names for each, and reads each
+/// sheet's part again: two million empty tables took 735 MB and 12 s.
+pub const MAX_SHEETS: u64 = 1_000;
+
+/// Most what calamine keeps of a workbook's names may cost, in bytes (8 MiB): each sheet, defined
+/// name, relationship and ODS style or named range as [`NAME_COST`] and its attributes' bytes.
+pub const MAX_NAME_BYTES: u64 = 8 * 1024 * 1024;
+
+/// What one sheet, name or relationship costs calamine beyond its text: its entries and strings
+/// in the lists and maps it keeps (a sheet: two ranges, its name twice).
+pub const NAME_COST: u64 = 512;
+
 /// What the cells of the whole workbook take together: the cells of the sheets' areas and the
-/// bytes of text, counted against [`MAX_CELLS`] and [`MAX_TEXT_BYTES`].
+/// bytes of text, counted against [`MAX_CELLS`] and [`MAX_TEXT_BYTES`]; and the sheets and names
+/// calamine keeps, against [`MAX_SHEETS`] and [`MAX_NAME_BYTES`].
 #[derive(Debug, Default)]
 struct Budget {
     cells: u64,
     text: u64,
+    sheets: u64,
+    names: u64,
 }
 
 impl Budget {
+    /// Counts the element `e` of `part` (a sheet when `sheet`) as calamine keeps it; refused
+    /// (German, naming the part) past [`MAX_SHEETS`] or [`MAX_NAME_BYTES`].
+    fn name(&mut self, part: &str, e: &BytesStart<'_>, sheet: bool) -> Result<(), SheetError> {
+        if sheet {
+            self.sheets += 1;
+            if self.sheets > MAX_SHEETS {
+                return Err(SheetError::new(format!(
+                    "{part}: die Arbeitsmappe hat über {MAX_SHEETS} Blätter; höchstens \
+                     {MAX_SHEETS} (ein Verein braucht eins je Jahr)"
+                )));
+            }
+        }
+        self.names = self
+            .names
+            .saturating_add(NAME_COST.saturating_add(attr_bytes(e)));
+        if self.names > MAX_NAME_BYTES {
+            return Err(SheetError::new(format!(
+                "{part}: die Arbeitsmappe hält über {} MiB an Namen, Verweisen und Blättern; \
+                 höchstens {} MiB",
+                MAX_NAME_BYTES / (1024 * 1024),
+                MAX_NAME_BYTES / (1024 * 1024)
+            )));
+        }
+        Ok(())
+    }
+
     /// Adds a finished sheet's area (`sheet`'s name for the refusal).
     fn area(&mut self, sheet: &str, area: &Area) -> Result<(), SheetError> {
         self.cells = self.cells.saturating_add(area.check(sheet)?);
@@ -295,9 +347,13 @@ fn normalized(path: &str) -> String {
         .to_ascii_lowercase()
 }
 
-/// Every part of an XLSX workbook told by its root element (calamine finds its parts through
-/// the workbook's relationships, wherever they lie): the shared string tables first, then each
-/// worksheet with its name from the workbook.
+/// Every part of an XLSX workbook, whatever its name or root element: calamine finds its parts
+/// through the workbook's relationships and fixed paths (a worksheet may be named `.bin`), and
+/// reads a shared string table, the styles and a sheet's cells from wherever their elements sit
+/// in a part (an `<sst>` wrapped in another element, a `<sheetData>` under any root). So every
+/// part is scanned for all of them: its shared strings (`<si>`) into one table, its styles into
+/// [`StyleCost`], and its cells after a `<sheetData>` as a sheet's, named by the workbook where it
+/// names the part.
 fn xlsx<R: Read + Seek>(
     archive: &mut zip::ZipArchive<R>,
     budget: &mut Budget,
@@ -305,21 +361,20 @@ fn xlsx<R: Read + Seek>(
     let parts: Vec<String> = archive
         .file_names()
         .filter_map(|n| n.ok().map(|n| n.into_owned()))
-        .filter(|n| n.to_ascii_lowercase().ends_with(".xml"))
+        .filter(|n| !n.ends_with('/'))
         .collect();
-    let (mut tables, mut sheets, mut workbooks) = (Vec::new(), Vec::new(), Vec::new());
-    for part in parts {
-        match root_of(archive, &part)?.as_deref() {
-            Some("sst") => tables.push(part),
-            Some("worksheet") => sheets.push(part),
-            Some("workbook") => workbooks.push(part),
-            _ => {}
-        }
-    }
+    let mut workbooks = Vec::new();
     let mut strings: Vec<Len> = Vec::new();
-    for part in &tables {
+    let mut styles = StyleCost::default();
+    for part in &parts {
+        if root_of(archive, part)?.as_deref() == Some("workbook") {
+            workbooks.push(part.clone());
+        }
         let entry = archive.by_name(part).map_err(|e| broken(e.to_string()))?;
-        let table = shared_strings(BufReader::new(entry), part)?;
+        let table = scan_part(BufReader::new(entry), part, &mut styles, budget)?;
+        if table.is_empty() {
+            continue;
+        }
         budget.shared(part, table.iter().map(|l| l.cost()).sum())?;
         // Several tables (only one is read): each index as long as its longest.
         for (k, len) in table.into_iter().enumerate() {
@@ -334,7 +389,7 @@ fn xlsx<R: Read + Seek>(
     for workbook in &workbooks {
         names.extend(sheet_names(archive, workbook)?);
     }
-    for part in sheets {
+    for part in parts {
         let name = names
             .get(&normalized(&part))
             .cloned()
@@ -345,12 +400,18 @@ fn xlsx<R: Read + Seek>(
     Ok(())
 }
 
-/// The value of attribute `key` (qualified name as written) of `e`, if present.
+/// The value of attribute `key` (qualified name as written) of `e`, if present, with its
+/// character and entity references resolved as calamine resolves them (`text:c="&#50;000"` is
+/// 2000: a number is read after its references, never from the raw text); a value whose
+/// references do not resolve is taken as written (calamine refuses it).
 fn attr(e: &BytesStart<'_>, key: &str) -> Option<String> {
     e.attributes()
         .flatten()
         .find(|a| a.key.as_ref() == key)
-        .map(|a| a.value.into_owned())
+        .map(|a| match quick_xml::escape::unescape(&a.value) {
+            Ok(v) => v.into_owned(),
+            Err(_) => a.value.into_owned(),
+        })
 }
 
 /// The sheets' names of the workbook part `workbook` by the normalized path of their worksheet
@@ -417,7 +478,14 @@ fn sheet_names<R: Read + Seek>(
                 if let (Some(name), Some(target)) =
                     (attr(&e, "name"), id.and_then(|id| targets.get(&id)))
                 {
-                    names.insert(target.clone(), name);
+                    // calamine reads a sheet's part once for each sheet that names it: two
+                    // thousand sheets of one large part would take minutes.
+                    if let Some(other) = names.insert(target.clone(), name.clone()) {
+                        return Err(SheetError::new(format!(
+                            "{workbook}: die Blätter „{other}“ und „{name}“ zeigen auf \
+                             denselben Teil {target}; jedes Blatt hat seinen eigenen"
+                        )));
+                    }
                 }
             }
             Ok(Event::Eof) | Err(_) => break,
@@ -428,10 +496,85 @@ fn sheet_names<R: Read + Seek>(
     Ok(names)
 }
 
-/// The length of every entry of an XLSX shared string table (`part` names it in a refusal):
-/// refused when it declares (`uniqueCount`, for which calamine reserves room first) or has more
-/// than [`MAX_SHARED_STRINGS`] entries.
-fn shared_strings<R: BufRead>(reader: R, part: &str) -> Result<Vec<Len>, SheetError> {
+/// What the styles of a workbook cost calamine, which builds every `<xf>` of the styles part
+/// into a full style with a copy of its font, fill, border and number format: the `<xf>`s
+/// counted, and the largest and the sum of the fonts, fills, borders and number formats (their
+/// attributes' and text's bytes), over every part (calamine reads one; counting all is more).
+#[derive(Debug, Default)]
+pub struct StyleCost {
+    xfs: u64,
+    largest: [u64; 4],
+    sum: u64,
+}
+
+/// Most the styles of a workbook may cost calamine, in bytes (16 MiB): each cell format (`<xf>`)
+/// as [`XF_COST`] and a copy of the largest font, fill, border and number format. A club's
+/// workbook has a few dozen cell formats (Excel allows 64,000); a styles part that costs more is
+/// no club's.
+pub const MAX_STYLE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// What one cell format (`<xf>`) costs calamine before the copies it holds: the style it builds
+/// and its format entry.
+pub const XF_COST: u64 = std::mem::size_of::<calamine::Style>() as u64 + 16;
+
+impl StyleCost {
+    /// The style elements whose copies a cell format holds (font, fill, border, number format):
+    /// their index in [`StyleCost::largest`].
+    fn kind(local: &str) -> Option<usize> {
+        match local {
+            "font" => Some(0),
+            "fill" => Some(1),
+            "border" => Some(2),
+            "numFmt" => Some(3),
+            _ => None,
+        }
+    }
+
+    /// The bytes so far (saturating).
+    fn total(&self) -> u64 {
+        let each = self
+            .largest
+            .iter()
+            .fold(XF_COST, |sum, n| sum.saturating_add(*n));
+        self.xfs.saturating_mul(each).saturating_add(self.sum)
+    }
+
+    /// Refuses (German, naming `part`) styles over [`MAX_STYLE_BYTES`].
+    fn check(&self, part: &str) -> Result<(), SheetError> {
+        let total = self.total();
+        if total > MAX_STYLE_BYTES {
+            return Err(SheetError::new(format!(
+                "{part}: die Formatvorlagen (Zellformate, Schriften) kosten beim Lesen über {} \
+                 MiB ({} Zellformate); höchstens {} MiB, eine Vereinstabelle braucht ein paar \
+                 Dutzend Formate",
+                total / (1024 * 1024),
+                self.xfs,
+                MAX_STYLE_BYTES / (1024 * 1024)
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The bytes an element's attributes hold once read (each value, and [`STRING_COST`] for it).
+fn attr_bytes(e: &BytesStart<'_>) -> u64 {
+    e.attributes().flatten().fold(0u64, |sum, a| {
+        sum.saturating_add(a.value.len() as u64 + STRING_COST)
+    })
+}
+
+/// One part of an XLSX workbook, whatever it is: the length of every shared string entry
+/// (`<si>`, wherever it sits) as the table calamine builds from it (`part` names it in a refusal),
+/// refused when an `<sst>` declares (`uniqueCount`, for which calamine reserves room first) or the
+/// part has more than [`MAX_SHARED_STRINGS`] entries; and its style elements counted into
+/// `styles`, refused past [`MAX_STYLE_BYTES`]. A part that is no XML (a picture) ends where it
+/// stops being XML, with what was counted so far (calamine stops there too).
+fn scan_part<R: BufRead>(
+    reader: R,
+    part: &str,
+    styles: &mut StyleCost,
+    budget: &mut Budget,
+) -> Result<Vec<Len>, SheetError> {
     let too_many = |n: u64, declared: bool| {
         let has = if declared { "gibt an, sie habe" } else { "hat" };
         SheetError::new(format!(
@@ -441,14 +584,37 @@ fn shared_strings<R: BufRead>(reader: R, part: &str) -> Result<Vec<Len>, SheetEr
     let mut xml = xml_of(reader);
     let mut buf = Vec::new();
     let mut out: Vec<Len> = Vec::new();
-    let (mut in_si, mut in_t, mut phonetic) = (false, false, false);
-    loop {
-        let event = xml
-            .read_event_into(&mut buf)
-            .map_err(|e| SheetError::new(format!("{part}: kein lesbares XML ({e})")))?;
+    let mut in_si = false;
+    // The style element being read (its kind, depth and bytes so far).
+    let mut style: Option<(usize, u32, u64)> = None;
+    while let Ok(event) = xml.read_event_into(&mut buf) {
         match &event {
             Event::Start(e) | Event::Empty(e) => {
                 let empty = matches!(event, Event::Empty(_));
+                let local = e.local_name();
+                if let Some((_, depth, bytes)) = style.as_mut() {
+                    *bytes = bytes.saturating_add(attr_bytes(e));
+                    if !empty {
+                        *depth += 1;
+                    }
+                } else if let Some(kind) = StyleCost::kind(local.as_ref()) {
+                    if empty {
+                        styles.sum = styles.sum.saturating_add(attr_bytes(e) + STRING_COST);
+                        styles.largest[kind] = styles.largest[kind].max(attr_bytes(e));
+                        styles.check(part)?;
+                    } else {
+                        style = Some((kind, 1, attr_bytes(e)));
+                    }
+                } else if local.as_ref() == "xf" {
+                    styles.xfs += 1;
+                    styles.check(part)?;
+                }
+                // What calamine keeps of the workbook and its relationships.
+                match local.as_ref() {
+                    "sheet" => budget.name(part, e, true)?,
+                    "definedName" | "Relationship" => budget.name(part, e, false)?,
+                    _ => {}
+                }
                 match e.local_name().as_ref() {
                     "sst" => {
                         let declared = attr(e, "uniqueCount").and_then(|n| n.trim().parse().ok());
@@ -463,28 +629,41 @@ fn shared_strings<R: BufRead>(reader: R, part: &str) -> Result<Vec<Len>, SheetEr
                         }
                         in_si = !empty;
                     }
-                    "rPh" => phonetic = !empty,
-                    "t" => in_t = !empty,
                     _ => {}
                 }
             }
-            Event::End(e) => match e.local_name().as_ref() {
-                "si" => in_si = false,
-                "rPh" => phonetic = false,
-                "t" => in_t = false,
-                _ => {}
-            },
-            Event::Text(t) if in_si && in_t && !phonetic => {
+            Event::End(e) => {
+                if let Some((kind, depth, bytes)) = style.as_mut() {
+                    *depth -= 1;
+                    if *depth == 0 {
+                        styles.sum = styles.sum.saturating_add(*bytes + STRING_COST);
+                        styles.largest[*kind] = styles.largest[*kind].max(*bytes);
+                        style = None;
+                        styles.check(part)?;
+                    }
+                }
+                if e.local_name().as_ref() == "si" {
+                    in_si = false;
+                }
+            }
+            Event::Text(t) if style.is_some() => {
+                if let Some((_, _, bytes)) = style.as_mut() {
+                    *bytes = bytes.saturating_add(t.len() as u64);
+                }
+            }
+            // All text inside an entry, in a `<t>` or not, phonetic runs too: calamine builds
+            // the entry from its runs; counting more can only refuse more.
+            Event::Text(t) if in_si => {
                 if let Some(last) = out.last_mut() {
                     last.add(Len::of(t.as_ref()));
                 }
             }
-            Event::CData(t) if in_si && in_t && !phonetic => {
+            Event::CData(t) if in_si => {
                 if let Some(last) = out.last_mut() {
                     last.add(Len::of(t.as_ref()));
                 }
             }
-            Event::GeneralRef(_) if in_si && in_t && !phonetic => {
+            Event::GeneralRef(_) if in_si => {
                 if let Some(last) = out.last_mut() {
                     last.add(Len::REF);
                 }
@@ -528,15 +707,21 @@ struct XlsxCell {
 }
 
 impl XlsxCell {
-    /// Whether the text now read is part of the cell's value as calamine reads it: an inline
-    /// string's `<t>`, a formula's string result, an error's text; a shared string's index.
+    /// Whether the text now read is a shared string's index (`<v>`, no phonetic run). Every
+    /// text of the cell counts into its length (an inline string's `<t>`, a formula's string
+    /// result, an error's text as calamine keeps them; a phonetic run, a formula too: more
+    /// can only refuse more).
     fn counts(&self) -> bool {
         self.in_value && !self.phonetic
     }
 }
 
-/// One XLSX worksheet `name`: each `<c r="…">` (and `<row r="…">`) taken into its area, each
-/// cell's text (a shared string's as in `strings`) checked and counted into `budget`.
+/// One part of an XLSX workbook read as the worksheet `name`, as calamine reads a worksheet
+/// whatever its root element: from its first `<sheetData>` on (a part without one has no cells
+/// and a part that is no XML before it is skipped), each `<c r="…">` (and `<row r="…">`) taken
+/// into its area, each cell's text (a shared string's as in `strings`) checked and counted into
+/// `budget`. A shared string index that is no entry of the table (not a number, out of range)
+/// counts as the longest entry.
 fn xlsx_sheet<R: BufRead>(
     reader: R,
     name: &str,
@@ -548,10 +733,29 @@ fn xlsx_sheet<R: BufRead>(
     let mut area = Area::default();
     let (mut row, mut col, mut next_row) = (0u64, 0u64, 0u64);
     let mut cell: Option<XlsxCell> = None;
+    let mut in_data = false;
+    let longest = strings
+        .iter()
+        .copied()
+        .max_by_key(|l| l.bytes)
+        .unwrap_or_default();
     loop {
-        let event = xml
-            .read_event_into(&mut buf)
-            .map_err(|e| in_sheet(name, format!("kein lesbares XML ({e})")))?;
+        let event = match xml.read_event_into(&mut buf) {
+            Ok(event) => event,
+            Err(e) if in_data => return Err(in_sheet(name, format!("kein lesbares XML ({e})"))),
+            Err(_) => break,
+        };
+        if !in_data {
+            match &event {
+                Event::Start(e) | Event::Empty(e) => {
+                    in_data = e.local_name().as_ref() == "sheetData";
+                }
+                Event::Eof => break,
+                _ => {}
+            }
+            buf.clear();
+            continue;
+        }
         match &event {
             Event::Start(e) | Event::Empty(e) => {
                 let empty = matches!(event, Event::Empty(_));
@@ -623,10 +827,13 @@ fn xlsx_sheet<R: BufRead>(
                                 .parse::<usize>()
                                 .ok()
                                 .and_then(|k| strings.get(k).copied())
-                                .unwrap_or_default(),
+                                .unwrap_or(longest),
                             "inlineStr" | "str" | "e" | "d" => c.len,
                             _ => Len::default(),
                         };
+                        // All text written in the cell (a number's digits, a formula) is read
+                        // into memory by calamine, whatever it keeps of it.
+                        check_cell(name, c.at, c.len)?;
                         check_cell(name, c.at, len)?;
                         budget.text(name, c.at, len.cost())?;
                     }
@@ -634,10 +841,14 @@ fn xlsx_sheet<R: BufRead>(
                 _ => {}
             },
             Event::Text(t) => {
-                if let Some(c) = cell.as_mut().filter(|c| c.counts()) {
-                    if c.kind == "s" {
-                        if c.index.len() < 24 {
+                if let Some(c) = cell.as_mut() {
+                    if c.kind == "s" && c.counts() {
+                        // An index longer than any number (zero-padded) stays unreadable: the
+                        // longest entry.
+                        if c.index.len() < 64 {
                             c.index.push_str(t.as_ref());
+                        } else {
+                            c.index = "x".repeat(64);
                         }
                     } else {
                         c.len.add(Len::of(t.as_ref()));
@@ -645,12 +856,12 @@ fn xlsx_sheet<R: BufRead>(
                 }
             }
             Event::CData(t) => {
-                if let Some(c) = cell.as_mut().filter(|c| c.counts()) {
+                if let Some(c) = cell.as_mut() {
                     c.len.add(Len::of(t.as_ref()));
                 }
             }
             Event::GeneralRef(_) => {
-                if let Some(c) = cell.as_mut().filter(|c| c.counts()) {
+                if let Some(c) = cell.as_mut() {
                     c.len.add(Len::REF);
                 }
             }
@@ -685,8 +896,6 @@ struct OdsCell {
     /// up to it.
     materialized: bool,
     paragraphs: u64,
-    /// Inside an `office:annotation` (a comment, which calamine skips): its depth.
-    annotation: u32,
 }
 
 impl OdsCell {
@@ -722,9 +931,12 @@ impl OdsCell {
         cell
     }
 
-    /// Whether text now read belongs to the value.
+    /// Whether text now read belongs to the value: all text inside a cell whose content is its
+    /// value, a comment's (`office:annotation`) too. calamine skips a comment only up to the
+    /// first `</office:annotation>`, so text after a nested one is built into the cell; counting
+    /// every comment's text as the cell's can only refuse more, never build more.
     fn counts(&self) -> bool {
-        self.reads_content && self.annotation == 0
+        self.reads_content
     }
 }
 
@@ -767,16 +979,33 @@ fn ods_sheets<R: BufRead>(reader: R, budget: &mut Budget) -> Result<(), SheetErr
             Event::Start(e) | Event::Empty(e) => {
                 let empty = matches!(event, Event::Empty(_));
                 match e.name().as_ref() {
+                    "table:table" if in_table => {
+                        // A table inside a table (or inside a cell): no spreadsheet program
+                        // writes one, and it must not start a new area while the outer one is
+                        // being built.
+                        let at = cell.as_ref().map_or((row, col), |c| (row, c.col));
+                        return Err(in_cell(
+                            &sheet,
+                            at,
+                            "eine Tabelle in der Tabelle (oder in einer Zelle); so etwas \
+                             schreibt kein Tabellenprogramm, bitte die Datei aus LibreOffice \
+                             oder Excel neu speichern"
+                                .to_string(),
+                        ));
+                    }
                     "table:table" => {
-                        if in_table {
-                            budget.area(&sheet, &area)?;
-                        }
-                        in_table = true;
+                        budget.name("content.xml", e, true)?;
+                        // What came before, outside any table, counted as its own area.
+                        budget.area(&sheet, &area)?;
+                        in_table = !empty;
                         area = Area::default();
                         sheet = attr(e, "table:name").unwrap_or_default();
                         row = 0;
                         row_repeat = 0;
                         built = 0;
+                    }
+                    "style:style" | "table:named-range" | "table:named-expression" => {
+                        budget.name("content.xml", e, false)?;
                     }
                     "table:table-row" => {
                         row = row.saturating_add(row_repeat);
@@ -806,7 +1035,6 @@ fn ods_sheets<R: BufRead>(reader: R, budget: &mut Budget) -> Result<(), SheetErr
                             // Text inside a cell: the cell (and its repeats) hold something.
                             area.take(row, row_repeat, c.col, c.cols);
                             match name {
-                                "office:annotation" if !empty => c.annotation += 1,
                                 _ if !c.counts() => {}
                                 "text:p" => {
                                     c.paragraphs += 1;
@@ -845,6 +1073,13 @@ fn ods_sheets<R: BufRead>(reader: R, budget: &mut Budget) -> Result<(), SheetErr
                 }
             }
             Event::End(e) => match e.name().as_ref() {
+                // The end of the table being read (one inside a cell is no end of it: calamine
+                // reads a cell to its own end).
+                "table:table" if in_table && cell.is_none() => {
+                    budget.area(&sheet, &area)?;
+                    in_table = false;
+                    area = Area::default();
+                }
                 "table:table-cell" | "table:covered-table-cell" => {
                     if let Some(c) = cell.take() {
                         finish(c, &sheet, row, row_repeat, budget)?;
@@ -865,11 +1100,6 @@ fn ods_sheets<R: BufRead>(reader: R, budget: &mut Budget) -> Result<(), SheetErr
                         ));
                     }
                 }
-                "office:annotation" => {
-                    if let Some(c) = cell.as_mut() {
-                        c.annotation = c.annotation.saturating_sub(1);
-                    }
-                }
                 _ => {}
             },
             Event::Eof => break,
@@ -877,9 +1107,8 @@ fn ods_sheets<R: BufRead>(reader: R, budget: &mut Budget) -> Result<(), SheetErr
         }
         buf.clear();
     }
-    if in_table {
-        budget.area(&sheet, &area)?;
-    }
+    // What is left (a table without its end, or rows outside any table) counted too.
+    budget.area(&sheet, &area)?;
     Ok(())
 }
 

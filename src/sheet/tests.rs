@@ -315,3 +315,115 @@ fn a_csv_of_separators_or_an_overlong_cell_is_refused_with_the_line() {
     assert_eq!(e.line, Some(2), "{e}");
     assert!(e.to_string().contains("über 32767 Zeichen"), "{e}");
 }
+
+/// Issue 32.1, the fifth attack: ways past the scan before the build. Each is refused in German,
+/// naming the sheet and the cell (or the part, the line), whatever the parts are named, whatever
+/// their root elements, however a number is written.
+#[test]
+fn the_scans_bypasses_are_refused_naming_where() {
+    let cases: Vec<(&str, Vec<&str>)> = vec![
+        ("weit-bin.xlsx", vec!["Blatt „2026“", "17179869184 Zellen"]),
+        (
+            "weit-wurzel.xlsx",
+            vec!["Blatt „2026“", "17179869184 Zellen"],
+        ),
+        (
+            "index-kein.xlsx",
+            vec!["Blatt „2026“, Zelle ", "über 16 MiB Text"],
+        ),
+        (
+            "index-nullen.xlsx",
+            vec!["Blatt „2026“, Zelle ", "über 16 MiB Text"],
+        ),
+        (
+            "index-verpackt.xlsx",
+            vec!["Blatt „2026“, Zelle ", "über 16 MiB Text"],
+        ),
+        ("formate.xlsx", vec!["xl/styles.xml: ", "Formatvorlagen"]),
+        ("schrift.xlsx", vec!["xl/styles.xml: ", "Formatvorlagen"]),
+        (
+            "zeichen-referenz.ods",
+            vec!["Blatt „2026“, Zelle A1: ", "über 32767 Zeichen"],
+        ),
+        (
+            "kommentar.ods",
+            vec!["Blatt „2026“, Zelle A1: ", "über 32767 Zeichen"],
+        ),
+        (
+            "zeilen-referenz.ods",
+            vec!["Blatt „2026“", "1000000 Zeilen"],
+        ),
+        (
+            "tabelle-in-zelle.ods",
+            vec!["Blatt „2026“, Zelle A1: ", "eine Tabelle in der Tabelle"],
+        ),
+        (
+            "ziffern.xlsx",
+            vec!["Blatt „2026“, Zelle A1: ", "über 32767 Zeichen"],
+        ),
+        ("blaetter.ods", vec!["content.xml: ", "über 1000 Blätter"]),
+        ("teile.xlsx", vec!["10001 Teilen", "höchstens 10000"]),
+        (
+            "doppelt.xlsx",
+            vec!["xl/workbook.xml: ", "„2026“ und „2027“", "denselben Teil"],
+        ),
+        (
+            "lange-zeile.csv",
+            vec!["Zeile 1: ", "länger als 100000 Zeichen"],
+        ),
+    ];
+    let files = sheets::bypasses();
+    assert_eq!(files.len(), cases.len());
+    for (name, want) in cases {
+        let bytes = &files.iter().find(|(n, _)| *n == name).unwrap().1;
+        let kind = Kind::of(name).unwrap();
+        let started = std::time::Instant::now();
+        let e = read(kind, bytes).unwrap_err().to_string();
+        for w in want {
+            assert!(e.contains(w), "{name}: {w}: {e}");
+        }
+        assert!(
+            started.elapsed().as_secs() < 10,
+            "{name}: {:?}",
+            started.elapsed()
+        );
+    }
+}
+
+/// What the XLSX reader builds is counted as it is built, whatever the scan before saw: read
+/// without the scan, a sheet of one long shared string in many cells is refused at the cell that
+/// passes the text bound, and a far cell makes one row, not a grid of 17 billion cells.
+#[test]
+fn an_xlsx_is_counted_as_it_is_built_not_only_by_the_scan() {
+    let bytes = &sheets::bypasses()
+        .into_iter()
+        .find(|(n, _)| *n == "index-verpackt.xlsx")
+        .unwrap()
+        .1;
+    let e = build_workbook(Kind::Xlsx, bytes).unwrap_err().to_string();
+    assert!(e.starts_with("Blatt „2026“, Zelle "), "{e}");
+    assert!(e.contains("über 16 MiB Text"), "{e}");
+    let far = sheets::xlsx_raw(
+        "worksheets/sheet1.bin",
+        r#"<worksheet><sheetData><row r="1"><c r="A1"><v>1</v></c></row><row r="1048576"><c r="D1048576"><v>2</v></c></row></sheetData></worksheet>"#,
+        None,
+        None,
+    );
+    let got = build_workbook(Kind::Xlsx, &far).unwrap();
+    assert_eq!(got[0].rows.len(), 2);
+    assert_eq!(got[0].rows[1].line, 1_048_576);
+    assert_eq!(got[0].rows[1].cells.len(), 4);
+}
+
+/// A CSV line is bounded before the csv reader builds its record (one line of 16 MiB of
+/// separators took 565 MB): refused with the line; a long but honest line still reads.
+#[test]
+fn a_csv_line_longer_than_the_bound_is_refused_with_its_number() {
+    let mut text = "Datum;Spieler\n09.01.2026;Anna\n".to_string();
+    text.push_str(&";".repeat(MAX_LINE_CHARS + 1));
+    let e = read(Kind::Csv, text.as_bytes()).unwrap_err();
+    assert_eq!(e.line, Some(3), "{e}");
+    assert!(e.to_string().contains("länger als 100000 Zeichen"), "{e}");
+    let ok = format!("Datum;Spieler\n09.01.2026;{}\n", "ä".repeat(30_000));
+    assert!(read(Kind::Csv, ok.as_bytes()).is_ok());
+}

@@ -266,3 +266,259 @@ pub fn hostile() -> Vec<(&'static str, Vec<u8>)> {
         ("weit-rechts.xlsx", xlsx_far_column(20_000)),
     ]
 }
+
+/// A zip of `parts` (name, text), each deflated.
+pub fn zip_parts(parts: &[(&str, String)]) -> Vec<u8> {
+    let mut buf = std::io::Cursor::new(Vec::new());
+    {
+        let mut zip = zip::ZipWriter::new(&mut buf);
+        let deflated = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated);
+        for (name, text) in parts {
+            zip.start_file(*name, deflated).unwrap();
+            zip.write_all(text.as_bytes()).unwrap();
+        }
+        zip.finish().unwrap();
+    }
+    buf.into_inner()
+}
+
+/// An XLSX workbook written by hand, the way a hostile file is: one sheet `2026` whose part is
+/// `xl/<target>` (any name) holding `sheet` (its whole XML, any root), and, if given, the parts
+/// `xl/sharedStrings.xml` and `xl/styles.xml` as written (any root). The workbook's
+/// relationships name the sheet only; calamine finds the others by their paths.
+pub fn xlsx_raw(target: &str, sheet: &str, shared: Option<&str>, styles: Option<&str>) -> Vec<u8> {
+    const RELS: &str = "http://schemas.openxmlformats.org/package/2006/relationships";
+    const DOC: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+    const MAIN: &str = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
+    let mut parts: Vec<(&str, String)> = vec![
+        (
+            "[Content_Types].xml",
+            r#"<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>"#.to_string(),
+        ),
+        (
+            "_rels/.rels",
+            format!(r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="{RELS}"><Relationship Id="rId1" Type="{DOC}/officeDocument" Target="xl/workbook.xml"/></Relationships>"#),
+        ),
+        (
+            "xl/workbook.xml",
+            format!(r#"<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="{MAIN}" xmlns:r="{DOC}"><sheets><sheet name="2026" sheetId="1" r:id="rId1"/></sheets></workbook>"#),
+        ),
+        (
+            "xl/_rels/workbook.xml.rels",
+            format!(r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="{RELS}"><Relationship Id="rId1" Type="{DOC}/worksheet" Target="{target}"/></Relationships>"#),
+        ),
+    ];
+    let sheet_path = format!("xl/{target}");
+    parts.push((&sheet_path, sheet.to_string()));
+    if let Some(shared) = shared {
+        parts.push(("xl/sharedStrings.xml", shared.to_string()));
+    }
+    if let Some(styles) = styles {
+        parts.push(("xl/styles.xml", styles.to_string()));
+    }
+    zip_parts(&parts)
+}
+
+/// A worksheet's XML with `<sheetData>` holding `data`.
+fn worksheet(data: &str) -> String {
+    format!(
+        r#"<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>{data}</sheetData></worksheet>"#
+    )
+}
+
+/// `rows` × `cols` cells that each show shared string `index` (as written).
+fn shared_cells(index: &str, rows: usize, cols: usize) -> String {
+    let row = format!(
+        "<row>{}</row>",
+        format!(r#"<c t="s"><v>{index}</v></c>"#).repeat(cols)
+    );
+    row.repeat(rows)
+}
+
+/// A shared string table of `texts` under the root `<sst>`.
+fn sst(texts: &[&str]) -> String {
+    let items: String = texts
+        .iter()
+        .map(|t| format!("<si><t>{}</t></si>", escape(t)))
+        .collect();
+    format!(
+        r#"<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="{0}" uniqueCount="{0}">{items}</sst>"#,
+        texts.len()
+    )
+}
+
+/// One cell `A1` and one in `XFD1048576`: a grid of 17 billion cells to a reader that builds
+/// one from the first to the last used cell.
+const FAR: &str = r#"<row r="1"><c r="A1" t="inlineStr"><is><t>x</t></is></c></row><row r="1048576"><c r="XFD1048576" t="inlineStr"><is><t>y</t></is></c></row>"#;
+
+/// The hostile files of the fifth attack on the reader's bounds (issue 32.1 follow-up), each
+/// a way past the scan before the build (file name, bytes): a worksheet part named `.bin`, one
+/// whose root is no `<worksheet>`; shared string indexes that are no number, zero-padded, or a
+/// table wrapped in another element; styles of millions of cell formats or one huge font copied
+/// into each; ODS numbers written with character references (`text:c`, `number-rows-repeated`),
+/// text after a nested comment, a table inside a cell; a CSV of one line of 3 MiB separators. And
+/// what the lead's re-test found besides: an ODS of thousands of empty tables (each a range and
+/// names to calamine), a zip of more than 10,000 parts, two sheets naming one part, a number
+/// cell of 40,000 digits (calamine reads all of them into memory).
+pub fn bypasses() -> Vec<(&'static str, Vec<u8>)> {
+    let long = letters(30_000);
+    let ods_cell = |inner: &str| {
+        ods_of(&format!(
+            r#"{ODS_HEAD}<table:table table:name="2026"><table:table-row><table:table-cell office:value-type="string">{inner}</table:table-cell></table:table-row></table:table>{ODS_TAIL}"#
+        ))
+    };
+    vec![
+        (
+            "weit-bin.xlsx",
+            xlsx_raw("worksheets/sheet1.bin", &worksheet(FAR), None, None),
+        ),
+        (
+            "weit-wurzel.xlsx",
+            xlsx_raw(
+                "worksheets/sheet1.xml",
+                &format!("<wrapper><sheetData>{FAR}</sheetData></wrapper>"),
+                None,
+                None,
+            ),
+        ),
+        (
+            "index-kein.xlsx",
+            xlsx_raw(
+                "worksheets/sheet1.xml",
+                &worksheet(&shared_cells("x", 1_000, 50)),
+                Some(&sst(&[&long, "b"])),
+                None,
+            ),
+        ),
+        (
+            "index-nullen.xlsx",
+            xlsx_raw(
+                "worksheets/sheet1.xml",
+                &worksheet(&shared_cells(&format!("{}1", "0".repeat(24)), 1_000, 50)),
+                Some(&sst(&["b", &long])),
+                None,
+            ),
+        ),
+        (
+            "index-verpackt.xlsx",
+            xlsx_raw(
+                "worksheets/sheet1.xml",
+                &worksheet(&shared_cells("0", 1_000, 50)),
+                Some(&format!(
+                    r#"<wrap><sst count="2" uniqueCount="2"><si><t>{long}</t></si><si><t>b</t></si></sst></wrap>"#
+                )),
+                None,
+            ),
+        ),
+        (
+            "formate.xlsx",
+            xlsx_raw(
+                "worksheets/sheet1.xml",
+                &worksheet(""),
+                None,
+                Some(&format!(
+                    r#"<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><cellXfs>{}</cellXfs></styleSheet>"#,
+                    "<xf/>".repeat(2_000_000)
+                )),
+            ),
+        ),
+        (
+            "schrift.xlsx",
+            xlsx_raw(
+                "worksheets/sheet1.xml",
+                &worksheet(""),
+                None,
+                Some(&format!(
+                    r#"<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><fonts><font><name val="{}"/></font></fonts><cellXfs>{}</cellXfs></styleSheet>"#,
+                    "A".repeat(1_000_000),
+                    r#"<xf fontId="0"/>"#.repeat(100_000)
+                )),
+            ),
+        ),
+        (
+            "zeichen-referenz.ods",
+            ods_cell(r#"<text:p>a<text:s text:c="&#50;000000000"/></text:p>"#),
+        ),
+        (
+            "kommentar.ods",
+            ods_cell(
+                r#"<office:annotation><office:annotation></office:annotation><text:p>a<text:s text:c="2000000000"/></text:p></office:annotation>"#,
+            ),
+        ),
+        (
+            "zeilen-referenz.ods",
+            ods_of(&format!(
+                r#"{ODS_HEAD}<table:table table:name="2026"><table:table-row table:number-rows-repeated="&#49;000000"><table:table-cell office:value-type="float" office:value="1" table:number-columns-repeated="95"/></table:table-row></table:table>{ODS_TAIL}"#
+            )),
+        ),
+        (
+            "tabelle-in-zelle.ods",
+            ods_of(&format!(
+                r#"{ODS_HEAD}<table:table table:name="2026"><table:table-row><table:table-cell office:value-type="string"><text:p>x</text:p><table:table table:name="y"/></table:table-cell></table:table-row><table:table-row table:number-rows-repeated="5000"><table:table-cell table:number-columns-repeated="16000"/></table:table-row><table:table-row><table:table-cell table:number-columns-repeated="16000"/><table:table-cell office:value-type="float" office:value="1"/></table:table-row></table:table>{ODS_TAIL}"#
+            )),
+        ),
+        (
+            "ziffern.xlsx",
+            xlsx_raw(
+                "worksheets/sheet1.xml",
+                &worksheet(&format!(
+                    r#"<row r="1"><c r="A1"><v>{}</v></c></row>"#,
+                    "9".repeat(40_000)
+                )),
+                None,
+                None,
+            ),
+        ),
+        (
+            "blaetter.ods",
+            ods_of(&format!(
+                "{ODS_HEAD}{}{ODS_TAIL}",
+                (0..2_000)
+                    .map(|k| format!(r#"<table:table table:name="{k}"/>"#))
+                    .collect::<String>()
+            )),
+        ),
+        ("teile.xlsx", {
+            let names: Vec<String> = (0..10_001).map(|k| format!("x/{k}.xml")).collect();
+            let parts: Vec<(&str, String)> =
+                names.iter().map(|n| (n.as_str(), String::new())).collect();
+            zip_parts(&parts)
+        }),
+        (
+            "doppelt.xlsx",
+            xlsx_twice(&worksheet(r#"<row r="1"><c r="A1"><v>1</v></c></row>"#)),
+        ),
+        // Under the web's upload limit (3 MiB); the command line's test takes 16 MiB.
+        ("lange-zeile.csv", vec![b';'; 3 * 1024 * 1024 - 64 * 1024]),
+    ]
+}
+
+/// An XLSX workbook whose two sheets `2026` and `2027` both name the one part holding `sheet`:
+/// calamine reads that part once for each.
+pub fn xlsx_twice(sheet: &str) -> Vec<u8> {
+    const RELS: &str = "http://schemas.openxmlformats.org/package/2006/relationships";
+    const DOC: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+    const MAIN: &str = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
+    zip_parts(&[
+        (
+            "_rels/.rels",
+            format!(
+                r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="{RELS}"><Relationship Id="rId1" Type="{DOC}/officeDocument" Target="xl/workbook.xml"/></Relationships>"#
+            ),
+        ),
+        (
+            "xl/workbook.xml",
+            format!(
+                r#"<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="{MAIN}" xmlns:r="{DOC}"><sheets><sheet name="2026" sheetId="1" r:id="rId1"/><sheet name="2027" sheetId="2" r:id="rId2"/></sheets></workbook>"#
+            ),
+        ),
+        (
+            "xl/_rels/workbook.xml.rels",
+            format!(
+                r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="{RELS}"><Relationship Id="rId1" Type="{DOC}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="{DOC}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>"#
+            ),
+        ),
+        ("xl/worksheets/sheet1.xml", sheet.to_string()),
+    ])
+}
