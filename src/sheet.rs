@@ -509,7 +509,7 @@ fn sheet_of_rows(
             line,
             cells: row_cells,
         });
-        if rows.len() > crate::league::sheet::MAX_ROWS + 1 {
+        if rows.len() > crate::league::sheet::layout::MAX_ROWS + 1 {
             break;
         }
     }
