@@ -833,6 +833,27 @@ impl Backups {
         (!all.is_empty()).then(|| all.join(" "))
     }
 
+    /// The number of the newest copy in the directory named in the second of `first` (`….db`
+    /// is 1, `…-2.db` is 2, sidecars and parts count too), `None` when there is none: a new
+    /// copy of that second takes the next number, so it sorts newest even when older ones of
+    /// that second were pruned meanwhile (their first name free again).
+    fn newest_of_second(&self, first: &str) -> Option<u32> {
+        let stamp = first.trim_end_matches(".db");
+        std::fs::read_dir(&self.dir)
+            .ok()?
+            .filter_map(Result::ok)
+            .filter_map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let rest = name.strip_prefix(stamp)?;
+                if rest.starts_with(".db") {
+                    return Some(1);
+                }
+                let (n, _) = rest.strip_prefix('-')?.split_once(".db")?;
+                n.parse::<u32>().ok()
+            })
+            .max()
+    }
+
     /// Makes a verified copy of `league`'s database now (named by the club's clock), removes
     /// the copies beyond the newest `keep` good ones, and returns the new copy. A copy that
     /// cannot be written or fails its probe is a failure ([`Backups::last_failure`]) and an
@@ -842,12 +863,10 @@ impl Backups {
         let clock = league.clock();
         let local = clock.now_local().naive_local();
         let first = self.name_at(local);
-        let mut name = first.clone();
-        let mut n = 2;
-        while self.dir.join(&name).exists() {
-            name = format!("{}-{n}.db", first.trim_end_matches(".db"));
-            n += 1;
-        }
+        let name = match self.newest_of_second(&first) {
+            None => first.clone(),
+            Some(n) => format!("{}-{}.db", first.trim_end_matches(".db"), n + 1),
+        };
         let target = self.dir.join(&name);
         let result = write_verified_copy(league.db(), &target).await;
         let outcome = match result {

@@ -233,6 +233,37 @@ async fn copies_are_named_by_the_clubs_clock_and_the_newest_n_good_ones_kept() {
     }
 }
 
+/// Binary test of the copies off the machine (three „Jetzt sichern“ in one second, keep 2): the
+/// third copy took the first name of that second again (pruned meanwhile), sorted as the oldest,
+/// was pruned at once and the Sicherung page answered 404. A copy is always named after the
+/// newest of its second.
+#[tokio::test]
+async fn a_copy_made_in_the_second_of_pruned_ones_is_named_after_the_newest_and_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let (league, _) = league_at(dir.path(), "2026-11-27T22:30:00Z").await;
+    let backups = Backups::new(&dir.path().join("liga.db"), &dir.path().join("sich"), 1).unwrap();
+    let clock = league.clock();
+    let mut names = Vec::new();
+    for _ in 0..4 {
+        let copy = backups.make(&league, Reason::Now).await.unwrap();
+        assert_eq!(
+            backups.list(&clock)[0].name,
+            copy.name,
+            "the newest is the one made"
+        );
+        names.push(copy.name);
+    }
+    assert_eq!(
+        names,
+        [
+            "liga-2026-11-27-233000.db",
+            "liga-2026-11-27-233000-2.db",
+            "liga-2026-11-27-233000-3.db",
+            "liga-2026-11-27-233000-4.db"
+        ]
+    );
+}
+
 #[tokio::test]
 async fn a_copy_that_cannot_be_written_is_a_failure_until_a_good_one_exists() {
     let dir = tempfile::tempdir().unwrap();
