@@ -194,6 +194,18 @@ async fn a_late_arrival_at_round_3_of_two_tables_keeps_every_figure_right() {
     let kasse = t.get("/saison/2026/kasse", Some(&cookie)).await;
     assert_eq!(kasse.status, StatusCode::OK);
     assert!(kasse.body.contains("Kurt"), "{}", kasse.body);
+    // The night's page (fifth trial): Kurt was not drawn, he came later; "Ausgelost" names the
+    // drawn players of table 2, and Kurt after them, from his first round.
+    let night_page = t.get(&format!("/abend/{NIGHT}"), None).await.body;
+    let table_two = night_page.split("<h2>Tisch 2</h2>").nth(1).unwrap();
+    let drawn = table_two.split("Ausgelost: ").nth(1).unwrap();
+    let drawn = &drawn[..drawn.find("</p>").unwrap()];
+    assert!(!drawn.contains("Kurt"), "{drawn}");
+    assert!(drawn.contains(two[0].as_str()), "{drawn}");
+    assert!(
+        table_two.contains("Später dazu: Kurt (ab Runde 3)"),
+        "{table_two}"
+    );
     // The export: his seat and his one row, and the file checks again.
     let file = db::season::load_file(&t.db.read, 2026)
         .await

@@ -163,6 +163,28 @@ pub fn table_players(draw: &[SeatEntry], table: u32) -> Vec<String> {
         .collect()
 }
 
+/// The late arrivals of a table (league.md §9: seated after its first round): each player of
+/// `seated` (the table's players in seat order) whose first row at `table` comes after the
+/// table's first round, with that round's number, in seat order. A drawn player who has not
+/// played yet is none of them. E.g. `[("Kurt", 3)]`.
+pub fn joined_later(table: &Table, seated: &[String]) -> Vec<(String, u32)> {
+    let Some(first) = table.rounds.iter().map(|r| r.number).min() else {
+        return Vec::new();
+    };
+    seated
+        .iter()
+        .filter_map(|p| {
+            let from = table
+                .rounds
+                .iter()
+                .filter(|r| r.results.iter().any(|x| x.player == *p))
+                .map(|r| r.number)
+                .min()?;
+            (from > first).then(|| (p.clone(), from))
+        })
+        .collect()
+}
+
 /// The seat order of a Runde (schocken-rules.md §6): the table's players in seat order starting with
 /// `vorleger`, only those `ticked` as playing. A Vorleger who does not play leaves the order as drawn.
 pub fn seat_order(table_players: &[String], ticked: &[&str], vorleger: &str) -> Vec<String> {

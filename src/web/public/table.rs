@@ -601,8 +601,10 @@ async fn nights(layout: Layout, at: AtSeason) -> Result<NightsPage, AppError> {
 pub struct TableView<'a> {
     /// Table number.
     pub number: u32,
-    /// Its players as drawn.
+    /// Its players as drawn (before its first round).
     pub players: Vec<String>,
+    /// Who sat down later, with the round he came in (`joined_later`).
+    pub joined_later: Vec<(String, u32)>,
     /// Its rounds.
     pub rounds: &'a [league::Round],
 }
@@ -652,14 +654,21 @@ async fn night(
     let tables = n
         .table_numbers_with_draw()
         .into_iter()
-        .map(|number| TableView {
-            number,
-            players: league::model::draw::table_players(&n.draw, number),
-            rounds: n
-                .tables
-                .iter()
-                .find(|t| t.number == number)
-                .map_or(&[][..], |t| &t.rounds[..]),
+        .map(|number| {
+            let seated = league::model::draw::table_players(&n.draw, number);
+            let table = n.tables.iter().find(|t| t.number == number);
+            let joined_later = table
+                .map(|t| league::model::draw::joined_later(t, &seated))
+                .unwrap_or_default();
+            TableView {
+                number,
+                players: seated
+                    .into_iter()
+                    .filter(|p| !joined_later.iter().any(|(q, _)| q == p))
+                    .collect(),
+                joined_later,
+                rounds: table.map_or(&[][..], |t| &t.rounds[..]),
+            }
         })
         .collect();
     let players = summary
