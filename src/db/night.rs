@@ -304,6 +304,60 @@ pub(crate) async fn insert_round(
     Ok(round_id)
 }
 
+/// Rows of one multi-row insert of [`insert_rounds`] and [`insert_results`]: 8 values a result
+/// row, well under SQLite's 32,766 bound values per statement.
+const ROWS_PER_INSERT: usize = 1_000;
+
+/// Inserts the rounds `rounds` (table, number) of night `night_id` (none of them stored there
+/// yet) in multi-row inserts, and returns each one's `rounds.id` by (table, number). For a whole
+/// season stored at once (`season::replace`): one statement per 1,000 rounds, not one each.
+pub(crate) async fn insert_rounds(
+    conn: &mut SqliteConnection,
+    night_id: i64,
+    rounds: &[(u32, u32)],
+) -> Result<std::collections::HashMap<(u32, u32), i64>, DbError> {
+    for chunk in rounds.chunks(ROWS_PER_INSERT) {
+        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
+            "insert into rounds (night_id, table_no, number) ",
+        );
+        q.push_values(chunk, |mut b, (table, number)| {
+            b.push_bind(night_id).push_bind(*table).push_bind(*number);
+        });
+        q.build().execute(&mut *conn).await?;
+    }
+    let ids: Vec<(i64, u32, u32)> =
+        sqlx::query_as("select id, table_no, number from rounds where night_id = ?")
+            .bind(night_id)
+            .fetch_all(&mut *conn)
+            .await?;
+    Ok(ids.into_iter().map(|(id, t, n)| ((t, n), id)).collect())
+}
+
+/// Inserts result rows (round id, player id, 0-based position, the row) in multi-row inserts of
+/// [`ROWS_PER_INSERT`]; the same rows as [`insert_result`] one by one.
+pub(crate) async fn insert_results(
+    conn: &mut SqliteConnection,
+    rows: &[(i64, i64, usize, &ResultEntry)],
+) -> Result<(), DbError> {
+    for chunk in rows.chunks(ROWS_PER_INSERT) {
+        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
+            "insert into results (round_id, player_id, position, outs, hand_outs, julen, joker, lost) ",
+        );
+        q.push_values(chunk, |mut b, (round_id, player_id, position, r)| {
+            b.push_bind(*round_id)
+                .push_bind(*player_id)
+                .push_bind(*position as i64)
+                .push_bind(r.outs)
+                .push_bind(r.hand_outs)
+                .push_bind(r.julen)
+                .push_bind(r.joker)
+                .push_bind(r.lost);
+        });
+        q.build().execute(&mut *conn).await?;
+    }
+    Ok(())
+}
+
 /// Inserts `r` as the row of player `player_id` at `position` (0-based row order) of round
 /// `round_id`.
 pub(crate) async fn insert_result(

@@ -585,15 +585,33 @@ pub async fn replace(conn: &mut SqliteConnection, season: &Season) -> Result<(),
             seats.push((id_of(&s.player)?, s.table, seat));
         }
         super::night::add_seats(&mut *conn, night_id, &seats).await?;
+        // The night's rounds and their rows in a few multi-row inserts (issue 37.2: one insert
+        // a row made a 40-season club file take half a minute).
+        let numbers: Vec<(u32, u32)> = night
+            .tables
+            .iter()
+            .flat_map(|t| t.rounds.iter().map(move |r| (t.number, r.number)))
+            .collect();
+        let round_ids = super::night::insert_rounds(&mut *conn, night_id, &numbers).await?;
+        let round_id = |table: u32, number: u32| {
+            round_ids.get(&(table, number)).copied().ok_or_else(|| {
+                DbError::Corrupt(format!(
+                    "Runde {number} an Tisch {table} nach dem Einfügen nicht gefunden"
+                ))
+            })
+        };
+        let mut rows = Vec::new();
         for table in &night.tables {
             for round in &table.rounds {
-                let round_id =
-                    super::night::insert_round(&mut *conn, night_id, table.number, round.number)
-                        .await?;
+                let id = round_id(table.number, round.number)?;
                 for (pos, r) in round.results.iter().enumerate() {
-                    super::night::insert_result(&mut *conn, round_id, id_of(&r.player)?, pos, r)
-                        .await?;
+                    rows.push((id, id_of(&r.player)?, pos, r));
                 }
+            }
+        }
+        super::night::insert_results(&mut *conn, &rows).await?;
+        for table in &night.tables {
+            for round in &table.rounds {
                 if let Some(b) = &round.schockbesteck {
                     super::besteck::put_confirmed(
                         &mut *conn,
