@@ -311,3 +311,26 @@ async fn live_without_a_date_shows_tonight_or_the_next_night() {
     let t = TestApp::empty().await;
     assert_eq!(live(&t).await.0, StatusCode::NOT_FOUND);
 }
+
+/// Fresh-user trial (sixth): the live board's "bezahlt" counted every lost round, so a Sozialfall
+/// who lost 4 rounds read 4 on the bar's screen while the night's page, the report and his page
+/// say 3 (league.md §7: at most `sozialfall_after` paid rounds a night). The tally says both.
+#[tokio::test]
+async fn the_live_tally_pays_a_sozialfall_at_most_three_rounds() {
+    let t = prepared().await;
+    for number in 2..=5 {
+        store_round(&t, "2026-01-09", number).await;
+    }
+    let v = t.get("/api/v1/nights/2026-01-09/live", None).await.json();
+    let bernd = &v["tables"][0]["tally"][1];
+    assert_eq!(bernd["player"], "Bernd");
+    assert_eq!(bernd["lost"], 5, "round 1 and rounds 2-5 lost");
+    assert_eq!(bernd["paid"], 3, "a Sozialfall pays at most 3 rounds");
+    let page = t.get("/live/2026-01-09", None).await;
+    assert!(
+        page.body
+            .contains("<td>Bernd</td><td class=\"num\">1</td><td class=\"num\">0</td><td class=\"num\">0</td><td class=\"num\">3"),
+        "{}",
+        page.body
+    );
+}

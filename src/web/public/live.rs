@@ -136,13 +136,20 @@ pub struct TallyRow {
     pub hand_outs: u32,
     /// Julen so far.
     pub julen: u32,
-    /// Rounds he lost, i.e. paid.
+    /// Rounds he lost at this table.
+    pub lost: u32,
+    /// Rounds he paid: those lost, at most the season's `sozialfall_after` (league.md §7).
     pub paid: u32,
 }
 
 /// The tally of `players` (seat order) over `rounds`; a player of a round who is not in
-/// `players` (seated late at another table) is added at the end.
-pub fn tally(players: &[String], rounds: &[crate::league::Round]) -> Vec<TallyRow> {
+/// `players` (seated late at another table) is added at the end. A player pays at most
+/// `sozialfall_after` of the rounds he lost (league.md §7, the Sozialfall).
+pub fn tally(
+    players: &[String],
+    rounds: &[crate::league::Round],
+    sozialfall_after: u32,
+) -> Vec<TallyRow> {
     let mut rows: Vec<TallyRow> = players
         .iter()
         .map(|p| TallyRow {
@@ -165,7 +172,8 @@ pub fn tally(players: &[String], rounds: &[crate::league::Round]) -> Vec<TallyRo
         row.outs += r.outs;
         row.hand_outs += r.hand_outs;
         row.julen += r.julen;
-        row.paid += u32::from(r.lost);
+        row.lost += u32::from(r.lost);
+        row.paid = row.lost.min(sozialfall_after);
     }
     rows
 }
@@ -239,15 +247,16 @@ fn live_runde(round: u32, runde: &RundeState) -> LiveRunde {
     }
 }
 
-/// The board of `night` (storage id `night_id`, `rounds_per_night` from its season): per table the
-/// highest-numbered Runde in progress. A stored Runde that no longer loads is left out. Errors:
-/// storage.
+/// The board of `night` (storage id `night_id`, under its season's `rules`: rounds per night,
+/// the Sozialfall): per table the highest-numbered Runde in progress. A stored Runde that no
+/// longer loads is left out. Errors: storage.
 pub async fn board(
     league: &League,
     night: &Night,
     night_id: i64,
-    rounds_per_night: u32,
+    rules: &crate::league::model::rules::SeasonRules,
 ) -> Result<LiveBoard, ServiceError> {
+    let rounds_per_night = rules.rounds_per_night;
     let mut numbers: Vec<u32> = night.draw.iter().map(|s| s.table).collect();
     numbers.sort_unstable();
     numbers.dedup();
@@ -271,7 +280,11 @@ pub async fn board(
         let players = draw::table_players(&night.draw, table);
         tables.push(LiveTable {
             table,
-            tally: tally(&players, entered.map_or(&[], |t| &t.rounds)),
+            tally: tally(
+                &players,
+                entered.map_or(&[], |t| &t.rounds),
+                rules.sozialfall_after,
+            ),
             players,
             rounds_entered: entered.map_or(0, |t| t.rounds.len()),
             runde,
@@ -356,13 +369,7 @@ pub fn night_to_show(snapshot: &crate::service::Snapshot, today: NaiveDate) -> O
 
 async fn render(league: &League, layout: Layout, at: AtNight) -> Result<Response, AppError> {
     let night = at.night();
-    let board = board(
-        league,
-        night,
-        at.id(),
-        at.view.season.rules.rounds_per_night,
-    )
-    .await?;
+    let board = board(league, night, at.id(), &at.view.season.rules).await?;
     Ok((
         [NO_STORE],
         LivePage {
@@ -394,7 +401,7 @@ async fn api(State(league): State<League>, Path(date): Path<String>) -> Response
         );
     };
     let id = view.ids.nights.get(&date).copied().unwrap_or(0);
-    match board(&league, night, id, view.season.rules.rounds_per_night).await {
+    match board(&league, night, id, &view.season.rules).await {
         Ok(b) => ([NO_STORE], Json(b)).into_response(),
         Err(e) => {
             tracing::error!(error = %e, "live board failed");
