@@ -158,7 +158,8 @@ pub async fn read_sheet_apart(
 pub fn read_sheet_rows(file_name: &str, bytes: &[u8]) -> Result<SheetImport, ServiceError> {
     let kind = Kind::of(file_name).ok_or_else(|| {
         ServiceError::refused(format!(
-            "{file_name}: nur Tabellen als .csv, .xlsx oder .ods (oder eine Saisondatei .json)"
+            "{file_name}: hier nur Tabellen als .csv, .xlsx oder .ods; eine Saisondatei oder die Datei \
+             des ganzen Vereins (.json) liest auf dem Server `schockerliga import DATEI` ein"
         ))
     })?;
     let refused = |e: SheetError| ServiceError::refused(format!("{file_name}: {e}"));

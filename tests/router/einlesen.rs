@@ -189,6 +189,24 @@ async fn a_bad_sheet_names_its_line_and_stores_nothing() {
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(r.body.contains("tabelle.pdf"), "{}", r.body);
 
+    // Sixth trial: a season or club file (.json) uploaded here was refused with a message that
+    // offered ".json" as an alternative; it names the command that reads it instead.
+    let r = upload(
+        &t,
+        "verein.json",
+        b"{\"format\":\"schockerliga-club/1\"}",
+        &cookie,
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        !r.body.contains("oder eine Saisondatei .json)"),
+        "{}",
+        r.body
+    );
+    assert!(r.body.contains("schockerliga import"), "{}", r.body);
+    assert_eq!(snapshot(&t.db.write).await, before);
+
     let r = t
         .post(
             "/verwaltung/einlesen/bestaetigen",
