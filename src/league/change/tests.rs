@@ -127,7 +127,7 @@ fn cases() -> Vec<(&'static str, Change, Result<Check, &'static str>)> {
         ("a night twice", Change::AddNight { date: night },
             Err("Am 09.01.2026 gibt es schon einen Spielabend.")),
         ("a night of another year", Change::AddNight { date: d("2027-01-01") },
-            Err("der Spielabend liegt nicht in der Saison 2026")),
+            Err("der Spielabend liegt nicht in der Saison 2026: ein Abend am 01.01.2027 gehört in die Saison 2027")),
         ("a draw", Change::SetDraw { date: empty, seats: vec![seat("Dora"), seat("Anna")] },
             Ok(|s| {
                 let names: Vec<&str> = s.nights[1].draw.iter().map(|x| x.player.as_str()).collect();

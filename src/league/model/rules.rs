@@ -313,7 +313,8 @@ pub fn late_fee_warning(year: i32, rules: &SeasonRules, today: NaiveDate) -> Opt
         format!(
             "Saison {year}: ein Jahresbeitrag braucht einen Zahltag bis {}, und der ist vorbei. \
              Nur vorher bezahlte Beiträge lassen sich noch buchen; ohne Beitrag erreicht niemand \
-             die 1. Liga. Gemeint ist wohl die Saison {}.",
+             die 1. Liga. Die Abende bis Jahresende gehören trotzdem in diese Saison (Tabelle, \
+             Strafen, Lucky Looser); die Liga mit Jahresbeiträgen ist die Saison {}.",
             date_de(fee_until),
             year + 1
         )

@@ -31,7 +31,12 @@ pub(super) fn check_night(
     if date.year() != year {
         return Err(EntryError::new(
             at_night.field("date"),
-            format!("der Spielabend liegt nicht in der Saison {year}"),
+            format!(
+                "der Spielabend liegt nicht in der Saison {year}: ein Abend am {} gehört in die \
+                 Saison {}",
+                crate::league::model::format::date_de(date),
+                date.year()
+            ),
         ));
     }
     // An explicit draw: every row's player must sit at his row's table.

@@ -353,7 +353,7 @@ fn every_check_refuses_with_a_located_message() {
         ),
         (
             |v| set(v, "/nights/0/date", json!("2027-01-08")),
-            "Abend 08.01.2027, Feld Datum: der Spielabend liegt nicht in der Saison 2026".into(),
+            "Abend 08.01.2027, Feld Datum: der Spielabend liegt nicht in der Saison 2026: ein Abend am 08.01.2027 gehört in die Saison 2027".into(),
         ),
         (
             |v| {

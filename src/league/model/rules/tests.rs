@@ -145,7 +145,8 @@ fn a_season_that_takes_no_fee_any_more_is_warned_about() {
         Some(
             "Saison 2026: ein Jahresbeitrag braucht einen Zahltag bis 30.09.2026, und der ist \
              vorbei. Nur vorher bezahlte Beiträge lassen sich noch buchen; ohne Beitrag erreicht \
-             niemand die 1. Liga. Gemeint ist wohl die Saison 2027."
+             niemand die 1. Liga. Die Abende bis Jahresende gehören trotzdem in diese Saison \
+             (Tabelle, Strafen, Lucky Looser); die Liga mit Jahresbeiträgen ist die Saison 2027."
         )
     );
 }
