@@ -3,7 +3,7 @@
 phone is a 240 CSS px viewport. At 240 px and at 320 px, in light and dark, the table, the player
 page, the career and the ewige Tabelle show place, name and D.Wert without sideways scrolling and
 without cut figures, and no table of theirs scrolls inside itself (issue 31.8 after the fifth
-trial: the player page's rounds and his Kasse box did); no name breaks inside a word; no text of those pages is under 12 px; one sign
+trial: the player page's rounds and his Kasse box did); no name breaks inside a word, nor from 320 px on a column head or figure; no text of those pages is under 12 px; one sign
 has one meaning in the table (▲ only for the movement); logged in as admin, secretary or Kassenwart the navigation takes at most
 two lines of a 360 px phone and its folded menu opens without script (issue 31.11). Runs the binary on the demo league; exit 0
 all fit, 1 with each page, width and finding, 77 skipped (no browser).
@@ -77,6 +77,19 @@ MEASURE = """([sel, names, minPx]) => {
     const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top))).size;
     if (lines > words) out.broken.push(a.textContent.trim());
   }
+  // A column's head or a figure broken inside a word (sixth trial: 'Out/s', 'Jule/n', '1,00 /€').
+  out.heads = [];
+  for (const c of document.querySelectorAll('main table th, main table td.num')) {
+    if (c.closest('details:not([open])') || !c.getClientRects().length) continue;
+    const text = c.textContent.trim();
+    if (!text) continue;
+    const words = text.split(/\s+/).length;
+    const range = document.createRange();
+    range.selectNodeContents(c);
+    const lines = new Set([...range.getClientRects()].filter(r => r.width > 0)
+      .map(r => Math.round(r.top))).size;
+    if (lines > words) out.heads.push(text);
+  }
   // Every visible text of the page's HTML: its rendered size. (The curves' SVG labels scale with
   // the picture and are not counted: the same figures stand in the table under „Verlauf als
   // Tabelle“.)
@@ -126,6 +139,9 @@ def check(context, server: Server, path: str, sel, names, width: int, scheme: st
         bad.append(f"{where}: Tabelle „{table}“ muss seitlich gewischt werden")
     if got["broken"]:
         bad.append(f"{where}: Namen mitten im Wort umbrochen: {', '.join(got['broken'][:5])}")
+    # At 240 px (150 % text) a head may break rather than the table scroll sideways.
+    if got["heads"] and width >= 320:
+        bad.append(f"{where}: Spaltenköpfe oder Zahlen mitten im Wort umbrochen: {', '.join(got['heads'][:5])}")
     if got["small"]:
         bad.append(f"{where}: Text unter {MIN_TEXT_PX} px: {'; '.join(got['small'][:5])}")
     for sign, uses in got["signs"].items():
