@@ -61,24 +61,28 @@ async fn payments_are_booked_on_their_day_against_the_oldest_open_items() {
         page.body
     );
 
-    // Dirk (id 4) owes 0,50 €: more is refused, the form keeps what was typed, nothing is stored.
+    // A bad amount is refused, the form keeps what was typed, nothing is stored.
     let before = snapshot(&t.db.write).await;
-    let body = "player=4&amount=1%2C00&paid_on=2026-11-30";
+    let body = "player=4&amount=1%2C0x&paid_on=2026-11-30";
     let r = t
         .post("/verwaltung/saison/2026/zahlung", body, Some(&kasse))
         .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(r.body.contains("1,00 € ist mehr als offen"), "{}", r.body);
-    assert!(r.body.contains(r#"value="1,00""#) && r.body.contains(r#"value="2026-11-30""#));
+    assert!(r.body.contains("Betrag: "), "{}", r.body);
+    assert!(r.body.contains(r#"value="1,0x""#) && r.body.contains(r#"value="2026-11-30""#));
     assert_eq!(snapshot(&t.db.write).await, before);
 
-    let body = "player=4&amount=0%2C50&paid_on=2026-11-30";
+    // Dirk (id 4) owes 0,50 € and pays 1,00 € (issue 34.1: once refused as "mehr als offen"):
+    // the fine is paid whole, 0,50 € is his Guthaben, outside the pot.
+    let body = "player=4&amount=1%2C00&paid_on=2026-11-30";
     let r = t
         .post_follow("/verwaltung/saison/2026/zahlung", body, &kasse)
         .await;
     assert!(
-        r.body
-            .contains("Zahlung von Dirk über 0,50 € am 30.11.2026 gebucht"),
+        r.body.contains(
+            "Zahlung gebucht am 30.11.2026: 1,00 € von Dirk: bezahlt Schock-Schlafmütze am \
+             06.03.2026 (0,50 €); Guthaben 0,50 €."
+        ),
         "{}",
         r.body
     );

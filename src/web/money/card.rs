@@ -26,6 +26,8 @@ pub struct MoneyCard {
     pub transfer: Option<(String, String, String, String)>,
     /// The PayPal.me link for the open amount, when the club has a PayPal.me name.
     pub paypal: Option<String>,
+    /// His Guthaben in German euros, when he has one (issue 34.1).
+    pub credit: Option<String>,
 }
 
 /// An IBAN in groups of four: "DE89 3704 0044 0532 0130 00".
@@ -58,6 +60,7 @@ pub fn card(
         .then(|| girocode::epc_payload(&s.account_name, &s.iban, &s.bic, a.open_cents, &reference))
         .and_then(Result::ok);
     Some(MoneyCard {
+        credit: (a.credit_cents > 0).then(|| format_cents(a.credit_cents)),
         open: a
             .open
             .iter()
