@@ -218,6 +218,8 @@ async fn the_money_card_shows_a_girocode_that_decodes_to_the_epc_text() {
         "https://paypal.me/schockerliga/0.50EUR",
         "IBAN DE89 3704 0044 0532 0130 00",
         "Schockerliga 2026 Dirk",
+        // Issue 34.2: his ISO 11649 reference of the season (players.id 4), in groups of four.
+        r#"<span id="rf">RF53 2026 4</span>"#,
         "Zuspätkommer am 02.01.2026",
     ] {
         assert!(body.contains(part), "money card lacks {part:?}");
@@ -225,8 +227,13 @@ async fn the_money_card_shows_a_girocode_that_decodes_to_the_epc_text() {
     let start = body.find("<svg class=\"girocode\"").expect("GiroCode");
     let svg = &body[start..start + body[start..].find("</svg>").unwrap() + 6];
     assert!(!svg.to_lowercase().contains("style"), "no style in the SVG");
-    let want = "BCD\n002\n1\nSCT\nCOBADEFFXXX\nSchockerliga e.V.\nDE89370400440532013000\nEUR0.50\n\n\nSchockerliga 2026 Dirk";
+    // Issue 34.2: the GiroCode carries the open sum and the RF reference in the structured line;
+    // the unstructured line is then empty (EPC069-12), the free text stays on the card above.
+    let want = "BCD\n002\n1\nSCT\nCOBADEFFXXX\nSchockerliga e.V.\nDE89370400440532013000\nEUR0.50\n\nRF5320264";
     assert_eq!(decode_svg(svg), want);
+    assert!(schockerliga::league::money::reference::is_valid(
+        "RF5320264"
+    ));
 
     // Nothing open: no GiroCode, but what he paid.
     let frank = t.get("/saison/2026/spieler/6", None).await.body;
