@@ -162,3 +162,69 @@ async fn a_payment_pays_whole_items_oldest_first_and_the_rest_is_guthaben() {
         "{kasse_page}"
     );
 }
+
+/// Issue 34.5: `GET /api/v1/seasons/{season}/accounts` gives every player's items, open and paid
+/// sums and Guthaben; 404 for an unknown season; members-only (403) while the Kasse is.
+#[tokio::test]
+async fn the_accounts_api_gives_each_players_items_sums_and_guthaben() {
+    let (t, kasse) = league().await;
+    // Dirk pays 1,00 € for his open 0,50 €: 0,50 € Guthaben.
+    pay(&t, &kasse, 4, "1%2C00", "2026-03-10").await;
+    let r = t.get("/api/v1/seasons/2026/accounts", None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    let json = r.json();
+    let all = json.as_array().expect("a list");
+    let names: Vec<&str> = all.iter().map(|a| a["player"].as_str().unwrap()).collect();
+    assert_eq!(names, ["Anna", "Bernd", "Carla", "Dirk", "Elke", "Frank"]);
+    let dirk = &all[3];
+    assert_eq!(
+        (
+            &dirk["open_cents"],
+            &dirk["credit_cents"],
+            &dirk["paid_cents"]
+        ),
+        (
+            &serde_json::json!(0),
+            &serde_json::json!(50),
+            &serde_json::json!(1500 + 100 + 50 + 50 + 100 + 50 + 100)
+        ),
+        "{dirk}"
+    );
+    assert_eq!(
+        dirk["items"][1],
+        serde_json::json!({"kind": "fine", "date": "2026-03-06", "cents": 50, "paid_on": "2026-03-10"})
+    );
+    assert_eq!(
+        dirk["items"].as_array().unwrap().last().unwrap(),
+        &serde_json::json!({"kind": "fee", "date": "2026-02-21", "cents": 1500, "paid_on": "2026-02-21"})
+    );
+    // Bernd has not paid his fee; on the club's today (26.12.) it can no longer be paid.
+    let bernd = &all[1];
+    assert_eq!(bernd["items"], serde_json::json!([]));
+    assert_eq!(
+        (&bernd["open_cents"], &bernd["credit_cents"]),
+        (&serde_json::json!(0), &serde_json::json!(0))
+    );
+
+    assert_eq!(
+        t.get("/api/v1/seasons/1999/accounts", None).await.status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        t.get("/api/v1/seasons/abc/accounts", None).await.status,
+        StatusCode::NOT_FOUND
+    );
+
+    let admin = t.login(ADMIN).await;
+    t.post_follow("/verwaltung/einstellungen", "money_private=1", &admin)
+        .await;
+    let r = t.get("/api/v1/seasons/2026/accounts", None).await;
+    assert_eq!(r.status, StatusCode::FORBIDDEN);
+    assert!(r.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains("nur für Mitglieder"));
+    let r = t.get("/api/v1/seasons/2026/accounts", Some(&kasse)).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(r.json()[3]["credit_cents"], 50);
+}

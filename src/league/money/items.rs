@@ -225,5 +225,66 @@ pub fn account(season: &Season, player: &str, today: NaiveDate) -> Option<Accoun
     })
 }
 
+/// What an item of a player's account is (issue 34.5): a fine or the Jahresbeitrag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ItemKind {
+    /// A fine (Strafe).
+    Fine,
+    /// The Jahresbeitrag.
+    Fee,
+}
+
+/// One item of a player's account as the JSON API gives it (issue 34.5).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct AccountItem {
+    /// Fine or fee.
+    pub kind: ItemKind,
+    /// A fine's night; the fee's payment day, or for an open fee the day its amount is reckoned.
+    pub date: NaiveDate,
+    /// Its amount, cents.
+    pub cents: i64,
+    /// The day it was paid; `None` while open.
+    pub paid_on: Option<NaiveDate>,
+}
+
+/// Every item of `player` on `today` (issue 34.5): his fines by night and booking order, paid or
+/// open, then his Jahresbeitrag when paid or due on `today` ([`fee_due`]). Empty for a stranger.
+pub fn account_items(season: &Season, player: &str, today: NaiveDate) -> Vec<AccountItem> {
+    let Some(p) = season.player(player) else {
+        return Vec::new();
+    };
+    let mut items: Vec<AccountItem> = season
+        .nights
+        .iter()
+        .flat_map(|n| {
+            n.fines
+                .iter()
+                .filter(|f| f.player == player)
+                .map(move |f| AccountItem {
+                    kind: ItemKind::Fine,
+                    date: n.date,
+                    cents: f.amount_cents,
+                    paid_on: f.paid_on,
+                })
+        })
+        .collect();
+    match p.fee_paid_on {
+        Some(d) => items.push(AccountItem {
+            kind: ItemKind::Fee,
+            date: d,
+            cents: p.fee_cents,
+            paid_on: Some(d),
+        }),
+        None => items.extend(fee_due(season, player, today).map(|i| AccountItem {
+            kind: ItemKind::Fee,
+            date: today,
+            cents: i.cents,
+            paid_on: None,
+        })),
+    }
+    items
+}
+
 #[cfg(test)]
 mod tests;

@@ -145,3 +145,54 @@ fn the_money_card_lists_what_is_open_and_what_was_paid() {
     assert_eq!((dora.open_cents, dora.paid_cents), (250, 1800));
     assert!(account(&sample(), "Zoe", d("2026-03-01")).is_none());
 }
+
+/// Issue 34.5: the items of the accounts API — fines paid and open, the fee paid or due.
+#[test]
+fn the_account_items_of_a_player() {
+    let s = sample();
+    let fine = |date: &str, cents: i64, paid_on: Option<&str>| AccountItem {
+        kind: ItemKind::Fine,
+        date: d(date),
+        cents,
+        paid_on: paid_on.map(d),
+    };
+    let fee = |date: &str, cents: i64, paid: bool| AccountItem {
+        kind: ItemKind::Fee,
+        date: d(date),
+        cents,
+        paid_on: paid.then(|| d(date)),
+    };
+    // (player, today, items)
+    let cases = [
+        (
+            "Bea",
+            "2026-03-01",
+            vec![
+                fine("2026-01-09", 100, Some("2026-01-09")),
+                fine("2026-01-09", 50, None),
+                fee("2026-03-01", 1500, false),
+            ],
+        ),
+        (
+            "Bea",
+            "2026-10-01",
+            vec![
+                fine("2026-01-09", 100, Some("2026-01-09")),
+                fine("2026-01-09", 50, None),
+            ],
+        ),
+        (
+            "Dora",
+            "2026-12-01",
+            vec![fine("2026-07-10", 250, None), fee("2026-06-01", 1800, true)],
+        ),
+        ("Zoe", "2026-12-01", vec![]),
+    ];
+    for (player, today, want) in cases {
+        assert_eq!(
+            account_items(&s, player, d(today)),
+            want,
+            "{player} {today}"
+        );
+    }
+}
