@@ -228,3 +228,54 @@ async fn the_accounts_api_gives_each_players_items_sums_and_guthaben() {
     assert_eq!(r.status, StatusCode::OK);
     assert_eq!(r.json()[3]["credit_cents"], 50);
 }
+
+/// Issue 34.1: at the season's end the Guthaben is carried to the player's next season in one
+/// step: gone from 2026 ("uebertragen", with its day), there in 2027 ("vortrag").
+#[tokio::test]
+async fn a_guthaben_is_carried_to_the_next_season() {
+    let t = TestApp::builder()
+        .staff()
+        .account("kasse", "kassenwart")
+        .season(season_file("small-2026", None))
+        .season(season_file("small-2026", Some(2027)))
+        .start()
+        .await;
+    let kasse = t.login("kasse").await;
+    pay(&t, &kasse, 4, "1%2C00", "2026-12-01").await;
+    let r = t
+        .post_follow(
+            "/verwaltung/saison/2026/guthaben/4",
+            "wie=uebertragen&am=2026-12-26",
+            &kasse,
+        )
+        .await;
+    assert!(
+        r.body
+            .contains("Guthaben übertragen: 0,50 € von Dirk in die Saison 2027."),
+        "{}",
+        r.body
+    );
+    let credit = |year: i32| {
+        let t = &t;
+        async move {
+            let r = t
+                .get(&format!("/api/v1/seasons/{year}/accounts"), None)
+                .await;
+            r.json()[3]["credit_cents"].clone()
+        }
+    };
+    assert_eq!(credit(2026).await, 0);
+    assert_eq!(credit(2027).await, 50);
+    let rows: Vec<(i64, String, String, i64)> =
+        sqlx::query_as("select season, kind, date, cents from credit_bookings order by id")
+            .fetch_all(&t.db.read)
+            .await
+            .unwrap();
+    assert_eq!(
+        rows,
+        [
+            (2026, "uebertragen".into(), "2026-12-26".into(), 50),
+            (2027, "vortrag".into(), "2026-12-26".into(), 50)
+        ]
+    );
+}

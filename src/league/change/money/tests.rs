@@ -424,6 +424,15 @@ fn a_guthaben_is_paid_back_or_carried_and_never_below_zero() {
             .expect_err("nothing left");
         assert_eq!(e.to_string(), "Dora hat in der Saison 2026 kein Guthaben.");
     }
+    // A new name keeps his payments and Guthaben.
+    let renamed = s
+        .apply(&Change::RenamePlayer {
+            from: "Dora".into(),
+            to: "Dorothea".into(),
+        })
+        .expect("renamed");
+    assert_eq!(renamed.credit_cents("Dorothea"), 300);
+    assert_eq!(renamed.payments[0].player, "Dorothea");
     // Brought in: it pays Bea's open 0,50 € fine and the March fee is not covered.
     let s = sample()
         .apply(&Change::CarryCreditIn {
