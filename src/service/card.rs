@@ -166,9 +166,9 @@ pub async fn link(db: &Db, token: &str) -> Result<Option<CardLink>, ServiceError
 impl League {
     /// Carries the whole Guthaben of `player` in season `year` to his season `year + 1` on `on`
     /// (issue 34.1): "Guthaben übertragen" in `year`, brought in (and paying his open items
-    /// there, [`items::allocate`]) in the next. Refused (German, nothing stored) without
-    /// Guthaben, without a next season, or when he does not play in it. Returns the Guthaben
-    /// carried, cents.
+    /// there, [`items::allocate`]) in the next, both in one transaction. Refused (German,
+    /// nothing stored) without Guthaben, without a next season, when he does not play in it, or
+    /// when the next season changed meanwhile. Returns the Guthaben carried, cents.
     pub async fn carry_credit(
         &self,
         year: i32,
@@ -196,16 +196,29 @@ impl League {
             cents,
             on,
         };
-        // Checked on the next season first, so that a refusal stores nothing in either.
-        there.season.apply(&carry)?;
+        // Checked on the next season first; stored in the transaction of this season's change.
+        let after = there.season.apply(&carry)?;
         let out = crate::league::Change::SettleCredit {
             player: player.to_string(),
             on,
             carried: true,
         };
-        here.season.apply(&out)?;
-        self.change(year, out, edit).await?;
-        self.change(next, carry, edit).await?;
+        let (before, mut ids, version) = (there.season.clone(), there.ids.clone(), there.version);
+        let then: super::write::Then = Box::new(move |tx| {
+            Box::pin(async move {
+                if db::version::of_season(&mut *tx, next).await? != Some(version) {
+                    return Err(ServiceError::refused(format!(
+                        "Die Saison {next} wurde inzwischen geändert: bitte noch einmal versuchen."
+                    )));
+                }
+                db::change::store(&mut *tx, next, &carry, &before, &after, &mut ids).await?;
+                Ok(())
+            })
+        });
+        self.changes_then(year, std::slice::from_ref(&out), edit, then)
+            .await?;
+        // The next season was written in the same transaction: read it into the snapshot.
+        self.refresh().await?;
         Ok(cents)
     }
 
