@@ -279,8 +279,8 @@ impl Change {
     /// True when the change can move the places or the pot of the Jahresabschluss (league.md
     /// §8, §11): a night, its draw, rounds or fines, a payment, a fee or the rules. After the
     /// netting such a change waits for [`Change::UndoNetting`]; adding or renaming a player, the
-    /// Strafenkatalog (booked fines keep their amount), closing a night and the netting itself
-    /// move nothing.
+    /// Strafenkatalog (booked fines keep their amount), closing a night, paying back or carrying a
+    /// Guthaben (never part of the pot) and the netting itself move nothing.
     pub fn moves_payouts(&self) -> bool {
         !matches!(
             self,
