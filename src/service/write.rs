@@ -475,6 +475,12 @@ impl League {
                 "Die Saison {year} hat Spielabende und kann nicht gelöscht werden."
             )));
         }
+        // The players' money is theirs (issue 34.1): not gone with an empty season.
+        if !view.season.payments.is_empty() || !view.season.credit.is_empty() {
+            return Err(ServiceError::refused(format!(
+                "Die Saison {year} hat Zahlungen oder Guthaben und kann nicht gelöscht werden."
+            )));
+        }
         let players: Vec<&str> = view
             .season
             .players

@@ -279,3 +279,39 @@ async fn a_guthaben_is_carried_to_the_next_season() {
         ]
     );
 }
+
+/// A season without nights but with a player's money (a payment, so a Guthaben) is not deleted
+/// with it: the money is the player's (issue 34.1).
+#[tokio::test]
+async fn a_season_with_payments_is_not_deleted() {
+    let mut empty = season_file("small-2026", Some(2027));
+    empty.nights.clear();
+    let t = TestApp::builder()
+        .staff()
+        .account("kasse", "kassenwart")
+        .season(season_file("small-2026", None))
+        .season(empty)
+        .start()
+        .await;
+    let kasse = t.login("kasse").await;
+    let body = "player=1&amount=5%2C00&paid_on=2026-12-20";
+    let r = t
+        .post_follow("/verwaltung/saison/2027/zahlung", body, &kasse)
+        .await;
+    assert!(r.body.contains("Guthaben 5,00 €"), "{}", r.body);
+    let admin = t.login(ADMIN).await;
+    let before = snapshot(&t.db.write).await;
+    let confirm = [("confirm".to_string(), "1".to_string())];
+    let r = t
+        .post_fields("/verwaltung/saison/2027/loeschen", &confirm, Some(&admin))
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        r.body.contains(
+            "Die Saison 2027 hat Zahlungen oder Guthaben und kann nicht gelöscht werden."
+        ),
+        "{}",
+        r.body
+    );
+    assert_eq!(snapshot(&t.db.write).await, before);
+}
