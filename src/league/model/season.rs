@@ -381,6 +381,31 @@ impl Season {
         paid_in + booked - fines - fee
     }
 
+    /// Every Guthaben of the season in one pass (issue 34.1): player → cents, for each player
+    /// with a payment, a Guthaben booking or an item paid out of them ([`Season::credit_cents`]
+    /// of each; the others have 0).
+    pub fn credits(&self) -> BTreeMap<&str, i64> {
+        let mut out: BTreeMap<&str, i64> = BTreeMap::new();
+        for p in &self.payments {
+            *out.entry(p.player.as_str()).or_default() += p.cents;
+        }
+        for c in &self.credit {
+            *out.entry(c.player.as_str()).or_default() += match c.kind {
+                CreditKind::CarriedIn => c.cents,
+                CreditKind::PaidBack | CreditKind::CarriedOut => -c.cents,
+            };
+        }
+        for f in self.nights.iter().flat_map(|n| &n.fines) {
+            if f.from_account {
+                *out.entry(f.player.as_str()).or_default() -= f.amount_cents;
+            }
+        }
+        for p in self.players.iter().filter(|p| p.fee_from_account) {
+            *out.entry(p.name.as_str()).or_default() -= p.fee_cents;
+        }
+        out
+    }
+
     /// The night on `date`, if any.
     pub fn night(&self, date: NaiveDate) -> Option<&Night> {
         self.nights.iter().find(|n| n.date == date)

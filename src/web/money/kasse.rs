@@ -82,10 +82,10 @@ pub struct PotRow {
 /// player with Guthaben, by name, and the sum. Owed to the players, never part of the pot.
 pub fn credit_rows(season: &crate::league::Season) -> (Vec<(String, String)>, String) {
     let mut rows: Vec<(String, i64)> = season
-        .players
-        .iter()
-        .map(|p| (p.name.clone(), season.credit_cents(&p.name)))
+        .credits()
+        .into_iter()
         .filter(|(_, c)| *c > 0)
+        .map(|(n, c)| (n.to_string(), c))
         .collect();
     rows.sort();
     let total = rows.iter().map(|(_, c)| c).sum();

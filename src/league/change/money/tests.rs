@@ -561,6 +561,7 @@ mod random {
             let from_account: i64 = s.nights.iter().flat_map(|n| &n.fines).filter(|f| f.from_account).map(|f| f.amount_cents).sum::<i64>()
                 + s.players.iter().filter(|p| p.fee_from_account).map(|p| p.fee_cents).sum::<i64>();
             let credit: i64 = s.players.iter().map(|p| s.credit_cents(&p.name)).sum();
+            prop_assert!(s.credits().iter().all(|(p, c)| s.credit_cents(p) == *c), "one pass = each");
             prop_assert_eq!(paid_in, from_account + credit);
             let k = kasse(&s, carry_in);
             for w in k.steps.windows(2) {

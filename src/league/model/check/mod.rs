@@ -124,17 +124,18 @@ impl Season {
             running: Memo::default(),
         };
         // Nothing is paid out of money that is not there (issue 34.1): every Guthaben ≥ 0.
-        if let Some(p) = season
-            .players
-            .iter()
-            .find(|p| season.credit_cents(&p.name) < 0)
-        {
+        let credits = season.credits();
+        let below = season.players.iter().find_map(|p| {
+            let c = credits.get(p.name.as_str()).copied().unwrap_or(0);
+            (c < 0).then(|| (p.name.clone(), c))
+        });
+        if let Some((name, c)) = below {
             return Err(EntryError::new(
-                Location::default().player(&p.name).field("credit"),
+                Location::default().player(&name).field("credit"),
                 format!(
                     "aus Zahlungen und Guthaben ist {} mehr bezahlt oder ausgezahlt, als \
                      eingezahlt wurde",
-                    crate::league::model::format::format_cents(-season.credit_cents(&p.name))
+                    crate::league::model::format::format_cents(-c)
                 ),
             ));
         }
