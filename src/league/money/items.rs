@@ -1,6 +1,7 @@
 //! A player's account (league.md §5, §6): his open items (fines not paid, the Jahresbeitrag
-//! when due), a payment settling the oldest of them whole, and the money card of what is open
-//! and what was paid.
+//! when due), the rule of a payment (issue 34.1, [`allocate`]: the oldest items paid whole, the
+//! rest his Guthaben; [`settle`]: what his Guthaben pays by itself), the money card of what is
+//! open and what was paid, and the items of the accounts API.
 
 use chrono::{Datelike, NaiveDate};
 
