@@ -101,6 +101,7 @@ pub fn season_file(year: i32, spec: &DemoSpec) -> SeasonFile {
                     NaiveDate::from_ymd_opt(year, month, day)
                 })
                 .flatten(),
+            fee_from_account: false,
         })
         .collect();
     let names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
@@ -128,6 +129,8 @@ pub fn season_file(year: i32, spec: &DemoSpec) -> SeasonFile {
         players,
         nights,
         endstand: Vec::new(),
+        payments: Vec::new(),
+        credit: Vec::new(),
     }
 }
 
@@ -171,6 +174,7 @@ fn night(
                 amount_cents: None,
                 paid_on: None,
                 netted: false,
+                from_account: false,
             });
         }
     }

@@ -50,7 +50,9 @@ pub async fn store(
             let name = normalize_name(name);
             let p = after.player(&name).ok_or_else(|| missing("Spieler"))?;
             let fee = p.fee_paid_on.map(|d| (d, p.fee_cents));
-            super::player::set_fee(conn, year, player(ids, &name)?, fee).await?;
+            super::player::set_fee(&mut *conn, year, player(ids, &name)?, fee).await?;
+            let id = player(ids, &name)?;
+            super::money::set_fee_from_account(conn, year, id, p.fee_from_account).await?;
         }
         Change::SetFineKind { .. } | Change::SetRules { .. } => {
             super::money::set_rules(conn, year, &after.rules.overrides(year)).await?;
@@ -121,6 +123,11 @@ pub async fn store(
             )
             .await?;
             ids.fines.entry(*date).or_default().push(id);
+            // Paid out of his Guthaben the moment it is booked (issue 34.1).
+            if fine.from_account {
+                super::money::set_fine_payment(&mut *conn, id, fine).await?;
+            }
+            payments(conn, year, before, after, ids).await?;
         }
         Change::SetFinePaid { .. } => {
             payments(conn, year, before, after, ids).await?;
@@ -180,6 +187,8 @@ pub async fn store(
         }
         Change::PayFine { .. }
         | Change::BookPayment { .. }
+        | Change::SettleCredit { .. }
+        | Change::CarryCreditIn { .. }
         | Change::NetPayouts { .. }
         | Change::UndoNetting { .. } => {
             payments(conn, year, before, after, ids).await?;
@@ -189,7 +198,8 @@ pub async fn store(
 }
 
 /// Stores what a payment changed from `before` to `after`: every fine whose paid state, payment
-/// day or netting differs, and every Jahresbeitrag whose payment day differs.
+/// day, netting or payment out of the account differs, every Jahresbeitrag whose payment day or
+/// payment out of the account differs, and the payments and Guthaben bookings added (issue 34.1).
 async fn payments(
     conn: &mut SqliteConnection,
     year: i32,
@@ -200,8 +210,8 @@ async fn payments(
     for (old, new) in before.nights.iter().zip(&after.nights) {
         let fine_ids = ids.fines.get(&new.date);
         for (i, (a, b)) in old.fines.iter().zip(&new.fines).enumerate() {
-            let same =
-                (a.paid, a.paid_on_override, a.netted) == (b.paid, b.paid_on_override, b.netted);
+            let same = (a.paid, a.paid_on_override, a.netted, a.from_account)
+                == (b.paid, b.paid_on_override, b.netted, b.from_account);
             if same {
                 continue;
             }
@@ -217,7 +227,13 @@ async fn payments(
             let fee = b.fee_paid_on.map(|d| (d, b.fee_cents));
             super::player::set_fee(&mut *conn, year, player(ids, &b.name)?, fee).await?;
         }
+        if a.fee_from_account != b.fee_from_account {
+            let id = player(ids, &b.name)?;
+            super::money::set_fee_from_account(&mut *conn, year, id, b.fee_from_account).await?;
+        }
     }
+    let stored = (before.payments.len(), before.credit.len());
+    super::money::add_account_entries(conn, after, stored, &ids.players).await?;
     Ok(())
 }
 

@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 use sqlx::{FromRow, SqliteConnection, SqlitePool};
 
 use super::DbError;
+use crate::league::model::file::{CreditEntry, CreditKind, PaymentEntry};
 
 /// A fine as booked, with its night and season.
 #[derive(Debug, Clone, PartialEq, Eq, FromRow)]
@@ -62,7 +63,8 @@ pub async fn set_fine_paid(
 ) -> Result<bool, DbError> {
     let done = sqlx::query(
         "update fines set paid = ?1,
-                paid_on = case when ?1 then paid_on end, netted = case when ?1 then netted else 0 end
+                paid_on = case when ?1 then paid_on end, netted = case when ?1 then netted else 0 end,
+                from_account = case when ?1 then from_account else 0 end
          where id = ?2",
     )
         .bind(paid)
@@ -80,13 +82,16 @@ pub async fn set_fine_payment(
     id: i64,
     fine: &crate::league::Fine,
 ) -> Result<bool, DbError> {
-    let done = sqlx::query("update fines set paid = ?, paid_on = ?, netted = ? where id = ?")
-        .bind(fine.paid)
-        .bind(fine.paid_on_override)
-        .bind(fine.netted)
-        .bind(id)
-        .execute(conn)
-        .await?;
+    let done = sqlx::query(
+        "update fines set paid = ?, paid_on = ?, netted = ?, from_account = ? where id = ?",
+    )
+    .bind(fine.paid)
+    .bind(fine.paid_on_override)
+    .bind(fine.netted)
+    .bind(fine.from_account)
+    .bind(id)
+    .execute(conn)
+    .await?;
     Ok(done.rows_affected() > 0)
 }
 
@@ -137,4 +142,137 @@ pub async fn set_rules(
         .execute(conn)
         .await?;
     Ok(done.rows_affected() > 0)
+}
+
+/// The payments of season `year` in booking order, names of players (issue 34.1).
+pub async fn payments_of_season(
+    conn: &mut SqliteConnection,
+    year: i32,
+) -> Result<Vec<PaymentEntry>, DbError> {
+    let rows: Vec<(String, NaiveDate, i64)> = sqlx::query_as(
+        "select p.name, x.date, x.cents from payments x join players p on p.id = x.player_id
+         where x.season = ? order by x.id",
+    )
+    .bind(year)
+    .fetch_all(conn)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(player, date, cents)| PaymentEntry {
+            player,
+            date,
+            cents,
+        })
+        .collect())
+}
+
+/// The Guthaben bookings of season `year` in booking order (issue 34.1); a kind the program does
+/// not know is [`DbError::Corrupt`].
+pub async fn credit_of_season(
+    conn: &mut SqliteConnection,
+    year: i32,
+) -> Result<Vec<CreditEntry>, DbError> {
+    let rows: Vec<(String, String, NaiveDate, i64)> = sqlx::query_as(
+        "select p.name, x.kind, x.date, x.cents from credit_bookings x
+         join players p on p.id = x.player_id where x.season = ? order by x.id",
+    )
+    .bind(year)
+    .fetch_all(conn)
+    .await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for (player, kind, date, cents) in rows {
+        let kind = match kind.as_str() {
+            "vortrag" => CreditKind::CarriedIn,
+            "ausgezahlt" => CreditKind::PaidBack,
+            "uebertragen" => CreditKind::CarriedOut,
+            other => {
+                return Err(DbError::Corrupt(format!(
+                    "credit_bookings.kind: unbekannte Buchung {other}"
+                )))
+            }
+        };
+        out.push(CreditEntry {
+            player,
+            kind,
+            date,
+            cents,
+        });
+    }
+    Ok(out)
+}
+
+/// Adds the payments and Guthaben bookings of `season` that season `year` does not hold yet
+/// (`stored` of each, in booking order: the new ones are the tail), with the player ids of
+/// `ids` (name → id). Payments and bookings are only ever added (issue 34.1).
+pub async fn add_account_entries(
+    conn: &mut SqliteConnection,
+    season: &crate::league::Season,
+    stored: (usize, usize),
+    ids: &std::collections::BTreeMap<String, i64>,
+) -> Result<(), DbError> {
+    let id_of = |name: &str| {
+        ids.get(name)
+            .copied()
+            .ok_or_else(|| DbError::Corrupt(format!("unbekannter Spieler {name}")))
+    };
+    for p in season.payments.iter().skip(stored.0) {
+        sqlx::query("insert into payments (season, player_id, date, cents) values (?, ?, ?, ?)")
+            .bind(season.year)
+            .bind(id_of(&p.player)?)
+            .bind(p.date)
+            .bind(p.cents)
+            .execute(&mut *conn)
+            .await?;
+    }
+    for c in season.credit.iter().skip(stored.1) {
+        let kind = match c.kind {
+            CreditKind::CarriedIn => "vortrag",
+            CreditKind::PaidBack => "ausgezahlt",
+            CreditKind::CarriedOut => "uebertragen",
+        };
+        sqlx::query(
+            "insert into credit_bookings (season, player_id, kind, date, cents)
+             values (?, ?, ?, ?, ?)",
+        )
+        .bind(season.year)
+        .bind(id_of(&c.player)?)
+        .bind(kind)
+        .bind(c.date)
+        .bind(c.cents)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
+}
+
+/// Deletes the payments and Guthaben bookings of season `year` (before it is stored anew).
+pub async fn delete_account_entries(conn: &mut SqliteConnection, year: i32) -> Result<(), DbError> {
+    sqlx::query("delete from payments where season = ?")
+        .bind(year)
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query("delete from credit_bookings where season = ?")
+        .bind(year)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// Marks whether the Jahresbeitrag of player `id` in season `year` was paid out of his payments
+/// or Guthaben (issue 34.1).
+pub async fn set_fee_from_account(
+    conn: &mut SqliteConnection,
+    year: i32,
+    id: i64,
+    from_account: bool,
+) -> Result<(), DbError> {
+    sqlx::query(
+        "update season_players set fee_from_account = ? where season = ? and player_id = ?",
+    )
+    .bind(from_account)
+    .bind(year)
+    .bind(id)
+    .execute(conn)
+    .await?;
+    Ok(())
 }

@@ -106,6 +106,7 @@ struct PlayerRow {
     id: i64,
     name: String,
     fee_paid_on: Option<NaiveDate>,
+    fee_from_account: bool,
 }
 
 #[derive(FromRow)]
@@ -163,6 +164,7 @@ struct FineRow {
     paid: bool,
     paid_on: Option<NaiveDate>,
     netted: bool,
+    from_account: bool,
 }
 
 /// The storage ids of one season's players, nights and fines: what pages link to and what a
@@ -265,7 +267,7 @@ pub async fn load(conn: &mut SqliteConnection, year: i32) -> Result<Option<Store
     let rules = season.overrides()?;
     let catalogue = catalogue_of(year, &rules);
     let players: Vec<PlayerRow> = sqlx::query_as(
-        "select p.id, p.name, sp.fee_paid_on from season_players sp join players p on p.id = sp.player_id
+        "select p.id, p.name, sp.fee_paid_on, sp.fee_from_account from season_players sp join players p on p.id = sp.player_id
          where sp.season = ? order by sp.position, p.name",
     )
     .bind(year)
@@ -288,7 +290,7 @@ pub async fn load(conn: &mut SqliteConnection, year: i32) -> Result<Option<Store
     .await?;
     let fines: Vec<FineRow> = sqlx::query_as(
         "select f.id, f.night_id, p.name as player, f.kind, f.amount_cents, f.paid, f.paid_on,
-                f.netted
+                f.netted, f.from_account
          from fines f join nights n on n.id = f.night_id join players p on p.id = f.player_id
          where n.season = ? order by f.id",
     )
@@ -404,6 +406,7 @@ pub async fn load(conn: &mut SqliteConnection, year: i32) -> Result<Option<Store
                 amount_cents,
                 paid_on: f.paid_on,
                 netted: f.netted,
+                from_account: f.from_account,
             },
         ));
     }
@@ -459,12 +462,15 @@ pub async fn load(conn: &mut SqliteConnection, year: i32) -> Result<Option<Store
             corrections: night_corrections.remove(&n.id).unwrap_or_default(),
         });
     }
+    let payments = super::money::payments_of_season(&mut *conn, year).await?;
+    let credit = super::money::credit_of_season(&mut *conn, year).await?;
     let mut player_entries = Vec::with_capacity(players.len());
     for p in players {
         ids.players.insert(p.name.clone(), p.id);
         player_entries.push(PlayerEntry {
             name: p.name,
             fee_paid_on: p.fee_paid_on,
+            fee_from_account: p.fee_from_account,
         });
     }
     Ok(Some(Stored {
@@ -477,6 +483,8 @@ pub async fn load(conn: &mut SqliteConnection, year: i32) -> Result<Option<Store
             players: player_entries,
             nights: night_entries,
             endstand,
+            payments,
+            credit,
         },
         ids,
     }))
@@ -553,6 +561,11 @@ pub async fn replace(conn: &mut SqliteConnection, season: &Season) -> Result<(),
             .copied()
             .ok_or_else(|| DbError::Corrupt(format!("unbekannter Spieler {name}")))
     };
+    super::money::delete_account_entries(&mut *conn, year).await?;
+    super::money::add_account_entries(&mut *conn, season, (0, 0), &ids).await?;
+    for p in season.players.iter().filter(|p| p.fee_from_account) {
+        super::money::set_fee_from_account(&mut *conn, year, id_of(&p.name)?, true).await?;
+    }
     sqlx::query("delete from season_endstand where season = ?")
         .bind(year)
         .execute(&mut *conn)
@@ -653,7 +666,7 @@ pub async fn replace(conn: &mut SqliteConnection, season: &Season) -> Result<(),
                 f.paid,
             )
             .await?;
-            if f.paid_on_override.is_some() || f.netted {
+            if f.paid_on_override.is_some() || f.netted || f.from_account {
                 super::money::set_fine_payment(&mut *conn, id, f).await?;
             }
         }

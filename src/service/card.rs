@@ -164,6 +164,64 @@ pub async fn link(db: &Db, token: &str) -> Result<Option<CardLink>, ServiceError
 
 /// The card links as methods of the league, for the web (which names no part of the db layer).
 impl League {
+    /// Carries the whole Guthaben of `player` in season `year` to his season `year + 1` on `on`
+    /// (issue 34.1): "Guthaben übertragen" in `year`, brought in (and paying his open items
+    /// there, [`items::allocate`]) in the next, both in one transaction. Refused (German,
+    /// nothing stored) without Guthaben, without a next season, when he does not play in it, or
+    /// when the next season changed meanwhile. Returns the Guthaben carried, cents.
+    pub async fn carry_credit(
+        &self,
+        year: i32,
+        player: &str,
+        on: NaiveDate,
+        edit: &super::Edit,
+    ) -> Result<i64, ServiceError> {
+        let snapshot = self.snapshot();
+        let here = snapshot.season(year)?;
+        let cents = here.season.credit_cents(player);
+        if cents <= 0 {
+            return Err(ServiceError::refused(format!(
+                "{player} hat in der Saison {year} kein Guthaben."
+            )));
+        }
+        let next = year + 1;
+        let Ok(there) = snapshot.season(next) else {
+            return Err(ServiceError::refused(format!(
+                "Die Saison {next} gibt es noch nicht: erst anlegen, dann das Guthaben übertragen \
+                 (oder auszahlen)."
+            )));
+        };
+        let carry = crate::league::Change::CarryCreditIn {
+            player: player.to_string(),
+            cents,
+            on,
+        };
+        // Checked on the next season first; stored in the transaction of this season's change.
+        let after = there.season.apply(&carry)?;
+        let out = crate::league::Change::SettleCredit {
+            player: player.to_string(),
+            on,
+            carried: true,
+        };
+        let (before, mut ids, version) = (there.season.clone(), there.ids.clone(), there.version);
+        let then: super::write::Then = Box::new(move |tx| {
+            Box::pin(async move {
+                if db::version::of_season(&mut *tx, next).await? != Some(version) {
+                    return Err(ServiceError::refused(format!(
+                        "Die Saison {next} wurde inzwischen geändert: bitte noch einmal versuchen."
+                    )));
+                }
+                db::change::store(&mut *tx, next, &carry, &before, &after, &mut ids).await?;
+                Ok(())
+            })
+        });
+        self.changes_then(year, std::slice::from_ref(&out), edit, then)
+            .await?;
+        // The next season was written in the same transaction: read it into the snapshot.
+        self.refresh().await?;
+        Ok(cents)
+    }
+
     /// The working card of `token` ([`link`]); `None` when unknown, revoked or replaced.
     pub async fn card_link(&self, token: &str) -> Result<Option<CardLink>, ServiceError> {
         link(self.db(), token).await

@@ -895,6 +895,12 @@ fn with_league_spelling(file: &SeasonFile, known: &BTreeMap<String, String>) -> 
         for e in file.endstand.iter_mut().filter(|e| e.player == from) {
             e.player.clone_from(&to);
         }
+        for p in file.payments.iter_mut().filter(|p| p.player == from) {
+            p.player.clone_from(&to);
+        }
+        for c in file.credit.iter_mut().filter(|c| c.player == from) {
+            c.player.clone_from(&to);
+        }
     }
     file
 }

@@ -432,6 +432,8 @@ impl League {
             players: Vec::new(),
             nights: Vec::new(),
             endstand: Vec::new(),
+            payments: Vec::new(),
+            credit: Vec::new(),
         };
         let season = Season::from_file(&file)?;
         let mut tx = self.inner.db.begin_write_as(&edit.author).await?;
@@ -471,6 +473,12 @@ impl League {
         if !view.season.nights.is_empty() {
             return Err(ServiceError::refused(format!(
                 "Die Saison {year} hat Spielabende und kann nicht gelöscht werden."
+            )));
+        }
+        // The players' money is theirs (issue 34.1): not gone with an empty season.
+        if !view.season.payments.is_empty() || !view.season.credit.is_empty() {
+            return Err(ServiceError::refused(format!(
+                "Die Saison {year} hat Zahlungen oder Guthaben und kann nicht gelöscht werden."
             )));
         }
         let players: Vec<&str> = view
@@ -822,7 +830,8 @@ async fn audit(
                     .filter(|(_, f)| f.player == name)
                     .map(|(d, f)| json!([d, f.kind, f.amount_cents, f.paid_on]))
                     .collect();
-                json!({ "player": name, "fee_paid_on": fee, "fines": fines })
+                json!({ "player": name, "fee_paid_on": fee, "fines": fines,
+                        "credit_cents": s.credit_cents(&name) })
             };
             db::audit::record(
                 tx,

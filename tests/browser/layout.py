@@ -31,6 +31,38 @@ MONEY = [
     (f"/verwaltung/saison/{YEAR}/strafen", "gebuchte-strafen", ["Name", "Betrag", "bezahlt am"]),
 ]
 
+# After a payment that leaves a Guthaben (issue 34.1): its tables, and the Zahlungen page with the
+# Guthaben form, no wider than the phone.
+GUTHABEN = [
+    (f"/saison/{YEAR}/kasse", "guthaben-liste", ["Name", "Guthaben"]),
+    (f"/saison/{YEAR}/abschluss", "guthaben-liste", ["Name", "Guthaben"]),
+]
+PAYMENTS = f"/verwaltung/saison/{YEAR}/zahlungen"
+
+
+def pay_for_guthaben(context, server) -> None:
+    """Books 99,99 € for the first player of the Zahlungen page: more than he owes (Guthaben)."""
+    page = context.new_page()
+    page.goto(server.url(PAYMENTS))
+    form = page.locator('form[action$="/zahlung"]').first
+    form.locator('input[name="amount"]').fill("99,99")
+    form.locator('button[type="submit"]').click()
+    page.wait_for_load_state()
+    page.close()
+
+
+def page_width(context, path: str, scheme: str) -> list[str]:
+    page = context.new_page()
+    page.goto(path)
+    page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    screenshot(page, f"{path.split('/', 3)[3].strip('/').replace('/', '-')}-{scheme}")
+    page.close()
+    if width > PHONE["width"]:
+        return [f"{path} ({scheme}): Seite {width} px breit, Bildschirm {PHONE['width']} px"]
+    return []
+
+
 # For each named column of table `id`: the boxes of its cells in the first rows (the column's
 # index from its <th>); with the page's and the table's widths.
 MEASURE = """([id, names]) => {
@@ -97,7 +129,12 @@ def main() -> int:
                 login(context, server, KASSENWART)
                 for path, table, names in MONEY:
                     bad += check(context, server.url(path), table, names, scheme)
-            checked = 2 * (len(PUBLIC) + len(MONEY))
+                if scheme == next(iter(contexts)):
+                    pay_for_guthaben(context, server)
+                for path, table, names in GUTHABEN:
+                    bad += check(context, server.url(path), table, names, scheme)
+                bad += page_width(context, server.url(PAYMENTS), scheme)
+            checked = 2 * (len(PUBLIC) + len(MONEY) + len(GUTHABEN) + 1)
             if bad:
                 print("\n".join(bad), file=sys.stderr)
                 print(f"{len(bad)} Befunde in {checked} Prüfungen", file=sys.stderr)

@@ -18,6 +18,7 @@ mod club;
 mod corrections;
 mod entry;
 mod glueck;
+mod guthaben;
 mod harden;
 mod hostile;
 mod late_arrival;

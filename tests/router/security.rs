@@ -64,6 +64,7 @@ const MONEY: &[(&str, &str)] = &[
     ("GET", "/verwaltung/saison/{year}/zahlungen"),
     ("POST", "/verwaltung/saison/{year}/zahlung"),
     ("POST", "/verwaltung/saison/{year}/zahlungen/beitrag/{id}"),
+    ("POST", "/verwaltung/saison/{year}/guthaben/{id}"),
     ("POST", "/verwaltung/saison/{year}/verrechnung"),
     ("POST", "/verwaltung/saison/{year}/verrechnung/aufheben"),
     ("GET", "/verwaltung/saison/{year}/karten"),

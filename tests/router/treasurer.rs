@@ -61,24 +61,28 @@ async fn payments_are_booked_on_their_day_against_the_oldest_open_items() {
         page.body
     );
 
-    // Dirk (id 4) owes 0,50 €: more is refused, the form keeps what was typed, nothing is stored.
+    // A bad amount is refused, the form keeps what was typed, nothing is stored.
     let before = snapshot(&t.db.write).await;
-    let body = "player=4&amount=1%2C00&paid_on=2026-11-30";
+    let body = "player=4&amount=1%2C0x&paid_on=2026-11-30";
     let r = t
         .post("/verwaltung/saison/2026/zahlung", body, Some(&kasse))
         .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(r.body.contains("1,00 € ist mehr als offen"), "{}", r.body);
-    assert!(r.body.contains(r#"value="1,00""#) && r.body.contains(r#"value="2026-11-30""#));
+    assert!(r.body.contains("Betrag: "), "{}", r.body);
+    assert!(r.body.contains(r#"value="1,0x""#) && r.body.contains(r#"value="2026-11-30""#));
     assert_eq!(snapshot(&t.db.write).await, before);
 
-    let body = "player=4&amount=0%2C50&paid_on=2026-11-30";
+    // Dirk (id 4) owes 0,50 € and pays 1,00 € (issue 34.1: once refused as "mehr als offen"):
+    // the fine is paid whole, 0,50 € is his Guthaben, outside the pot.
+    let body = "player=4&amount=1%2C00&paid_on=2026-11-30";
     let r = t
         .post_follow("/verwaltung/saison/2026/zahlung", body, &kasse)
         .await;
     assert!(
-        r.body
-            .contains("Zahlung von Dirk über 0,50 € am 30.11.2026 gebucht"),
+        r.body.contains(
+            "Zahlung gebucht am 30.11.2026: 1,00 € von Dirk: bezahlt Schock-Schlafmütze am \
+             06.03.2026 (0,50 €); Guthaben 0,50 €."
+        ),
         "{}",
         r.body
     );
@@ -214,6 +218,8 @@ async fn the_money_card_shows_a_girocode_that_decodes_to_the_epc_text() {
         "https://paypal.me/schockerliga/0.50EUR",
         "IBAN DE89 3704 0044 0532 0130 00",
         "Schockerliga 2026 Dirk",
+        // Issue 34.2: his ISO 11649 reference of the season (players.id 4), in groups of four.
+        r#"<span id="rf">RF53 2026 4</span>"#,
         "Zuspätkommer am 02.01.2026",
     ] {
         assert!(body.contains(part), "money card lacks {part:?}");
@@ -221,8 +227,13 @@ async fn the_money_card_shows_a_girocode_that_decodes_to_the_epc_text() {
     let start = body.find("<svg class=\"girocode\"").expect("GiroCode");
     let svg = &body[start..start + body[start..].find("</svg>").unwrap() + 6];
     assert!(!svg.to_lowercase().contains("style"), "no style in the SVG");
-    let want = "BCD\n002\n1\nSCT\nCOBADEFFXXX\nSchockerliga e.V.\nDE89370400440532013000\nEUR0.50\n\n\nSchockerliga 2026 Dirk";
+    // Issue 34.2: the GiroCode carries the open sum and the RF reference in the structured line;
+    // the unstructured line is then empty (EPC069-12), the free text stays on the card above.
+    let want = "BCD\n002\n1\nSCT\nCOBADEFFXXX\nSchockerliga e.V.\nDE89370400440532013000\nEUR0.50\n\nRF5320264";
     assert_eq!(decode_svg(svg), want);
+    assert!(schockerliga::league::money::reference::is_valid(
+        "RF5320264"
+    ));
 
     // Nothing open: no GiroCode, but what he paid.
     let frank = t.get("/saison/2026/spieler/6", None).await.body;

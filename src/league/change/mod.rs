@@ -193,9 +193,10 @@ pub enum Change {
         /// The payment day, or `None` for open.
         paid_on: Option<NaiveDate>,
     },
-    /// A payment of `cents` by `player` on `paid_on`, booked against his oldest open items: his
-    /// open fines by night and booking order, then the Jahresbeitrag when it is due that day
-    /// ([`crate::league::money::items::allocate`]: the amount must settle whole items).
+    /// A payment of `cents` by `player` on `paid_on`, kept as a payment and booked against his
+    /// oldest open items: his open fines by night and booking order, then the Jahresbeitrag when
+    /// it is due that day ([`crate::league::money::items::allocate`], issue 34.1: each item paid
+    /// whole while the money covers it, the rest is his Guthaben).
     BookPayment {
         /// The paying player.
         player: String,
@@ -203,6 +204,26 @@ pub enum Change {
         cents: i64,
         /// The payment day.
         paid_on: NaiveDate,
+    },
+    /// The whole Guthaben of `player` paid back to him ("Guthaben ausgezahlt") or carried to his
+    /// next season (`carried`) on `on` (issue 34.1). Refused without Guthaben.
+    SettleCredit {
+        /// The player.
+        player: String,
+        /// The day of the booking.
+        on: NaiveDate,
+        /// Carried to his next season (there a [`Change::CarryCreditIn`]) instead of paid back.
+        carried: bool,
+    },
+    /// `cents` of Guthaben of `player` brought from his previous season on `on` (issue 34.1);
+    /// it pays his open items like a payment ([`crate::league::money::items::allocate`]).
+    CarryCreditIn {
+        /// The player.
+        player: String,
+        /// The amount in cents.
+        cents: i64,
+        /// The day it was carried.
+        on: NaiveDate,
     },
     /// Books the netting of the Jahresabschluss on `paid_on` (league.md §8): each payee's open
     /// fines, oldest first and as far as his share covers them, become paid out of his share
@@ -247,17 +268,19 @@ impl Change {
             | Change::SetFineKind { .. }
             | Change::SetRules { .. } => None,
             Change::PayFine { date, .. } => Some(*date),
-            Change::BookPayment { .. } | Change::NetPayouts { .. } | Change::UndoNetting { .. } => {
-                None
-            }
+            Change::BookPayment { .. }
+            | Change::SettleCredit { .. }
+            | Change::CarryCreditIn { .. }
+            | Change::NetPayouts { .. }
+            | Change::UndoNetting { .. } => None,
         }
     }
 
     /// True when the change can move the places or the pot of the Jahresabschluss (league.md
     /// §8, §11): a night, its draw, rounds or fines, a payment, a fee or the rules. After the
     /// netting such a change waits for [`Change::UndoNetting`]; adding or renaming a player, the
-    /// Strafenkatalog (booked fines keep their amount), closing a night and the netting itself
-    /// move nothing.
+    /// Strafenkatalog (booked fines keep their amount), closing a night, paying back or carrying a
+    /// Guthaben (never part of the pot) and the netting itself move nothing.
     pub fn moves_payouts(&self) -> bool {
         !matches!(
             self,
@@ -265,6 +288,7 @@ impl Change {
                 | Change::RenamePlayer { .. }
                 | Change::SetFineKind { .. }
                 | Change::CloseNight { .. }
+                | Change::SettleCredit { .. }
                 | Change::NetPayouts { .. }
                 | Change::UndoNetting { .. }
         )
@@ -375,6 +399,14 @@ impl Season {
                 cents,
                 paid_on,
             } => money::book_payment(self, file, player, *cents, *paid_on),
+            Change::SettleCredit {
+                player,
+                on,
+                carried,
+            } => money::settle_credit(self, file, player, *on, *carried),
+            Change::CarryCreditIn { player, cents, on } => {
+                money::carry_credit_in(self, file, player, *cents, *on)
+            }
             Change::NetPayouts {
                 paid_on,
                 carry_in_cents,

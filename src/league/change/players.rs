@@ -17,6 +17,7 @@ pub(super) fn add(file: &mut SeasonFile, name: &str) -> Result<(), EntryError> {
     file.players.push(PlayerEntry {
         name,
         fee_paid_on: None,
+        fee_from_account: false,
     });
     Ok(())
 }
@@ -52,6 +53,8 @@ pub(super) fn set_fee(
         .find(|p| p.name == *player)
         .ok_or_else(|| not_in_season(season, player))?;
     p.fee_paid_on = paid_on;
+    // Set by hand: not out of his payments (issue 34.1; his Guthaben gets it back).
+    p.fee_from_account = false;
     Ok(())
 }
 
@@ -86,6 +89,12 @@ fn rename_in_file(file: &mut SeasonFile, old: &str, new: &str) {
     }
     for e in file.endstand.iter_mut().filter(|e| e.player == old) {
         e.player = new.to_string();
+    }
+    for p in file.payments.iter_mut().filter(|p| p.player == old) {
+        p.player = new.to_string();
+    }
+    for c in file.credit.iter_mut().filter(|c| c.player == old) {
+        c.player = new.to_string();
     }
 }
 

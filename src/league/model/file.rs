@@ -30,6 +30,56 @@ pub struct SeasonFile {
     /// of an export) for a season of nights; present, the season has no nights.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub endstand: Vec<EndstandEntry>,
+    /// The payments that came in (issue 34.1, an addition to `schockerliga-season/1`,
+    /// docs/saisondatei.md "Zahlungen und Guthaben"), in booking order. Absent (and left out of an
+    /// export) without any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub payments: Vec<PaymentEntry>,
+    /// The bookings of Guthaben besides the payments (issue 34.1, same addition): brought from
+    /// the previous season, paid back, carried to the next. Absent without any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub credit: Vec<CreditEntry>,
+}
+
+/// One payment of a player (issue 34.1): `cents` that came in on `date`. What it paid is marked on
+/// the items (`from_account`); what it did not pay is his Guthaben.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PaymentEntry {
+    /// The paying player (one of the season's players).
+    pub player: String,
+    /// The day the money came in.
+    pub date: NaiveDate,
+    /// The amount in cents, > 0.
+    pub cents: i64,
+}
+
+/// What a booking of Guthaben is (issue 34.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CreditKind {
+    /// Brought from the player's previous season ("Guthaben aus dem Vorjahr"): adds to it.
+    #[serde(rename = "vortrag")]
+    CarriedIn,
+    /// Paid back to the player ("Guthaben ausgezahlt"): takes it off.
+    #[serde(rename = "ausgezahlt")]
+    PaidBack,
+    /// Carried to his next season ("Guthaben übertragen"): takes it off.
+    #[serde(rename = "uebertragen")]
+    CarriedOut,
+}
+
+/// One booking of a player's Guthaben besides his payments (issue 34.1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreditEntry {
+    /// The player (one of the season's players).
+    pub player: String,
+    /// Brought in, paid back or carried out.
+    pub kind: CreditKind,
+    /// The day of the booking.
+    pub date: NaiveDate,
+    /// The amount in cents, > 0.
+    pub cents: i64,
 }
 
 /// One player's line of a season kept only as its final table (issue 24.3, docs/saisondatei.md
@@ -109,6 +159,10 @@ pub struct PlayerEntry {
     /// Payment date of the Jahresbeitrag, or null when unpaid.
     #[serde(default)]
     pub fee_paid_on: Option<NaiveDate>,
+    /// The Jahresbeitrag was paid out of his payments or Guthaben (issue 34.1); written only when
+    /// true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fee_from_account: bool,
 }
 
 /// One Spielabend.
@@ -255,4 +309,8 @@ pub struct FineEntry {
     /// written only when true.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub netted: bool,
+    /// Paid out of the player's payments or Guthaben (issue 34.1, docs/saisondatei.md); written
+    /// only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub from_account: bool,
 }

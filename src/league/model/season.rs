@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::NaiveDate;
 
-use super::file::{CorrectionEntry, ResultEntry, SeatEntry};
+use super::file::{CorrectionEntry, CreditEntry, CreditKind, PaymentEntry, ResultEntry, SeatEntry};
 use super::rules::{Liga, SeasonRules};
 use crate::rules::{PlayedRunde, RuleSet};
 
@@ -67,6 +67,10 @@ pub struct Season {
     /// The Korrekturen of each night that has some, oldest first (issue 22.4: the season file's
     /// `nights[].corrections`, the database's `night_corrections`); [`Season::corrections_of`].
     pub corrections: BTreeMap<NaiveDate, Vec<CorrectionEntry>>,
+    /// The payments that came in, in booking order (issue 34.1; names canonical).
+    pub payments: Vec<PaymentEntry>,
+    /// The bookings of Guthaben besides the payments, in booking order (issue 34.1).
+    pub credit: Vec<CreditEntry>,
     /// Every player's totals after each night, computed on first use (`Season::running`, on the
     /// table's side); set empty by the check (`Memo::default()`).
     pub(crate) running: Memo<Vec<BTreeMap<String, PlayerTotals>>>,
@@ -176,6 +180,8 @@ pub struct Player {
     pub fee_paid_on: Option<NaiveDate>,
     /// The Jahresbeitrag in cents following from `fee_paid_on` (league.md §5); 0 when unpaid.
     pub fee_cents: i64,
+    /// The Jahresbeitrag was paid out of his payments or Guthaben (issue 34.1).
+    pub fee_from_account: bool,
 }
 
 /// One checked Spielabend.
@@ -240,6 +246,8 @@ pub struct Fine {
     pub paid_on_override: Option<NaiveDate>,
     /// Paid out of the player's share at the Jahresabschluss (league.md §8, "verrechnet").
     pub netted: bool,
+    /// Paid out of the player's payments or Guthaben (issue 34.1).
+    pub from_account: bool,
 }
 
 /// Counted Outs of one result row before Julen (league.md §2):
@@ -338,6 +346,64 @@ impl Season {
     /// The player named `name` (exact canonical name), if any.
     pub fn player(&self, name: &str) -> Option<&Player> {
         self.players.iter().find(|p| p.name == name)
+    }
+
+    /// The Guthaben of `player` in cents (issue 34.1): what he brought from the previous season
+    /// and paid in, less the items paid out of it and what was paid back or carried on. Owed to
+    /// him, never part of the pot; ≥ 0 in a checked season (0 for a stranger).
+    pub fn credit_cents(&self, player: &str) -> i64 {
+        let paid_in: i64 = self
+            .payments
+            .iter()
+            .filter(|p| p.player == player)
+            .map(|p| p.cents)
+            .sum();
+        let booked: i64 = self
+            .credit
+            .iter()
+            .filter(|c| c.player == player)
+            .map(|c| match c.kind {
+                CreditKind::CarriedIn => c.cents,
+                CreditKind::PaidBack | CreditKind::CarriedOut => -c.cents,
+            })
+            .sum();
+        let fines: i64 = self
+            .nights
+            .iter()
+            .flat_map(|n| &n.fines)
+            .filter(|f| f.player == player && f.from_account)
+            .map(|f| f.amount_cents)
+            .sum();
+        let fee = self
+            .player(player)
+            .filter(|p| p.fee_from_account)
+            .map_or(0, |p| p.fee_cents);
+        paid_in + booked - fines - fee
+    }
+
+    /// Every Guthaben of the season in one pass (issue 34.1): player → cents, for each player
+    /// with a payment, a Guthaben booking or an item paid out of them ([`Season::credit_cents`]
+    /// of each; the others have 0).
+    pub fn credits(&self) -> BTreeMap<&str, i64> {
+        let mut out: BTreeMap<&str, i64> = BTreeMap::new();
+        for p in &self.payments {
+            *out.entry(p.player.as_str()).or_default() += p.cents;
+        }
+        for c in &self.credit {
+            *out.entry(c.player.as_str()).or_default() += match c.kind {
+                CreditKind::CarriedIn => c.cents,
+                CreditKind::PaidBack | CreditKind::CarriedOut => -c.cents,
+            };
+        }
+        for f in self.nights.iter().flat_map(|n| &n.fines) {
+            if f.from_account {
+                *out.entry(f.player.as_str()).or_default() -= f.amount_cents;
+            }
+        }
+        for p in self.players.iter().filter(|p| p.fee_from_account) {
+            *out.entry(p.name.as_str()).or_default() -= p.fee_cents;
+        }
+        out
     }
 
     /// The night on `date`, if any.

@@ -185,6 +185,45 @@ pub fn epc_payload(
     cents: i64,
     reference: &str,
 ) -> Result<String, String> {
+    payload(name, iban, bic, cents, "", reference)
+}
+
+/// [`epc_payload`] with the structured creditor reference `rf` (ISO 11649, issue 34.2: "RF18
+/// 5390 0754 7034", spaces ignored) in its line and the unstructured line then empty, as
+/// EPC069-12 requires (one or the other); nothing follows the reference line:
+///
+/// ```text
+/// BCD · 002 · 1 · SCT · BIC · name · IBAN · EUR2.50 · (purpose) · RF3720261
+/// ```
+///
+/// `Err` (German) as [`epc_payload`], and for a reference that does not check
+/// ([`super::reference::is_valid`]).
+pub fn epc_payload_rf(
+    name: &str,
+    iban: &str,
+    bic: &str,
+    cents: i64,
+    rf: &str,
+) -> Result<String, String> {
+    let rf: String = rf.chars().filter(|c| !c.is_whitespace()).collect();
+    if !super::reference::is_valid(&rf) {
+        return Err(format!(
+            "Referenz {rf}: keine gültige Gläubigerreferenz (ISO 11649)."
+        ));
+    }
+    payload(name, iban, bic, cents, &rf.to_ascii_uppercase(), "")
+}
+
+/// The EPC069-12 text with the structured reference `rf` or the unstructured `reference` (the
+/// other empty); trailing empty lines left out.
+fn payload(
+    name: &str,
+    iban: &str,
+    bic: &str,
+    cents: i64,
+    rf: &str,
+    reference: &str,
+) -> Result<String, String> {
     let name = check_name(name)?;
     let iban = check_iban(iban)?;
     let bic = check_bic(bic)?;
@@ -197,7 +236,7 @@ pub fn epc_payload(
         .take(MAX_REFERENCE_CHARS)
         .collect();
     let amount = format!("EUR{}.{:02}", cents / 100, cents % 100);
-    Ok([
+    let mut lines = vec![
         "BCD",
         "002",
         "1",
@@ -207,10 +246,13 @@ pub fn epc_payload(
         &iban,
         &amount,
         "",
-        "",
+        rf,
         reference.trim(),
-    ]
-    .join("\n"))
+    ];
+    while lines.last() == Some(&"") {
+        lines.pop();
+    }
+    Ok(lines.join("\n"))
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! A player's account (league.md §5, §6): his open items (fines not paid, the Jahresbeitrag
-//! when due), a payment settling the oldest of them whole, and the money card of what is open
-//! and what was paid.
+//! when due), the rule of a payment (issue 34.1, [`allocate`]: the oldest items paid whole, the
+//! rest his Guthaben; [`settle`]: what his Guthaben pays by itself), the money card of what is
+//! open and what was paid, and the items of the accounts API.
 
 use chrono::{Datelike, NaiveDate};
 
@@ -68,16 +69,29 @@ pub fn open_items(season: &Season, player: &str, on: NaiveDate) -> Vec<OpenItem>
     items
 }
 
-/// The items that a payment of `cents` by `player` on `on` settles: the oldest open items
-/// ([`open_items`]) whose amounts add up to exactly `cents` (an item is paid whole). Refused
-/// (German): not a player of the season, not a positive amount, more than is open, or an amount
-/// that ends inside an item (the message names the amounts that settle whole items).
+/// What money of a player does (issue 34.1): the items it pays whole, oldest first, and the
+/// Guthaben left after them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Allocation {
+    /// The items paid, oldest first, each whole.
+    pub items: Vec<OpenItem>,
+    /// The Guthaben left, cents (≥ 0): owed to the player, never part of the pot.
+    pub credit_cents: i64,
+}
+
+/// The rule of a payment (issue 34.1, league.md §6): `cents` paid by `player` on `on`, together
+/// with his Guthaben before it, go to his open items on `on` ([`open_items`]: open fines of the
+/// nights up to `on` by night and booking order, then the Jahresbeitrag when due) oldest first,
+/// each item paid whole while the rest covers it; the first item not covered stops the walk;
+/// what is left is his Guthaben. Nothing is ever part-paid. Refused (German, field `betrag`):
+/// not a player of the season, not a positive amount. The one rule of the Zahlungen, the bank
+/// statement and "Ich habe bezahlt".
 pub fn allocate(
     season: &Season,
     player: &str,
     cents: i64,
     on: NaiveDate,
-) -> Result<Vec<OpenItem>, EntryError> {
+) -> Result<Allocation, EntryError> {
     let at = Location::default().player(player).field("betrag");
     if season.player(player).is_none() {
         return Err(EntryError::new(
@@ -88,49 +102,62 @@ pub fn allocate(
     if cents <= 0 {
         return Err(EntryError::new(at, "Der Betrag muss größer als 0 sein."));
     }
-    let items = open_items(season, player, on);
-    let total: i64 = items.iter().map(|i| i.cents).sum();
-    if items.is_empty() {
-        return Err(EntryError::new(
-            at,
-            format!("{player} hat am {} nichts offen.", date_de(on)),
-        ));
+    Ok(walk(
+        open_items(season, player, on),
+        season.credit_cents(player) + cents,
+    ))
+}
+
+/// What the Guthaben of `player` pays on `on` by itself (issue 34.1: a new item is paid out of
+/// it the moment it covers it whole): [`allocate`] without a payment. No items for a stranger
+/// or without Guthaben.
+pub fn settle(season: &Season, player: &str, on: NaiveDate) -> Allocation {
+    let credit = season.credit_cents(player);
+    if credit <= 0 || season.player(player).is_none() {
+        return Allocation {
+            items: Vec::new(),
+            credit_cents: credit.max(0),
+        };
     }
-    if cents > total {
-        return Err(EntryError::new(
-            at,
-            format!(
-                "{} ist mehr als offen: {player} hat am {} {} offen.",
-                format_cents(cents),
-                date_de(on),
-                format_cents(total)
-            ),
-        ));
-    }
-    let mut sum = 0;
-    let mut settled = Vec::new();
-    let mut whole = Vec::new();
+    walk(open_items(season, player, on), credit)
+}
+
+/// `available` cents over `items` oldest first, each paid whole while the rest covers it; the
+/// first not covered stops.
+fn walk(items: Vec<OpenItem>, available: i64) -> Allocation {
+    let mut left = available;
+    let mut paid = Vec::new();
     for item in items {
-        if sum == cents {
+        if item.cents > left {
             break;
         }
-        sum += item.cents;
-        whole.push(sum);
-        settled.push(item);
-        if sum > cents {
-            let amounts: Vec<String> = whole.iter().map(|c| format_cents(*c)).collect();
-            return Err(EntryError::new(
-                at,
-                format!(
-                    "{} deckt die offenen Posten von {player} (älteste zuerst) nicht ganz: \
-                     ganze Posten ergeben {}. Der Rest bleibt offen oder wird zurückgegeben.",
-                    format_cents(cents),
-                    amounts.join(", ")
-                ),
-            ));
-        }
+        left -= item.cents;
+        paid.push(item);
     }
-    Ok(settled)
+    Allocation {
+        items: paid,
+        credit_cents: left,
+    }
+}
+
+/// The German sentence of what a payment did, for the flash and the Protokoll: "3,00 € von
+/// Anna: bezahlt Zuspätkommer am 09.01.2026 (1,00 €); Guthaben 2,00 €."
+pub fn allocation_text(player: &str, cents: i64, a: &Allocation) -> String {
+    let paid = if a.items.is_empty() {
+        "kein Posten ganz bezahlt".to_string()
+    } else {
+        let items: Vec<String> = a
+            .items
+            .iter()
+            .map(|i| format!("{} ({})", i.label, format_cents(i.cents)))
+            .collect();
+        format!("bezahlt {}", items.join(", "))
+    };
+    format!(
+        "{} von {player}: {paid}; Guthaben {}.",
+        format_cents(cents),
+        format_cents(a.credit_cents)
+    )
 }
 
 /// One paid item of a player: a fine or the Jahresbeitrag, with its payment day.
@@ -158,6 +185,8 @@ pub struct Account {
     pub paid: Vec<PaidItem>,
     /// Σ paid, cents.
     pub paid_cents: i64,
+    /// His Guthaben, cents (issue 34.1): paid in and not spent, owed to him.
+    pub credit_cents: i64,
 }
 
 /// The account of `player` on `today` ([`Account`]); `None` when he is not a player of the season.
@@ -191,9 +220,71 @@ pub fn account(season: &Season, player: &str, today: NaiveDate) -> Option<Accoun
     Some(Account {
         open_cents: open.iter().map(|i| i.cents).sum(),
         paid_cents: paid.iter().map(|i| i.cents).sum(),
+        credit_cents: season.credit_cents(player),
         open,
         paid,
     })
+}
+
+/// What an item of a player's account is (issue 34.5): a fine or the Jahresbeitrag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ItemKind {
+    /// A fine (Strafe).
+    Fine,
+    /// The Jahresbeitrag.
+    Fee,
+}
+
+/// One item of a player's account as the JSON API gives it (issue 34.5).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct AccountItem {
+    /// Fine or fee.
+    pub kind: ItemKind,
+    /// A fine's night; the fee's payment day, or for an open fee the day its amount is reckoned.
+    pub date: NaiveDate,
+    /// Its amount, cents.
+    pub cents: i64,
+    /// The day it was paid; `None` while open.
+    pub paid_on: Option<NaiveDate>,
+}
+
+/// Every item of `player` on `today` (issue 34.5): his fines by night and booking order, paid or
+/// open, then his Jahresbeitrag when paid or due on `today` ([`fee_due`]). Empty for a stranger.
+pub fn account_items(season: &Season, player: &str, today: NaiveDate) -> Vec<AccountItem> {
+    let Some(p) = season.player(player) else {
+        return Vec::new();
+    };
+    let mut items: Vec<AccountItem> = season
+        .nights
+        .iter()
+        .flat_map(|n| {
+            n.fines
+                .iter()
+                .filter(|f| f.player == player)
+                .map(move |f| AccountItem {
+                    kind: ItemKind::Fine,
+                    date: n.date,
+                    cents: f.amount_cents,
+                    paid_on: f.paid_on,
+                })
+        })
+        .collect();
+    match p.fee_paid_on {
+        Some(d) => items.push(AccountItem {
+            kind: ItemKind::Fee,
+            date: d,
+            cents: p.fee_cents,
+            paid_on: Some(d),
+        }),
+        None => items.extend(fee_due(season, player, today).map(|i| AccountItem {
+            kind: ItemKind::Fee,
+            date: today,
+            cents: i.cents,
+            paid_on: None,
+        })),
+    }
+    items
 }
 
 #[cfg(test)]

@@ -230,6 +230,8 @@ impl YearRead {
             players: self.names.players,
             nights: Vec::new(),
             endstand: self.endstand,
+            payments: Vec::new(),
+            credit: Vec::new(),
         };
         let lines = self.lines;
         let season = Season::from_file(&file).map_err(|e| {

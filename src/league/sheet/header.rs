@@ -380,6 +380,7 @@ impl Names {
             self.players.push(PlayerEntry {
                 name: name.to_string(),
                 fee_paid_on: None,
+                fee_from_account: false,
             });
             self.players.len() - 1
         });

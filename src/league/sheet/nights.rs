@@ -52,6 +52,8 @@ pub(super) fn read_nights(sheet: &Sheet) -> Result<Vec<SheetSeason>, SheetError>
         players: read.names.players,
         nights: read.nights,
         endstand: Vec::new(),
+        payments: Vec::new(),
+        credit: Vec::new(),
     };
     let lines = Lines {
         of: read.lines,

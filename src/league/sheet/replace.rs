@@ -19,13 +19,15 @@ use crate::league::model::format::date_de;
 use crate::league::model::names::name_key;
 use crate::league::model::season::{Night, Season};
 
-/// Whether `file` carries money: a fine at any night, a player's Jahresbeitrag, or a
-/// Strafenkatalog of its own (`rules.fines`). A season file that does (our own export) is the
+/// Whether `file` carries money: a fine at any night, a player's Jahresbeitrag, a Strafenkatalog
+/// of its own (`rules.fines`), a payment or a booking of Guthaben (issue 34.1). A season file that does (our own export) is the
 /// whole season and replaces it whole; one that does not replaces results only ([`plan`]).
 pub fn carries_money(file: &SeasonFile) -> bool {
     file.nights.iter().any(|n| !n.fines.is_empty())
         || file.players.iter().any(|p| p.fee_paid_on.is_some())
         || file.rules.contains_key("fines")
+        || !file.payments.is_empty()
+        || !file.credit.is_empty()
 }
 
 /// What became of a night of the stored season that had results.

@@ -1,7 +1,8 @@
 //! The JSON API (interchange.md): the server's status (`GET /api/v1/status`), standings, payouts,
-//! players and careers (`seasons`), one Wurfrunde evaluated (`wurfrunde`), and a secretary's
+//! players and careers (`seasons`), the players' accounts (`accounts`), one Wurfrunde evaluated (`wurfrunde`), and a secretary's
 //! program entering rounds (`round`).
 
+pub mod accounts;
 pub mod round;
 pub mod seasons;
 pub mod wurfrunde;
@@ -19,6 +20,7 @@ pub fn routes() -> Routes {
     Routes::new()
         .get(Guard::Public, "/api/v1/status", status)
         .merge(seasons::routes())
+        .merge(accounts::routes())
         .merge(wurfrunde::routes())
         .merge(round::routes())
 }

@@ -110,6 +110,8 @@ struct AbschlussPage {
     netting: NettingView,
     /// The figures are those after the pending netting (shown so in the page).
     with_netting: bool,
+    /// Each player's Guthaben and the sum (issue 34.1): owed to them, outside the pot.
+    credits: (Vec<(String, String)>, String),
 }
 
 /// One payee of the netting, formatted (league.md §8).
@@ -495,6 +497,7 @@ fn abschluss_view(
     let left = placed + lucky + p.carry_out_cents;
     let right = p.fees_cents + p.fines_cents + p.carry_in_cents;
     Ok(AbschlussPage {
+        credits: super::kasse::credit_rows(season),
         layout,
         error,
         year,

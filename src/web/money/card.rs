@@ -26,6 +26,10 @@ pub struct MoneyCard {
     pub transfer: Option<(String, String, String, String)>,
     /// The PayPal.me link for the open amount, when the club has a PayPal.me name.
     pub paypal: Option<String>,
+    /// His Guthaben in German euros, when he has one (issue 34.1).
+    pub credit: Option<String>,
+    /// His ISO 11649 reference of the season in groups of four ("RF37 2026 1", issue 34.2).
+    pub rf: Option<String>,
 }
 
 /// An IBAN in groups of four: "DE89 3704 0044 0532 0130 00".
@@ -53,11 +57,27 @@ pub fn card(
     let season = &view.season;
     let a = account(season, name, today)?;
     let s = &snapshot.settings;
+    // The free text for hand-typed transfers stays on the card; the GiroCode carries the
+    // player's ISO 11649 reference of the season (issue 34.2), or the free text without an id.
     let reference = girocode::reference(season.year, name);
+    let rf = view
+        .ids
+        .players
+        .get(name)
+        .and_then(|id| crate::league::money::reference::player_reference(season.year, *id));
     let payload = (a.open_cents > 0 && !s.iban.is_empty())
-        .then(|| girocode::epc_payload(&s.account_name, &s.iban, &s.bic, a.open_cents, &reference))
+        .then(|| match &rf {
+            Some(rf) => {
+                girocode::epc_payload_rf(&s.account_name, &s.iban, &s.bic, a.open_cents, rf)
+            }
+            None => {
+                girocode::epc_payload(&s.account_name, &s.iban, &s.bic, a.open_cents, &reference)
+            }
+        })
         .and_then(Result::ok);
     Some(MoneyCard {
+        rf: rf.as_deref().map(crate::league::money::reference::grouped),
+        credit: (a.credit_cents > 0).then(|| format_cents(a.credit_cents)),
         open: a
             .open
             .iter()

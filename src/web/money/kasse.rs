@@ -78,6 +78,25 @@ pub struct PotRow {
     pub pot: String,
 }
 
+/// The Guthaben of a season's players (issue 34.1), formatted: (name, German euros) of each
+/// player with Guthaben, by name, and the sum. Owed to the players, never part of the pot.
+pub fn credit_rows(season: &crate::league::Season) -> (Vec<(String, String)>, String) {
+    let mut rows: Vec<(String, i64)> = season
+        .credits()
+        .into_iter()
+        .filter(|(_, c)| *c > 0)
+        .map(|(n, c)| (n.to_string(), c))
+        .collect();
+    rows.sort();
+    let total = rows.iter().map(|(_, c)| c).sum();
+    (
+        rows.into_iter()
+            .map(|(n, c)| (n, format_cents(c)))
+            .collect(),
+        format_cents(total),
+    )
+}
+
 /// The Kasse page.
 #[derive(Template, WebTemplate)]
 #[template(path = "money/kasse.html")]
@@ -102,6 +121,9 @@ struct KassePage {
     income_total: String,
     money: bool,
     today: String,
+    /// Each player's Guthaben (name, euros) and the sum (issue 34.1).
+    credits: Vec<(String, String)>,
+    credit_total: String,
 }
 
 pub async fn current(State(league): State<League>) -> Redirect {
@@ -185,7 +207,10 @@ fn kasse_view(layout: Layout, at: &AtSeason, error: Option<String>) -> Result<Ka
         .collect();
     let income_total: i64 = k.income.iter().map(|d| d.cents()).sum();
     let booked: i64 = k.total.fee_cents + k.total.fines_paid_cents + k.total.fines_open_cents;
+    let (credits, credit_total) = credit_rows(season);
     Ok(KassePage {
+        credits,
+        credit_total,
         error,
         money: layout.user.as_ref().is_some_and(CurrentUser::handles_money),
         layout,

@@ -101,6 +101,11 @@ pub fn routes() -> Routes {
         )
         .post(
             Guard::Money,
+            "/verwaltung/saison/{year}/guthaben/{id}",
+            payments::settle_credit,
+        )
+        .post(
+            Guard::Money,
             "/verwaltung/saison/{year}/verrechnung",
             payments::net,
         )

@@ -10,7 +10,7 @@ use axum::Form;
 use serde::Deserialize;
 
 use crate::league::model::format::date_de;
-use crate::league::money::items::open_items;
+use crate::league::money::items::{allocate, allocation_text, open_items};
 use crate::league::money::kasse::parse_euros;
 use crate::league::{format_cents, Change};
 use crate::service::{Edit, League, SeasonView, ServiceError};
@@ -55,6 +55,8 @@ pub struct PayLine {
     pub fee_input: String,
     /// His Jahresbeitrag is booked (the page offers to delete it, apart from booking).
     pub fee_booked: bool,
+    /// His Guthaben, German euros ("" without any; issue 34.1).
+    pub credit: String,
 }
 
 /// The payments page of a season.
@@ -117,6 +119,10 @@ fn render_payments(
                 fee_input: match (&typed.fee, mine) {
                     (Some(f), true) => f.clone(),
                     _ => p.fee_paid_on.unwrap_or(today).to_string(),
+                },
+                credit: match season.credit_cents(&p.name) {
+                    0 => String::new(),
+                    c => format_cents(c),
                 },
                 name: p.name.clone(),
             }
@@ -193,18 +199,19 @@ pub async fn book_payment(
                 cents,
                 paid_on: day,
             };
-            let settled = open_items(&at.view.season, &player, day);
+            // The rule of issue 34.1 as the league will book it (the change checks it again).
+            let what = allocate(&at.view.season, &player, cents, day);
             reply
                 .league
                 .change(year, change, &Edit::by(&user.username))
                 .await
                 .map(|view| {
                     let left = open_items(&view.season, &player, day);
-                    let count = settled.len() - left.len().min(settled.len());
                     format!(
-                        "Zahlung von {player} über {} am {} gebucht ({count} Posten bezahlt; offen jetzt {}).",
-                        format_cents(cents),
+                        "Zahlung gebucht am {}: {} Offen jetzt {}.",
                         date_de(day),
+                        what.map(|a| allocation_text(&player, cents, &a))
+                            .unwrap_or_default(),
                         format_cents(left.iter().map(|i| i.cents).sum())
                     )
                 })
@@ -230,6 +237,69 @@ pub async fn book_fee(
         ..Typed::default()
     };
     let done = fee::book(&reply.league, year, &player, &form, &user.username).await;
+    end(reply, year, done, typed).await
+}
+
+/// The Guthaben form (issue 34.1): paid back or carried to the next season, on a day.
+#[derive(Deserialize)]
+pub struct CreditForm {
+    /// `ausgezahlt` or `uebertragen`.
+    #[serde(default)]
+    pub wie: String,
+    /// The day (`YYYY-MM-DD`; empty: today).
+    #[serde(default)]
+    pub am: String,
+}
+
+/// `POST /verwaltung/saison/{year}/guthaben/{id}`: player `id`'s whole Guthaben paid back
+/// ("Guthaben ausgezahlt") or carried to his next season, on its day (issue 34.1); refused → the
+/// payments page again with the reason.
+pub async fn settle_credit(
+    reply: Reply,
+    RequireMoney(user): RequireMoney,
+    at: AtSeason,
+    Path((_, id)): Path<(i32, i64)>,
+    Form(form): Form<CreditForm>,
+) -> Result<Response, AppError> {
+    let year = at.year();
+    let player = at.player(id)?;
+    let cents = at.view.season.credit_cents(&player);
+    let edit = Edit::by(&user.username);
+    let done = match (form.wie.as_str(), paid_on(&form.am, reply.layout.today)) {
+        (_, Err(e)) => Err(e),
+        ("ausgezahlt", Ok(on)) => {
+            let change = Change::SettleCredit {
+                player: player.clone(),
+                on,
+                carried: false,
+            };
+            reply.league.change(year, change, &edit).await.map(|_| {
+                format!(
+                    "Guthaben ausgezahlt: {} an {player} am {}.",
+                    format_cents(cents),
+                    date_de(on)
+                )
+            })
+        }
+        ("uebertragen", Ok(on)) => reply
+            .league
+            .carry_credit(year, &player, on, &edit)
+            .await
+            .map(|c| {
+                format!(
+                    "Guthaben übertragen: {} von {player} in die Saison {}.",
+                    format_cents(c),
+                    year + 1
+                )
+            }),
+        (other, Ok(_)) => Err(ServiceError::refused(format!(
+            "Guthaben: „{other}“ – bitte „ausgezahlt“ oder „übertragen“ wählen."
+        ))),
+    };
+    let typed = Typed {
+        id,
+        ..Typed::default()
+    };
     end(reply, year, done, typed).await
 }
 

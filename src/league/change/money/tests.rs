@@ -4,6 +4,8 @@
 
 use chrono::NaiveDate;
 
+use crate::league::change::Change;
+use crate::league::model::file::{CreditKind, PaymentEntry};
 use crate::league::model::season::Season;
 use crate::league::money::items::open_items;
 use crate::league::money::kasse::{income_by_date, kasse, IncomeDay};
@@ -307,8 +309,200 @@ fn the_netting_is_the_seasons_last_act() {
         .expect("a new night after the undo");
 }
 
+fn pay(s: &Season, player: &str, cents: i64, on: &str) -> Season {
+    s.apply(&Change::BookPayment {
+        player: player.into(),
+        cents,
+        paid_on: d(on),
+    })
+    .unwrap_or_else(|e| panic!("{player} {cents} {on}: {e}"))
+}
+
+/// Issue 34.1: a Guthaben pays each new item of the player the moment it covers it whole (booked
+/// that day), never part of one; a new item it does not cover stays open.
+#[test]
+fn a_guthaben_pays_a_later_fine_whole_the_moment_it_covers_it() {
+    let fine = |player: &str| Change::BookFine {
+        date: d("2026-07-10"),
+        player: player.into(),
+        kind: "sleepy".into(),
+        paid: false,
+        again: true,
+    };
+    // Dora paid 3,00 € on 01.07. with nothing open: all Guthaben.
+    let s = pay(&sample(), "Dora", 300, "2026-07-01");
+    assert_eq!(s.credit_cents("Dora"), 300);
+    // (season, change, Dora's fines of 10.07. as (cents, paid_on, from account), Guthaben after)
+    type Case = (Season, Change, Vec<(i64, Option<NaiveDate>, bool)>, i64);
+    let on = Some(d("2026-07-10"));
+    let cases: Vec<Case> = vec![
+        // The late fine of 2,50 € was booked before the payment: still open; a new fine of 0,50 €
+        // is paid out of the Guthaben? No: the walk starts at the oldest open item (2,50 €), and
+        // 3,00 € covers it, then the 0,50 € new one: both paid, nothing left.
+        (
+            s.clone(),
+            fine("Dora"),
+            vec![(250, on, true), (50, on, true)],
+            0,
+        ),
+        // Paid by hand first, then the new fine: 0,50 € out of the 3,00 €.
+        (
+            s.apply(&Change::PayFine {
+                date: d("2026-07-10"),
+                index: 0,
+                paid_on: on,
+            })
+            .expect("paid by hand"),
+            fine("Dora"),
+            vec![(250, on, false), (50, on, true)],
+            250,
+        ),
+        // 1,00 € only: the oldest open item (2,50 €) is not covered, the walk stops there.
+        (
+            pay(&sample(), "Dora", 100, "2026-07-01"),
+            fine("Dora"),
+            vec![(250, None, false), (50, None, false)],
+            100,
+        ),
+    ];
+    for (i, (before, change, want, credit)) in cases.into_iter().enumerate() {
+        let after = before.apply(&change).expect("fine booked");
+        let got: Vec<(i64, Option<NaiveDate>, bool)> = after.nights[2]
+            .fines
+            .iter()
+            .filter(|f| f.player == "Dora")
+            .map(|f| (f.amount_cents, f.paid_on, f.from_account))
+            .collect();
+        assert_eq!(
+            (got, after.credit_cents("Dora")),
+            (want, credit),
+            "case {i}"
+        );
+        let again = Season::from_file(&after.to_file()).expect("the file loads again");
+        assert_eq!(
+            again.credit_cents("Dora"),
+            credit,
+            "case {i}: the file keeps it"
+        );
+    }
+    // A payment on a later day than the night: the fine is paid on the day the money was there.
+    let late = pay(&sample(), "Anna", 500, "2026-08-01")
+        .apply(&fine("Anna"))
+        .expect("fine");
+    let f = late.nights[2].fines.last().expect("Anna's fine");
+    assert_eq!((f.paid_on, f.from_account), (Some(d("2026-08-01")), true));
+    assert_eq!(late.credit_cents("Anna"), 450);
+}
+
+/// Issue 34.1: at the season's end the Guthaben is paid back or carried, the whole of it, a
+/// booking with a day; the next season brings it in and it pays there like a payment. A file
+/// whose items paid from the account exceed what came in is refused.
+#[test]
+fn a_guthaben_is_paid_back_or_carried_and_never_below_zero() {
+    let s = pay(&sample(), "Dora", 300, "2026-07-01");
+    for (carried, kind) in [
+        (false, CreditKind::PaidBack),
+        (true, CreditKind::CarriedOut),
+    ] {
+        let after = s
+            .apply(&Change::SettleCredit {
+                player: "Dora".into(),
+                on: d("2026-12-20"),
+                carried,
+            })
+            .expect("settled");
+        assert_eq!(after.credit_cents("Dora"), 0);
+        let c = after.credit.last().expect("booking");
+        assert_eq!((c.kind, c.date, c.cents), (kind, d("2026-12-20"), 300));
+        assert_eq!(Season::from_file(&after.to_file()).as_ref(), Ok(&after));
+        let e = after
+            .apply(&Change::SettleCredit {
+                player: "Dora".into(),
+                on: d("2026-12-21"),
+                carried,
+            })
+            .expect_err("nothing left");
+        assert_eq!(e.to_string(), "Dora hat in der Saison 2026 kein Guthaben.");
+    }
+    // A new name keeps his payments and Guthaben.
+    let renamed = s
+        .apply(&Change::RenamePlayer {
+            from: "Dora".into(),
+            to: "Dorothea".into(),
+        })
+        .expect("renamed");
+    assert_eq!(renamed.credit_cents("Dorothea"), 300);
+    assert_eq!(renamed.payments[0].player, "Dorothea");
+    // Brought in: it pays Bea's open 0,50 € fine and the March fee is not covered.
+    let s = sample()
+        .apply(&Change::CarryCreditIn {
+            player: "Bea".into(),
+            cents: 300,
+            on: d("2026-03-01"),
+        })
+        .expect("carried in");
+    assert_eq!(s.credit_cents("Bea"), 250);
+    assert!(s.nights[0].fines[1].from_account);
+    // A file that pays more out of the account than came in.
+    let mut bad = s.to_file();
+    bad.credit[0].cents = 10;
+    let e = Season::from_file(&bad).expect_err("below zero");
+    assert!(
+        e.to_string()
+            .contains("0,40 € mehr bezahlt oder ausgezahlt"),
+        "{e}"
+    );
+    let mut stranger = s.to_file();
+    stranger.payments.push(PaymentEntry {
+        player: "Zoe".into(),
+        date: d("2026-03-01"),
+        cents: 100,
+    });
+    let e = Season::from_file(&stranger).expect_err("a stranger");
+    assert!(e.to_string().contains("unbekannter Spieler \"Zoe\""), "{e}");
+    let mut nothing = s.to_file();
+    nothing.payments.push(PaymentEntry {
+        player: "Bea".into(),
+        date: d("2026-03-01"),
+        cents: 0,
+    });
+    assert!(Season::from_file(&nothing).is_err());
+}
+
+/// Issue 34.1, done when: the Abschluss invariant (places + Lucky Looser + carry-out = fees +
+/// fines + carry-in) holds with Guthaben present, and the Guthaben is in none of them.
+#[test]
+fn the_abschluss_invariant_holds_with_guthaben_present() {
+    let before = winners();
+    // Anna owes 1,50 €, pays 5,00 €: 3,50 € Guthaben. Bea pays 2,00 € owing nothing.
+    let after = pay(
+        &pay(&before, "Anna", 500, "2026-02-01"),
+        "Bea",
+        200,
+        "2026-02-01",
+    );
+    assert_eq!(
+        (after.credit_cents("Anna"), after.credit_cents("Bea")),
+        (350, 200)
+    );
+    for carry_in in [0, 1234] {
+        let p = payouts(&after, carry_in);
+        let places: i64 = p.places.iter().flat_map(|x| &x.cents).sum();
+        let lucky: i64 = p.lucky_looser.cents.iter().sum();
+        assert_eq!(
+            places + lucky + p.carry_out_cents,
+            p.fees_cents + p.fines_cents + p.carry_in_cents
+        );
+        // Only Anna's 1,50 € of fines came into the pot, none of the Guthaben.
+        assert_eq!(p.fines_cents, payouts(&before, carry_in).fines_cents + 150);
+        let income: i64 = income_by_date(&after).iter().map(IncomeDay::cents).sum();
+        assert_eq!(income, p.fees_cents + p.fines_cents);
+    }
+}
+
 mod random {
     use proptest::prelude::*;
+    use proptest::test_runner::TestCaseError;
 
     use super::*;
     use crate::league::testkit::random::{build, season_gen, NAMES};
@@ -342,19 +536,33 @@ mod random {
                 let cents = if exact { prefix } else { prefix - 1 };
                 let change = crate::league::change::Change::BookPayment { player: player.into(), cents, paid_on: on };
                 let previous: i64 = items.iter().take(take - 1).map(|i| i.cents).sum();
-                match s.apply(&change) {
-                    Ok(next) => {
-                        prop_assert!(exact || cents == previous, "{} {} accepted", player, cents);
-                        s = next;
-                    }
-                    Err(e) => prop_assert!(!exact && cents != previous, "{}", e),
+                let credit_before = s.credit_cents(player);
+                // Issue 34.1: every positive payment is taken; exact pays the prefix whole, one
+                // cent short pays the items before it, and the rest is Guthaben.
+                let next = s.apply(&change).map_err(|e| TestCaseError::fail(e.to_string()))?;
+                let paid_now = |x: &Season| -> i64 {
+                    x.nights.iter().flat_map(|n| &n.fines).filter(|f| f.player == player && f.from_account).map(|f| f.amount_cents).sum::<i64>()
+                        + x.player(player).filter(|p| p.fee_from_account).map_or(0, |p| p.fee_cents)
+                };
+                let spent = paid_now(&next) - paid_now(&s);
+                prop_assert_eq!(spent + next.credit_cents(player), cents + credit_before);
+                if credit_before == 0 {
+                    prop_assert!(spent >= if exact { prefix } else { previous }, "{} {} paid {}", player, cents, spent);
                 }
+                s = next;
             }
             let booked: i64 = s.players.iter().map(|p| p.fee_cents).sum::<i64>()
                 + s.nights.iter().flat_map(|n| &n.fines).map(|f| f.amount_cents).sum::<i64>();
             let open: i64 = s.nights.iter().flat_map(|n| &n.fines).filter(|f| !f.paid).map(|f| f.amount_cents).sum();
             let income: i64 = income_by_date(&s).iter().map(IncomeDay::cents).sum();
             prop_assert_eq!(income + open, booked);
+            // Every cent paid in is an item paid out of it or Guthaben (never in the pot twice).
+            let paid_in: i64 = s.payments.iter().map(|p| p.cents).sum();
+            let from_account: i64 = s.nights.iter().flat_map(|n| &n.fines).filter(|f| f.from_account).map(|f| f.amount_cents).sum::<i64>()
+                + s.players.iter().filter(|p| p.fee_from_account).map(|p| p.fee_cents).sum::<i64>();
+            let credit: i64 = s.players.iter().map(|p| s.credit_cents(&p.name)).sum();
+            prop_assert!(s.credits().iter().all(|(p, c)| s.credit_cents(p) == *c), "one pass = each");
+            prop_assert_eq!(paid_in, from_account + credit);
             let k = kasse(&s, carry_in);
             for w in k.steps.windows(2) {
                 prop_assert!(w[0].pot_cents <= w[1].pot_cents, "{:?}", w);

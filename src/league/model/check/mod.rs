@@ -109,7 +109,9 @@ impl Season {
                 ));
             }
         }
-        Ok(Season {
+        let (payments, credit) =
+            players::check_account_entries(&names, year, &file.payments, &file.credit)?;
+        let season = Season {
             year,
             rules,
             game,
@@ -117,8 +119,27 @@ impl Season {
             nights,
             endstand,
             corrections,
+            payments,
+            credit,
             running: Memo::default(),
-        })
+        };
+        // Nothing is paid out of money that is not there (issue 34.1): every Guthaben ≥ 0.
+        let credits = season.credits();
+        let below = season.players.iter().find_map(|p| {
+            let c = credits.get(p.name.as_str()).copied().unwrap_or(0);
+            (c < 0).then(|| (p.name.clone(), c))
+        });
+        if let Some((name, c)) = below {
+            return Err(EntryError::new(
+                Location::default().player(&name).field("credit"),
+                format!(
+                    "aus Zahlungen und Guthaben ist {} mehr bezahlt oder ausgezahlt, als \
+                     eingezahlt wurde",
+                    crate::league::model::format::format_cents(-c)
+                ),
+            ));
+        }
+        Ok(season)
     }
 
     /// Checks a stored season like [`Season::from_file`], except that a round's Schockbesteck
@@ -175,6 +196,7 @@ impl Season {
                 .map(|p| PlayerEntry {
                     name: p.name.clone(),
                     fee_paid_on: p.fee_paid_on,
+                    fee_from_account: p.fee_from_account,
                 })
                 .collect(),
             nights: self
@@ -223,6 +245,7 @@ impl Season {
                             amount_cents: f.amount_override,
                             paid_on: f.paid_on_override,
                             netted: f.netted,
+                            from_account: f.from_account,
                         })
                         .collect(),
                     closed: n.closed,
@@ -244,6 +267,8 @@ impl Season {
                     julen: e.julen,
                 })
                 .collect(),
+            payments: self.payments.clone(),
+            credit: self.credit.clone(),
         }
     }
 

@@ -202,6 +202,12 @@ fn check_fines(
                 "verrechnet, aber die Strafe ist nicht bezahlt",
             ));
         }
+        if f.from_account && (!f.paid || f.netted) {
+            return Err(EntryError::new(
+                at_fine.field("from_account"),
+                "aus Zahlungen bezahlt, aber die Strafe ist nicht bezahlt oder verrechnet",
+            ));
+        }
         fines.push(Fine {
             player: name.to_string(),
             kind: f.kind.clone(),
@@ -211,6 +217,7 @@ fn check_fines(
             paid_on: f.paid.then(|| f.paid_on.unwrap_or(date)),
             paid_on_override: f.paid_on,
             netted: f.netted,
+            from_account: f.from_account,
         });
     }
     Ok(fines)

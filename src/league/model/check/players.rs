@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use crate::league::model::error::{EntryError, Location};
-use crate::league::model::file::PlayerEntry;
+use crate::league::model::file::{CreditEntry, PaymentEntry, PlayerEntry};
 use crate::league::model::names::{check_name_chars, normalize_name};
 use crate::league::model::rules::{fee_cents, SeasonRules};
 use crate::league::model::season::{Player, MAX_NAME_CHARS};
@@ -75,13 +75,76 @@ pub(super) fn check_players(
                 EntryError::new(Location::default().player(name).field("fee_paid_on"), why)
             })?,
         };
+        if entry.fee_from_account && entry.fee_paid_on.is_none() {
+            return Err(EntryError::new(
+                Location::default().player(name).field("fee_from_account"),
+                "aus Zahlungen bezahlt, aber kein Zahltag des Jahresbeitrags",
+            ));
+        }
         players.push(Player {
             name: name.to_string(),
             fee_paid_on: entry.fee_paid_on,
             fee_cents: fee,
+            fee_from_account: entry.fee_from_account,
         });
     }
     Ok(players)
+}
+
+/// Most cents of one payment or Guthaben booking (issue 34.1): a million euros, far above any
+/// club's; keeps the sums of a hostile file from overflowing.
+pub const MAX_PAYMENT_CENTS: i64 = 100_000_000;
+
+/// The payments and Guthaben bookings of a season file checked (issue 34.1, docs/saisondatei.md
+/// "Zahlungen und Guthaben"): each of a player of the season (names made canonical), 1 cent to
+/// [`MAX_PAYMENT_CENTS`], on a day from the year before the season to the year after it. The
+/// first refusal names the player and the field.
+pub(super) fn check_account_entries(
+    names: &HashMap<&str, &str>,
+    year: i32,
+    payments: &[PaymentEntry],
+    credit: &[CreditEntry],
+) -> Result<(Vec<PaymentEntry>, Vec<CreditEntry>), EntryError> {
+    let amount = |player: &str, field: &str, cents: i64, date: chrono::NaiveDate| {
+        let at = Location::default().player(player).field(field);
+        if !(1..=MAX_PAYMENT_CENTS).contains(&cents) {
+            return Err(EntryError::new(
+                at,
+                format!("Betrag {cents} Cent: erlaubt sind 1 bis {MAX_PAYMENT_CENTS} Cent"),
+            ));
+        }
+        if !(year - 1..=year + 1).contains(&chrono::Datelike::year(&date)) {
+            return Err(EntryError::new(
+                at,
+                format!(
+                    "Tag {} liegt nicht zwischen {} und {}",
+                    date.format("%d.%m.%Y"),
+                    year - 1,
+                    year + 1
+                ),
+            ));
+        }
+        Ok(())
+    };
+    let mut paid = Vec::with_capacity(payments.len());
+    for p in payments {
+        let name = known(names, &p.player, Location::default())?;
+        amount(name, "payments", p.cents, p.date)?;
+        paid.push(PaymentEntry {
+            player: name.to_string(),
+            ..p.clone()
+        });
+    }
+    let mut booked = Vec::with_capacity(credit.len());
+    for c in credit {
+        let name = known(names, &c.player, Location::default())?;
+        amount(name, "credit", c.cents, c.date)?;
+        booked.push(CreditEntry {
+            player: name.to_string(),
+            ..c.clone()
+        });
+    }
+    Ok((paid, booked))
 }
 
 /// The canonical name of the player `raw` names (normalized) among `names`, or the refusal

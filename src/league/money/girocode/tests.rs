@@ -159,3 +159,39 @@ fn payee_names() {
         }
     }
 }
+
+/// Issue 34.2: with the ISO 11649 reference the structured line carries it and the unstructured
+/// line is empty (left out as the last), byte for byte; a reference that does not check is
+/// refused.
+#[test]
+fn the_payload_with_a_creditor_reference_is_the_epc_text_byte_for_byte() {
+    // (reference as given, cents, payload or refusal)
+    let cases: [(&str, i64, Result<&str, &str>); 4] = [
+        (
+            "RF18 5390 0754 7034",
+            250,
+            Ok("BCD\n002\n1\nSCT\nCOBADEFFXXX\nSchockerliga e.V.\nDE89370400440532013000\nEUR2.50\n\nRF18539007547034"),
+        ),
+        (
+            "rf3720261",
+            1550,
+            Ok("BCD\n002\n1\nSCT\nCOBADEFFXXX\nSchockerliga e.V.\nDE89370400440532013000\nEUR15.50\n\nRF3720261"),
+        ),
+        ("RF19539007547034", 250, Err("keine gültige Gläubigerreferenz")),
+        ("Schockerliga 2026 Anna", 250, Err("keine gültige Gläubigerreferenz")),
+    ];
+    for (rf, cents, want) in cases {
+        let got = epc_payload_rf(
+            "Schockerliga e.V.",
+            "de89 3704 0044 0532 0130 00",
+            "cobadeffxxx",
+            cents,
+            rf,
+        );
+        match (got, want) {
+            (Ok(p), Ok(w)) => assert_eq!(p.as_bytes(), w.as_bytes(), "{rf}"),
+            (Err(e), Err(w)) => assert!(e.contains(w), "{rf}: {e}"),
+            (got, want) => panic!("{rf}: {got:?}, expected {want:?}"),
+        }
+    }
+}

@@ -92,6 +92,7 @@ fn a_sheet_replaces_results_and_keeps_fines_fees_and_the_strafenkatalog() {
             crate::league::model::file::PlayerEntry {
                 name: "Bernd".to_string(),
                 fee_paid_on: Some(d("2026-03-01")),
+                fee_from_account: false,
             }
         ],
         "Anna's fee kept, the league's spelling kept, a fee only the sheet knows taken"
@@ -282,6 +283,7 @@ fn a_night_kept_as_totals_emptied_for_its_fines_stays_history_not_open() {
         paid: false,
         paid_on: None,
         netted: false,
+        from_account: false,
     }];
     let stored = Season::from_file(&stored).unwrap();
     let incoming = sheet(

@@ -742,6 +742,8 @@ fn a_season_that_is_over_says_what_was_missed_in_the_past_tense() {
         players: Vec::new(),
         nights: Vec::new(),
         endstand: Vec::new(),
+        payments: Vec::new(),
+        credit: Vec::new(),
     })
     .unwrap();
     assert!(!is_over(&season, date("2026-12-31")));
