@@ -747,9 +747,7 @@ impl<'a> Importing<'a> {
             if name.is_empty() || self.known.contains_key(&name_key(&name)) {
                 continue;
             }
-            league::check_name_chars(&name).map_err(|why| {
-                ServiceError::refused(format!("Spielername {why} (Liste der Spieler)"))
-            })?;
+            club::check_club_player(&name)?;
             db::season::player_id(&mut self.tx, &name).await?;
         }
         db::audit::clear_actor(&mut self.tx).await?;

@@ -24,6 +24,39 @@ use crate::service::{League, ServiceError};
 /// The first two bytes of a gzip file.
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
+/// The most bytes of the file (as read, after gzip) one part of a club's file may take: one
+/// season, or the list of players. The largest season the checks allow (1,000 players, a night
+/// every day of 20 rounds of 20 rows) is about 12 MiB; a bigger part is refused while it is read,
+/// before it is built (hostile run: a 2 MB gzip with a player name of 400 MB was read whole, at
+/// 2.37 GB, and stored).
+pub const MAX_PART_BYTES: u64 = 32 * 1024 * 1024;
+
+/// A reader that counts what is read against the bytes left to the part being read
+/// ([`MAX_PART_BYTES`], renewed by the reading at each part) and fails past them.
+struct Budget<R> {
+    inner: R,
+    left: std::rc::Rc<std::cell::Cell<u64>>,
+}
+
+impl<R: Read> Read for Budget<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        let left = self.left.get();
+        if n as u64 > left {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "ein Teil der Datei (eine Saison oder die Liste der Spieler) ist größer als \
+                     {} MiB",
+                    MAX_PART_BYTES / 1024 / 1024
+                ),
+            ));
+        }
+        self.left.set(left - n as u64);
+        Ok(n)
+    }
+}
+
 /// `season`'s file as one compact JSON line, the rows of its rounds without the fields at their
 /// defaults (`julen` 0, `joker` false, `lost` false; they read back the same).
 pub fn season_line(season: &SeasonFile) -> Result<Vec<u8>, ServiceError> {
@@ -212,12 +245,18 @@ pub fn read_club(
     mut take: impl FnMut(ClubPart) -> bool,
 ) -> Result<(), ServiceError> {
     let mut last = None;
-    let mut de = serde_json::Deserializer::from_reader(reader);
+    let left = std::rc::Rc::new(std::cell::Cell::new(MAX_PART_BYTES));
+    let budget = Budget {
+        inner: reader,
+        left: left.clone(),
+    };
+    let mut de = serde_json::Deserializer::from_reader(budget);
     let read = de::Deserializer::deserialize_map(
         &mut de,
         ClubVisitor {
             take: &mut take,
             last: &mut last,
+            left: &left,
         },
     )
     .and_then(|()| de.end());
@@ -245,6 +284,8 @@ const FIELDS: &[&str] = &["format", "players", "seasons"];
 struct ClubVisitor<'a, F: FnMut(ClubPart) -> bool> {
     take: &'a mut F,
     last: &'a mut Option<i32>,
+    /// The bytes left to the part being read ([`Budget`]).
+    left: &'a std::cell::Cell<u64>,
 }
 
 impl<'de, F: FnMut(ClubPart) -> bool> Visitor<'de> for ClubVisitor<'_, F> {
@@ -258,6 +299,7 @@ impl<'de, F: FnMut(ClubPart) -> bool> Visitor<'de> for ClubVisitor<'_, F> {
         let mut seen = Vec::new();
         let mut format = false;
         while let Some(key) = map.next_key::<String>()? {
+            self.left.set(MAX_PART_BYTES);
             if seen.contains(&key) {
                 return Err(de::Error::custom(format!("das Feld „{key}“ steht zweimal")));
             }
@@ -270,6 +312,7 @@ impl<'de, F: FnMut(ClubPart) -> bool> Visitor<'de> for ClubVisitor<'_, F> {
                 "seasons" => map.next_value_seed(Seasons {
                     take: &mut *self.take,
                     last: &mut *self.last,
+                    left: self.left,
                 })?,
                 other => return Err(de::Error::unknown_field(other, FIELDS)),
             };
@@ -289,6 +332,7 @@ impl<'de, F: FnMut(ClubPart) -> bool> Visitor<'de> for ClubVisitor<'_, F> {
 struct Seasons<'a, F: FnMut(ClubPart) -> bool> {
     take: &'a mut F,
     last: &'a mut Option<i32>,
+    left: &'a std::cell::Cell<u64>,
 }
 
 impl<'de, F: FnMut(ClubPart) -> bool> DeserializeSeed<'de> for Seasons<'_, F> {
@@ -308,6 +352,8 @@ impl<'de, F: FnMut(ClubPart) -> bool> Visitor<'de> for Seasons<'_, F> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
         while let Some(file) = seq.next_element::<SeasonFile>()? {
+            // The next season has a budget of its own.
+            self.left.set(MAX_PART_BYTES);
             *self.last = Some(file.season);
             if !(self.take)(ClubPart::Season(Box::new(file))) {
                 // The rest is not read: the reading ends here.
@@ -363,7 +409,7 @@ pub fn check_club_file(reader: impl Read, today: chrono::NaiveDate) -> Result<()
     read_club(reader, |part| {
         let checked = match part {
             ClubPart::Format(f) => check_format(&f),
-            ClubPart::Players(_) => Ok(()),
+            ClubPart::Players(names) => names.iter().try_for_each(|n| check_club_player(n)),
             ClubPart::Season(file) => check_against_today(std::slice::from_ref(&*file), today)
                 .and_then(|()| {
                     if years.insert(file.season) {
@@ -382,6 +428,29 @@ pub fn check_club_file(reader: impl Read, today: chrono::NaiveDate) -> Result<()
         }
     })?;
     refusal.map_or(Ok(()), Err)
+}
+
+/// Checks one name of the club's list of players (`players`), normalized: no control or
+/// invisible characters, at most [`crate::league::model::season::MAX_NAME_CHARS`] characters, as
+/// a season's players. Refused (German), naming the name's first 20 characters.
+pub fn check_club_player(name: &str) -> Result<(), ServiceError> {
+    use crate::league::model::season::MAX_NAME_CHARS;
+    let name = crate::league::normalize_name(name);
+    let shown = || {
+        let mut short: String = name.chars().take(20).collect();
+        if name.chars().count() > 20 {
+            short.push('…');
+        }
+        short
+    };
+    if name.chars().count() > MAX_NAME_CHARS {
+        return Err(ServiceError::refused(format!(
+            "Spielername „{}“ (Liste der Spieler) hat mehr als {MAX_NAME_CHARS} Zeichen",
+            shown()
+        )));
+    }
+    crate::league::check_name_chars(&name)
+        .map_err(|why| ServiceError::refused(format!("Spielername {why} (Liste der Spieler)")))
 }
 
 fn check_format(format: &str) -> Result<(), ServiceError> {

@@ -45,13 +45,20 @@ pub(super) fn check_players(
                 format!("Spielername {why} ({}. Spieler der Liste)", i + 1),
             ));
         }
-        let at = Location::default().player(name).field("name");
         if name.chars().count() > MAX_NAME_CHARS {
+            // A name of over 100 characters is named by its first 60: a refusal must not repeat
+            // a name of megabytes (hostile run: 400 MB on stderr).
+            let shown: String = if name.chars().count() > 100 {
+                name.chars().take(MAX_NAME_CHARS).chain(['…']).collect()
+            } else {
+                name.to_string()
+            };
             return Err(EntryError::new(
-                at,
+                Location::default().player(&shown).field("name"),
                 format!("Spielername hat mehr als {MAX_NAME_CHARS} Zeichen"),
             ));
         }
+        let at = Location::default().player(name).field("name");
         let key = name.to_lowercase();
         match seen.get(&key) {
             Some(first) if first == name => {

@@ -344,6 +344,11 @@ fn every_check_refuses_with_a_located_message() {
             format!("Spieler {}, Feld Name: Spielername hat mehr als 60 Zeichen", "x".repeat(61)),
         ),
         (
+            // Hostile run: a name of megabytes is named by its first 60 characters.
+            |v| set(v, "/players/1/name", json!("y".repeat(100_000))),
+            format!("Spieler {}…, Feld Name: Spielername hat mehr als 60 Zeichen", "y".repeat(60)),
+        ),
+        (
             |v| set(v, "/players/0/fee_paid_on", json!("2025-12-30")),
             "Spieler Anna, Feld Beitragsdatum: Zahldatum 30.12.2025 liegt nicht in der Saison 2026".into(),
         ),

@@ -219,3 +219,66 @@ async fn the_club_file_imports_season_by_season_all_or_nothing() {
         .to_string();
     assert!(again.contains("Saison 2024 hat schon"), "{again}");
 }
+
+/// Hostile run: a 2 MB gzip whose one player name was 400 MB unpacked was read whole (2.37 GB)
+/// and stored. Each part (a season, the list of players) is read within [`MAX_PART_BYTES`]; the
+/// reading stops there, before the part is built; a file of many parts each within it reads.
+#[test]
+fn a_part_bigger_than_its_budget_is_refused_while_it_is_read() {
+    let huge = "a".repeat(MAX_PART_BYTES as usize + 10);
+    let players =
+        format!("{{\"format\":\"schockerliga-club/1\",\"players\":[\"{huge}\"],\"seasons\":[]}}");
+    let season = format!(
+        "{{\"format\":\"schockerliga-club/1\",\"seasons\":[{{\"season\":2026,\"players\":[{{\"name\":\"{huge}\"}}]}}]}}"
+    );
+    for text in [players, season] {
+        let got = read_club(text.as_bytes(), |_| true)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            got.contains("größer als 32 MiB"),
+            "{}",
+            &got[..got.len().min(300)]
+        );
+        assert!(
+            got.len() < 1_000,
+            "the refusal repeats no part: {} bytes",
+            got.len()
+        );
+    }
+
+    // Ten seasons of 4 MiB of whitespace each (40 MiB together) read: the budget is each part's.
+    let pad = " ".repeat(4 * 1024 * 1024);
+    let lines: Vec<String> = (2017..2027)
+        .map(|y| String::from_utf8(season_line(&small_in(y)).unwrap()).unwrap() + &pad)
+        .collect();
+    let text = format!(
+        "{{\"format\":\"schockerliga-club/1\",\"players\":[],\"seasons\":[{}]}}",
+        lines.join(",")
+    );
+    let mut seasons = 0;
+    read_club(text.as_bytes(), |p| {
+        seasons += usize::from(matches!(p, ClubPart::Season(_)));
+        true
+    })
+    .unwrap();
+    assert_eq!(seasons, 10);
+}
+
+/// Hostile run: the club's list of players took a name of any length (1 MB was stored). It is
+/// checked as a season's players are, before a database is made, naming the name's start.
+#[test]
+fn a_long_name_in_the_clubs_list_of_players_is_refused_before_anything_is_made() {
+    let long = "b".repeat(61);
+    let text = format!(
+        "{{\"format\":\"schockerliga-club/1\",\"players\":[\"Anna\",\"{long}\"],\"seasons\":[]}}"
+    );
+    let today = chrono::NaiveDate::from_ymd_opt(2026, 12, 3).unwrap();
+    let got = check_club_file(text.as_bytes(), today)
+        .unwrap_err()
+        .to_string();
+    assert!(got.contains("hat mehr als 60 Zeichen"), "{got}");
+    assert!(got.contains(&format!("„{}…“", "b".repeat(20))), "{got}");
+    assert!(check_club_player("Anna").is_ok());
+    assert!(check_club_player("An\u{7}na").is_err());
+}
