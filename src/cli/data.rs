@@ -85,14 +85,28 @@ async fn import_club(
         interchange::check_club_file(open()?, ctx.clock().today()).map_err(bad)?;
     }
     let writing = ctx.open_for_writing().await?;
-    let seasons = writing
-        .league
-        .import_club(open()?, options)
-        .await
-        .map_err(|e| match e {
-            ServiceError::Closed(_) => import_refused(e),
-            e => bad(e),
-        })?;
+    let imported = writing.league.import_club(open()?, options).await;
+    let seasons = match imported {
+        Ok(seasons) => seasons,
+        Err(e) => {
+            if writing.created {
+                // The first reading checks what it can without a database; a season refused by
+                // the import's own checks must not leave the empty database it made (hostile
+                // run: `t.db`, its journals and `-sitzungen` stayed behind).
+                let _ = writing.league.close().await;
+                drop(writing);
+                remove_new_database(&ctx.path);
+                eprintln!(
+                    "{} wieder entfernt: keine Datenbank angelegt",
+                    ctx.path.display()
+                );
+            }
+            return Err(match e {
+                ServiceError::Closed(_) => import_refused(e),
+                e => bad(e),
+            });
+        }
+    };
     for s in &seasons {
         print_season(s);
     }
@@ -136,7 +150,8 @@ pub async fn export(ctx: &Context, export: Export) -> anyhow::Result<()> {
     if let Some(out) = &output {
         if is_database_file(out, &ctx.path) {
             anyhow::bail!(
-                "{} ist die Datenbank selbst (oder ihr Journal): dorthin wird nicht exportiert",
+                "{} ist die Datenbank selbst (oder ihr Journal oder ihre Sitzungen): dorthin wird nicht \
+                 exportiert",
                 out.display()
             );
         }
@@ -272,7 +287,30 @@ impl<W: Write> Write for QuietPipe<W> {
     }
 }
 
-/// Whether `out` names the database at `db` or its `-wal`/`-shm` journal (compared after
+/// Removes the database at `path` that this command made and its side files (journals, the
+/// sessions' database): for an import refused after it was made. What cannot be removed stays.
+fn remove_new_database(path: &Path) {
+    let name = path.as_os_str().to_string_lossy().into_owned();
+    for side in DATABASE_SIDES {
+        let _ = std::fs::remove_file(format!("{name}{side}"));
+    }
+}
+
+/// What follows a database's path in the names of its files: itself, its journals, the
+/// sessions' database beside it and that one's journals.
+const DATABASE_SIDES: [&str; 8] = [
+    "",
+    "-wal",
+    "-shm",
+    "-journal",
+    "-sitzungen",
+    "-sitzungen-wal",
+    "-sitzungen-shm",
+    "-sitzungen-journal",
+];
+
+/// Whether `out` names the database at `db`, its `-wal`/`-shm`/`-journal`, or the sessions'
+/// database beside it (`-sitzungen`) with its journals (compared after
 /// resolving links and `..`; a file that does not exist yet is compared by its directory).
 fn is_database_file(out: &std::path::Path, db: &std::path::Path) -> bool {
     let resolve = |p: &std::path::Path| -> Option<PathBuf> {
@@ -289,9 +327,9 @@ fn is_database_file(out: &std::path::Path, db: &std::path::Path) -> bool {
         return false;
     };
     let name = db.as_os_str().to_string_lossy().into_owned();
-    out == db
-        || out.as_os_str() == format!("{name}-wal").as_str()
-        || out.as_os_str() == format!("{name}-shm").as_str()
+    DATABASE_SIDES
+        .iter()
+        .any(|side| out.as_os_str() == format!("{name}{side}").as_str())
 }
 
 /// `schockerliga standings SEASON [--as-of DATE] [--json]`: the table, as German text or as the

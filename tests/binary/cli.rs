@@ -81,6 +81,10 @@ fn an_exported_season_reimports_to_the_same_standings() {
         db.clone(),
         dir.path().join("liga.db-wal"),
         dir.path().join(".").join("liga.db"),
+        // Hostile run: JSON written over the sessions' database stopped the next `serve`.
+        dir.path().join("liga.db-sitzungen"),
+        dir.path().join("liga.db-sitzungen-wal"),
+        dir.path().join("liga.db-journal"),
     ] {
         let r = run(
             &db,
