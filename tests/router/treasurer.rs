@@ -770,3 +770,37 @@ async fn accounts_change_their_password_and_admins_issue_one_time_links() {
         .await;
     assert_eq!(login.location(), Some("/verwaltung/kasse"));
 }
+
+/// Sixth trial: after the last join day (30.09.) the Zahlungen page offered every player without
+/// a Jahresbeitrag "Jahresbeitrag bezahlt am [heute] – Beitrag buchen", which is always refused,
+/// and called it "offen". The field is empty then and takes only the days a fee could be paid;
+/// the line says there is none and until when one could be paid.
+#[tokio::test]
+async fn after_the_last_join_day_the_fee_form_offers_no_day_it_would_refuse() {
+    let (t, kasse) = league().await;
+    let page = t
+        .get("/verwaltung/saison/2026/zahlungen", Some(&kasse))
+        .await
+        .body;
+    let bernd = page
+        .split("class=\"spieler-kopf\">")
+        .find(|p| p.starts_with("Bernd "))
+        .unwrap();
+    assert!(
+        bernd.contains("Jahresbeitrag keiner (Beitritt nur bis 30.09.2026)"),
+        "{bernd}"
+    );
+    assert!(
+        bernd.contains("name=\"paid_on\" value=\"\" min=\"2026-01-01\" max=\"2026-09-30\""),
+        "{bernd}"
+    );
+    // A booked fee keeps its day.
+    let anna = page
+        .split("class=\"spieler-kopf\">")
+        .find(|p| p.starts_with("Anna "))
+        .unwrap();
+    assert!(
+        anna.contains("value=\"2026-02-03\" min=\"2026-01-01\""),
+        "{anna}"
+    );
+}

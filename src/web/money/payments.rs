@@ -49,9 +49,10 @@ pub struct PayLine {
     pub amount_input: String,
     /// The payment-day field (typed, or today).
     pub day_input: String,
-    /// His Jahresbeitrag: "15,00 € am 05.01.2026" or "offen".
+    /// His Jahresbeitrag: "15,00 € am 05.01.2026", "offen", or after the last join day "keiner
+    /// (Beitritt nur bis 30.09.2026)".
     pub fee: String,
-    /// The fee-day field (typed, stored, or today).
+    /// The fee-day field (typed, stored, or today while a fee can be dated today, else empty).
     pub fee_input: String,
     /// His Jahresbeitrag is booked (the page offers to delete it, apart from booking).
     pub fee_booked: bool,
@@ -65,6 +66,9 @@ pub struct PayLine {
 pub struct PaymentsPage {
     layout: Layout,
     year: i32,
+    /// The first and the last day a Jahresbeitrag of the season may be dated.
+    fee_from: chrono::NaiveDate,
+    fee_until: chrono::NaiveDate,
     players: Vec<PayLine>,
     error: Option<String>,
     error_at: String,
@@ -88,6 +92,9 @@ fn render_payments(
     let season = &view.season;
     let today = layout.today;
     let on = today.max(season.last_night().unwrap_or(today));
+    // The days a Jahresbeitrag may be dated: the field proposes today only inside them (a fee
+    // dated after the last join day is refused).
+    let (fee_from, fee_until) = season.rules.fee_window(season.year);
     let mut players: Vec<PayLine> = season
         .players
         .iter()
@@ -114,11 +121,16 @@ fn render_payments(
                 fee_booked: p.fee_paid_on.is_some(),
                 fee: match p.fee_paid_on {
                     Some(d) => format!("{} am {}", format_cents(p.fee_cents), date_de(d)),
+                    None if today > fee_until => {
+                        format!("keiner (Beitritt nur bis {})", date_de(fee_until))
+                    }
                     None => "offen".to_string(),
                 },
-                fee_input: match (&typed.fee, mine) {
-                    (Some(f), true) => f.clone(),
-                    _ => p.fee_paid_on.unwrap_or(today).to_string(),
+                fee_input: match (&typed.fee, mine, p.fee_paid_on) {
+                    (Some(f), true, _) => f.clone(),
+                    (_, _, Some(d)) => d.to_string(),
+                    _ if (fee_from..=fee_until).contains(&today) => today.to_string(),
+                    _ => String::new(),
                 },
                 credit: match season.credit_cents(&p.name) {
                     0 => String::new(),
@@ -132,6 +144,8 @@ fn render_payments(
     PaymentsPage {
         layout,
         year: season.year,
+        fee_from,
+        fee_until,
         players,
         error_at: if error.is_some() {
             format!("zahler-{}", typed.id)
