@@ -10,6 +10,7 @@ use chrono::NaiveDate;
 use schockerliga::league::model::file::SeasonFile;
 use schockerliga::league::model::format::de2;
 use schockerliga::league::{format_dwert, Korrektur, Liga, Standings};
+use schockerliga::service::files::companions;
 use schockerliga::service::interchange::{self, ImportOptions};
 use schockerliga::service::ServiceError;
 
@@ -290,24 +291,10 @@ impl<W: Write> Write for QuietPipe<W> {
 /// Removes the database at `path` that this command made and its side files (journals, the
 /// sessions' database): for an import refused after it was made. What cannot be removed stays.
 fn remove_new_database(path: &Path) {
-    let name = path.as_os_str().to_string_lossy().into_owned();
-    for side in DATABASE_SIDES {
-        let _ = std::fs::remove_file(format!("{name}{side}"));
+    for file in companions(path) {
+        let _ = std::fs::remove_file(file);
     }
 }
-
-/// What follows a database's path in the names of its files: itself, its journals, the
-/// sessions' database beside it and that one's journals.
-const DATABASE_SIDES: [&str; 8] = [
-    "",
-    "-wal",
-    "-shm",
-    "-journal",
-    "-sitzungen",
-    "-sitzungen-wal",
-    "-sitzungen-shm",
-    "-sitzungen-journal",
-];
 
 /// Whether `out` names the database at `db`, its `-wal`/`-shm`/`-journal`, or the sessions'
 /// database beside it (`-sitzungen`) with its journals (compared after
@@ -326,10 +313,7 @@ fn is_database_file(out: &std::path::Path, db: &std::path::Path) -> bool {
     let (Some(out), Some(db)) = (resolve(out), resolve(db)) else {
         return false;
     };
-    let name = db.as_os_str().to_string_lossy().into_owned();
-    DATABASE_SIDES
-        .iter()
-        .any(|side| out.as_os_str() == format!("{name}{side}").as_str())
+    companions(&db).contains(&out)
 }
 
 /// `schockerliga standings SEASON [--as-of DATE] [--json]`: the table, as German text or as the

@@ -173,13 +173,14 @@ pub fn check_owner_beside(database: &Path, target: &Path) -> Result<(), ServiceE
     Ok(())
 }
 
-/// The files of the database at `path` that a server writes: the database, its journal
-/// (`-wal`, `-shm`), the login sessions' file and its journal.
+/// The files of the database at `path` that a server writes: the database, its journals
+/// (`-wal`, `-shm`, and `-journal` while SQLite rolls back), the login sessions' file and its
+/// journals.
 pub fn companions(path: &Path) -> Vec<PathBuf> {
     let sessions = db::sessions_path(path);
     let mut all = Vec::new();
     for base in [path.to_path_buf(), sessions] {
-        for suffix in ["", "-wal", "-shm"] {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
             let mut name = base.as_os_str().to_os_string();
             name.push(suffix);
             all.push(PathBuf::from(name));
