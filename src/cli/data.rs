@@ -382,7 +382,7 @@ fn standings_text(s: &Standings) -> String {
 }
 
 /// The payouts as German text.
-fn payouts_text(p: &schockerliga::league::Payouts) -> String {
+pub(super) fn payouts_text(p: &schockerliga::league::Payouts) -> String {
     use schockerliga::league::format_cents as eur;
     let mut out = format!("Jahresabschluss Saison {}\n\n", p.season);
     out.push_str(&format!("Beiträge:          {:>14}\n", eur(p.fees_cents)));
@@ -409,10 +409,12 @@ fn payouts_text(p: &schockerliga::league::Payouts) -> String {
             eur(*cents)
         ));
     }
-    out.push_str(&format!(
-        "Schocker des Jahres: {}\n",
+    let schocker = if p.schocker_des_jahres.is_empty() {
+        "noch niemand".to_string()
+    } else {
         p.schocker_des_jahres.join(", ")
-    ));
+    };
+    out.push_str(&format!("Schocker des Jahres: {schocker}\n"));
     out.push_str(&format!(
         "Übertrag ins nächste Jahr: {}\n",
         eur(p.carry_out_cents)

@@ -66,7 +66,7 @@ pub fn print_season(done: &ImportedSeason) {
 
 /// The line the import prints per season: "Saison 2007 importiert: 14 Spieler, 45 Spielabende
 /// (45 als Summen)" or "… Endstand mit 14 Spielern".
-fn imported_line(season: &ImportedSeason) -> String {
+pub(super) fn imported_line(season: &ImportedSeason) -> String {
     if season.endstand > 0 {
         return format!(
             "Saison {} importiert: Endstand mit {} Spielern",
@@ -78,8 +78,13 @@ fn imported_line(season: &ImportedSeason) -> String {
     } else {
         String::new()
     };
+    let word = if season.nights == 1 {
+        "Spielabend"
+    } else {
+        "Spielabende"
+    };
     format!(
-        "Saison {} importiert: {} Spieler, {} Spielabende{note}",
+        "Saison {} importiert: {} Spieler, {} {word}{note}",
         season.year, season.players, season.nights
     )
 }

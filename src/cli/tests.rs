@@ -68,3 +68,63 @@ fn main_only_parses_and_dispatches() {
     let lines = std::fs::read_to_string(main).unwrap().lines().count();
     assert!(lines <= 150, "src/main.rs has {lines} lines");
 }
+
+/// The import's line per season says "1 Spielabend", not "1 Spielabende" (the count decides
+/// the word, as the replacement's "1 Abend" does).
+#[test]
+fn the_import_line_counts_nights_in_german() {
+    use schockerliga::service::interchange::ImportedSeason;
+    let season = |nights| ImportedSeason {
+        year: 2026,
+        players: 1,
+        nights,
+        totals: 0,
+        endstand: 0,
+        replaced: None,
+    };
+    let line = super::importing::imported_line;
+    assert_eq!(
+        line(&season(1)),
+        "Saison 2026 importiert: 1 Spieler, 1 Spielabend"
+    );
+    assert_eq!(
+        line(&season(45)),
+        "Saison 2026 importiert: 1 Spieler, 45 Spielabende"
+    );
+    assert_eq!(
+        line(&season(0)),
+        "Saison 2026 importiert: 1 Spieler, 0 Spielabende"
+    );
+}
+
+/// The payouts' text names nobody as "Schocker des Jahres:" with nothing after it: a season
+/// without a ranked player says "noch niemand", as the Abschluss page does.
+#[test]
+fn the_payouts_text_says_when_nobody_is_schocker_des_jahres() {
+    let p = schockerliga::league::Payouts {
+        season: 2027,
+        fees_cents: 0,
+        fines_cents: 0,
+        carry_in_cents: 0,
+        lucky_looser: schockerliga::league::LuckyLooser {
+            players: vec![],
+            paid_rounds: 0,
+            cents: vec![],
+        },
+        pot_cents: 0,
+        places: vec![],
+        schocker_des_jahres: vec![],
+        carry_out_cents: 0,
+        open_fines_cents: 0,
+    };
+    let text = super::data::payouts_text(&p);
+    assert!(
+        text.contains("Schocker des Jahres: noch niemand\n"),
+        "{text}"
+    );
+    let named = schockerliga::league::Payouts {
+        schocker_des_jahres: vec!["Anna".into(), "Bernd".into()],
+        ..p
+    };
+    assert!(super::data::payouts_text(&named).contains("Schocker des Jahres: Anna, Bernd\n"));
+}
