@@ -1013,3 +1013,28 @@ async fn the_setup_hint_goes_once_the_first_account_exists() {
     assert!(!after.contains("id=\"einrichten\""), "{after}");
     assert!(after.contains("Verwaltung → Neue Saison"), "{after}");
 }
+
+/// The lists of nights (the public one and the Verwaltung's) count the rounds of the night, not
+/// the rounds of all its tables added up: 09.01.2026 of the sample was played at two tables of
+/// ten rounds each and shows 10, not 20 (a secretary read "Runden 20" as a night twice too long).
+#[tokio::test]
+async fn the_lists_of_nights_count_a_nights_rounds_not_its_tables_rounds() {
+    let t = TestApp::with_seasons(&[season_file("sample-2026", None)]).await;
+    let sec = t.login_new("schrift", "secretary").await;
+    let row = |body: &str, href: &str| -> String {
+        let at = body
+            .find(href)
+            .unwrap_or_else(|| panic!("{href} in {body}"));
+        let end = at + body[at..].find("</tr>").unwrap();
+        body[at..end].to_string()
+    };
+    let public = t.get("/saison/2026/abende", None).await;
+    assert_eq!(public.status, StatusCode::OK);
+    let line = row(&public.body, "/abend/2026-01-09\"");
+    assert!(line.contains("<td class=\"num\">10</td>"), "{line}");
+    assert!(!line.contains(">20<"), "{line}");
+    let admin = t.get("/verwaltung/saison/2026", Some(&sec)).await;
+    assert_eq!(admin.status, StatusCode::OK);
+    let line = row(&admin.body, "/verwaltung/abend/2026-01-09\"");
+    assert!(line.contains("<td class=\"num\">10</td>"), "{line}");
+}

@@ -550,7 +550,8 @@ pub struct NightLine {
     pub date: NaiveDate,
     /// Participants (the draw).
     pub participants: usize,
-    /// Rounds entered (0 for a night recorded as totals).
+    /// Rounds played: the most any of its tables has entered, as every table plays the night's
+    /// rounds (0 for a night recorded as totals).
     pub rounds: usize,
     /// The night was recorded as totals per player (its rounds are not known).
     pub recorded_as_totals: bool,
@@ -566,7 +567,7 @@ impl NightLine {
             .map(|n| NightLine {
                 date: n.date,
                 participants: n.draw.len().max(n.totals.len()),
-                rounds: n.tables.iter().map(|t| t.rounds.len()).sum(),
+                rounds: n.tables.iter().map(|t| t.rounds.len()).max().unwrap_or(0),
                 recorded_as_totals: n.recorded_as_totals(),
             })
             .collect()
