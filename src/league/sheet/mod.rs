@@ -62,6 +62,7 @@ pub fn read_sheets(sheets: &[Sheet]) -> Result<Vec<SheetSeason>, SheetError> {
         }
         chosen
     };
+    let left_out = left_out(sheets, &chosen);
     let rows: usize = chosen.iter().map(|s| s.rows.len().saturating_sub(1)).sum();
     if rows > MAX_ROWS {
         return Err(SheetError::new(format!(
@@ -106,7 +107,29 @@ pub fn read_sheets(sheets: &[Sheet]) -> Result<Vec<SheetSeason>, SheetError> {
         )));
     }
     seasons.sort_by_key(|s| s.season.year);
+    seasons[0].skipped.splice(0..0, left_out);
     Ok(seasons)
+}
+
+/// The sheets of `sheets` not in `chosen` that hold anything, each as a skipped line naming it
+/// and why it was not read: „Blatt „Übersicht“ (kein Jahr als Name)“ in a workbook of year
+/// sheets, „Blatt „2009“ (leer)“ for a year sheet with no row under its header, „Blatt „Titel“
+/// (nicht „Abende“ oder „Endstand“)“ otherwise; in sheet order. Sheets without any row are
+/// left unnamed (a workbook's untouched default sheets).
+fn left_out(sheets: &[Sheet], chosen: &[&Sheet]) -> Vec<String> {
+    let by_year = sheets.iter().any(|s| sheet_year(&s.name).is_some());
+    sheets
+        .iter()
+        .filter(|s| !s.rows.is_empty() && !chosen.iter().any(|c| std::ptr::eq(*c, *s)))
+        .map(|s| {
+            let why = match (by_year, sheet_year(&s.name)) {
+                (true, Some(_)) => "leer",
+                (true, None) => "kein Jahr als Name",
+                (false, _) => "nicht „Abende“ oder „Endstand“",
+            };
+            format!("Blatt „{}“ ({why})", s.name)
+        })
+        .collect()
 }
 
 /// Refuses a season of `seasons` after the year after `today` (the club's date): „Blatt „2030“,
