@@ -267,6 +267,32 @@ pub enum NightCommand {
         #[arg(long)]
         place: Option<String>,
     },
+    /// Abende als Serie planen: jeder Tag des Rhythmus von --from bis --until, ohne die Tage von
+    /// --except; schon geplante, abgesagte und gespielte Tage bleiben, wie sie sind.
+    #[command(name = "plan-series", help_template = HILFE)]
+    PlanSeries {
+        /// Der erste Tag (JJJJ-MM-TT).
+        #[arg(long)]
+        from: NaiveDate,
+        /// Der letzte Tag (JJJJ-MM-TT).
+        #[arg(long)]
+        until: NaiveDate,
+        /// Rhythmus: week, 2-weeks, "1. Freitag" … "4. Freitag" oder "letzter Freitag".
+        #[arg(long)]
+        every: String,
+        /// Beginn (SS:MM, Zeitzone des Vereins); ohne: wie zuletzt geplant, sonst 19:30.
+        #[arg(long)]
+        time: Option<String>,
+        /// Ort.
+        #[arg(long)]
+        place: Option<String>,
+        /// Tage, die ausfallen (JJJJ-MM-TT, mit Komma).
+        #[arg(long, value_delimiter = ',')]
+        except: Vec<NaiveDate>,
+        /// Nur zeigen, nichts planen.
+        #[arg(long)]
+        dry_run: bool,
+    },
     /// Einen geplanten Abend absagen, der noch keine Runden hat.
     #[command(help_template = HILFE)]
     Cancel {

@@ -1,9 +1,11 @@
-//! Nights and links: `night plan`, `night cancel`, `night link` (a table's scorer link) and
+//! Nights and links: `night plan`, `night plan-series`, `night cancel`, `night link` (a table's scorer link) and
 //! `player link` (a player's own card), through the league as the web's calendar, night and
 //! card pages.
 
 use chrono::NaiveDate;
-use schockerliga::service::planned::{OnPlanned, PlanInput, Planned};
+use schockerliga::league::model::format::{date_de, weekday_de};
+use schockerliga::league::plan::series::Rule;
+use schockerliga::service::planned::{OnPlanned, PlanInput, Planned, SeriesInput};
 use schockerliga::service::{card, scorer};
 
 use super::args::NightCommand;
@@ -13,6 +15,26 @@ use super::{refused, stdout, Context};
 pub async fn night(ctx: &Context, command: NightCommand) -> anyhow::Result<()> {
     match command {
         NightCommand::Plan { date, time, place } => plan(ctx, date, time, place).await,
+        NightCommand::PlanSeries {
+            from,
+            until,
+            every,
+            time,
+            place,
+            except,
+            dry_run,
+        } => {
+            let rule = Rule::parse(&every).map_err(|e| anyhow::anyhow!(e))?;
+            let input = SeriesInput {
+                from,
+                until,
+                rule,
+                except,
+                time,
+                place,
+            };
+            plan_series(ctx, &input, !dry_run).await
+        }
         NightCommand::Cancel { date } => cancel(ctx, date).await,
         NightCommand::Link {
             date,
@@ -59,6 +81,38 @@ async fn plan(
     eprintln!("Abend {when}{place}: {what}");
     for link in ctx.links(&format!("/abend/{date}")) {
         stdout(&format!("{link}\n"))?;
+    }
+    Ok(())
+}
+
+/// `night plan-series --from --until --every [--time] [--place] [--except] [--dry-run]`: every
+/// day of the series on stdout with what it does ("Fr 08.01.2027  neu", "schon geplant", …), the
+/// new ones planned by `cli` unless `store` is false; the count on stderr. Errors (German): the
+/// league's refusal (a day over, a rule not understood, an exception not in the series).
+async fn plan_series(ctx: &Context, input: &SeriesInput, store: bool) -> anyhow::Result<()> {
+    let writing = ctx.open_for_writing().await?;
+    let plan = writing
+        .league
+        .plan_series(input, store, "cli")
+        .await
+        .map_err(refused)?;
+    for (day, state) in &plan.days {
+        let weekday = weekday_de(chrono::Datelike::weekday(day));
+        stdout(&format!("{}, {}  {}\n", weekday, date_de(*day), state.de()))?;
+    }
+    let new = plan.new_days().count();
+    let left = plan.days.len() - new;
+    let word = |n: usize| if n == 1 { "Abend" } else { "Abende" };
+    match store {
+        true => eprintln!(
+            "{} {} geplant, {left} schon vorhanden (unverändert).",
+            plan.stored,
+            word(plan.stored)
+        ),
+        false => eprintln!(
+            "{new} {} würden geplant, {left} schon vorhanden (nichts gespeichert).",
+            word(new)
+        ),
     }
     Ok(())
 }

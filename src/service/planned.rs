@@ -25,6 +25,9 @@ use crate::league::plan::planned::{
 };
 use crate::league::Change;
 
+mod series;
+pub use series::{SeriesInput, SeriesPlan, SeriesState};
+
 /// A planned night as typed (the Verwaltung's form, the command line): the day and the texts of
 /// start time, place and note. `None` keeps what is stored (a new night: the default start,
 /// no place, no note).

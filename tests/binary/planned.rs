@@ -130,3 +130,82 @@ fn player_link_prints_a_card_that_shows_him_and_revoke_kills_it() {
         text(&out)
     );
 }
+
+/// `night plan-series` (issue 38.1): `--dry-run` lists the days and stores nothing; the series
+/// plans them; the same series again plans nothing new and says so.
+#[test]
+fn a_series_from_the_command_line_lists_plans_and_plans_nothing_twice() {
+    let (_dir, db) = imported();
+    let from = ahead();
+    let until = from + chrono::Duration::weeks(8);
+    let skip = from + chrono::Duration::weeks(3);
+    let args = |dry: bool| {
+        let mut a = vec![
+            "night".to_string(),
+            "plan-series".into(),
+            "--from".into(),
+            from.to_string(),
+            "--until".into(),
+            until.to_string(),
+            "--every".into(),
+            "week".into(),
+            "--time".into(),
+            "19:30".into(),
+            "--except".into(),
+            skip.to_string(),
+        ];
+        if dry {
+            a.push("--dry-run".into());
+        }
+        a
+    };
+    let call = |dry: bool| {
+        let a = args(dry);
+        let refs: Vec<&str> = a.iter().map(String::as_str).collect();
+        let out = run(&db, &refs);
+        assert!(out.status.success(), "{}", text(&out).1);
+        text(&out)
+    };
+    let (stdout, stderr) = call(true);
+    assert_eq!(stdout.lines().count(), 8, "{stdout}");
+    assert!(stdout.lines().all(|l| l.ends_with("  neu")), "{stdout}");
+    assert!(
+        stderr.contains("8 Abende würden geplant, 0 schon vorhanden (nichts gespeichert)"),
+        "{stderr}"
+    );
+    let (stdout, stderr) = call(false);
+    assert_eq!(stdout.lines().count(), 8, "{stdout}");
+    assert!(
+        stderr.contains("8 Abende geplant, 0 schon vorhanden"),
+        "{stderr}"
+    );
+    let (stdout, stderr) = call(false);
+    assert!(
+        stdout.lines().all(|l| l.ends_with("schon geplant")),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("0 Abende geplant, 8 schon vorhanden"),
+        "{stderr}"
+    );
+    // A rule not understood is refused in German, naming it.
+    let out = run(
+        &db,
+        &[
+            "night",
+            "plan-series",
+            "--from",
+            &from.to_string(),
+            "--until",
+            &until.to_string(),
+            "--every",
+            "monatlich",
+        ],
+    );
+    assert!(!out.status.success());
+    assert!(
+        text(&out).1.contains("Rhythmus: „monatlich“"),
+        "{}",
+        text(&out).1
+    );
+}

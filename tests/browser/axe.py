@@ -59,6 +59,9 @@ PAGES = [
     ("schrift", "/verwaltung/abend/{night}"),
     ("schrift", "/verwaltung/abend/{today}/bogen"),
     ("schrift", "/verwaltung/termine"),
+    ("schrift", "/verwaltung/termine/serie"),
+    ("schrift", f"/verwaltung/termine/serie?von={YEAR + 1}-01-08&bis={YEAR + 1}-11-26"
+                "&rhythmus=1.+Freitag&zeit=19%3A30&ort=Zum+Anker&ausser="),
     ("schrift", f"/verwaltung/saison/{YEAR}"),
     ("schrift", "/verwaltung/einlesen"),
     ("kasse", "/verwaltung/kasse"),

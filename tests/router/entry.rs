@@ -76,7 +76,7 @@ impl TestApp {
         db::night::round_count(&mut conn, night.id).await.unwrap()
     }
 
-    async fn audit_count(&self) -> i64 {
+    pub(crate) async fn audit_count(&self) -> i64 {
         let (n,): (i64,) = sqlx::query_as("select count(*) from audit_log")
             .fetch_one(&self.db.read)
             .await

@@ -32,6 +32,7 @@ mod regeln;
 mod schiedsrichter;
 mod scorer_links;
 mod security;
+mod serie;
 mod treasurer;
 mod wurfrunde_api;
 mod year_end;

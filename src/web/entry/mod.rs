@@ -12,6 +12,7 @@ pub mod presence;
 pub mod round;
 pub mod round_input;
 pub mod scorer;
+pub mod serie;
 pub mod termine;
 
 use super::kit::{Guard, Routes};
@@ -23,6 +24,8 @@ pub fn routes() -> Routes {
     Routes::new()
         .get(Guard::Secretary, "/verwaltung/termine", termine::get)
         .post(Guard::Secretary, "/verwaltung/termine", termine::plan)
+        .get(Guard::Secretary, "/verwaltung/termine/serie", serie::get)
+        .post(Guard::Secretary, "/verwaltung/termine/serie", serie::post)
         .post(Guard::Secretary, TERMIN, termine::edit)
         .post(
             Guard::Secretary,
