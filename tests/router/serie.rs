@@ -2,6 +2,8 @@
 //! rule before it stores them, plans exactly the days of an independent oracle (across both
 //! clock changes of 2027, minus the exceptions), leaves planned and cancelled days alone, stores
 //! nothing new the second time, and the calendar then has one event per day with stable UIDs.
+//! The invitation for the club's chat (issue 38.2) says what the night's page says, and its
+//! `wa.me` link carries exactly that text.
 
 use axum::http::StatusCode;
 use chrono::{Datelike, NaiveDate};
@@ -243,4 +245,93 @@ async fn a_series_that_does_not_check_stores_nothing_and_keeps_what_was_typed() 
         r.location()
     );
     assert_eq!(t.league.planning().nights.len(), before);
+}
+
+/// The text between `start` and `end` in `body`, HTML entities undone.
+fn between(body: &str, start: &str, end: &str) -> String {
+    let at = body
+        .find(start)
+        .unwrap_or_else(|| panic!("{start} in {body}"))
+        + start.len();
+    let to = at + body[at..].find(end).unwrap();
+    body[at..to]
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&#x27;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+#[tokio::test]
+async fn the_invitation_says_what_the_night_s_page_says_and_wa_me_carries_it() {
+    let t = TestApp::small_season().await;
+    let sec = t.login(SECRETARY).await;
+    let plan = encode(&[
+        ("datum", "2027-01-08"),
+        ("zeit", "19:30"),
+        ("ort", "Zum Anker"),
+    ]);
+    let r = t.post("/verwaltung/termine", &plan, Some(&sec)).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let ids: Vec<i64> = t
+        .league
+        .snapshot()
+        .season(2026)
+        .unwrap()
+        .ids
+        .players
+        .values()
+        .copied()
+        .collect();
+    for (i, id) in ids.iter().take(4).enumerate() {
+        let body = if i < 3 { "kommt=ja" } else { "kommt=nein" };
+        let r = t
+            .post("/abend/2027-01-08/zusage", body, Some(&format!("ich={id}")))
+            .await;
+        assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    }
+    let page = t.get("/abend/2027-01-08", None).await;
+    assert!(page
+        .body
+        .contains("href=\"/abend/2027-01-08/einladung\">In die Gruppe"));
+    let forecast = between(&page.body, "<p class=\"forecast\"><strong>", "</strong>");
+    assert_eq!(forecast, "3 Zusagen, 1 Absage – voraussichtlich 1 Tisch");
+
+    let inv = t.get("/abend/2027-01-08/einladung", None).await;
+    assert_eq!(inv.status, StatusCode::OK);
+    assert_eq!(inv.header("cache-control"), Some("no-store"));
+    let text = between(&inv.body, "readonly>", "</textarea>");
+    let want = format!(
+        "Schocken am Freitag, 08.01.2027, 19:30 Uhr, Zum Anker. Bisher {forecast}. Zu- oder absagen: "
+    );
+    assert!(text.starts_with(&want), "{text}");
+    assert!(
+        text.ends_with("/abend/2027-01-08") && text.contains("://"),
+        "{text}"
+    );
+    let wa = between(&inv.body, "href=\"https://wa.me/?text=", "\"");
+    let decoded = percent_encoding::percent_decode_str(&wa)
+        .decode_utf8()
+        .unwrap();
+    assert_eq!(decoded, text);
+
+    // Cancelled: the text says so.
+    let id = t.league.planning().active_on(d("2027-01-08")).unwrap().id;
+    let r = t
+        .post(&format!("/verwaltung/termine/{id}/absagen"), "", Some(&sec))
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let inv = t.get("/abend/2027-01-08/einladung", None).await;
+    let text = between(&inv.body, "readonly>", "</textarea>");
+    assert!(
+        text.starts_with(
+            "Der Schockabend am Freitag, 08.01.2027, 19:30 Uhr, Zum Anker fällt aus. http"
+        ),
+        "{text}"
+    );
+    assert_eq!(
+        t.get("/abend/2027-01-15/einladung", None).await.status,
+        StatusCode::NOT_FOUND
+    );
 }

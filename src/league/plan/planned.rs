@@ -242,6 +242,35 @@ impl PlannedNight {
         Forecast::of(self.current_answers(), split_tables_from)
     }
 
+    /// The invitation for the club's chat (issue 38.2), with `link` (the night's page, absolute)
+    /// and the forecast under `split_tables_from`: "Schocken am Freitag, 08.01.2027, 19:30 Uhr,
+    /// Zum Anker. Bisher 6 Zusagen, 1 Absage – voraussichtlich 1 Tisch. Zu- oder absagen: <link>"
+    /// (a note follows the forecast: "Hinweis: …."); a cancelled night: "Der Schockabend am
+    /// Freitag, 08.01.2027, 19:30 Uhr, Zum Anker fällt aus. <link>".
+    pub fn invitation(&self, split_tables_from: u32, link: &str) -> String {
+        let place = if self.place.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", self.place)
+        };
+        if self.cancelled {
+            return format!(
+                "Der Schockabend am {}{place} fällt aus. {link}",
+                self.when_de()
+            );
+        }
+        let note = if self.note.is_empty() {
+            String::new()
+        } else {
+            format!(" Hinweis: {}.", self.note.trim_end_matches('.'))
+        };
+        format!(
+            "Schocken am {}{place}. Bisher {}.{note} Zu- oder absagen: {link}",
+            self.when_de(),
+            self.forecast(split_tables_from).sentence()
+        )
+    }
+
     /// German: "Freitag, 09.01.2027, 19:30 Uhr".
     pub fn when_de(&self) -> String {
         format!(

@@ -29,12 +29,65 @@ pub fn routes() -> Routes {
         Some(limit) => answer.layer(limit),
         None => answer,
     };
-    Routes::new().add(
-        Guard::Public,
-        &[Method::POST],
-        "/abend/{date}/zusage",
-        answer,
-    )
+    Routes::new()
+        .add(
+            Guard::Public,
+            &[Method::POST],
+            "/abend/{date}/zusage",
+            answer,
+        )
+        .get(Guard::Public, "/abend/{date}/einladung", invitation)
+}
+
+/// The page "In die Gruppe" (issue 38.2).
+#[derive(Template, WebTemplate)]
+#[template(path = "public/einladung.html")]
+struct InvitationPage {
+    layout: Layout,
+    iso: String,
+    when: String,
+    cancelled: bool,
+    text: String,
+    whatsapp: String,
+    /// Rows of the text box: the text as wrapped on a phone (about 34 characters a line).
+    lines: usize,
+}
+
+/// `GET /abend/{date}/einladung`: the invitation of the night planned on `date` for the club's
+/// chat ([`PlannedNight::invitation`] with the forecast the night's page shows now and its link on
+/// the club's public address), in a box to copy and as a `wa.me` link; a moved night's old day
+/// leads to the new one's, a started or past one to its page; no plan that day: 404. Not kept
+/// by any cache (the forecast moves with every answer).
+async fn invitation(
+    State(league): State<League>,
+    address: crate::web::kit::links::PublicAddress,
+    layout: Layout,
+    Path(date): Path<String>,
+) -> Result<Response, AppError> {
+    let date = path_date(&date)?;
+    let snapshot = league.snapshot();
+    if let Some(moved) = snapshot.planning.moved_from(date) {
+        return Ok(Redirect::to(&format!("/abend/{}/einladung", moved.date)).into_response());
+    }
+    let night = snapshot.planning.on(date).ok_or(AppError::NotFound)?;
+    match status(&snapshot, night, layout.today) {
+        PlanStatus::Open | PlanStatus::Cancelled => {}
+        PlanStatus::Started | PlanStatus::Past => {
+            return Ok(Redirect::to(&format!("/abend/{date}")).into_response())
+        }
+    }
+    let link = address.link(&format!("/abend/{date}"));
+    let text = night.invitation(split_of(&snapshot, date.year()), &link);
+    let page = InvitationPage {
+        iso: date.to_string(),
+        when: night.when_de(),
+        cancelled: night.cancelled,
+        whatsapp: crate::league::money::reminder::whatsapp(&text),
+        lines: text.chars().count() / 30 + 2,
+        text,
+        layout,
+    };
+    Ok(crate::web::kit::links::no_store(page))
 }
 
 /// The forecast's `split_tables_from` for a night in `year` (league.md §9): the season's, else

@@ -515,3 +515,28 @@ fn moved_at(from: &str, id: i64, hour: u32) -> Moved {
         at: at_hour(hour),
     }
 }
+
+#[test]
+fn the_invitation_says_day_place_forecast_and_link_or_that_the_night_is_off() {
+    let link = "https://liga.example/abend/2027-01-08";
+    let mut answers: Vec<Answer> = (1..=6).map(|i| answer(i, true, Via::Ich, 1)).collect();
+    answers.push(answer(7, false, Via::Ich, 1));
+    let mut n = night("2027-01-08", answers);
+    n.place = "Zum Anker".into();
+    assert_eq!(
+        n.invitation(10, link),
+        "Schocken am Freitag, 08.01.2027, 19:30 Uhr, Zum Anker. Bisher 6 Zusagen, 1 Absage – \
+         voraussichtlich 1 Tisch. Zu- oder absagen: https://liga.example/abend/2027-01-08"
+    );
+    n.note = "Bitte Kleingeld mitbringen.".into();
+    assert!(n
+        .invitation(6, link)
+        .contains("voraussichtlich 2 Tische. Hinweis: Bitte Kleingeld mitbringen. Zu- oder"));
+    n.place.clear();
+    n.cancelled = true;
+    assert_eq!(
+        n.invitation(10, link),
+        "Der Schockabend am Freitag, 08.01.2027, 19:30 Uhr fällt aus. \
+         https://liga.example/abend/2027-01-08"
+    );
+}
