@@ -1,7 +1,8 @@
 // The live board told by the server (issue 26.4): listens to /live/{date}/ereignisse (Server-Sent
 // Events) and reads the board again after each event. Without this file (no JavaScript) the page
 // reloads itself every 5 seconds (<noscript> meta refresh). When the stream is refused (too many
-// listeners) or the browser has no EventSource, the board is read every 5 seconds instead.
+// listeners) or the browser has no EventSource, the board is read every 5 seconds instead. A
+// `moment` event (a Schock Out, Hand-Out or Jule just entered) is shown for a few seconds.
 "use strict";
 (function () {
   var board = document.getElementById("live");
@@ -80,6 +81,26 @@
       });
   }
 
+  // "Schock Out! Anna" for a few seconds in the status region above the board (issue 38.4); the
+  // stylesheet animates it only without prefers-reduced-motion.
+  var hide = null;
+  function shout(text) {
+    var box = document.getElementById("moment");
+    if (!box || !text) {
+      return;
+    }
+    box.textContent = text;
+    box.classList.add("zeigen");
+    if (hide !== null) {
+      window.clearTimeout(hide);
+    }
+    hide = window.setTimeout(function () {
+      box.classList.remove("zeigen");
+      box.textContent = "";
+      hide = null;
+    }, 4000);
+  }
+
   function poll() {
     if (polling === null) {
       say("Aktualisiert sich alle 5 Sekunden.");
@@ -106,6 +127,15 @@
       first = false;
     });
     source.addEventListener("stand", refresh);
+    source.addEventListener("moment", function (e) {
+      var m;
+      try {
+        m = JSON.parse(e.data);
+      } catch (err) {
+        return;
+      }
+      shout(m.text);
+    });
     source.addEventListener("error", function () {
       if (source.readyState === EventSource.CLOSED) {
         // Refused (503: too many listeners): read every 5 seconds instead.

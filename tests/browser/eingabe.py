@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A night's entry at the bar (issues 31, 32.4, 32.7), in headless Chromium at 360 px.
+"""A night's entry at the bar (issues 31, 32.4, 32.7, 38.4), in headless Chromium at 360 px.
 
 Each check starts the server binary on a fresh database (the season of this year with a night on
 the club's today: Anna, Bernd, Carla and Dirk at table 1, round 1 entered; Lothar not drawn; the
@@ -19,7 +19,10 @@ secretaries sonja and tom; a scorer link for table 1) and checks:
 6. (32.7) the service worker keeps no `no-store` page (the scorer link's), and forgets the kept
    Verwaltung pages when a private page answers with the login;
 7. (32.7) a round waiting on the phone is sent only under the account it was typed under, not
-   under the next login's.
+   under the next login's;
+8. (38.4) the live board shows "Schock Out! Anna" within 2 s of the round stored through the
+   scorer link, without animation under prefers-reduced-motion, and not again after a reload
+   (which says "Zuletzt: Schock Out von Anna (Runde 2)").
 
 Usage: eingabe.py [BINARY]  (else $SCHOCKERLIGA_BIN, else the newest target/{debug,release} build).
 No sleeps that race: every wait is for a condition. Exit 0 when all pass, "SKIP" and 0 when
@@ -421,7 +424,46 @@ def a_waiting_round_goes_only_under_its_account(browser, bar):
     ctx.close()
 
 
+def the_live_board_shouts_a_schock_out_once(browser, bar):
+    boards = {}
+    for motion in ("no-preference", "reduce"):
+        ctx = browser.new_context(viewport=PHONE, base_url=bar.base, reduced_motion=motion)
+        board = ctx.new_page()
+        board.goto(f"/live/{DATE}")
+        expect(board.locator("#live-status")).to_contain_text("Live", timeout=WAIT)
+        expect(board.locator("#zuletzt")).to_have_text("Zuletzt: Schock Out von Bernd (Runde 1)")
+        boards[motion] = board
+    scorer = browser.new_context(viewport=PHONE, base_url=bar.base)
+    page = scorer.new_page()
+    page.goto(bar.link)
+    form = page.locator("#runden form")
+    fill_round(form, {"Anna": 1}, "Carla")
+    form.get_by_role("button", name="Runde speichern").click()
+    page.wait_for_load_state()
+    expect(page.locator(".flash")).to_contain_text("Runde 2 an Tisch 1 gespeichert", timeout=WAIT)
+    # Within 2 s of the stored round, on both boards; animated only where motion is welcome.
+    for motion, board in boards.items():
+        moment = board.locator("#moment")
+        expect(moment).to_have_text("Schock Out! Anna", timeout=2000)
+        expect(moment).to_have_attribute("role", "status")
+        animation = moment.evaluate("e => getComputedStyle(e).animationName")
+        assert (animation == "none") == (motion == "reduce"), (motion, animation)
+    harness.screenshot(boards["no-preference"], "eingabe-moment")
+    # A reload shows the line, not the moment again.
+    board = boards["no-preference"]
+    board.reload()
+    expect(board.locator("#live-status")).to_contain_text("Live", timeout=WAIT)
+    expect(board.locator("#zuletzt")).to_have_text("Zuletzt: Schock Out von Anna (Runde 2)")
+    board.wait_for_timeout(1500)
+    expect(board.locator("#moment")).to_have_text("")
+    for b in boards.values():
+        b.context.close()
+    scorer.close()
+
+
 CHECKS = [
+    ("38.4: the live board shouts a Schock Out within 2 s, once, still without motion when asked",
+     the_live_board_shouts_a_schock_out_once),
     ("31.4: a scorer link's page gets a late arrival's row live and stores the round with him",
      late_arrival_gets_his_row_live),
     ("31.5/31.6: rounds waiting offline keep their own numbers and values through reloads",

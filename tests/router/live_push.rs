@@ -334,3 +334,48 @@ async fn the_live_tally_pays_a_sozialfall_at_most_three_rounds() {
         page.body
     );
 }
+
+/// The Schock-Out moment (issue 38.4): a stored round's Schock Outs come as `moment` events (with
+/// their key as the event id) before its `stand`; a stream opened later, or opened again with a
+/// Last-Event-ID, never gets the moments that were there when it opened; the page says the last
+/// one without JavaScript.
+#[tokio::test]
+async fn a_schock_out_comes_once_as_a_moment_and_not_again_after_a_reconnect() {
+    let t = prepared().await;
+    let mut first = open(&t, EVENTS).await.into_body();
+    read_until(&mut first, "\n\n", Duration::from_secs(2)).await;
+    store_round(&t, "2026-01-09", 2).await;
+    let pushed = read_until(&mut first, "event: stand", Duration::from_secs(2)).await;
+    for key in ["t1-r2-Anna-out-1", "t1-r2-Anna-out-2", "t1-r2-Dirk-out-1"] {
+        assert!(
+            pushed.contains(&format!("event: moment\nid: {key}\ndata: {{")),
+            "{key}: {pushed}"
+        );
+    }
+    assert!(pushed.contains("\"text\":\"Schock Out! Anna\""), "{pushed}");
+    assert!(pushed.contains("\"text\":\"Schock Out! Dirk\""), "{pushed}");
+    let page = t.get("/live/2026-01-09", None).await;
+    assert!(
+        page.body.contains("Zuletzt: Schock Out von Dirk (Runde 2"),
+        "{}",
+        page.body
+    );
+
+    // Connected again (the browser sends the last id it saw), and a reload without one: round
+    // 2's moments are not news; round 3's are, once.
+    let mut again = get(EVENTS, None);
+    again
+        .headers_mut()
+        .insert("last-event-id", "t1-r2-Anna-out-1".parse().unwrap());
+    let mut again = t.router.clone().oneshot(again).await.unwrap().into_body();
+    read_until(&mut again, "\n\n", Duration::from_secs(2)).await;
+    let mut reload = open(&t, EVENTS).await.into_body();
+    read_until(&mut reload, "\n\n", Duration::from_secs(2)).await;
+    store_round(&t, "2026-01-09", 3).await;
+    for body in [&mut first, &mut again, &mut reload] {
+        let pushed = read_until(body, "event: stand", Duration::from_secs(2)).await;
+        assert!(!pushed.contains("-r2-"), "{pushed}");
+        assert_eq!(pushed.matches("event: moment").count(), 3, "{pushed}");
+        assert!(pushed.contains("id: t1-r3-Dirk-out-1"), "{pushed}");
+    }
+}

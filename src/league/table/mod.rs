@@ -1,7 +1,8 @@
 //! The table (league.md §2–§4, §7): every player's totals after each night (`running`), the
 //! league table as of a date with D.Wert, Liga and rank (`standings`), a player's season and a
-//! night night by night (`nights`), and movement and Liga-Fortschritt (`progress`). Names only
-//! the model.
+//! night night by night (`nights`), movement and Liga-Fortschritt (`progress`), and the Schock
+//! Outs, Hand-Outs and Julen of a night for the live board (`moments`). Names only the model.
+pub mod moments;
 pub mod nights;
 pub mod progress;
 pub mod running;

@@ -316,6 +316,9 @@ struct LivePage {
     board: LiveBoard,
     /// The night was recorded as totals per player: nothing runs live, no rounds to count.
     recorded_as_totals: bool,
+    /// "Zuletzt: Schock Out von Anna (Runde 4)": the night's last moment (issue 38.4), shown
+    /// without JavaScript.
+    last_moment: Option<String>,
 }
 
 /// `Cache-Control: no-store`: neither the page cache nor a browser keeps a live answer.
@@ -379,6 +382,9 @@ async fn render(league: &League, layout: Layout, at: AtNight) -> Result<Response
             refresh: REFRESH_SECONDS,
             board,
             recorded_as_totals: night.recorded_as_totals(),
+            last_moment: crate::league::table::moments::moments(night)
+                .last()
+                .map(|m| m.last_line(night.tables.len())),
         },
     )
         .into_response())

@@ -1,7 +1,10 @@
 //! The live board pushed (issue 26.4): `GET /live/{date}/ereignisse` is a stream of Server-Sent
 //! Events. Each write that touched the night (a round stored, a Schockbesteck Wurfrunde, the draw,
 //! a fine, the closing) sends one event `stand` with the night's date; `static/live.js` then reads
-//! the board again. Browsers without JavaScript keep the page's 5-second reload.
+//! the board again. A write that adds a Schock Out, Hand-Out or Jule sends an event `moment` first
+//! (id: the moment's key; data: `{"text": "Schock Out! Anna", …}`), which the page shows for a
+//! few seconds (issue 38.4); moments there were when the stream opened are never sent. Browsers
+//! without JavaScript keep the page's 5-second reload and its line "Zuletzt: …".
 //!
 //! At most [`crate::service::live::MAX_LISTENERS`] streams are open at once (past that 503 with a
 //! German reason), at most [`crate::service::live::MAX_PER_CLIENT`] of one client (past that 429:
@@ -19,6 +22,9 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
 
+use std::collections::HashSet;
+
+use crate::league::table::moments::moments;
 use crate::service::live::Full;
 use crate::service::League;
 use crate::web::kit::client::ClientAddr;
@@ -67,18 +73,41 @@ pub async fn events(State(league): State<League>, client: ClientAddr, at: AtNigh
     };
     let date = at.date.to_string();
     let hello = Event::default().event("hallo").retry(RETRY).data(&date);
-    let changes = futures_util::stream::unfold(listener, move |mut listener| async move {
-        match tokio::time::timeout(IDLE, listener.changed()).await {
-            Ok(Ok(())) => {
-                let event = Event::default()
-                    .event("stand")
-                    .data(listener.date().to_string());
-                Some((event, listener))
+    // The moments there are now are not news: a reload or a reconnect (whatever its
+    // Last-Event-ID) shows none of them again; only those a write adds while connected.
+    let mut known: HashSet<String> = moments(at.night()).into_iter().map(|m| m.key).collect();
+    let changes = futures_util::stream::unfold(listener, move |mut listener| {
+        let league = league.clone();
+        async move {
+            match tokio::time::timeout(IDLE, listener.changed()).await {
+                Ok(Ok(())) => Some((listener.date(), listener)),
+                // Idle, or the server stops: the stream ends and its place is free again.
+                Ok(Err(_)) | Err(_) => None,
             }
-            // Idle, or the server stops: the stream ends and its place is free again.
-            Ok(Err(_)) | Err(_) => None,
+            .map(|(date, listener)| ((date, league), listener))
         }
-    });
+    })
+    .map(move |(date, league)| {
+        let snapshot = league.snapshot();
+        let mut events: Vec<Event> = snapshot
+            .night(date)
+            .map(|(_, night)| moments(night))
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|m| known.insert(m.key.clone()))
+            .map(|m| {
+                let data = serde_json::json!({ "text": m.shout(), "player": m.player,
+                                               "round": m.round, "table": m.table });
+                Event::default()
+                    .event("moment")
+                    .id(m.key.as_str())
+                    .data(data.to_string())
+            })
+            .collect();
+        events.push(Event::default().event("stand").data(date.to_string()));
+        futures_util::stream::iter(events)
+    })
+    .flatten();
     let stream = futures_util::stream::once(async move { hello })
         .chain(changes)
         .map(Ok::<Event, Infallible>);
