@@ -11,6 +11,7 @@ mod app;
 mod api;
 mod bar;
 mod besteck;
+mod bild;
 mod cache;
 mod cards;
 mod closed_nights;

@@ -285,33 +285,65 @@ fn payers(out: &mut Report, summary: &NightSummary) {
     out.line("");
 }
 
+/// One line of the top of the table as of a night: place, name, D.Wert ("12,34" or "–"), Liga
+/// and movement since the previous night ("▲ 2", "neu", …).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TopLine {
+    /// His place in his Liga.
+    pub rank: u32,
+    /// His name.
+    pub player: String,
+    /// His D.Wert, German formatted.
+    pub dwert: String,
+    /// His Liga.
+    pub liga: Liga,
+    /// The movement's label.
+    pub movement: String,
+}
+
+/// The first [`TOP_OF_TABLE`] lines of the table as of `date` (the report's and the night's
+/// picture's), best first; empty before the season's first night.
+pub fn top_lines(season: &Season, date: NaiveDate) -> Vec<TopLine> {
+    let table = standings(season, Some(date));
+    movements(season, Some(date))
+        .iter()
+        .take(TOP_OF_TABLE)
+        .map(|m| TopLine {
+            rank: m.rank,
+            player: m.player.clone(),
+            dwert: table
+                .rows
+                .iter()
+                .find(|r| r.player == m.player)
+                .map(|r| format_dwert(r.d_wert_num, r.d_wert_den))
+                .unwrap_or_else(|| "–".to_string()),
+            liga: m.liga,
+            movement: m.movement.label().to_string(),
+        })
+        .collect()
+}
+
 /// The top of the table as of the night, with movement since the previous night.
 fn top_of_table(out: &mut Report, season: &Season, date: NaiveDate) {
-    let table = standings(season, Some(date));
-    let moves = movements(season, Some(date));
-    if moves.is_empty() {
+    let lines = top_lines(season, date);
+    if lines.is_empty() {
         return;
     }
     out.line(&format!(
         "Tabelle nach dem Abend (die ersten {TOP_OF_TABLE}):"
     ));
     let mut liga = None;
-    for m in moves.iter().take(TOP_OF_TABLE) {
+    for m in &lines {
         if liga != Some(m.liga) {
             liga = Some(m.liga);
             out.line(&format!("{}:", liga_label(m.liga)));
         }
-        let dwert = table
-            .rows
-            .iter()
-            .find(|r| r.player == m.player)
-            .map(|r| format_dwert(r.d_wert_num, r.d_wert_den))
-            .unwrap_or_else(|| "–".to_string());
         out.line(&format!(
-            "{}. {} – D.Wert {dwert} ({})",
+            "{}. {} – D.Wert {} ({})",
             m.rank,
             shown(&m.player),
-            m.movement.label()
+            m.dwert,
+            m.movement
         ));
     }
     out.line("");

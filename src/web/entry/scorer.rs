@@ -157,7 +157,7 @@ async fn link_layout(session: &Session, today: chrono::NaiveDate) -> Layout {
         flash,
         once: crate::web::kit::once::token(),
         today,
-        backup_warning: None,
+        ..Layout::default()
     }
 }
 

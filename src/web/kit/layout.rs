@@ -31,6 +31,12 @@ pub struct Layout {
     /// On every Verwaltung page of a logged-in account: the failed backup or probe, until a good
     /// copy exists ([`crate::service::backup::Backups::warning`]; German).
     pub backup_warning: Option<String>,
+    /// The club's `--public-url` when it is HTTPS ("https://liga.example.org"): the base of the
+    /// absolute picture address of [`Layout::og`].
+    pub public_https: Option<String>,
+    /// The Open Graph tags of the page (issue 38.3), set by the pages a pasted link shows with a
+    /// picture: `/`, `/saison/{year}`, `/abend/{date}` and its report.
+    pub og: Option<crate::web::public::bild::Og>,
 }
 
 impl Layout {
@@ -54,7 +60,21 @@ impl Layout {
             once,
             today,
             backup_warning: None,
+            public_https: None,
+            og: None,
         }
+    }
+
+    /// This layout with the Open Graph tags of `picture` (none when `None`), its image at `path`
+    /// ("/bild/saison/2026") when the public address is HTTPS.
+    pub fn with_picture(
+        self,
+        picture: Option<crate::web::public::bild::Picture>,
+        path: &str,
+    ) -> Layout {
+        let og = picture
+            .map(|p| crate::web::public::bild::Og::of(&p, path, self.public_https.as_deref()));
+        Layout { og, ..self }
     }
 }
 
@@ -94,8 +114,14 @@ impl FromRequestParts<AppState> for Layout {
             _ => None,
         };
         let layout = Layout::of(user, state.league.today());
+        let public_https = state
+            .public_url
+            .as_ref()
+            .map(|u| u.as_str().trim_end_matches('/').to_string())
+            .filter(|u| u.starts_with("https://"));
         Ok(Layout {
             backup_warning,
+            public_https,
             flash,
             once: if once.is_empty() {
                 layout.once.clone()

@@ -55,6 +55,10 @@ struct BerichtPage {
 
 async fn page(address: PublicAddress, layout: Layout, at: AtNight) -> Result<Response, AppError> {
     let text = report(&address, &at)?;
+    let layout = layout.with_picture(
+        crate::web::public::bild::night_picture(&at.snapshot, at.date),
+        &format!("/bild/abend/{}", at.date),
+    );
     Ok((
         [(header::CACHE_CONTROL, "no-store")],
         BerichtPage {

@@ -1,11 +1,13 @@
 //! What everybody reads, without an account: the table, the player and career pages, the nights,
 //! the all-time table, Ehrentafel and Rekorde, the live board, the night report, the rules, the
 //! Schiedsrichter, "Das bin ich", the planned nights with their Zusagen (`termine`), the
-//! calendar (`kalender`), a player's own card (`karte`), and the static files.
+//! calendar (`kalender`), a player's own card (`karte`), the pictures a pasted link shows
+//! (`bild`), and the static files.
 
 pub mod assets;
 pub mod bench;
 pub mod bericht;
+pub mod bild;
 pub mod chart;
 pub mod history;
 pub mod ich;
@@ -30,6 +32,7 @@ pub fn routes() -> Routes {
         .merge(regeln::routes())
         .merge(live::routes())
         .merge(bericht::routes())
+        .merge(bild::routes())
         .merge(bench::routes())
         .merge(termine::routes())
         .merge(kalender::routes())

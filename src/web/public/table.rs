@@ -229,6 +229,8 @@ fn table_response(
     mine: Option<Mine>,
     next: Option<crate::web::public::termine::NextNight>,
 ) -> Result<Response, AppError> {
+    let picture = crate::web::public::bild::season_picture(view, layout.today);
+    let layout = layout.with_picture(Some(picture), &format!("/bild/saison/{}", view.season.year));
     let my_name = me.0.and_then(|id| view.player_name(id));
     // As the club's today sees it (issue 22.3): a night entered ahead moves nothing.
     let standings = view.standings_on(as_of, layout.today);
@@ -648,6 +650,8 @@ async fn night(
         // Not played (yet): the page of the night planned on that day (issue 27), if any.
         Err(_) => return crate::web::public::termine::page(layout, me, &snapshot, date, None),
     };
+    let picture = crate::web::public::bild::night_picture(&snapshot, date);
+    let layout = layout.with_picture(picture, &format!("/bild/abend/{date}"));
     let logged_in = layout.user.is_some();
     let view = &at.view;
     let n = at.night();

@@ -313,6 +313,10 @@ pub fn page(
             coming: night.current_answer_of(id).map(|a| a.coming),
         }
     });
+    let layout = layout.with_picture(
+        crate::web::public::bild::night_picture(snapshot, date),
+        &format!("/bild/abend/{date}"),
+    );
     let page = PlannedPage {
         iso: date.to_string(),
         when: night.when_de(),
