@@ -136,3 +136,158 @@ pub async fn last_reminders(pool: &SqlitePool, season: i32) -> Result<Vec<Remind
     .fetch_all(pool)
     .await?)
 }
+
+/// A payment report from a player's card ("Ich habe bezahlt", issue 34.4) as stored.
+#[derive(Debug, Clone, FromRow, PartialEq, Eq)]
+pub struct PaymentReportRow {
+    /// `payment_reports.id`.
+    pub id: i64,
+    /// The season it is for.
+    pub season: i32,
+    /// `players.id`.
+    pub player_id: i64,
+    /// The player's name.
+    pub name: String,
+    /// The amount he reported, cents (1 to 100,000).
+    pub cents: i64,
+    /// How he paid: `ueberweisung`, `paypal` or `bar`.
+    pub how: String,
+    /// The club's day he reported it.
+    pub reported_on: NaiveDate,
+    /// `open`, `gebucht` or `nicht_gefunden`.
+    pub state: String,
+    /// Who decided it (a login name; `None` while open).
+    pub decided_by: Option<String>,
+    /// The club's day it was decided (`None` while open).
+    pub decided_on: Option<NaiveDate>,
+}
+
+const REPORTS: &str = "select r.id, r.season, r.player_id, p.name, r.cents, r.how, r.reported_on,
+    r.state, r.decided_by, r.decided_on from payment_reports r join players p on p.id = r.player_id";
+
+/// How many open reports player `player_id` has, in every season.
+pub async fn open_reports(conn: &mut SqliteConnection, player_id: i64) -> Result<i64, DbError> {
+    let (n,): (i64,) = sqlx::query_as(
+        "select count(*) from payment_reports where player_id = ? and state = 'open'",
+    )
+    .bind(player_id)
+    .fetch_one(conn)
+    .await?;
+    Ok(n)
+}
+
+/// Stores an open report of player `player_id` for season `season`: `cents` (1 to 100,000) paid
+/// `how` (`ueberweisung`, `paypal`, `bar`), reported on the club's day `on`. Returns its id.
+pub async fn report_payment(
+    conn: &mut SqliteConnection,
+    season: i32,
+    player_id: i64,
+    cents: i64,
+    how: &str,
+    on: NaiveDate,
+) -> Result<i64, DbError> {
+    let (id,): (i64,) = sqlx::query_as(
+        "insert into payment_reports (season, player_id, cents, how, reported_on)
+         values (?, ?, ?, ?, ?) returning id",
+    )
+    .bind(season)
+    .bind(player_id)
+    .bind(cents)
+    .bind(how)
+    .bind(on)
+    .fetch_one(conn)
+    .await?;
+    Ok(id)
+}
+
+/// The report `id`, whatever its state; `None` when there is none.
+pub async fn report(
+    conn: &mut SqliteConnection,
+    id: i64,
+) -> Result<Option<PaymentReportRow>, DbError> {
+    Ok(sqlx::query_as(&format!("{REPORTS} where r.id = ?"))
+        .bind(id)
+        .fetch_optional(conn)
+        .await?)
+}
+
+/// The open reports of season `season`, oldest first (the Kassenwart's Zahlungen page).
+pub async fn open_reports_of_season(
+    pool: &SqlitePool,
+    season: i32,
+) -> Result<Vec<PaymentReportRow>, DbError> {
+    Ok(sqlx::query_as(&format!(
+        "{REPORTS} where r.season = ? and r.state = 'open' order by r.id"
+    ))
+    .bind(season)
+    .fetch_all(pool)
+    .await?)
+}
+
+/// The last `limit` reports of player `player_id` in any season and state, newest first (his
+/// card).
+pub async fn reports_of_player(
+    pool: &SqlitePool,
+    player_id: i64,
+    limit: i64,
+) -> Result<Vec<PaymentReportRow>, DbError> {
+    Ok(sqlx::query_as(&format!(
+        "{REPORTS} where r.player_id = ? order by r.id desc limit ?"
+    ))
+    .bind(player_id)
+    .bind(limit)
+    .fetch_all(pool)
+    .await?)
+}
+
+/// Decides the open report `id`: `state` `gebucht` or `nicht_gefunden`, by the transaction's
+/// author (`audit_actor`) on the club's day `on`. Returns false when it was not open (decided
+/// meanwhile) or is not there.
+pub async fn decide_report(
+    conn: &mut SqliteConnection,
+    id: i64,
+    state: &str,
+    on: NaiveDate,
+) -> Result<bool, DbError> {
+    let done = sqlx::query(
+        "update payment_reports set state = ?, decided_on = ?,
+             decided_by = coalesce((select user from audit_actor where id = 1), '?')
+         where id = ? and state = 'open'",
+    )
+    .bind(state)
+    .bind(on)
+    .bind(id)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// "A later statement match settles it" (issue 34.4): marks the oldest open report of player
+/// `player_id` in season `season` over exactly `cents` as `gebucht`, by the transaction's author
+/// (`audit_actor`) on the club's day `on`. Call it inside the transaction that books a payment of
+/// that player and amount (the Zahlungen page does, through `League::book_payment`; the bank
+/// statement's booking should too). Returns the settled report's id, `None` when no open report
+/// matches (then nothing changes).
+pub async fn settle_open_report(
+    conn: &mut SqliteConnection,
+    season: i32,
+    player_id: i64,
+    cents: i64,
+    on: NaiveDate,
+) -> Result<Option<i64>, DbError> {
+    let oldest: Option<(i64,)> = sqlx::query_as(
+        "select id from payment_reports
+         where season = ? and player_id = ? and cents = ? and state = 'open'
+         order by reported_on, id limit 1",
+    )
+    .bind(season)
+    .bind(player_id)
+    .bind(cents)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some((id,)) = oldest else {
+        return Ok(None);
+    };
+    decide_report(conn, id, "gebucht", on).await?;
+    Ok(Some(id))
+}

@@ -17,6 +17,8 @@ use crate::db::{self, card::ReminderRow, Db};
 use crate::league::model::format::{date_de, format_cents};
 use crate::league::money::items;
 
+pub mod reports;
+
 /// The latest day to pay by a reminder may name, in days from today (hostile trial: "bis zum
 /// 31.12.9999").
 pub const MAX_DUE_DAYS: i64 = 366;

@@ -32,7 +32,7 @@ MONEY = [
 ]
 
 # After a payment that leaves a Guthaben (issue 34.1): its tables, and the Zahlungen page with the
-# Guthaben form, no wider than the phone.
+# Guthaben form and a player's reported payment (issue 34.4), and his card, no wider than the phone.
 GUTHABEN = [
     (f"/saison/{YEAR}/kasse", "guthaben-liste", ["Name", "Guthaben"]),
     (f"/saison/{YEAR}/abschluss", "guthaben-liste", ["Name", "Guthaben"]),
@@ -48,6 +48,18 @@ def pay_for_guthaben(context, server) -> None:
     form.locator('input[name="amount"]').fill("99,99")
     form.locator('button[type="submit"]').click()
     page.wait_for_load_state()
+    page.close()
+
+
+def report_from_card(context, card: str) -> None:
+    """Reports 2,00 € bar from a player's card ("Ich habe bezahlt", issue 34.4)."""
+    page = context.new_page()
+    page.goto(card)
+    page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    page.locator('input[name="betrag"]').fill("2,00")
+    page.select_option('select[name="wie"]', "bar")
+    with page.expect_navigation():
+        page.locator('input[name="betrag"]').press("Enter")
     page.close()
 
 
@@ -121,6 +133,8 @@ def check(context, path: str, table: str, names: list[str], scheme: str) -> list
 
 def main() -> int:
     with Server.demo(accounts={KASSENWART: "kassenwart"}) as server:
+        link = server.run("player", "link", "Dieter")
+        card = link[link.index("/karte/"):].split()[0]
         with phone(server) as (_, contexts):
             bad: list[str] = []
             for scheme, context in contexts.items():
@@ -131,10 +145,13 @@ def main() -> int:
                     bad += check(context, server.url(path), table, names, scheme)
                 if scheme == next(iter(contexts)):
                     pay_for_guthaben(context, server)
+                    # The card's "Ich habe bezahlt" with a report, listed on the Zahlungen page.
+                    report_from_card(context, server.url(card))
                 for path, table, names in GUTHABEN:
                     bad += check(context, server.url(path), table, names, scheme)
                 bad += page_width(context, server.url(PAYMENTS), scheme)
-            checked = 2 * (len(PUBLIC) + len(MONEY) + len(GUTHABEN) + 1)
+                bad += page_width(context, server.url(card), scheme)
+            checked = 2 * (len(PUBLIC) + len(MONEY) + len(GUTHABEN) + 2)
             if bad:
                 print("\n".join(bad), file=sys.stderr)
                 print(f"{len(bad)} Befunde in {checked} Prüfungen", file=sys.stderr)

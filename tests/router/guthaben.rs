@@ -315,3 +315,35 @@ async fn a_season_with_payments_is_not_deleted() {
     );
     assert_eq!(snapshot(&t.db.write).await, before);
 }
+
+#[tokio::test]
+async fn kasse_csv_lists_the_guthaben_below_the_kasse_as_the_page_does() {
+    let (t, kasse) = league().await;
+    let before = t.get("/saison/2026/kasse.csv", None).await.body;
+    assert!(
+        before.ends_with("\r\n\r\nName;Guthaben (EUR)\r\nSumme Guthaben;0,00\r\n"),
+        "{before:?}"
+    );
+    // Elke pays 2,00 € with nothing open, Anna 1,00 €: both Guthaben, by name, and the sum.
+    pay(&t, &kasse, 5, "2%2C00", "2026-12-01").await;
+    pay(&t, &kasse, 1, "1%2C00", "2026-12-01").await;
+    let after = t.get("/saison/2026/kasse.csv", None).await.body;
+    assert!(
+        after.ends_with(
+            "\r\n\r\nName;Guthaben (EUR)\r\nAnna;1,00\r\nElke;2,00\r\nSumme Guthaben;3,00\r\n"
+        ),
+        "{after:?}"
+    );
+    // The Kasse page shows the same.
+    let page = t.get("/saison/2026/kasse", None).await.body;
+    assert!(page.contains("<tr><td>Anna</td><td class=\"num\">1,00 €</td></tr>"));
+    assert!(page.contains("<tr><td>Elke</td><td class=\"num\">2,00 €</td></tr>"));
+    // The Kasse's own Summe line is unchanged: Guthaben is not part of what was paid in.
+    let sum = |body: &str| {
+        body.split("\r\n")
+            .find(|l| l.starts_with("Summe;"))
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(sum(&after), sum(&before));
+}

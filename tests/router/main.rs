@@ -18,6 +18,7 @@ mod closed_nights;
 mod club;
 mod corrections;
 mod entry;
+mod gezahlt;
 mod glueck;
 mod guthaben;
 mod harden;

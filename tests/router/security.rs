@@ -65,6 +65,11 @@ const MONEY: &[(&str, &str)] = &[
     ("POST", "/verwaltung/saison/{year}/zahlung"),
     ("POST", "/verwaltung/saison/{year}/zahlungen/beitrag/{id}"),
     ("POST", "/verwaltung/saison/{year}/guthaben/{id}"),
+    ("POST", "/verwaltung/saison/{year}/meldung/{id}/buchen"),
+    (
+        "POST",
+        "/verwaltung/saison/{year}/meldung/{id}/nicht-gefunden",
+    ),
     ("POST", "/verwaltung/saison/{year}/verrechnung"),
     ("POST", "/verwaltung/saison/{year}/verrechnung/aufheben"),
     ("GET", "/verwaltung/saison/{year}/karten"),

@@ -208,6 +208,18 @@ pub fn zusage_rate_limit(
     )
 }
 
+/// The layer of "Ich habe bezahlt" from a player's card (issue 34.4): rate-limited as the Zusagen
+/// ([`ZUSAGE_BURST`] posts per address, then one per [`ZUSAGE_PERIOD`]), with its own count; 429
+/// with a German message beyond. `None` only if the constants were zero.
+pub fn report_rate_limit(
+) -> Option<GovernorLayer<ClientKey, governor::middleware::NoOpMiddleware, Body>> {
+    per_address(
+        ZUSAGE_BURST,
+        ZUSAGE_PERIOD,
+        "Zu viele Zahlungsmeldungen von diesem Anschluss.",
+    )
+}
+
 /// A `tower_governor` layer for POSTs: `burst` per client address, then one per `period`; over
 /// the limit 429 with `message`, then when to try again, as text ("Bitte in 6 Sekunden erneut
 /// versuchen.") and as `Retry-After` (whole seconds, rounded up: the limiter's wait is cut to

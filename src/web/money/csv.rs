@@ -1,5 +1,5 @@
 //! The CSV exports of a season for a German spreadsheet (`;`, decimal comma, UTF-8 with BOM, formula
-//! cells neutralised): the table, the Kasse and the nights.
+//! cells neutralised): the table, the Kasse (with the players' Guthaben below) and the nights.
 
 use axum::extract::Query;
 use axum::http::header;
@@ -40,18 +40,29 @@ pub fn csv_filename(year: i32, what: &str, today: NaiveDate) -> String {
     format!("schockerliga-{year}-{what}-{today}.csv")
 }
 
-/// `rows` as a CSV file for a German spreadsheet: UTF-8 with BOM, `;` separator, CRLF line ends.
+/// `rows` as a CSV file for a German spreadsheet: UTF-8 with BOM, `;` separator, CRLF line ends;
+/// rows may differ in length (a second table below the first; an empty row is an empty line).
 pub fn csv_bytes(rows: &[Vec<String>]) -> Result<Vec<u8>, AppError> {
-    let mut w = csv::WriterBuilder::new()
-        .delimiter(b';')
-        .terminator(csv::Terminator::CRLF)
-        .from_writer(Vec::from("\u{feff}".as_bytes()));
+    let fail = |e: &dyn std::fmt::Display| AppError::Internal(format!("CSV: {e}"));
+    let writer = |out: Vec<u8>| {
+        csv::WriterBuilder::new()
+            .delimiter(b';')
+            .flexible(true)
+            .terminator(csv::Terminator::CRLF)
+            .from_writer(out)
+    };
+    let mut w = writer(Vec::from("\u{feff}".as_bytes()));
     for r in rows {
-        w.write_record(r)
-            .map_err(|e| AppError::Internal(format!("CSV: {e}")))?;
+        if r.is_empty() {
+            // An empty line (the writer would write `""` for an empty record).
+            let mut out = w.into_inner().map_err(|e| fail(&e))?;
+            out.extend_from_slice(b"\r\n");
+            w = writer(out);
+            continue;
+        }
+        w.write_record(r).map_err(|e| fail(&e))?;
     }
-    w.into_inner()
-        .map_err(|e| AppError::Internal(format!("CSV: {e}")))
+    w.into_inner().map_err(|e| fail(&e))
 }
 
 /// An attachment response of `rows` named [`csv_filename`] with the club's date `today`.
@@ -163,6 +174,22 @@ pub async fn kasse(layout: Layout, at: AtSeason) -> Result<Response, AppError> {
             csv_cents(l.paid_cents()),
         ]);
     }
+    // The Guthaben as the Kasse page shows it (issue 34.1): a table of its own below, each
+    // player with Guthaben by name and the sum; owed to the players, not part of "eingezahlt".
+    let season = &at.view.season;
+    let mut credits: Vec<(&str, i64)> = season
+        .credits()
+        .into_iter()
+        .filter(|(_, c)| *c > 0)
+        .collect();
+    credits.sort();
+    rows.push(Vec::new());
+    rows.push(strings(["Name", "Guthaben (EUR)"]));
+    for (name, cents) in &credits {
+        rows.push(vec![csv_text(name), csv_cents(*cents)]);
+    }
+    let total = credits.iter().map(|(_, c)| c).sum();
+    rows.push(vec!["Summe Guthaben".to_string(), csv_cents(total)]);
     Ok(private_money(
         &at.snapshot,
         csv_response(year, "kasse", &rows, today)?,

@@ -101,6 +101,16 @@ pub fn routes() -> Routes {
         )
         .post(
             Guard::Money,
+            "/verwaltung/saison/{year}/meldung/{id}/buchen",
+            payments::book_report,
+        )
+        .post(
+            Guard::Money,
+            "/verwaltung/saison/{year}/meldung/{id}/nicht-gefunden",
+            payments::report_not_found,
+        )
+        .post(
+            Guard::Money,
             "/verwaltung/saison/{year}/guthaben/{id}",
             payments::settle_credit,
         )

@@ -1,6 +1,7 @@
 //! The Kassenwart's pages (SECURITY.md "Access": a Kassenwart, a secretary or an admin): his
 //! start page, the payments of a season (a player's payment booked against his oldest open items,
-//! the Jahresbeitrag by its payment day) and the netting of the Jahresabschluss.
+//! the Jahresbeitrag by its payment day, the payments players reported from their cards, issue
+//! 34.4) and the netting of the Jahresabschluss.
 
 use askama::Template;
 use askama_web::WebTemplate;
@@ -13,6 +14,7 @@ use crate::league::model::format::date_de;
 use crate::league::money::items::{allocate, allocation_text, open_items};
 use crate::league::money::kasse::parse_euros;
 use crate::league::{format_cents, Change};
+use crate::service::card::reports::{how_de, PaymentReport};
 use crate::service::{Edit, League, SeasonView, ServiceError};
 use crate::web::kit::session::RequireMoney;
 use crate::web::kit::{AppError, AtSeason, Layout, Reply, Stored};
@@ -70,6 +72,8 @@ pub struct PaymentsPage {
     fee_from: chrono::NaiveDate,
     fee_until: chrono::NaiveDate,
     players: Vec<PayLine>,
+    /// The open reports from the players' cards: (report id, German line), oldest first.
+    reports: Vec<(i64, String)>,
     error: Option<String>,
     error_at: String,
 }
@@ -86,6 +90,7 @@ struct Typed {
 fn render_payments(
     layout: Layout,
     view: &SeasonView,
+    reports: &[PaymentReport],
     typed: Typed,
     error: Option<String>,
 ) -> PaymentsPage {
@@ -147,6 +152,19 @@ fn render_payments(
         fee_from,
         fee_until,
         players,
+        reports: reports
+            .iter()
+            .map(|r| {
+                let line = format!(
+                    "{}: {} {}, gemeldet am {}",
+                    r.name,
+                    format_cents(r.cents),
+                    how_de(&r.how),
+                    date_de(r.reported_on)
+                );
+                (r.id, line)
+            })
+            .collect(),
         error_at: if error.is_some() {
             format!("zahler-{}", typed.id)
         } else {
@@ -156,24 +174,76 @@ fn render_payments(
     }
 }
 
-pub async fn get(layout: Layout, at: AtSeason) -> PaymentsPage {
-    render_payments(layout, &at.view, Typed::default(), None)
+/// `GET /verwaltung/saison/{year}/zahlungen`: the payments page with the open reports.
+pub async fn get(
+    State(league): State<League>,
+    layout: Layout,
+    at: AtSeason,
+) -> Result<PaymentsPage, AppError> {
+    let reports = league.open_payment_reports(at.year()).await?;
+    Ok(render_payments(
+        layout,
+        &at.view,
+        &reports,
+        Typed::default(),
+        None,
+    ))
 }
 
-/// Ends a form of the payments page: stored → the page at the player's line with the message;
-/// refused → the page again (422) with the refusal and what was typed; a fault → the error page.
+/// Ends a form of the payments page: stored → the page at the player's line (or at `anchor`)
+/// with the message; refused → the page again (422) with the refusal and what was typed; a fault
+/// → the error page.
 async fn end(
     reply: Reply,
     year: i32,
     done: Result<String, ServiceError>,
     typed: Typed,
+    anchor: Option<&str>,
 ) -> Result<Response, AppError> {
-    let to = format!("/verwaltung/saison/{year}/zahlungen#zahler-{}", typed.id);
+    let to = match anchor {
+        Some(a) => format!("/verwaltung/saison/{year}/zahlungen#{a}"),
+        None => format!("/verwaltung/saison/{year}/zahlungen#zahler-{}", typed.id),
+    };
+    let reports = match &done {
+        Ok(_) => Vec::new(),
+        Err(_) => reply.league.open_payment_reports(year).await?,
+    };
     reply
         .finish_season(year, done, to, |layout, view, reason| {
-            render_payments(layout, view, typed, Some(reason))
+            render_payments(layout, view, &reports, typed, Some(reason))
         })
         .await
+}
+
+/// Books a payment of `player` over `cents` on `day` in the season of `view` by `author`: the
+/// one path of the page's payment and of a report's *Buchen* ([`League::book_payment`]: the rule
+/// of issue 34.1, and the report `report` or the oldest matching open one settled). The German
+/// message of what it paid.
+async fn book(
+    league: &League,
+    view: &SeasonView,
+    author: &str,
+    (player, cents, day): (&str, i64, chrono::NaiveDate),
+    report: Option<i64>,
+) -> Result<String, ServiceError> {
+    // The rule of issue 34.1 as the league will book it (the change checks it again).
+    let what = allocate(&view.season, player, cents, day);
+    let year = view.season.year;
+    let (view, settled) = league
+        .book_payment(year, player, cents, day, &Edit::by(author), report)
+        .await?;
+    let left = open_items(&view.season, player, day);
+    Ok(format!(
+        "Zahlung gebucht am {}: {} Offen jetzt {}.{}",
+        date_de(day),
+        what.map(|a| allocation_text(player, cents, &a))
+            .unwrap_or_default(),
+        format_cents(left.iter().map(|i| i.cents).sum()),
+        match (settled, report) {
+            (Some(_), None) => " Seine gemeldete Zahlung über diesen Betrag ist damit gebucht.",
+            _ => "",
+        }
+    ))
 }
 
 /// The payment form: who, how much, when.
@@ -208,30 +278,58 @@ pub async fn book_payment(
     let done = match (cents, paid_on(&form.paid_on, reply.layout.today)) {
         (Err(e), _) | (_, Err(e)) => Err(e),
         (Ok(cents), Ok(day)) => {
-            let change = Change::BookPayment {
-                player: player.clone(),
-                cents,
-                paid_on: day,
-            };
-            // The rule of issue 34.1 as the league will book it (the change checks it again).
-            let what = allocate(&at.view.season, &player, cents, day);
-            reply
-                .league
-                .change(year, change, &Edit::by(&user.username))
-                .await
-                .map(|view| {
-                    let left = open_items(&view.season, &player, day);
-                    format!(
-                        "Zahlung gebucht am {}: {} Offen jetzt {}.",
-                        date_de(day),
-                        what.map(|a| allocation_text(&player, cents, &a))
-                            .unwrap_or_default(),
-                        format_cents(left.iter().map(|i| i.cents).sum())
-                    )
-                })
+            let author = &user.username;
+            book(&reply.league, &at.view, author, (&player, cents, day), None).await
         }
     };
-    end(reply, year, done, typed).await
+    end(reply, year, done, typed, None).await
+}
+
+/// `POST /verwaltung/saison/{year}/meldung/{id}/buchen`: the Kassenwart's *Buchen* of report
+/// `id` from a player's card (issue 34.4): a payment of its amount on its reported day, exactly
+/// as the page's payment ([`book`]), the report marked `gebucht`; refused → the page again.
+pub async fn book_report(
+    reply: Reply,
+    RequireMoney(user): RequireMoney,
+    at: AtSeason,
+    Path((_, id)): Path<(i32, i64)>,
+) -> Result<Response, AppError> {
+    let year = at.year();
+    let report = reply.league.open_payment_report(year, id).await;
+    let done = match &report {
+        Err(_) => report.map(|_| String::new()),
+        Ok(r) => {
+            let what = (r.name.as_str(), r.cents, r.reported_on);
+            book(&reply.league, &at.view, &user.username, what, Some(r.id)).await
+        }
+    };
+    end(reply, year, done, Typed::default(), Some("meldungen")).await
+}
+
+/// `POST /verwaltung/saison/{year}/meldung/{id}/nicht-gefunden`: the Kassenwart's *Nicht
+/// gefunden* of report `id` (issue 34.4): marked so, with a Protokoll line; the player's card
+/// shows it. Refused → the page again.
+pub async fn report_not_found(
+    reply: Reply,
+    RequireMoney(user): RequireMoney,
+    at: AtSeason,
+    Path((_, id)): Path<(i32, i64)>,
+) -> Result<Response, AppError> {
+    let year = at.year();
+    let done = reply
+        .league
+        .report_not_found(year, id, &user.username)
+        .await
+        .map(|r| {
+            format!(
+                "Meldung von {} ({} {}, gemeldet am {}) als nicht gefunden markiert.",
+                r.name,
+                format_cents(r.cents),
+                how_de(&r.how),
+                date_de(r.reported_on)
+            )
+        });
+    end(reply, year, done, Typed::default(), Some("meldungen")).await
 }
 
 /// `POST /verwaltung/saison/{year}/zahlungen/beitrag/{id}`: player `id`'s Jahresbeitrag by its
@@ -251,7 +349,7 @@ pub async fn book_fee(
         ..Typed::default()
     };
     let done = fee::book(&reply.league, year, &player, &form, &user.username).await;
-    end(reply, year, done, typed).await
+    end(reply, year, done, typed, None).await
 }
 
 /// The Guthaben form (issue 34.1): paid back or carried to the next season, on a day.
@@ -314,7 +412,7 @@ pub async fn settle_credit(
         id,
         ..Typed::default()
     };
-    end(reply, year, done, typed).await
+    end(reply, year, done, typed, None).await
 }
 
 /// The netting form of the Jahresabschluss: its day.

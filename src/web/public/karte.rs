@@ -3,7 +3,9 @@
 //! (place, Liga, D.Wert, what he still needs), his next night with "Ich komme" / "Ich komme nicht"
 //! (`POST /karte/{token}/zusage`, an answer that counts as his own), his open fines and
 //! Jahresbeitrag with the GiroCode and PayPal.me for his open sum, what he paid and when, what is
-//! still open from earlier seasons, and his own calendar (`/karte/{token}/kalender.ics`). The
+//! still open from earlier seasons, "Ich habe bezahlt" (`POST /karte/{token}/gezahlt`, issue 34.4: a
+//! report the Kassenwart books or does not find, and its state), and his own calendar
+//! (`/karte/{token}/kalender.ics`). The
 //! card guard ([`crate::web::kit::session::card_guard`]) refuses a revoked or replaced link with
 //! 403 and marks every answer `private, no-store`.
 
@@ -17,10 +19,13 @@ use chrono::NaiveDate;
 use serde::Deserialize;
 
 use crate::league::format_cents;
+use crate::league::model::format::date_de;
+use crate::league::money::kasse::parse_euros;
 use crate::league::plan::planned::{PlanStatus, Via};
 use crate::service::calendar::{calendar, Whose};
+use crate::service::card::reports::{how_de, PaymentReport};
 use crate::service::card::CardLink;
-use crate::service::{League, Snapshot};
+use crate::service::{League, ServiceError, Snapshot};
 use crate::web::kit::at::path_date;
 use crate::web::kit::links::PublicAddress;
 use crate::web::kit::{filters, AppError, Guard, Layout, Routes};
@@ -28,13 +33,19 @@ use crate::web::money::card::{card, MoneyCard};
 use crate::web::public::table::{where_he_stands, Stand};
 use crate::web::public::termine::{coming_of, next_night_of, next_planned, status, NextNight};
 
-/// The routes of this feature, all behind the card guard; the answer is rate-limited per client
-/// address as the public one ([`crate::web::kit::security::zusage_rate_limit`]).
+/// The routes of this feature, all behind the card guard; the answer and "Ich habe bezahlt" are
+/// rate-limited per client address as the public Zusagen
+/// ([`crate::web::kit::security::zusage_rate_limit`], [`crate::web::kit::security::report_rate_limit`]).
 pub fn routes() -> Routes {
     let answer = axum::routing::post(answer);
     let answer = match crate::web::kit::security::zusage_rate_limit() {
         Some(limit) => answer.layer(limit),
         None => answer,
+    };
+    let paid = axum::routing::post(paid);
+    let paid = match crate::web::kit::security::report_rate_limit() {
+        Some(limit) => paid.layer(limit),
+        None => paid,
     };
     Routes::new()
         .get(Guard::Card, "/karte/{token}", page)
@@ -45,6 +56,64 @@ pub fn routes() -> Routes {
             "/karte/{token}/zusage",
             answer,
         )
+        .add(Guard::Card, &[Method::POST], "/karte/{token}/gezahlt", paid)
+}
+
+/// The "Ich habe bezahlt" form on the card: what it shows in its fields.
+pub struct PaidBox {
+    /// The amount field (typed, or his open sum as "3,00", or empty).
+    pub betrag: String,
+    /// The ways: (form value, label, selected).
+    pub ways: Vec<(String, String, bool)>,
+    /// Unfolded (something is open, or a refusal of it is shown).
+    pub open: bool,
+}
+
+/// One of his reports on the card: (German line, state class `offen`/`gebucht`/`nicht-gefunden`).
+pub type ReportLine = (String, &'static str);
+
+/// His reports as the card shows them: "gemeldet am 20.12.2026: 3,00 € per Überweisung – offen".
+fn report_lines(reports: &[PaymentReport]) -> Vec<ReportLine> {
+    reports
+        .iter()
+        .map(|r| {
+            let (state, class) = match (r.state.as_str(), r.decided_on) {
+                ("gebucht", Some(d)) => (format!("gebucht am {}", date_de(d)), "gebucht"),
+                ("gebucht", None) => ("gebucht".to_string(), "gebucht"),
+                ("nicht_gefunden", _) => ("nicht gefunden".to_string(), "nicht-gefunden"),
+                _ => ("offen".to_string(), "offen"),
+            };
+            let text = format!(
+                "gemeldet am {}: {} {} (Saison {}) – {state}",
+                date_de(r.reported_on),
+                format_cents(r.cents),
+                how_de(&r.how),
+                r.season
+            );
+            (text, class)
+        })
+        .collect()
+}
+
+/// The form "Ich habe bezahlt" with `typed` (betrag, wie) or his open sum `open_cents`.
+fn paid_box(typed: Option<&PaidForm>, open_cents: i64) -> PaidBox {
+    let wie = typed.map_or("ueberweisung", |t| t.wie.as_str());
+    PaidBox {
+        betrag: match typed {
+            Some(t) => t.betrag.clone(),
+            None if open_cents > 0 => crate::web::money::csv::csv_cents(open_cents),
+            None => String::new(),
+        },
+        ways: [
+            ("ueberweisung", "Überweisung"),
+            ("paypal", "PayPal"),
+            ("bar", "bar"),
+        ]
+        .iter()
+        .map(|(k, label)| (k.to_string(), label.to_string(), *k == wie))
+        .collect(),
+        open: typed.is_some() || open_cents > 0,
+    }
 }
 
 /// What is still open from an earlier season: (year, open items as (label, amount), Σ open).
@@ -82,6 +151,10 @@ struct CardPage {
     earlier: Vec<Earlier>,
     /// His calendar: (`webcal://…`, `https://…`).
     calendar: (String, String),
+    /// "Ich habe bezahlt" (`None` when he plays in no season).
+    paid: Option<PaidBox>,
+    /// His reports, newest first.
+    reports: Vec<ReportLine>,
     /// The refusal of his answer, at the top.
     error: Option<String>,
 }
@@ -103,6 +176,14 @@ fn his_season(snapshot: &Snapshot, id: i64, today: chrono::NaiveDate) -> Option<
         .or_else(|| his.first().copied())
 }
 
+/// What the card shows besides the snapshot: his reports (newest first) and, after a refused
+/// report, what was typed.
+#[derive(Default)]
+struct Extra {
+    reports: Vec<PaymentReport>,
+    typed: Option<PaidForm>,
+}
+
 /// The card of `link` for the request at `address` on `layout.today`, with `error` at the top
 /// (422 then). Shows only the card's player.
 fn render(
@@ -112,6 +193,7 @@ fn render(
     token: &str,
     link: &CardLink,
     error: Option<String>,
+    extra: Extra,
 ) -> Response {
     let today = layout.today;
     let id = link.player_id;
@@ -123,6 +205,10 @@ fn render(
         .unzip();
     let money =
         view.and_then(|v| card(snapshot, v, v.player_name(id).unwrap_or(&name), true, today));
+    let open_cents = view
+        .and_then(|v| crate::league::money::items::account(&v.season, v.player_name(id)?, today))
+        .map_or(0, |a| a.open_cents);
+    let paid = year.map(|_| paid_box(extra.typed.as_ref(), open_cents));
     let earlier = snapshot
         .seasons()
         .rev()
@@ -176,6 +262,8 @@ fn render(
         money,
         earlier,
         calendar,
+        paid,
+        reports: report_lines(&extra.reports),
         error,
     };
     (status, page).into_response()
@@ -188,8 +276,20 @@ async fn page(
     address: PublicAddress,
     Path(token): Path<String>,
     Extension(link): Extension<CardLink>,
-) -> Response {
-    render(layout, &league.snapshot(), &address, &token, &link, None)
+) -> Result<Response, AppError> {
+    let extra = Extra {
+        reports: league.payment_reports_of(link.player_id).await?,
+        typed: None,
+    };
+    Ok(render(
+        layout,
+        &league.snapshot(),
+        &address,
+        &token,
+        &link,
+        None,
+        extra,
+    ))
 }
 
 /// `GET /karte/{token}/kalender.ics`: his own calendar (his nights: those he played, the planned
@@ -245,25 +345,83 @@ async fn answer(
     };
     match done {
         Ok(()) => Ok(Redirect::to(&format!("/karte/{token}#abend")).into_response()),
-        Err(e) => {
-            let refusal = e.into_refusal()?;
-            let busy = refusal.kind == crate::service::RefusalKind::Busy;
-            let mut resp = render(
-                layout,
-                &league.snapshot(),
-                &address,
-                &token,
-                &link,
-                Some(refusal.to_string()),
-            );
-            if busy {
-                *resp.status_mut() = StatusCode::SERVICE_UNAVAILABLE;
-                if let Some(retry) = crate::web::kit::respond::retry_after(&refusal) {
-                    resp.headers_mut()
-                        .insert(axum::http::header::RETRY_AFTER, retry);
-                }
-            }
-            Ok(resp)
+        Err(e) => refused(&league, layout, &address, &token, &link, e, None).await,
+    }
+}
+
+/// The card again after a refused post: 422 with the German refusal at the top and `typed` in
+/// the "Ich habe bezahlt" form; 503 with `Retry-After` for a busy database; a fault → the error
+/// page.
+async fn refused(
+    league: &League,
+    layout: Layout,
+    address: &PublicAddress,
+    token: &str,
+    link: &CardLink,
+    e: ServiceError,
+    typed: Option<PaidForm>,
+) -> Result<Response, AppError> {
+    let refusal = e.into_refusal()?;
+    let busy = refusal.kind == crate::service::RefusalKind::Busy;
+    let extra = Extra {
+        reports: league.payment_reports_of(link.player_id).await?,
+        typed,
+    };
+    let mut resp = render(
+        layout,
+        &league.snapshot(),
+        address,
+        token,
+        link,
+        Some(refusal.to_string()),
+        extra,
+    );
+    if busy {
+        *resp.status_mut() = StatusCode::SERVICE_UNAVAILABLE;
+        if let Some(retry) = crate::web::kit::respond::retry_after(&refusal) {
+            resp.headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, retry);
         }
+    }
+    Ok(resp)
+}
+
+/// The form "Ich habe bezahlt" (issue 34.4).
+#[derive(Deserialize, Default)]
+pub struct PaidForm {
+    /// The amount as typed, German ("3,00").
+    #[serde(default)]
+    pub betrag: String,
+    /// `ueberweisung`, `paypal` or `bar`.
+    #[serde(default)]
+    pub wie: String,
+}
+
+/// `POST /karte/{token}/gezahlt`: "Ich habe bezahlt" (issue 34.4): a report of `betrag` paid
+/// `wie` for the season his card shows, put on the Kassenwart's Zahlungen page; back to the card
+/// at its reports, or the card again (422) with the German refusal and what was typed (a bad
+/// amount, 0, over 1.000,00 €, a fourth open report).
+async fn paid(
+    State(league): State<League>,
+    layout: Layout,
+    address: PublicAddress,
+    Path(token): Path<String>,
+    Extension(link): Extension<CardLink>,
+    Form(form): Form<PaidForm>,
+) -> Result<Response, AppError> {
+    let year = his_season(&league.snapshot(), link.player_id, layout.today);
+    let done = match (year, parse_euros(&form.betrag)) {
+        (None, _) => Err(ServiceError::refused(
+            "Du spielst in keiner Saison mit: es gibt nichts zu melden.",
+        )),
+        (_, Err(e)) => Err(ServiceError::refused(format!("Betrag: {e}."))),
+        (Some(y), Ok(cents)) => league
+            .report_payment(y, link.player_id, cents, form.wie.trim())
+            .await
+            .map(|_| ()),
+    };
+    match done {
+        Ok(()) => Ok(Redirect::to(&format!("/karte/{token}#gezahlt")).into_response()),
+        Err(e) => refused(&league, layout, &address, &token, &link, e, Some(form)).await,
     }
 }
