@@ -168,6 +168,9 @@ struct State {
     last: Option<NaiveDate>,
     /// A copy is being sent now.
     sending: bool,
+    /// What a failed upload left at the remote, deleted there after the failure is reported
+    /// (a hanging remote would delay the report by each deletion's limit).
+    leftovers: Vec<String>,
 }
 
 /// The copies off the machine of one backup directory (`serve --backup-remote REMOTE:PFAD`).
@@ -293,28 +296,41 @@ impl Remote {
             }
             self.state().sending = true;
             let sent = self.send(&backups, &copy.name, &clock).await;
-            let mut s = self.state();
-            s.sending = false;
-            match sent {
-                Ok(Some(day)) => {
-                    self.clear_failure(&mut s);
-                    s.last = Some(s.last.map_or(day, |l| l.max(day)));
+            let left = self.settle(sent, &clock);
+            self.delete(&left).await;
+        }
+    }
+
+    /// Records the outcome `sent` of an upload ([`Remote::send`]) at `clock`'s now: the day
+    /// out, the failure (kept, [`Remote::kept_in`]) or a wake for the newest copy. Returns what
+    /// a failed upload left at the remote, to delete there now that the failure shows.
+    fn settle(
+        &self,
+        sent: Result<Option<NaiveDate>, ServiceError>,
+        clock: &ClubClock,
+    ) -> Vec<String> {
+        let mut s = self.state();
+        s.sending = false;
+        match sent {
+            Ok(Some(day)) => {
+                self.clear_failure(&mut s);
+                s.last = Some(s.last.map_or(day, |l| l.max(day)));
+            }
+            // Pruned by newer copies before it got out: the newest goes now.
+            Ok(None) => self.wake(),
+            Err(e) => {
+                tracing::error!("Sicherung außer Haus fehlgeschlagen: {e}");
+                let failure = Failure {
+                    at: clock.now(),
+                    message: e.to_string(),
+                };
+                if let Some(file) = &self.kept {
+                    kept::save_failure(file, &self.target.folder(), &failure);
                 }
-                // Pruned by newer copies before it got out: the newest goes now.
-                Ok(None) => self.wake(),
-                Err(e) => {
-                    tracing::error!("Sicherung außer Haus fehlgeschlagen: {e}");
-                    let failure = Failure {
-                        at: clock.now(),
-                        message: e.to_string(),
-                    };
-                    if let Some(file) = &self.kept {
-                        kept::save_failure(file, &self.target.folder(), &failure);
-                    }
-                    s.failure = Some(failure);
-                }
+                s.failure = Some(failure);
             }
         }
+        std::mem::take(&mut s.leftovers)
     }
 
     /// Sends the local copy `name` of `backups` (and its sum as `….sha256`) to the remote,
@@ -411,16 +427,16 @@ impl Remote {
             )
             .await;
         let summed = match copied {
-            Ok(_) => {
-                self.rcat(&sum_file, format!("{sum}  {name}\n").into_bytes())
-                    .await
-            }
-            Err(e) => Err(e),
+            Ok(_) => self
+                .rcat(&sum_file, format!("{sum}  {name}\n").into_bytes())
+                .await
+                .map_err(|e| (e, vec![remote_file.clone(), sum_file.clone()])),
+            Err(e) => Err((e, vec![remote_file.clone()])),
         };
-        if let Err(e) = summed {
+        if let Err((e, left)) = summed {
             // What a failed upload left there (a full remote keeps an empty or partial file)
-            // must not look like a copy.
-            self.delete(&[remote_file, sum_file]).await;
+            // must not look like a copy: deleted once the failure is reported.
+            self.state().leftovers = left;
             return Err(self.refused(name, &e));
         }
         let (found_size, found_sum, how) = self.read_back(name).await?;
