@@ -18,8 +18,13 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+mod fetch;
 mod kept;
 mod rclone;
+mod target;
+
+pub use fetch::{fetch, fetch_with, Fetched};
+pub use target::{is_remote_file, Target};
 
 use chrono::{NaiveDate, NaiveDateTime};
 use sha2::{Digest, Sha256};
@@ -47,86 +52,6 @@ pub const FAILURE: &str = ".ausser-haus";
 /// The suffix of the second name a copy has while it is sent (a hard link: the copy may be
 /// pruned meanwhile, the upload reads on).
 pub const SENDING: &str = ".hinaus";
-
-/// Where the copies go: an rclone remote and a folder in it (`nextcloud:schockerliga`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Target {
-    /// The remote's name as in `rclone config` (`nextcloud`).
-    remote: String,
-    /// The folder in it, without a trailing `/` (empty: the remote's root).
-    path: String,
-}
-
-impl Target {
-    /// Reads `REMOTE:PFAD` (`nextcloud:schockerliga/sicherungen`, `sftp-verein:` for the root).
-    /// Refused (German): no `:`, an empty name, a name with other characters than letters,
-    /// digits, `_`, `-`, `.`, space (rclone's), a name or path starting with `-`, a control
-    /// character.
-    pub fn parse(text: &str) -> Result<Target, String> {
-        let text = text.trim();
-        let example =
-            "z. B. nextcloud:schockerliga (ein Remote aus „rclone config“, dann der Ordner)";
-        let (remote, path) = text.split_once(':').ok_or_else(|| {
-            format!("Ziel außer Haus „{text}“: bitte als REMOTE:PFAD angeben, {example}")
-        })?;
-        let name_ok = !remote.is_empty()
-            && !remote.starts_with(['-', ' '])
-            && remote
-                .chars()
-                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ' '));
-        if !name_ok {
-            return Err(format!(
-                "Ziel außer Haus „{text}“: „{remote}“ ist kein Name eines rclone-Remotes, {example}"
-            ));
-        }
-        if path.starts_with('-') || path.chars().any(char::is_control) {
-            return Err(format!(
-                "Ziel außer Haus „{text}“: der Pfad darf nicht mit - beginnen und keine \
-                 Steuerzeichen enthalten"
-            ));
-        }
-        Ok(Target {
-            remote: remote.to_string(),
-            path: path.trim_end_matches('/').to_string(),
-        })
-    }
-
-    /// The folder as rclone names it (`nextcloud:schockerliga`).
-    pub fn folder(&self) -> String {
-        format!("{}:{}", self.remote, self.path)
-    }
-
-    /// The file `name` in the folder (`nextcloud:schockerliga/liga-2026-05-01-040000.db`).
-    pub fn file(&self, name: &str) -> String {
-        if self.path.is_empty() {
-            format!("{}:{name}", self.remote)
-        } else {
-            format!("{}:{}/{name}", self.remote, self.path)
-        }
-    }
-}
-
-impl std::fmt::Display for Target {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.folder())
-    }
-}
-
-/// Whether the command line's `FILE` names a file at an rclone remote (`nextcloud:ordner/x.db`)
-/// rather than a local one: it is not there locally and starts with a remote's name and `:`
-/// before any `/`.
-pub fn is_remote_file(arg: &Path) -> bool {
-    if arg.exists() {
-        return false;
-    }
-    let text = arg.to_string_lossy();
-    match text.split_once(':') {
-        Some((name, rest)) => {
-            !name.contains('/') && !rest.is_empty() && Target::parse(&text).is_ok()
-        }
-        None => false,
-    }
-}
 
 /// The answer of `GET /api/v1/status` for the copies off the machine: `{"ok": true, "last":
 /// "2026-05-01"}`.
@@ -669,82 +594,6 @@ impl Remote {
             self.target
         ))
     }
-}
-
-/// A copy fetched back from the remote ([`fetch`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Fetched {
-    /// The local file.
-    pub file: PathBuf,
-    /// The record `….db.remote` of what was sent, when there was one: the copy matched it.
-    pub record: Option<PathBuf>,
-}
-
-/// Fetches the copy `spec` (`REMOTE:PFAD/DATEI`, [`is_remote_file`]) with rclone into the
-/// directory `into`, its `.sha256` beside it when the remote has one (so that
-/// [`super::verify`] checks the sum), for `schockerliga verify` and `restore`; with `records`
-/// (the server's `--backup-dir`) the copy is compared with the record there of what was sent
-/// (its size and SHA-256: a copy and its `.sha256` replaced at the remote do not pass).
-/// Errors (German): not a remote file, rclone missing or failing, „Kopie außer Haus verändert“.
-pub async fn fetch(
-    spec: &str,
-    into: &Path,
-    records: Option<&Path>,
-) -> Result<Fetched, ServiceError> {
-    fetch_with(RCLONE.into(), spec, into, records).await
-}
-
-/// [`fetch`] with the program `program` (rclone).
-pub async fn fetch_with(
-    program: OsString,
-    spec: &str,
-    into: &Path,
-    records: Option<&Path>,
-) -> Result<Fetched, ServiceError> {
-    let target = Target::parse(spec).map_err(ServiceError::refused)?;
-    let name = Path::new(&target.path)
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .filter(|n| !n.is_empty())
-        .ok_or_else(|| {
-            ServiceError::refused(format!(
-                "{spec}: bitte eine Datei angeben (REMOTE:PFAD/DATEI), keinen Ordner"
-            ))
-        })?;
-    let local = into.join(&name);
-    let remote = Remote::with_program(target.clone(), program);
-    let file = target.folder();
-    remote
-        .rclone(
-            &["copyto".into(), file.clone().into(), local.clone().into()],
-            TRANSFER_TIMEOUT,
-        )
-        .await
-        .map_err(|e| ServiceError::refused(format!("{spec} nicht geholt: {e}")))?;
-    // The sum beside it, when the remote has one (the server sends it with each copy).
-    let side = local.with_file_name(format!("{name}.sha256"));
-    if let Err(e) = remote
-        .rclone(
-            &[
-                "copyto".into(),
-                format!("{file}.sha256").into(),
-                side.into_os_string(),
-            ],
-            remote.limits.short(),
-        )
-        .await
-    {
-        tracing::info!("{spec}.sha256 nicht geholt: {e}");
-    }
-    let record = records.map(|dir| dir.join(format!("{name}{RECORD}")));
-    let matched = match &record {
-        Some(r) => kept::check_fetched(&local, r, spec)?,
-        None => false,
-    };
-    Ok(Fetched {
-        file: local,
-        record: record.filter(|_| matched),
-    })
 }
 
 #[cfg(test)]
