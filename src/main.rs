@@ -72,9 +72,13 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     match command {
         Command::Serve(args) => serve::serve(&ctx, args).await,
         Command::Status { json } => upgrades::status(&ctx, json).await,
-        Command::Verify { file } => upgrades::verify(&file).await,
+        Command::Verify { file, backup_dir } => {
+            upgrades::verify(&file, backup_dir.as_deref()).await
+        }
         Command::Migrate => upgrades::migrate(&ctx).await,
-        Command::Restore { file } => upgrades::restore(&ctx, &file).await,
+        Command::Restore { file, backup_dir } => {
+            upgrades::restore(&ctx, &file, backup_dir.as_deref()).await
+        }
         Command::Backup { file } => upgrades::backup(&ctx, &file).await,
         Command::Import {
             file,

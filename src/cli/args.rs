@@ -124,6 +124,10 @@ pub enum Command {
         /// Die Sicherung (SQLite-Datei), oder eine Kopie außer Haus als REMOTE:PFAD/DATEI (mit
         /// rclone geholt, samt ihrer .sha256).
         file: PathBuf,
+        /// Das Sicherungsverzeichnis des Servers (wie bei serve): eine Kopie außer Haus wird mit
+        /// dem Vermerk dort verglichen, was geschickt wurde (Größe und SHA-256).
+        #[arg(long, env = "SCHOCKERLIGA_BACKUP_DIR")]
+        backup_dir: Option<PathBuf>,
     },
     /// Die Datenbank auf den Stand dieses Programms umstellen (schreibt vorher eine geprüfte
     /// Kopie daneben; abgelehnt, solange ein anderer Prozess sie offen hat).
@@ -136,6 +140,10 @@ pub enum Command {
         /// Die Sicherung (SQLite-Datei), die zur Datenbank werden soll, oder eine Kopie außer
         /// Haus als REMOTE:PFAD/DATEI (mit rclone geholt).
         file: PathBuf,
+        /// Das Sicherungsverzeichnis des Servers (wie bei serve): eine Kopie außer Haus wird mit
+        /// dem Vermerk dort verglichen, was geschickt wurde (Größe und SHA-256).
+        #[arg(long, env = "SCHOCKERLIGA_BACKUP_DIR")]
+        backup_dir: Option<PathBuf>,
     },
     /// Eine Saisondatei, die Datei des ganzen Vereins oder eine Tabelle der Abende (.csv, .xlsx,
     /// .ods) in die Datenbank laden (alles oder nichts).

@@ -49,8 +49,13 @@ pub async fn status(ctx: &Context, json: bool) -> anyhow::Result<()> {
 
 /// A copy at an rclone remote (`nextcloud:schockerliga/liga-2026-05-01-040000.db`,
 /// [`remote::is_remote_file`]) fetched into a temporary directory (removed when dropped) with
-/// its `.sha256`; `None` for a local file.
-async fn fetched(file: &Path) -> anyhow::Result<Option<(tempfile::TempDir, PathBuf)>> {
+/// its `.sha256`, and compared with the record in `records` (the server's `--backup-dir`) of
+/// what was sent; `None` for a local file. Errors (German): not fetched, „Kopie außer Haus
+/// verändert“.
+async fn fetched(
+    file: &Path,
+    records: Option<&Path>,
+) -> anyhow::Result<Option<(tempfile::TempDir, PathBuf)>> {
     if !remote::is_remote_file(file) {
         return Ok(None);
     }
@@ -58,16 +63,29 @@ async fn fetched(file: &Path) -> anyhow::Result<Option<(tempfile::TempDir, PathB
         .prefix("schockerliga-geholt-")
         .tempdir()?;
     let spec = file.to_string_lossy();
-    let local = remote::fetch(&spec, tmp.path()).await.map_err(refused)?;
+    let got = remote::fetch(&spec, tmp.path(), records)
+        .await
+        .map_err(refused)?;
     eprintln!("Geholt mit rclone: {spec}");
-    Ok(Some((tmp, local)))
+    match (&got.record, records) {
+        (Some(r), _) => eprintln!("Gleich dem Vermerk, was geschickt wurde: {}", r.display()),
+        (None, Some(dir)) => eprintln!(
+            "Kein Vermerk dazu in {} (nur mit der .sha256 vom Ziel geprüft)",
+            dir.display()
+        ),
+        (None, None) => eprintln!(
+            "Ohne --backup-dir nur mit der .sha256 vom Ziel geprüft (nicht mit dem Vermerk, \
+             was geschickt wurde)"
+        ),
+    }
+    Ok(Some((tmp, got.file)))
 }
 
 /// `schockerliga verify FILE`: the probe of a backup, printed; `Err` with what failed first.
 /// `FILE` may be a copy at an rclone remote (`REMOTE:PFAD/DATEI`): fetched first, with its
 /// `.sha256` (checked then).
-pub async fn verify(file: &Path) -> anyhow::Result<()> {
-    let fetched = fetched(file).await?;
+pub async fn verify(file: &Path, records: Option<&Path>) -> anyhow::Result<()> {
+    let fetched = fetched(file, records).await?;
     let file = fetched.as_ref().map_or(file, |(_, local)| local.as_path());
     let report = backup::verify(file).await;
     stdout(&report.text())?;
@@ -101,9 +119,9 @@ pub async fn migrate(ctx: &Context) -> anyhow::Result<()> {
 /// ([`upgrade::restore`]), its probe printed; `FILE` may be a copy at an rclone remote
 /// (`REMOTE:PFAD/DATEI`), fetched first. Errors (German): the copy cannot be fetched or fails
 /// its probe, a server holds the database.
-pub async fn restore(ctx: &Context, file: &Path) -> anyhow::Result<()> {
+pub async fn restore(ctx: &Context, file: &Path, records: Option<&Path>) -> anyhow::Result<()> {
     let path = &ctx.path;
-    let fetched = fetched(file).await?;
+    let fetched = fetched(file, records).await?;
     let shown = file;
     let file = fetched.as_ref().map_or(file, |(_, local)| local.as_path());
     let done = upgrade::restore(path, file, &ctx.clock())

@@ -665,10 +665,12 @@ impl Backups {
     }
 
     /// These backups with each good copy also sent off the machine by `remote`
-    /// ([`remote::Remote::run`], started with the backups' schedule).
+    /// ([`remote::Remote::run`], started with the backups' schedule); its last failure kept
+    /// beside the copies (`<stem>.ausser-haus`, [`remote::Remote::kept_in`]).
     pub fn with_remote(self, remote: remote::Remote) -> Backups {
+        let kept = self.dir.join(format!("{}{}", self.stem, remote::FAILURE));
         Backups {
-            remote: Some(Arc::new(remote)),
+            remote: Some(Arc::new(remote.kept_in(kept))),
             ..self
         }
     }

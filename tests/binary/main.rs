@@ -25,6 +25,7 @@ mod https;
 mod night_link;
 mod planned;
 mod remote;
+mod remote_faults;
 mod sheets_memory;
 mod upgrade;
 mod wurfrunde;

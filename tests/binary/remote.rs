@@ -16,7 +16,7 @@ use crate::server::{add_admin, login, raw, Server};
 use crate::BIN;
 
 /// The rclone on the `PATH`, or `None` (with the reason printed).
-fn rclone() -> Option<PathBuf> {
+pub(crate) fn rclone() -> Option<PathBuf> {
     let found = std::env::var_os("PATH").and_then(|paths| {
         std::env::split_paths(&paths)
             .map(|p| p.join("rclone"))
@@ -29,7 +29,7 @@ fn rclone() -> Option<PathBuf> {
 }
 
 /// A league with the small 2026 season and an admin account at `dir/liga.db`.
-fn league(dir: &Path) -> PathBuf {
+pub(crate) fn league(dir: &Path) -> PathBuf {
     let db = dir.join("liga.db");
     let season = fixture("small-2026.season.json");
     let out = crate::run(&db, &["import", season.to_str().unwrap()]);
@@ -43,7 +43,7 @@ fn league(dir: &Path) -> PathBuf {
 }
 
 /// An rclone configuration at `dir/rclone.conf` with `sections` (`[name]` and its lines).
-fn config(dir: &Path, sections: &str) -> PathBuf {
+pub(crate) fn config(dir: &Path, sections: &str) -> PathBuf {
     let path = dir.join("rclone.conf");
     std::fs::write(&path, sections).unwrap();
     path
@@ -51,7 +51,13 @@ fn config(dir: &Path, sections: &str) -> PathBuf {
 
 /// The server on `db` with backups into `dir/sicherungen` (keeping `keep`), sent to `remote`,
 /// with `env` (the rclone configuration).
-fn serve(db: &Path, dir: &Path, keep: &str, remote: &str, env: &[(&str, &str)]) -> Server {
+pub(crate) fn serve(
+    db: &Path,
+    dir: &Path,
+    keep: &str,
+    remote: &str,
+    env: &[(&str, &str)],
+) -> Server {
     let backups = dir.join("sicherungen");
     Server::spawn(
         Command::new(BIN),
@@ -69,14 +75,14 @@ fn serve(db: &Path, dir: &Path, keep: &str, remote: &str, env: &[(&str, &str)]) 
 }
 
 /// `GET /api/v1/status` as JSON.
-fn status(addr: SocketAddr) -> Value {
+pub(crate) fn status(addr: SocketAddr) -> Value {
     let r = raw(addr, "GET", "/api/v1/status", None, None).unwrap();
     assert_eq!(r.status, 200);
     serde_json::from_slice(&r.body).unwrap()
 }
 
 /// Waits (at most 60 s) until the status's `remote` satisfies `done`; the status then.
-fn wait_status(server: &Server, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+pub(crate) fn wait_status(server: &Server, what: &str, done: impl Fn(&Value) -> bool) -> Value {
     let end = Instant::now() + Duration::from_secs(60);
     loop {
         let s = status(server.addr);
@@ -93,7 +99,7 @@ fn wait_status(server: &Server, what: &str, done: impl Fn(&Value) -> bool) -> Va
 }
 
 /// The copies `….db` in `dir`, by name.
-fn copies(dir: &Path) -> Vec<String> {
+pub(crate) fn copies(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .map(|d| {
             d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -113,14 +119,14 @@ fn local_newest(dir: &Path) -> String {
 }
 
 /// The page at `path` for the admin `cookie`.
-fn page(addr: SocketAddr, cookie: &str, path: &str) -> String {
+pub(crate) fn page(addr: SocketAddr, cookie: &str, path: &str) -> String {
     let r = raw(addr, "GET", path, Some(cookie), None).unwrap();
     assert_eq!(r.status, 200, "{path}");
     String::from_utf8_lossy(&r.body).into_owned()
 }
 
 /// „Jetzt sichern“ on the Sicherung page (`n` makes the form's `einmal` token unique).
-fn backup_now(addr: SocketAddr, cookie: &str, n: u32) {
+pub(crate) fn backup_now(addr: SocketAddr, cookie: &str, n: u32) {
     let r = raw(
         addr,
         "POST",
@@ -133,7 +139,7 @@ fn backup_now(addr: SocketAddr, cookie: &str, n: u32) {
 }
 
 /// The binary with `args` and the environment `env`.
-fn run_env(db: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+pub(crate) fn run_env(db: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     Command::new(BIN)
         .args(args)
         .arg("--database")
@@ -152,7 +158,7 @@ fn date_de(day: &str) -> String {
 }
 
 /// A port on 127.0.0.1 nobody listens on (now).
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -161,10 +167,10 @@ fn free_port() -> u16 {
 }
 
 /// `rclone serve webdav` of `root` on 127.0.0.1:`port`, killed when dropped.
-struct Webdav(Child);
+pub(crate) struct Webdav(Child);
 
 impl Webdav {
-    fn start(rclone: &Path, root: &Path, port: u16) -> Webdav {
+    pub(crate) fn start(rclone: &Path, root: &Path, port: u16) -> Webdav {
         std::fs::create_dir_all(root).unwrap();
         let child = Command::new(rclone)
             .args(["serve", "webdav", "--addr"])
@@ -353,7 +359,7 @@ fn a_webdav_remote_without_sha256_is_checked_by_downloading_the_copy_back() {
 
 /// Asserts what a failing remote must leave: the server serves, the local copy is there and
 /// passed its probe, the status says `"ok": false`, every Verwaltung page warns with `why`.
-fn failed_but_serving(server: &Server, dir: &Path, why: &str) {
+pub(crate) fn failed_but_serving(server: &Server, dir: &Path, why: &str) {
     let s = wait_status(server, why, |r| r["ok"] == false);
     assert_eq!(s["ok"], true, "{s}");
     assert!(s["remote"]["last"].is_null(), "{s}");

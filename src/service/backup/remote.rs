@@ -7,7 +7,10 @@
 //! geprüft am 2026-05-01“). The newest N copies stay at the remote too. A remote that fails is
 //! kept as a failure until a good copy is out (every Verwaltung page says so), is tried again, and
 //! never stops the server or the local copies: the uploads run in their own task, each rclone call
-//! with a timeout, never through a shell.
+//! with bounded waits and a wall-clock limit ([`rclone::Limits`]: a remote that hangs fails
+//! within about a minute), never through a shell. The failure survives a restart
+//! ([`Remote::kept_in`]); what a failed upload left at the remote is deleted there; a copy
+//! fetched back is compared with the record of what was sent ([`fetch`]).
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -15,126 +18,40 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+mod fetch;
+mod kept;
+mod rclone;
+mod target;
+
+pub use fetch::{fetch, fetch_with, Fetched};
+pub use target::{is_remote_file, Target};
+
 use chrono::{NaiveDate, NaiveDateTime};
 use sha2::{Digest, Sha256};
 use tokio::io::AsyncReadExt;
 
 use super::{beside, sha256_of, write_synced, Backups, Failure, Probe};
+use crate::service::backup::remote::rclone::{failed_text, hex, run, spawn_error, Listed};
 use crate::service::clock::ClubClock;
 use crate::service::{League, ServiceError};
+pub use rclone::{Limits, DEFAULT_IDLE, IDLE_ENV, TRANSFER_TIMEOUT};
 
 /// The program run for every transfer: `rclone` from the `PATH`.
 pub const RCLONE: &str = "rclone";
 
-/// Longest one upload or download of a copy may take (a large league over a slow line).
-pub const TRANSFER_TIMEOUT: Duration = Duration::from_secs(60 * 60);
-
-/// Longest a listing or a deletion at the remote may take.
-pub const LIST_TIMEOUT: Duration = Duration::from_secs(5 * 60);
-
 /// How long after a failure the same copy is tried again (a new copy is tried at once).
 pub const RETRY_AFTER: Duration = Duration::from_secs(15 * 60);
-
-/// The flags of every rclone call: errors only on stderr, a dead connection noticed within a
-/// minute, two tries of the whole call (a flaky line), no more.
-const COMMON_FLAGS: [&str; 9] = [
-    "-q",
-    "--contimeout",
-    "30s",
-    "--timeout",
-    "2m",
-    "--retries",
-    "2",
-    "--low-level-retries",
-    "3",
-];
 
 /// The suffix of the record beside a local copy that is out and was checked there.
 pub const RECORD: &str = ".remote";
 
+/// The suffix after the database's stem of the file beside the copies that keeps the last
+/// failure of the copies off the machine across restarts (`liga.ausser-haus`).
+pub const FAILURE: &str = ".ausser-haus";
+
 /// The suffix of the second name a copy has while it is sent (a hard link: the copy may be
 /// pruned meanwhile, the upload reads on).
 pub const SENDING: &str = ".hinaus";
-
-/// Where the copies go: an rclone remote and a folder in it (`nextcloud:schockerliga`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Target {
-    /// The remote's name as in `rclone config` (`nextcloud`).
-    remote: String,
-    /// The folder in it, without a trailing `/` (empty: the remote's root).
-    path: String,
-}
-
-impl Target {
-    /// Reads `REMOTE:PFAD` (`nextcloud:schockerliga/sicherungen`, `sftp-verein:` for the root).
-    /// Refused (German): no `:`, an empty name, a name with other characters than letters,
-    /// digits, `_`, `-`, `.`, space (rclone's), a name or path starting with `-`, a control
-    /// character.
-    pub fn parse(text: &str) -> Result<Target, String> {
-        let text = text.trim();
-        let example =
-            "z. B. nextcloud:schockerliga (ein Remote aus „rclone config“, dann der Ordner)";
-        let (remote, path) = text.split_once(':').ok_or_else(|| {
-            format!("Ziel außer Haus „{text}“: bitte als REMOTE:PFAD angeben, {example}")
-        })?;
-        let name_ok = !remote.is_empty()
-            && !remote.starts_with(['-', ' '])
-            && remote
-                .chars()
-                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ' '));
-        if !name_ok {
-            return Err(format!(
-                "Ziel außer Haus „{text}“: „{remote}“ ist kein Name eines rclone-Remotes, {example}"
-            ));
-        }
-        if path.starts_with('-') || path.chars().any(char::is_control) {
-            return Err(format!(
-                "Ziel außer Haus „{text}“: der Pfad darf nicht mit - beginnen und keine \
-                 Steuerzeichen enthalten"
-            ));
-        }
-        Ok(Target {
-            remote: remote.to_string(),
-            path: path.trim_end_matches('/').to_string(),
-        })
-    }
-
-    /// The folder as rclone names it (`nextcloud:schockerliga`).
-    pub fn folder(&self) -> String {
-        format!("{}:{}", self.remote, self.path)
-    }
-
-    /// The file `name` in the folder (`nextcloud:schockerliga/liga-2026-05-01-040000.db`).
-    pub fn file(&self, name: &str) -> String {
-        if self.path.is_empty() {
-            format!("{}:{name}", self.remote)
-        } else {
-            format!("{}:{}/{name}", self.remote, self.path)
-        }
-    }
-}
-
-impl std::fmt::Display for Target {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.folder())
-    }
-}
-
-/// Whether the command line's `FILE` names a file at an rclone remote (`nextcloud:ordner/x.db`)
-/// rather than a local one: it is not there locally and starts with a remote's name and `:`
-/// before any `/`.
-pub fn is_remote_file(arg: &Path) -> bool {
-    if arg.exists() {
-        return false;
-    }
-    let text = arg.to_string_lossy();
-    match text.split_once(':') {
-        Some((name, rest)) => {
-            !name.contains('/') && !rest.is_empty() && Target::parse(&text).is_ok()
-        }
-        None => false,
-    }
-}
 
 /// The answer of `GET /api/v1/status` for the copies off the machine: `{"ok": true, "last":
 /// "2026-05-01"}`.
@@ -176,6 +93,9 @@ struct State {
     last: Option<NaiveDate>,
     /// A copy is being sent now.
     sending: bool,
+    /// What a failed upload left at the remote, deleted there after the failure is reported
+    /// (a hanging remote would delay the report by each deletion's limit).
+    leftovers: Vec<String>,
 }
 
 /// The copies off the machine of one backup directory (`serve --backup-remote REMOTE:PFAD`).
@@ -183,6 +103,9 @@ struct State {
 pub struct Remote {
     target: Target,
     program: OsString,
+    limits: Limits,
+    /// Where the last failure is kept across restarts ([`Remote::kept_in`]).
+    kept: Option<PathBuf>,
     state: Mutex<State>,
     wake: tokio::sync::Notify,
 }
@@ -198,9 +121,37 @@ impl Remote {
         Remote {
             target,
             program: program.into(),
+            limits: Limits::from_env(),
+            kept: None,
             state: Mutex::new(State::default()),
             wake: tokio::sync::Notify::new(),
         }
+    }
+
+    /// These copies with their last failure kept in `file` (beside the local copies): read now
+    /// (a failure before a restart shows until a good copy is out), written at each failure,
+    /// removed when a copy is out.
+    pub fn kept_in(self, file: PathBuf) -> Remote {
+        let failure = kept::load_failure(&file, &self.target.folder());
+        self.state().failure = failure;
+        Remote {
+            kept: Some(file),
+            ..self
+        }
+    }
+
+    /// The copies' failure is over (a good copy is out): forgotten here and in the kept file.
+    fn clear_failure(&self, state: &mut State) {
+        if state.failure.take().is_some() {
+            if let Some(file) = &self.kept {
+                kept::clear_failure(file);
+            }
+        }
+    }
+
+    /// The limits of the rclone calls.
+    pub fn limits(&self) -> Limits {
+        self.limits
     }
 
     /// Where the copies go.
@@ -265,29 +216,46 @@ impl Remote {
                 .find(|c| c.probe == Probe::Passed);
             let Some(copy) = newest else { continue };
             if copy.remote.is_some() {
-                self.state().failure = None;
+                self.clear_failure(&mut self.state());
                 continue;
             }
             self.state().sending = true;
             let sent = self.send(&backups, &copy.name, &clock).await;
-            let mut s = self.state();
-            s.sending = false;
-            match sent {
-                Ok(Some(day)) => {
-                    s.failure = None;
-                    s.last = Some(s.last.map_or(day, |l| l.max(day)));
+            let left = self.settle(sent, &clock);
+            self.delete(&left).await;
+        }
+    }
+
+    /// Records the outcome `sent` of an upload ([`Remote::send`]) at `clock`'s now: the day
+    /// out, the failure (kept, [`Remote::kept_in`]) or a wake for the newest copy. Returns what
+    /// a failed upload left at the remote, to delete there now that the failure shows.
+    fn settle(
+        &self,
+        sent: Result<Option<NaiveDate>, ServiceError>,
+        clock: &ClubClock,
+    ) -> Vec<String> {
+        let mut s = self.state();
+        s.sending = false;
+        match sent {
+            Ok(Some(day)) => {
+                self.clear_failure(&mut s);
+                s.last = Some(s.last.map_or(day, |l| l.max(day)));
+            }
+            // Pruned by newer copies before it got out: the newest goes now.
+            Ok(None) => self.wake(),
+            Err(e) => {
+                tracing::error!("Sicherung außer Haus fehlgeschlagen: {e}");
+                let failure = Failure {
+                    at: clock.now(),
+                    message: e.to_string(),
+                };
+                if let Some(file) = &self.kept {
+                    kept::save_failure(file, &self.target.folder(), &failure);
                 }
-                // Pruned by newer copies before it got out: the newest goes now.
-                Ok(None) => self.wake(),
-                Err(e) => {
-                    tracing::error!("Sicherung außer Haus fehlgeschlagen: {e}");
-                    s.failure = Some(Failure {
-                        at: clock.now(),
-                        message: e.to_string(),
-                    });
-                }
+                s.failure = Some(failure);
             }
         }
+        std::mem::take(&mut s.leftovers)
     }
 
     /// Sends the local copy `name` of `backups` (and its sum as `….sha256`) to the remote,
@@ -369,22 +337,33 @@ impl Remote {
             None => sha256_of(source).map_err(|e| io("nicht lesbar", e))?,
         };
         let remote_file = self.target.file(name);
-        self.rclone(
-            &[
-                "copyto".into(),
-                source.as_os_str().to_os_string(),
-                remote_file.clone().into(),
-            ],
-            TRANSFER_TIMEOUT,
-        )
-        .await
-        .map_err(|e| self.refused(name, &e))?;
-        self.rcat(
-            &self.target.file(&format!("{name}.sha256")),
-            format!("{sum}  {name}\n").into_bytes(),
-        )
-        .await
-        .map_err(|e| self.refused(name, &e))?;
+        let sum_file = self.target.file(&format!("{name}.sha256"));
+        // `--metadata`: the copy's mode (0600) goes with it where the remote keeps one (rclone's
+        // local backend); others (WebDAV, S3, SFTP) decide it themselves.
+        let copied = self
+            .rclone(
+                &[
+                    "copyto".into(),
+                    "--metadata".into(),
+                    source.as_os_str().to_os_string(),
+                    remote_file.clone().into(),
+                ],
+                TRANSFER_TIMEOUT,
+            )
+            .await;
+        let summed = match copied {
+            Ok(_) => self
+                .rcat(&sum_file, format!("{sum}  {name}\n").into_bytes())
+                .await
+                .map_err(|e| (e, vec![remote_file.clone(), sum_file.clone()])),
+            Err(e) => Err((e, vec![remote_file.clone()])),
+        };
+        if let Err((e, left)) = summed {
+            // What a failed upload left there (a full remote keeps an empty or partial file)
+            // must not look like a copy: deleted once the failure is reported.
+            self.state().leftovers = left;
+            return Err(self.refused(name, &e));
+        }
         let (found_size, found_sum, how) = self.read_back(name).await?;
         let mut wrong = Vec::new();
         if found_size != size {
@@ -397,11 +376,7 @@ impl Remote {
             return Ok((size, sum, how));
         }
         // What is there is not the copy: it must not count as one.
-        for file in [remote_file, self.target.file(&format!("{name}.sha256"))] {
-            let _ = self
-                .rclone(&["deletefile".into(), file.into()], LIST_TIMEOUT)
-                .await;
-        }
+        self.delete(&[remote_file, sum_file]).await;
         Err(ServiceError::refused(format!(
             "Sicherung {name} außer Haus: die Kopie in {} ist nicht die geschickte ({}; {}); \
              dort wieder gelöscht",
@@ -409,6 +384,18 @@ impl Remote {
             wrong.join(", "),
             how.label()
         )))
+    }
+
+    /// Deletes `files` at the remote where they are (errors logged: a file that is not there,
+    /// an unreachable remote).
+    async fn delete(&self, files: &[String]) {
+        for file in files {
+            let args = ["deletefile".into(), file.into()];
+            match self.rclone(&args, self.limits.short()).await {
+                Ok(_) => tracing::info!("{file} außer Haus gelöscht"),
+                Err(e) => tracing::info!("{file} außer Haus nicht gelöscht: {e}"),
+            }
+        }
     }
 
     /// Writes `bytes` to `remote_file` (`rclone rcat`, from standard input).
@@ -430,11 +417,12 @@ impl Remote {
                 Err(failed_text(out.status.code(), &out.stderr))
             }
         };
-        match tokio::time::timeout(LIST_TIMEOUT, done).await {
+        let limit = self.limits.short();
+        match tokio::time::timeout(limit, done).await {
             Ok(r) => r,
             Err(_) => Err(format!(
                 "rclone rcat nach {} s abgebrochen (keine Antwort vom Ziel)",
-                LIST_TIMEOUT.as_secs()
+                limit.as_secs()
             )),
         }
     }
@@ -549,7 +537,7 @@ impl Remote {
                     "--no-mimetype".into(),
                     self.target.folder().into(),
                 ],
-                LIST_TIMEOUT,
+                self.limits.short(),
             )
             .await?;
         let entries: Vec<Listed> = serde_json::from_slice(&listed).map_err(|e| e.to_string())?;
@@ -567,7 +555,7 @@ impl Remote {
                 }
                 self.rclone(
                     &["deletefile".into(), self.target.file(&file).into()],
-                    LIST_TIMEOUT,
+                    self.limits.short(),
                 )
                 .await?;
                 tracing::info!(
@@ -582,7 +570,7 @@ impl Remote {
     /// The rclone command with `args` after the common flags (no shell; killed when dropped).
     fn command(&self, args: &[OsString]) -> tokio::process::Command {
         let mut cmd = tokio::process::Command::new(&self.program);
-        cmd.args(COMMON_FLAGS)
+        cmd.args(self.limits.flags())
             .args(args)
             .stdin(Stdio::null())
             .kill_on_drop(true);
@@ -606,148 +594,6 @@ impl Remote {
             self.target
         ))
     }
-}
-
-/// Runs `cmd` (rclone, `program`) within `timeout` with its outputs captured: the standard
-/// output when it succeeded; else German, what failed with the last lines rclone wrote.
-async fn run(
-    mut cmd: tokio::process::Command,
-    program: &OsString,
-    timeout: Duration,
-) -> Result<Vec<u8>, String> {
-    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
-    let child = cmd.spawn().map_err(|e| spawn_error(program, e))?;
-    match tokio::time::timeout(timeout, child.wait_with_output()).await {
-        Err(_) => Err(format!(
-            "rclone nach {} s abgebrochen (keine Antwort vom Ziel)",
-            timeout.as_secs()
-        )),
-        Ok(Err(e)) => Err(format!("rclone nicht ausführbar: {e}")),
-        Ok(Ok(out)) if out.status.success() => Ok(out.stdout),
-        Ok(Ok(out)) => Err(failed_text(out.status.code(), &out.stderr)),
-    }
-}
-
-/// German: rclone could not be started (missing: how to install it).
-fn spawn_error(program: &OsString, e: std::io::Error) -> String {
-    if e.kind() == std::io::ErrorKind::NotFound {
-        format!(
-            "{} nicht gefunden: das Paket rclone installieren (apt install rclone)",
-            program.to_string_lossy()
-        )
-    } else {
-        format!("{} nicht startbar: {e}", program.to_string_lossy())
-    }
-}
-
-/// German: rclone ended with `code`, and the last lines of its `stderr` (at most 400 characters,
-/// the time stamps rclone puts in front left out).
-fn failed_text(code: Option<i32>, stderr: &[u8]) -> String {
-    let text = String::from_utf8_lossy(stderr);
-    let lines: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .map(|l| {
-            // „2026/05/01 04:00:00 ERROR : …“
-            let mut parts = l.splitn(3, ' ');
-            match (parts.next(), parts.next(), parts.next()) {
-                (Some(d), Some(t), Some(rest))
-                    if d.len() == 10 && d.as_bytes().get(4) == Some(&b'/') && t.contains(':') =>
-                {
-                    rest
-                }
-                _ => l,
-            }
-        })
-        .collect();
-    let tail = lines
-        .iter()
-        .rev()
-        .take(2)
-        .rev()
-        .copied()
-        .collect::<Vec<_>>()
-        .join(" / ");
-    let tail: String = tail.chars().take(400).collect();
-    let code = code.map_or_else(|| "ohne Code".to_string(), |c| format!("mit Code {c}"));
-    if tail.is_empty() {
-        format!("rclone endete {code}")
-    } else {
-        format!("rclone endete {code}: {tail}")
-    }
-}
-
-/// Lower-case hex of `bytes`.
-fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    bytes.iter().fold(String::with_capacity(64), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
-}
-
-/// One entry of `rclone lsjson`.
-#[derive(Debug, serde::Deserialize)]
-struct Listed {
-    #[serde(rename = "Name")]
-    name: String,
-    #[serde(rename = "Size", default)]
-    size: u64,
-    #[serde(rename = "Hashes", default)]
-    hashes: Option<std::collections::BTreeMap<String, String>>,
-}
-
-/// Fetches the copy `spec` (`REMOTE:PFAD/DATEI`, [`is_remote_file`]) with rclone into the
-/// directory `into`, its `.sha256` beside it when the remote has one (so that
-/// [`super::verify`] checks the sum), for `schockerliga verify` and `restore`. Returns the
-/// local file. Errors (German): not a remote file, rclone missing or failing.
-pub async fn fetch(spec: &str, into: &Path) -> Result<PathBuf, ServiceError> {
-    fetch_with(RCLONE.into(), spec, into).await
-}
-
-/// [`fetch`] with the program `program` (rclone).
-pub async fn fetch_with(
-    program: OsString,
-    spec: &str,
-    into: &Path,
-) -> Result<PathBuf, ServiceError> {
-    let target = Target::parse(spec).map_err(ServiceError::refused)?;
-    let name = Path::new(&target.path)
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .filter(|n| !n.is_empty())
-        .ok_or_else(|| {
-            ServiceError::refused(format!(
-                "{spec}: bitte eine Datei angeben (REMOTE:PFAD/DATEI), keinen Ordner"
-            ))
-        })?;
-    let local = into.join(&name);
-    let remote = Remote::with_program(target.clone(), program);
-    let file = target.folder();
-    remote
-        .rclone(
-            &["copyto".into(), file.clone().into(), local.clone().into()],
-            TRANSFER_TIMEOUT,
-        )
-        .await
-        .map_err(|e| ServiceError::refused(format!("{spec} nicht geholt: {e}")))?;
-    // The sum beside it, when the remote has one (the server sends it with each copy).
-    let side = local.with_file_name(format!("{name}.sha256"));
-    if let Err(e) = remote
-        .rclone(
-            &[
-                "copyto".into(),
-                format!("{file}.sha256").into(),
-                side.into_os_string(),
-            ],
-            LIST_TIMEOUT,
-        )
-        .await
-    {
-        tracing::info!("{spec}.sha256 nicht geholt: {e}");
-    }
-    Ok(local)
 }
 
 #[cfg(test)]

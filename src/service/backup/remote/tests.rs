@@ -86,15 +86,56 @@ async fn a_missing_rclone_is_a_german_failure_naming_the_package() {
         "/nirgends/rclone".into(),
         "nc:ordner/liga-2026-05-01-040000.db",
         dir.path(),
+        None,
     )
     .await
     .unwrap_err()
     .to_string();
     assert!(got.contains("nicht gefunden"), "{got}");
     assert!(got.contains("apt install rclone"), "{got}");
-    let folder = fetch_with("rclone".into(), "nc:", dir.path())
+    let folder = fetch_with("rclone".into(), "nc:", dir.path(), None)
         .await
         .unwrap_err()
         .to_string();
     assert!(folder.contains("keinen Ordner"), "{folder}");
+}
+
+#[test]
+fn rclone_gives_a_hanging_remote_up_after_two_idle_waits_without_retrying_the_call() {
+    let limits = Limits {
+        idle: Duration::from_secs(30),
+    };
+    let flags = limits.flags().join(" ");
+    assert_eq!(
+        flags,
+        "-q --contimeout 30s --timeout 30s --retries 1 --low-level-retries 2"
+    );
+    assert_eq!(limits.short(), Duration::from_secs(120));
+    assert_eq!(Limits::default().idle, DEFAULT_IDLE);
+}
+
+#[test]
+fn the_record_of_what_was_sent_is_read_and_a_kept_failure_is_for_its_target_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("liga-2026-05-01-040000.db.remote");
+    let sum = "ab".repeat(32);
+    std::fs::write(
+        &record,
+        format!("außer Haus geprüft am 2026-05-01\nnc:x/liga.db\nSHA-256 {sum}, 4096 Bytes (…)\n"),
+    )
+    .unwrap();
+    assert_eq!(kept::sent(&record), Some((4096, sum)));
+    assert_eq!(kept::sent(&dir.path().join("fehlt.remote")), None);
+
+    let file = dir.path().join("liga.ausser-haus");
+    let failure = Failure {
+        at: "2026-05-01T02:00:00Z".parse().unwrap(),
+        message: "rclone endete mit Code 1: connection refused".to_string(),
+    };
+    kept::save_failure(&file, "nc:x", &failure);
+    assert_eq!(kept::load_failure(&file, "nc:x"), Some(failure));
+    assert_eq!(kept::load_failure(&file, "anderes:x"), None);
+    kept::clear_failure(&file);
+    assert!(!file.exists());
+    assert_eq!(kept::load_failure(&file, "nc:x"), None);
 }
