@@ -1,6 +1,6 @@
 -- The entries of bank statements booked (issue 34.3): a statement read again books nothing
 -- twice. An entry is known by the bank's own reference (CAMT NtryRef / AcctSvcrRef) when it has
--- one, and by its hash (SHA-256 of day, amount, purpose, counterparty and its number among equal
+-- one, and by its hash (SHA-256 of day, amount, the letters of purpose and reference, counterparty, its number among equal
 -- entries of the file) always, so the same transfer from a CSV export (no reference) is found
 -- too. Only booked credits are kept: a credit the Kassenwart left unassigned can be booked later.
 create table statement_entries (

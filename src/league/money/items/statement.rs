@@ -38,20 +38,31 @@ pub struct Entry {
 
 impl Entry {
     /// The entry's fingerprint without the bank's reference: SHA-256 (hex) of its day, amount,
-    /// purpose and counterparty (case and white space folded) and its [`Entry::twin`] number.
-    /// The same transfer gives the same hash in every format a bank exports it in.
+    /// counterparty (case and white space folded), the letters of its purpose and structured
+    /// reference together (case and white space folded, in sorted order: the CAMT's
+    /// `Ustrd` lines joined or the reference written into a CSV export's purpose give the same)
+    /// and its [`Entry::twin`] number. The same transfer gives the same hash in every format a
+    /// bank exports it in.
     pub fn hash(&self) -> String {
-        let fold = |s: &str| {
-            s.split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-                .to_lowercase()
+        let fold = |s: &str| -> String {
+            s.chars()
+                .filter(|c| !c.is_whitespace())
+                .flat_map(char::to_lowercase)
+                .collect()
         };
+        let mut letters: Vec<char> = fold(&format!(
+            "{}{}",
+            self.purpose,
+            self.reference.as_deref().unwrap_or("")
+        ))
+        .chars()
+        .collect();
+        letters.sort_unstable();
         let text = format!(
             "{}|{}|{}|{}|{}",
             self.date,
             self.cents,
-            fold(&self.purpose),
+            letters.into_iter().collect::<String>(),
             fold(&self.counterparty),
             self.twin
         );

@@ -105,9 +105,11 @@ fn camt_02_camt_08_and_the_sparkasse_csv_read_the_same_entries() {
     assert_eq!(camt08.entries[0].reference.as_deref(), Some("RF5320264"));
     assert_eq!(camt08.entries[1].purpose, "Schockerliga 2026 Bernd");
     assert_eq!(camt08.entries[4].purpose, "Strafe Elke März");
-    // The CSV (Windows-1252) and .02 give the same purposes, so the same hashes.
+    // The CSV (Windows-1252), .02 (the reference in the purpose) and .08 (the reference
+    // structured, the purpose in two lines) give the same hashes.
     let hashes = |s: &Statement| s.entries.iter().map(Entry::hash).collect::<Vec<_>>();
     assert_eq!(hashes(camt02), hashes(csv));
+    assert_eq!(hashes(camt08), hashes(csv));
 }
 
 #[test]
