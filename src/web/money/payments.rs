@@ -2,6 +2,8 @@
 //! start page, the payments of a season (a player's payment booked against his oldest open items,
 //! the Jahresbeitrag by its payment day) and the netting of the Jahresabschluss.
 
+pub mod kontoauszug;
+
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::{Path, State};
