@@ -39,12 +39,8 @@ pub fn read(bytes: &[u8]) -> Result<Statement, StatementError> {
     let mut version = None;
     let mut entries = Vec::new();
     let mut ntry: Option<Ntry> = None;
-    let line_at = |pos: u64| {
-        1 + text.as_bytes()[..(pos as usize).min(text.len())]
-            .iter()
-            .filter(|b| **b == b'\n')
-            .count()
-    };
+    let mut lines = Lines::default();
+    let mut line_at = |pos: u64| lines.at(text.as_bytes(), pos);
     loop {
         let pos = xml.buffer_position();
         let event = xml.read_event().map_err(|e| {
@@ -145,6 +141,27 @@ pub fn read(bytes: &[u8]) -> Result<Statement, StatementError> {
         format: format!("CAMT.053.001.{version}"),
         entries,
     })
+}
+
+/// The line of a byte position, counted on from the last one asked (the reader's positions only
+/// grow; an earlier one is counted from the start): linear in the file, not quadratic.
+#[derive(Default)]
+struct Lines {
+    pos: usize,
+    line: usize,
+}
+
+impl Lines {
+    /// The 1-based line of byte `pos` of `bytes`.
+    fn at(&mut self, bytes: &[u8], pos: u64) -> usize {
+        let pos = (pos as usize).min(bytes.len());
+        if pos < self.pos {
+            *self = Lines::default();
+        }
+        self.line += bytes[self.pos..pos].iter().filter(|b| **b == b'\n').count();
+        self.pos = pos;
+        self.line + 1
+    }
 }
 
 /// The value of attribute `key` of `e` (references resolved), "" when absent.
