@@ -173,6 +173,23 @@ fn bad_files_are_refused_with_where_and_why() {
 }
 
 #[test]
+fn a_statement_of_more_than_max_entries_is_refused() {
+    let header = "Buchungstag;Verwendungszweck;Beguenstigter/Zahlungspflichtiger;Betrag\n";
+    let line = "01.03.26;a;b;1,00\n";
+    let ok = format!("{header}{}", line.repeat(MAX_ENTRIES));
+    assert_eq!(
+        read("a.csv", ok.as_bytes()).map(|s| s.entries.len()),
+        Ok(MAX_ENTRIES)
+    );
+    let over = format!("{header}{}", line.repeat(MAX_ENTRIES + 1));
+    let got = read("a.csv", over.as_bytes()).unwrap_err().to_string();
+    assert!(
+        got.starts_with("a.csv: 2001 Umsätze, mehr als 2000 in einer Datei"),
+        "{got}"
+    );
+}
+
+#[test]
 fn references_are_found_also_in_groups_in_the_purpose() {
     let r = player_reference(2026, 4).expect("reference");
     assert_eq!(r, "RF5320264");
