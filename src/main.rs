@@ -10,7 +10,7 @@ mod cli;
 
 use clap::Parser;
 use cli::args::{Cli, Command, PlayerCommand, UserCommand};
-use cli::{accounts, aufruf, data, demo, nights, serve, upgrades, wurfrunde, Context};
+use cli::{accounts, aufruf, data, demo, nights, serve, sheets, upgrades, wurfrunde, Context};
 use schockerliga::service::ServiceError;
 
 /// Parses the command line (usage errors exit 2, said in German by [`aufruf::deutsch`]), runs the command, and exits 1 with the
@@ -109,6 +109,12 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             json,
         } => data::standings(&ctx, season, as_of, json).await,
         Command::Payouts { season, json } => data::payouts(&ctx, season, json).await,
+        Command::Kontoauszug {
+            season,
+            file,
+            buchen,
+            json,
+        } => sheets::kontoauszug(&ctx, season, &file, buchen, json).await,
         Command::User {
             command: UserCommand::Add { name, role },
         } => accounts::add(&ctx, &name, role).await,

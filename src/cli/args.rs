@@ -207,6 +207,23 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Einen Kontoauszug lesen (CAMT.053 .001.02 bis .001.08 oder CSV-Export der Sparkasse):
+    /// jede Gutschrift einem Spieler zuordnen (RF-Referenz, sonst „Schockerliga JAHR NAME“) und
+    /// zeigen, was sie bezahlen würde; mit --buchen die zugeordneten buchen. Lastschriften werden
+    /// nur gezeigt, schon eingelesene Buchungen nie zweimal gebucht.
+    #[command(help_template = HILFE)]
+    Kontoauszug {
+        /// Das Jahr der Saison.
+        season: i32,
+        /// Die Datei des Kontoauszugs (.xml oder .csv).
+        file: PathBuf,
+        /// Die zugeordneten Gutschriften buchen (ohne: nichts wird gespeichert).
+        #[arg(long)]
+        buchen: bool,
+        /// JSON ausgeben (docs/saisondatei.md „Kontoauszug“).
+        #[arg(long)]
+        json: bool,
+    },
     /// Konten verwalten.
     #[command(help_template = HILFE_BEFEHLE)]
     User {

@@ -276,3 +276,52 @@ pub async fn set_fee_from_account(
     .await?;
     Ok(())
 }
+
+/// Whether each statement entry of `keys` (the bank's reference, if any, and the entry's hash)
+/// was booked before (issue 34.3, `statement_entries`): its reference is stored, or its hash is
+/// stored where one of the two has no reference (the same transfer from a CSV export).
+pub async fn statement_entries_known(
+    conn: &mut SqliteConnection,
+    keys: &[(Option<String>, String)],
+) -> Result<Vec<bool>, DbError> {
+    let mut known = Vec::with_capacity(keys.len());
+    for (bank_ref, hash) in keys {
+        let (n,): (i64,) = sqlx::query_as(
+            "select count(*) from statement_entries
+             where (?1 is not null and bank_ref = ?1)
+                or (hash = ?2 and (?1 is null or bank_ref is null))",
+        )
+        .bind(bank_ref)
+        .bind(hash)
+        .fetch_one(&mut *conn)
+        .await?;
+        known.push(n > 0);
+    }
+    Ok(known)
+}
+
+/// Remembers a booked credit of a bank statement: season `year`, the bank's reference, its hash,
+/// day, cents and the player it was booked for (`players.id`).
+pub async fn add_statement_entry(
+    conn: &mut SqliteConnection,
+    year: i32,
+    bank_ref: Option<&str>,
+    hash: &str,
+    date: NaiveDate,
+    cents: i64,
+    player_id: i64,
+) -> Result<(), DbError> {
+    sqlx::query(
+        "insert into statement_entries (season, bank_ref, hash, date, cents, player_id)
+         values (?, ?, ?, ?, ?, ?)",
+    )
+    .bind(year)
+    .bind(bank_ref)
+    .bind(hash)
+    .bind(date)
+    .bind(cents)
+    .bind(player_id)
+    .execute(conn)
+    .await?;
+    Ok(())
+}

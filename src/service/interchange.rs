@@ -24,6 +24,7 @@ use crate::league::{self, name_key, EntryError, Location, Season, Standings};
 use crate::sheet::Kind;
 
 mod club;
+pub mod statement;
 pub use club::{
     check_club_file, export_club_from, format_of, json_reader, read_club, season_line, write_club,
     ClubPart, ClubWriter, ImportedSeason,

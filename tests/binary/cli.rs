@@ -475,7 +475,7 @@ fn the_help_speaks_german_for_the_program_and_every_command() {
         .unwrap();
     let text = String::from_utf8_lossy(&top.stdout);
     assert!(
-        text.contains("Befehle:\n  serve      Den Webserver starten"),
+        text.contains("Befehle:\n  serve        Den Webserver starten"),
         "{text}"
     );
 }

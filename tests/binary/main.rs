@@ -22,6 +22,7 @@ mod durability;
 mod faults;
 mod harden;
 mod https;
+mod kontoauszug;
 mod night_link;
 mod planned;
 mod remote;

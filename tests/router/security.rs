@@ -55,6 +55,9 @@ const ADMIN_ONLY: &[(&str, &str)] = &[
 /// Strafenkatalog, the Jahresabschluss (`Guard::Money`).
 const MONEY: &[(&str, &str)] = &[
     ("GET", "/verwaltung/kasse"),
+    ("GET", "/verwaltung/saison/{year}/kontoauszug"),
+    ("POST", "/verwaltung/saison/{year}/kontoauszug"),
+    ("POST", "/verwaltung/saison/{year}/kontoauszug/buchen"),
     ("GET", "/verwaltung/saison/{year}/strafen"),
     ("POST", "/verwaltung/saison/{year}/strafen"),
     ("POST", "/verwaltung/saison/{year}/strafen/loeschen"),

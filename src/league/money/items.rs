@@ -5,6 +5,8 @@
 
 use chrono::{Datelike, NaiveDate};
 
+pub mod statement;
+
 use super::kasse::fine_label;
 use crate::league::model::error::{EntryError, Location};
 use crate::league::model::format::{date_de, format_cents, month_name};

@@ -89,6 +89,21 @@ pub fn routes() -> Routes {
             "/verwaltung/saison/{year}/zahlungen",
             payments::get,
         )
+        .get(
+            Guard::Money,
+            "/verwaltung/saison/{year}/kontoauszug",
+            payments::kontoauszug::get,
+        )
+        .post(
+            Guard::Money,
+            "/verwaltung/saison/{year}/kontoauszug",
+            payments::kontoauszug::post,
+        )
+        .post(
+            Guard::Money,
+            "/verwaltung/saison/{year}/kontoauszug/buchen",
+            payments::kontoauszug::confirm,
+        )
         .post(
             Guard::Money,
             "/verwaltung/saison/{year}/zahlung",

@@ -3,6 +3,8 @@
 //! the Jahresbeitrag by its payment day, the payments players reported from their cards, issue
 //! 34.4) and the netting of the Jahresabschluss.
 
+pub mod kontoauszug;
+
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::{Path, State};
