@@ -143,7 +143,11 @@ pub fn night_picture(snapshot: &Snapshot, date: NaiveDate) -> Option<Picture> {
     if !night.place.is_empty() {
         lines.push((night.place.clone(), String::new()));
     }
-    lines.push((night.forecast(split).sentence(), String::new()));
+    // A cancelled night has no forecast (its page shows none either).
+    lines.push(match night.cancelled {
+        true => ("Der Abend fällt aus.".to_string(), String::new()),
+        false => (night.forecast(split).sentence(), String::new()),
+    });
     Some(Picture {
         title: if night.cancelled {
             "Schocken fällt aus".to_string()
