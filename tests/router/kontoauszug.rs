@@ -192,3 +192,41 @@ async fn a_refused_statement_says_where_and_why_and_stores_nothing() {
     let anon = upload(&t, "maerz.csv", &bytes, "k-4", "").await;
     assert_ne!(anon.status, StatusCode::OK);
 }
+
+/// Issue 34.4 meets 34.3: Dirk said "Ich habe bezahlt" (0,50 €) on his card; the statement's
+/// credit of 0,50 € from him settles that report when it is booked ("a later statement match
+/// settles it"), with a Protokoll line, and the card says so.
+#[tokio::test]
+async fn a_booked_statement_credit_settles_the_players_open_report() {
+    let (t, kasse) = league().await;
+    let token = t.league.create_card_link(4, "kasse").await.unwrap().1;
+    let r = t
+        .post(
+            &format!("/karte/{token}/gezahlt"),
+            "betrag=0%2C50&wie=ueberweisung",
+            None,
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let bytes = std::fs::read(fixture("kontoauszug/maerz-2026.camt053.001.02.xml")).unwrap();
+    let preview = upload(&t, "maerz.xml", &bytes, "s-1", &kasse).await;
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.body);
+    let body = format!("einmal=s-2&digest={}", digest_of(&preview.body));
+    let r = t
+        .post_follow("/verwaltung/saison/2026/kontoauszug/buchen", &body, &kasse)
+        .await;
+    assert!(r.body.contains("4 neue Buchungen"), "{}", r.body);
+    let (state,): (String,) = sqlx::query_as("select state from payment_reports")
+        .fetch_one(&t.db.read)
+        .await
+        .unwrap();
+    assert_eq!(state, "gebucht");
+    let (lines,): (i64,) =
+        sqlx::query_as("select count(*) from audit_log where action like 'Meldung gebucht%'")
+            .fetch_one(&t.db.read)
+            .await
+            .unwrap();
+    assert_eq!(lines, 1);
+    let card = t.get(&format!("/karte/{token}"), None).await.body;
+    assert!(card.contains("gebucht am"), "{card}");
+}

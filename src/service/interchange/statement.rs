@@ -212,7 +212,9 @@ impl League {
     /// Books statement `statement` into season `year` ([`League::preview_statement`] with
     /// `chosen`): every new credit with a player as a payment on its day, in file order, one
     /// Protokoll line each, and its key kept in `statement_entries`, in one transaction (all or
-    /// nothing). Refused as the preview, and when another confirm booked one of them meanwhile.
+    /// nothing); each settles the player's oldest open "Ich habe bezahlt" over exactly its amount
+    /// (`db::card::settle_open_report`, with a Protokoll line). Refused as the preview, and when
+    /// another confirm booked one of them meanwhile.
     pub async fn book_statement(
         &self,
         year: i32,
@@ -255,6 +257,8 @@ impl League {
         if changes.is_empty() {
             return Ok(booked);
         }
+        let today = self.today();
+        let author = edit.author.clone();
         let then: Then = Box::new(move |tx| {
             Box::pin(async move {
                 let keys: Vec<(Option<String>, String)> =
@@ -279,6 +283,22 @@ impl League {
                         *id,
                     )
                     .await?;
+                    // "A later statement match settles it" (issue 34.4): the player's oldest
+                    // open "Ich habe bezahlt" over exactly this amount.
+                    if let Some(report) =
+                        db::card::settle_open_report(&mut *tx, year, *id, *cents, today).await?
+                    {
+                        let after = serde_json::json!({ "report": report, "state": "gebucht",
+                                                        "by": "Kontoauszug", "cents": cents });
+                        db::audit::record(
+                            &mut *tx,
+                            &author,
+                            "Meldung gebucht (Kontoauszug)",
+                            None,
+                            Some(&after),
+                        )
+                        .await?;
+                    }
                 }
                 Ok(())
             })
