@@ -379,3 +379,42 @@ async fn a_schock_out_comes_once_as_a_moment_and_not_again_after_a_reconnect() {
         assert!(pushed.contains("id: t1-r3-Dirk-out-1"), "{pushed}");
     }
 }
+
+/// The Schock-Out moment from the Schockbesteck (issue 38.4): Anna's Hand-Out in the first
+/// Wurfrunde shouts at once, before the Runde is stored; a stream opened after it gets only
+/// what comes later (Carla's Jule), and the page's line names the last one.
+#[tokio::test]
+async fn a_hand_out_in_the_schockbesteck_shouts_at_once_and_once() {
+    use crate::besteck::{post_wurfrunde, start_runde, RUNDE};
+    let t = prepared().await;
+    let cookie = t.login(crate::app::SECRETARY).await;
+    start_runde(&t, &cookie).await;
+    let mut first = open(&t, EVENTS).await.into_body();
+    read_until(&mut first, "\n\n", Duration::from_secs(2)).await;
+    let r = post_wurfrunde(&t, &cookie, 0, RUNDE[0]).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let pushed = read_until(&mut first, "event: stand", Duration::from_secs(2)).await;
+    assert!(
+        pushed.contains("event: moment\nid: t1-r2-Anna-hand-1\n"),
+        "{pushed}"
+    );
+    assert!(
+        pushed.contains("\"text\":\"Schock Out aus der Hand! Anna\""),
+        "{pushed}"
+    );
+    let page = t.get("/live/2026-01-09", None).await.body;
+    assert!(
+        page.contains("Zuletzt: Schock Out aus der Hand von Anna (Runde 2)"),
+        "{page}"
+    );
+
+    let mut reload = open(&t, EVENTS).await.into_body();
+    read_until(&mut reload, "\n\n", Duration::from_secs(2)).await;
+    for (i, w) in RUNDE.iter().enumerate().skip(1).take(2) {
+        let r = post_wurfrunde(&t, &cookie, i, w).await;
+        assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    }
+    let later = read_until(&mut reload, "t1-r2-Carla-jule-1", Duration::from_secs(2)).await;
+    assert!(later.contains("\"text\":\"Jule! Carla\""), "{later}");
+    assert!(!later.contains("Anna-hand"), "{later}");
+}

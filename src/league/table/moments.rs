@@ -66,38 +66,92 @@ impl Moment {
     }
 }
 
+/// One player's counts so far in a Runde the Schockbesteck is playing (not stored as a round
+/// yet): its moments get the keys the stored round will give them, so confirming the Runde with
+/// the same counts shouts nothing twice.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Running {
+    /// The table.
+    pub table: u32,
+    /// The round's number.
+    pub round: u32,
+    /// The player.
+    pub player: String,
+    /// Schock Outs so far (Hand-Outs included).
+    pub outs: u32,
+    /// Of those, Hand-Outs.
+    pub hand_outs: u32,
+    /// Julen so far.
+    pub julen: u32,
+}
+
 /// The moments of `night`'s entered rounds, in the order they were played as far as the rounds
 /// tell: by round number, then table, then the round's rows; per row its Hand-Outs, its other
 /// Schock Outs (`outs` − `hand_outs`), its Julen. A night recorded as totals has none.
 pub fn moments(night: &Night) -> Vec<Moment> {
-    let mut rounds: Vec<(u32, u32, &crate::league::model::season::Round)> = night
+    moments_with(night, &[])
+}
+
+/// [`moments`] and those of the Runden the Schockbesteck plays (`running`, a round not stored at
+/// its table yet; one already stored there counts as stored), in the same order.
+pub fn moments_with(night: &Night, running: &[Running]) -> Vec<Moment> {
+    // (round, table, player, outs, hand_outs, julen), stored rows first within a round.
+    let mut rows: Vec<(u32, u32, &str, u32, u32, u32)> = night
         .tables
         .iter()
-        .flat_map(|t| t.rounds.iter().map(move |r| (r.number, t.number, r)))
+        .flat_map(|t| {
+            t.rounds.iter().flat_map(move |r| {
+                r.results.iter().map(move |x| {
+                    (
+                        r.number,
+                        t.number,
+                        x.player.as_str(),
+                        x.outs,
+                        x.hand_outs,
+                        x.julen,
+                    )
+                })
+            })
+        })
         .collect();
-    rounds.sort_by_key(|(number, table, _)| (*number, *table));
-    let mut out = Vec::new();
-    for (number, table, round) in rounds {
-        for row in &round.results {
-            let kinds = [
-                (MomentKind::HandOut, "hand", row.hand_outs),
+    let stored = |table: u32, round: u32| {
+        night
+            .tables
+            .iter()
+            .any(|t| t.number == table && t.rounds.iter().any(|r| r.number == round))
+    };
+    rows.extend(
+        running
+            .iter()
+            .filter(|r| !stored(r.table, r.round))
+            .map(|r| {
                 (
-                    MomentKind::SchockOut,
-                    "out",
-                    row.outs.saturating_sub(row.hand_outs),
-                ),
-                (MomentKind::Jule, "jule", row.julen),
-            ];
-            for (kind, tag, n) in kinds {
-                for i in 1..=n {
-                    out.push(Moment {
-                        key: format!("t{table}-r{number}-{}-{tag}-{i}", row.player),
-                        table,
-                        round: number,
-                        player: row.player.clone(),
-                        kind,
-                    });
-                }
+                    r.round,
+                    r.table,
+                    r.player.as_str(),
+                    r.outs,
+                    r.hand_outs,
+                    r.julen,
+                )
+            }),
+    );
+    rows.sort_by_key(|(number, table, ..)| (*number, *table));
+    let mut out = Vec::new();
+    for (number, table, player, outs, hand_outs, julen) in rows {
+        let kinds = [
+            (MomentKind::HandOut, "hand", hand_outs),
+            (MomentKind::SchockOut, "out", outs.saturating_sub(hand_outs)),
+            (MomentKind::Jule, "jule", julen),
+        ];
+        for (kind, tag, n) in kinds {
+            for i in 1..=n {
+                out.push(Moment {
+                    key: format!("t{table}-r{number}-{player}-{tag}-{i}"),
+                    table,
+                    round: number,
+                    player: player.to_string(),
+                    kind,
+                });
             }
         }
     }
@@ -158,5 +212,19 @@ mod tests {
             "Zuletzt: Schock Out von Bernd (Runde 2, Tisch 1)"
         );
         assert_eq!(last.last_line(1), "Zuletzt: Schock Out von Bernd (Runde 2)");
+        // A Runde of the Schockbesteck at table 2, round 3: its Hand-Out so far; one at table 1,
+        // round 2 is stored already and adds nothing.
+        let running = |table, round, hand_outs| Running {
+            table,
+            round,
+            player: "Carla".into(),
+            outs: hand_outs,
+            hand_outs,
+            julen: 0,
+        };
+        let with = moments_with(&s.nights[0], &[running(2, 3, 1), running(1, 2, 2)]);
+        assert_eq!(with.len(), 7);
+        assert_eq!(with[6].key, "t2-r3-Carla-hand-1");
+        assert_eq!(with[6].shout(), "Schock Out aus der Hand! Carla");
     }
 }

@@ -19,6 +19,7 @@ use serde::Serialize;
 
 use crate::league::change::{round_loser, round_outs_short};
 use crate::league::model::format::date_de;
+use crate::league::table::moments::{moments_with, Moment, Running};
 use crate::league::{model::draw, Night};
 use crate::rules::RundeState;
 use crate::service::besteck::RundeAt;
@@ -382,12 +383,58 @@ async fn render(league: &League, layout: Layout, at: AtNight) -> Result<Response
             refresh: REFRESH_SECONDS,
             board,
             recorded_as_totals: night.recorded_as_totals(),
-            last_moment: crate::league::table::moments::moments(night)
+            last_moment: night_moments(league, at.date)
+                .await
                 .last()
-                .map(|m| m.last_line(night.tables.len())),
+                .map(|m| m.last_line(night.table_numbers_with_draw().len())),
         },
     )
         .into_response())
+}
+
+/// The Schock Outs, Hand-Outs and Julen of the night on `date` (issue 38.4): its stored rounds'
+/// and those so far in the Runden the Schockbesteck plays there
+/// (`league::table::moments::moments_with`); none for a day without a night. A Runde that no
+/// longer loads is left out.
+pub async fn night_moments(league: &League, date: NaiveDate) -> Vec<Moment> {
+    let snapshot = league.snapshot();
+    let Some((view, night)) = snapshot.night(date) else {
+        return Vec::new();
+    };
+    let mut running = Vec::new();
+    if let Some(&night_id) = view.ids.nights.get(&date) {
+        let mut tables: Vec<u32> = night.draw.iter().map(|s| s.table).collect();
+        tables.sort_unstable();
+        tables.dedup();
+        for table in tables {
+            for round in league
+                .runden_running(night_id, table)
+                .await
+                .unwrap_or_default()
+            {
+                let at = RundeAt {
+                    night: night_id,
+                    table,
+                    round,
+                };
+                let Ok(Some(record)) = league.runde(at).await else {
+                    continue;
+                };
+                let Ok(state) = RundeState::try_from(record) else {
+                    continue;
+                };
+                running.extend(state.tallies().into_iter().map(|t| Running {
+                    table,
+                    round,
+                    player: t.player,
+                    outs: t.outs,
+                    hand_outs: t.hand_outs,
+                    julen: t.julen,
+                }));
+            }
+        }
+    }
+    moments_with(night, &running)
 }
 
 /// `GET /api/v1/nights/{date}/live`: the [`LiveBoard`] as JSON; 404 `{"error": …}` for a date

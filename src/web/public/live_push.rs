@@ -24,11 +24,11 @@ use futures_util::StreamExt;
 
 use std::collections::HashSet;
 
-use crate::league::table::moments::moments;
 use crate::service::live::Full;
 use crate::service::League;
 use crate::web::kit::client::ClientAddr;
 use crate::web::kit::AtNight;
+use crate::web::public::live::night_moments;
 
 /// Between two keep-alive comments of an open stream.
 pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
@@ -75,38 +75,40 @@ pub async fn events(State(league): State<League>, client: ClientAddr, at: AtNigh
     let hello = Event::default().event("hallo").retry(RETRY).data(&date);
     // The moments there are now are not news: a reload or a reconnect (whatever its
     // Last-Event-ID) shows none of them again; only those a write adds while connected.
-    let mut known: HashSet<String> = moments(at.night()).into_iter().map(|m| m.key).collect();
-    let changes = futures_util::stream::unfold(listener, move |mut listener| {
-        let league = league.clone();
-        async move {
+    let known: HashSet<String> = night_moments(&league, at.date)
+        .await
+        .into_iter()
+        .map(|m| m.key)
+        .collect();
+    let changes = futures_util::stream::unfold(
+        (listener, known, league),
+        |(mut listener, mut known, league)| async move {
             match tokio::time::timeout(IDLE, listener.changed()).await {
-                Ok(Ok(())) => Some((listener.date(), listener)),
+                Ok(Ok(())) => {}
                 // Idle, or the server stops: the stream ends and its place is free again.
-                Ok(Err(_)) | Err(_) => None,
+                Ok(Err(_)) | Err(_) => return None,
             }
-            .map(|(date, listener)| ((date, league), listener))
-        }
-    })
-    .map(move |(date, league)| {
-        let snapshot = league.snapshot();
-        let mut events: Vec<Event> = snapshot
-            .night(date)
-            .map(|(_, night)| moments(night))
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|m| known.insert(m.key.clone()))
-            .map(|m| {
-                let data = serde_json::json!({ "text": m.shout(), "player": m.player,
-                                               "round": m.round, "table": m.table });
-                Event::default()
-                    .event("moment")
-                    .id(m.key.as_str())
-                    .data(data.to_string())
-            })
-            .collect();
-        events.push(Event::default().event("stand").data(date.to_string()));
-        futures_util::stream::iter(events)
-    })
+            let date = listener.date();
+            let mut events: Vec<Event> = night_moments(&league, date)
+                .await
+                .into_iter()
+                .filter(|m| known.insert(m.key.clone()))
+                .map(|m| {
+                    let data = serde_json::json!({ "text": m.shout(), "player": m.player,
+                                                   "round": m.round, "table": m.table });
+                    Event::default()
+                        .event("moment")
+                        .id(m.key.as_str())
+                        .data(data.to_string())
+                })
+                .collect();
+            events.push(Event::default().event("stand").data(date.to_string()));
+            Some((
+                futures_util::stream::iter(events),
+                (listener, known, league),
+            ))
+        },
+    )
     .flatten();
     let stream = futures_util::stream::once(async move { hello })
         .chain(changes)
