@@ -347,3 +347,16 @@ async fn kasse_csv_lists_the_guthaben_below_the_kasse_as_the_page_does() {
     };
     assert_eq!(sum(&after), sum(&before));
 }
+
+/// New-user trial: a player with 0,50 € open and 0,25 € Guthaben owes 0,25 €, and his card asks
+/// for that (the "Ich habe bezahlt" field; the GiroCode and PayPal amount are the same figure),
+/// not for the 0,50 € that would leave 0,25 € Guthaben again.
+#[tokio::test]
+async fn the_card_asks_for_what_is_open_less_his_guthaben() {
+    let (t, kasse) = league().await;
+    let body = pay(&t, &kasse, 4, "0%2C25", "2026-03-10").await;
+    assert!(body.contains("Guthaben 0,25 €"), "{body}");
+    let token = t.league.create_card_link(4, "kasse").await.unwrap().1;
+    let card = t.get(&format!("/karte/{token}"), None).await.body;
+    assert!(card.contains("name=\"betrag\" value=\"0,25\""), "{card}");
+}

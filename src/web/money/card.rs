@@ -65,14 +65,13 @@ pub fn card(
         .players
         .get(name)
         .and_then(|id| crate::league::money::reference::player_reference(season.year, *id));
-    let payload = (a.open_cents > 0 && !s.iban.is_empty())
+    // What he still has to pay: his open items less his Guthaben (which pays them with it, oldest
+    // first, whole): 15,00 € open and 14,99 € Guthaben asks for 0,01 €.
+    let due = (a.open_cents - a.credit_cents).max(0);
+    let payload = (due > 0 && !s.iban.is_empty())
         .then(|| match &rf {
-            Some(rf) => {
-                girocode::epc_payload_rf(&s.account_name, &s.iban, &s.bic, a.open_cents, rf)
-            }
-            None => {
-                girocode::epc_payload(&s.account_name, &s.iban, &s.bic, a.open_cents, &reference)
-            }
+            Some(rf) => girocode::epc_payload_rf(&s.account_name, &s.iban, &s.bic, due, rf),
+            None => girocode::epc_payload(&s.account_name, &s.iban, &s.bic, due, &reference),
         })
         .and_then(Result::ok);
     Some(MoneyCard {
@@ -104,16 +103,16 @@ pub fn card(
             (
                 s.account_name.clone(),
                 grouped(&s.iban),
-                format_cents(a.open_cents),
+                format_cents(due),
                 reference.clone(),
             )
         }),
-        paypal: (a.open_cents > 0 && !s.paypal_me.is_empty()).then(|| {
+        paypal: (due > 0 && !s.paypal_me.is_empty()).then(|| {
             format!(
                 "https://paypal.me/{}/{}.{:02}EUR",
                 s.paypal_me,
-                a.open_cents / 100,
-                a.open_cents % 100
+                due / 100,
+                due % 100
             )
         }),
     })

@@ -207,7 +207,7 @@ fn render(
         view.and_then(|v| card(snapshot, v, v.player_name(id).unwrap_or(&name), true, today));
     let open_cents = view
         .and_then(|v| crate::league::money::items::account(&v.season, v.player_name(id)?, today))
-        .map_or(0, |a| a.open_cents);
+        .map_or(0, |a| (a.open_cents - a.credit_cents).max(0));
     let paid = year.map(|_| paid_box(extra.typed.as_ref(), open_cents));
     let earlier = snapshot
         .seasons()
