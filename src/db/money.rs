@@ -282,17 +282,21 @@ pub async fn set_fee_from_account(
 /// stored where one of the two has no reference (the same transfer from a CSV export).
 pub async fn statement_entries_known(
     conn: &mut SqliteConnection,
-    keys: &[(Option<String>, String)],
+    keys: &[(Option<String>, String, NaiveDate, i64)],
 ) -> Result<Vec<bool>, DbError> {
     let mut known = Vec::with_capacity(keys.len());
-    for (bank_ref, hash) in keys {
+    for (bank_ref, hash, date, cents) in keys {
+        // A reference counts only with its day and amount: banks reuse them (NONREF, numbers
+        // from 1 in each statement).
         let (n,): (i64,) = sqlx::query_as(
             "select count(*) from statement_entries
-             where (?1 is not null and bank_ref = ?1)
+             where (?1 is not null and bank_ref = ?1 and date = ?3 and cents = ?4)
                 or (hash = ?2 and (?1 is null or bank_ref is null))",
         )
         .bind(bank_ref)
         .bind(hash)
+        .bind(date.to_string())
+        .bind(cents)
         .fetch_one(&mut *conn)
         .await?;
         known.push(n > 0);

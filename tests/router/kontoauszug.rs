@@ -230,3 +230,79 @@ async fn a_booked_statement_credit_settles_the_players_open_report() {
     let card = t.get(&format!("/karte/{token}"), None).await.body;
     assert!(card.contains("gebucht am"), "{card}");
 }
+
+/// Hostile trial: a bank that writes the placeholder NONREF, or numbers each statement's entries
+/// from 1, gives May's transfers the references March's had; they are new transfers, not
+/// "schon eingelesen" (a reference counts only with its day and amount; NONREF is none).
+#[tokio::test]
+async fn a_reused_bank_reference_does_not_hide_a_new_transfer() {
+    let march =
+        std::fs::read_to_string(fixture("kontoauszug/maerz-2026.camt053.001.08.xml")).unwrap();
+    for (n, placeholder) in [(0, true), (1, false)] {
+        let (t, kasse) = league().await;
+        let mut i = 0;
+        let refs = |text: &str| -> String {
+            let mut out = String::new();
+            let mut rest = text;
+            let mut k = 0;
+            while let Some(at) = rest.find("<AcctSvcrRef>") {
+                let end = at + rest[at..].find("</AcctSvcrRef>").unwrap();
+                k += 1;
+                out.push_str(&rest[..at]);
+                let value = if placeholder {
+                    "NONREF".to_string()
+                } else {
+                    k.to_string()
+                };
+                out.push_str(&format!("<AcctSvcrRef>{value}"));
+                rest = &rest[end..];
+            }
+            out.push_str(rest);
+            out
+        };
+        let first = refs(&march);
+        let april = refs(
+            &march
+                .replace("<Dt>2026-03-", "<Dt>2026-05-")
+                .replace("<DtTm>2026-03-", "<DtTm>2026-05-"),
+        );
+        for (file, known) in [(&first, 0), (&april, 0)] {
+            i += 1;
+            let preview = upload(
+                &t,
+                "auszug.xml",
+                file.as_bytes(),
+                &format!("r-{n}-{i}"),
+                &kasse,
+            )
+            .await;
+            assert!(
+                preview
+                    .body
+                    .contains(&format!("6 Gutschriften, davon {known} schon eingelesen")),
+                "{placeholder} {i}: {}",
+                preview.body
+            );
+            let body = format!("einmal=r-{n}-{i}b&digest={}", digest_of(&preview.body));
+            let r = t
+                .post_follow("/verwaltung/saison/2026/kontoauszug/buchen", &body, &kasse)
+                .await;
+            assert!(r.body.contains("4 neue Buchungen"), "{}", r.body);
+        }
+        // The same May file again: the four booked are known (the two without a player were
+        // not booked, so they are not).
+        let again = upload(
+            &t,
+            "auszug.xml",
+            april.as_bytes(),
+            &format!("r-{n}-x"),
+            &kasse,
+        )
+        .await;
+        assert!(
+            again.body.contains("davon 4 schon eingelesen"),
+            "{}",
+            again.body
+        );
+    }
+}

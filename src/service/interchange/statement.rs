@@ -165,9 +165,9 @@ impl League {
         let view = snapshot.season(year)?;
         let (credits, debits): (Vec<&Entry>, Vec<&Entry>) =
             statement.entries.iter().partition(|e| e.is_credit());
-        let keys: Vec<(Option<String>, String)> = credits
+        let keys: Vec<(Option<String>, String, chrono::NaiveDate, i64)> = credits
             .iter()
-            .map(|e| (e.bank_ref.clone(), e.hash()))
+            .map(|e| (e.bank_ref.clone(), e.hash(), e.date, e.cents))
             .collect();
         let known = {
             let mut conn = self.inner.db.read.acquire().await?;
@@ -261,8 +261,10 @@ impl League {
         let author = edit.author.clone();
         let then: Then = Box::new(move |tx| {
             Box::pin(async move {
-                let keys: Vec<(Option<String>, String)> =
-                    rows.iter().map(|r| (r.0.clone(), r.1.clone())).collect();
+                let keys: Vec<(Option<String>, String, chrono::NaiveDate, i64)> = rows
+                    .iter()
+                    .map(|r| (r.0.clone(), r.1.clone(), r.2, r.3))
+                    .collect();
                 if db::money::statement_entries_known(&mut *tx, &keys)
                     .await?
                     .contains(&true)

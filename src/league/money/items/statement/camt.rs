@@ -293,7 +293,8 @@ fn finish(n: Ntry) -> Result<Option<Entry>, StatementError> {
             .ntry_ref
             .or(n.svcr_ref)
             .map(|r| r.trim().to_string())
-            .filter(|r| !r.is_empty() && r != "NOTPROVIDED"),
+            // Placeholders some banks write instead of a reference.
+            .filter(|r| !r.is_empty() && !["NOTPROVIDED", "NONREF", "NONE"].contains(&r.as_str())),
         twin: 0,
     }))
 }
