@@ -18,10 +18,14 @@ impl Target {
     /// digits, `_`, `-`, `.`, space (rclone's), a name or path starting with `-`, a control
     /// character.
     pub fn parse(text: &str) -> Result<Target, String> {
-        let text = text.trim();
+        let raw = text.trim();
+        // What a refusal may repeat of it: never a password (it goes to the log and to every
+        // Verwaltung page's banner).
+        let text = shown(raw);
+        let text = text.as_str();
         let example =
             "z. B. nextcloud:schockerliga (ein Remote aus „rclone config“, dann der Ordner)";
-        let (remote, path) = text.split_once(':').ok_or_else(|| {
+        let (remote, path) = raw.split_once(':').ok_or_else(|| {
             format!("Ziel außer Haus „{text}“: bitte als REMOTE:PFAD angeben, {example}")
         })?;
         let name_ok = !remote.is_empty()
@@ -31,7 +35,8 @@ impl Target {
                 .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ' '));
         if !name_ok {
             return Err(format!(
-                "Ziel außer Haus „{text}“: „{remote}“ ist kein Name eines rclone-Remotes, {example}"
+                "Ziel außer Haus „{text}“: „{}“ ist kein Name eines rclone-Remotes, {example}",
+                shown(remote)
             ));
         }
         if path.starts_with('-') || path.chars().any(char::is_control) {
@@ -65,6 +70,23 @@ impl std::fmt::Display for Target {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.folder())
     }
+}
+
+/// `text` as a message may show it: unchanged, unless it may hold credentials (an `@` of a URL's
+/// user, an `=` of a connection string's `pass=…`): then only what comes before the first `,` or
+/// `:`, and "… (Zugangsdaten ausgeblendet)".
+fn shown(text: &str) -> String {
+    if !text.contains('@') && !text.contains('=') {
+        return text.to_string();
+    }
+    let head: String = text
+        .split([',', ':'])
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .take(30)
+        .collect();
+    format!("{head}… (Zugangsdaten ausgeblendet)")
 }
 
 /// Whether the command line's `FILE` names a file at an rclone remote (`nextcloud:ordner/x.db`)

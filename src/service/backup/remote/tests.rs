@@ -139,3 +139,21 @@ fn the_record_of_what_was_sent_is_read_and_a_kept_failure_is_for_its_target_only
     assert!(!file.exists());
     assert_eq!(kept::load_failure(&file, "nc:x"), None);
 }
+
+/// Hostile trial: a connection-string remote with a password in it was refused with the whole
+/// text, which then stood in the log and on every Verwaltung page, the Kassenwart's too. A
+/// refusal names no credentials.
+#[test]
+fn a_refused_target_does_not_repeat_its_credentials() {
+    for text in [
+        ":webdav,url='http://clubuser:S3cr3tPW@127.0.0.1:39999':liga",
+        "nc,pass=S3cr3tPW:liga",
+    ] {
+        let e = Target::parse(text).unwrap_err();
+        assert!(e.contains("Ziel außer Haus"), "{e}");
+        assert!(!e.contains("S3cr3tPW"), "{e}");
+        assert!(e.contains("Zugangsdaten ausgeblendet"), "{e}");
+    }
+    let e = Target::parse("ohne-doppelpunkt").unwrap_err();
+    assert!(e.contains("„ohne-doppelpunkt“"), "{e}");
+}
