@@ -110,8 +110,9 @@ async fn plan_series(ctx: &Context, input: &SeriesInput, store: bool) -> anyhow:
             word(plan.stored)
         ),
         false => eprintln!(
-            "{new} {} würden geplant, {left} schon vorhanden (nichts gespeichert).",
-            word(new)
+            "{new} {} {} geplant, {left} schon vorhanden (nichts gespeichert).",
+            word(new),
+            if new == 1 { "würde" } else { "würden" }
         ),
     }
     Ok(())

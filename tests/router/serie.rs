@@ -183,6 +183,24 @@ async fn a_series_plans_the_oracle_s_days_once_and_leaves_the_others_alone() {
     let planning = t.league.planning();
     assert_eq!(planning.by_id(moved).unwrap().date, d("2027-06-03"));
     assert!(planning.active_on(d("2027-06-11")).is_some());
+    // The same series again leaves the moved night's old day alone (new-user trial: it planned
+    // 04.06. a second time, which nobody could reach: its link leads to the new day).
+    let shown = t
+        .get(&format!("/verwaltung/termine/serie?{query}"), Some(&sec))
+        .await;
+    assert!(
+        shown
+            .body
+            .contains("Freitag, 04.06.2027: <span class=\"muted\">verlegt"),
+        "{}",
+        shown.body
+    );
+    let again = t
+        .post("/verwaltung/termine/serie", &query, Some(&sec))
+        .await;
+    assert_eq!(again.status, StatusCode::SEE_OTHER, "{}", again.body);
+    assert!(t.league.planning().active_on(d("2027-06-04")).is_none());
+    assert_eq!(t.league.planning().nights.len(), before + 44);
 }
 
 #[tokio::test]

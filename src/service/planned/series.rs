@@ -37,6 +37,9 @@ pub enum SeriesState {
     Planned,
     /// The night of that day was cancelled: it stays cancelled.
     Cancelled,
+    /// The night of that day was moved to another day: it stays moved (the old day's link leads
+    /// to the new one).
+    Moved,
     /// That day has a Spielabend already.
     Played,
 }
@@ -48,6 +51,7 @@ impl SeriesState {
             SeriesState::New => "neu",
             SeriesState::Planned => "schon geplant",
             SeriesState::Cancelled => "abgesagt (bleibt abgesagt)",
+            SeriesState::Moved => "verlegt (bleibt verlegt)",
             SeriesState::Played => "schon gespielt",
         }
     }
@@ -76,7 +80,8 @@ impl SeriesPlan {
 impl League {
     /// The nights of `input` (league::plan::series::dates), each checked as a single planned
     /// night would be (a day not over and at most next year, a start the clock has that day, a
-    /// season not netted); days planned, cancelled or played already are named and left alone.
+    /// season not netted); days planned, cancelled, moved away or played already are named and
+    /// left alone.
     /// With `store`, the new ones are planned by `author` in one transaction, one Protokoll line
     /// each, a year without a season getting one. Refused (German, nothing stored): the rule's
     /// refusals, a series without a night, the first day that does not check.
@@ -106,6 +111,8 @@ impl League {
                 SeriesState::Played
             } else if planning.active_on(date).is_some() {
                 SeriesState::Planned
+            } else if planning.moved_from(date).is_some() {
+                SeriesState::Moved
             } else if planning
                 .nights
                 .iter()
