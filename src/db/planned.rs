@@ -187,6 +187,17 @@ pub async fn insert(
     Ok(id)
 }
 
+/// Whether a night not cancelled is planned on `date` (inside a write transaction: what another
+/// request stored meanwhile counts).
+pub async fn planned_on(conn: &mut SqliteConnection, date: NaiveDate) -> Result<bool, DbError> {
+    let (n,): (i64,) =
+        sqlx::query_as("select count(*) from planned_nights where date = ? and cancelled = 0")
+            .bind(date)
+            .fetch_one(conn)
+            .await?;
+    Ok(n > 0)
+}
+
 /// Replaces planned night `id` by `plan` at `at`, raising its SEQUENCE when `bump`; returns how
 /// many rows changed (0: no such night).
 pub async fn update(

@@ -133,8 +133,18 @@ async fn the_table_and_a_night_carry_their_picture_and_a_correction_renames_it()
         .unwrap();
     let after = meta(&t.get("/abend/2026-01-09", None).await.body, "og:image").unwrap();
     assert_ne!(after, night_image);
-    let (_, cache) = png(&t, &night_image).await;
-    assert_eq!(cache, "no-cache");
+    let old = t
+        .send(crate::app::get(
+            night_image.strip_prefix("https://liga.example").unwrap(),
+            None,
+        ))
+        .await;
+    assert_eq!(old.status, StatusCode::FOUND);
+    assert_eq!(
+        old.header("location"),
+        after.rsplit('/').next(),
+        "the old name leads to the current picture"
+    );
 
     // A planned night: day, place and forecast.
     let sec = t.login(SECRETARY).await;
@@ -160,7 +170,11 @@ async fn the_table_and_a_night_carry_their_picture_and_a_correction_renames_it()
         "{description}"
     );
     assert!(
-        description.contains("0 Zusagen, 0 Absagen – voraussichtlich 1 Tisch"),
+        description.contains("0 Zusagen, 0 Absagen · voraussichtlich 1 Tisch"),
+        "{description}"
+    );
+    assert!(
+        !description.contains("  ") && !description.ends_with(' '),
         "{description}"
     );
     assert!(meta(&planned, "og:image")
@@ -178,4 +192,13 @@ async fn without_an_https_public_address_there_is_no_picture_address() {
         t.get("/bild/saison/2031/x.png", None).await.status,
         StatusCode::NOT_FOUND
     );
+    // A long name stays inside the picture: cut, and drawn smaller.
+    let picture = bild::Picture {
+        title: "Tabelle".into(),
+        lines: vec![("1. ".to_string() + &"W".repeat(60), "9,99".into())],
+        footer: String::new(),
+    };
+    let drawing = bild::svg(&picture);
+    assert!(drawing.contains("font-size=\"24\""), "{drawing}");
+    assert!(!drawing.contains(&"W".repeat(31)), "{drawing}");
 }

@@ -353,3 +353,18 @@ async fn the_invitation_says_what_the_night_s_page_says_and_wa_me_carries_it() {
         StatusCode::NOT_FOUND
     );
 }
+
+/// Hostile trial: the same series sent eight times at once (no one-time token) gave six 500s on
+/// the unique day of a planned night; each is stored once and every answer is a redirect.
+#[tokio::test]
+async fn the_same_series_sent_at_once_is_stored_once_without_an_error() {
+    let t = TestApp::small_season().await;
+    let sec = t.login(SECRETARY).await;
+    let before = t.league.planning().nights.len();
+    let query = encode(&FORM);
+    let sends = (0..8).map(|_| t.post("/verwaltung/termine/serie", &query, Some(&sec)));
+    for r in futures_util::future::join_all(sends).await {
+        assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    }
+    assert_eq!(t.league.planning().nights.len(), before + 46);
+}

@@ -147,7 +147,13 @@ impl League {
         }
         let now = self.clock().now();
         let mut tx = self.inner.db.begin_write_as(author).await?;
+        let mut stored = 0;
         for plan in &plans {
+            // Planned meanwhile by another request (the same series sent twice at once): left
+            // as it is, like a day planned before.
+            if db::planned::planned_on(&mut tx, plan.date).await? {
+                continue;
+            }
             if db::night::by_date(&mut tx, plan.date).await?.is_some() {
                 return Err(refused(format!(
                     "Am {} gibt es inzwischen einen Spielabend: die Serie bitte neu zeigen lassen.",
@@ -156,12 +162,10 @@ impl League {
             }
             let id = db::planned::insert(&mut tx, plan, author, now).await?;
             audit_plan(&mut tx, author, "Abend geplant (Serie)", id, plan, None).await?;
+            stored += 1;
         }
         tx.commit().await?;
         self.planning_written().await?;
-        Ok(SeriesPlan {
-            days,
-            stored: plans.len(),
-        })
+        Ok(SeriesPlan { days, stored })
     }
 }

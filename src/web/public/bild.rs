@@ -60,7 +60,7 @@ impl Og {
         let description = picture
             .lines
             .iter()
-            .map(|(l, r)| format!("{l} {r}"))
+            .map(|(l, r)| format!("{l} {r}").trim().to_string())
             .collect::<Vec<_>>()
             .join(" · ");
         let image = public.filter(|u| u.starts_with("https://")).map(|u| {
@@ -144,10 +144,17 @@ pub fn night_picture(snapshot: &Snapshot, date: NaiveDate) -> Option<Picture> {
         lines.push((night.place.clone(), String::new()));
     }
     // A cancelled night has no forecast (its page shows none either).
-    lines.push(match night.cancelled {
-        true => ("Der Abend fällt aus.".to_string(), String::new()),
-        false => (night.forecast(split).sentence(), String::new()),
-    });
+    // The forecast on two lines ("6 Zusagen, 1 Absage", "voraussichtlich 1 Tisch"): one is too
+    // long for the picture's width.
+    match night.cancelled {
+        true => lines.push(("Der Abend fällt aus.".to_string(), String::new())),
+        false => {
+            let sentence = night.forecast(split).sentence();
+            for part in sentence.split(" – ") {
+                lines.push((part.to_string(), String::new()));
+            }
+        }
+    }
     Some(Picture {
         title: if night.cancelled {
             "Schocken fällt aus".to_string()
@@ -190,11 +197,16 @@ pub fn svg(picture: &Picture) -> String {
         h - 48,
         xml(&cut(&picture.title, 32))
     );
-    for (i, (left, right)) in picture.lines.iter().take(5).enumerate() {
-        let y = 210 + 72 * i;
+    for (i, (left, right)) in picture.lines.iter().take(6).enumerate() {
+        let y = 200 + 64 * i;
+        // A wide name stays inside its room (a W is about one em): cut to what fits at a size
+        // that still reads, 900 px without a figure beside it, 720 px with one.
+        let room = if right.is_empty() { 900 } else { 720 };
+        let text = cut(left, room / 24);
+        let size = (room / text.chars().count().max(1)).clamp(24, 44);
         out.push_str(&format!(
-            "<text x=\"70\" y=\"{y}\" font-size=\"46\" fill=\"#f4efe0\">{}</text>",
-            xml(&cut(left, if right.is_empty() { 40 } else { 28 }))
+            "<text x=\"70\" y=\"{y}\" font-size=\"{size}\" fill=\"#f4efe0\">{}</text>",
+            xml(&text)
         ));
         if !right.is_empty() {
             out.push_str(&format!(
@@ -248,26 +260,32 @@ pub fn png(svg: &str) -> Result<Vec<u8>, String> {
     pixmap.encode_png().map_err(|e| e.to_string())
 }
 
-/// The PNG answer for `picture` asked for as `file` ("<name>.png"): the current drawing; kept
-/// for a year when `file` names it, else not kept (an old name shows what is there now).
+/// The PNG answer for `picture` asked for as `file` ("<name>.png"): the drawing, kept for a year,
+/// when `file` names the current one; else a redirect (302) to the current name, nothing drawn
+/// (a made-up name costs no rendering).
 fn answer(picture: Option<Picture>, file: &str) -> Response {
     let Some(picture) = picture else {
         return StatusCode::NOT_FOUND.into_response();
     };
     let drawing = svg(&picture);
-    let current = file.strip_suffix(".png") == Some(name(&drawing).as_str());
+    let current = name(&drawing);
+    if file.strip_suffix(".png") != Some(current.as_str()) {
+        // An old or made-up name: to the current picture, nothing drawn for it.
+        let path = format!("{current}.png");
+        return (
+            StatusCode::FOUND,
+            [
+                (header::LOCATION, path),
+                (header::CACHE_CONTROL, "no-cache".to_string()),
+            ],
+        )
+            .into_response();
+    }
     match png(&drawing) {
         Ok(bytes) => (
             [
                 (header::CONTENT_TYPE, "image/png"),
-                (
-                    header::CACHE_CONTROL,
-                    if current {
-                        "public, max-age=31536000, immutable"
-                    } else {
-                        "no-cache"
-                    },
-                ),
+                (header::CACHE_CONTROL, "public, max-age=31536000, immutable"),
             ],
             bytes,
         )
