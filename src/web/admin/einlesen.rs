@@ -12,6 +12,8 @@ use askama::Template;
 use askama_web::WebTemplate;
 use axum::body::{Body, Bytes};
 use axum::extract::{Multipart, State};
+
+use crate::web::kit::form::uploaded_file;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::Form;
@@ -198,31 +200,20 @@ pub async fn get(layout: Layout) -> UploadPage {
 }
 
 /// The upload's file (`datei`): its name and bytes; refused (German) without one or over
-/// [`MAX_UPLOAD_BYTES`].
-async fn file_of(mut multipart: Multipart) -> Result<(String, Vec<u8>), ServiceError> {
-    let unreadable = |e: axum::extract::multipart::MultipartError| {
-        ServiceError::refused(format!("Die Datei kam nicht ganz an ({e})."))
-    };
-    while let Some(field) = multipart.next_field().await.map_err(unreadable)? {
-        if field.name() != Some("datei") {
-            continue;
-        }
-        let name = field.file_name().unwrap_or_default().trim().to_string();
-        let bytes = field.bytes().await.map_err(unreadable)?;
-        if name.is_empty() || bytes.is_empty() {
-            break;
-        }
-        if bytes.len() > MAX_UPLOAD_BYTES {
-            return Err(ServiceError::refused(format!(
+/// [`MAX_UPLOAD_BYTES`] ([`uploaded_file`]).
+async fn file_of(multipart: Multipart) -> Result<(String, Vec<u8>), ServiceError> {
+    uploaded_file(
+        multipart,
+        MAX_UPLOAD_BYTES,
+        |name| {
+            format!(
                 "{name}: größer als {} MiB; so große Tabellen mit `schockerliga import` einlesen.",
                 MAX_UPLOAD_BYTES / (1024 * 1024)
-            )));
-        }
-        return Ok((name, bytes.to_vec()));
-    }
-    Err(ServiceError::refused(
+            )
+        },
         "Keine Datei gewählt: eine Tabelle als .csv, .xlsx oder .ods auswählen.",
-    ))
+    )
+    .await
 }
 
 /// `POST /verwaltung/einlesen` (multipart, field `datei`): reads and checks the file and shows its

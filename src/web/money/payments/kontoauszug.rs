@@ -10,6 +10,8 @@ use std::collections::BTreeMap;
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::Multipart;
+
+use crate::web::kit::form::uploaded_file;
 use axum::response::{IntoResponse, Response};
 use axum::Form;
 
@@ -167,30 +169,19 @@ pub async fn get(layout: Layout, at: AtSeason) -> UploadPage {
 }
 
 /// The upload's file (`datei`): its name and bytes; refused (German) without one or over
-/// [`MAX_STATEMENT_BYTES`].
-async fn file_of(mut multipart: Multipart) -> Result<(String, Vec<u8>), ServiceError> {
-    let unreadable = |e: axum::extract::multipart::MultipartError| {
-        ServiceError::refused(format!("Die Datei kam nicht ganz an ({e})."))
-    };
-    while let Some(field) = multipart.next_field().await.map_err(unreadable)? {
-        if field.name() != Some("datei") {
-            continue;
-        }
-        let name = field.file_name().unwrap_or_default().trim().to_string();
-        let bytes = field.bytes().await.map_err(unreadable)?;
-        if name.is_empty() || bytes.is_empty() {
-            break;
-        }
-        if bytes.len() > MAX_STATEMENT_BYTES {
-            return Err(ServiceError::refused(format!(
+/// [`MAX_STATEMENT_BYTES`] ([`uploaded_file`]).
+async fn file_of(multipart: Multipart) -> Result<(String, Vec<u8>), ServiceError> {
+    uploaded_file(
+        multipart,
+        MAX_STATEMENT_BYTES,
+        |name| {
+            format!(
                 "{name}: größer als 3 MiB; so große Kontoauszüge mit `schockerliga kontoauszug` lesen."
-            )));
-        }
-        return Ok((name, bytes.to_vec()));
-    }
-    Err(ServiceError::refused(
+            )
+        },
         "Keine Datei gewählt: einen Kontoauszug als .xml (CAMT.053) oder .csv auswählen.",
-    ))
+    )
+    .await
 }
 
 /// `POST /verwaltung/saison/{year}/kontoauszug` (multipart, field `datei`): the statement read
