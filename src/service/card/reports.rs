@@ -71,6 +71,22 @@ fn words(r: &PaymentReport) -> String {
     )
 }
 
+/// The Protokoll line of report `id` booked ("Meldung gebucht: 3,00 € per Überweisung von Anna,
+/// gemeldet am …"), by `author`, inside the transaction `tx` that booked it: the Zahlungen page's
+/// *Buchen*, a payment by hand and a statement's credit write the same line.
+pub(crate) async fn audit_booked(
+    tx: &mut sqlx::SqliteConnection,
+    author: &str,
+    id: i64,
+) -> Result<(), ServiceError> {
+    if let Some(r) = db::card::report(&mut *tx, id).await? {
+        let action = format!("Meldung gebucht: {}", words(&r));
+        let after = json!({ "report": id, "state": "gebucht" });
+        db::audit::record(&mut *tx, author, &action, None, Some(&after)).await?;
+    }
+    Ok(())
+}
+
 impl League {
     /// Player `player_id` reports from his card that he paid `cents` `how` for season `year`
     /// (issue 34.4), on the club's today; stored open, with a Protokoll line by "Karte".
@@ -203,11 +219,7 @@ impl League {
                     (None, None) => None,
                 };
                 if let Some(id) = id {
-                    if let Some(r) = db::card::report(&mut *tx, id).await? {
-                        let action = format!("Meldung gebucht: {}", words(&r));
-                        let after = json!({ "report": id, "state": "gebucht" });
-                        db::audit::record(&mut *tx, &author, &action, None, Some(&after)).await?;
-                    }
+                    audit_booked(&mut *tx, &author, id).await?;
                 }
                 if let Ok(mut slot) = out.lock() {
                     *slot = id;

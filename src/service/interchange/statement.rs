@@ -290,16 +290,8 @@ impl League {
                     if let Some(report) =
                         db::card::settle_open_report(&mut *tx, year, *id, *cents, today).await?
                     {
-                        let after = serde_json::json!({ "report": report, "state": "gebucht",
-                                                        "by": "Kontoauszug", "cents": cents });
-                        db::audit::record(
-                            &mut *tx,
-                            &author,
-                            "Meldung gebucht (Kontoauszug)",
-                            None,
-                            Some(&after),
-                        )
-                        .await?;
+                        crate::service::card::reports::audit_booked(&mut *tx, &author, report)
+                            .await?;
                     }
                 }
                 Ok(())
