@@ -248,6 +248,35 @@ fn live_runde(round: u32, runde: &RundeState) -> LiveRunde {
     }
 }
 
+/// The Runden the Schockbesteck plays at `night`'s tables (storage id `night_id`): (table, round,
+/// its state, `None` when the stored Runde no longer loads), by table, then round. Read once per
+/// answer: the board and the moments take them from here. Errors: storage.
+async fn running_runden(
+    league: &League,
+    night: &Night,
+    night_id: i64,
+) -> Result<Vec<(u32, u32, Option<RundeState>)>, ServiceError> {
+    let mut numbers: Vec<u32> = night.draw.iter().map(|s| s.table).collect();
+    numbers.sort_unstable();
+    numbers.dedup();
+    let mut out = Vec::new();
+    for table in numbers {
+        for round in league.runden_running(night_id, table).await? {
+            let at = RundeAt {
+                night: night_id,
+                table,
+                round,
+            };
+            let state = match league.runde(at).await {
+                Ok(Some(record)) => RundeState::try_from(record).ok(),
+                _ => None,
+            };
+            out.push((table, round, state));
+        }
+    }
+    Ok(out)
+}
+
 /// The board of `night` (storage id `night_id`, under its season's `rules`: rounds per night,
 /// the Sozialfall): per table the highest-numbered Runde in progress. A stored Runde that no
 /// longer loads is left out. Errors: storage.
@@ -257,26 +286,27 @@ pub async fn board(
     night_id: i64,
     rules: &crate::league::model::rules::SeasonRules,
 ) -> Result<LiveBoard, ServiceError> {
+    let running = running_runden(league, night, night_id).await?;
+    Ok(board_of(night, rules, &running))
+}
+
+/// The board of `night` with its `running` Runden ([`running_runden`]).
+fn board_of(
+    night: &Night,
+    rules: &crate::league::model::rules::SeasonRules,
+    running: &[(u32, u32, Option<RundeState>)],
+) -> LiveBoard {
     let rounds_per_night = rules.rounds_per_night;
     let mut numbers: Vec<u32> = night.draw.iter().map(|s| s.table).collect();
     numbers.sort_unstable();
     numbers.dedup();
     let mut tables = Vec::new();
     for table in numbers {
-        let running = league.runden_running(night_id, table).await?;
-        let mut runde = None;
-        if let Some(&round) = running.last() {
-            let at = RundeAt {
-                night: night_id,
-                table,
-                round,
-            };
-            if let Ok(Some(record)) = league.runde(at).await {
-                if let Ok(state) = RundeState::try_from(record) {
-                    runde = Some(live_runde(round, &state));
-                }
-            }
-        }
+        // The highest-numbered Runde in progress at the table, if it loads.
+        let runde = running
+            .iter()
+            .rfind(|(t, ..)| *t == table)
+            .and_then(|(_, round, state)| state.as_ref().map(|s| live_runde(*round, s)));
         let entered = night.tables.iter().find(|t| t.number == table);
         let players = draw::table_players(&night.draw, table);
         tables.push(LiveTable {
@@ -298,12 +328,12 @@ pub async fn board(
                 }),
         });
     }
-    Ok(LiveBoard {
+    LiveBoard {
         date: night.date,
         rounds_per_night,
         closed: night.closed,
         tables,
-    })
+    }
 }
 
 /// The live page.
@@ -373,7 +403,8 @@ pub fn night_to_show(snapshot: &crate::service::Snapshot, today: NaiveDate) -> O
 
 async fn render(league: &League, layout: Layout, at: AtNight) -> Result<Response, AppError> {
     let night = at.night();
-    let board = board(league, night, at.id(), &at.view.season.rules).await?;
+    let running = running_runden(league, night, at.id()).await?;
+    let board = board_of(night, &at.view.season.rules, &running);
     Ok((
         [NO_STORE],
         LivePage {
@@ -383,8 +414,7 @@ async fn render(league: &League, layout: Layout, at: AtNight) -> Result<Response
             refresh: REFRESH_SECONDS,
             board,
             recorded_as_totals: night.recorded_as_totals(),
-            last_moment: night_moments(league, at.date)
-                .await
+            last_moment: moments_of(night, &running)
                 .last()
                 .map(|m| m.last_line(night.table_numbers_with_draw().len())),
         },
@@ -401,40 +431,32 @@ pub async fn night_moments(league: &League, date: NaiveDate) -> Vec<Moment> {
     let Some((view, night)) = snapshot.night(date) else {
         return Vec::new();
     };
-    let mut running = Vec::new();
-    if let Some(&night_id) = view.ids.nights.get(&date) {
-        let mut tables: Vec<u32> = night.draw.iter().map(|s| s.table).collect();
-        tables.sort_unstable();
-        tables.dedup();
-        for table in tables {
-            for round in league
-                .runden_running(night_id, table)
-                .await
-                .unwrap_or_default()
-            {
-                let at = RundeAt {
-                    night: night_id,
-                    table,
-                    round,
-                };
-                let Ok(Some(record)) = league.runde(at).await else {
-                    continue;
-                };
-                let Ok(state) = RundeState::try_from(record) else {
-                    continue;
-                };
-                running.extend(state.tallies().into_iter().map(|t| Running {
-                    table,
-                    round,
-                    player: t.player,
-                    outs: t.outs,
-                    hand_outs: t.hand_outs,
-                    julen: t.julen,
-                }));
-            }
-        }
-    }
-    moments_with(night, &running)
+    let running = match view.ids.nights.get(&date) {
+        Some(&night_id) => running_runden(league, night, night_id)
+            .await
+            .unwrap_or_default(),
+        None => Vec::new(),
+    };
+    moments_of(night, &running)
+}
+
+/// The moments of `night` with its `running` Runden ([`running_runden`]): their tallies so far.
+fn moments_of(night: &Night, running: &[(u32, u32, Option<RundeState>)]) -> Vec<Moment> {
+    let counts: Vec<Running> = running
+        .iter()
+        .filter_map(|(table, round, state)| Some((*table, *round, state.as_ref()?)))
+        .flat_map(|(table, round, state)| {
+            state.tallies().into_iter().map(move |t| Running {
+                table,
+                round,
+                player: t.player,
+                outs: t.outs,
+                hand_outs: t.hand_outs,
+                julen: t.julen,
+            })
+        })
+        .collect();
+    moments_with(night, &counts)
 }
 
 /// `GET /api/v1/nights/{date}/live`: the [`LiveBoard`] as JSON; 404 `{"error": …}` for a date
