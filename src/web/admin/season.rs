@@ -19,7 +19,7 @@ use crate::service::{Edit, League, SeasonView, ServiceError};
 use crate::web::kit::session::{CurrentUser, RequireAdmin, RequireSecretary};
 use crate::web::kit::{filters, AppError, AtSeason, Guard, Layout, Reply, Routes, Stored};
 use crate::web::money::fee::{self, FeeForm};
-use crate::web::public::table::NightLine;
+use crate::web::public::abende::NightLine;
 
 /// The routes of this feature.
 pub fn routes() -> Routes {

@@ -4,6 +4,7 @@
 //! calendar (`kalender`), a player's own card (`karte`), the pictures a pasted link shows
 //! (`bild`), and the static files.
 
+pub mod abende;
 pub mod assets;
 pub mod bench;
 pub mod bericht;
@@ -26,6 +27,7 @@ use super::kit::Routes;
 pub fn routes() -> Routes {
     assets::routes()
         .merge(table::routes())
+        .merge(abende::routes())
         .merge(history::routes())
         .merge(ich::routes())
         .merge(schiedsrichter::routes())
