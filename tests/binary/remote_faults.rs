@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 
 use crate::remote::{
     backup_now, config, copies, failed_but_serving, free_port, league, page, rclone, run_env,
-    serve, status, Webdav,
+    serve, status, wait_status, Webdav,
 };
 use crate::server::login;
 
@@ -265,4 +265,94 @@ fn a_full_remote_leaves_no_empty_file_there_and_the_server_stays_up() {
             .status,
         200
     );
+}
+
+#[test]
+fn a_copy_replaced_at_the_remote_with_random_bytes_is_found_at_the_next_check_and_sent_again() {
+    let Some(real) = rclone() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let db = league(dir.path());
+    let conf = config(dir.path(), "[lokal]\ntype = local\n");
+    let outside = dir.path().join("aussen");
+    let target = format!("lokal:{}", outside.display());
+    let env = [("RCLONE_CONFIG", conf.to_str().unwrap())];
+    let server = serve(&db, dir.path(), "3", &target, &env);
+    let today = status(server.addr)["today"].as_str().unwrap().to_string();
+    let end = Instant::now() + Duration::from_secs(60);
+    while status(server.addr)["remote"]["last"] != today.as_str() {
+        assert!(Instant::now() < end, "{}", server.log());
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    drop(server);
+    let name = copies(&outside).pop().unwrap();
+    let there = outside.join(&name);
+    let sent = sha256(&there);
+    // The disk at the remote rots, or someone writes over the copy: as many bytes, all others.
+    let size = std::fs::metadata(&there).unwrap().len() as usize;
+    let noise: Vec<u8> = (0..size).map(|i| (i * 7919 % 251) as u8 ^ 0x5a).collect();
+    std::fs::write(&there, &noise).unwrap();
+
+    // Started again with a remote that takes no new copy: the check at the start finds the
+    // change, and it shows until a good copy is out.
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let wrapper = bin.join("rclone");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\ncase \"$*\" in *copyto*|*rcat*) \
+             echo \"2026/05/01 04:00:00 ERROR : permission denied\" >&2; exit 1;; esac\n\
+             exec \"{}\" \"$@\"\n",
+            real.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let refusing = [env[0], ("PATH", path.as_str())];
+    let server = serve(&db, dir.path(), "3", &target, &refusing);
+    let s = wait_status(&server, "the change found", |r| {
+        r["ok"] == false && r["last"].is_null()
+    });
+    assert_eq!(s["ok"], true, "{s}");
+    let cookie = login(server.addr);
+    let end = Instant::now() + Duration::from_secs(60);
+    while !page(server.addr, &cookie, "/verwaltung").contains("permission denied") {
+        assert!(Instant::now() < end, "{}", server.log());
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    for path in ["/verwaltung", "/verwaltung/sicherung"] {
+        let html = page(server.addr, &cookie, path);
+        assert!(
+            html.contains("Die Sicherung außer Haus ist fehlgeschlagen"),
+            "{path}: {html}"
+        );
+        assert!(
+            html.contains("Kopie außer Haus verändert"),
+            "{path}: {html}"
+        );
+    }
+    // The changed copy is no copy: taken away there with what the failed upload left.
+    assert!(!there.exists() || sha256(&there) != sent);
+    assert!(
+        server.log().contains("Kopie außer Haus verändert"),
+        "{}",
+        server.log()
+    );
+    drop(server);
+
+    // With the remote taking copies again, the copy goes out again and equals the one sent.
+    let server = serve(&db, dir.path(), "3", &target, &env);
+    let end = Instant::now() + Duration::from_secs(60);
+    // (rclone renames the new copy into place: for a moment there is none.)
+    while status(server.addr)["remote"]["ok"] != true || !there.exists() || sha256(&there) != sent {
+        assert!(Instant::now() < end, "{}", server.log());
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let html = page(server.addr, &login(server.addr), "/verwaltung");
+    assert!(!html.contains("außer Haus ist fehlgeschlagen"), "{html}");
 }

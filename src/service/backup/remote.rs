@@ -21,17 +21,17 @@ use std::time::Duration;
 mod fetch;
 mod kept;
 mod rclone;
+mod readback;
 mod target;
 
 pub use fetch::{fetch, fetch_with, Fetched};
+pub use readback::Rechecked;
 pub use target::{is_remote_file, Target};
 
 use chrono::{NaiveDate, NaiveDateTime};
-use sha2::{Digest, Sha256};
-use tokio::io::AsyncReadExt;
 
 use super::{beside, sha256_of, write_synced, Backups, Failure, Probe};
-use crate::service::backup::remote::rclone::{failed_text, hex, run, spawn_error, Listed};
+use crate::service::backup::remote::rclone::{failed_text, run, spawn_error, Listed};
 use crate::service::clock::ClubClock;
 use crate::service::{League, ServiceError};
 pub use rclone::{Limits, DEFAULT_IDLE, IDLE_ENV, TRANSFER_TIMEOUT};
@@ -41,6 +41,10 @@ pub const RCLONE: &str = "rclone";
 
 /// How long after a failure the same copy is tried again (a new copy is tried at once).
 pub const RETRY_AFTER: Duration = Duration::from_secs(15 * 60);
+
+/// How often the newest copy that is out is read back from the remote again (besides at each
+/// start): a copy changed or deleted there is found within a day and sent again.
+pub const RECHECK_EVERY: Duration = Duration::from_secs(24 * 3600);
 
 /// The suffix of the record beside a local copy that is out and was checked there.
 pub const RECORD: &str = ".remote";
@@ -96,6 +100,9 @@ struct State {
     /// What a failed upload left at the remote, deleted there after the failure is reported
     /// (a hanging remote would delay the report by each deletion's limit).
     leftovers: Vec<String>,
+    /// What a later check found changed at the remote, said with every failure until a good
+    /// copy is out again.
+    changed: Option<String>,
 }
 
 /// The copies off the machine of one backup directory (`serve --backup-remote REMOTE:PFAD`).
@@ -142,6 +149,7 @@ impl Remote {
 
     /// The copies' failure is over (a good copy is out): forgotten here and in the kept file.
     fn clear_failure(&self, state: &mut State) {
+        state.changed = None;
         if state.failure.take().is_some() {
             if let Some(file) = &self.kept {
                 kept::clear_failure(file);
@@ -207,7 +215,10 @@ impl Remote {
                     () = tokio::time::sleep(RETRY_AFTER) => {}
                 }
             } else {
-                self.wake.notified().await;
+                tokio::select! {
+                    () = self.wake.notified() => {}
+                    () = tokio::time::sleep(RECHECK_EVERY) => {}
+                }
             }
             let clock = league.clock();
             let newest = backups
@@ -216,13 +227,44 @@ impl Remote {
                 .find(|c| c.probe == Probe::Passed);
             let Some(copy) = newest else { continue };
             if copy.remote.is_some() {
-                self.clear_failure(&mut self.state());
+                self.recheck_newest(&backups, &copy.name, &clock).await;
                 continue;
             }
             self.state().sending = true;
             let sent = self.send(&backups, &copy.name, &clock).await;
             let left = self.settle(sent, &clock);
             self.delete(&left).await;
+        }
+    }
+
+    /// Reads the newest copy `name` of `backups`, which is out, back from the remote
+    /// ([`Remote::recheck`]): the same, the failure (if any) is over; changed or gone there,
+    /// its record is removed, the change is said with every failure until a good copy is out
+    /// and the copy is sent again at once; the remote not readable, that is the failure.
+    async fn recheck_newest(&self, backups: &Backups, name: &str, clock: &ClubClock) {
+        let record = beside(&backups.dir().join(name), RECORD);
+        match self.recheck(name, &record).await {
+            Ok(Rechecked::Same) => self.clear_failure(&mut self.state()),
+            Ok(Rechecked::Changed(why)) => {
+                tracing::error!("Sicherung {name}: {why}");
+                if let Err(e) = std::fs::remove_file(&record) {
+                    tracing::warn!("{} nicht gelöscht: {e}", record.display());
+                }
+                let last = backups.list(clock).iter().filter_map(|c| c.remote).max();
+                {
+                    let mut s = self.state();
+                    s.last = last;
+                    s.changed = Some(why.clone());
+                }
+                let failed = ServiceError::refused(format!("Sicherung {name}: {why}"));
+                let left = self.settle(Err(failed), clock);
+                self.delete(&left).await;
+                self.wake();
+            }
+            Err(e) => {
+                let left = self.settle(Err(e), clock);
+                self.delete(&left).await;
+            }
         }
     }
 
@@ -245,9 +287,13 @@ impl Remote {
             Ok(None) => self.wake(),
             Err(e) => {
                 tracing::error!("Sicherung außer Haus fehlgeschlagen: {e}");
+                let message = match &s.changed {
+                    Some(why) if !e.to_string().contains(why.as_str()) => format!("{why}. {e}"),
+                    _ => e.to_string(),
+                };
                 let failure = Failure {
                     at: clock.now(),
-                    message: e.to_string(),
+                    message,
                 };
                 if let Some(file) = &self.kept {
                     kept::save_failure(file, &self.target.folder(), &failure);
@@ -423,105 +469,6 @@ impl Remote {
             Err(_) => Err(format!(
                 "rclone rcat nach {} s abgebrochen (keine Antwort vom Ziel)",
                 limit.as_secs()
-            )),
-        }
-    }
-
-    /// The size and SHA-256 of the file `name` at the remote, and how they were learned: the
-    /// remote's listing with its SHA-256, else the file downloaded back and hashed here.
-    async fn read_back(&self, name: &str) -> Result<(u64, String, Check), ServiceError> {
-        let remote_file = self.target.file(name);
-        let listed = self
-            .rclone(
-                &[
-                    "lsjson".into(),
-                    "--files-only".into(),
-                    "--no-mimetype".into(),
-                    "--hash".into(),
-                    "--hash-type".into(),
-                    "sha256".into(),
-                    remote_file.clone().into(),
-                ],
-                TRANSFER_TIMEOUT,
-            )
-            .await
-            .map_err(|e| self.refused(name, &e))?;
-        let entries: Vec<Listed> = serde_json::from_slice(&listed).map_err(|e| {
-            ServiceError::refused(format!(
-                "Sicherung {name} außer Haus: Antwort von rclone lsjson nicht lesbar: {e}"
-            ))
-        })?;
-        let entry = entries
-            .into_iter()
-            .find(|e| e.name == name)
-            .ok_or_else(|| {
-                ServiceError::refused(format!(
-                    "Sicherung {name} außer Haus: nach dem Hochladen nicht in {} zu finden",
-                    self.target
-                ))
-            })?;
-        let reported = entry
-            .hashes
-            .as_ref()
-            .and_then(|h| h.get("sha256"))
-            .map(|s| s.to_lowercase())
-            .filter(|s| s.len() == 64);
-        if let Some(sum) = reported {
-            return Ok((entry.size, sum, Check::Reported));
-        }
-        let (size, sum) = self.download_hash(&remote_file).await.map_err(|e| {
-            self.refused(
-                name,
-                &format!("Zurückladen zur Prüfung fehlgeschlagen: {e}"),
-            )
-        })?;
-        if size != entry.size {
-            return Err(ServiceError::refused(format!(
-                "Sicherung {name} außer Haus: {} meldet {} Bytes, zurückgeladen waren es {size}",
-                self.target, entry.size
-            )));
-        }
-        Ok((size, sum, Check::Downloaded))
-    }
-
-    /// Downloads `remote_file` (`rclone cat`) and hashes it on the way: its size and SHA-256.
-    async fn download_hash(&self, remote_file: &str) -> Result<(u64, String), String> {
-        let mut child = self
-            .command(&["cat".into(), remote_file.into()])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| self.spawn_error(e))?;
-        let mut stdout = child.stdout.take().ok_or("keine Ausgabe von rclone")?;
-        let mut stderr = child
-            .stderr
-            .take()
-            .ok_or("keine Fehlerausgabe von rclone")?;
-        let hashed = async {
-            let mut hasher = Sha256::new();
-            let mut size = 0u64;
-            let mut buf = vec![0u8; 64 * 1024];
-            loop {
-                let n = stdout.read(&mut buf).await.map_err(|e| e.to_string())?;
-                if n == 0 {
-                    break;
-                }
-                size += n as u64;
-                hasher.update(&buf[..n]);
-            }
-            let mut err = Vec::new();
-            let _ = stderr.read_to_end(&mut err).await;
-            let status = child.wait().await.map_err(|e| e.to_string())?;
-            if !status.success() {
-                return Err(failed_text(status.code(), &err));
-            }
-            Ok((size, hex(&hasher.finalize())))
-        };
-        match tokio::time::timeout(TRANSFER_TIMEOUT, hashed).await {
-            Ok(r) => r,
-            Err(_) => Err(format!(
-                "rclone cat nach {} Minuten abgebrochen",
-                TRANSFER_TIMEOUT.as_secs() / 60
             )),
         }
     }
