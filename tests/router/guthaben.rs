@@ -360,3 +360,48 @@ async fn the_card_asks_for_what_is_open_less_his_guthaben() {
     let card = t.get(&format!("/karte/{token}"), None).await.body;
     assert!(card.contains("name=\"betrag\" value=\"0,25\""), "{card}");
 }
+
+/// The trial's hand payments that were booked without a word: a million euros (a slip of the
+/// thumb), a day after the club's today, a day years away from the season. Each is refused with
+/// where and why, keeps what was typed and stores nothing; the edges still book.
+#[tokio::test]
+async fn a_payment_of_a_million_in_the_future_or_years_away_is_refused() {
+    let (t, kasse) = league().await;
+    let before = snapshot(&t.db.write).await;
+    let cases = [
+        ("1.000.000%2C00", "2026-12-01", "höchstens 10.000,00 €"),
+        ("10.000%2C01", "2026-12-01", "höchstens 10.000,00 €"),
+        (
+            "5%2C00",
+            "2026-12-27",
+            "27.12.2026 liegt nach heute (26.12.2026)",
+        ),
+        (
+            "5%2C00",
+            "2024-12-31",
+            "31.12.2024 liegt mehr als ein Jahr vor der Saison 2026",
+        ),
+        // (A day more than a year after the season is after today too; the unit table of
+        // `items::allocate` has it, for the bank statement.)
+        (
+            "5%2C00",
+            "2028-01-01",
+            "01.01.2028 liegt nach heute (26.12.2026)",
+        ),
+    ];
+    for (amount, day, want) in cases {
+        let body = format!("player=1&amount={amount}&paid_on={day}");
+        let r = t
+            .post("/verwaltung/saison/2026/zahlung", &body, Some(&kasse))
+            .await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{amount} {day}");
+        assert!(r.body.contains(want), "{amount} {day}: {}", r.body);
+        assert!(r.body.contains(&format!(r#"value="{day}""#)), "{}", r.body);
+        assert_eq!(snapshot(&t.db.write).await, before, "{amount} {day}");
+    }
+    // The edges: 10.000,00 € on the club's today, and a day a year before the season.
+    for (amount, day) in [("10.000%2C00", "2026-12-26"), ("1%2C00", "2025-01-01")] {
+        let body = pay(&t, &kasse, 1, amount, day).await;
+        assert!(body.contains("Zahlung gebucht"), "{amount} {day}: {body}");
+    }
+}

@@ -81,12 +81,17 @@ pub struct Allocation {
     pub credit_cents: i64,
 }
 
+/// The most one payment may be: 10.000,00 € (a club's year of fees and fines is a few hundred
+/// euros; a million was a slip of the thumb that the trial saw booked).
+pub const MAX_PAYMENT_CENTS: i64 = 1_000_000;
+
 /// The rule of a payment (issue 34.1, league.md §6): `cents` paid by `player` on `on`, together
 /// with his Guthaben before it, go to his open items on `on` ([`open_items`]: open fines of the
 /// nights up to `on` by night and booking order, then the Jahresbeitrag when due) oldest first,
 /// each item paid whole while the rest covers it; the first item not covered stops the walk;
 /// what is left is his Guthaben. Nothing is ever part-paid. Refused (German, field `betrag`):
-/// not a player of the season, not a positive amount. The one rule of the Zahlungen, the bank
+/// not a player of the season, not a positive amount, more than [`MAX_PAYMENT_CENTS`]; (field
+/// `bezahlt am`) a day in a year more than one away from the season's. The one rule of the Zahlungen, the bank
 /// statement and "Ich habe bezahlt".
 pub fn allocate(
     season: &Season,
@@ -103,6 +108,32 @@ pub fn allocate(
     }
     if cents <= 0 {
         return Err(EntryError::new(at, "Der Betrag muss größer als 0 sein."));
+    }
+    if cents > MAX_PAYMENT_CENTS {
+        return Err(EntryError::new(
+            at,
+            format!(
+                "Eine Zahlung ist höchstens {} (ein Tippfehler?).",
+                format_cents(MAX_PAYMENT_CENTS)
+            ),
+        ));
+    }
+    let year = season.year;
+    let far = if on.year() < year - 1 {
+        Some("vor")
+    } else if on.year() > year + 1 {
+        Some("nach")
+    } else {
+        None
+    };
+    if let Some(side) = far {
+        return Err(EntryError::new(
+            Location::default().player(player).field("bezahlt am"),
+            format!(
+                "{} liegt mehr als ein Jahr {side} der Saison {year}.",
+                on.format("%d.%m.%Y")
+            ),
+        ));
     }
     Ok(walk(
         open_items(season, player, on),

@@ -10,6 +10,7 @@ use askama_web::WebTemplate;
 use axum::extract::{Path, State};
 use axum::response::Response;
 use axum::Form;
+use chrono::NaiveDate;
 use serde::Deserialize;
 
 use crate::league::model::format::date_de;
@@ -277,7 +278,9 @@ pub async fn book_payment(
     };
     let cents =
         parse_euros(&form.amount).map_err(|e| ServiceError::refused(format!("Betrag: {e}")));
-    let done = match (cents, paid_on(&form.paid_on, reply.layout.today)) {
+    let today = reply.layout.today;
+    let day = paid_on(&form.paid_on, today).and_then(|day| not_after(day, today));
+    let done = match (cents, day) {
         (Err(e), _) | (_, Err(e)) => Err(e),
         (Ok(cents), Ok(day)) => {
             let author = &user.username;
@@ -285,6 +288,19 @@ pub async fn book_payment(
         }
     };
     end(reply, year, done, typed, None).await
+}
+
+/// `day` when it is not after the club's `today`; a payment is booked when the money is there.
+/// Error (German, „bezahlt am: 27.12.2026 liegt nach heute (26.12.2026)“).
+fn not_after(day: NaiveDate, today: NaiveDate) -> Result<NaiveDate, ServiceError> {
+    if day > today {
+        return Err(ServiceError::refused(format!(
+            "bezahlt am: {} liegt nach heute ({})",
+            date_de(day),
+            date_de(today)
+        )));
+    }
+    Ok(day)
 }
 
 /// `POST /verwaltung/saison/{year}/meldung/{id}/buchen`: the Kassenwart's *Buchen* of report

@@ -17,7 +17,7 @@ fn a_payment_settles_the_oldest_open_items_whole() {
     const MAR: &str = "Jahresbeitrag für die 1. Liga (bei Zahlung im März)";
     // (player, cents, day, the settled items and the Guthaben left, or the refusal)
     type Case<'a> = (&'a str, i64, &'a str, Result<(&'a [&'a str], i64), &'a str>);
-    let cases: [Case; 13] = [
+    let cases: [Case; 19] = [
         (
             "Bea",
             50,
@@ -98,6 +98,38 @@ fn a_payment_settles_the_oldest_open_items_whole() {
             100,
             "2026-03-01",
             Err("Zoe spielt nicht in der Saison 2026"),
+        ),
+        // At most 10.000,00 € at once; a day within a year of the season's.
+        (
+            "Bea",
+            1_000_000,
+            "2026-10-01",
+            Ok((&["Schock-Schlafmütze am 09.01.2026"], 999_950)),
+        ),
+        (
+            "Bea",
+            1_000_001,
+            "2026-10-01",
+            Err("Eine Zahlung ist höchstens 10.000,00 € (ein Tippfehler?)."),
+        ),
+        ("Bea", 100, "2025-01-01", Ok((&[], 100))),
+        (
+            "Bea",
+            100,
+            "2024-12-31",
+            Err("31.12.2024 liegt mehr als ein Jahr vor der Saison 2026."),
+        ),
+        (
+            "Bea",
+            50,
+            "2027-12-31",
+            Ok((&["Schock-Schlafmütze am 09.01.2026"], 0)),
+        ),
+        (
+            "Bea",
+            100,
+            "2028-01-01",
+            Err("01.01.2028 liegt mehr als ein Jahr nach der Saison 2026."),
         ),
     ];
     for (player, cents, day, want) in cases {
