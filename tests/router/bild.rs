@@ -202,3 +202,35 @@ async fn without_an_https_public_address_there_is_no_picture_address() {
     assert!(drawing.contains("font-size=\"24\""), "{drawing}");
     assert!(!drawing.contains(&"W".repeat(31)), "{drawing}");
 }
+
+/// The 38 trial: a pasted link carried its picture but no `og:url`, so a chat showed the
+/// preview under whatever address it had been pasted with. With an HTTPS `--public-url` each
+/// page with a picture names its own absolute address; without one, none.
+#[tokio::test]
+async fn a_page_with_a_picture_names_its_own_address() {
+    let t = TestApp::builder()
+        .staff()
+        .season(season_file("sample-2026", None))
+        .public_url("https://liga.example")
+        .start()
+        .await;
+    for path in [
+        "/saison/2026",
+        "/abend/2026-01-09",
+        "/abend/2026-01-09/bericht",
+    ] {
+        let page = t.get(path, None).await;
+        assert_eq!(
+            meta(&page.body, "og:url"),
+            Some(format!("https://liga.example{path}")),
+            "{path}"
+        );
+    }
+    let plain = TestApp::builder()
+        .season(season_file("sample-2026", None))
+        .start()
+        .await;
+    let page = plain.get("/saison/2026", None).await;
+    assert!(meta(&page.body, "og:title").is_some());
+    assert_eq!(meta(&page.body, "og:url"), None);
+}

@@ -34,6 +34,8 @@ pub struct Layout {
     /// The club's `--public-url` when it is HTTPS ("https://liga.example.org"): the base of the
     /// absolute picture address of [`Layout::og`].
     pub public_https: Option<String>,
+    /// The request's path ("/saison/2026"), for the page's own absolute address in `og:url`.
+    pub path: String,
     /// The Open Graph tags of the page (issue 38.3), set by the pages a pasted link shows with a
     /// picture: `/`, `/saison/{year}`, `/abend/{date}` and its report.
     pub og: Option<crate::web::public::bild::Og>,
@@ -61,6 +63,7 @@ impl Layout {
             today,
             backup_warning: None,
             public_https: None,
+            path: String::new(),
             og: None,
         }
     }
@@ -72,8 +75,8 @@ impl Layout {
         picture: Option<crate::web::public::bild::Picture>,
         path: &str,
     ) -> Layout {
-        let og = picture
-            .map(|p| crate::web::public::bild::Og::of(&p, path, self.public_https.as_deref()));
+        let public = self.public_https.as_deref();
+        let og = picture.map(|p| crate::web::public::bild::Og::of(&p, path, public, &self.path));
         Layout { og, ..self }
     }
 }
@@ -122,6 +125,7 @@ impl FromRequestParts<AppState> for Layout {
         Ok(Layout {
             backup_warning,
             public_https,
+            path: parts.uri.path().to_string(),
             flash,
             once: if once.is_empty() {
                 layout.once.clone()

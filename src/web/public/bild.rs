@@ -51,25 +51,25 @@ pub struct Og {
     pub description: String,
     /// `og:image`, absolute HTTPS, `None` without `--public-url https://…`.
     pub image: Option<String>,
+    /// `og:url`: the page's own absolute HTTPS address, `None` without `--public-url https://…`.
+    pub url: Option<String>,
 }
 
 impl Og {
     /// The tags for `picture`, its image at `path` ("/bild/saison/2026") under `public` (the
-    /// `--public-url`, used only when it is HTTPS).
-    pub fn of(picture: &Picture, path: &str, public: Option<&str>) -> Og {
+    /// `--public-url`, used only when it is HTTPS), on the page at `page` ("/saison/2026").
+    pub fn of(picture: &Picture, path: &str, public: Option<&str>, page: &str) -> Og {
         let description = picture
             .lines
             .iter()
             .map(|(l, r)| format!("{l} {r}").trim().to_string())
             .collect::<Vec<_>>()
             .join(" · ");
-        let image = public.filter(|u| u.starts_with("https://")).map(|u| {
-            format!(
-                "{}{path}/{}.png",
-                u.trim_end_matches('/'),
-                name(&svg(picture))
-            )
-        });
+        let public = public
+            .filter(|u| u.starts_with("https://"))
+            .map(|u| u.trim_end_matches('/'));
+        let image = public.map(|u| format!("{u}{path}/{}.png", name(&svg(picture))));
+        let url = public.map(|u| format!("{u}{page}"));
         Og {
             title: picture.title.clone(),
             description: if picture.footer.is_empty() {
@@ -78,6 +78,7 @@ impl Og {
                 format!("{description} ({})", picture.footer)
             },
             image,
+            url,
         }
     }
 }
