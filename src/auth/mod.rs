@@ -1,6 +1,7 @@
 //! The rules of accounts, pure: argon2id password hashing, the login throttle, the roles (an
 //! admin may do everything a secretary or a Kassenwart may, a secretary everything a Kassenwart
-//! may; a Kassenwart enters no rounds), the session lifetimes and the name and password rules.
+//! may; a Kassenwart enters no rounds; a Kassenprüfer reads the money pages and changes nothing
+//! but his *Geprüft*), the session lifetimes and the name and password rules.
 //! No web, database or service here: the session extractors are the web kit's
 //! (`web::kit::session`), the accounts the service's (`service::accounts`).
 
@@ -33,25 +34,30 @@ pub enum Role {
     /// The Kassenwart: books fees, fines and payments, edits the Strafenkatalog, runs the
     /// Jahresabschluss; enters no rounds, draws, nights or Schockbesteck.
     Treasurer,
+    /// The Kassenprüfer (issue 35.3): reads every money page of the Verwaltung and changes
+    /// nothing; his one action is *Geprüft* on a season's books.
+    Auditor,
 }
 
 impl Role {
-    /// Parses `admin`, `secretary` or `kassenwart`.
+    /// Parses `admin`, `secretary`, `kassenwart` or `kassenpruefer`.
     pub fn parse(s: &str) -> Option<Role> {
         match s {
             "admin" => Some(Role::Admin),
             "secretary" => Some(Role::Secretary),
             "kassenwart" => Some(Role::Treasurer),
+            "kassenpruefer" => Some(Role::Auditor),
             _ => None,
         }
     }
 
-    /// The stored name: `admin`, `secretary` or `kassenwart`.
+    /// The stored name: `admin`, `secretary`, `kassenwart` or `kassenpruefer`.
     pub fn as_str(self) -> &'static str {
         match self {
             Role::Admin => "admin",
             Role::Secretary => "secretary",
             Role::Treasurer => "kassenwart",
+            Role::Auditor => "kassenpruefer",
         }
     }
 
@@ -66,20 +72,33 @@ impl Role {
         matches!(self, Role::Admin | Role::Secretary | Role::Treasurer)
     }
 
-    /// The page a login leads to: the Kassenwart's page for a Kassenwart, else the Verwaltung.
+    /// True for a role that reads the money pages of the Verwaltung (their GETs): every role
+    /// that [`handles_money`](Role::handles_money), and the Kassenprüfer, who changes nothing.
+    pub fn reads_money(self) -> bool {
+        self.handles_money() || self == Role::Auditor
+    }
+
+    /// True for the Kassenprüfer: the one role that may mark a season's books *Geprüft*.
+    pub fn audits_money(self) -> bool {
+        self == Role::Auditor
+    }
+
+    /// The page a login leads to: the Kasse's page (`/verwaltung/kasse`, its seasons' money
+    /// pages) for a Kassenwart and a Kassenprüfer, else the Verwaltung.
     pub fn home(self) -> &'static str {
         match self {
-            Role::Treasurer => "/verwaltung/kasse",
+            Role::Treasurer | Role::Auditor => "/verwaltung/kasse",
             Role::Admin | Role::Secretary => "/verwaltung",
         }
     }
 
-    /// The German label: "Admin", "Schriftführer", "Kassenwart".
+    /// The German label: "Admin", "Schriftführer", "Kassenwart", "Kassenprüfer".
     pub fn label(self) -> &'static str {
         match self {
             Role::Admin => "Admin",
             Role::Secretary => "Schriftführer",
             Role::Treasurer => "Kassenwart",
+            Role::Auditor => "Kassenprüfer",
         }
     }
 }

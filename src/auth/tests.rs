@@ -30,16 +30,34 @@ fn sessions_end_after_their_absolute_lifetime() {
 }
 
 #[test]
-fn roles_parse_only_the_three_names() {
+fn roles_parse_only_their_four_names() {
     for (s, r) in [
         ("admin", Some(Role::Admin)),
         ("secretary", Some(Role::Secretary)),
         ("kassenwart", Some(Role::Treasurer)),
+        ("kassenpruefer", Some(Role::Auditor)),
         ("treasurer", None),
+        ("kassenprüfer", None),
         ("Admin", None),
         ("", None),
     ] {
         assert_eq!(Role::parse(s), r);
+    }
+}
+
+#[test]
+fn a_kassenpruefer_reads_the_money_changes_none_of_it_and_alone_audits() {
+    let r = Role::Auditor;
+    assert_eq!(Role::parse(r.as_str()), Some(r));
+    assert_eq!(r.as_str(), "kassenpruefer");
+    assert_eq!(r.label(), "Kassenprüfer");
+    assert!(r.reads_money() && r.audits_money());
+    assert!(!r.handles_money() && !r.is_secretary());
+    assert_eq!(r.home(), "/verwaltung/kasse");
+    for other in [Role::Admin, Role::Secretary, Role::Treasurer] {
+        assert!(other.reads_money() && other.handles_money(), "{other:?}");
+        assert!(!other.audits_money(), "{other:?}");
+        assert_eq!(Role::parse(other.as_str()), Some(other));
     }
 }
 

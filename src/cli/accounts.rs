@@ -17,6 +17,7 @@ pub async fn add(ctx: &Context, name: &str, role: RoleArg) -> anyhow::Result<()>
         RoleArg::Admin => Role::Admin,
         RoleArg::Secretary => Role::Secretary,
         RoleArg::Kassenwart => Role::Treasurer,
+        RoleArg::Kassenpruefer => Role::Auditor,
     };
     let name = name.trim().to_string();
     // The web's account checks (name 1–50 characters, nothing invisible; password 8–200).

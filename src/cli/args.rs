@@ -386,10 +386,12 @@ pub enum UserCommand {
     },
 }
 
-/// The role of a new account (`user add --role`): `kassenwart` is the treasurer.
+/// The role of a new account (`user add --role`): `kassenwart` is the treasurer,
+/// `kassenpruefer` the auditor who reads the money pages and only marks them *Geprüft*.
 #[derive(Clone, Copy, ValueEnum)]
 pub enum RoleArg {
     Admin,
     Secretary,
     Kassenwart,
+    Kassenpruefer,
 }

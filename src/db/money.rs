@@ -1,5 +1,6 @@
 //! The money side of a season (league.md §6, §8): booked fines with their ids (to mark them paid),
-//! and the season's rules object where the Strafenkatalog lives.
+//! the season's rules object where the Strafenkatalog lives, and the Kassenprüfer's *Geprüft*s
+//! (`kassenpruefungen`).
 
 use chrono::NaiveDate;
 use serde_json::{Map, Value};
@@ -328,4 +329,57 @@ pub async fn add_statement_entry(
     .execute(conn)
     .await?;
     Ok(())
+}
+
+/// One *Geprüft* of a season's books by a Kassenprüfer (issue 35.3; table `kassenpruefungen`).
+#[derive(Debug, Clone, PartialEq, Eq, FromRow)]
+pub struct Pruefung {
+    /// `kassenpruefungen.id` (increasing).
+    pub id: i64,
+    /// The season's year.
+    pub season: i64,
+    /// The Kassenprüfer's login name.
+    pub username: String,
+    /// The club's day he checked the books.
+    pub day: NaiveDate,
+    /// His note ("" without one; at most 500 characters).
+    pub note: String,
+    /// The club clock's instant of it (UTC, RFC 3339).
+    pub created_at: String,
+}
+
+/// Stores a *Geprüft* of season `year` by `username` on the club's day `day` with `note`
+/// (checked by the caller, ≤ 500 characters) at `created_at` (RFC 3339); returns its id.
+/// Errors: no such season (foreign key), a note over 500 characters (CHECK).
+pub async fn add_pruefung(
+    conn: &mut SqliteConnection,
+    year: i32,
+    username: &str,
+    day: NaiveDate,
+    note: &str,
+    created_at: &str,
+) -> Result<i64, DbError> {
+    let done = sqlx::query(
+        "insert into kassenpruefungen (season, username, day, note, created_at)
+         values (?, ?, ?, ?, ?)",
+    )
+    .bind(year)
+    .bind(username)
+    .bind(day)
+    .bind(note)
+    .bind(created_at)
+    .execute(conn)
+    .await?;
+    Ok(done.last_insert_rowid())
+}
+
+/// The *Geprüft*s of season `year`, oldest first.
+pub async fn pruefungen_of_season(pool: &SqlitePool, year: i32) -> Result<Vec<Pruefung>, DbError> {
+    Ok(sqlx::query_as(
+        "select id, season, username, day, note, created_at from kassenpruefungen
+         where season = ? order by id",
+    )
+    .bind(year)
+    .fetch_all(pool)
+    .await?)
 }

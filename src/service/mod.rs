@@ -19,6 +19,7 @@ pub mod interchange;
 pub mod live;
 pub mod lock;
 pub mod planned;
+pub mod pruefung;
 pub mod scorer;
 pub mod settings;
 pub mod snapshot;

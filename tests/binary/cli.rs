@@ -300,6 +300,58 @@ fn global_options_work_before_the_subcommand_and_as_of_limits_the_table() {
     );
 }
 
+/// `user add NAME --role kassenpruefer` (issue 35.3): the account is stored with that role.
+#[test]
+fn user_add_makes_a_kassenpruefer() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let mut child = Command::new(BIN)
+        .args([
+            "user",
+            "add",
+            "petra",
+            "--role",
+            "kassenpruefer",
+            "--database",
+        ])
+        .arg(&db)
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"geheim123\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("Konto petra (kassenpruefer) angelegt"),
+        "{said}"
+    );
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let role: String = rt.block_on(async {
+        use sqlx::ConnectOptions;
+        let mut c = sqlx::sqlite::SqliteConnectOptions::new()
+            .filename(&db)
+            .connect()
+            .await
+            .unwrap();
+        sqlx::query_scalar("select role from users where username = 'petra'")
+            .fetch_one(&mut c)
+            .await
+            .unwrap()
+    });
+    assert_eq!(role, "kassenpruefer");
+}
+
 #[test]
 fn user_add_reads_the_password_from_stdin_and_backup_copies_the_database() {
     use std::io::Write;
@@ -325,7 +377,7 @@ fn user_add_reads_the_password_from_stdin_and_backup_copies_the_database() {
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(
         said.starts_with(
-            "Fehler: Ungültiger Wert „boss“ für --role <ROLE>: erlaubt sind admin, secretary, kassenwart."
+            "Fehler: Ungültiger Wert „boss“ für --role <ROLE>: erlaubt sind admin, secretary, kassenwart, kassenpruefer."
         ),
         "{said}"
     );

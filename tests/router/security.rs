@@ -52,8 +52,9 @@ const ADMIN_ONLY: &[(&str, &str)] = &[
 ];
 
 /// Routes a Kassenwart may use (with a secretary and an admin): fees, fines, payments, the
-/// Strafenkatalog, the Jahresabschluss (`Guard::Money`).
-const MONEY: &[(&str, &str)] = &[
+/// Strafenkatalog, the Jahresabschluss (`Guard::Money`; their GETs `Guard::MoneyRead`, which a
+/// Kassenprüfer reads too).
+pub(crate) const MONEY: &[(&str, &str)] = &[
     ("GET", "/verwaltung/kasse"),
     ("GET", "/verwaltung/saison/{year}/kontoauszug"),
     ("POST", "/verwaltung/saison/{year}/kontoauszug"),
@@ -82,8 +83,11 @@ const MONEY: &[(&str, &str)] = &[
     ("POST", "/verwaltung/saison/{year}/karten/{id}/erinnern"),
 ];
 
+/// The Kassenprüfer's one write (`Guard::Audit`, issue 35.3): *Geprüft*.
+pub(crate) const GEPRUEFT: (&str, &str) = ("POST", "/verwaltung/saison/{year}/geprueft");
+
 /// A concrete URI for a route pattern: `{date}` a night of the fixture, years 2026, ids 2.
-fn concrete(route: &str) -> String {
+pub(crate) fn concrete(route: &str) -> String {
     route
         .split('/')
         .map(|seg| match seg {
@@ -126,7 +130,18 @@ async fn the_route_table_is_read_and_every_listed_route_exists() {
                 assert!(!ADMIN_ONLY.contains(&key), "{key:?} secretary");
                 assert!(!MONEY.contains(&key), "{key:?} is a money route");
             }
-            Guard::Money => assert!(MONEY.contains(&key), "{key:?} money"),
+            Guard::Money => {
+                assert!(MONEY.contains(&key), "{key:?} money");
+                assert_ne!(
+                    r.method, "GET",
+                    "{key:?}: a money page to read is MoneyRead"
+                );
+            }
+            Guard::MoneyRead => {
+                assert!(MONEY.contains(&key), "{key:?} money to read");
+                assert_eq!(r.method, "GET", "{key:?}: only GETs are read");
+            }
+            Guard::Audit => assert_eq!(key, GEPRUEFT, "the Kassenprüfer's one write"),
             Guard::Account => assert!(r.path.starts_with("/verwaltung"), "{key:?} account"),
             // A scorer link: its token is the guard (tests/router/scorer_links.rs).
             Guard::Link => assert!(r.path.starts_with("/tisch/{token}/"), "{key:?} link"),
@@ -143,7 +158,7 @@ async fn the_route_table_is_read_and_every_listed_route_exists() {
 }
 
 /// `method` `uri` with an empty form (a write) or as a GET, with `cookie`.
-async fn send_as(t: &TestApp, method: &str, uri: &str, cookie: &str) -> Reply {
+pub(crate) async fn send_as(t: &TestApp, method: &str, uri: &str, cookie: &str) -> Reply {
     let req = if is_write(method) {
         let mut q = form(uri, "", Some(cookie));
         *q.method_mut() = method.parse().unwrap();
@@ -168,7 +183,8 @@ async fn a_kassenwart_handles_the_money_and_gets_403_on_everything_else() {
         let method = r.method.as_str();
         let uri = concrete(r.path);
         match r.guard {
-            Guard::Secretary | Guard::Admin => {
+            // Geprüft is the Kassenprüfer's alone (tests/router/kassenpruefer.rs).
+            Guard::Secretary | Guard::Admin | Guard::Audit => {
                 let resp = send_as(&t, method, &uri, &kassenwart).await;
                 assert_eq!(
                     resp.status,
@@ -177,7 +193,7 @@ async fn a_kassenwart_handles_the_money_and_gets_403_on_everything_else() {
                 );
                 refused += 1;
             }
-            Guard::Money | Guard::Account => {
+            Guard::Money | Guard::MoneyRead | Guard::Account => {
                 for (who, cookie) in [("kassenwart", &kassenwart), ("secretary", &secretary)] {
                     let resp = send_as(&t, method, &uri, cookie).await;
                     assert!(

@@ -48,7 +48,7 @@ pub struct AddAccountForm {
     pub password: String,
     /// The password again.
     pub password2: String,
-    /// `admin`, `secretary` or `kassenwart`.
+    /// `admin`, `secretary`, `kassenwart` or `kassenpruefer`.
     pub role: String,
 }
 

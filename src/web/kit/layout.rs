@@ -49,6 +49,14 @@ impl Layout {
         super::assets::path(name)
     }
 
+    /// True when the logged-in account reads the money pages and changes nothing of them (a
+    /// Kassenprüfer): the money pages show no forms to him but "nur lesen" (issue 35.3).
+    pub fn reads_only(&self) -> bool {
+        self.user
+            .as_ref()
+            .is_some_and(|u| u.reads_money() && !u.handles_money())
+    }
+
     /// The layout of `user` on the club's date `today`, no message.
     pub fn of(user: Option<CurrentUser>, today: NaiveDate) -> Layout {
         let once = if user.is_some() {

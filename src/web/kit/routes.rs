@@ -10,7 +10,9 @@ use axum::routing::MethodRouter;
 use axum::Router;
 
 use super::{at, once, page_cache, session, unsent, AppError, AppState};
-use crate::web::kit::session::{CurrentUser, RequireAdmin, RequireMoney, RequireSecretary};
+use crate::web::kit::session::{
+    CurrentUser, RequireAdmin, RequireAuditor, RequireMoney, RequireMoneyRead, RequireSecretary,
+};
 
 /// Who may use a route: the guard the router puts in front of its group.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -24,6 +26,12 @@ pub enum Guard {
     /// A logged-in account that handles money: a Kassenwart, a secretary or an admin (fees,
     /// fines, payments, the Strafenkatalog, the Jahresabschluss).
     Money,
+    /// A money page to read (its GET): an account of [`Guard::Money`], or a Kassenprüfer, who
+    /// reads every money page of the Verwaltung and changes nothing (issue 35.3).
+    MoneyRead,
+    /// A logged-in Kassenprüfer: his one action, *Geprüft* on a season's books (issue 35.3); an
+    /// admin may not.
+    Audit,
     /// Any logged-in account (its own password).
     Account,
     /// The holder of a scorer link (`/tisch/{token}/{date}/{table}`, no account): only that
@@ -126,7 +134,7 @@ impl Routes {
 }
 
 /// The application's routes with the shared state: one router per guard (the secretary, money,
-/// admin and account groups behind their role guard), the page cache on the public group, the 404 page for the rest.
+/// money-reading, audit, admin and account groups behind their role guard), the page cache on the public group, the 404 page for the rest.
 pub fn router(state: AppState, routes: Routes) -> Router {
     let mut groups: BTreeMap<Guard, BTreeMap<&'static str, MethodRouter<AppState>>> =
         BTreeMap::new();
@@ -169,6 +177,20 @@ pub fn router(state: AppState, routes: Routes) -> Router {
                 .route_layer(once.clone())
                 .route_layer(axum::middleware::from_extractor_with_state::<
                     RequireMoney,
+                    AppState,
+                >(state.clone()))
+                .route_layer(keep_unsent.clone()),
+            Guard::MoneyRead => group
+                .route_layer(once.clone())
+                .route_layer(axum::middleware::from_extractor_with_state::<
+                    RequireMoneyRead,
+                    AppState,
+                >(state.clone()))
+                .route_layer(keep_unsent.clone()),
+            Guard::Audit => group
+                .route_layer(once.clone())
+                .route_layer(axum::middleware::from_extractor_with_state::<
+                    RequireAuditor,
                     AppState,
                 >(state.clone()))
                 .route_layer(keep_unsent.clone()),

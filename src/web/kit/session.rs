@@ -1,6 +1,8 @@
 //! Who is asking: the logged-in account of a session ([`CurrentUser`], the role guards
-//! `RequireSecretary`, `RequireMoney`, `RequireAdmin`; an admin may do everything a secretary or a
-//! Kassenwart may, a secretary everything a Kassenwart may; a Kassenwart enters no rounds), the
+//! `RequireSecretary`, `RequireMoney`, `RequireMoneyRead`, `RequireAuditor`, `RequireAdmin`; an
+//! admin may do everything a secretary or a Kassenwart may, a secretary everything a Kassenwart
+//! may; a Kassenwart enters no rounds; a Kassenprüfer reads the money pages and only marks a
+//! season *Geprüft*), the
 //! session layer, and the scorer link guard ([`link_guard`]). The rules behind them (passwords,
 //! roles, lifetimes) are `crate::auth`'s; the accounts and links are the service's.
 
@@ -71,7 +73,21 @@ impl CurrentUser {
         self.role.handles_money()
     }
 
-    /// The page a login leads to: the Kassenwart's page for a Kassenwart, else the Verwaltung.
+    /// True for an account that reads the money pages of the Verwaltung: one that
+    /// [`handles_money`](CurrentUser::handles_money), or a Kassenprüfer.
+    pub fn reads_money(&self) -> bool {
+        self.role.reads_money()
+    }
+
+    /// True for a Kassenprüfer: he reads the money pages and changes nothing of them
+    /// ([`reads_money`](CurrentUser::reads_money) without
+    /// [`handles_money`](CurrentUser::handles_money)); his one action is *Geprüft*.
+    pub fn audits_money(&self) -> bool {
+        self.role.audits_money()
+    }
+
+    /// The page a login leads to: the Kasse's page for a Kassenwart or a Kassenprüfer, else the
+    /// Verwaltung.
     pub fn home(&self) -> &'static str {
         self.role.home()
     }
@@ -279,6 +295,45 @@ where
         require(parts, state, CurrentUser::handles_money)
             .await
             .map(RequireMoney)
+    }
+}
+
+/// A logged-in account that reads the money pages (a Kassenwart, a secretary, an admin or a
+/// Kassenprüfer: the GETs of `Guard::MoneyRead`); others are sent to the login page or refused
+/// (403).
+#[derive(Debug, Clone)]
+pub struct RequireMoneyRead(pub CurrentUser);
+
+impl<S> FromRequestParts<S> for RequireMoneyRead
+where
+    S: Send + Sync,
+    League: FromRef<S>,
+{
+    type Rejection = AuthRejection;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        require(parts, state, CurrentUser::reads_money)
+            .await
+            .map(RequireMoneyRead)
+    }
+}
+
+/// A logged-in Kassenprüfer (his *Geprüft*, `Guard::Audit`); others are sent to the login page
+/// or refused (403), an admin too.
+#[derive(Debug, Clone)]
+pub struct RequireAuditor(pub CurrentUser);
+
+impl<S> FromRequestParts<S> for RequireAuditor
+where
+    S: Send + Sync,
+    League: FromRef<S>,
+{
+    type Rejection = AuthRejection;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        require(parts, state, CurrentUser::audits_money)
+            .await
+            .map(RequireAuditor)
     }
 }
 

@@ -1,26 +1,31 @@
 //! The Jahresabschluss of a season (league.md §8): fees, fines and the carry-in, the Lucky Looser,
 //! the pot, the places' shares step by step to the cent, the carry-out, the check that every cent
-//! is accounted for, and the netting of open fines against the payouts (with a print stylesheet).
+//! is accounted for, and the netting of open fines against the payouts (with a print stylesheet);
+//! for logged-in accounts the Kassenprüfer's *Geprüft* (`geprueft`).
+
+pub mod geprueft;
+mod rules;
 
 use std::collections::BTreeMap;
 
 use askama::Template;
 use askama_web::WebTemplate;
+use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use chrono::NaiveDate;
 
 use crate::league::model::format::date_de as de_date;
-use crate::league::money::kasse::{
-    fine_label, format_exact_cents, lucky_lines, place_lines, ShareLine,
-};
+use crate::league::money::kasse::{format_exact_cents, lucky_lines, place_lines, ShareLine};
 use crate::league::money::netting::{closing, netted_on, netting_preview, Ahead, Closing, NetLine};
 use crate::league::{format_cents, Season};
+use crate::service::League;
 use crate::web::kit::at::AtSeason;
 use crate::web::kit::session::CurrentUser;
 use crate::web::kit::{AppError, Layout};
 
 use crate::web::kit::privacy::{money_gate, private_money};
 use crate::web::money::kasse::{fine_rows, FineRow};
+use rules::{rules_view, RulesView};
 
 /// One payee line of the Jahresabschluss, formatted.
 pub struct PayeeRow {
@@ -53,24 +58,6 @@ pub struct FeeGroup {
     pub amount: String,
     /// count × amount.
     pub sum: String,
-}
-
-/// The season's payout rules (league.md §5, §6, §8, §10), formatted.
-pub struct RulesView {
-    /// The Jahresbeitrag by payment month, January to the last join month: ("Januar", "15,00 €").
-    pub fee_by_month: Vec<(&'static str, String)>,
-    /// Last month a fee is accepted.
-    pub last_join: &'static str,
-    /// Lucky Looser amount.
-    pub lucky: String,
-    /// Paid places: ("1", "30 %").
-    pub places: Vec<(String, String)>,
-    /// Σ percent of the places.
-    pub places_total: u32,
-    /// The Strafenkatalog: (label, amount).
-    pub fines: Vec<(String, String)>,
-    /// Sozialfall after this many paid rounds per night.
-    pub sozialfall_after: u32,
 }
 
 /// The Jahresabschluss page.
@@ -112,6 +99,8 @@ struct AbschlussPage {
     with_netting: bool,
     /// Each player's Guthaben and the sum (issue 34.1): owed to them, outside the pot.
     credits: (Vec<(String, String)>, String),
+    /// The Kassenprüfer's *Geprüft*s and his form (issue 35.3).
+    checked: geprueft::CheckedView,
 }
 
 /// One payee of the netting, formatted (league.md §8).
@@ -350,55 +339,44 @@ fn payee_row(l: &ShareLine, rules_percent: &[u32]) -> PayeeRow {
     }
 }
 
-fn rules_view(season: &Season) -> RulesView {
-    let r = &season.rules;
-    RulesView {
-        fee_by_month: (1..=r.last_join_month)
-            .filter_map(|m| {
-                let day = NaiveDate::from_ymd_opt(season.year, m, 1)?;
-                let cents = crate::league::fee_cents(r, season.year, day).ok()?;
-                Some((
-                    crate::league::model::format::month_name(m),
-                    format_cents(cents),
-                ))
-            })
-            .collect(),
-        last_join: crate::league::model::format::month_name(r.last_join_month),
-        lucky: format_cents(r.lucky_looser_cents),
-        places: r
-            .payout_percent
-            .iter()
-            .enumerate()
-            .map(|(i, p)| ((i + 1).to_string(), format!("{p} %")))
-            .collect(),
-        places_total: r.payout_percent.iter().sum(),
-        fines: r
-            .fines
-            .iter()
-            .map(|(k, c)| (fine_label(k).to_string(), format_cents(*c)))
-            .collect(),
-        sozialfall_after: r.sozialfall_after,
-    }
-}
-
 /// `GET /saison/{year}/abschluss`: the Jahresabschluss of the season (to the login page while the club
 /// keeps its money private and nobody is logged in).
-pub async fn get(layout: Layout, at: AtSeason) -> Result<Response, AppError> {
-    page(layout, &at, None, "")
+pub async fn get(
+    State(league): State<League>,
+    layout: Layout,
+    at: AtSeason,
+) -> Result<Response, AppError> {
+    page(&league, layout, &at, None, "").await
 }
 
 /// The Jahresabschluss page of `at` with `error` at the top (a refused form sent from it) and
-/// `reason` in the undo form (as typed there).
-pub fn page(
+/// `reason` in the undo form (as typed there); the *Geprüft*s of `league` for a logged-in viewer.
+pub async fn page(
+    league: &League,
     layout: Layout,
     at: &AtSeason,
     error: Option<String>,
     reason: &str,
 ) -> Result<Response, AppError> {
+    let checked = geprueft::view(league, &layout, at.year(), "").await?;
+    page_checked(layout, at, error, reason, checked)
+}
+
+/// [`page`] with the *Geprüft* section `checked` (its typed note kept after a refusal).
+fn page_checked(
+    layout: Layout,
+    at: &AtSeason,
+    error: Option<String>,
+    reason: &str,
+    checked: geprueft::CheckedView,
+) -> Result<Response, AppError> {
     if let Some(to_login) = money_gate(&at.snapshot, &layout) {
         return Ok(to_login);
     }
-    let page = abschluss_view(layout, at, error, reason)?;
+    let page = AbschlussPage {
+        checked,
+        ..abschluss_view(layout, at, error, reason)?
+    };
     Ok(private_money(&at.snapshot, page.into_response()))
 }
 
@@ -498,6 +476,7 @@ fn abschluss_view(
     let right = p.fees_cents + p.fines_cents + p.carry_in_cents;
     Ok(AbschlussPage {
         credits: super::kasse::credit_rows(season),
+        checked: geprueft::CheckedView::default(),
         layout,
         error,
         year,

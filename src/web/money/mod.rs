@@ -2,7 +2,9 @@
 //! season, the CSV exports (`csv`), the Strafenkatalog and fines (`strafen`), the Kassenwart's
 //! payments and netting (`payments`), the Jahresbeitrag booked by its day (`fee`, from the season
 //! page too), a player's money card with its GiroCode (`card`), and the players' own card links with
-//! the Kassenwart's reminders (`karten`). Everything reads the league's
+//! the Kassenwart's reminders (`karten`), and the Kassenprüfer's *Geprüft* (`abschluss::geprueft`).
+//! The money pages of the Verwaltung are read under `Guard::MoneyRead` (a Kassenprüfer too) and
+//! changed under `Guard::Money` (never by him). Everything reads the league's
 //! snapshot; changes go through the write pipeline.
 
 pub mod abschluss;
@@ -29,7 +31,7 @@ pub fn routes() -> Routes {
         .get(Guard::Public, "/saison/{year}/kasse.csv", csv::kasse)
         .get(Guard::Public, "/saison/{year}/abende.csv", csv::nights)
         .get(
-            Guard::Money,
+            Guard::MoneyRead,
             "/verwaltung/saison/{year}/strafen",
             strafen::get,
         )
@@ -58,9 +60,9 @@ pub fn routes() -> Routes {
             "/verwaltung/strafe/{id}/offen",
             strafen::mark_open,
         )
-        .get(Guard::Money, "/verwaltung/kasse", payments::start)
+        .get(Guard::MoneyRead, "/verwaltung/kasse", payments::start)
         .get(
-            Guard::Money,
+            Guard::MoneyRead,
             "/verwaltung/saison/{year}/karten",
             karten::get,
         )
@@ -70,7 +72,7 @@ pub fn routes() -> Routes {
             karten::create,
         )
         .get(
-            Guard::Money,
+            Guard::MoneyRead,
             "/verwaltung/saison/{year}/karten/{id}/link",
             karten::show,
         )
@@ -85,12 +87,12 @@ pub fn routes() -> Routes {
             karten::remind,
         )
         .get(
-            Guard::Money,
+            Guard::MoneyRead,
             "/verwaltung/saison/{year}/zahlungen",
             payments::get,
         )
         .get(
-            Guard::Money,
+            Guard::MoneyRead,
             "/verwaltung/saison/{year}/kontoauszug",
             payments::kontoauszug::get,
         )
@@ -138,6 +140,11 @@ pub fn routes() -> Routes {
             Guard::Money,
             "/verwaltung/saison/{year}/verrechnung/aufheben",
             payments::undo_net,
+        )
+        .post(
+            Guard::Audit,
+            "/verwaltung/saison/{year}/geprueft",
+            abschluss::geprueft::post,
         )
 }
 

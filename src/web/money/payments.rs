@@ -486,7 +486,7 @@ pub async fn net(
             |message| Stored::at(to, message),
             async |refusal, layout| {
                 let at = AtSeason::find(league.snapshot(), year)?;
-                abschluss::page(layout, &at, Some(refusal.to_string()), "")
+                abschluss::page(&league, layout, &at, Some(refusal.to_string()), "").await
             },
         )
         .await
@@ -537,7 +537,7 @@ pub async fn undo_net(
             |message| Stored::at(to, message),
             async |refusal, layout| {
                 let at = AtSeason::find(league.snapshot(), year)?;
-                abschluss::page(layout, &at, Some(refusal.to_string()), &typed)
+                abschluss::page(&league, layout, &at, Some(refusal.to_string()), &typed).await
             },
         )
         .await

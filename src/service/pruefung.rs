@@ -1,0 +1,141 @@
+//! The Kassenprüfer's *Geprüft* (issue 35.3): he checked the books of a season, on the club's
+//! day, with an optional note; stored in `kassenpruefungen` with a Protokoll line. Not season
+//! data: not in the season file and no season version (as the card's payment reports). The
+//! Jahresabschluss shows them to logged-in accounts; the Kassenbericht reads them from
+//! [`League::pruefungen`].
+
+use serde_json::json;
+
+use crate::db;
+use crate::league::model::format::date_de;
+use crate::service::{League, ServiceError};
+
+/// A stored *Geprüft* ([`db::money::Pruefung`]): season, the Kassenprüfer's login name, the
+/// club's day, the note, when.
+pub use crate::db::money::Pruefung;
+
+/// The longest note of a *Geprüft*, in characters.
+pub const MAX_NOTE_CHARS: usize = 500;
+
+/// The note of a *Geprüft* as typed: line breaks and runs of spaces become one space, trimmed;
+/// empty is fine. `Err` is the German refusal naming the field: more than [`MAX_NOTE_CHARS`]
+/// characters, a control or invisible character.
+pub fn check_note(typed: &str) -> Result<String, ServiceError> {
+    let note = typed.split_whitespace().collect::<Vec<_>>().join(" ");
+    if note.chars().count() > MAX_NOTE_CHARS {
+        return Err(ServiceError::refused(format!(
+            "Bemerkung: höchstens {MAX_NOTE_CHARS} Zeichen (es sind {}).",
+            note.chars().count()
+        )));
+    }
+    crate::league::model::names::check_name_chars(&note)
+        .map_err(|why| ServiceError::refused(format!("Bemerkung: sie {why}.")))?;
+    Ok(note)
+}
+
+/// The line of a *Geprüft* as the Jahresabschluss (and the Kassenbericht) shows it: "Geprüft
+/// von Petra am 05.01.2027: Belege vollständig." (without a note: no colon part).
+pub fn pruefung_line(p: &Pruefung) -> String {
+    let head = format!("Geprüft von {} am {}", p.username, date_de(p.day));
+    if p.note.is_empty() {
+        head
+    } else {
+        format!("{head}: {}", p.note)
+    }
+}
+
+impl League {
+    /// Kassenprüfer `author` marks the books of season `year` *Geprüft* on the club's today with
+    /// `note` (optional, [`check_note`]), and the Protokoll says so ("Kasse geprüft: Saison
+    /// 2026 von Petra am 05.01.2027"). The caller checks the role (only a Kassenprüfer). Refused
+    /// (German): no such season, a bad note. Returns what was stored.
+    pub async fn mark_checked(
+        &self,
+        year: i32,
+        author: &str,
+        note: &str,
+    ) -> Result<Pruefung, ServiceError> {
+        self.snapshot().season(year)?;
+        let note = check_note(note)?;
+        let day = self.today();
+        let created_at = self
+            .clock()
+            .now()
+            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+        let mut tx = self.db().begin_write_as(author).await?;
+        let id = db::money::add_pruefung(&mut tx, year, author, day, &note, &created_at).await?;
+        let stored = Pruefung {
+            id,
+            season: i64::from(year),
+            username: author.to_string(),
+            day,
+            note,
+            created_at,
+        };
+        db::audit::record(
+            &mut tx,
+            author,
+            &format!(
+                "Kasse geprüft: Saison {year} von {author} am {}{}",
+                date_de(day),
+                if stored.note.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", stored.note)
+                }
+            ),
+            None,
+            Some(
+                &json!({ "pruefung": id, "season": year, "by": author, "day": day,
+                          "note": stored.note }),
+            ),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(stored)
+    }
+
+    /// The *Geprüft*s of season `year`, oldest first: who (login name), the club's day, the note
+    /// ([`pruefung_line`] words one). For the Jahresabschluss and the Kassenbericht (issue 35.2,
+    /// 35.3). An unknown season has none.
+    pub async fn pruefungen(&self, year: i32) -> Result<Vec<Pruefung>, ServiceError> {
+        Ok(db::money::pruefungen_of_season(&self.db().read, year).await?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_note_is_one_line_of_at_most_500_characters_without_control_characters() {
+        assert_eq!(check_note("  ").unwrap(), "");
+        assert_eq!(
+            check_note(" Belege\r\n vollständig. ").unwrap(),
+            "Belege vollständig."
+        );
+        assert_eq!(check_note(&"ä".repeat(500)).unwrap().chars().count(), 500);
+        let long = check_note(&"ä".repeat(501)).unwrap_err().to_string();
+        assert!(long.contains("höchstens 500 Zeichen"), "{long}");
+        let hidden = check_note("ok\u{202E}").unwrap_err().to_string();
+        assert!(hidden.contains("Bemerkung"), "{hidden}");
+    }
+
+    #[test]
+    fn the_line_names_who_when_and_the_note() {
+        let mut p = Pruefung {
+            id: 1,
+            season: 2026,
+            username: "petra".to_string(),
+            day: chrono::NaiveDate::from_ymd_opt(2027, 1, 5).unwrap(),
+            note: "Belege vollständig.".to_string(),
+            created_at: String::new(),
+        };
+        assert_eq!(
+            pruefung_line(&p),
+            "Geprüft von petra am 05.01.2027: Belege vollständig."
+        );
+        p.note.clear();
+        assert_eq!(pruefung_line(&p), "Geprüft von petra am 05.01.2027");
+    }
+}
