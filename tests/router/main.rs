@@ -23,6 +23,7 @@ mod glueck;
 mod guthaben;
 mod harden;
 mod hostile;
+mod kassenbuch;
 mod kontoauszug;
 mod late_arrival;
 mod money;

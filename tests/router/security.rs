@@ -80,6 +80,12 @@ const MONEY: &[(&str, &str)] = &[
     ("GET", "/verwaltung/saison/{year}/karten/{id}/link"),
     ("POST", "/verwaltung/saison/{year}/karten/{id}/widerrufen"),
     ("POST", "/verwaltung/saison/{year}/karten/{id}/erinnern"),
+    ("GET", "/verwaltung/saison/{year}/kassenbuch"),
+    ("POST", "/verwaltung/saison/{year}/kassenbuch"),
+    ("POST", "/verwaltung/saison/{year}/kassenbuch/storno"),
+    ("POST", "/verwaltung/saison/{year}/kassenbuch/kassensturz"),
+    ("GET", "/verwaltung/saison/{year}/kassenbericht"),
+    ("GET", "/verwaltung/saison/{year}/kassenbericht.csv"),
 ];
 
 /// A concrete URI for a route pattern: `{date}` a night of the fixture, years 2026, ids 2.

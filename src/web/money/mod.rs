@@ -2,7 +2,8 @@
 //! season, the CSV exports (`csv`), the Strafenkatalog and fines (`strafen`), the Kassenwart's
 //! payments and netting (`payments`), the Jahresbeitrag booked by its day (`fee`, from the season
 //! page too), a player's money card with its GiroCode (`card`), and the players' own card links with
-//! the Kassenwart's reminders (`karten`). Everything reads the league's
+//! the Kassenwart's reminders (`karten`), the Kassenbuch and the Kassenbericht (`kasse::buch`,
+//! `kasse::bericht`, issue 35). Everything reads the league's
 //! snapshot; changes go through the write pipeline.
 
 pub mod abschluss;
@@ -59,6 +60,36 @@ pub fn routes() -> Routes {
             strafen::mark_open,
         )
         .get(Guard::Money, "/verwaltung/kasse", payments::start)
+        .get(
+            Guard::Money,
+            "/verwaltung/saison/{year}/kassenbuch",
+            kasse::buch::get,
+        )
+        .post(
+            Guard::Money,
+            "/verwaltung/saison/{year}/kassenbuch",
+            kasse::buch::book,
+        )
+        .post(
+            Guard::Money,
+            "/verwaltung/saison/{year}/kassenbuch/storno",
+            kasse::buch::storno,
+        )
+        .post(
+            Guard::Money,
+            "/verwaltung/saison/{year}/kassenbuch/kassensturz",
+            kasse::buch::sturz,
+        )
+        .get(
+            Guard::Money,
+            "/verwaltung/saison/{year}/kassenbericht",
+            kasse::bericht::get,
+        )
+        .get(
+            Guard::Money,
+            "/verwaltung/saison/{year}/kassenbericht.csv",
+            kasse::bericht::csv,
+        )
         .get(
             Guard::Money,
             "/verwaltung/saison/{year}/karten",
