@@ -14,7 +14,6 @@ use crate::league::money::kasse::buch::Kategorie;
 use crate::service::kassenbuch::Books;
 use crate::service::League;
 use crate::web::kit::at::AtSeason;
-use crate::web::kit::session::RequireMoney;
 use crate::web::kit::{AppError, Layout};
 use crate::web::money::csv::{csv_cents, csv_response, csv_text};
 
@@ -128,7 +127,6 @@ fn three((bar, bank): (i64, i64)) -> (String, String, String) {
 /// `GET /verwaltung/saison/{year}/kassenbericht`: the Kassenbericht (money roles).
 pub async fn get(
     layout: Layout,
-    _money: RequireMoney,
     at: AtSeason,
     State(league): State<League>,
 ) -> Result<BerichtPage, AppError> {
@@ -168,7 +166,6 @@ fn cells<const N: usize>(c: [&str; N]) -> Vec<String> {
 /// it for German Excel (`;`, decimal comma, UTF-8 with BOM; money roles).
 pub async fn csv(
     layout: Layout,
-    _money: RequireMoney,
     at: AtSeason,
     State(league): State<League>,
 ) -> Result<Response, AppError> {

@@ -99,6 +99,8 @@ pub struct KassenbuchPage {
     stuerze: Vec<(String, String, String, String, String)>,
     kategorien: Vec<&'static str>,
     payouts_booked: bool,
+    /// The viewer handles money (the forms are shown; a reader sees the book only).
+    can_book: bool,
 }
 
 fn row(b: &Booking) -> Row {
@@ -155,6 +157,10 @@ async fn render(
         })
         .collect();
     Ok(KassenbuchPage {
+        can_book: layout
+            .user
+            .as_ref()
+            .is_some_and(crate::web::kit::session::CurrentUser::handles_money),
         today: layout.today.to_string(),
         layout,
         year,
@@ -176,7 +182,6 @@ async fn render(
 /// `GET /verwaltung/saison/{year}/kassenbuch`: the Kassenbuch with its forms (money roles).
 pub async fn get(
     layout: Layout,
-    _money: RequireMoney,
     at: AtSeason,
     State(league): State<League>,
 ) -> Result<KassenbuchPage, AppError> {
