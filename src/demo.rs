@@ -131,6 +131,7 @@ pub fn season_file(year: i32, spec: &DemoSpec) -> SeasonFile {
         endstand: Vec::new(),
         payments: Vec::new(),
         credit: Vec::new(),
+        kassenbuch: None,
     }
 }
 

@@ -109,6 +109,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             json,
         } => data::standings(&ctx, season, as_of, json).await,
         Command::Payouts { season, json } => data::payouts(&ctx, season, json).await,
+        Command::Kassenbericht { season, json } => data::kassenbericht(&ctx, season, json).await,
         Command::Kontoauszug {
             season,
             file,

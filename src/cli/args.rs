@@ -207,6 +207,18 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Den Kassenbericht einer Saison ausgeben: Anfangsbestand, Einnahmen und Ausgaben je
+    /// Kategorie, Endbestand (Bar und Bank), abgeglichen mit Kassenbuch und Jahresabschluss.
+    // Not in the program's list of commands: its 13 letters would widen the list's first
+    // column for every command (docs/kassenbuch.md names it; `kassenbericht --help` works).
+    #[command(help_template = HILFE, hide = true)]
+    Kassenbericht {
+        /// Das Jahr der Saison.
+        season: i32,
+        /// JSON ausgeben (docs/kassenbuch.md).
+        #[arg(long)]
+        json: bool,
+    },
     /// Einen Kontoauszug lesen (CAMT.053 .001.02 bis .001.08 oder CSV-Export der Sparkasse):
     /// jede Gutschrift einem Spieler zuordnen (RF-Referenz, sonst „Schockerliga JAHR NAME“) und
     /// zeigen, was sie bezahlen würde; mit --buchen die zugeordneten buchen. Lastschriften werden

@@ -422,3 +422,65 @@ pub(super) fn payouts_text(p: &schockerliga::league::Payouts) -> String {
     out.push_str(&format!("Offene Strafen: {}\n", eur(p.open_fines_cents)));
     out
 }
+
+/// `schockerliga kassenbericht SEASON [--json]` (issue 35.2): Anfangsbestand + income by category
+/// − expenses by category = Endbestand, cash and bank apart, and whether it equals the Kassenbuch
+/// and the Jahresabschluss; as German text or JSON (`carry_in_cents`, `income`, `expenses`,
+/// `end_cents`, `cash_cents`, `bank_cents`; docs/kassenbuch.md). Errors: no such season.
+pub async fn kassenbericht(ctx: &Context, season: i32, json: bool) -> anyhow::Result<()> {
+    use schockerliga::league::format_cents;
+    let reading = ctx.open_for_reading().await?;
+    let books = reading.league.books(season).await.map_err(refused)?;
+    let book = &books.book;
+    let (income, expenses) = book.by_category();
+    let sum = |v: &[(schockerliga::league::money::kasse::buch::Kategorie, i64)]| -> i64 {
+        v.iter().map(|x| x.1).sum()
+    };
+    let computed = book.carry_in.total() + sum(&income) - sum(&expenses);
+    let matches_book = computed == book.end.total();
+    if json {
+        let map = |v: &[(schockerliga::league::money::kasse::buch::Kategorie, i64)]| {
+            v.iter()
+                .map(|(k, c)| (k.label().to_string(), serde_json::json!(c)))
+                .collect::<serde_json::Map<_, _>>()
+        };
+        let out = serde_json::json!({
+            "season": season,
+            "carry_in_cents": book.carry_in.total(),
+            "carry_in_cash_cents": book.carry_in.bar_cents,
+            "carry_in_bank_cents": book.carry_in.bank_cents,
+            "income": map(&income),
+            "expenses": map(&expenses),
+            "end_cents": computed,
+            "cash_cents": book.end.bar_cents,
+            "bank_cents": book.end.bank_cents,
+            "bookings": book.bookings.len(),
+            "matches_kassenbuch": matches_book,
+            "matches_jahresabschluss": books.league.ok,
+            "payouts_booked": book.payouts_booked,
+        });
+        stdout(&(serde_json::to_string_pretty(&out)? + "\n"))?;
+        return Ok(());
+    }
+    let mut out = format!("Kassenbericht {season}\n");
+    let line = |label: &str, cents: i64| format!("{label:<28} {:>14}\n", format_cents(cents));
+    out.push_str(&line("Anfangsbestand", book.carry_in.total()));
+    for (k, c) in &income {
+        out.push_str(&line(&format!("+ {}", k.label()), *c));
+    }
+    for (k, c) in &expenses {
+        out.push_str(&line(&format!("- {}", k.label()), *c));
+    }
+    out.push_str(&line("Endbestand", computed));
+    out.push_str(&line("  davon Bar", book.end.bar_cents));
+    out.push_str(&line("  davon Bank", book.end.bank_cents));
+    out.push_str(match matches_book {
+        true => "Summe des Kassenbuchs: stimmt\n",
+        false => "Summe des Kassenbuchs: stimmt NICHT\n",
+    });
+    out.push_str(match books.league.ok {
+        true => "Jahresabschluss (Beiträge, Strafen, Auszahlungen): stimmt\n",
+        false => "Jahresabschluss (Beiträge, Strafen, Auszahlungen): weicht ab\n",
+    });
+    stdout(&out)
+}

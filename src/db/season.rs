@@ -485,6 +485,7 @@ pub async fn load(conn: &mut SqliteConnection, year: i32) -> Result<Option<Store
             endstand,
             payments,
             credit,
+            kassenbuch: super::kassenbuch::file_of(&mut *conn, year).await?,
         },
         ids,
     }))
@@ -563,6 +564,10 @@ pub async fn replace(conn: &mut SqliteConnection, season: &Season) -> Result<(),
     };
     super::money::delete_account_entries(&mut *conn, year).await?;
     super::money::add_account_entries(&mut *conn, season, (0, 0), &ids).await?;
+    // The Kassenbuch of a file that carries one replaces the stored one; without, it stays.
+    if let Some(k) = &season.kassenbuch {
+        super::kassenbuch::replace_from_file(&mut *conn, year, k).await?;
+    }
     for p in season.players.iter().filter(|p| p.fee_from_account) {
         super::money::set_fee_from_account(&mut *conn, year, id_of(&p.name)?, true).await?;
     }

@@ -16,6 +16,7 @@ pub mod card;
 pub mod clock;
 pub mod files;
 pub mod interchange;
+pub mod kassenbuch;
 pub mod live;
 pub mod lock;
 pub mod planned;

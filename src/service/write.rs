@@ -434,6 +434,7 @@ impl League {
             endstand: Vec::new(),
             payments: Vec::new(),
             credit: Vec::new(),
+            kassenbuch: None,
         };
         let season = Season::from_file(&file)?;
         let mut tx = self.inner.db.begin_write_as(&edit.author).await?;

@@ -963,3 +963,51 @@ fn the_first_account_command_names_the_program_as_it_can_be_called() {
         server.kill();
     }
 }
+
+/// Issue 35.2: `kassenbericht YEAR --json` gives the Kassenbericht's figures: Anfangsbestand,
+/// income and expenses by category, the Endbestand with cash and bank: the league's fees and
+/// fines in cash, equal to `payouts`, less the payouts once the year is over.
+#[test]
+fn kassenbericht_json_gives_the_figures_by_category() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let season = fixture("small-2026.season.json");
+    assert!(run(&db, &["import", season.to_str().unwrap()])
+        .status
+        .success());
+    let p = json_of(&run(&db, &["payouts", "2026", "--json"]));
+    let k = json_of(&run(&db, &["kassenbericht", "2026", "--json"]));
+    let (fees, fines) = (
+        p["fees_cents"].as_i64().unwrap(),
+        p["fines_cents"].as_i64().unwrap(),
+    );
+    assert_eq!(k["carry_in_cents"], 0, "{k}");
+    assert_eq!(k["income"]["Beitrag"], fees, "{k}");
+    assert_eq!(k["income"]["Strafe"], fines, "{k}");
+    // Before the payouts nothing went out; after them (the system clock past 2026) the places
+    // and the Lucky Looser, and the carry-out stays.
+    let out: i64 = k["expenses"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_i64().unwrap())
+        .sum();
+    let want_out = match k["payouts_booked"].as_bool().unwrap() {
+        false => 0,
+        true => fees + fines - p["carry_out_cents"].as_i64().unwrap(),
+    };
+    assert_eq!(out, want_out, "{k}");
+    assert_eq!(k["end_cents"], fees + fines - out);
+    assert_eq!(k["cash_cents"], fees + fines - out);
+    assert_eq!(k["bank_cents"], 0);
+    assert_eq!(k["matches_kassenbuch"], true);
+    assert_eq!(k["matches_jahresabschluss"], true);
+    let text = run(&db, &["kassenbericht", "2026"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("Kassenbericht 2026") && text.contains("Endbestand"),
+        "{text}"
+    );
+    let none = run(&db, &["kassenbericht", "1999"]);
+    assert_eq!(none.status.code(), Some(1));
+}

@@ -23,6 +23,7 @@ mod glueck;
 mod guthaben;
 mod harden;
 mod hostile;
+mod kassenbuch;
 mod kassenpruefer;
 mod kontoauszug;
 mod late_arrival;

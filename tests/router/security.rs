@@ -81,6 +81,12 @@ pub(crate) const MONEY: &[(&str, &str)] = &[
     ("GET", "/verwaltung/saison/{year}/karten/{id}/link"),
     ("POST", "/verwaltung/saison/{year}/karten/{id}/widerrufen"),
     ("POST", "/verwaltung/saison/{year}/karten/{id}/erinnern"),
+    ("GET", "/verwaltung/saison/{year}/kassenbuch"),
+    ("POST", "/verwaltung/saison/{year}/kassenbuch"),
+    ("POST", "/verwaltung/saison/{year}/kassenbuch/storno"),
+    ("POST", "/verwaltung/saison/{year}/kassenbuch/kassensturz"),
+    ("GET", "/verwaltung/saison/{year}/kassenbericht"),
+    ("GET", "/verwaltung/saison/{year}/kassenbericht.csv"),
 ];
 
 /// The Kassenprüfer's one write (`Guard::Audit`, issue 35.3): *Geprüft*.

@@ -39,6 +39,140 @@ pub struct SeasonFile {
     /// the previous season, paid back, carried to the next. Absent without any.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub credit: Vec<CreditEntry>,
+    /// The Kassenbuch's hand bookings and Kassenstürze (issue 35.4, an addition to
+    /// `schockerliga-season/1` with its own `version`, docs/saisondatei.md "Kassenbuch"). Absent
+    /// (and left out of an export) without any; an import without it keeps the stored ones.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kassenbuch: Option<KassenbuchFile>,
+}
+
+/// The version of the season file's `kassenbuch` addition this program writes and reads.
+pub const KASSENBUCH_VERSION: u32 = 1;
+
+/// The accounts a booking may name (`konto`).
+pub const KONTEN: [&str; 2] = ["bar", "bank"];
+
+/// The categories a booking may name (`kategorie`, issue 35.1).
+pub const KATEGORIEN: [&str; 8] = [
+    "Beitrag",
+    "Strafe",
+    "Auszahlung",
+    "Guthaben",
+    "Anschaffung",
+    "Feier",
+    "Spende",
+    "Sonstiges",
+];
+
+/// The Kassenbuch of a season in its file (issue 35.4): the bookings by hand in the order they
+/// were booked, and the Kassenstürze.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KassenbuchFile {
+    /// [`KASSENBUCH_VERSION`].
+    pub version: u32,
+    /// The bookings by hand, in booking order; `nr` counts them 1, 2, 3 ….
+    #[serde(default)]
+    pub bookings: Vec<HandBookingEntry>,
+    /// The cash counts.
+    #[serde(default)]
+    pub kassenstuerze: Vec<KassensturzEntry>,
+}
+
+/// One booking by hand (issue 35.1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HandBookingEntry {
+    /// Its number in the file, 1, 2, 3 … in booking order.
+    pub nr: u32,
+    /// The day of the movement.
+    pub date: NaiveDate,
+    /// Signed cents: income > 0, expense < 0 (never 0).
+    pub cents: i64,
+    /// One of [`KONTEN`].
+    pub konto: String,
+    /// One of [`KATEGORIEN`].
+    pub kategorie: String,
+    /// What it was.
+    pub text: String,
+    /// For a Storno: the `nr` of the booking it cancels (an earlier one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub storno_of: Option<u32>,
+    /// For a Storno: why.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+    /// Who booked it.
+    #[serde(default)]
+    pub by: String,
+}
+
+/// One Kassensturz: the cash counted on a day.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KassensturzEntry {
+    /// The day.
+    pub date: NaiveDate,
+    /// The counted cash, cents (≥ 0).
+    pub counted_cents: i64,
+    /// Who counted.
+    #[serde(default)]
+    pub by: String,
+}
+
+impl KassenbuchFile {
+    /// Checks the addition of a season of `year` (docs/saisondatei.md "Kassenbuch"): its version,
+    /// `nr` 1, 2, 3 … in order, an account and a category of the lists, cents ≠ 0 and at most a
+    /// million euros, a text, a day from the year before to the year after, a Storno of an
+    /// earlier booking that is no Storno, with the opposite amount, at most once; counts ≥ 0.
+    /// `Err` is the German reason with the booking's number.
+    pub fn check(&self, year: i32) -> Result<(), String> {
+        use chrono::Datelike;
+        if self.version != KASSENBUCH_VERSION {
+            return Err(format!(
+                "Version {} unbekannt (dieses Programm liest Version {KASSENBUCH_VERSION})",
+                self.version
+            ));
+        }
+        let days = year - 1..=year + 1;
+        let mut cancelled = std::collections::HashSet::new();
+        for (i, b) in self.bookings.iter().enumerate() {
+            let at = format!("Buchung {}", i + 1);
+            if b.nr as usize != i + 1 {
+                return Err(format!("{at}: nr {} statt {}", b.nr, i + 1));
+            }
+            if !KONTEN.contains(&b.konto.as_str()) {
+                return Err(format!("{at}: Konto „{}“ (bar oder bank)", b.konto));
+            }
+            if !KATEGORIEN.contains(&b.kategorie.as_str()) {
+                return Err(format!("{at}: Kategorie „{}“ unbekannt", b.kategorie));
+            }
+            if b.cents == 0 || b.cents.abs() > 100_000_000 {
+                return Err(format!("{at}: Betrag {} Cent", b.cents));
+            }
+            if b.text.trim().is_empty() || !days.contains(&b.date.year()) {
+                return Err(format!("{at}: ohne Text oder Tag außerhalb der Saison"));
+            }
+            if let Some(of) = b.storno_of {
+                let orig = (of as usize)
+                    .checked_sub(1)
+                    .filter(|&o| o < i)
+                    .and_then(|o| self.bookings.get(o))
+                    .filter(|o| o.storno_of.is_none() && o.cents == -b.cents);
+                if orig.is_none() || !cancelled.insert(of) {
+                    return Err(format!("{at}: Storno von Buchung {of} passt nicht"));
+                }
+            }
+        }
+        for k in &self.kassenstuerze {
+            if k.counted_cents < 0 || !days.contains(&k.date.year()) {
+                return Err(format!(
+                    "Kassensturz vom {}: Betrag oder Tag",
+                    k.date.format("%d.%m.%Y")
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// One payment of a player (issue 34.1): `cents` that came in on `date`. What it paid is marked on

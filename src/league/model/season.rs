@@ -71,6 +71,9 @@ pub struct Season {
     pub payments: Vec<PaymentEntry>,
     /// The bookings of Guthaben besides the payments, in booking order (issue 34.1).
     pub credit: Vec<CreditEntry>,
+    /// The Kassenbuch's hand bookings and Kassenstürze as the season file carries them (issue
+    /// 35.4), passed through unchanged; `None` when the file has none.
+    pub kassenbuch: Option<super::file::KassenbuchFile>,
     /// Every player's totals after each night, computed on first use (`Season::running`, on the
     /// table's side); set empty by the check (`Memo::default()`).
     pub(crate) running: Memo<Vec<BTreeMap<String, PlayerTotals>>>,

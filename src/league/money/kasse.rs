@@ -2,6 +2,8 @@
 //! night, the carry chain across seasons, and the Jahresabschluss broken down payee by payee so that
 //! every cent can be checked by hand. Pure code; money is i64 cents, exact shares are fractions.
 
+pub mod buch;
+
 use std::collections::BTreeMap;
 
 use chrono::NaiveDate;

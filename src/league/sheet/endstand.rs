@@ -232,6 +232,7 @@ impl YearRead {
             endstand: self.endstand,
             payments: Vec::new(),
             credit: Vec::new(),
+            kassenbuch: None,
         };
         let lines = self.lines;
         let season = Season::from_file(&file).map_err(|e| {

@@ -54,6 +54,7 @@ pub(super) fn read_nights(sheet: &Sheet) -> Result<Vec<SheetSeason>, SheetError>
         endstand: Vec::new(),
         payments: Vec::new(),
         credit: Vec::new(),
+        kassenbuch: None,
     };
     let lines = Lines {
         of: read.lines,

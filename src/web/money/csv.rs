@@ -66,7 +66,7 @@ pub fn csv_bytes(rows: &[Vec<String>]) -> Result<Vec<u8>, AppError> {
 }
 
 /// An attachment response of `rows` named [`csv_filename`] with the club's date `today`.
-fn csv_response(
+pub fn csv_response(
     year: i32,
     what: &str,
     rows: &[Vec<String>],

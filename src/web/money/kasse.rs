@@ -1,6 +1,9 @@
 //! The public Kasse of a season (league.md §5, §6, §8): each player's fee and fines, the income by
 //! day of payment, the open fines, and the pot after each night with the carry from the year before.
 
+pub mod bericht;
+pub mod buch;
+
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::State;

@@ -2,7 +2,8 @@
 //! season, the CSV exports (`csv`), the Strafenkatalog and fines (`strafen`), the Kassenwart's
 //! payments and netting (`payments`), the Jahresbeitrag booked by its day (`fee`, from the season
 //! page too), a player's money card with its GiroCode (`card`), and the players' own card links with
-//! the Kassenwart's reminders (`karten`), and the Kassenprüfer's *Geprüft* (`abschluss::geprueft`).
+//! the Kassenwart's reminders (`karten`), the Kassenbuch and the Kassenbericht (`kasse::buch`,
+//! `kasse::bericht`, issue 35), and the Kassenprüfer's *Geprüft* (`abschluss::geprueft`).
 //! The money pages of the Verwaltung are read under `Guard::MoneyRead` (a Kassenprüfer too) and
 //! changed under `Guard::Money` (never by him). Everything reads the league's
 //! snapshot; changes go through the write pipeline.
@@ -61,6 +62,36 @@ pub fn routes() -> Routes {
             strafen::mark_open,
         )
         .get(Guard::MoneyRead, "/verwaltung/kasse", payments::start)
+        .get(
+            Guard::MoneyRead,
+            "/verwaltung/saison/{year}/kassenbuch",
+            kasse::buch::get,
+        )
+        .post(
+            Guard::Money,
+            "/verwaltung/saison/{year}/kassenbuch",
+            kasse::buch::book,
+        )
+        .post(
+            Guard::Money,
+            "/verwaltung/saison/{year}/kassenbuch/storno",
+            kasse::buch::storno,
+        )
+        .post(
+            Guard::Money,
+            "/verwaltung/saison/{year}/kassenbuch/kassensturz",
+            kasse::buch::sturz,
+        )
+        .get(
+            Guard::MoneyRead,
+            "/verwaltung/saison/{year}/kassenbericht",
+            kasse::bericht::get,
+        )
+        .get(
+            Guard::MoneyRead,
+            "/verwaltung/saison/{year}/kassenbericht.csv",
+            kasse::bericht::csv,
+        )
         .get(
             Guard::MoneyRead,
             "/verwaltung/saison/{year}/karten",

@@ -111,6 +111,10 @@ impl Season {
         }
         let (payments, credit) =
             players::check_account_entries(&names, year, &file.payments, &file.credit)?;
+        if let Some(k) = &file.kassenbuch {
+            k.check(year)
+                .map_err(|why| EntryError::new(Location::default().field("kassenbuch"), why))?;
+        }
         let season = Season {
             year,
             rules,
@@ -121,6 +125,7 @@ impl Season {
             corrections,
             payments,
             credit,
+            kassenbuch: file.kassenbuch.clone(),
             running: Memo::default(),
         };
         // Nothing is paid out of money that is not there (issue 34.1): every Guthaben ≥ 0.
@@ -269,6 +274,7 @@ impl Season {
                 .collect(),
             payments: self.payments.clone(),
             credit: self.credit.clone(),
+            kassenbuch: self.kassenbuch.clone(),
         }
     }
 

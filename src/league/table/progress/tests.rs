@@ -744,6 +744,7 @@ fn a_season_that_is_over_says_what_was_missed_in_the_past_tense() {
         endstand: Vec::new(),
         payments: Vec::new(),
         credit: Vec::new(),
+        kassenbuch: None,
     })
     .unwrap();
     assert!(!is_over(&season, date("2026-12-31")));

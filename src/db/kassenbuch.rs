@@ -1,0 +1,225 @@
+//! The Kassenbuch's hand bookings and Kassenstürze (issue 35.1, migration
+//! 20261203220000_kassenbuch): stored once, never changed (a Storno is a new row).
+
+use chrono::NaiveDate;
+use sqlx::{SqliteConnection, SqlitePool};
+
+use super::DbError;
+use crate::league::money::kasse::buch::{HandBooking, Kassensturz, Kategorie, Konto};
+
+type Row = (
+    i64,
+    i64,
+    NaiveDate,
+    i64,
+    String,
+    String,
+    String,
+    Option<i64>,
+    String,
+    String,
+);
+
+const SELECT: &str = "select id, season, day, cents, konto, kategorie, text, storno_of, reason,
+    created_by from kassenbuch";
+
+fn booking(r: Row) -> (i32, HandBooking) {
+    (
+        r.1 as i32,
+        HandBooking {
+            id: r.0,
+            day: r.2,
+            cents: r.3,
+            konto: Konto::parse(&r.4).unwrap_or(Konto::Bar),
+            kategorie: Kategorie::parse(&r.5).unwrap_or(Kategorie::Sonstiges),
+            text: r.6,
+            storno_of: r.7,
+            reason: r.8,
+            created_by: r.9,
+        },
+    )
+}
+
+/// The hand bookings of every season up to and including `year`: (season, booking), by season
+/// and id.
+pub async fn bookings_upto(
+    pool: &SqlitePool,
+    year: i32,
+) -> Result<Vec<(i32, HandBooking)>, DbError> {
+    let rows: Vec<Row> = sqlx::query_as(&format!("{SELECT} where season <= ? order by season, id"))
+        .bind(year)
+        .fetch_all(pool)
+        .await?;
+    Ok(rows.into_iter().map(booking).collect())
+}
+
+/// The hand bookings of season `year`, by id (inside a transaction).
+pub async fn bookings_of(
+    conn: &mut SqliteConnection,
+    year: i32,
+) -> Result<Vec<HandBooking>, DbError> {
+    let rows: Vec<Row> = sqlx::query_as(&format!("{SELECT} where season = ? order by id"))
+        .bind(year)
+        .fetch_all(conn)
+        .await?;
+    Ok(rows.into_iter().map(|r| booking(r).1).collect())
+}
+
+/// Stores `b` (its `id` ignored) in season `year`; its new id.
+pub async fn insert(
+    conn: &mut SqliteConnection,
+    year: i32,
+    b: &HandBooking,
+) -> Result<i64, DbError> {
+    let (id,): (i64,) = sqlx::query_as(
+        "insert into kassenbuch (season, day, cents, konto, kategorie, text, storno_of, reason,
+             created_by) values (?, ?, ?, ?, ?, ?, ?, ?, ?) returning id",
+    )
+    .bind(year)
+    .bind(b.day)
+    .bind(b.cents)
+    .bind(b.konto.key())
+    .bind(b.kategorie.label())
+    .bind(&b.text)
+    .bind(b.storno_of)
+    .bind(&b.reason)
+    .bind(&b.created_by)
+    .fetch_one(conn)
+    .await?;
+    Ok(id)
+}
+
+/// The Kassenstürze of season `year`, by day.
+pub async fn stuerze_of(pool: &SqlitePool, year: i32) -> Result<Vec<Kassensturz>, DbError> {
+    let rows: Vec<(NaiveDate, i64, String)> = sqlx::query_as(
+        "select day, counted_cents, counted_by from kassenstuerze where season = ? order by day, id",
+    )
+    .bind(year)
+    .fetch_all(pool)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(day, counted_cents, by)| Kassensturz {
+            day,
+            counted_cents,
+            by,
+        })
+        .collect())
+}
+
+/// Stores the Kassensturz `k` of season `year`.
+pub async fn insert_sturz(
+    conn: &mut SqliteConnection,
+    year: i32,
+    k: &Kassensturz,
+) -> Result<(), DbError> {
+    sqlx::query(
+        "insert into kassenstuerze (season, day, counted_cents, counted_by) values (?, ?, ?, ?)",
+    )
+    .bind(year)
+    .bind(k.day)
+    .bind(k.counted_cents)
+    .bind(&k.by)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// The Kassenbuch of season `year` as its season file carries it (issue 35.4): the hand bookings
+/// numbered 1, 2, 3 … by id, a Storno naming its booking's number; `None` without any booking or
+/// Kassensturz.
+pub async fn file_of(
+    conn: &mut SqliteConnection,
+    year: i32,
+) -> Result<Option<crate::league::model::file::KassenbuchFile>, DbError> {
+    use crate::league::model::file::{HandBookingEntry, KassenbuchFile, KassensturzEntry};
+    let bookings = bookings_of(&mut *conn, year).await?;
+    let counts: Vec<(NaiveDate, i64, String)> = sqlx::query_as(
+        "select day, counted_cents, counted_by from kassenstuerze where season = ? order by id",
+    )
+    .bind(year)
+    .fetch_all(&mut *conn)
+    .await?;
+    if bookings.is_empty() && counts.is_empty() {
+        return Ok(None);
+    }
+    let nr_of = |id: i64| {
+        bookings
+            .iter()
+            .position(|b| b.id == id)
+            .map(|i| i as u32 + 1)
+    };
+    Ok(Some(KassenbuchFile {
+        version: crate::league::model::file::KASSENBUCH_VERSION,
+        bookings: bookings
+            .iter()
+            .enumerate()
+            .map(|(i, b)| HandBookingEntry {
+                nr: i as u32 + 1,
+                date: b.day,
+                cents: b.cents,
+                konto: b.konto.key().to_string(),
+                kategorie: b.kategorie.label().to_string(),
+                text: b.text.clone(),
+                storno_of: b.storno_of.and_then(nr_of),
+                reason: b.reason.clone(),
+                by: b.created_by.clone(),
+            })
+            .collect(),
+        kassenstuerze: counts
+            .into_iter()
+            .map(|(date, counted_cents, by)| KassensturzEntry {
+                date,
+                counted_cents,
+                by,
+            })
+            .collect(),
+    }))
+}
+
+/// Replaces the Kassenbuch of season `year` by `file`'s (checked already): every hand booking
+/// and Kassensturz deleted, the file's stored in its order, each Storno linked to its booking's
+/// new id. Run it inside the import's transaction.
+pub async fn replace_from_file(
+    conn: &mut SqliteConnection,
+    year: i32,
+    file: &crate::league::model::file::KassenbuchFile,
+) -> Result<(), DbError> {
+    // A Storno refers to its booking: those go first.
+    sqlx::query("delete from kassenbuch where season = ? and storno_of is not null")
+        .bind(year)
+        .execute(&mut *conn)
+        .await?;
+    for table in ["kassenbuch", "kassenstuerze"] {
+        sqlx::query(&format!("delete from {table} where season = ?"))
+            .bind(year)
+            .execute(&mut *conn)
+            .await?;
+    }
+    let mut ids: Vec<i64> = Vec::with_capacity(file.bookings.len());
+    for b in &file.bookings {
+        let hand = HandBooking {
+            id: 0,
+            day: b.date,
+            cents: b.cents,
+            konto: Konto::parse(&b.konto).unwrap_or(Konto::Bar),
+            kategorie: Kategorie::parse(&b.kategorie).unwrap_or(Kategorie::Sonstiges),
+            text: b.text.clone(),
+            storno_of: b
+                .storno_of
+                .and_then(|nr| ids.get((nr as usize).wrapping_sub(1)).copied()),
+            reason: b.reason.clone(),
+            created_by: b.by.clone(),
+        };
+        ids.push(insert(&mut *conn, year, &hand).await?);
+    }
+    for k in &file.kassenstuerze {
+        let sturz = Kassensturz {
+            day: k.date,
+            counted_cents: k.counted_cents,
+            by: k.by.clone(),
+        };
+        insert_sturz(&mut *conn, year, &sturz).await?;
+    }
+    Ok(())
+}

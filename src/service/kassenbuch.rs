@@ -1,0 +1,286 @@
+//! The Kassenbuch and the Kassenbericht of a season (issue 35.1, 35.2, 35.4, docs/kassenbuch.md):
+//! the league's bookings derived from the snapshot, the hand bookings and Kassenstürze from the
+//! database, the Anfangsbestand carried from the previous season's Endbestand, and the check that
+//! the league's part equals the Jahresabschluss. Writes store a hand booking, a Storno or a
+//! Kassensturz with a Protokoll line; nothing else of the season changes.
+
+use chrono::NaiveDate;
+use serde_json::json;
+
+use crate::db;
+use crate::league::model::format::{date_de, format_cents};
+use crate::league::money::kasse::buch::{
+    check_hand, kassenbuch, payout_day, shares, Bestand, HandBooking, Kassenbuch, Kassensturz,
+    Kategorie, Konto,
+};
+use crate::service::{League, ServiceError};
+
+/// The Jahresabschluss's figures beside the Kassenbuch's league part (issue 35.2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeagueCheck {
+    /// The Jahresabschluss: Übertrag aus dem Vorjahr, cents.
+    pub carry_in_cents: i64,
+    /// The Jahresabschluss: Beiträge, cents.
+    pub fees_cents: i64,
+    /// The Jahresabschluss: Strafen, cents.
+    pub fines_cents: i64,
+    /// The Jahresabschluss: Plätze + Lucky Looser, cents.
+    pub shares_cents: i64,
+    /// The Jahresabschluss: Übertrag ins nächste Jahr, cents.
+    pub carry_out_cents: i64,
+    /// The Kassenbuch's league bookings: Beitrag, Strafe, Auszahlung (as a positive sum), cents.
+    pub booked: (i64, i64, i64),
+    /// True when the booked figures equal the Jahresabschluss's (the payouts only once booked).
+    pub ok: bool,
+}
+
+/// A season's books: the Kassenbuch and its check against the Jahresabschluss.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Books {
+    /// The Kassenbuch.
+    pub book: Kassenbuch,
+    /// The league's part against the Jahresabschluss.
+    pub league: LeagueCheck,
+}
+
+/// A hand booking as typed and parsed (issue 35.1).
+#[derive(Debug, Clone)]
+pub struct NewBooking {
+    /// The day.
+    pub day: NaiveDate,
+    /// Signed cents: income > 0, expense < 0.
+    pub cents: i64,
+    /// Cash or bank.
+    pub konto: Konto,
+    /// The category.
+    pub kategorie: Kategorie,
+    /// What it was.
+    pub text: String,
+}
+
+impl League {
+    /// The books of season `year` as the club's today sees them: every season before it chained
+    /// (its Endbestand is the next one's Anfangsbestand, the first season starts at 0), the
+    /// league's part checked against the Jahresabschluss. Errors: no such season, storage.
+    pub async fn books(&self, year: i32) -> Result<Books, ServiceError> {
+        let snapshot = self.snapshot();
+        snapshot.season(year)?;
+        let today = self.today();
+        let hand = db::kassenbuch::bookings_upto(&self.db().read, year).await?;
+        let stuerze = db::kassenbuch::stuerze_of(&self.db().read, year).await?;
+        let mut carry = Bestand::default();
+        for view in snapshot.seasons().filter(|v| v.season.year <= year) {
+            let season = &view.season;
+            let y = season.year;
+            let chained = snapshot.chained_on(y, today)?;
+            let p = &chained.payouts;
+            let day = payout_day(season, today);
+            let mine: Vec<HandBooking> = hand
+                .iter()
+                .filter(|(s, _)| *s == y)
+                .map(|(_, b)| b.clone())
+                .collect();
+            let counts: &[Kassensturz] = if y == year { &stuerze } else { &[] };
+            let book = kassenbuch(season, day.map(|d| (d, p)), carry, &mine, counts);
+            if y < year {
+                carry = book.end;
+                continue;
+            }
+            let booked = (
+                book.league_cents(Kategorie::Beitrag),
+                book.league_cents(Kategorie::Strafe),
+                -book.league_cents(Kategorie::Auszahlung),
+            );
+            let shares_cents: i64 = shares(p).iter().map(|x| x.1).sum();
+            let ok = booked.0 == p.fees_cents
+                && booked.1 == p.fines_cents
+                && (!book.payouts_booked || booked.2 == shares_cents);
+            let league = LeagueCheck {
+                carry_in_cents: p.carry_in_cents,
+                fees_cents: p.fees_cents,
+                fines_cents: p.fines_cents,
+                shares_cents,
+                carry_out_cents: p.carry_out_cents,
+                booked,
+                ok,
+            };
+            return Ok(Books { book, league });
+        }
+        Err(ServiceError::NoSeason(year))
+    }
+
+    /// Books `b` by hand in season `year` by `author` (issue 35.1); the German message with its
+    /// Beleg number. Refused (German, naming the field): [`check_hand`].
+    pub async fn book_hand(
+        &self,
+        year: i32,
+        b: NewBooking,
+        author: &str,
+    ) -> Result<String, ServiceError> {
+        self.snapshot().season(year)?;
+        check_hand(year, b.day, b.cents, &b.text).map_err(ServiceError::refused)?;
+        let hand = HandBooking {
+            id: 0,
+            day: b.day,
+            cents: b.cents,
+            konto: b.konto,
+            kategorie: b.kategorie,
+            text: b.text.trim().to_string(),
+            storno_of: None,
+            reason: String::new(),
+            created_by: author.to_string(),
+        };
+        let id = self
+            .store_hand(year, &hand, author, "Kassenbuch: gebucht")
+            .await?;
+        let beleg = self.beleg_of(year, id).await?;
+        Ok(format!(
+            "Beleg {beleg} gebucht: {} {} ({}, {}) am {}.",
+            format_cents(hand.cents),
+            hand.text,
+            hand.kategorie.label(),
+            hand.konto.label(),
+            date_de(hand.day)
+        ))
+    }
+
+    /// Cancels the hand booking `id` of season `year` by a Storno on `day` with `reason`, by
+    /// `author` (issue 35.1): a new booking of the opposite amount; the original stays. Refused
+    /// (German): no reason, no such hand booking, a Storno itself, cancelled already, a bad day.
+    pub async fn storno(
+        &self,
+        year: i32,
+        id: i64,
+        day: NaiveDate,
+        reason: &str,
+        author: &str,
+    ) -> Result<String, ServiceError> {
+        self.snapshot().season(year)?;
+        let reason = reason.trim();
+        if reason.is_empty() {
+            return Err(ServiceError::refused(
+                "Grund: bitte sagen, warum storniert wird.",
+            ));
+        }
+        let mut tx = self.db().begin_write_as(author).await?;
+        let all = db::kassenbuch::bookings_of(&mut tx, year).await?;
+        let orig = all.iter().find(|b| b.id == id).ok_or_else(|| {
+            ServiceError::refused("Storno: diese Buchung gibt es in der Saison nicht (nur Buchungen von Hand werden storniert; die der Liga auf ihren Seiten).")
+        })?;
+        if orig.storno_of.is_some() {
+            return Err(ServiceError::refused(
+                "Storno: ein Storno wird nicht storniert; bitte neu buchen.",
+            ));
+        }
+        if all.iter().any(|b| b.storno_of == Some(id)) {
+            return Err(ServiceError::refused(
+                "Storno: diese Buchung ist schon storniert.",
+            ));
+        }
+        check_hand(year, day, orig.cents, "Storno").map_err(ServiceError::refused)?;
+        drop(tx);
+        let hand = HandBooking {
+            id: 0,
+            day,
+            cents: -orig.cents,
+            konto: orig.konto,
+            kategorie: orig.kategorie,
+            text: format!("Storno: {}", orig.text),
+            storno_of: Some(id),
+            reason: reason.to_string(),
+            created_by: author.to_string(),
+        };
+        let new = self
+            .store_hand(year, &hand, author, "Kassenbuch: storniert")
+            .await?;
+        let (was, now) = (
+            self.beleg_of(year, id).await?,
+            self.beleg_of(year, new).await?,
+        );
+        Ok(format!(
+            "Beleg {was} storniert durch Beleg {now} ({reason})."
+        ))
+    }
+
+    /// Records the cash `counted_cents` counted on `day` in season `year` by `author` (a
+    /// Kassensturz); the German message with the difference to the book. Refused (German): a day
+    /// outside the season, a negative count.
+    pub async fn kassensturz(
+        &self,
+        year: i32,
+        day: NaiveDate,
+        counted_cents: i64,
+        author: &str,
+    ) -> Result<String, ServiceError> {
+        self.snapshot().season(year)?;
+        if counted_cents < 0 {
+            return Err(ServiceError::refused(
+                "Gezählt: der Bestand kann nicht negativ sein.",
+            ));
+        }
+        check_hand(year, day, 1, "Kassensturz").map_err(ServiceError::refused)?;
+        let k = Kassensturz {
+            day,
+            counted_cents,
+            by: author.to_string(),
+        };
+        let mut tx = self.db().begin_write_as(author).await?;
+        db::kassenbuch::insert_sturz(&mut tx, year, &k).await?;
+        let after = json!({ "season": year, "day": day, "counted_cents": counted_cents });
+        db::audit::record(&mut tx, author, "Kassensturz", None, Some(&after)).await?;
+        tx.commit().await?;
+        self.stored_books().await?;
+        let books = self.books(year).await?;
+        let diff = books
+            .book
+            .stuerze
+            .iter()
+            .rev()
+            .find(|s| s.count.day == day)
+            .map_or(0, |s| s.diff_cents);
+        Ok(format!(
+            "Kassensturz am {}: {} gezählt, Differenz zum Kassenbuch {}.",
+            date_de(day),
+            format_cents(counted_cents),
+            format_cents(diff)
+        ))
+    }
+
+    /// Stores `hand` in season `year` with the Protokoll line `action` by `author`; its id.
+    async fn store_hand(
+        &self,
+        year: i32,
+        hand: &HandBooking,
+        author: &str,
+        action: &str,
+    ) -> Result<i64, ServiceError> {
+        let mut tx = self.db().begin_write_as(author).await?;
+        let id = db::kassenbuch::insert(&mut tx, year, hand).await?;
+        let after = json!({ "id": id, "season": year, "day": hand.day, "cents": hand.cents,
+            "konto": hand.konto.key(), "kategorie": hand.kategorie.label(), "text": hand.text,
+            "storno_of": hand.storno_of, "reason": hand.reason });
+        db::audit::record(&mut tx, author, action, None, Some(&after)).await?;
+        tx.commit().await?;
+        self.stored_books().await?;
+        Ok(id)
+    }
+
+    /// After a write of the Kassenbuch: the season's view read again (it carries the Kassenbuch
+    /// into the season file) and the other leagues on the database told.
+    async fn stored_books(&self) -> Result<(), ServiceError> {
+        self.refresh().await?;
+        self.written().await;
+        Ok(())
+    }
+
+    /// The Beleg number of hand booking `id` in season `year` now (0 when not found).
+    async fn beleg_of(&self, year: i32, id: i64) -> Result<u32, ServiceError> {
+        let books = self.books(year).await?;
+        Ok(books
+            .book
+            .bookings
+            .iter()
+            .find(|b| b.hand == Some(id))
+            .map_or(0, |b| b.beleg))
+    }
+}
