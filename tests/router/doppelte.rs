@@ -112,10 +112,7 @@ fn fold(name: &str) -> String {
 /// Without a trailing initial or jun./sen., repeatedly, while more than one word is left.
 fn bare(folded: &str) -> String {
     let mut words: Vec<&str> = folded.split(' ').collect();
-    loop {
-        let Some(last) = words.last().copied() else {
-            break;
-        };
+    while let Some(last) = words.last().copied() {
         let stem = last.trim_end_matches('.');
         let drop = words.len() > 1
             && (stem == "jun"
@@ -167,9 +164,7 @@ fn distance(a: &str, b: &str) -> usize {
     for (i, row) in d.iter_mut().enumerate() {
         row[0] = i;
     }
-    for j in 0..=b.len() {
-        d[0][j] = j;
-    }
+    d[0] = (0..=b.len()).collect();
     for i in 1..=a.len() {
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
