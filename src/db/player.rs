@@ -122,3 +122,47 @@ pub async fn set_fee(
         .await?;
     Ok(())
 }
+
+/// The statuses of season `year` other than aktiv (issue 36.4): (player id, „pausiert“ or
+/// „ausgetreten“, the day he left).
+pub async fn statuses(
+    conn: &mut SqliteConnection,
+    year: i32,
+) -> Result<Vec<(i64, String, Option<NaiveDate>)>, DbError> {
+    Ok(sqlx::query_as(
+        "select player_id, status, day from player_status where season = ? order by player_id",
+    )
+    .bind(year)
+    .fetch_all(conn)
+    .await?)
+}
+
+/// Sets player `id`'s status in season `year`: „aktiv“ removes the row, „pausiert“ and
+/// „ausgetreten“ (with `day`) store it.
+pub async fn set_status(
+    conn: &mut SqliteConnection,
+    year: i32,
+    id: i64,
+    status: &str,
+    day: Option<NaiveDate>,
+) -> Result<(), DbError> {
+    if status == "aktiv" {
+        sqlx::query("delete from player_status where season = ? and player_id = ?")
+            .bind(year)
+            .bind(id)
+            .execute(conn)
+            .await?;
+        return Ok(());
+    }
+    sqlx::query(
+        "insert into player_status (season, player_id, status, day) values (?, ?, ?, ?)
+         on conflict (season, player_id) do update set status = excluded.status, day = excluded.day",
+    )
+    .bind(year)
+    .bind(id)
+    .bind(status)
+    .bind(day)
+    .execute(conn)
+    .await?;
+    Ok(())
+}

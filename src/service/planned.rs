@@ -26,6 +26,7 @@ use crate::league::plan::planned::{
 use crate::league::Change;
 
 mod series;
+pub mod who_plays;
 pub use series::{SeriesInput, SeriesPlan, SeriesState};
 
 /// A planned night as typed (the Verwaltung's form, the command line): the day and the texts of

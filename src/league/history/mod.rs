@@ -1,9 +1,11 @@
 //! What spans nights and seasons, read off the table and the money: careers, the all-time table
 //! and the Ehrentafel (`career`), curves of the season (`curves`), records and streaks
-//! (`records`), the Glücksfaktor of the rounds played in the Schockbesteck (`glueck`) and a
-//! night's report (`report`). Names the model, the table, the plan, the money and the sheet.
+//! (`records`), the Glücksfaktor of the rounds played in the Schockbesteck (`glueck`), a
+//! night's report (`report`) and the suggested doubles of names (`doubles`). Names the model,
+//! the table, the plan, the money and the sheet.
 pub mod career;
 pub mod curves;
+pub mod doubles;
 pub mod glueck;
 pub mod records;
 pub mod report;

@@ -3,17 +3,23 @@
 //! from the date, league.md §5), add a night, delete an empty season. Every submission is one
 //! change through the write pipeline; a refused one shows the page again with what was typed.
 
+pub mod doppelte;
+
+use std::collections::BTreeMap;
+
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use axum::Form;
+
 use chrono::{Datelike, NaiveDate};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::league::model::format::date_de;
 use crate::league::model::rules::{late_fee_warning, proposed_season_year, SeasonRules};
+use crate::league::plan::status::Status;
 use crate::league::Change;
 use crate::service::{Edit, League, SeasonView, ServiceError};
 use crate::web::kit::session::{CurrentUser, RequireAdmin, RequireSecretary};
@@ -25,6 +31,11 @@ use crate::web::public::abende::NightLine;
 pub fn routes() -> Routes {
     Routes::new()
         .get(Guard::Secretary, "/verwaltung", overview)
+        .get(
+            Guard::Secretary,
+            "/verwaltung/spieler/doppelte",
+            doppelte::get,
+        )
         .post(Guard::Secretary, "/verwaltung/saison", create_season)
         .get(Guard::Secretary, "/verwaltung/saison/{year}", season_page)
         .post(
@@ -41,6 +52,11 @@ pub fn routes() -> Routes {
             Guard::Secretary,
             "/verwaltung/saison/{year}/spieler/{id}/beitrag",
             record_fee,
+        )
+        .post(
+            Guard::Secretary,
+            "/verwaltung/saison/{year}/spieler/{id}/status",
+            set_status,
         )
         .post(
             Guard::Secretary,
@@ -225,6 +241,11 @@ pub struct PlayerLine {
     pub fee: Option<(NaiveDate, i64)>,
     /// Value of the fee date field (typed or stored, `YYYY-MM-DD`).
     pub fee_input: String,
+    /// His status in the season as the form shows it (typed or stored): „aktiv“, „pausiert“,
+    /// „ausgetreten“, and the day of leaving (`YYYY-MM-DD` or empty).
+    pub status: (String, String),
+    /// The stored status in German („ausgetreten am 30.06.2026“).
+    pub status_shown: String,
 }
 
 /// The season's admin page.
@@ -262,6 +283,10 @@ struct Typed {
     new_night: Option<String>,
     rename: Option<(i64, String)>,
     fee: Option<(i64, String)>,
+    /// A refused status form: player id, status and day as typed.
+    status: Option<(i64, String, String)>,
+    /// The stored statuses of the season (issue 36.4), read before rendering.
+    statuses: BTreeMap<i64, Status>,
 }
 
 fn render_season(layout: Layout, view: &SeasonView, typed: Typed) -> SeasonPage {
@@ -295,6 +320,22 @@ fn render_season(layout: Layout, view: &SeasonView, typed: Typed) -> SeasonPage 
                         .fee_paid_on
                         .map_or_else(|| fee_default.clone(), |d| d.to_string()),
                 },
+                status: match &typed.status {
+                    Some((i, kind, day)) if *i == id => (kind.clone(), day.clone()),
+                    _ => {
+                        let s = typed.statuses.get(&id).copied().unwrap_or_default();
+                        (
+                            s.code().to_string(),
+                            s.day().map(|d| d.to_string()).unwrap_or_default(),
+                        )
+                    }
+                },
+                status_shown: typed
+                    .statuses
+                    .get(&id)
+                    .copied()
+                    .unwrap_or_default()
+                    .german(),
                 name: p.name.clone(),
             }
         })
@@ -325,8 +366,16 @@ fn render_season(layout: Layout, view: &SeasonView, typed: Typed) -> SeasonPage 
     }
 }
 
-async fn season_page(layout: Layout, at: AtSeason) -> SeasonPage {
-    render_season(layout, &at.view, Typed::default())
+async fn season_page(
+    State(league): State<League>,
+    layout: Layout,
+    at: AtSeason,
+) -> Result<SeasonPage, AppError> {
+    let typed = Typed {
+        statuses: league.statuses(at.year()).await?,
+        ..Typed::default()
+    };
+    Ok(render_season(layout, &at.view, typed))
 }
 
 /// Ends a form of the season page: stored → `to` with the change's message; refused → the season page again
@@ -338,6 +387,10 @@ async fn end(
     to: String,
     typed: Typed,
 ) -> Result<Response, AppError> {
+    let typed = Typed {
+        statuses: reply.league.statuses(year).await?,
+        ..typed
+    };
     reply
         .finish_season(year, done, to, |layout, view, reason| {
             let typed = Typed {
@@ -400,6 +453,43 @@ async fn rename_player(
     };
     let to = format!("/verwaltung/saison/{year}#spieler-{id}");
     end(reply, year, done.map(|_| message), to, typed).await
+}
+
+/// The status form of a player (issue 36.4).
+#[derive(Deserialize)]
+pub struct StatusForm {
+    /// „aktiv“, „pausiert“ or „ausgetreten“.
+    pub status: String,
+    /// The day of leaving (`YYYY-MM-DD`), needed for „ausgetreten“.
+    #[serde(default)]
+    pub day: String,
+}
+
+/// `POST /verwaltung/saison/{year}/spieler/{id}/status`: player `id`'s status in the season
+/// ([`League::set_status`]); refused → the page again with what was typed, nothing stored.
+async fn set_status(
+    reply: Reply,
+    RequireSecretary(user): RequireSecretary,
+    at: AtSeason,
+    Path((_, id)): Path<(i32, i64)>,
+    Form(form): Form<StatusForm>,
+) -> Result<Response, AppError> {
+    let year = at.year();
+    let done = match Status::parse(&form.status, &form.day) {
+        Ok(status) => reply
+            .league
+            .set_status(year, id, status, &user.username)
+            .await
+            .map(|name| format!("{name}: {} in der Saison {year}.", status.german())),
+        Err(e) => Err(ServiceError::refused(e)),
+    };
+    let typed = Typed {
+        error_at: format!("spieler-{id}"),
+        status: Some((id, form.status, form.day)),
+        ..Typed::default()
+    };
+    let to = format!("/verwaltung/saison/{year}#spieler-{id}");
+    end(reply, year, done, to, typed).await
 }
 
 /// `POST /verwaltung/saison/{year}/spieler/{id}/beitrag`: player `id`'s Jahresbeitrag by its

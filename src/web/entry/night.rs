@@ -4,7 +4,7 @@
 //! at the form's anchor with a flash message, refused → this page again (422) with what was typed
 //! and the reason at the top.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use askama::Template;
 use askama_web::WebTemplate;
@@ -16,6 +16,7 @@ use chrono::NaiveDate;
 use super::round_input::{first, Fields, RowInput};
 use crate::league::model::format::{date_de, format_cents};
 use crate::league::money::kasse::fine_label;
+use crate::league::plan::status::{active_first, Status};
 use serde::Deserialize;
 
 use crate::league::{model::draw, Change, Korrektur};
@@ -64,7 +65,9 @@ struct NightAdminPage {
     /// Rounds per night (league.md §1): the highest number the round form's script proposes.
     rounds_per_night: u32,
     has_rounds: bool,
+    /// The season's active players, alphabetically; then the others, folded (issue 36.4).
     present: Vec<PresentLine>,
+    present_others: Vec<PresentLine>,
     tables: Vec<TableForm>,
     joker_allowed: bool,
     fines: Vec<FineLine>,
@@ -156,6 +159,8 @@ pub fn korrektur_key(form: &str, a: impl std::fmt::Display, b: impl std::fmt::Di
 struct NightLive {
     links: Vec<(u32, String)>,
     running: Vec<(u32, u32)>,
+    /// The season's statuses by player id (issue 36.4): the order of the presence list.
+    statuses: BTreeMap<i64, Status>,
 }
 
 /// The rounds of `table` at night `at` running in the Schockbesteck (empty when they cannot be
@@ -185,28 +190,12 @@ async fn active_links(league: &League, at: &AtNight) -> NightLive {
             running.push((table, round));
         }
     }
-    NightLive { links, running }
-}
-
-/// What is still open before a night is closed, in German: tables with fewer rounds than the
-/// season plays ("Tisch 1: 5 von 10 Runden eingetragen") and Runden still running in the
-/// Schockbesteck ("Tisch 2: Runde 5 läuft noch im Schockbesteck").
-pub fn open_items(
-    tables: &[(u32, usize)],
-    rounds_per_night: u32,
-    running: &[(u32, u32)],
-) -> Vec<String> {
-    let mut items: Vec<String> = tables
-        .iter()
-        .filter(|(_, n)| *n < rounds_per_night as usize)
-        .map(|(t, n)| format!("Tisch {t}: {n} von {rounds_per_night} Runden eingetragen"))
-        .collect();
-    items.extend(
-        running
-            .iter()
-            .map(|(t, r)| format!("Tisch {t}: Runde {r} läuft noch im Schockbesteck")),
-    );
-    items
+    let statuses = league.statuses(at.year()).await.unwrap_or_default();
+    NightLive {
+        links,
+        running,
+        statuses,
+    }
 }
 
 fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightAdminPage {
@@ -229,7 +218,7 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
             night.draw.iter().map(|s| id_of(&s.player)).collect()
         }
     });
-    let present = season
+    let present: Vec<PresentLine> = season
         .players
         .iter()
         .map(|p| PresentLine {
@@ -238,6 +227,8 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
             checked: ticked.contains(&id_of(&p.name)),
         })
         .collect();
+    let status = |p: &PresentLine| live.statuses.get(&p.id).copied().unwrap_or_default();
+    let (present, present_others) = active_first(present, night.date, |p| &p.name, status);
     let mut numbers: Vec<u32> = night.draw.iter().map(|s| s.table).collect();
     numbers.dedup();
     let entered: Vec<(u32, usize)> = numbers
@@ -329,6 +320,7 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
         rounds_per_night: rules.rounds_per_night,
         has_rounds,
         present,
+        present_others,
         tables,
         joker_allowed: rules.joker_multiplier.is_some(),
         fines: night

@@ -3,6 +3,8 @@
 //! season gets one), changes, moves, cancels, plans a cancelled one again, answers for a player,
 //! and starts one (its Spielabend with the Zusagen ticked as present).
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::{Path, State};
@@ -12,6 +14,7 @@ use chrono::NaiveDate;
 use serde::Deserialize;
 
 use crate::league::plan::planned::{PlanStatus, Via};
+use crate::league::plan::status::{active_first, Status};
 use crate::service::planned::{Cancelled, OnPlanned, PlanInput, Planned};
 use crate::service::{League, ServiceError, Snapshot};
 use crate::web::kit::respond::{Reply, Stored};
@@ -88,10 +91,13 @@ pub struct TerminLine {
     pub closed: bool,
     /// "8 Zusagen, 1 Absage – voraussichtlich 1 Tisch".
     pub forecast: String,
-    /// Who answered.
+    /// Who answered: the active players alphabetically (issue 36.4), then the others (folded).
     pub answers: Vec<AnswerLine>,
-    /// Whom the secretary may answer for: (players.id, name).
+    pub answers_others: Vec<AnswerLine>,
+    /// Whom the secretary may answer for: (players.id, name), the active alphabetically, then
+    /// the others (their own group).
     pub players: Vec<(i64, String)>,
+    pub players_others: Vec<(i64, String)>,
 }
 
 /// The page.
@@ -113,6 +119,7 @@ pub struct TerminePage {
 pub fn render(
     layout: Layout,
     snapshot: &Snapshot,
+    statuses: &Statuses,
     typed: PlanForm,
     error: Option<String>,
 ) -> TerminePage {
@@ -129,6 +136,37 @@ pub fn render(
                 .ok()
                 .and_then(|v| v.season.night(night.date).map(|n| n.closed))
                 .unwrap_or(false);
+        let of_year = statuses.get(&year);
+        let status_of = |id: i64| {
+            of_year
+                .and_then(|m| m.get(&id))
+                .copied()
+                .unwrap_or_default()
+        };
+        let answers: Vec<(i64, AnswerLine)> = night
+            .answers
+            .iter()
+            .map(|a| {
+                let line = AnswerLine {
+                    name: name_of(snapshot, a.player_id, &a.player),
+                    said: if a.coming { "kommt" } else { "kommt nicht" },
+                    via: a.via.label(),
+                    old_day: (!night.is_current(a))
+                        .then(|| crate::league::model::format::date_de(a.for_date)),
+                };
+                (a.player_id, line)
+            })
+            .collect();
+        let (answers, answers_others) =
+            active_first(answers, night.date, |a| &a.1.name, |a| status_of(a.0));
+        let (players, players_others) = active_first(
+            players_around(snapshot, year),
+            night.date,
+            |p| &p.1,
+            |p| status_of(p.0),
+        );
+        let unzip =
+            |v: Vec<(i64, AnswerLine)>| -> Vec<AnswerLine> { v.into_iter().map(|a| a.1).collect() };
         let line = TerminLine {
             id: night.id,
             iso: night.date.to_string(),
@@ -142,18 +180,10 @@ pub fn render(
             started: st == PlanStatus::Started && !closed,
             closed,
             forecast: night.forecast(split_of(snapshot, year)).sentence(),
-            answers: night
-                .answers
-                .iter()
-                .map(|a| AnswerLine {
-                    name: name_of(snapshot, a.player_id, &a.player),
-                    said: if a.coming { "kommt" } else { "kommt nicht" },
-                    via: a.via.label(),
-                    old_day: (!night.is_current(a))
-                        .then(|| crate::league::model::format::date_de(a.for_date)),
-                })
-                .collect(),
-            players: players_around(snapshot, year),
+            answers: unzip(answers),
+            answers_others: unzip(answers_others),
+            players,
+            players_others,
         };
         match st {
             PlanStatus::Open | PlanStatus::Started if night.date >= today && !closed => {
@@ -173,9 +203,36 @@ pub fn render(
     }
 }
 
+/// The statuses of the players (issue 36.4) by season year and player id.
+pub type Statuses = BTreeMap<i32, BTreeMap<i64, Status>>;
+
+/// The statuses of every season with a planned night (unread ones count as aktiv: the page
+/// still shows).
+pub async fn statuses_of(league: &League) -> Statuses {
+    let years: BTreeSet<i32> = league
+        .snapshot()
+        .planning
+        .nights
+        .iter()
+        .map(|n| chrono::Datelike::year(&n.date))
+        .collect();
+    let mut out = Statuses::new();
+    for year in years {
+        out.insert(year, league.statuses(year).await.unwrap_or_default());
+    }
+    out
+}
+
 /// `GET /verwaltung/termine`: the planned nights and the plan form.
 pub async fn get(State(league): State<League>, layout: Layout) -> TerminePage {
-    render(layout, &league.snapshot(), PlanForm::default(), None)
+    let statuses = statuses_of(&league).await;
+    render(
+        layout,
+        &league.snapshot(),
+        &statuses,
+        PlanForm::default(),
+        None,
+    )
 }
 
 /// A typed day: `2027-01-08` or `08.01.2027`; refused (German) otherwise.
@@ -212,6 +269,7 @@ async fn end(
     typed: PlanForm,
 ) -> Result<Response, AppError> {
     let league = reply.league.clone();
+    let statuses = statuses_of(&league).await;
     reply
         .finish(
             done,
@@ -220,6 +278,7 @@ async fn end(
                 Ok(render(
                     layout,
                     &league.snapshot(),
+                    &statuses,
                     typed,
                     Some(refusal.to_string()),
                 ))

@@ -188,3 +188,24 @@ pub fn taken_numbers(rounds: &[EnteredRound], running: &[u32]) -> String {
         .collect::<Vec<_>>()
         .join(",")
 }
+
+/// What is still open before a night is closed, in German: tables with fewer rounds than the
+/// season plays ("Tisch 1: 5 von 10 Runden eingetragen") and Runden still running in the
+/// Schockbesteck ("Tisch 2: Runde 5 läuft noch im Schockbesteck").
+pub fn open_items(
+    tables: &[(u32, usize)],
+    rounds_per_night: u32,
+    running: &[(u32, u32)],
+) -> Vec<String> {
+    let mut items: Vec<String> = tables
+        .iter()
+        .filter(|(_, n)| *n < rounds_per_night as usize)
+        .map(|(t, n)| format!("Tisch {t}: {n} von {rounds_per_night} Runden eingetragen"))
+        .collect();
+    items.extend(
+        running
+            .iter()
+            .map(|(t, r)| format!("Tisch {t}: Runde {r} läuft noch im Schockbesteck")),
+    );
+    items
+}
