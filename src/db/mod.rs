@@ -7,6 +7,7 @@ pub mod besteck;
 pub mod card;
 pub mod change;
 pub mod closing;
+pub mod merge;
 pub mod money;
 pub mod night;
 pub mod planned;

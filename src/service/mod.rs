@@ -18,6 +18,7 @@ pub mod files;
 pub mod interchange;
 pub mod live;
 pub mod lock;
+pub mod merge;
 pub mod planned;
 pub mod scorer;
 pub mod settings;

@@ -25,6 +25,7 @@ mod harden;
 mod hostile;
 mod kontoauszug;
 mod late_arrival;
+mod merge;
 mod money;
 mod offline;
 mod once;
