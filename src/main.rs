@@ -9,7 +9,7 @@ use std::process::ExitCode;
 mod cli;
 
 use clap::Parser;
-use cli::args::{Cli, Command, PlayerCommand, UserCommand};
+use cli::args::{Cli, Command, UserCommand};
 use cli::{accounts, aufruf, data, demo, nights, serve, sheets, upgrades, wurfrunde, Context};
 use schockerliga::service::ServiceError;
 
@@ -125,8 +125,6 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Wurfrunde { file } => wurfrunde::evaluate(&file),
         Command::Demo(args) => demo::demo(&ctx, args).await,
         Command::Night { command } => nights::night(&ctx, command).await,
-        Command::Player {
-            command: PlayerCommand::Link { name, revoke },
-        } => nights::player_link(&ctx, &name, revoke).await,
+        Command::Player { command } => nights::player(&ctx, command).await,
     }
 }

@@ -286,6 +286,28 @@ pub enum PlayerCommand {
         #[arg(long)]
         revoke: bool,
     },
+    /// Zwei Spieler zu einem zusammenführen (alle Saisons: Runden, Strafen, Beiträge, Zahlungen,
+    /// Zusagen); abgelehnt, wenn beide an einem Abend gespielt haben.
+    #[command(help_template = HILFE)]
+    Merge {
+        /// Der Name des Spielers, der im anderen aufgeht.
+        name: String,
+        /// Der Name, der bleibt.
+        #[arg(long = "into", value_name = "NAME")]
+        into: String,
+        /// Der Grund (steht im Protokoll).
+        #[arg(long)]
+        reason: String,
+    },
+    /// Die letzte Zusammenführung in NAME rückgängig machen: beide Spieler wie vorher.
+    #[command(help_template = HILFE)]
+    Split {
+        /// Der Name des Spielers, in den zuletzt zusammengeführt wurde.
+        name: String,
+        /// Der Grund (steht im Protokoll).
+        #[arg(long)]
+        reason: String,
+    },
 }
 
 /// The commands of `night`.

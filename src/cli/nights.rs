@@ -1,14 +1,14 @@
 //! Nights and links: `night plan`, `night plan-series`, `night cancel`, `night link` (a table's scorer link) and
-//! `player link` (a player's own card), through the league as the web's calendar, night and
+//! `player link` (a player's own card), `player merge` and `player split` (issue 36), through the league as the web's calendar, night and
 //! card pages.
 
 use chrono::NaiveDate;
 use schockerliga::league::model::format::{date_de, weekday_de};
 use schockerliga::league::plan::series::Rule;
 use schockerliga::service::planned::{OnPlanned, PlanInput, Planned, SeriesInput};
-use schockerliga::service::{card, scorer};
+use schockerliga::service::{card, scorer, Edit, League};
 
-use super::args::NightCommand;
+use super::args::{NightCommand, PlayerCommand};
 use super::{refused, stdout, Context};
 
 /// `schockerliga night …`: plans, cancels, or prints or revokes a table's link.
@@ -165,9 +165,62 @@ async fn link(ctx: &Context, date: NaiveDate, table: u32, revoke: bool) -> anyho
     Ok(())
 }
 
+/// `schockerliga player …`: the card link, a merge, a split.
+pub async fn player(ctx: &Context, command: PlayerCommand) -> anyhow::Result<()> {
+    match command {
+        PlayerCommand::Link { name, revoke } => player_link(ctx, &name, revoke).await,
+        PlayerCommand::Merge { name, into, reason } => merge(ctx, &name, &into, &reason).await,
+        PlayerCommand::Split { name, reason } => split(ctx, &name, &reason).await,
+    }
+}
+
+/// The id of league player `name` (case ignored); errors (German): no such player.
+async fn player_id(league: &League, name: &str) -> anyhow::Result<i64> {
+    league
+        .player_id_named(name)
+        .await
+        .map_err(refused)?
+        .ok_or_else(|| anyhow::anyhow!("Einen Spieler „{name}“ gibt es in der Liga nicht."))
+}
+
+/// `schockerliga player merge NAME --into NAME --reason …` (issue 36.2): the first player becomes
+/// the second in every season. Errors (German): unknown names, a refused merge (nothing stored).
+async fn merge(ctx: &Context, name: &str, into: &str, reason: &str) -> anyhow::Result<()> {
+    let writing = ctx.open_for_writing().await?;
+    let league = &writing.league;
+    let gone = player_id(league, name).await?;
+    let kept = player_id(league, into).await?;
+    let done = league
+        .merge_players(gone, kept, reason, &Edit::by("cli"))
+        .await
+        .map_err(refused)?;
+    eprintln!(
+        "„{}“ ist jetzt „{}“ (zusammengeführt).",
+        done.gone, done.kept
+    );
+    Ok(())
+}
+
+/// `schockerliga player split NAME --reason …` (issue 36.3): undoes the last merge into NAME.
+/// Errors (German): unknown name, nothing to split.
+async fn split(ctx: &Context, name: &str, reason: &str) -> anyhow::Result<()> {
+    let writing = ctx.open_for_writing().await?;
+    let league = &writing.league;
+    let kept = player_id(league, name).await?;
+    let done = league
+        .split_player(kept, reason, &Edit::by("cli"))
+        .await
+        .map_err(refused)?;
+    eprintln!(
+        "„{}“ und „{}“ sind wieder zwei Spieler.",
+        done.gone, done.kept
+    );
+    Ok(())
+}
+
 /// `schockerliga player link NAME [--revoke]`: prints the link to the player's own card (an
 /// older one stops working), or revokes it. Errors (German): no such player.
-pub async fn player_link(ctx: &Context, name: &str, revoke: bool) -> anyhow::Result<()> {
+async fn player_link(ctx: &Context, name: &str, revoke: bool) -> anyhow::Result<()> {
     let writing = ctx.open_for_writing().await?;
     let league = &writing.league;
     if revoke {

@@ -8,6 +8,7 @@ pub mod card;
 pub mod change;
 pub mod closing;
 pub mod kassenbuch;
+pub mod merge;
 pub mod money;
 pub mod night;
 pub mod planned;

@@ -19,6 +19,7 @@ pub mod interchange;
 pub mod kassenbuch;
 pub mod live;
 pub mod lock;
+pub mod merge;
 pub mod planned;
 pub mod pruefung;
 pub mod scorer;

@@ -528,7 +528,10 @@ impl League {
             let mut conn = self.inner.db.read.acquire().await?;
             let all = db::player::all(&mut conn).await?;
             match league_spelling(&name, &all) {
-                Some(known) => name = known.to_string(),
+                Some(known) => {
+                    name = known.to_string();
+                    super::merge::refuse_merged_away(&mut conn, &all, &name).await?;
+                }
                 // A new name that only looks like a league player's („Аnna“ with a Cyrillic А
                 // beside „Anna“ of another season) is refused, as in one season.
                 None => {

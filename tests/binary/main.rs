@@ -23,6 +23,7 @@ mod faults;
 mod harden;
 mod https;
 mod kontoauszug;
+mod merge;
 mod night_link;
 mod planned;
 mod remote;

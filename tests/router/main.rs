@@ -28,6 +28,7 @@ mod kassenbuch;
 mod kassenpruefer;
 mod kontoauszug;
 mod late_arrival;
+mod merge;
 mod money;
 mod offline;
 mod once;

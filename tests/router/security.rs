@@ -49,6 +49,9 @@ const ADMIN_ONLY: &[(&str, &str)] = &[
     ("GET", "/verwaltung/sicherung"),
     ("POST", "/verwaltung/sicherung"),
     ("GET", "/verwaltung/sicherung/{name}"),
+    ("GET", "/verwaltung/spieler/{id}"),
+    ("POST", "/verwaltung/spieler/{id}/zusammenfuehren"),
+    ("POST", "/verwaltung/spieler/{id}/trennen"),
 ];
 
 /// Routes a Kassenwart may use (with a secretary and an admin): fees, fines, payments, the

@@ -9,6 +9,7 @@ pub mod audit;
 pub mod backups;
 pub mod einlesen;
 pub mod login;
+pub mod merge;
 pub mod password;
 pub mod saisonregeln;
 pub mod season;
@@ -22,6 +23,7 @@ pub fn routes() -> Routes {
         .merge(season::routes())
         .merge(saisonregeln::routes())
         .merge(password::routes())
+        .merge(merge::routes())
         .get(Guard::Admin, "/verwaltung/konten", accounts::get)
         .post(Guard::Admin, "/verwaltung/konten", accounts::post)
         .post(

@@ -262,6 +262,8 @@ struct SeasonPage {
     new_night: String,
     /// An admin looks at a season without nights: the delete form is shown.
     can_delete: bool,
+    /// An admin looks: each player links his Verwaltung page (merge, split).
+    admin: bool,
     error: Option<String>,
     /// Which form the error belongs to (anchor), e.g. "spieler-3".
     error_at: String,
@@ -343,6 +345,7 @@ fn render_season(layout: Layout, view: &SeasonView, typed: Typed) -> SeasonPage 
     let nights = NightLine::of_season(season);
     SeasonPage {
         can_delete: layout.user.as_ref().is_some_and(CurrentUser::is_admin) && nights.is_empty(),
+        admin: layout.user.as_ref().is_some_and(CurrentUser::is_admin),
         layout,
         year,
         rules: rule_lines(&season.rules),

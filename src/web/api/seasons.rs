@@ -249,6 +249,17 @@ async fn career(
     let Path(name) = name.map_err(bad_request)?;
     let snapshot = league.snapshot();
     let money = snapshot.money_visible(user.is_some());
+    if snapshot.history().career(&name).is_none() {
+        // A merged-away name answers with the kept one's address (issue 36.2).
+        if let Some(m) = league
+            .merged_away_named(&name)
+            .await
+            .map_err(ApiError::from)?
+        {
+            let to = format!("/api/v1/players/{}", path_segment(&m.kept));
+            return Ok(axum::response::Redirect::permanent(&to).into_response());
+        }
+    }
     let c = snapshot.history().career(&name).ok_or_else(|| {
         ApiError(
             StatusCode::NOT_FOUND,
@@ -286,6 +297,18 @@ async fn career(
 async fn alltime(State(league): State<League>) -> Response {
     let snapshot = league.snapshot();
     Json(json!({ "rows": snapshot.history().all_time })).into_response()
+}
+
+/// `s` as one path segment: every byte but the unreserved ones (RFC 3986) percent-encoded.
+fn path_segment(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -400,6 +400,17 @@ fn card_refused() -> Response {
     resp
 }
 
+/// The answer of a card whose player `gone` was merged into `kept`: 403 with the notice.
+fn card_merged(gone: &str, kept: &str) -> Response {
+    let mut resp = AppError::ForbiddenBecause(format!(
+        "Diese Karte gilt nicht mehr: „{gone}“ ist mit „{kept}“ zusammengeführt. Den Link der \
+         Karte von „{kept}“ gibt es bei der Kasse oder beim Schriftführer."
+    ))
+    .into_response();
+    no_store(&mut resp);
+    resp
+}
+
 /// Marks `resp` for no cache and no search engine: a page of a capability link.
 fn no_store(resp: &mut Response) {
     let h = resp.headers_mut();
@@ -426,6 +437,13 @@ pub async fn card_guard(State(state): State<AppState>, mut req: Request, next: N
     };
     match card {
         Some(card) => {
+            // A merged-away player's card stops with a notice (issue 36.2); after "Trennen" it
+            // works again.
+            match state.league.merged_away(card.player_id).await {
+                Ok(Some(m)) => return card_merged(&m.gone, &m.kept),
+                Ok(None) => {}
+                Err(e) => return AppError::from(e).into_response(),
+            }
             req.extensions_mut().insert(card);
             let mut resp = next.run(req).await;
             no_store(&mut resp);

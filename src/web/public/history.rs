@@ -59,7 +59,16 @@ async fn career(
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
     let snapshot = league.snapshot();
-    let name = snapshot.player_name(id).ok_or(AppError::NotFound)?;
+    let Some(name) = snapshot.player_name(id) else {
+        // A merged-away player's career is the kept one's (issue 36.2).
+        return match league.merged_away(id).await? {
+            Some(m) => Ok(
+                axum::response::Redirect::permanent(&format!("/spieler/{}", m.kept_id))
+                    .into_response(),
+            ),
+            None => Err(AppError::NotFound),
+        };
+    };
     let history = snapshot.history();
     let career = history.career(name).ok_or(AppError::NotFound)?;
     let season_hrefs = career

@@ -465,13 +465,24 @@ pub fn where_he_stands(
 }
 
 async fn player(
+    State(league): State<League>,
     layout: Layout,
     me: Me,
     at: AtSeason,
     axum::extract::Path((_, id)): axum::extract::Path<(i32, i64)>,
 ) -> Result<Response, AppError> {
     let view = &at.view;
-    let name = view.player_name(id).ok_or(AppError::NotFound)?.to_string();
+    let Some(name) = view.player_name(id).map(str::to_string) else {
+        // A merged-away player's page moved to the kept one's (issue 36.2).
+        return match league.merged_away(id).await? {
+            Some(m) => Ok(axum::response::Redirect::permanent(&format!(
+                "/saison/{}/spieler/{}",
+                view.season.year, m.kept_id
+            ))
+            .into_response()),
+            None => Err(AppError::NotFound),
+        };
+    };
     let p = view.season.player(&name).ok_or(AppError::NotFound)?;
     let history = view.player_history(&name).ok_or(AppError::NotFound)?;
     let money = at.snapshot.money_visible(layout.user.is_some());

@@ -1,0 +1,307 @@
+//! Merging two players into one and splitting them again (issue 36.2, 36.3).
+//!
+//! A merge is not one `league::Change` of one season: it spans every season of both players and
+//! tables outside the season file (Zusagen, reminders, bank statement lines, reports). So it is one
+//! write transaction of its own, as a rename over all seasons is: every row of the merged-away
+//! player moves to the kept one (`db::merge`), each season the two play is read back and checked
+//! by the one check of league.md (`Season::from_stored_file`, as every load does), and only then
+//! committed; the changed seasons go into the snapshot. What moved is recorded per table
+//! (`player_merges.moved_json`) so that "Trennen" moves exactly those rows back and every answer is
+//! as before the merge. A refusal stores nothing.
+
+use std::sync::Arc;
+
+use serde_json::json;
+
+use super::{Edit, League, SeasonView, ServiceError};
+use crate::db::{self, merge::MergeRow, WriteTx};
+use crate::league::model::format::date_de;
+
+/// A merge in force: who was merged into whom, when (RFC 3339 UTC), by whom and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MergeNote {
+    /// The kept player's id and name.
+    pub kept_id: i64,
+    /// See `kept_id`.
+    pub kept: String,
+    /// The merged-away player's id and name.
+    pub gone_id: i64,
+    /// See `gone_id`.
+    pub gone: String,
+    /// Why.
+    pub reason: String,
+    /// Who.
+    pub user: String,
+    /// When (RFC 3339, UTC).
+    pub at: String,
+}
+
+impl From<MergeRow> for MergeNote {
+    fn from(r: MergeRow) -> MergeNote {
+        MergeNote {
+            kept_id: r.kept_id,
+            kept: r.kept,
+            gone_id: r.gone_id,
+            gone: r.gone,
+            reason: r.reason,
+            user: r.user,
+            at: r.at,
+        }
+    }
+}
+
+/// The reason typed, trimmed; refused (German) when empty.
+fn reason_of(reason: &str) -> Result<String, ServiceError> {
+    let r = reason.trim();
+    if r.is_empty() {
+        return Err(ServiceError::refused(
+            "Grund: bitte angeben, warum (er steht im Protokoll).",
+        ));
+    }
+    Ok(r.to_string())
+}
+
+/// Refuses the merge of `gone` into `kept` when both played one night, both have a Jahresbeitrag or
+/// an Endstand line in one season, or `gone` plays a Runde running in the Schockbesteck.
+async fn refuse_shared(
+    tx: &mut WriteTx,
+    (gone, gone_name): (i64, &str),
+    (kept, kept_name): (i64, &str),
+) -> Result<(), ServiceError> {
+    let both = format!("„{gone_name}“ und „{kept_name}“");
+    if let Some(date) = db::merge::shared_night(tx, gone, kept).await? {
+        return Err(ServiceError::refused(format!(
+            "Beide haben am {} gespielt: {both} sind nicht dieselbe Person. Nichts zusammengeführt.",
+            date_de(date)
+        )));
+    }
+    if let Some(year) = db::merge::shared_fee(tx, gone, kept).await? {
+        return Err(ServiceError::refused(format!(
+            "Beide haben in der Saison {year} einen Jahresbeitrag: {both} lassen sich nicht \
+             zusammenführen. Nichts zusammengeführt."
+        )));
+    }
+    if let Some(year) = db::merge::shared_endstand(tx, gone, kept).await? {
+        return Err(ServiceError::refused(format!(
+            "Beide stehen im Endstand der Saison {year}: {both} lassen sich nicht \
+             zusammenführen. Nichts zusammengeführt."
+        )));
+    }
+    for (_, _, _, json) in db::besteck::all_raw(tx).await? {
+        let Ok(record) = serde_json::from_str::<crate::rules::RundeRecord>(&json) else {
+            continue;
+        };
+        if record.has_player(gone_name) || record.has_player(kept_name) {
+            return Err(ServiceError::refused(format!(
+                "Im Schockbesteck läuft eine Runde mit {both}: erst nach ihr zusammenführen."
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses (German) adding league player `name` (one of `all`) to a season while he is merged
+/// away: his rows are the kept player's now.
+pub(crate) async fn refuse_merged_away(
+    conn: &mut sqlx::SqliteConnection,
+    all: &[(i64, String)],
+    name: &str,
+) -> Result<(), ServiceError> {
+    let Some((id, _)) = all.iter().find(|(_, n)| n == name) else {
+        return Ok(());
+    };
+    if let Some(m) = db::merge::of_gone(conn, *id).await? {
+        return Err(ServiceError::refused(format!(
+            "„{name}“ ist mit „{}“ zusammengeführt: bitte „{}“ hinzufügen (oder erst trennen).",
+            m.kept, m.kept
+        )));
+    }
+    Ok(())
+}
+
+/// Reads back and checks every season in `years` inside `tx` (the one check of league.md);
+/// refused (German, naming the season) when one does not check.
+async fn checked(tx: &mut WriteTx, years: &[i32]) -> Result<Vec<Arc<SeasonView>>, ServiceError> {
+    let mut views = Vec::new();
+    for y in years {
+        let stored = db::season::load(tx, *y)
+            .await?
+            .ok_or(ServiceError::NoSeason(*y))?;
+        let view = SeasonView::of_stored(stored)
+            .map_err(|e| ServiceError::refused(format!("Saison {y}: {e}. Nichts gespeichert.")))?;
+        views.push(Arc::new(view));
+    }
+    Ok(views)
+}
+
+/// The seasons of players `a` and `b`, ascending, each once.
+async fn seasons_of_both(tx: &mut WriteTx, a: i64, b: i64) -> Result<Vec<i32>, ServiceError> {
+    let mut years = db::player::seasons_of(tx, a).await?;
+    years.extend(db::player::seasons_of(tx, b).await?);
+    years.sort_unstable();
+    years.dedup();
+    Ok(years)
+}
+
+impl League {
+    /// Merges player `gone` into player `kept` (ids) in every season by `edit.author` for `reason`
+    /// (issue 36.2): results, draws, totals, Endstand, fines, fees, payments, Guthaben, Zusagen,
+    /// reminders and Schockbesteck records become `kept`'s; `gone` keeps his name, which answers
+    /// with a redirect, and his card link stops. Returns the merge. Refused (German, nothing
+    /// stored): no reason, the same player, one already merged away, both on one night ("Beide
+    /// haben am 12.03.2026 gespielt"), both a Jahresbeitrag or Endstand in one season, a Runde of
+    /// either running in the Schockbesteck, a season that would not check.
+    pub async fn merge_players(
+        &self,
+        gone: i64,
+        kept: i64,
+        reason: &str,
+        edit: &Edit,
+    ) -> Result<MergeNote, ServiceError> {
+        let reason = reason_of(reason)?;
+        let w = self.inner.writing.lock().await;
+        let mut tx = self.inner.db.begin_write_as(&edit.author).await?;
+        db::audit::set_actor(&mut tx, &edit.author, true).await?;
+        let (_, gone_name) = db::player::by_id(&mut tx, gone)
+            .await?
+            .ok_or_else(|| ServiceError::NotFound(format!("Spieler Nr. {gone}")))?;
+        let (_, kept_name) = db::player::by_id(&mut tx, kept)
+            .await?
+            .ok_or_else(|| ServiceError::NotFound(format!("Spieler Nr. {kept}")))?;
+        if gone == kept {
+            return Err(ServiceError::refused(format!(
+                "Mit wem? „{gone_name}“ lässt sich nicht mit sich selbst zusammenführen."
+            )));
+        }
+        for (id, name) in [(gone, &gone_name), (kept, &kept_name)] {
+            if let Some(m) = db::merge::of_gone(&mut tx, id).await? {
+                return Err(ServiceError::refused(format!(
+                    "„{name}“ ist schon mit „{}“ zusammengeführt.",
+                    m.kept
+                )));
+            }
+        }
+        refuse_shared(&mut tx, (gone, &gone_name), (kept, &kept_name)).await?;
+        let closed = db::merge::closed_nights_of(&mut tx, gone).await?;
+        let unlocked = db::merge::unlock(&mut tx, &closed).await?;
+        let moved = db::merge::merge_rows(&mut tx, gone, kept, &kept_name, &gone_name).await?;
+        db::merge::lock(&mut tx, &unlocked).await?;
+        let years = seasons_of_both(&mut tx, gone, kept).await?;
+        db::merge::bump(&mut tx, &years).await?;
+        let views = checked(&mut tx, &years).await?;
+        let id = db::merge::record(&mut tx, kept, gone, &reason, &edit.author, &moved).await?;
+        db::audit::record(
+            &mut tx,
+            &edit.author,
+            &format!("Spieler zusammengeführt: „{gone_name}“ in „{kept_name}“ ({reason})"),
+            Some(&json!({ "player": gone_name, "player_id": gone })),
+            Some(
+                &json!({ "player": kept_name, "player_id": kept, "merge": id,
+                          "seasons": years, "reason": reason }),
+            ),
+        )
+        .await?;
+        let note = db::merge::of_gone(&mut tx, gone)
+            .await?
+            .ok_or_else(|| ServiceError::Corrupt("Zusammenführung nicht gespeichert".into()))?;
+        tx.commit().await?;
+        self.install(views);
+        drop(w);
+        self.written().await;
+        self.refresh().await?;
+        Ok(note.into())
+    }
+
+    /// Undoes the last merge into player `kept` (id) by `edit.author` for `reason` (issue 36.3):
+    /// exactly the rows the merge moved go back, the removed memberships and Zusagen come back,
+    /// the kept player's Jahresbeitrag is as before; returns the merge undone. Refused (German,
+    /// nothing stored): no reason, no merge into him, a season that would not check.
+    pub async fn split_player(
+        &self,
+        kept: i64,
+        reason: &str,
+        edit: &Edit,
+    ) -> Result<MergeNote, ServiceError> {
+        let reason = reason_of(reason)?;
+        let w = self.inner.writing.lock().await;
+        let mut tx = self.inner.db.begin_write_as(&edit.author).await?;
+        db::audit::set_actor(&mut tx, &edit.author, true).await?;
+        let (_, kept_name) = db::player::by_id(&mut tx, kept)
+            .await?
+            .ok_or_else(|| ServiceError::NotFound(format!("Spieler Nr. {kept}")))?;
+        let Some(row) = db::merge::last_into(&mut tx, kept).await? else {
+            return Err(ServiceError::refused(format!(
+                "In „{kept_name}“ wurde niemand zusammengeführt: nichts zu trennen."
+            )));
+        };
+        let moved: db::merge::Moved = serde_json::from_str(&row.moved_json)
+            .map_err(|e| ServiceError::Corrupt(format!("player_merges {}: {e}", row.id)))?;
+        let closed = db::merge::closed_nights_moved(&mut tx, &moved).await?;
+        let unlocked = db::merge::unlock(&mut tx, &closed).await?;
+        db::merge::split_rows(&mut tx, &moved, row.gone_id, kept, &kept_name, &row.gone).await?;
+        db::merge::lock(&mut tx, &unlocked).await?;
+        let years = seasons_of_both(&mut tx, row.gone_id, kept).await?;
+        db::merge::bump(&mut tx, &years).await?;
+        let views = checked(&mut tx, &years).await?;
+        db::merge::undone(&mut tx, row.id, &edit.author, &reason).await?;
+        db::audit::record(
+            &mut tx,
+            &edit.author,
+            &format!(
+                "Spieler getrennt: „{}“ wieder von „{kept_name}“ ({reason})",
+                row.gone
+            ),
+            Some(&json!({ "player": kept_name, "player_id": kept, "merge": row.id })),
+            Some(
+                &json!({ "player": row.gone, "player_id": row.gone_id, "seasons": years,
+                          "reason": reason }),
+            ),
+        )
+        .await?;
+        tx.commit().await?;
+        self.install(views);
+        drop(w);
+        self.written().await;
+        self.refresh().await?;
+        Ok(row.into())
+    }
+
+    /// The merge in force of the merged-away player `gone` (id), if any: for his page's redirect
+    /// and his card's notice.
+    pub async fn merged_away(&self, gone: i64) -> Result<Option<MergeNote>, ServiceError> {
+        let mut conn = self.inner.db.read.acquire().await?;
+        Ok(db::merge::of_gone(&mut conn, gone).await?.map(Into::into))
+    }
+
+    /// The merge in force of the merged-away player called `name` (case and look-alike forms
+    /// ignored, `league::name_key`), if any: for the API's redirect.
+    pub async fn merged_away_named(&self, name: &str) -> Result<Option<MergeNote>, ServiceError> {
+        let key = crate::league::name_key(name);
+        Ok(self
+            .merges()
+            .await?
+            .into_iter()
+            .find(|m| crate::league::name_key(&m.gone) == key))
+    }
+
+    /// Every merge in force, oldest first.
+    pub async fn merges(&self) -> Result<Vec<MergeNote>, ServiceError> {
+        Ok(db::merge::in_force(&self.inner.db.read)
+            .await?
+            .into_iter()
+            .map(Into::into)
+            .collect())
+    }
+
+    /// The id of the league player called `name` (case and look-alike forms ignored), for the
+    /// command line; `None` when there is none.
+    pub async fn player_id_named(&self, name: &str) -> Result<Option<i64>, ServiceError> {
+        let key = crate::league::name_key(name);
+        let mut conn = self.inner.db.read.acquire().await?;
+        Ok(db::player::all(&mut conn)
+            .await?
+            .into_iter()
+            .find(|(_, n)| crate::league::name_key(n) == key)
+            .map(|(id, _)| id))
+    }
+}
