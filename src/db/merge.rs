@@ -11,7 +11,7 @@ use crate::rules::RundeRecord;
 
 /// The tables whose rows simply change their `player_id`, each with the column that keys a row
 /// beside the player.
-const MOVED: [(&str, &str); 11] = [
+const MOVED: [(&str, &str); 12] = [
     ("night_participants", "night_id"),
     ("results", "round_id"),
     ("night_totals", "night_id"),
@@ -23,6 +23,7 @@ const MOVED: [(&str, &str); 11] = [
     ("statement_entries", "id"),
     ("payment_reports", "id"),
     ("zusagen", "planned_id"),
+    ("player_status", "season"),
 ];
 
 /// The merged-away player's membership of a season the kept one played too: his row (removed by
@@ -135,6 +136,22 @@ pub async fn shared_fee(
         "select x.season from season_players x join season_players y on x.season = y.season
          where x.player_id = ? and y.player_id = ? and x.fee_cents is not null
            and y.fee_cents is not null order by x.season limit 1",
+    )
+    .bind(a)
+    .bind(b)
+    .fetch_optional(conn)
+    .await?)
+}
+
+/// The first season both players have a status (pausiert, ausgetreten) in, if any.
+pub async fn shared_status(
+    conn: &mut SqliteConnection,
+    a: i64,
+    b: i64,
+) -> Result<Option<i32>, DbError> {
+    Ok(sqlx::query_scalar(
+        "select x.season from player_status x join player_status y on x.season = y.season
+         where x.player_id = ? and y.player_id = ? order by x.season limit 1",
     )
     .bind(a)
     .bind(b)

@@ -61,8 +61,8 @@ fn reason_of(reason: &str) -> Result<String, ServiceError> {
     Ok(r.to_string())
 }
 
-/// Refuses the merge of `gone` into `kept` when both played one night, both have a Jahresbeitrag or
-/// an Endstand line in one season, or `gone` plays a Runde running in the Schockbesteck.
+/// Refuses the merge of `gone` into `kept` when both played one night, both have a Jahresbeitrag,
+/// an Endstand line or a status in one season, or `gone` plays a Runde running in the Schockbesteck.
 async fn refuse_shared(
     tx: &mut WriteTx,
     (gone, gone_name): (i64, &str),
@@ -85,6 +85,12 @@ async fn refuse_shared(
         return Err(ServiceError::refused(format!(
             "Beide stehen im Endstand der Saison {year}: {both} lassen sich nicht \
              zusammenführen. Nichts zusammengeführt."
+        )));
+    }
+    if let Some(year) = db::merge::shared_status(tx, gone, kept).await? {
+        return Err(ServiceError::refused(format!(
+            "Beide haben in der Saison {year} einen Status (pausiert oder ausgetreten): erst \
+             einen von {both} auf aktiv setzen. Nichts zusammengeführt."
         )));
     }
     for (_, _, _, json) in db::besteck::all_raw(tx).await? {

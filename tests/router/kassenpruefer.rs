@@ -178,6 +178,12 @@ async fn geprueft_is_stored_with_his_name_and_day_shown_and_in_the_protokoll() {
     let kasse = t.login("kasse").await;
     let his = t.get("/saison/2026/abschluss", Some(&kasse)).await.body;
     assert!(his.contains(&line), "{his}");
+    // The Kassenbericht, which he signs, names it too (issue 35.3 meets 35.2).
+    let bericht = t
+        .get("/verwaltung/saison/2026/kassenbericht", Some(&pruefer))
+        .await
+        .body;
+    assert!(bericht.contains(&line), "{bericht}");
     assert!(
         !his.contains("/geprueft"),
         "no form for the Kassenwart: {his}"

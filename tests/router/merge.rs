@@ -337,3 +337,47 @@ async fn a_merged_away_name_is_not_added_again() {
     );
     same_rows(&rows(&t).await, &rows_before);
 }
+
+/// Issue 36.2 meets 36.4: a player's status (pausiert, ausgetreten) moves with the merge and back
+/// with the split; two players with a status in one season are refused, storing nothing (the
+/// merge died on the table's key before: a 500).
+#[tokio::test]
+async fn a_status_moves_with_the_merge_and_two_in_one_season_are_refused() {
+    let (t, admin) = app().await;
+    let (kept, gast) = (id_of(&t, "Bernd").await, id_of(&t, "Gast").await);
+    let status = |id: i64| format!("/verwaltung/saison/2026/spieler/{id}/status");
+    let r = t
+        .post(&status(gast), "status=pausiert&day=", Some(&admin))
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let r = t
+        .post(&status(kept), "status=pausiert&day=", Some(&admin))
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let before = rows(&t).await;
+    let r = merge(&t, &admin, gast, kept, "Gast war Bernd").await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+    assert!(
+        r.body
+            .contains("Beide haben in der Saison 2026 einen Status (pausiert oder ausgetreten)"),
+        "{}",
+        r.body
+    );
+    same_rows(&before, &rows(&t).await);
+
+    let r = t
+        .post(&status(kept), "status=aktiv&day=", Some(&admin))
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let before = rows(&t).await;
+    let r = merge(&t, &admin, gast, kept, "Gast war Bernd").await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let (holder,): (i64,) =
+        sqlx::query_as("select player_id from player_status where season = 2026")
+            .fetch_one(&t.db.read)
+            .await
+            .unwrap();
+    assert_eq!(holder, kept);
+    assert_eq!(split(&t, &admin, kept).await.status, StatusCode::SEE_OTHER);
+    same_rows(&before, &rows(&t).await);
+}

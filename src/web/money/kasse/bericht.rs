@@ -140,6 +140,12 @@ pub async fn get(
     let sum = |v: &[(Kategorie, i64)]| format_cents(v.iter().map(|x| x.1).sum());
     let (book_ok, book_line) = book_line(&b, &books);
     let (league_ok, league_line) = league_line(&books);
+    let geprueft = league
+        .pruefungen(at.year())
+        .await?
+        .iter()
+        .map(crate::service::pruefung::pruefung_line)
+        .collect();
     Ok(BerichtPage {
         today: date_de(layout.today),
         layout,
@@ -154,7 +160,7 @@ pub async fn get(
         book_line,
         league_ok,
         league_line,
-        geprueft: Vec::new(),
+        geprueft,
     })
 }
 
