@@ -109,8 +109,23 @@ impl League {
         Err(ServiceError::NoSeason(year))
     }
 
+    /// `Ok` when `day` is not after the club's today: the book holds what happened. Error
+    /// (German): „Tag: 27.12.2026 liegt nach heute (26.12.2026).“
+    fn not_after_today(&self, day: NaiveDate) -> Result<(), ServiceError> {
+        let today = self.today();
+        if day > today {
+            return Err(ServiceError::refused(format!(
+                "Tag: {} liegt nach heute ({}).",
+                date_de(day),
+                date_de(today)
+            )));
+        }
+        Ok(())
+    }
+
     /// Books `b` by hand in season `year` by `author` (issue 35.1); the German message with its
-    /// Beleg number. Refused (German, naming the field): [`check_hand`].
+    /// Beleg number. Refused (German, naming the field): [`check_hand`], a league category
+    /// ([`Kategorie::is_league`]), a day after the club's today.
     pub async fn book_hand(
         &self,
         year: i32,
@@ -119,6 +134,14 @@ impl League {
     ) -> Result<String, ServiceError> {
         self.snapshot().season(year)?;
         check_hand(year, b.day, b.cents, &b.text).map_err(ServiceError::refused)?;
+        if b.kategorie.is_league() {
+            return Err(ServiceError::refused(format!(
+                "Kategorie: {} bucht die Liga selbst (auf den Seiten Zahlungen, Strafen und \
+                 Jahresabschluss); von Hand nur Anschaffung, Feier, Spende oder Sonstiges.",
+                b.kategorie.label()
+            )));
+        }
+        self.not_after_today(b.day)?;
         let hand = HandBooking {
             id: 0,
             day: b.day,
@@ -162,6 +185,10 @@ impl League {
                 "Grund: bitte sagen, warum storniert wird.",
             ));
         }
+        if reason.chars().count() > 200 {
+            return Err(ServiceError::refused("Grund: höchstens 200 Zeichen."));
+        }
+        self.not_after_today(day)?;
         let mut tx = self.db().begin_write_as(author).await?;
         let all = db::kassenbuch::bookings_of(&mut tx, year).await?;
         let orig = all.iter().find(|b| b.id == id).ok_or_else(|| {
@@ -178,6 +205,12 @@ impl League {
             ));
         }
         check_hand(year, day, orig.cents, "Storno").map_err(ServiceError::refused)?;
+        if day < orig.day {
+            return Err(ServiceError::refused(format!(
+                "Tag: ein Storno liegt nicht vor seiner Buchung ({}).",
+                date_de(orig.day)
+            )));
+        }
         drop(tx);
         let hand = HandBooking {
             id: 0,
@@ -219,6 +252,7 @@ impl League {
             ));
         }
         check_hand(year, day, 1, "Kassensturz").map_err(ServiceError::refused)?;
+        self.not_after_today(day)?;
         let k = Kassensturz {
             day,
             counted_cents,

@@ -20,7 +20,7 @@ BOOKINGS = [
     ("2026-03-01", "ausgabe", "25,00", "bar", "Anschaffung", "Gravur Wanderpokal"),
     ("2026-05-01", "ausgabe", "12,50", "bar", "Anschaffung", "Würfel und Deckel"),
     ("2026-06-01", "einnahme", "50,00", "bank", "Spende", "Sponsor Autohaus"),
-    ("2026-12-20", "ausgabe", "60,00", "bank", "Feier", "Weihnachtsfeier"),
+    ("2026-11-20", "ausgabe", "60,00", "bank", "Feier", "Anzahlung Weihnachtsfeier"),
 ]
 
 

@@ -408,3 +408,68 @@ async fn the_next_season_starts_with_the_endbestand_and_the_season_file_carries_
         .unwrap();
     assert_eq!(hand_count(&other).await, 3);
 }
+
+/// The 35 trials: a hand booking under a league category (Beitrag, Strafe, Auszahlung, Guthaben)
+/// made the report say "stimmt mit dem Jahresabschluss" beside figures that did not; a booking, a
+/// Storno or a Kassensturz dated after the club's today, a Storno before its booking, a Storno
+/// reason of 5000 characters were stored. Each is refused, naming the field; nothing is stored.
+#[tokio::test]
+async fn league_categories_future_days_and_early_stornos_are_refused() {
+    let (t, kasse) = league_closed().await;
+    let body = "tag=2026-06-01&art=ausgabe&betrag=3&konto=bar&kategorie=Feier&text=Bier";
+    let r = t
+        .post_follow("/verwaltung/saison/2026/kassenbuch", body, &kasse)
+        .await;
+    assert!(r.body.contains(" gebucht: "), "{}", r.body);
+    let (bier,): (i64,) = sqlx::query_as("select id from kassenbuch where text = 'Bier'")
+        .fetch_one(&t.db.read)
+        .await
+        .unwrap();
+    let before = snapshot(&t.db.write).await;
+    let long = "x".repeat(201);
+    let cases = [
+        (
+            "/verwaltung/saison/2026/kassenbuch".to_string(),
+            "tag=2026-06-01&art=einnahme&betrag=10&konto=bar&kategorie=Beitrag&text=Beitrag"
+                .to_string(),
+            "Kategorie: Beitrag bucht die Liga selbst",
+        ),
+        (
+            "/verwaltung/saison/2026/kassenbuch".to_string(),
+            "tag=2026-06-01&art=ausgabe&betrag=10&konto=bar&kategorie=Auszahlung&text=Preis"
+                .to_string(),
+            "Kategorie: Auszahlung bucht die Liga selbst",
+        ),
+        (
+            "/verwaltung/saison/2026/kassenbuch".to_string(),
+            "tag=2026-12-27&art=ausgabe&betrag=10&konto=bar&kategorie=Feier&text=Feier".to_string(),
+            "Tag: 27.12.2026 liegt nach heute (26.12.2026)",
+        ),
+        (
+            "/verwaltung/saison/2026/kassenbuch/storno".to_string(),
+            format!("buchung={bier}&tag=2026-05-31&grund=falsch"),
+            "Tag: ein Storno liegt nicht vor seiner Buchung (01.06.2026)",
+        ),
+        (
+            "/verwaltung/saison/2026/kassenbuch/storno".to_string(),
+            format!("buchung={bier}&tag=2027-01-02&grund=falsch"),
+            "Tag: 02.01.2027 liegt nach heute (26.12.2026)",
+        ),
+        (
+            "/verwaltung/saison/2026/kassenbuch/storno".to_string(),
+            format!("buchung={bier}&tag=2026-06-02&grund={long}"),
+            "Grund: höchstens 200 Zeichen",
+        ),
+        (
+            "/verwaltung/saison/2026/kassenbuch/kassensturz".to_string(),
+            "tag=2027-12-31&gezaehlt=40".to_string(),
+            "Tag: 31.12.2027 liegt nach heute (26.12.2026)",
+        ),
+    ];
+    for (uri, body, want) in cases {
+        let r = t.post(&uri, &body, Some(&kasse)).await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{uri} {body}");
+        assert!(r.body.contains(want), "{uri} {body}: {}", r.body);
+        assert_eq!(snapshot(&t.db.write).await, before, "{uri} {body}");
+    }
+}

@@ -79,6 +79,16 @@ pub const KATEGORIEN: [Kategorie; 8] = [
 ];
 
 impl Kategorie {
+    /// True for the categories the league books by itself from fees, fines, payments and the
+    /// Jahresabschluss (Beitrag, Strafe, Auszahlung, Guthaben): never booked by hand, or the
+    /// Kassenbericht's league part would not be the Jahresabschluss.
+    pub fn is_league(self) -> bool {
+        matches!(
+            self,
+            Kategorie::Beitrag | Kategorie::Strafe | Kategorie::Auszahlung | Kategorie::Guthaben
+        )
+    }
+
     /// The German name, also the stored and typed key: "Beitrag", "Spende" ….
     pub fn label(self) -> &'static str {
         match self {
