@@ -13,7 +13,7 @@ use crate::league::money::kasse::buch::{
     check_hand, kassenbuch, payout_day, shares, Bestand, HandBooking, Kassenbuch, Kassensturz,
     Kategorie, Konto,
 };
-use crate::service::{League, ServiceError};
+use crate::service::{reason_typed, League, ServiceError};
 
 /// The Jahresabschluss's figures beside the Kassenbuch's league part (issue 35.2).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -179,15 +179,8 @@ impl League {
         author: &str,
     ) -> Result<String, ServiceError> {
         self.snapshot().season(year)?;
-        let reason = reason.trim();
-        if reason.is_empty() {
-            return Err(ServiceError::refused(
-                "Grund: bitte sagen, warum storniert wird.",
-            ));
-        }
-        if reason.chars().count() > 200 {
-            return Err(ServiceError::refused("Grund: höchstens 200 Zeichen."));
-        }
+        let reason = reason_typed(reason, "Grund: bitte sagen, warum storniert wird.")?;
+        let reason = reason.as_str();
         self.not_after_today(day)?;
         let mut tx = self.db().begin_write_as(author).await?;
         let all = db::kassenbuch::bookings_of(&mut tx, year).await?;

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use serde_json::json;
 
-use super::{Edit, League, SeasonView, ServiceError};
+use super::{reason_typed, Edit, League, SeasonView, ServiceError};
 use crate::db::{self, merge::MergeRow, WriteTx};
 use crate::league::model::format::date_de;
 
@@ -48,17 +48,6 @@ impl From<MergeRow> for MergeNote {
             at: r.at,
         }
     }
-}
-
-/// The reason typed, trimmed; refused (German) when empty.
-fn reason_of(reason: &str) -> Result<String, ServiceError> {
-    let r = reason.trim();
-    if r.is_empty() {
-        return Err(ServiceError::refused(
-            "Grund: bitte angeben, warum (er steht im Protokoll).",
-        ));
-    }
-    Ok(r.to_string())
 }
 
 /// Refuses the merge of `gone` into `kept` when both played one night, both have a Jahresbeitrag,
@@ -164,7 +153,10 @@ impl League {
         reason: &str,
         edit: &Edit,
     ) -> Result<MergeNote, ServiceError> {
-        let reason = reason_of(reason)?;
+        let reason = reason_typed(
+            reason,
+            "Grund: bitte angeben, warum (er steht im Protokoll).",
+        )?;
         let w = self.inner.writing.lock().await;
         let mut tx = self.inner.db.begin_write_as(&edit.author).await?;
         db::audit::set_actor(&mut tx, &edit.author, true).await?;
@@ -228,7 +220,10 @@ impl League {
         reason: &str,
         edit: &Edit,
     ) -> Result<MergeNote, ServiceError> {
-        let reason = reason_of(reason)?;
+        let reason = reason_typed(
+            reason,
+            "Grund: bitte angeben, warum (er steht im Protokoll).",
+        )?;
         let w = self.inner.writing.lock().await;
         let mut tx = self.inner.db.begin_write_as(&edit.author).await?;
         db::audit::set_actor(&mut tx, &edit.author, true).await?;

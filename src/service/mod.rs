@@ -115,6 +115,25 @@ fn joined(
 /// season in memory; bench/history.sh measures 40 seasons.
 pub const MAX_SEASONS: usize = 100;
 
+/// The most characters a reason typed for the Protokoll may have (a Storno's, a merge's, a
+/// split's): what their forms allow.
+pub const REASON_MAX_CHARS: usize = 200;
+
+/// A reason typed for the Protokoll, trimmed. Refused (German, field „Grund“): empty (`empty`
+/// is the message), over [`REASON_MAX_CHARS`] characters.
+pub fn reason_typed(typed: &str, empty: &str) -> Result<String, ServiceError> {
+    let r = typed.trim();
+    if r.is_empty() {
+        return Err(ServiceError::refused(empty));
+    }
+    if r.chars().count() > REASON_MAX_CHARS {
+        return Err(ServiceError::refused(format!(
+            "Grund: höchstens {REASON_MAX_CHARS} Zeichen."
+        )));
+    }
+    Ok(r.to_string())
+}
+
 /// `Ok` when the `stored` seasons (years) with the `new` ones are at most [`MAX_SEASONS`];
 /// else the German refusal (nothing stored).
 pub fn room_for_seasons(

@@ -381,3 +381,20 @@ async fn a_status_moves_with_the_merge_and_two_in_one_season_are_refused() {
     assert_eq!(split(&t, &admin, kept).await.status, StatusCode::SEE_OTHER);
     same_rows(&before, &rows(&t).await);
 }
+
+/// The hostile trial stored a merge reason of 3000 characters (the form says 200): refused like
+/// the Kassenbuch's Storno reason, by the same check, storing nothing.
+#[tokio::test]
+async fn a_merge_reason_over_200_characters_is_refused() {
+    let (t, admin) = app().await;
+    let (gone, kept) = (id_of(&t, "Bernd M.").await, id_of(&t, "Bernd").await);
+    let before = rows(&t).await;
+    let r = merge(&t, &admin, gone, kept, &"x".repeat(201)).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+    assert!(
+        r.body.contains("Grund: höchstens 200 Zeichen."),
+        "{}",
+        r.body
+    );
+    same_rows(&before, &rows(&t).await);
+}
