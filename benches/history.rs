@@ -12,7 +12,7 @@
 //! kept, to time the command line: `schockerliga --database neu.db import /tmp/geschichte.xlsx`).
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
-#[path = "../tests/common/sheets.rs"]
+#[path = "../src/sheet/testkit.rs"]
 mod sheets;
 
 use std::time::Duration;

@@ -611,4 +611,7 @@ pub fn write_csv(rows: &[Vec<String>]) -> Vec<u8> {
 mod bounds;
 
 #[cfg(test)]
+mod testkit;
+
+#[cfg(test)]
 mod tests;

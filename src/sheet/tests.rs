@@ -3,8 +3,7 @@
 
 use super::*;
 
-#[path = "../../tests/common/sheets.rs"]
-mod sheets;
+use super::testkit as sheets;
 
 fn text(cells: &[Cell]) -> Vec<String> {
     cells

@@ -8,7 +8,7 @@ use std::process::{Command, Output, Stdio};
 
 #[path = "../common/mod.rs"]
 mod common;
-#[path = "../common/sheets.rs"]
+#[path = "../../src/sheet/testkit.rs"]
 mod sheets;
 
 mod server;

@@ -1,6 +1,6 @@
 //! Issue 32.1: tiny spreadsheets that a naive reader spells out into gigabytes (an ODS of under
 //! 1 KB with one huge `text:s`, an ODS of one repeated cell, an XLSX of one shared string in many
-//! cells, an XLSX declaring two billion shared strings; `tests/common/sheets.rs` writes them) are
+//! cells, an XLSX declaring two billion shared strings; `src/sheet/testkit.rs` writes them) are
 //! refused in German, naming sheet and cell, by the real server's upload and by the command line,
 //! and neither grows past [`PEAK_LIMIT_KB`] (measured, not timed: the server's `VmHWM` from
 //! `/proc`, the command line's peak through `/usr/bin/time`, which `.ci/run` installs).

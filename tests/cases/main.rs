@@ -6,7 +6,7 @@
 mod common;
 #[path = "../common/rules_driver.rs"]
 mod driver;
-#[path = "../common/sheets.rs"]
+#[path = "../../src/sheet/testkit.rs"]
 mod sheets;
 
 mod league;

@@ -1,6 +1,7 @@
 //! Workbooks written the way a club's spreadsheet program writes them, for the import tests:
 //! XLSX through `rust_xlsxwriter` (dates as date cells, whole numbers as number cells) and ODS as
-//! its zip of XML. Shared by `src/sheet/tests.rs`, `tests/cases` and the history benchmark.
+//! its zip of XML. The test kit of `src/sheet/tests.rs` (a `cfg(test)` module of `sheet`), also
+//! read by `tests/cases`, `tests/binary` and the history benchmark.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::Write;
