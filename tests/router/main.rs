@@ -41,6 +41,7 @@ mod scorer_links;
 mod security;
 mod serie;
 mod spielt;
+mod szenario;
 mod treasurer;
 mod wurfrunde_api;
 mod year_end;
