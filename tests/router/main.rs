@@ -36,6 +36,7 @@ mod page_cache;
 mod planned;
 mod players;
 mod regeln;
+mod rueckblick;
 mod schiedsrichter;
 mod scorer_links;
 mod security;

@@ -122,9 +122,16 @@ async fn page(layout: Layout, at: AtSeason) -> Result<Response, AppError> {
             name: p.player.clone(),
             place_now: p.place_now,
             best_night: p.best_night,
+            // A place kept without an Out keeps every place behind it: listed up to that one.
             places: p
                 .places
                 .iter()
+                .take(
+                    p.places
+                        .iter()
+                        .position(|c| c.safe == Some(0))
+                        .map_or(p.places.len(), |i| i + 1),
+                )
                 .map(|c| PlaceCell {
                     place: c.place,
                     reach: outs_text(
