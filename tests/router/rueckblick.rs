@@ -1,6 +1,6 @@
 //! „Der Rückblick“ (issue 39.2): for every player of the sample season the page's figures equal
 //! the JSON API's line of the table and the season's Rekorde; empty cards are left out; linked
-//! from his page and from the cache like every public page.
+//! from his page and from the cache like every public page; his Abzeichen on both pages.
 
 use std::collections::BTreeMap;
 
@@ -127,6 +127,13 @@ async fn the_rueckblick_is_linked_cached_and_404_for_strangers() {
     assert!(page.body.contains(&uri), "{}", page.body);
     let first = t.get(&uri, None).await;
     assert!(first.body.contains("Rückblick 2026"));
+    // The table's first player is in the 1. Liga: his Aufstieg is shown with its night, on his
+    // page and in his Rückblick alike (issue 39.3).
+    let badge = "data-abzeichen=\"Aufstieg in die 1. Liga\"";
+    assert!(first.body.contains(badge), "{}", first.body);
+    assert!(page.body.contains(badge), "{}", page.body);
+    let at = |body: &str| body.split(badge).nth(1).unwrap()[..120].to_string();
+    assert_eq!(at(&first.body), at(&page.body));
     let again = t.get(&uri, None).await;
     assert_eq!(again.header("x-cache"), Some("hit"));
     assert_eq!(

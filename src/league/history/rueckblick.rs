@@ -7,6 +7,8 @@
 use chrono::NaiveDate;
 use serde::Serialize;
 
+pub mod abzeichen;
+
 use super::records::{player_runs, Run};
 use crate::league::model::rules::Liga;
 use crate::league::model::season::Season;
