@@ -237,6 +237,7 @@ fn check(file: &Value) -> Seen {
             .filter(|(r, s)| s.is_some() && s > r)
             .count();
     }
+    eprintln!("{seen:?}");
     seen
 }
 

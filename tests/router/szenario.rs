@@ -71,6 +71,10 @@ async fn the_scenario_page_is_linked_cached_and_german() {
     assert!(page.body.contains("bezahlte Strafen kommen noch dazu"));
     assert!(page.body.contains("1. Platz"));
     assert!(page.body.contains("Lucky Looser"));
+    // The leader keeps place 2 without an Out: the places behind it are not listed again.
+    assert!(page
+        .body
+        .contains("sicher, auch ohne Out (und jeder Platz dahinter)"));
     let api: Value = t.get("/api/v1/seasons/2026/scenario", None).await.json();
     let unreachable = api["players"]
         .as_array()

@@ -143,7 +143,7 @@ async fn page(layout: Layout, at: AtSeason) -> Result<Response, AppError> {
                     safe: outs_text(
                         c.safe,
                         "nicht sicher zu halten",
-                        "sicher",
+                        "sicher, auch ohne Out (und jeder Platz dahinter)",
                         "sicher ab {} Outs",
                     ),
                     euros: league::format_cents(c.cents),
