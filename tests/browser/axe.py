@@ -38,6 +38,7 @@ PAGES = [
     (None, "/ewige-tabelle"),
     (None, "/ehrentafel"),
     (None, "/rekorde"),
+    (None, f"/saison/{YEAR}/szenario"),
     (None, f"/saison/{YEAR}/abende"),
     (None, "/abend/{night}"),
     (None, "/abend/{night}/bericht"),

@@ -12,5 +12,6 @@ mod sheets;
 mod league;
 mod parsers;
 mod rules_engine;
+mod scenario_oracle;
 mod sheets_import;
 mod wurfrunde;

@@ -82,6 +82,12 @@ async fn a_card_shows_only_its_player_even_with_private_money_and_dies_when_revo
         card.body
     );
     assert!(card.body.contains("D.Wert") && card.body.contains("Platz"));
+    // His Rückblick of the season is linked from his card (issue 39.2).
+    assert!(
+        card.body.contains(r#"href="/spieler/4/rueckblick/2026""#),
+        "{}",
+        card.body
+    );
     for other in OTHERS {
         assert!(
             !card.body.contains(other),

@@ -163,11 +163,51 @@ fn holder(season: i32, player: &str) -> RecordHolder {
     }
 }
 
-/// A player's current run: its length and first night.
-struct Run {
-    len: i64,
-    from: NaiveDate,
-    to: NaiveDate,
+/// A run of nights in a row (league.md: a missed night ends it): its length, first and last night.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Run {
+    /// Nights in the run.
+    pub len: i64,
+    /// Its first night.
+    pub from: NaiveDate,
+    /// Its last night.
+    pub to: NaiveDate,
+}
+
+/// The longest runs of `player` in `season` up to `as_of` (`None`: every night) as the Rekorde
+/// count them (`OutStreak`, `AttendanceStreak`): `(nights played in a row, nights with a Schock Out
+/// in a row)`, the first of equal runs; `None` for a run of no night (issue 39.2, the Rückblick).
+pub fn player_runs(
+    season: &Season,
+    player: &str,
+    as_of: Option<NaiveDate>,
+) -> (Option<Run>, Option<Run>) {
+    let mut attended = Vec::new();
+    let mut with_out = Vec::new();
+    for night in season
+        .nights
+        .iter()
+        .filter(|n| as_of.is_none_or(|d| n.date <= d))
+    {
+        let summary = night_summary(season, night.date);
+        let mine = summary
+            .as_ref()
+            .and_then(|s| s.players.iter().find(|p| p.player == player));
+        attended.push((night.date, mine.is_some()));
+        with_out.push((night.date, mine.is_some_and(|p| p.outs > 0)));
+    }
+    let longest = |flags: Vec<(NaiveDate, bool)>| {
+        let mut best = Best::default();
+        offer_runs(&mut best, season.year, player, flags.into_iter());
+        best.holders.first().and_then(|h| {
+            Some(Run {
+                len: best.value,
+                from: h.date?,
+                to: h.until?,
+            })
+        })
+    };
+    (longest(attended), longest(with_out))
 }
 
 /// Offers every maximal run of `flags` (one per night of the season, in date order; `false`

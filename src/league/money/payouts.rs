@@ -287,6 +287,23 @@ pub(crate) fn payouts_of_money(
     }
 }
 
+/// The cents of each paid place from `pot_cents` when one player holds it (league.md §8:
+/// `percent[p-1]` % of the pot, largest-remainder rounding over the places): `result[p-1]`.
+/// What the last night's scenario shows per place (issue 39.1).
+pub fn place_cents(pot_cents: i64, percent: &[u32]) -> Vec<i64> {
+    let shares: Vec<ExactShare> = percent
+        .iter()
+        .enumerate()
+        .map(|(i, pct)| ExactShare {
+            num: i128::from(pot_cents.max(0)) * i128::from(*pct),
+            den: 100,
+            place: i as u32 + 1,
+            name: String::new(),
+        })
+        .collect();
+    largest_remainder(&shares)
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::{json, Value};
@@ -347,6 +364,16 @@ mod tests {
             placed + lucky + p.carry_out_cents,
             p.fees_cents + p.fines_cents + p.carry_in_cents
         );
+    }
+
+    #[test]
+    fn place_cents_round_by_largest_remainder() {
+        // 10001 cents: 3000,3 / 2500,25 / 2000,2 / 1500,15 / 1000,1 → one cent left, to place 1.
+        assert_eq!(
+            super::place_cents(10001, &[30, 25, 20, 15, 10]),
+            [3001, 2500, 2000, 1500, 1000]
+        );
+        assert_eq!(super::place_cents(0, &[30, 25]), [0, 0]);
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! The JSON API (interchange.md): the server's status (`GET /api/v1/status`), standings, payouts,
-//! players and careers (`seasons`), the players' accounts (`accounts`), one Wurfrunde evaluated (`wurfrunde`), and a secretary's
+//! players and careers (`seasons`), the players' accounts (`accounts`), one Wurfrunde evaluated (`wurfrunde`), what the last night can still bring (`scenario`), and a secretary's
 //! program entering rounds (`round`).
 
 pub mod accounts;
 pub mod round;
+pub mod scenario;
 pub mod seasons;
 pub mod wurfrunde;
 

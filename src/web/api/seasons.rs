@@ -26,12 +26,17 @@ pub fn routes() -> Routes {
         )
         .get(Guard::Public, "/api/v1/seasons/{season}/payouts", payouts)
         .get(Guard::Public, "/api/v1/seasons/{season}/players", players)
+        .get(
+            Guard::Public,
+            "/api/v1/seasons/{season}/scenario",
+            super::scenario::scenario,
+        )
         .get(Guard::Public, "/api/v1/players/{name}", career)
         .get(Guard::Public, "/api/v1/alltime", alltime)
 }
 
 /// Parses the season path segment; anything but a year is an unknown season (404).
-fn season_year(s: &str) -> Result<i32, ApiError> {
+pub(super) fn season_year(s: &str) -> Result<i32, ApiError> {
     s.parse()
         .map_err(|_| ApiError(StatusCode::NOT_FOUND, format!("Saison {s} gibt es nicht")))
 }
@@ -58,7 +63,7 @@ fn parse_date(s: Option<&str>) -> Result<Option<NaiveDate>, ApiError> {
 }
 
 /// A rejected path or query (invalid UTF-8, a repeated parameter) as a JSON 400.
-fn bad_request(e: impl std::fmt::Display) -> ApiError {
+pub(super) fn bad_request(e: impl std::fmt::Display) -> ApiError {
     ApiError(StatusCode::BAD_REQUEST, format!("Ungültige Anfrage: {e}"))
 }
 
@@ -116,7 +121,7 @@ async fn payouts(
 pub struct Private;
 
 /// Serializes the `Ok` value of a money field (an `Err` is skipped before).
-fn ok_value<T: Serialize, S: serde::Serializer>(
+pub(super) fn ok_value<T: Serialize, S: serde::Serializer>(
     v: &Result<T, Private>,
     s: S,
 ) -> Result<S::Ok, S::Error> {

@@ -139,6 +139,8 @@ struct CardPage {
     year: Option<i32>,
     /// Where he stands in it; `None` without a round.
     stand: Option<Stand>,
+    /// His Rückblick of that season (issue 39.2); `None` without a round.
+    rueckblick_href: Option<String>,
     /// What he still needs, one German sentence each.
     missing: Vec<String>,
     /// His next night, addressed as "Du".
@@ -250,12 +252,16 @@ fn render(
     } else {
         StatusCode::OK
     };
+    let rueckblick_href = year
+        .filter(|_| stand.is_some())
+        .map(|y| format!("/spieler/{id}/rueckblick/{y}"));
     let page = CardPage {
         layout,
         token: token.to_string(),
         name,
         year,
         stand,
+        rueckblick_href,
         missing: missing.unwrap_or_default(),
         next,
         answer_open,

@@ -2,7 +2,7 @@
 //! the all-time table, Ehrentafel and Rekorde, the live board, the night report, the rules, the
 //! Schiedsrichter, "Das bin ich", the planned nights with their Zusagen (`termine`), the
 //! calendar (`kalender`), a player's own card (`karte`), the pictures a pasted link shows
-//! (`bild`), and the static files.
+//! (`bild`), what the last night can still bring (`szenario`), a player's year in review (`rueckblick`), and the static files.
 
 pub mod abende;
 pub mod assets;
@@ -17,7 +17,9 @@ pub mod karte;
 pub mod live;
 pub mod live_push;
 pub mod regeln;
+pub mod rueckblick;
 pub mod schiedsrichter;
+pub mod szenario;
 pub mod table;
 pub mod termine;
 
@@ -39,4 +41,6 @@ pub fn routes() -> Routes {
         .merge(termine::routes())
         .merge(kalender::routes())
         .merge(karte::routes())
+        .merge(szenario::routes())
+        .merge(rueckblick::routes())
 }

@@ -325,6 +325,8 @@ struct PlayerPage<'a> {
     next: Option<crate::web::public::termine::NextNight>,
     /// The season is kept as its Endstand only: no nights to show.
     endstand: bool,
+    /// His Abzeichen of the season with the night each was earned (issue 39.3).
+    abzeichen: Vec<league::history::rueckblick::abzeichen::Abzeichen>,
 }
 
 /// The Glücksfaktor as a page shows it (issue 10.7, `league::history::glueck`).
@@ -526,6 +528,7 @@ async fn player(
         me.0 == Some(id),
     );
     let over = league::table::progress::is_over(&view.season, layout.today);
+    let layout_today = layout.today;
     let page = PlayerPage {
         over,
         card,
@@ -544,6 +547,11 @@ async fn player(
         id,
         is_me: me.0 == Some(id),
         endstand: view.season.is_endstand(),
+        abzeichen: league::history::rueckblick::abzeichen::abzeichen(
+            &view.season,
+            &history,
+            view.season.capped_as_of(None, layout_today),
+        ),
         glueck: (!view.glueck().is_empty()).then(|| GlueckLine::of(view.glueck().get(&name))),
         name,
     }
