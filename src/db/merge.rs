@@ -9,6 +9,9 @@ use sqlx::{FromRow, SqliteConnection, SqlitePool};
 use super::DbError;
 use crate::rules::RundeRecord;
 
+pub mod after;
+pub mod carry;
+
 /// The tables whose rows simply change their `player_id`, each with the column that keys a row
 /// beside the player.
 const MOVED: [(&str, &str); 12] = [
@@ -77,6 +80,11 @@ pub struct Moved {
     pub zusagen: Vec<DroppedZusage>,
     /// Confirmed Schockbesteck Runden renamed (round ids).
     pub besteck: Vec<i64>,
+    /// The kept player's own payments and Guthaben bookings in the seasons both played, by
+    /// table: what the split tells apart from those booked after the merge ([`after`]). `None`
+    /// in merges recorded before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept_rows: Option<Vec<(String, Vec<i64>)>>,
 }
 
 /// A merge in force or undone, as stored.
@@ -251,6 +259,7 @@ pub async fn merge_rows(
     }
     moved.joined = membership(conn, gone, kept).await?;
     moved.kept_fees = membership(conn, kept, gone).await?;
+    moved.kept_rows = Some(after::own_rows(conn, kept, &moved.joined).await?);
     for j in &moved.joined {
         sqlx::query("delete from season_players where season = ? and player_id = ?")
             .bind(j.season)
@@ -508,13 +517,15 @@ pub async fn undone(
     Ok(())
 }
 
-/// The last merge in force into player `kept`, if any.
+/// The last merge in force into player `kept` (the one made last; an import keeps when a merge
+/// was made), if any.
 pub async fn last_into(
     conn: &mut SqliteConnection,
     kept: i64,
 ) -> Result<Option<MergeRow>, DbError> {
     Ok(sqlx::query_as(&format!(
-        "{SELECT} where m.kept_id = ? and m.undone_at is null order by m.id desc limit 1"
+        "{SELECT} where m.kept_id = ? and m.undone_at is null order by m.at desc, m.id desc
+         limit 1"
     ))
     .bind(kept)
     .fetch_optional(conn)

@@ -11,6 +11,8 @@
 
 use std::sync::Arc;
 
+pub mod carry;
+
 use serde_json::json;
 
 use super::{reason_typed, Edit, League, SeasonView, ServiceError};
@@ -143,7 +145,8 @@ impl League {
     /// (issue 36.2): results, draws, totals, Endstand, fines, fees, payments, Guthaben, Zusagen,
     /// reminders and Schockbesteck records become `kept`'s; `gone` keeps his name, which answers
     /// with a redirect, and his card link stops. Returns the merge. Refused (German, nothing
-    /// stored): no reason, the same player, one already merged away, both on one night ("Beide
+    /// stored): no reason, no player `kept` ("Zusammenführen mit: einen Spieler Nr. 99999 gibt es
+    /// nicht"), the same player, one already merged away, both on one night ("Beide
     /// haben am 12.03.2026 gespielt"), both a Jahresbeitrag or Endstand in one season, a Runde of
     /// either running in the Schockbesteck, a season that would not check.
     pub async fn merge_players(
@@ -163,9 +166,12 @@ impl League {
         let (_, gone_name) = db::player::by_id(&mut tx, gone)
             .await?
             .ok_or_else(|| ServiceError::NotFound(format!("Spieler Nr. {gone}")))?;
-        let (_, kept_name) = db::player::by_id(&mut tx, kept)
-            .await?
-            .ok_or_else(|| ServiceError::NotFound(format!("Spieler Nr. {kept}")))?;
+        let (_, kept_name) = db::player::by_id(&mut tx, kept).await?.ok_or_else(|| {
+            ServiceError::refused(format!(
+                "Zusammenführen mit: einen Spieler Nr. {kept} gibt es nicht; bitte einen \
+                 Spieler der Liste wählen."
+            ))
+        })?;
         if gone == kept {
             return Err(ServiceError::refused(format!(
                 "Mit wem? „{gone_name}“ lässt sich nicht mit sich selbst zusammenführen."
@@ -212,8 +218,12 @@ impl League {
 
     /// Undoes the last merge into player `kept` (id) by `edit.author` for `reason` (issue 36.3):
     /// exactly the rows the merge moved go back, the removed memberships and Zusagen come back,
-    /// the kept player's Jahresbeitrag is as before; returns the merge undone. Refused (German,
-    /// nothing stored): no reason, no merge into him, a season that would not check.
+    /// the kept player's Jahresbeitrag is as before; rows entered for `kept` after the merge go
+    /// to the merged-away player where they are his ([`db::merge::after`]: a result or fine on
+    /// his night, a payment, Guthaben booking or status in a season only he played); returns the
+    /// merge undone. Refused (German, nothing stored): no reason, no merge into him, a payment or
+    /// Guthaben booking after the merge in a season both played (each named), a season that
+    /// would not check.
     pub async fn split_player(
         &self,
         kept: i64,
@@ -237,9 +247,21 @@ impl League {
         };
         let moved: db::merge::Moved = serde_json::from_str(&row.moved_json)
             .map_err(|e| ServiceError::Corrupt(format!("player_merges {}: {e}", row.id)))?;
+        let later = db::merge::after::later(&mut tx, &moved, kept).await?;
+        if !later.unclear.is_empty() {
+            return Err(ServiceError::refused(format!(
+                "Nach der Zusammenführung für „{kept_name}“ gebucht, in einer Saison, in der \
+                 beide spielten, und nicht „{}“ oder „{kept_name}“ zuzuordnen: {}. Erst \
+                 stornieren oder löschen, dann trennen. Nichts getrennt.",
+                row.gone,
+                later.unclear.join("; ")
+            )));
+        }
         let closed = db::merge::closed_nights_moved(&mut tx, &moved).await?;
         let unlocked = db::merge::unlock(&mut tx, &closed).await?;
         db::merge::split_rows(&mut tx, &moved, row.gone_id, kept, &kept_name, &row.gone).await?;
+        let pair = (row.gone_id, kept);
+        db::merge::after::move_back(&mut tx, &later, pair, (&kept_name, &row.gone)).await?;
         db::merge::lock(&mut tx, &unlocked).await?;
         let years = seasons_of_both(&mut tx, row.gone_id, kept).await?;
         db::merge::bump(&mut tx, &years).await?;

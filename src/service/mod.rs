@@ -635,9 +635,28 @@ impl League {
         Ok(self.snapshot().chained_on(year, today)?.payouts.clone())
     }
 
-    /// The season file of season `year` as stored (for export).
+    /// The season file of season `year` as stored (its season only: see [`League::export_file`]).
     pub fn export(&self, year: i32) -> Result<SeasonFile, ServiceError> {
         Ok(self.snapshot().season(year)?.season.to_file())
+    }
+
+    /// The season file of season `year` for export: [`League::export`] with its statuses and
+    /// the merges that touch it (docs/saisondatei.md "Status", "Zusammengeführte Spieler").
+    /// Errors: no such season, storage.
+    pub async fn export_file(&self, year: i32) -> Result<SeasonFile, ServiceError> {
+        let mut file = self.export(year)?;
+        self.carried().await?.apply(&mut file);
+        Ok(file)
+    }
+
+    /// What every season's file carries besides the season (statuses, merges in force;
+    /// [`merge::carry::Carried`]), read in one read transaction. Errors: storage.
+    pub async fn carried(&self) -> Result<merge::carry::Carried, ServiceError> {
+        let mut tx = self.inner.db.read.begin().await?;
+        let years = self.snapshot().years();
+        let carried = merge::carry::carried_of(&mut tx, &years).await?;
+        tx.commit().await?;
+        Ok(carried)
     }
 
     /// The season file `file` by `user` through the one import ([`League::import_files`]: a
@@ -685,7 +704,13 @@ pub async fn import_as(
 
 /// The season file of season `year` as stored (for export), read through `db`'s read pool.
 pub async fn export(db: &Db, year: i32) -> Result<SeasonFile, ServiceError> {
-    Ok(load_season(db, year).await?.season.to_file())
+    let mut file = load_season(db, year).await?.season.to_file();
+    let mut tx = db.read.begin().await?;
+    merge::carry::carried_of(&mut tx, &[year])
+        .await?
+        .apply(&mut file);
+    tx.commit().await?;
+    Ok(file)
 }
 
 /// Season `year` as stored, checked, read through `db`'s read pool (the command line's one-off
