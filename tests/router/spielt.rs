@@ -279,5 +279,21 @@ async fn the_planned_night_page_and_the_late_select_put_the_active_first() {
         .unwrap_or_else(|| panic!("{select}"));
     assert_eq!(options(active), ["anna", "Émil", "Özil", "ulla", "Zoe"]);
     assert_eq!(options(others), ["Bernd", "Otto"]);
+
+    // A night planned in January, before its season is there: the statuses of the year before.
+    let body = encode(&[
+        ("datum", "2027-01-08"),
+        ("zeit", "20:00"),
+        ("ort", "Krug"),
+        ("hinweis", ""),
+    ]);
+    let r = t.post("/verwaltung/termine", &body, Some(&cookie)).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let page = t.get("/abend/2027-01-08", None).await;
+    let select = between(&page.body, "<select id=\"spieler\"", "</select>");
+    let (_, others) = select
+        .split_once("<optgroup label=\"Pausiert / ausgetreten (2)\">")
+        .unwrap_or_else(|| panic!("{select}"));
+    assert_eq!(options(others), ["Bernd", "Otto"]);
     assert_eq!(figures(&t).await, before);
 }

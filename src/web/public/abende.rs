@@ -127,7 +127,7 @@ async fn night(
         // Not played (yet): the page of the night planned on that day (issue 27), if any.
         Err(_) => {
             let year = chrono::Datelike::year(&date);
-            let statuses = league.statuses(year).await.unwrap_or_default();
+            let statuses = crate::web::public::termine::statuses_around(&league, year).await;
             let planned = (date, &statuses);
             return crate::web::public::termine::page(layout, me, &snapshot, planned, None);
         }

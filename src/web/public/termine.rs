@@ -249,6 +249,18 @@ struct PlannedPage {
     error: Option<String>,
 }
 
+/// The statuses (issue 36.4) of the players of [`players_around`] for a night of `year`, by
+/// player id: a player of season `year` has its status, any other his status of the year before
+/// (a night planned in January, before the new season is there). Unread ones count as aktiv.
+pub async fn statuses_around(league: &League, year: i32) -> BTreeMap<i64, Status> {
+    let mut all = league.statuses(year - 1).await.unwrap_or_default();
+    if let Ok(view) = league.snapshot().season(year) {
+        all.retain(|id, _| !view.ids.players.values().any(|p| p == id));
+    }
+    all.extend(league.statuses(year).await.unwrap_or_default());
+    all
+}
+
 /// The players of the seasons of `year` and the year before, by name (once each): whom a visitor
 /// may say "Das bin ich" for on a night of `year`.
 pub fn players_around(snapshot: &Snapshot, year: i32) -> Vec<(i64, String)> {
@@ -426,7 +438,7 @@ async fn answer(
         Err(e) => {
             let refusal = e.into_refusal()?;
             let busy = refusal.kind == crate::service::RefusalKind::Busy;
-            let statuses = league.statuses(date.year()).await.unwrap_or_default();
+            let statuses = statuses_around(&league, date.year()).await;
             let mut resp = page(
                 layout,
                 me,
