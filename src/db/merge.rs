@@ -62,6 +62,9 @@ pub struct DroppedZusage {
     pub for_date: String,
 }
 
+/// Row keys per table: (table, the keys of its rows).
+pub type TableKeys = Vec<(String, Vec<i64>)>;
+
 /// What a merge moved: per table of [`MOVED`] the keys of the moved rows; the seasons whose
 /// membership moved whole; the memberships and Zusagen removed where both had one; the kept
 /// player's fee row before (season → his fee columns) where the merge gave him the other's; the
@@ -84,7 +87,7 @@ pub struct Moved {
     /// table: what the split tells apart from those booked after the merge ([`after`]). `None`
     /// in merges recorded before it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kept_rows: Option<Vec<(String, Vec<i64>)>>,
+    pub kept_rows: Option<TableKeys>,
 }
 
 /// A merge in force or undone, as stored.

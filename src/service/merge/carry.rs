@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use sqlx::SqliteConnection;
 
 use crate::db::merge::carry::{self as c, SeasonKeys};
-use crate::db::merge::{Joined, MergeRow, Moved};
+use crate::db::merge::{Joined, MergeRow, Moved, TableKeys};
 use crate::league::model::file::{
     MergedEntry, MergedFile, MergedFine, MergedMember, MergedRound, SeasonFile, StatusEntry,
     MERGED_VERSION,
@@ -455,10 +455,7 @@ fn moved_of(e: &MergedEntry, year: i32, keys: &SeasonKeys) -> Result<Moved, Stri
 
 /// The kept player's own payments and Guthaben bookings of entry `e` ([`Moved::kept_rows`]) by
 /// this database's ids; `None` when the entry has none. Errors: a place the season does not have.
-fn kept_rows_of(
-    e: &MergedEntry,
-    keys: &SeasonKeys,
-) -> Result<Option<Vec<(String, Vec<i64>)>>, String> {
+fn kept_rows_of(e: &MergedEntry, keys: &SeasonKeys) -> Result<Option<TableKeys>, String> {
     if e.kept_payments.is_none() && e.kept_credit.is_none() {
         return Ok(None);
     }
