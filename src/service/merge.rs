@@ -52,6 +52,17 @@ impl From<MergeRow> for MergeNote {
     }
 }
 
+/// The merges in force, oldest first, read through `conn` (with the seasons' counters).
+pub(crate) async fn read_merges(
+    conn: &mut sqlx::SqliteConnection,
+) -> Result<Vec<MergeNote>, ServiceError> {
+    Ok(db::merge::carry::in_force_on(conn)
+        .await?
+        .into_iter()
+        .map(Into::into)
+        .collect())
+}
+
 /// Refuses the merge of `gone` into `kept` when both played one night, both have a Jahresbeitrag,
 /// an Endstand line or a status in one season, or `gone` plays a Runde running in the Schockbesteck.
 async fn refuse_shared(
@@ -209,7 +220,7 @@ impl League {
             .await?
             .ok_or_else(|| ServiceError::Corrupt("Zusammenführung nicht gespeichert".into()))?;
         tx.commit().await?;
-        self.install(views);
+        self.install_with_merges(views).await?;
         drop(w);
         self.written().await;
         self.refresh().await?;
@@ -282,18 +293,33 @@ impl League {
         )
         .await?;
         tx.commit().await?;
-        self.install(views);
+        self.install_with_merges(views).await?;
         drop(w);
         self.written().await;
         self.refresh().await?;
         Ok(row.into())
     }
 
-    /// The merge in force of the merged-away player `gone` (id), if any: for his page's redirect
-    /// and his card's notice.
-    pub async fn merged_away(&self, gone: i64) -> Result<Option<MergeNote>, ServiceError> {
+    /// Sets the merges the snapshot knows ([`read_merges`]).
+    pub(super) fn set_merges(&self, merges: Vec<MergeNote>) {
+        let mut slot = self.inner.merges.write().unwrap_or_else(|e| e.into_inner());
+        *slot = Arc::new(merges);
+    }
+
+    /// Installs the seasons `views` a merge or split changed together with the merges then in
+    /// force (read after the commit).
+    async fn install_with_merges(&self, views: Vec<Arc<SeasonView>>) -> Result<(), ServiceError> {
         let mut conn = self.inner.db.read.acquire().await?;
-        Ok(db::merge::of_gone(&mut conn, gone).await?.map(Into::into))
+        let merges = read_merges(&mut conn).await?;
+        self.set_merges(merges);
+        self.install(views);
+        Ok(())
+    }
+
+    /// The merge in force of the merged-away player `gone` (id), if any, as the snapshot knows it:
+    /// for his page's redirect and his card's notice.
+    pub async fn merged_away(&self, gone: i64) -> Result<Option<MergeNote>, ServiceError> {
+        Ok(self.merges().await?.into_iter().find(|m| m.gone_id == gone))
     }
 
     /// The merge in force of the merged-away player called `name` (case and look-alike forms
@@ -307,13 +333,11 @@ impl League {
             .find(|m| crate::league::name_key(&m.gone) == key))
     }
 
-    /// Every merge in force, oldest first.
+    /// Every merge in force, oldest first, as the snapshot knows it (read with the seasons'
+    /// counters: a merge or split by another process shows with its seasons).
     pub async fn merges(&self) -> Result<Vec<MergeNote>, ServiceError> {
-        Ok(db::merge::in_force(&self.inner.db.read)
-            .await?
-            .into_iter()
-            .map(Into::into)
-            .collect())
+        let merges = self.inner.merges.read().unwrap_or_else(|e| e.into_inner());
+        Ok(merges.as_ref().clone())
     }
 
     /// The id of the league player called `name` (case and look-alike forms ignored), for the

@@ -296,6 +296,10 @@ struct Inner {
     staged: interchange::Staged,
     /// The "Das bin ich" answers per client ([`planned::Claims`]).
     claims: planned::Claims,
+    /// The merges in force as the snapshot knows them (issue 36.2): read with the seasons'
+    /// counters and set with the seasons they changed, so that a name's redirect and the career
+    /// it leads to change together (a split by the command line answered 404 meanwhile).
+    merges: RwLock<Arc<Vec<merge::MergeNote>>>,
 }
 
 /// How a league reads the time: the instant's source and the club's time zone when the command
@@ -382,6 +386,7 @@ impl League {
                 live: live::Live::default(),
                 staged: interchange::Staged::default(),
                 claims: planned::Claims::default(),
+                merges: RwLock::default(),
             }),
         };
         league.refresh().await?;
@@ -506,9 +511,12 @@ impl League {
         if self.inner.db.read.is_closed() {
             return Ok(false);
         }
-        let stored: BTreeMap<i32, i64> = {
-            let mut conn = self.inner.db.read.acquire().await?;
-            db::version::all(&mut conn).await?.into_iter().collect()
+        let (stored, merges): (BTreeMap<i32, i64>, _) = {
+            let mut tx = self.inner.db.read.begin().await?;
+            let stored = db::version::all(&mut tx).await?.into_iter().collect();
+            let merges = merge::read_merges(&mut tx).await?;
+            tx.commit().await?;
+            (stored, merges)
         };
         let settings = {
             let mut conn = self.inner.db.read.acquire().await?;
@@ -531,6 +539,7 @@ impl League {
             .map(|(y, _)| *y)
             .collect();
         if removed.is_empty() && changed.is_empty() {
+            self.set_merges(merges);
             return Ok(false);
         }
         // Each season is read and checked in its own task, three at a time: the reads (SQLite's
@@ -560,6 +569,7 @@ impl League {
                 }
             }
         }
+        self.set_merges(merges);
         self.replace(|s, id| {
             let mut next = s.with(id, views, &removed);
             for (year, version, why) in broken {
