@@ -166,6 +166,10 @@ pub async fn carried_of(
                 day,
             })
             .collect();
+        if merges.is_empty() {
+            out.0.insert(year, (status, None));
+            continue;
+        }
         let keys = c::season_keys(conn, year).await?;
         let entries: Vec<MergedEntry> = merges
             .iter()
@@ -183,9 +187,13 @@ pub async fn carried_of(
 /// Before season `year` is replaced by an import: every merge in force forgets the season's rows
 /// (their ids go with them); the imported file's `merged` names them again ([`take`]).
 pub async fn forget_season(conn: &mut SqliteConnection, year: i32) -> Result<(), ServiceError> {
+    let merges = merges(conn).await?;
+    if merges.is_empty() {
+        return Ok(());
+    }
     let keys = c::season_keys(conn, year).await?;
     let y = i64::from(year);
-    for (row, mut moved) in merges(conn).await? {
+    for (row, mut moved) in merges {
         let before = moved.clone();
         for (table, ids) in &mut moved.rows {
             ids.retain(|k| match table.as_str() {
