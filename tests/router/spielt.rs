@@ -295,5 +295,18 @@ async fn the_planned_night_page_and_the_late_select_put_the_active_first() {
         .split_once("<optgroup label=\"Pausiert / ausgetreten (2)\">")
         .unwrap_or_else(|| panic!("{select}"));
     assert_eq!(options(others), ["Bernd", "Otto"]);
+    let termine = t.get("/verwaltung/termine", Some(&cookie)).await.body;
+    let january = between(&termine, "id=\"termin-", "</section>");
+    let january = if january.contains("08.01.2027") {
+        january
+    } else {
+        let rest = &termine[termine.find(january).unwrap() + january.len()..];
+        between(rest, "id=\"termin-", "</section>")
+    };
+    assert!(january.contains("08.01.2027"), "{january}");
+    assert!(
+        january.contains("<optgroup label=\"Pausiert / ausgetreten (2)\">"),
+        "{january}"
+    );
     assert_eq!(figures(&t).await, before);
 }
