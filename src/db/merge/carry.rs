@@ -24,31 +24,27 @@ pub struct SeasonKeys {
     pub payments: Vec<i64>,
     /// `credit_bookings.id` of the season in booking order.
     pub credit: Vec<i64>,
+    /// The other way round: night → id, (night, table, number) → round id, (night, place) →
+    /// fine id (a file's references are looked up one by one: each in O(log n)).
+    by_night: BTreeMap<NaiveDate, i64>,
+    by_round: BTreeMap<(NaiveDate, u32, u32), i64>,
+    by_fine: BTreeMap<(NaiveDate, usize), i64>,
 }
 
 impl SeasonKeys {
     /// The id of the night on `date`.
     pub fn night(&self, date: NaiveDate) -> Option<i64> {
-        self.nights
-            .iter()
-            .find(|(_, d)| **d == date)
-            .map(|(id, _)| *id)
+        self.by_night.get(&date).copied()
     }
 
     /// The id of round `number` at `table` on `date`.
     pub fn round(&self, date: NaiveDate, table: u32, number: u32) -> Option<i64> {
-        self.rounds
-            .iter()
-            .find(|(_, r)| **r == (date, table, number))
-            .map(|(id, _)| *id)
+        self.by_round.get(&(date, table, number)).copied()
     }
 
     /// The id of the `n`-th fine (0 = first) of the night on `date`.
     pub fn fine(&self, date: NaiveDate, n: usize) -> Option<i64> {
-        self.fines
-            .iter()
-            .find(|(_, f)| **f == (date, n))
-            .map(|(id, _)| *id)
+        self.by_fine.get(&(date, n)).copied()
     }
 }
 
@@ -95,6 +91,9 @@ pub async fn season_keys(conn: &mut SqliteConnection, year: i32) -> Result<Seaso
         .fetch_all(&mut *conn)
         .await?;
     }
+    keys.by_night = keys.nights.iter().map(|(id, d)| (*d, *id)).collect();
+    keys.by_round = keys.rounds.iter().map(|(id, r)| (*r, *id)).collect();
+    keys.by_fine = keys.fines.iter().map(|(id, f)| (*f, *id)).collect();
     Ok(keys)
 }
 
