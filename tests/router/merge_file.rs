@@ -191,3 +191,59 @@ async fn a_split_by_the_command_line_shows_together_with_its_seasons() {
     let r = t.get("/api/v1/players/Bernd%20M.", None).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
 }
+
+/// The season file's `status` (issue 36.4): a status of someone not a player of the season, or a
+/// day of another year, refuses the whole import (nothing stored); a file without `status` (every
+/// file of before) keeps the stored statuses, one with it replaces them.
+#[tokio::test]
+async fn a_status_in_the_season_file_is_checked_and_a_file_without_keeps_the_stored_ones() {
+    let (t, admin) = app().await;
+    status(&t, &admin, 2026, "Gast", "status=pausiert&day=").await;
+    let plain = t.league.export(2026).unwrap();
+    assert!(
+        plain.status.is_empty(),
+        "the season alone carries no status"
+    );
+    let with = t.league.export_file(2026).await.unwrap();
+    assert_eq!(with.status.len(), 1);
+    let before = rows(&t).await;
+    for (who, kind, day, why) in [
+        (
+            "Niemand",
+            "pausiert",
+            None,
+            "status: „Niemand“ ist kein Spieler der Saison",
+        ),
+        (
+            "Carla",
+            "ausgetreten",
+            Some("2025-06-30"),
+            "status von „Carla“: pausiert oder ausgetreten mit einem Tag der Saison",
+        ),
+        (
+            "Carla",
+            "weg",
+            None,
+            "status von „Carla“: Status: „weg“ gibt es nicht",
+        ),
+    ] {
+        let mut bad = with.clone();
+        bad.status
+            .push(schockerliga::league::model::file::StatusEntry {
+                player: who.into(),
+                status: kind.into(),
+                day: day.map(|d| d.parse().unwrap()),
+            });
+        let refused = t.league.import(&bad, true, "cli").await.unwrap_err();
+        assert!(refused.to_string().contains(why), "{refused}");
+        same_rows(&before, &rows(&t).await);
+    }
+    t.league.import(&plain, true, "cli").await.unwrap();
+    assert_eq!(t.league.statuses(2026).await.unwrap().len(), 1, "kept");
+    let mut none = with.clone();
+    none.status[0].status = "ausgetreten".into();
+    none.status[0].day = Some("2026-06-30".parse().unwrap());
+    t.league.import(&none, true, "cli").await.unwrap();
+    let shown = t.league.export_file(2026).await.unwrap().status;
+    assert_eq!(shown, none.status, "replaced");
+}
