@@ -132,6 +132,8 @@ pub fn season_file(year: i32, spec: &DemoSpec) -> SeasonFile {
         payments: Vec::new(),
         credit: Vec::new(),
         kassenbuch: None,
+        status: Vec::new(),
+        merged: None,
     }
 }
 

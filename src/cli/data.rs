@@ -178,7 +178,7 @@ pub async fn export(ctx: &Context, export: Export) -> anyhow::Result<()> {
     let bytes: Vec<u8> = match season {
         Some(year) if csv => interchange::season_csv(&league, year).map_err(refused)?,
         Some(year) => {
-            let file = league.export(year).map_err(refused)?;
+            let file = league.export_file(year).await.map_err(refused)?;
             (serde_json::to_string_pretty(&file)? + "\n").into_bytes()
         }
         None => anyhow::bail!("Saison fehlt (oder --all)"),

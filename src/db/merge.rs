@@ -9,6 +9,9 @@ use sqlx::{FromRow, SqliteConnection, SqlitePool};
 use super::DbError;
 use crate::rules::RundeRecord;
 
+pub mod after;
+pub mod carry;
+
 /// The tables whose rows simply change their `player_id`, each with the column that keys a row
 /// beside the player.
 const MOVED: [(&str, &str); 12] = [
@@ -59,6 +62,9 @@ pub struct DroppedZusage {
     pub for_date: String,
 }
 
+/// Row keys per table: (table, the keys of its rows).
+pub type TableKeys = Vec<(String, Vec<i64>)>;
+
 /// What a merge moved: per table of [`MOVED`] the keys of the moved rows; the seasons whose
 /// membership moved whole; the memberships and Zusagen removed where both had one; the kept
 /// player's fee row before (season → his fee columns) where the merge gave him the other's; the
@@ -77,6 +83,11 @@ pub struct Moved {
     pub zusagen: Vec<DroppedZusage>,
     /// Confirmed Schockbesteck Runden renamed (round ids).
     pub besteck: Vec<i64>,
+    /// The kept player's own payments and Guthaben bookings in the seasons both played, by
+    /// table: what the split tells apart from those booked after the merge ([`after`]). `None`
+    /// in merges recorded before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept_rows: Option<TableKeys>,
 }
 
 /// A merge in force or undone, as stored.
@@ -251,6 +262,7 @@ pub async fn merge_rows(
     }
     moved.joined = membership(conn, gone, kept).await?;
     moved.kept_fees = membership(conn, kept, gone).await?;
+    moved.kept_rows = Some(after::own_rows(conn, kept, &moved.joined).await?);
     for j in &moved.joined {
         sqlx::query("delete from season_players where season = ? and player_id = ?")
             .bind(j.season)
@@ -508,13 +520,15 @@ pub async fn undone(
     Ok(())
 }
 
-/// The last merge in force into player `kept`, if any.
+/// The last merge in force into player `kept` (the one made last; an import keeps when a merge
+/// was made), if any.
 pub async fn last_into(
     conn: &mut SqliteConnection,
     kept: i64,
 ) -> Result<Option<MergeRow>, DbError> {
     Ok(sqlx::query_as(&format!(
-        "{SELECT} where m.kept_id = ? and m.undone_at is null order by m.id desc limit 1"
+        "{SELECT} where m.kept_id = ? and m.undone_at is null order by m.at desc, m.id desc
+         limit 1"
     ))
     .bind(kept)
     .fetch_optional(conn)

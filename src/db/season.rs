@@ -486,6 +486,8 @@ pub async fn load(conn: &mut SqliteConnection, year: i32) -> Result<Option<Store
             payments,
             credit,
             kassenbuch: super::kassenbuch::file_of(&mut *conn, year).await?,
+            status: Vec::new(),
+            merged: None,
         },
         ids,
     }))

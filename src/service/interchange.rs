@@ -709,7 +709,9 @@ impl<'a> Importing<'a> {
         if let Some(before) = &before {
             netting_stays(before, &season)?;
         }
+        super::merge::carry::forget_season(tx, year).await?;
         db::season::replace(tx, &season).await?;
+        super::merge::carry::take(tx, &file).await?;
         if let Some(plan) = &replaced {
             audit_replaced(tx, &plan.nights, options).await?;
         }

@@ -11,6 +11,8 @@
 
 use std::sync::Arc;
 
+pub mod carry;
+
 use serde_json::json;
 
 use super::{reason_typed, Edit, League, SeasonView, ServiceError};
@@ -48,6 +50,17 @@ impl From<MergeRow> for MergeNote {
             at: r.at,
         }
     }
+}
+
+/// The merges in force, oldest first, read through `conn` (with the seasons' counters).
+pub(crate) async fn read_merges(
+    conn: &mut sqlx::SqliteConnection,
+) -> Result<Vec<MergeNote>, ServiceError> {
+    Ok(db::merge::carry::in_force_on(conn)
+        .await?
+        .into_iter()
+        .map(Into::into)
+        .collect())
 }
 
 /// Refuses the merge of `gone` into `kept` when both played one night, both have a Jahresbeitrag,
@@ -143,7 +156,8 @@ impl League {
     /// (issue 36.2): results, draws, totals, Endstand, fines, fees, payments, Guthaben, Zusagen,
     /// reminders and Schockbesteck records become `kept`'s; `gone` keeps his name, which answers
     /// with a redirect, and his card link stops. Returns the merge. Refused (German, nothing
-    /// stored): no reason, the same player, one already merged away, both on one night ("Beide
+    /// stored): no reason, no player `kept` ("Zusammenführen mit: einen Spieler Nr. 99999 gibt es
+    /// nicht"), the same player, one already merged away, both on one night ("Beide
     /// haben am 12.03.2026 gespielt"), both a Jahresbeitrag or Endstand in one season, a Runde of
     /// either running in the Schockbesteck, a season that would not check.
     pub async fn merge_players(
@@ -163,9 +177,12 @@ impl League {
         let (_, gone_name) = db::player::by_id(&mut tx, gone)
             .await?
             .ok_or_else(|| ServiceError::NotFound(format!("Spieler Nr. {gone}")))?;
-        let (_, kept_name) = db::player::by_id(&mut tx, kept)
-            .await?
-            .ok_or_else(|| ServiceError::NotFound(format!("Spieler Nr. {kept}")))?;
+        let (_, kept_name) = db::player::by_id(&mut tx, kept).await?.ok_or_else(|| {
+            ServiceError::refused(format!(
+                "Zusammenführen mit: einen Spieler Nr. {kept} gibt es nicht; bitte einen \
+                 Spieler der Liste wählen."
+            ))
+        })?;
         if gone == kept {
             return Err(ServiceError::refused(format!(
                 "Mit wem? „{gone_name}“ lässt sich nicht mit sich selbst zusammenführen."
@@ -203,7 +220,7 @@ impl League {
             .await?
             .ok_or_else(|| ServiceError::Corrupt("Zusammenführung nicht gespeichert".into()))?;
         tx.commit().await?;
-        self.install(views);
+        self.install_with_merges(views).await?;
         drop(w);
         self.written().await;
         self.refresh().await?;
@@ -212,8 +229,12 @@ impl League {
 
     /// Undoes the last merge into player `kept` (id) by `edit.author` for `reason` (issue 36.3):
     /// exactly the rows the merge moved go back, the removed memberships and Zusagen come back,
-    /// the kept player's Jahresbeitrag is as before; returns the merge undone. Refused (German,
-    /// nothing stored): no reason, no merge into him, a season that would not check.
+    /// the kept player's Jahresbeitrag is as before; rows entered for `kept` after the merge go
+    /// to the merged-away player where they are his ([`db::merge::after`]: a result or fine on
+    /// his night, a payment, Guthaben booking or status in a season only he played); returns the
+    /// merge undone. Refused (German, nothing stored): no reason, no merge into him, a payment or
+    /// Guthaben booking after the merge in a season both played (each named), a season that
+    /// would not check.
     pub async fn split_player(
         &self,
         kept: i64,
@@ -237,9 +258,21 @@ impl League {
         };
         let moved: db::merge::Moved = serde_json::from_str(&row.moved_json)
             .map_err(|e| ServiceError::Corrupt(format!("player_merges {}: {e}", row.id)))?;
+        let later = db::merge::after::later(&mut tx, &moved, kept).await?;
+        if !later.unclear.is_empty() {
+            return Err(ServiceError::refused(format!(
+                "Nach der Zusammenführung für „{kept_name}“ gebucht, in einer Saison, in der \
+                 beide spielten, und nicht „{}“ oder „{kept_name}“ zuzuordnen: {}. Erst \
+                 stornieren oder löschen, dann trennen. Nichts getrennt.",
+                row.gone,
+                later.unclear.join("; ")
+            )));
+        }
         let closed = db::merge::closed_nights_moved(&mut tx, &moved).await?;
         let unlocked = db::merge::unlock(&mut tx, &closed).await?;
         db::merge::split_rows(&mut tx, &moved, row.gone_id, kept, &kept_name, &row.gone).await?;
+        let pair = (row.gone_id, kept);
+        db::merge::after::move_back(&mut tx, &later, pair, (&kept_name, &row.gone)).await?;
         db::merge::lock(&mut tx, &unlocked).await?;
         let years = seasons_of_both(&mut tx, row.gone_id, kept).await?;
         db::merge::bump(&mut tx, &years).await?;
@@ -260,18 +293,33 @@ impl League {
         )
         .await?;
         tx.commit().await?;
-        self.install(views);
+        self.install_with_merges(views).await?;
         drop(w);
         self.written().await;
         self.refresh().await?;
         Ok(row.into())
     }
 
-    /// The merge in force of the merged-away player `gone` (id), if any: for his page's redirect
-    /// and his card's notice.
-    pub async fn merged_away(&self, gone: i64) -> Result<Option<MergeNote>, ServiceError> {
+    /// Sets the merges the snapshot knows ([`read_merges`]).
+    pub(super) fn set_merges(&self, merges: Vec<MergeNote>) {
+        let mut slot = self.inner.merges.write().unwrap_or_else(|e| e.into_inner());
+        *slot = Arc::new(merges);
+    }
+
+    /// Installs the seasons `views` a merge or split changed together with the merges then in
+    /// force (read after the commit).
+    async fn install_with_merges(&self, views: Vec<Arc<SeasonView>>) -> Result<(), ServiceError> {
         let mut conn = self.inner.db.read.acquire().await?;
-        Ok(db::merge::of_gone(&mut conn, gone).await?.map(Into::into))
+        let merges = read_merges(&mut conn).await?;
+        self.set_merges(merges);
+        self.install(views);
+        Ok(())
+    }
+
+    /// The merge in force of the merged-away player `gone` (id), if any, as the snapshot knows it:
+    /// for his page's redirect and his card's notice.
+    pub async fn merged_away(&self, gone: i64) -> Result<Option<MergeNote>, ServiceError> {
+        Ok(self.merges().await?.into_iter().find(|m| m.gone_id == gone))
     }
 
     /// The merge in force of the merged-away player called `name` (case and look-alike forms
@@ -285,13 +333,11 @@ impl League {
             .find(|m| crate::league::name_key(&m.gone) == key))
     }
 
-    /// Every merge in force, oldest first.
+    /// Every merge in force, oldest first, as the snapshot knows it (read with the seasons'
+    /// counters: a merge or split by another process shows with its seasons).
     pub async fn merges(&self) -> Result<Vec<MergeNote>, ServiceError> {
-        Ok(db::merge::in_force(&self.inner.db.read)
-            .await?
-            .into_iter()
-            .map(Into::into)
-            .collect())
+        let merges = self.inner.merges.read().unwrap_or_else(|e| e.into_inner());
+        Ok(merges.as_ref().clone())
     }
 
     /// The id of the league player called `name` (case and look-alike forms ignored), for the

@@ -296,6 +296,10 @@ struct Inner {
     staged: interchange::Staged,
     /// The "Das bin ich" answers per client ([`planned::Claims`]).
     claims: planned::Claims,
+    /// The merges in force as the snapshot knows them (issue 36.2): read with the seasons'
+    /// counters and set with the seasons they changed, so that a name's redirect and the career
+    /// it leads to change together (a split by the command line answered 404 meanwhile).
+    merges: RwLock<Arc<Vec<merge::MergeNote>>>,
 }
 
 /// How a league reads the time: the instant's source and the club's time zone when the command
@@ -382,6 +386,7 @@ impl League {
                 live: live::Live::default(),
                 staged: interchange::Staged::default(),
                 claims: planned::Claims::default(),
+                merges: RwLock::default(),
             }),
         };
         league.refresh().await?;
@@ -506,9 +511,12 @@ impl League {
         if self.inner.db.read.is_closed() {
             return Ok(false);
         }
-        let stored: BTreeMap<i32, i64> = {
-            let mut conn = self.inner.db.read.acquire().await?;
-            db::version::all(&mut conn).await?.into_iter().collect()
+        let (stored, merges): (BTreeMap<i32, i64>, _) = {
+            let mut tx = self.inner.db.read.begin().await?;
+            let stored = db::version::all(&mut tx).await?.into_iter().collect();
+            let merges = merge::read_merges(&mut tx).await?;
+            tx.commit().await?;
+            (stored, merges)
         };
         let settings = {
             let mut conn = self.inner.db.read.acquire().await?;
@@ -531,6 +539,7 @@ impl League {
             .map(|(y, _)| *y)
             .collect();
         if removed.is_empty() && changed.is_empty() {
+            self.set_merges(merges);
             return Ok(false);
         }
         // Each season is read and checked in its own task, three at a time: the reads (SQLite's
@@ -560,6 +569,7 @@ impl League {
                 }
             }
         }
+        self.set_merges(merges);
         self.replace(|s, id| {
             let mut next = s.with(id, views, &removed);
             for (year, version, why) in broken {
@@ -635,9 +645,28 @@ impl League {
         Ok(self.snapshot().chained_on(year, today)?.payouts.clone())
     }
 
-    /// The season file of season `year` as stored (for export).
+    /// The season file of season `year` as stored (its season only: see [`League::export_file`]).
     pub fn export(&self, year: i32) -> Result<SeasonFile, ServiceError> {
         Ok(self.snapshot().season(year)?.season.to_file())
+    }
+
+    /// The season file of season `year` for export: [`League::export`] with its statuses and
+    /// the merges that touch it (docs/saisondatei.md "Status", "Zusammengeführte Spieler").
+    /// Errors: no such season, storage.
+    pub async fn export_file(&self, year: i32) -> Result<SeasonFile, ServiceError> {
+        let mut file = self.export(year)?;
+        self.carried().await?.apply(&mut file);
+        Ok(file)
+    }
+
+    /// What every season's file carries besides the season (statuses, merges in force;
+    /// [`merge::carry::Carried`]), read in one read transaction. Errors: storage.
+    pub async fn carried(&self) -> Result<merge::carry::Carried, ServiceError> {
+        let mut tx = self.inner.db.read.begin().await?;
+        let years = self.snapshot().years();
+        let carried = merge::carry::carried_of(&mut tx, &years).await?;
+        tx.commit().await?;
+        Ok(carried)
     }
 
     /// The season file `file` by `user` through the one import ([`League::import_files`]: a
@@ -685,7 +714,13 @@ pub async fn import_as(
 
 /// The season file of season `year` as stored (for export), read through `db`'s read pool.
 pub async fn export(db: &Db, year: i32) -> Result<SeasonFile, ServiceError> {
-    Ok(load_season(db, year).await?.season.to_file())
+    let mut file = load_season(db, year).await?.season.to_file();
+    let mut tx = db.read.begin().await?;
+    merge::carry::carried_of(&mut tx, &[year])
+        .await?
+        .apply(&mut file);
+    tx.commit().await?;
+    Ok(file)
 }
 
 /// Season `year` as stored, checked, read through `db`'s read pool (the command line's one-off

@@ -435,6 +435,8 @@ impl League {
             payments: Vec::new(),
             credit: Vec::new(),
             kassenbuch: None,
+            status: Vec::new(),
+            merged: None,
         };
         let season = Season::from_file(&file)?;
         let mut tx = self.inner.db.begin_write_as(&edit.author).await?;

@@ -29,6 +29,8 @@ mod kassenpruefer;
 mod kontoauszug;
 mod late_arrival;
 mod merge;
+mod merge_file;
+mod merge_later;
 mod money;
 mod offline;
 mod once;

@@ -14,7 +14,7 @@ use crate::common::season_file;
 
 /// 2025: the small fixture with Bernd as „Bernd M.“ and Anna as „Anna M.“; 2026: the small fixture with „Gast“ (fee paid,
 /// no night).
-fn seasons() -> Vec<SeasonFile> {
+pub(crate) fn seasons() -> Vec<SeasonFile> {
     let mut old = serde_json::to_value(season_file("small-2026", Some(2025))).unwrap();
     let text = serde_json::to_string(&old)
         .unwrap()
@@ -32,7 +32,7 @@ fn seasons() -> Vec<SeasonFile> {
     ]
 }
 
-async fn app() -> (TestApp, String) {
+pub(crate) async fn app() -> (TestApp, String) {
     let t = TestApp::builder().staff().seasons(seasons()).start().await;
     let admin = t.login("admin").await;
     (t, admin)
@@ -40,7 +40,7 @@ async fn app() -> (TestApp, String) {
 
 /// Every JSON answer the merge may touch: both players' careers, each season's standings, payouts,
 /// players and accounts, the all-time table (status and body bytes).
-async fn answers(t: &TestApp) -> Vec<(String, StatusCode, Vec<u8>)> {
+pub(crate) async fn answers(t: &TestApp) -> Vec<(String, StatusCode, Vec<u8>)> {
     let mut uris: Vec<String> = ["Bernd", "Bernd M.", "Gast", "Anna", "Anna M."]
         .iter()
         .map(|n| format!("/api/v1/players/{}", enc(n)))
@@ -59,13 +59,13 @@ async fn answers(t: &TestApp) -> Vec<(String, StatusCode, Vec<u8>)> {
     out
 }
 
-async fn id_of(t: &TestApp, name: &str) -> i64 {
+pub(crate) async fn id_of(t: &TestApp, name: &str) -> i64 {
     t.league.player_id_named(name).await.unwrap().unwrap()
 }
 
 /// Every league table's rows but the record of the merge itself (the Protokoll, the merges, the
 /// change counters).
-async fn rows(t: &TestApp) -> Vec<String> {
+pub(crate) async fn rows(t: &TestApp) -> Vec<String> {
     let skip = ["audit_", "player_merges ", "season_versions ", "planning "];
     snapshot(&t.db.write)
         .await
@@ -76,14 +76,20 @@ async fn rows(t: &TestApp) -> Vec<String> {
 }
 
 /// Asserts that the tables `a` and `b` hold the same rows, naming the first that differs.
-fn same_rows(a: &[String], b: &[String]) {
+pub(crate) fn same_rows(a: &[String], b: &[String]) {
     assert_eq!(a.len(), b.len());
     for (x, y) in a.iter().zip(b) {
         assert!(x == y, "{x}\n--- vs ---\n{y}");
     }
 }
 
-async fn merge(t: &TestApp, cookie: &str, gone: i64, kept: i64, reason: &str) -> crate::app::Reply {
+pub(crate) async fn merge(
+    t: &TestApp,
+    cookie: &str,
+    gone: i64,
+    kept: i64,
+    reason: &str,
+) -> crate::app::Reply {
     t.post(
         &format!("/verwaltung/spieler/{gone}/zusammenfuehren"),
         &format!("in={kept}&grund={}", enc(reason)),
@@ -92,7 +98,7 @@ async fn merge(t: &TestApp, cookie: &str, gone: i64, kept: i64, reason: &str) ->
     .await
 }
 
-async fn split(t: &TestApp, cookie: &str, kept: i64) -> crate::app::Reply {
+pub(crate) async fn split(t: &TestApp, cookie: &str, kept: i64) -> crate::app::Reply {
     t.post(
         &format!("/verwaltung/spieler/{kept}/trennen"),
         "grund=doch+zwei",
@@ -396,5 +402,24 @@ async fn a_merge_reason_over_200_characters_is_refused() {
         "{}",
         r.body
     );
+    same_rows(&before, &rows(&t).await);
+}
+
+/// The trial merged into `in=99999` and got the 404 page: the form comes again with a German
+/// error (422), nothing stored.
+#[tokio::test]
+async fn a_merge_into_an_unknown_player_answers_the_form_again() {
+    let (t, admin) = app().await;
+    let gone = id_of(&t, "Bernd M.").await;
+    let before = rows(&t).await;
+    let r = merge(&t, &admin, gone, 99999, "derselbe").await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+    assert!(
+        r.body
+            .contains("Zusammenführen mit: einen Spieler Nr. 99999 gibt es nicht"),
+        "{}",
+        r.body
+    );
+    assert!(r.body.contains("derselbe"), "the reason typed stays");
     same_rows(&before, &rows(&t).await);
 }

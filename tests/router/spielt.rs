@@ -194,3 +194,119 @@ async fn the_active_come_first_alphabetically_and_the_others_fold() {
     assert_eq!(t.league.statuses(2026).await.unwrap().len(), 1);
     assert_eq!(figures(&t).await, before);
 }
+
+/// The trials found the status ignored where players are offered outside the Verwaltung's lists:
+/// the public page of a planned night ("Kommen" and "Wer bist du?") and the Nachzügler select
+/// of a drawn night list the active first, alphabetically, and the others apart (folded, or in
+/// the select's own group); nobody's figures change.
+#[tokio::test]
+async fn the_planned_night_page_and_the_late_select_put_the_active_first() {
+    let t = TestApp::builder().staff().season(season()).start().await;
+    let cookie = t.login(SECRETARY).await;
+    let before = figures(&t).await;
+    for (name, kind, day) in [
+        ("Otto", "pausiert", ""),
+        ("Bernd", "ausgetreten", "2026-04-01"),
+    ] {
+        let r = set(&t, &cookie, name, kind, day).await;
+        assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    }
+    let options = |html: &str| {
+        let mut at: Vec<(usize, &str)> = NAMES
+            .iter()
+            .filter_map(|n| html.find(&format!("\">{n}</option>")).map(|i| (i, *n)))
+            .collect();
+        at.sort();
+        at.into_iter().map(|(_, n)| n).collect::<Vec<_>>()
+    };
+
+    // The night of 8 May drawn with anna and Zoe: the late arrivals offered.
+    let present: Vec<(&str, String)> = ["anna", "Zoe"]
+        .iter()
+        .map(|n| ("present", id_of(&t, n).to_string()))
+        .collect();
+    let r = t
+        .post(
+            "/verwaltung/abend/2026-05-08/teilnehmer",
+            &encode(&present),
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let night = t.get("/verwaltung/abend/2026-05-08", Some(&cookie)).await;
+    let late = between(&night.body, "id=\"nachzuegler\"", "</form>");
+    let (active, others) = late
+        .split_once("<optgroup label=\"Pausiert / ausgetreten (2)\">")
+        .unwrap_or_else(|| panic!("{late}"));
+    assert_eq!(options(active), ["Émil", "Özil", "ulla"]);
+    assert_eq!(options(others), ["Bernd", "Otto"]);
+
+    // The public page of a planned night.
+    let body = encode(&[
+        ("datum", "2026-12-28"),
+        ("zeit", "20:00"),
+        ("ort", "Krug"),
+        ("hinweis", ""),
+    ]);
+    let r = t.post("/verwaltung/termine", &body, Some(&cookie)).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    for (name, yes) in [
+        ("Zoe", true),
+        ("Otto", true),
+        ("anna", true),
+        ("Özil", false),
+    ] {
+        let r = t
+            .post(
+                "/abend/2026-12-28/zusage",
+                if yes { "kommt=ja" } else { "kommt=nein" },
+                Some(&format!("ich={}", id_of(&t, name))),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    }
+    let page = t.get("/abend/2026-12-28", None).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    let coming = between(&page.body, "<h2>Kommen (3)</h2>", "</details>");
+    let (active, others) = coming
+        .split_once("<summary>Pausiert / ausgetreten (1)</summary>")
+        .unwrap_or_else(|| panic!("{coming}"));
+    assert!(active.contains("<p>anna, Zoe</p>"), "{active}");
+    assert!(others.contains("<p>Otto</p>"), "{others}");
+    let select = between(&page.body, "<select id=\"spieler\"", "</select>");
+    let (active, others) = select
+        .split_once("<optgroup label=\"Pausiert / ausgetreten (2)\">")
+        .unwrap_or_else(|| panic!("{select}"));
+    assert_eq!(options(active), ["anna", "Émil", "Özil", "ulla", "Zoe"]);
+    assert_eq!(options(others), ["Bernd", "Otto"]);
+
+    // A night planned in January, before its season is there: the statuses of the year before.
+    let body = encode(&[
+        ("datum", "2027-01-08"),
+        ("zeit", "20:00"),
+        ("ort", "Krug"),
+        ("hinweis", ""),
+    ]);
+    let r = t.post("/verwaltung/termine", &body, Some(&cookie)).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let page = t.get("/abend/2027-01-08", None).await;
+    let select = between(&page.body, "<select id=\"spieler\"", "</select>");
+    let (_, others) = select
+        .split_once("<optgroup label=\"Pausiert / ausgetreten (2)\">")
+        .unwrap_or_else(|| panic!("{select}"));
+    assert_eq!(options(others), ["Bernd", "Otto"]);
+    let termine = t.get("/verwaltung/termine", Some(&cookie)).await.body;
+    let january = between(&termine, "id=\"termin-", "</section>");
+    let january = if january.contains("08.01.2027") {
+        january
+    } else {
+        let rest = &termine[termine.find(january).unwrap() + january.len()..];
+        between(rest, "id=\"termin-", "</section>")
+    };
+    assert!(january.contains("08.01.2027"), "{january}");
+    assert!(
+        january.contains("<optgroup label=\"Pausiert / ausgetreten (2)\">"),
+        "{january}"
+    );
+    assert_eq!(figures(&t).await, before);
+}

@@ -44,6 +44,142 @@ pub struct SeasonFile {
     /// (and left out of an export) without any; an import without it keeps the stored ones.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kassenbuch: Option<KassenbuchFile>,
+    /// The players' statuses other than aktiv (issue 36.4, an addition to
+    /// `schockerliga-season/1`, docs/saisondatei.md "Status"). Absent (and left out of an export)
+    /// without any; an import without it keeps the stored ones.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub status: Vec<StatusEntry>,
+    /// The merges in force that touch this season (issue 36.3, an addition with its own
+    /// `version`, docs/saisondatei.md "Zusammengeführte Spieler"): which rows of the kept player
+    /// were the merged-away one's, so that a split after an import is exact. Absent without any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merged: Option<MergedFile>,
+}
+
+/// A player's status in the season other than aktiv (issue 36.4).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StatusEntry {
+    /// The player (one of the season's players).
+    pub player: String,
+    /// `pausiert` or `ausgetreten`.
+    pub status: String,
+    /// The day he left (`ausgetreten` only, in the season's year).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub day: Option<NaiveDate>,
+}
+
+/// The version of the season file's `merged` addition this program writes and reads.
+pub const MERGED_VERSION: u32 = 1;
+
+/// The merges in force that touch a season (issue 36.3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MergedFile {
+    /// [`MERGED_VERSION`].
+    pub version: u32,
+    /// One entry per merge, oldest first.
+    pub merges: Vec<MergedEntry>,
+}
+
+/// One merge as it touches one season: who went into whom (when, by whom, why: the same in every
+/// season it touches) and which of the season's rows, now the kept player's, were his.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MergedEntry {
+    /// The merged-away player's name.
+    pub player: String,
+    /// The kept player's name.
+    pub into: String,
+    /// When the merge was made (RFC 3339).
+    pub at: String,
+    /// Who made it.
+    pub by: String,
+    /// Why.
+    pub reason: String,
+    /// `"moved"`: his membership of the season became the kept player's (the kept one had none);
+    /// `"joined"`: both were players, his line is in `joined`; absent: he was none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub membership: Option<String>,
+    /// His own line of the season where both were players (removed by the merge).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub joined: Option<MergedMember>,
+    /// The kept player's Jahresbeitrag before the merge, where the merge gave him the other's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept_fee: Option<MergedMember>,
+    /// The nights he was drawn at.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nights: Vec<NaiveDate>,
+    /// The nights recorded as totals with his line.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub totals: Vec<NaiveDate>,
+    /// The rounds with his result.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rounds: Vec<MergedRound>,
+    /// The Schockbesteck records that named him.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub schockbesteck: Vec<MergedRound>,
+    /// His fines: the night and the fine's place among the night's `fines` (0 = first).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fines: Vec<MergedFine>,
+    /// His payments: places in the season's `payments` (0 = first).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub payments: Vec<usize>,
+    /// His bookings of Guthaben: places in the season's `credit`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub credit: Vec<usize>,
+    /// His Endstand line.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub endstand: bool,
+    /// His status of the season.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub status: bool,
+    /// In a season both played: the kept player's own payments before the merge (places in
+    /// `payments`), what a split tells apart from those booked after it. Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept_payments: Option<Vec<usize>>,
+    /// Likewise his own bookings of Guthaben (places in `credit`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept_credit: Option<Vec<usize>>,
+}
+
+/// A player's line of a season as stored: his place in the order and his Jahresbeitrag.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MergedMember {
+    /// His place in the season's order (0 = first).
+    pub position: i64,
+    /// Payment day of the Jahresbeitrag.
+    #[serde(default)]
+    pub fee_paid_on: Option<String>,
+    /// Its amount, cents.
+    #[serde(default)]
+    pub fee_cents: Option<i64>,
+    /// Paid from his account.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fee_from_account: bool,
+}
+
+/// A round of a night: the night, the table, the round's number.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MergedRound {
+    /// The night.
+    pub date: NaiveDate,
+    /// Table 1 or 2.
+    pub table: u32,
+    /// The round's number.
+    pub round: u32,
+}
+
+/// A fine of a night: the night and its place among the night's fines.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MergedFine {
+    /// The night.
+    pub date: NaiveDate,
+    /// Its place among the night's `fines` (0 = first).
+    pub n: usize,
 }
 
 /// The version of the season file's `kassenbuch` addition this program writes and reads.

@@ -233,6 +233,8 @@ impl YearRead {
             payments: Vec::new(),
             credit: Vec::new(),
             kassenbuch: None,
+            status: Vec::new(),
+            merged: None,
         };
         let lines = self.lines;
         let season = Season::from_file(&file).map_err(|e| {

@@ -55,6 +55,8 @@ pub(super) fn read_nights(sheet: &Sheet) -> Result<Vec<SheetSeason>, SheetError>
         payments: Vec::new(),
         credit: Vec::new(),
         kassenbuch: None,
+        status: Vec::new(),
+        merged: None,
     };
     let lines = Lines {
         of: read.lines,

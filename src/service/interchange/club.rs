@@ -132,7 +132,11 @@ pub async fn export_club_from<W: Write>(db: &Db, out: W) -> Result<W, ServiceErr
             ServiceError::Corrupt(format!("gespeicherte Saison {year} ungültig: {e}"))
         })?;
         drop(stored);
-        writer.season(&season.to_file())?;
+        let mut file = season.to_file();
+        crate::service::merge::carry::carried_of(&mut tx, &[year])
+            .await?
+            .apply(&mut file);
+        writer.season(&file)?;
     }
     tx.commit().await?;
     writer.end()
@@ -533,19 +537,26 @@ impl League {
     }
 
     /// Writes the whole club's file of this league's snapshot to `out` ([`write_club`]: every
-    /// league player, each season as its season file, oldest first), one season at a time. For
-    /// the Verwaltung's download, on a blocking thread. Errors: storage, a stored season that
-    /// fails its checks, the output.
-    pub fn write_club_to<W: Write>(&self, players: &[String], out: W) -> Result<W, ServiceError> {
+    /// league player, each season as its season file with what it `carried` (statuses, merges;
+    /// [`League::carried`]), oldest first), one season at a time. For the Verwaltung's download,
+    /// on a blocking thread. Errors: storage, a stored season that fails its checks, the output.
+    pub fn write_club_to<W: Write>(
+        &self,
+        players: &[String],
+        carried: &crate::service::merge::carry::Carried,
+        out: W,
+    ) -> Result<W, ServiceError> {
         let snap = self.snapshot();
         let mut years = snap.years();
         years.reverse();
         write_club(
             out,
             players,
-            years
-                .into_iter()
-                .map(|year| Ok(snap.season(year)?.season.to_file())),
+            years.into_iter().map(|year| {
+                let mut file = snap.season(year)?.season.to_file();
+                carried.apply(&mut file);
+                Ok(file)
+            }),
         )
     }
 

@@ -356,13 +356,14 @@ pub async fn club(
     Today(today): Today,
 ) -> Result<Response, AppError> {
     let players = league.player_names().await?;
+    let carried = league.carried().await?;
     let (chunks, received) = tokio::sync::mpsc::channel::<std::io::Result<Bytes>>(4);
     tokio::task::spawn_blocking(move || {
         let out = Chunks {
             buf: Vec::with_capacity(CHUNK),
             to: chunks.clone(),
         };
-        if let Err(e) = league.write_club_to(&players, out) {
+        if let Err(e) = league.write_club_to(&players, &carried, out) {
             // The body ends with an error: the download is seen as broken, not as a short file.
             tracing::error!("Vereinsdatei nicht geschrieben: {e}");
             let _ = chunks.blocking_send(Err(std::io::Error::other(e.to_string())));

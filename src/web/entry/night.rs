@@ -83,6 +83,9 @@ struct NightAdminPage {
     has_draw: bool,
     /// Season players not drawn tonight, for the late-arrival form.
     late_players: Vec<PresentLine>,
+    /// The players not drawn yet who are pausiert or ausgetreten on the night's day, by name:
+    /// the select's group „Pausiert / ausgetreten“.
+    late_others: Vec<PresentLine>,
     /// The tables of the draw (for the late-arrival form's choice).
     table_numbers: Vec<u32>,
     /// The `late` fine of the catalogue, formatted, if it has one.
@@ -301,7 +304,7 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
     let fine_ids = view.ids.fines.get(&at.date);
     let mut table_numbers: Vec<u32> = night.draw.iter().map(|s| s.table).collect();
     table_numbers.dedup();
-    let late_players = season
+    let late_players: Vec<PresentLine> = season
         .players
         .iter()
         .filter(|p| !night.draw.iter().any(|s| s.player == p.name))
@@ -311,6 +314,9 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
             checked: false,
         })
         .collect();
+    // The Nachzügler select as the presence list (issue 36.4): the active first,
+    // alphabetically; the others in their own group.
+    let (late_players, late_others) = active_first(late_players, night.date, |p| &p.name, status);
     NightAdminPage {
         layout,
         year: season.year,
@@ -364,6 +370,7 @@ fn render(layout: Layout, at: &AtNight, typed: Typed, live: NightLive) -> NightA
         closed: night.closed,
         has_draw: !night.draw.is_empty(),
         late_players,
+        late_others,
         table_numbers,
         late_fine: rules.fines.get("late").map(|c| format_cents(*c)),
         can_reopen: night.closed && today <= reopen_until(at.date),

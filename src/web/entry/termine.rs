@@ -206,8 +206,9 @@ pub fn render(
 /// The statuses of the players (issue 36.4) by season year and player id.
 pub type Statuses = BTreeMap<i32, BTreeMap<i64, Status>>;
 
-/// The statuses of every season with a planned night (unread ones count as aktiv: the page
-/// still shows).
+/// The statuses of every season with a planned night, for a night before its season those of
+/// the year before ([`crate::web::public::termine::statuses_around`]; unread ones count as
+/// aktiv: the page still shows).
 pub async fn statuses_of(league: &League) -> Statuses {
     let years: BTreeSet<i32> = league
         .snapshot()
@@ -218,7 +219,10 @@ pub async fn statuses_of(league: &League) -> Statuses {
         .collect();
     let mut out = Statuses::new();
     for year in years {
-        out.insert(year, league.statuses(year).await.unwrap_or_default());
+        out.insert(
+            year,
+            crate::web::public::termine::statuses_around(league, year).await,
+        );
     }
     out
 }

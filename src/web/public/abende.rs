@@ -125,7 +125,12 @@ async fn night(
         Ok(at) => at,
         Err(e @ AppError::Unreadable(_)) => return Err(e),
         // Not played (yet): the page of the night planned on that day (issue 27), if any.
-        Err(_) => return crate::web::public::termine::page(layout, me, &snapshot, date, None),
+        Err(_) => {
+            let year = chrono::Datelike::year(&date);
+            let statuses = crate::web::public::termine::statuses_around(&league, year).await;
+            let planned = (date, &statuses);
+            return crate::web::public::termine::page(layout, me, &snapshot, planned, None);
+        }
     };
     let picture = crate::web::public::bild::night_picture(&snapshot, date);
     let layout = layout.with_picture(picture, &format!("/bild/abend/{date}"));

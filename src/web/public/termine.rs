@@ -11,11 +11,14 @@ use axum::extract::{Path, State};
 use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::Form;
+use std::collections::BTreeMap;
+
 use chrono::{Datelike, NaiveDate};
 use serde::Deserialize;
 
 use crate::league::model::format::date_de;
 use crate::league::plan::planned::{PlanStatus, PlannedNight, Via};
+use crate::league::plan::status::{active_first, Status};
 use crate::service::{League, ServiceError, Snapshot};
 use crate::web::kit::at::path_date;
 use crate::web::kit::{AppError, Guard, Layout, Routes};
@@ -227,17 +230,35 @@ struct PlannedPage {
     open: bool,
     cancelled: bool,
     forecast: String,
+    /// Who said "Ich komme", the active ones (issue 36.4), alphabetically.
     coming: Vec<String>,
+    /// Who said "Ich komme" and is pausiert or ausgetreten, alphabetically (folded).
+    coming_others: Vec<String>,
+    /// Who said "Ich komme nicht": the active first, alphabetically.
     declined: Vec<String>,
     /// The answers given before the night moved, not yet confirmed for its day: "Anna: hatte für
     /// den 01.01.2027 zugesagt".
     old: Vec<String>,
     /// The visitor's own line, when he said "Das bin ich".
     me: Option<MeLine>,
-    /// Players to say "Das bin ich" for: (players.id, name), by name.
+    /// Players to say "Das bin ich" for: (players.id, name), the active ones alphabetically.
     players: Vec<(i64, String)>,
+    /// The others (pausiert, ausgetreten), in the select's own group.
+    players_others: Vec<(i64, String)>,
     /// The refusal of his answer, at the top.
     error: Option<String>,
+}
+
+/// The statuses (issue 36.4) of the players of [`players_around`] for a night of `year`, by
+/// player id: a player of season `year` has its status, any other his status of the year before
+/// (a night planned in January, before the new season is there). Unread ones count as aktiv.
+pub async fn statuses_around(league: &League, year: i32) -> BTreeMap<i64, Status> {
+    let mut all = league.statuses(year - 1).await.unwrap_or_default();
+    if let Ok(view) = league.snapshot().season(year) {
+        all.retain(|id, _| !view.ids.players.values().any(|p| p == id));
+    }
+    all.extend(league.statuses(year).await.unwrap_or_default());
+    all
 }
 
 /// The players of the seasons of `year` and the year before, by name (once each): whom a visitor
@@ -257,12 +278,13 @@ pub fn players_around(snapshot: &Snapshot, year: i32) -> Vec<(i64, String)> {
 
 /// The page of the night planned on `date` (the one not cancelled, else the last cancelled) for
 /// `me`, with `error` at the top; 404 when none is planned then. Marked private when rendered for
-/// "Das bin ich".
+/// "Das bin ich". `statuses` (the season's, by player id; issue 36.4) order the lists: the
+/// active first, alphabetically, the others apart.
 pub fn page(
     layout: Layout,
     me: Me,
     snapshot: &Snapshot,
-    date: NaiveDate,
+    (date, statuses): (NaiveDate, &BTreeMap<i64, Status>),
     error: Option<String>,
 ) -> Result<Response, AppError> {
     // Moved to another day: the link shared for this one leads on (303, as the night may move
@@ -272,13 +294,26 @@ pub fn page(
     }
     let night = snapshot.planning.on(date).ok_or(AppError::NotFound)?;
     let status = status(snapshot, night, layout.today);
+    let status_of = |id: &i64| statuses.get(id).copied().unwrap_or_default();
     let names = |coming: bool| {
-        night
+        let answers = night
             .current_answers()
             .filter(|a| a.coming == coming)
-            .map(|a| name_of(snapshot, a.player_id, &a.player))
-            .collect::<Vec<_>>()
+            .map(|a| (a.player_id, name_of(snapshot, a.player_id, &a.player)))
+            .collect::<Vec<_>>();
+        let (active, others) = active_first(answers, date, |a| &a.1, |a| status_of(&a.0));
+        let names = |v: Vec<(i64, String)>| v.into_iter().map(|a| a.1).collect::<Vec<_>>();
+        (names(active), names(others))
     };
+    let (coming, coming_others) = names(true);
+    let (mut declined, declined_others) = names(false);
+    declined.extend(declined_others);
+    let (players, players_others) = active_first(
+        players_around(snapshot, date.year()),
+        date,
+        |p| &p.1,
+        |p| status_of(&p.0),
+    );
     let old = night
         .old_answers()
         .map(|a| {
@@ -326,11 +361,13 @@ pub fn page(
         open: status == PlanStatus::Open,
         cancelled: night.cancelled,
         forecast: night.forecast(split_of(snapshot, date.year())).sentence(),
-        coming: names(true),
-        declined: names(false),
+        coming,
+        coming_others,
+        declined,
         old,
         me: me_line,
-        players: players_around(snapshot, date.year()),
+        players,
+        players_others,
         error,
         layout,
     };
@@ -401,11 +438,12 @@ async fn answer(
         Err(e) => {
             let refusal = e.into_refusal()?;
             let busy = refusal.kind == crate::service::RefusalKind::Busy;
+            let statuses = statuses_around(&league, date.year()).await;
             let mut resp = page(
                 layout,
                 me,
                 &league.snapshot(),
-                date,
+                (date, &statuses),
                 Some(refusal.to_string()),
             )?;
             if busy {

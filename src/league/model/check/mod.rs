@@ -275,6 +275,8 @@ impl Season {
             payments: self.payments.clone(),
             credit: self.credit.clone(),
             kassenbuch: self.kassenbuch.clone(),
+            status: Vec::new(),
+            merged: None,
         }
     }
 

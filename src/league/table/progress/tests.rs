@@ -745,6 +745,8 @@ fn a_season_that_is_over_says_what_was_missed_in_the_past_tense() {
         payments: Vec::new(),
         credit: Vec::new(),
         kassenbuch: None,
+        status: Vec::new(),
+        merged: None,
     })
     .unwrap();
     assert!(!is_over(&season, date("2026-12-31")));

@@ -172,7 +172,9 @@ async fn the_club_file_imports_season_by_season_all_or_nothing() {
         from.import(&s, false, "anna").await.unwrap();
     }
     let players = from.player_names().await.unwrap();
-    let out = from.write_club_to(&players, Vec::new()).unwrap();
+    let out = from
+        .write_club_to(&players, &Default::default(), Vec::new())
+        .unwrap();
 
     let other = tempfile::tempdir().unwrap();
     let to = league(other.path()).await;
@@ -211,7 +213,10 @@ async fn the_club_file_imports_season_by_season_all_or_nothing() {
     // Again without --replace: refused, naming the season.
     let again = to
         .import_club(
-            std::io::Cursor::new(from.write_club_to(&players, Vec::new()).unwrap()),
+            std::io::Cursor::new(
+                from.write_club_to(&players, &Default::default(), Vec::new())
+                    .unwrap(),
+            ),
             &ImportOptions::by("cli", false),
         )
         .await
