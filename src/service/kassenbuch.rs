@@ -75,14 +75,20 @@ impl League {
     /// part checked against the Jahresabschluss. Errors: no such season, storage.
     pub async fn books(&self, year: i32) -> Result<Books, ServiceError> {
         self.snapshot().season(year)?;
-        if let Err(e) = self.reconcile_books().await {
-            tracing::warn!(error = %e, "Kassenbuch nicht abgeglichen: gezeigt wie es wäre");
-        }
+        // Stored and current: the seasons before `year` are read, not reckoned again.
+        let full_from = match self.reconcile_books().await {
+            Ok(true) => year,
+            Ok(false) => i32::MIN,
+            Err(e) => {
+                tracing::warn!(error = %e, "Kassenbuch nicht abgeglichen: gezeigt wie es wäre");
+                i32::MIN
+            }
+        };
         let snapshot = self.snapshot();
         let today = self.today();
         let mut plans = {
             let mut conn = self.db().read.acquire().await?;
-            plan(&mut conn, &snapshot, today, year).await?
+            plan(&mut conn, &snapshot, today, (full_from, year)).await?
         };
         let plan = plans.remove(&year).ok_or(ServiceError::NoSeason(year))?;
         let chained = snapshot.chained_on(year, today)?;
@@ -120,8 +126,10 @@ impl League {
     /// what the seasons say now ([`reconcile`], docs/kassenbuch.md "Belegnummern"), in one write
     /// transaction, oldest season first; a season's Anfangsbestand booked when first seen, a later
     /// change of the previous Endbestand booked as "Übertrag berichtigt". Nothing to do when the
-    /// seasons and the club's day are as at the last run. Errors: storage.
-    pub async fn reconcile_books(&self) -> Result<(), ServiceError> {
+    /// seasons and the club's day are as at the last run; seasons before the first that changed
+    /// since are only read. `Ok(true)`: the journal books the snapshot; `Ok(false)`: a database
+    /// opened for reading, nothing stored. Errors: storage.
+    pub async fn reconcile_books(&self) -> Result<bool, ServiceError> {
         let snapshot = self.snapshot();
         let today = self.today();
         let seen: Seen = (
@@ -132,11 +140,18 @@ impl League {
                 .collect(),
         );
         // A database opened for reading: the books show what would be appended (see `books`).
-        if self.db().read_only || self.books_seen().as_ref() == Some(&seen) {
-            return Ok(());
+        if self.db().read_only {
+            return Ok(false);
         }
-        let mut tx = self.db().begin_write_as("Liga").await?;
-        let plans = plan(&mut tx, &snapshot, today, i32::MAX).await?;
+        let before = self.books_seen();
+        if before.as_ref() == Some(&seen) {
+            return Ok(true);
+        }
+        let from = changed_from(before.as_ref(), &seen);
+        // No author: the journal is no audited table, and the writer's connection keeps no
+        // "Liga" for the next writer's row-level Protokoll.
+        let mut tx = self.db().begin_write().await?;
+        let plans = plan(&mut tx, &snapshot, today, (from, i32::MAX)).await?;
         for (y, p) in &plans {
             if p.carry_new {
                 db::kassenbuch::set_anfang(&mut tx, *y, p.carry).await?;
@@ -151,7 +166,7 @@ impl League {
             .books_seen
             .lock()
             .unwrap_or_else(|e| e.into_inner()) = Some(seen);
-        Ok(())
+        Ok(true)
     }
 
     fn books_seen(&self) -> Option<Seen> {
@@ -393,23 +408,63 @@ struct Plan {
     payouts_booked: bool,
 }
 
+/// The first season year to reckon again after `before` for `now`: every one when the club's
+/// day changed (payouts come with the year's end) or nothing was reconciled yet; else the oldest
+/// season that changed, appeared or disappeared.
+fn changed_from(before: Option<&Seen>, now: &Seen) -> i32 {
+    let Some((day, versions)) = before else {
+        return i32::MIN;
+    };
+    if *day != now.0 {
+        return i32::MIN;
+    }
+    let changed = now
+        .1
+        .iter()
+        .filter(|(y, v)| versions.get(*y) != Some(*v))
+        .map(|(y, _)| *y);
+    let gone = versions.keys().filter(|y| !now.1.contains_key(*y)).copied();
+    changed.chain(gone).min().unwrap_or(i32::MAX)
+}
+
 /// The plan of every season of `snapshot` up to `upto`, oldest first, read on `conn` (a read
-/// connection or the reconciling transaction): each season's bookings now on `today` against its
-/// journal, the Anfangsbestand the previous season's Endbestand (booked once; a change later an
-/// entry "Übertrag berichtigt"). Errors: storage, a season's chain.
+/// connection or the reconciling transaction): from season `from` on, each season's bookings now
+/// on `today` against its journal, the Anfangsbestand the previous season's Endbestand (booked
+/// once; a change later an entry "Übertrag berichtigt"); a season before `from` with its
+/// Anfangsbestand stored only read (its journal is current). Errors: storage, a season's chain.
 async fn plan(
     conn: &mut sqlx::SqliteConnection,
     snapshot: &Snapshot,
     today: NaiveDate,
-    upto: i32,
+    (from, upto): (i32, i32),
 ) -> Result<BTreeMap<i32, Plan>, ServiceError> {
     let mut out = BTreeMap::new();
     let mut prev: Option<(i32, Bestand)> = None;
     for view in snapshot.seasons().filter(|v| v.season.year <= upto) {
         let season = &view.season;
         let y = season.year;
-        let chained = snapshot.chained_on(y, today)?;
         let day = payout_day(season, today);
+        if y < from {
+            if let Some(carry) = db::kassenbuch::anfang_of(&mut *conn, y).await? {
+                let stored = db::kassenbuch::journal_of(&mut *conn, y).await?;
+                let mut end = carry;
+                for b in &stored {
+                    end.add(b.konto, b.cents);
+                }
+                prev = Some((y, end));
+                let plan = Plan {
+                    carry,
+                    carry_new: false,
+                    stored,
+                    new: Vec::new(),
+                    entries: Vec::new(),
+                    payouts_booked: day.is_some(),
+                };
+                out.insert(y, plan);
+                continue;
+            }
+        }
+        let chained = snapshot.chained_on(y, today)?;
         let hand = db::kassenbuch::bookings_of(&mut *conn, y).await?;
         let mut now = entries(season, day.map(|d| (d, &chained.payouts)), &hand);
         let carry_now = prev.map_or(Bestand::default(), |p| p.1);
