@@ -492,3 +492,34 @@ async fn plan(
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seen(day: NaiveDate, versions: &[(i32, i64)]) -> Seen {
+        (day, versions.iter().copied().collect())
+    }
+
+    #[test]
+    fn only_seasons_from_the_first_changed_one_are_reckoned_again() {
+        let d = NaiveDate::from_ymd_opt(2026, 12, 4).unwrap();
+        let was = seen(d, &[(2024, 1), (2025, 3), (2026, 7)]);
+        // (now, first season reckoned again)
+        let table = [
+            (seen(d, &[(2024, 1), (2025, 3), (2026, 7)]), i32::MAX),
+            (seen(d, &[(2024, 1), (2025, 4), (2026, 7)]), 2025),
+            (seen(d, &[(2024, 1), (2025, 3), (2026, 8)]), 2026),
+            (seen(d, &[(2023, 1), (2024, 1), (2025, 3), (2026, 7)]), 2023),
+            (seen(d, &[(2024, 1), (2026, 7)]), 2025),
+            (
+                seen(d.succ_opt().unwrap(), &[(2024, 1), (2025, 3), (2026, 7)]),
+                i32::MIN,
+            ),
+        ];
+        for (now, from) in table {
+            assert_eq!(changed_from(Some(&was), &now), from, "{now:?}");
+        }
+        assert_eq!(changed_from(None, &was), i32::MIN);
+    }
+}
