@@ -190,7 +190,12 @@ async fn render(
         rows,
         cancellable,
         stuerze,
-        kategorien: KATEGORIEN.iter().map(|k| k.label()).collect(),
+        // Only what is booked by hand: the league's categories are refused there.
+        kategorien: KATEGORIEN
+            .iter()
+            .filter(|k| !k.is_league())
+            .map(|k| k.label())
+            .collect(),
         payouts_booked: book.payouts_booked,
     })
 }
