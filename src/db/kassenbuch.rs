@@ -5,7 +5,8 @@ use chrono::NaiveDate;
 use sqlx::{SqliteConnection, SqlitePool};
 
 use super::DbError;
-use crate::league::money::kasse::buch::{HandBooking, Kassensturz, Kategorie, Konto};
+use crate::league::money::kasse::buch::{Bestand, HandBooking, Kassensturz, Kategorie, Konto};
+use crate::league::money::kasse::journal::Beleg;
 
 type Row = (
     i64,
@@ -91,18 +92,20 @@ pub async fn insert(
 
 /// The Kassenstürze of season `year`, by day.
 pub async fn stuerze_of(pool: &SqlitePool, year: i32) -> Result<Vec<Kassensturz>, DbError> {
-    let rows: Vec<(NaiveDate, i64, String)> = sqlx::query_as(
-        "select day, counted_cents, counted_by from kassenstuerze where season = ? order by day, id",
+    let rows: Vec<(NaiveDate, i64, String, Option<i64>)> = sqlx::query_as(
+        "select day, counted_cents, counted_by, book_cents from kassenstuerze where season = ?
+         order by day, id",
     )
     .bind(year)
     .fetch_all(pool)
     .await?;
     Ok(rows
         .into_iter()
-        .map(|(day, counted_cents, by)| Kassensturz {
+        .map(|(day, counted_cents, by, book_cents)| Kassensturz {
             day,
             counted_cents,
             by,
+            book_cents,
         })
         .collect())
 }
@@ -114,12 +117,14 @@ pub async fn insert_sturz(
     k: &Kassensturz,
 ) -> Result<(), DbError> {
     sqlx::query(
-        "insert into kassenstuerze (season, day, counted_cents, counted_by) values (?, ?, ?, ?)",
+        "insert into kassenstuerze (season, day, counted_cents, counted_by, book_cents)
+         values (?, ?, ?, ?, ?)",
     )
     .bind(year)
     .bind(k.day)
     .bind(k.counted_cents)
     .bind(&k.by)
+    .bind(k.book_cents)
     .execute(conn)
     .await?;
     Ok(())
@@ -134,8 +139,9 @@ pub async fn file_of(
 ) -> Result<Option<crate::league::model::file::KassenbuchFile>, DbError> {
     use crate::league::model::file::{HandBookingEntry, KassenbuchFile, KassensturzEntry};
     let bookings = bookings_of(&mut *conn, year).await?;
-    let counts: Vec<(NaiveDate, i64, String)> = sqlx::query_as(
-        "select day, counted_cents, counted_by from kassenstuerze where season = ? order by id",
+    let counts: Vec<(NaiveDate, i64, String, Option<i64>)> = sqlx::query_as(
+        "select day, counted_cents, counted_by, book_cents from kassenstuerze where season = ?
+         order by id",
     )
     .bind(year)
     .fetch_all(&mut *conn)
@@ -168,10 +174,11 @@ pub async fn file_of(
             .collect(),
         kassenstuerze: counts
             .into_iter()
-            .map(|(date, counted_cents, by)| KassensturzEntry {
+            .map(|(date, counted_cents, by, book_cents)| KassensturzEntry {
                 date,
                 counted_cents,
                 by,
+                book_cents,
             })
             .collect(),
     }))
@@ -218,8 +225,98 @@ pub async fn replace_from_file(
             day: k.date,
             counted_cents: k.counted_cents,
             by: k.by.clone(),
+            book_cents: k.book_cents,
         };
         insert_sturz(&mut *conn, year, &sturz).await?;
     }
+    Ok(())
+}
+
+type BelegRow = (
+    i64,
+    String,
+    i64,
+    NaiveDate,
+    i64,
+    String,
+    String,
+    String,
+    Option<i64>,
+    String,
+    String,
+);
+
+/// The stored Belege of season `year` (table `kassenbelege`), by number.
+pub async fn journal_of(conn: &mut SqliteConnection, year: i32) -> Result<Vec<Beleg>, DbError> {
+    let rows: Vec<BelegRow> = sqlx::query_as(
+        "select nr, source, gen, day, cents, konto, kategorie, text, storno_of, reason, created_by
+         from kassenbelege where season = ? order by nr",
+    )
+    .bind(year)
+    .fetch_all(conn)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| Beleg {
+            nr: r.0 as u32,
+            key: r.1,
+            gen: r.2 as u32,
+            day: r.3,
+            cents: r.4,
+            konto: Konto::parse(&r.5).unwrap_or(Konto::Bar),
+            kategorie: Kategorie::parse(&r.6).unwrap_or(Kategorie::Sonstiges),
+            text: r.7,
+            storno_of: r.8.map(|n| n as u32),
+            reason: r.9,
+            by: r.10,
+        })
+        .collect())
+}
+
+/// Appends Beleg `b` to the journal of season `year`. Errors: its number or its (source, gen)
+/// stored already (UNIQUE), a Beleg cancelled twice.
+pub async fn append(conn: &mut SqliteConnection, year: i32, b: &Beleg) -> Result<(), DbError> {
+    sqlx::query(
+        "insert into kassenbelege (season, nr, source, gen, day, cents, konto, kategorie, text,
+             storno_of, reason, created_by) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(year)
+    .bind(i64::from(b.nr))
+    .bind(&b.key)
+    .bind(i64::from(b.gen))
+    .bind(b.day)
+    .bind(b.cents)
+    .bind(b.konto.key())
+    .bind(b.kategorie.label())
+    .bind(&b.text)
+    .bind(b.storno_of.map(i64::from))
+    .bind(&b.reason)
+    .bind(&b.by)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// The Anfangsbestand of season `year` as first booked (table `kassen_anfang`), `None` before.
+pub async fn anfang_of(conn: &mut SqliteConnection, year: i32) -> Result<Option<Bestand>, DbError> {
+    let row: Option<(i64, i64)> =
+        sqlx::query_as("select bar_cents, bank_cents from kassen_anfang where season = ?")
+            .bind(year)
+            .fetch_optional(conn)
+            .await?;
+    Ok(row.map(|(bar_cents, bank_cents)| Bestand {
+        bar_cents,
+        bank_cents,
+    }))
+}
+
+/// Books `b` as the Anfangsbestand of season `year` (once; never changed).
+pub async fn set_anfang(conn: &mut SqliteConnection, year: i32, b: Bestand) -> Result<(), DbError> {
+    sqlx::query("insert into kassen_anfang (season, bar_cents, bank_cents) values (?, ?, ?)")
+        .bind(year)
+        .bind(b.bar_cents)
+        .bind(b.bank_cents)
+        .execute(conn)
+        .await?;
     Ok(())
 }

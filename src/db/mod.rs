@@ -99,6 +99,8 @@ pub struct Db {
     pub sessions: SqlitePool,
     /// The database file.
     pub path: std::path::PathBuf,
+    /// True when opened read-only ([`Db::open_read_only`]): nothing may be written.
+    pub read_only: bool,
 }
 
 /// Whether the writer connection may go back to its pool after use. SQLite rolls a transaction back
@@ -425,6 +427,7 @@ impl Db {
             read: read.clone(),
             sessions: read,
             path: path.to_path_buf(),
+            read_only: true,
         })
     }
 
@@ -467,6 +470,7 @@ impl Db {
             read,
             sessions,
             path: path.to_path_buf(),
+            read_only: false,
         })
     }
 

@@ -346,10 +346,15 @@ pub struct Pruefung {
     pub note: String,
     /// The club clock's instant of it (UTC, RFC 3339).
     pub created_at: String,
+    /// The number of the last Beleg he saw (`None`: recorded before it was kept, or no Beleg).
+    pub last_beleg: Option<i64>,
+    /// The Endbestand he saw, cents (`None`: recorded before it was kept).
+    pub end_cents: Option<i64>,
 }
 
 /// Stores a *Geprüft* of season `year` by `username` on the club's day `day` with `note`
-/// (checked by the caller, ≤ 500 characters) at `created_at` (RFC 3339); returns its id.
+/// (checked by the caller, ≤ 500 characters) at `created_at` (RFC 3339), having seen `seen` =
+/// (last Beleg number, Endbestand in cents); returns its id.
 /// Errors: no such season (foreign key), a note over 500 characters (CHECK).
 pub async fn add_pruefung(
     conn: &mut SqliteConnection,
@@ -358,16 +363,19 @@ pub async fn add_pruefung(
     day: NaiveDate,
     note: &str,
     created_at: &str,
+    seen: (i64, i64),
 ) -> Result<i64, DbError> {
     let done = sqlx::query(
-        "insert into kassenpruefungen (season, username, day, note, created_at)
-         values (?, ?, ?, ?, ?)",
+        "insert into kassenpruefungen (season, username, day, note, created_at, last_beleg,
+             end_cents) values (?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(year)
     .bind(username)
     .bind(day)
     .bind(note)
     .bind(created_at)
+    .bind(seen.0)
+    .bind(seen.1)
     .execute(conn)
     .await?;
     Ok(done.last_insert_rowid())
@@ -376,8 +384,8 @@ pub async fn add_pruefung(
 /// The *Geprüft*s of season `year`, oldest first.
 pub async fn pruefungen_of_season(pool: &SqlitePool, year: i32) -> Result<Vec<Pruefung>, DbError> {
     Ok(sqlx::query_as(
-        "select id, season, username, day, note, created_at from kassenpruefungen
-         where season = ? order by id",
+        "select id, season, username, day, note, created_at, last_beleg, end_cents
+         from kassenpruefungen where season = ? order by id",
     )
     .bind(year)
     .fetch_all(pool)

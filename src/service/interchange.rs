@@ -413,6 +413,7 @@ impl League {
         // Stored: a verified copy follows, like after a closed night (issue 31.10).
         self.imported_seasons();
         self.refresh().await?;
+        self.books_follow().await;
         Ok(done)
     }
 

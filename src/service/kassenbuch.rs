@@ -10,10 +10,14 @@ use serde_json::json;
 use crate::db;
 use crate::league::model::format::{date_de, format_cents};
 use crate::league::money::kasse::buch::{
-    check_hand, kassenbuch, payout_day, shares, Bestand, HandBooking, Kassenbuch, Kassensturz,
-    Kategorie, Konto,
+    check_hand, payout_day, shares, Bestand, HandBooking, Kassenbuch, Kassensturz, Kategorie, Konto,
 };
+use crate::league::money::kasse::journal::{
+    carry_entries, cash_on, entries, from_journal, gone_reason, reconcile, Beleg, Entry, Parts,
+};
+use crate::service::snapshot::Snapshot;
 use crate::service::{reason_typed, League, ServiceError};
+use std::collections::BTreeMap;
 
 /// The Jahresabschluss's figures beside the Kassenbuch's league part (issue 35.2).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,6 +47,12 @@ pub struct Books {
     pub league: LeagueCheck,
 }
 
+/// The most cash a Kassensturz counts: 1.000.000,00 €, in cents.
+pub const MAX_COUNT_CENTS: i64 = 100_000_000;
+
+/// What the journal was last reconciled at: the club's day and each season's change counter.
+pub type Seen = (NaiveDate, std::collections::BTreeMap<i32, i64>);
+
 /// A hand booking as typed and parsed (issue 35.1).
 #[derive(Debug, Clone)]
 pub struct NewBooking {
@@ -59,54 +69,120 @@ pub struct NewBooking {
 }
 
 impl League {
-    /// The books of season `year` as the club's today sees them: every season before it chained
-    /// (its Endbestand is the next one's Anfangsbestand, the first season starts at 0), the
-    /// league's part checked against the Jahresabschluss. Errors: no such season, storage.
+    /// The books of season `year` as the club's today sees them: the journal reconciled first
+    /// ([`League::reconcile_books`]; on a database opened for reading, what it would append is
+    /// shown without storing it), then its Belege with the stored Anfangsbestand, the league's
+    /// part checked against the Jahresabschluss. Errors: no such season, storage.
     pub async fn books(&self, year: i32) -> Result<Books, ServiceError> {
-        let snapshot = self.snapshot();
-        snapshot.season(year)?;
-        let today = self.today();
-        let hand = db::kassenbuch::bookings_upto(&self.db().read, year).await?;
-        let stuerze = db::kassenbuch::stuerze_of(&self.db().read, year).await?;
-        let mut carry = Bestand::default();
-        for view in snapshot.seasons().filter(|v| v.season.year <= year) {
-            let season = &view.season;
-            let y = season.year;
-            let chained = snapshot.chained_on(y, today)?;
-            let p = &chained.payouts;
-            let day = payout_day(season, today);
-            let mine: Vec<HandBooking> = hand
-                .iter()
-                .filter(|(s, _)| *s == y)
-                .map(|(_, b)| b.clone())
-                .collect();
-            let counts: &[Kassensturz] = if y == year { &stuerze } else { &[] };
-            let book = kassenbuch(season, day.map(|d| (d, p)), carry, &mine, counts);
-            if y < year {
-                carry = book.end;
-                continue;
+        self.snapshot().season(year)?;
+        // Stored and current: the seasons before `year` are read, not reckoned again.
+        let full_from = match self.reconcile_books().await {
+            Ok(true) => year,
+            Ok(false) => i32::MIN,
+            Err(e) => {
+                tracing::warn!(error = %e, "Kassenbuch nicht abgeglichen: gezeigt wie es wäre");
+                i32::MIN
             }
-            let booked = (
-                book.league_cents(Kategorie::Beitrag),
-                book.league_cents(Kategorie::Strafe),
-                -book.league_cents(Kategorie::Auszahlung),
-            );
-            let shares_cents: i64 = shares(p).iter().map(|x| x.1).sum();
-            let ok = booked.0 == p.fees_cents
-                && booked.1 == p.fines_cents
-                && (!book.payouts_booked || booked.2 == shares_cents);
-            let league = LeagueCheck {
-                carry_in_cents: p.carry_in_cents,
-                fees_cents: p.fees_cents,
-                fines_cents: p.fines_cents,
-                shares_cents,
-                carry_out_cents: p.carry_out_cents,
-                booked,
-                ok,
-            };
-            return Ok(Books { book, league });
+        };
+        let snapshot = self.snapshot();
+        let today = self.today();
+        let mut plans = {
+            let mut conn = self.db().read.acquire().await?;
+            plan(&mut conn, &snapshot, today, (full_from, year)).await?
+        };
+        let plan = plans.remove(&year).ok_or(ServiceError::NoSeason(year))?;
+        let chained = snapshot.chained_on(year, today)?;
+        let p = &chained.payouts;
+        let stuerze = db::kassenbuch::stuerze_of(&self.db().read, year).await?;
+        let parts = Parts {
+            carry_in: plan.carry,
+            stuerze: &stuerze,
+            payouts_booked: plan.payouts_booked,
+        };
+        let belege = [plan.stored, plan.new].concat();
+        let book = from_journal(year, &belege, &plan.entries, parts);
+        let booked = (
+            book.league_cents(Kategorie::Beitrag),
+            book.league_cents(Kategorie::Strafe),
+            -book.league_cents(Kategorie::Auszahlung),
+        );
+        let shares_cents: i64 = shares(p).iter().map(|x| x.1).sum();
+        let ok = booked.0 == p.fees_cents
+            && booked.1 == p.fines_cents
+            && (!book.payouts_booked || booked.2 == shares_cents);
+        let league = LeagueCheck {
+            carry_in_cents: p.carry_in_cents,
+            fees_cents: p.fees_cents,
+            fines_cents: p.fines_cents,
+            shares_cents,
+            carry_out_cents: p.carry_out_cents,
+            booked,
+            ok,
+        };
+        Ok(Books { book, league })
+    }
+
+    /// After a write (and before the books are read): the journal of every season made to book
+    /// what the seasons say now ([`reconcile`], docs/kassenbuch.md "Belegnummern"), in one write
+    /// transaction, oldest season first; a season's Anfangsbestand booked when first seen, a later
+    /// change of the previous Endbestand booked as "Übertrag berichtigt". Nothing to do when the
+    /// seasons and the club's day are as at the last run; seasons before the first that changed
+    /// since are only read. `Ok(true)`: the journal books the snapshot; `Ok(false)`: a database
+    /// opened for reading, nothing stored. Errors: storage.
+    pub async fn reconcile_books(&self) -> Result<bool, ServiceError> {
+        let snapshot = self.snapshot();
+        let today = self.today();
+        let seen: Seen = (
+            today,
+            snapshot
+                .seasons()
+                .map(|v| (v.season.year, v.version))
+                .collect(),
+        );
+        // A database opened for reading: the books show what would be appended (see `books`).
+        if self.db().read_only {
+            return Ok(false);
         }
-        Err(ServiceError::NoSeason(year))
+        let before = self.books_seen();
+        if before.as_ref() == Some(&seen) {
+            return Ok(true);
+        }
+        let from = changed_from(before.as_ref(), &seen);
+        // No author: the journal is no audited table, and the writer's connection keeps no
+        // "Liga" for the next writer's row-level Protokoll.
+        let mut tx = self.db().begin_write().await?;
+        let plans = plan(&mut tx, &snapshot, today, (from, i32::MAX)).await?;
+        for (y, p) in &plans {
+            if p.carry_new {
+                db::kassenbuch::set_anfang(&mut tx, *y, p.carry).await?;
+            }
+            for b in &p.new {
+                db::kassenbuch::append(&mut tx, *y, b).await?;
+            }
+        }
+        tx.commit().await?;
+        *self
+            .inner
+            .books_seen
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = Some(seen);
+        Ok(true)
+    }
+
+    fn books_seen(&self) -> Option<Seen> {
+        self.inner
+            .books_seen
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// [`League::reconcile_books`] after a write; a failure is logged (the next read tries
+    /// again).
+    pub(crate) async fn books_follow(&self) {
+        if let Err(e) = self.reconcile_books().await {
+            tracing::warn!(error = %e, "Kassenbuch nicht abgeglichen");
+        }
     }
 
     /// `Ok` when `day` is not after the club's today: the book holds what happened. Error
@@ -244,32 +320,36 @@ impl League {
                 "Gezählt: der Bestand kann nicht negativ sein.",
             ));
         }
+        if counted_cents > MAX_COUNT_CENTS {
+            return Err(ServiceError::refused(format!(
+                "Gezählt: höchstens {} (es sind {}).",
+                format_cents(MAX_COUNT_CENTS),
+                format_cents(counted_cents)
+            )));
+        }
         check_hand(year, day, 1, "Kassensturz").map_err(ServiceError::refused)?;
         self.not_after_today(day)?;
+        // The book's cash of the day as it stands now: what this count says, kept.
+        let before = self.books(year).await?;
+        let book_cents = cash_on(before.book.carry_in, &before.book.bookings, day);
         let k = Kassensturz {
             day,
             counted_cents,
             by: author.to_string(),
+            book_cents: Some(book_cents),
         };
         let mut tx = self.db().begin_write_as(author).await?;
         db::kassenbuch::insert_sturz(&mut tx, year, &k).await?;
-        let after = json!({ "season": year, "day": day, "counted_cents": counted_cents });
+        let after = json!({ "season": year, "day": day, "counted_cents": counted_cents,
+            "book_cents": book_cents });
         db::audit::record(&mut tx, author, "Kassensturz", None, Some(&after)).await?;
         tx.commit().await?;
         self.stored_books().await?;
-        let books = self.books(year).await?;
-        let diff = books
-            .book
-            .stuerze
-            .iter()
-            .rev()
-            .find(|s| s.count.day == day)
-            .map_or(0, |s| s.diff_cents);
         Ok(format!(
             "Kassensturz am {}: {} gezählt, Differenz zum Kassenbuch {}.",
             date_de(day),
             format_cents(counted_cents),
-            format_cents(diff)
+            format_cents(counted_cents - book_cents)
         ))
     }
 
@@ -309,5 +389,137 @@ impl League {
             .iter()
             .find(|b| b.hand == Some(id))
             .map_or(0, |b| b.beleg))
+    }
+}
+
+/// What the journal of one season stores and what a reconciliation appends.
+struct Plan {
+    /// The Anfangsbestand as booked (or to be booked).
+    carry: Bestand,
+    /// True when the Anfangsbestand is not stored yet.
+    carry_new: bool,
+    /// The stored Belege.
+    stored: Vec<Beleg>,
+    /// The Belege to append ([`reconcile`]).
+    new: Vec<Beleg>,
+    /// The season's bookings now.
+    entries: Vec<Entry>,
+    /// True when the payouts of the Jahresabschluss are booked.
+    payouts_booked: bool,
+}
+
+/// The first season year to reckon again after `before` for `now`: every one when the club's
+/// day changed (payouts come with the year's end) or nothing was reconciled yet; else the oldest
+/// season that changed, appeared or disappeared.
+fn changed_from(before: Option<&Seen>, now: &Seen) -> i32 {
+    let Some((day, versions)) = before else {
+        return i32::MIN;
+    };
+    if *day != now.0 {
+        return i32::MIN;
+    }
+    let changed = now
+        .1
+        .iter()
+        .filter(|(y, v)| versions.get(*y) != Some(*v))
+        .map(|(y, _)| *y);
+    let gone = versions.keys().filter(|y| !now.1.contains_key(*y)).copied();
+    changed.chain(gone).min().unwrap_or(i32::MAX)
+}
+
+/// The plan of every season of `snapshot` up to `upto`, oldest first, read on `conn` (a read
+/// connection or the reconciling transaction): from season `from` on, each season's bookings now
+/// on `today` against its journal, the Anfangsbestand the previous season's Endbestand (booked
+/// once; a change later an entry "Übertrag berichtigt"); a season before `from` with its
+/// Anfangsbestand stored only read (its journal is current). Errors: storage, a season's chain.
+async fn plan(
+    conn: &mut sqlx::SqliteConnection,
+    snapshot: &Snapshot,
+    today: NaiveDate,
+    (from, upto): (i32, i32),
+) -> Result<BTreeMap<i32, Plan>, ServiceError> {
+    let mut out = BTreeMap::new();
+    let mut prev: Option<(i32, Bestand)> = None;
+    for view in snapshot.seasons().filter(|v| v.season.year <= upto) {
+        let season = &view.season;
+        let y = season.year;
+        let day = payout_day(season, today);
+        if y < from {
+            if let Some(carry) = db::kassenbuch::anfang_of(&mut *conn, y).await? {
+                let stored = db::kassenbuch::journal_of(&mut *conn, y).await?;
+                let mut end = carry;
+                for b in &stored {
+                    end.add(b.konto, b.cents);
+                }
+                prev = Some((y, end));
+                let plan = Plan {
+                    carry,
+                    carry_new: false,
+                    stored,
+                    new: Vec::new(),
+                    entries: Vec::new(),
+                    payouts_booked: day.is_some(),
+                };
+                out.insert(y, plan);
+                continue;
+            }
+        }
+        let chained = snapshot.chained_on(y, today)?;
+        let hand = db::kassenbuch::bookings_of(&mut *conn, y).await?;
+        let mut now = entries(season, day.map(|d| (d, &chained.payouts)), &hand);
+        let carry_now = prev.map_or(Bestand::default(), |p| p.1);
+        let stored_carry = db::kassenbuch::anfang_of(&mut *conn, y).await?;
+        let carry = stored_carry.unwrap_or(carry_now);
+        if let Some((py, _)) = prev {
+            now.extend(carry_entries(carry, carry_now, py, today));
+        }
+        let stored = db::kassenbuch::journal_of(&mut *conn, y).await?;
+        let new = reconcile(&now, &stored, today, |k| gone_reason(k, season));
+        let mut end = carry;
+        for b in stored.iter().chain(&new) {
+            end.add(b.konto, b.cents);
+        }
+        prev = Some((y, end));
+        let plan = Plan {
+            carry,
+            carry_new: stored_carry.is_none(),
+            stored,
+            new,
+            entries: now,
+            payouts_booked: day.is_some(),
+        };
+        out.insert(y, plan);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seen(day: NaiveDate, versions: &[(i32, i64)]) -> Seen {
+        (day, versions.iter().copied().collect())
+    }
+
+    #[test]
+    fn only_seasons_from_the_first_changed_one_are_reckoned_again() {
+        let d = NaiveDate::from_ymd_opt(2026, 12, 4).unwrap();
+        let was = seen(d, &[(2024, 1), (2025, 3), (2026, 7)]);
+        // (now, first season reckoned again)
+        let table = [
+            (seen(d, &[(2024, 1), (2025, 3), (2026, 7)]), i32::MAX),
+            (seen(d, &[(2024, 1), (2025, 4), (2026, 7)]), 2025),
+            (seen(d, &[(2024, 1), (2025, 3), (2026, 8)]), 2026),
+            (seen(d, &[(2023, 1), (2024, 1), (2025, 3), (2026, 7)]), 2023),
+            (seen(d, &[(2024, 1), (2026, 7)]), 2025),
+            (
+                seen(d.succ_opt().unwrap(), &[(2024, 1), (2025, 3), (2026, 7)]),
+                i32::MIN,
+            ),
+        ];
+        for (now, from) in table {
+            assert_eq!(changed_from(Some(&was), &now), from, "{now:?}");
+        }
+        assert_eq!(changed_from(None, &was), i32::MIN);
     }
 }

@@ -120,7 +120,7 @@ pub const MAX_SEASONS: usize = 100;
 pub const REASON_MAX_CHARS: usize = 200;
 
 /// A reason typed for the Protokoll, trimmed. Refused (German, field „Grund“): empty (`empty`
-/// is the message), over [`REASON_MAX_CHARS`] characters.
+/// is the message), over [`REASON_MAX_CHARS`] characters, a control or invisible character.
 pub fn reason_typed(typed: &str, empty: &str) -> Result<String, ServiceError> {
     let r = typed.trim();
     if r.is_empty() {
@@ -131,6 +131,8 @@ pub fn reason_typed(typed: &str, empty: &str) -> Result<String, ServiceError> {
             "Grund: höchstens {REASON_MAX_CHARS} Zeichen."
         )));
     }
+    crate::league::model::names::check_name_chars(r)
+        .map_err(|why| ServiceError::refused(format!("Grund: er {why}.")))?;
     Ok(r.to_string())
 }
 
@@ -300,6 +302,8 @@ struct Inner {
     /// counters and set with the seasons they changed, so that a name's redirect and the career
     /// it leads to change together (a split by the command line answered 404 meanwhile).
     merges: RwLock<Arc<Vec<merge::MergeNote>>>,
+    /// What the Kassenbuch's journal was last reconciled at ([`kassenbuch::Seen`]).
+    books_seen: std::sync::Mutex<Option<kassenbuch::Seen>>,
 }
 
 /// How a league reads the time: the instant's source and the club's time zone when the command
@@ -387,9 +391,12 @@ impl League {
                 staged: interchange::Staged::default(),
                 claims: planned::Claims::default(),
                 merges: RwLock::default(),
+                books_seen: std::sync::Mutex::new(None),
             }),
         };
         league.refresh().await?;
+        // The Kassenbuch's journal books what the seasons say before anything reads it.
+        league.books_follow().await;
         OPEN.lock()
             .unwrap_or_else(|e| e.into_inner())
             .push((league.inner.db.path.clone(), Arc::downgrade(&league.inner)));
@@ -398,6 +405,7 @@ impl League {
 
     /// Tells the other leagues of this process on the same database about a write of this one.
     pub(crate) async fn written(&self) {
+        self.books_follow().await;
         refresh_others(&self.inner.db.path, Some(&self.inner)).await;
     }
 

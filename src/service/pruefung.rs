@@ -44,7 +44,40 @@ pub fn pruefung_line(p: &Pruefung) -> String {
     }
 }
 
+/// [`pruefung_line`] of `p` against the book now (its last Beleg `last_beleg`): when Belege came
+/// after the check, it says so — "… – nach der Prüfung geändert: 2 Belege" — instead of a plain
+/// Geprüft. A check stored before it kept what it saw reads as it did.
+pub fn pruefung_line_now(p: &Pruefung, last_beleg: u32) -> String {
+    let line = pruefung_line(p);
+    match p.last_beleg {
+        Some(seen) if i64::from(last_beleg) > seen => {
+            let n = i64::from(last_beleg) - seen;
+            let belege = if n == 1 { "Beleg" } else { "Belege" };
+            format!("{line} – nach der Prüfung geändert: {n} {belege}")
+        }
+        _ => line,
+    }
+}
+
 impl League {
+    /// The lines of the *Geprüft*s of season `year`, oldest first, each against the book now
+    /// ([`pruefung_line_now`]). Errors: storage.
+    pub async fn pruefung_lines(&self, year: i32) -> Result<Vec<String>, ServiceError> {
+        let checks = self.pruefungen(year).await?;
+        if checks.is_empty() {
+            return Ok(Vec::new());
+        }
+        let books = self.books(year).await?;
+        let last = books
+            .book
+            .bookings
+            .iter()
+            .map(|b| b.beleg)
+            .max()
+            .unwrap_or(0);
+        Ok(checks.iter().map(|p| pruefung_line_now(p, last)).collect())
+    }
+
     /// Kassenprüfer `author` marks the books of season `year` *Geprüft* on the club's today with
     /// `note` (optional, [`check_note`]), and the Protokoll says so ("Kasse geprüft: Saison
     /// 2026 von Petra am 05.01.2027"). The caller checks the role (only a Kassenprüfer). Refused
@@ -57,13 +90,18 @@ impl League {
     ) -> Result<Pruefung, ServiceError> {
         self.snapshot().season(year)?;
         let note = check_note(note)?;
+        // What he saw: the last Beleg and the Endbestand (issue 35, trials: Geprüft goes stale).
+        let books = self.books(year).await?;
+        let last_beleg = books.book.bookings.iter().map(|b| i64::from(b.beleg)).max();
+        let seen = (last_beleg.unwrap_or(0), books.book.end.total());
         let day = self.today();
         let created_at = self
             .clock()
             .now()
             .to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
         let mut tx = self.db().begin_write_as(author).await?;
-        let id = db::money::add_pruefung(&mut tx, year, author, day, &note, &created_at).await?;
+        let id =
+            db::money::add_pruefung(&mut tx, year, author, day, &note, &created_at, seen).await?;
         let stored = Pruefung {
             id,
             season: i64::from(year),
@@ -71,6 +109,8 @@ impl League {
             day,
             note,
             created_at,
+            last_beleg: Some(seen.0),
+            end_cents: Some(seen.1),
         };
         db::audit::record(
             &mut tx,
@@ -130,6 +170,8 @@ mod tests {
             day: chrono::NaiveDate::from_ymd_opt(2027, 1, 5).unwrap(),
             note: "Belege vollständig.".to_string(),
             created_at: String::new(),
+            last_beleg: None,
+            end_cents: None,
         };
         assert_eq!(
             pruefung_line(&p),

@@ -217,8 +217,14 @@ async fn a_season_with_expenses_a_donation_and_a_storno_ends_where_the_oracle_sa
     assert_eq!(csv.status, StatusCode::OK);
     assert!(csv.bytes.starts_with("\u{feff}".as_bytes()));
     let text = String::from_utf8(csv.bytes[3..].to_vec()).unwrap();
-    assert!(text.contains("Einnahmen;Spende;;;50,00\r\n"), "{text}");
-    assert!(text.contains("Ausgaben;Feier;;;-60,00\r\n"), "{text}");
+    assert!(
+        text.contains("Einnahmen;Spende;0,00;50,00;50,00\r\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Ausgaben;Feier;0,00;-60,00;-60,00\r\n"),
+        "{text}"
+    );
     let sign = if oracle < 0 { "-" } else { "" };
     let end = format!("{sign}{},{:02}", oracle.abs() / 100, oracle.abs() % 100);
     assert!(text.contains(&format!(";{end}\r\n")), "{text}");
@@ -355,10 +361,22 @@ async fn the_next_season_starts_with_the_endbestand_and_the_season_file_carries_
         .get("/verwaltung/saison/2026/kassenbericht", Some(&kasse))
         .await
         .body;
+    // The Anfangsbestand of 2026 was booked when the league opened (2025's Endbestand then,
+    // without the donation booked later); the donation reaches 2026 as a visible correction
+    // Beleg "Übertrag berichtigt" (docs/kassenbuch.md "Übertrag"): together they carry 2025's
+    // Endbestand.
     assert_eq!(
         by_id(&new_page, "anfangsbestand"),
-        euros(end_2025),
+        euros(end_2025 - 1000),
         "{new_page}"
+    );
+    let book_2026 = t
+        .get("/verwaltung/saison/2026/kassenbuch", Some(&kasse))
+        .await
+        .body;
+    assert!(
+        book_2026.contains("Übertrag berichtigt: Endbestand 2025 Bank jetzt 10,00 €"),
+        "{book_2026}"
     );
     assert!(
         new_page.contains("Stimmt mit dem Jahresabschluss überein"),

@@ -25,6 +25,7 @@ mod guthaben;
 mod harden;
 mod hostile;
 mod kassenbuch;
+mod kassenjournal;
 mod kassenpruefer;
 mod kontoauszug;
 mod late_arrival;

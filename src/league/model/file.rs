@@ -253,6 +253,10 @@ pub struct KassensturzEntry {
     /// Who counted.
     #[serde(default)]
     pub by: String,
+    /// The book's cash of the day as it stood at the count, cents (kept with the count; absent in
+    /// files before it, then reckoned from the book).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub book_cents: Option<i64>,
 }
 
 impl KassenbuchFile {

@@ -3,6 +3,7 @@
 //! every cent can be checked by hand. Pure code; money is i64 cents, exact shares are fractions.
 
 pub mod buch;
+pub mod journal;
 
 use std::collections::BTreeMap;
 

@@ -141,6 +141,9 @@ pub struct Kassensturz {
     pub counted_cents: i64,
     /// Who counted.
     pub by: String,
+    /// The book's cash on the day as it stood when counted, cents (frozen at the count; `None`
+    /// for a count stored before it was kept: then reckoned from the book).
+    pub book_cents: Option<i64>,
 }
 
 /// Cash and bank, cents.
@@ -247,21 +250,31 @@ impl Kassenbuch {
     }
 }
 
+impl Kassenbuch {
+    /// The net cents of `kategorie` on each account (cash, bank): what a Kassenbericht line
+    /// splits into.
+    pub fn category_konto(&self, kategorie: Kategorie) -> (i64, i64) {
+        let mut b = Bestand::default();
+        for x in self.bookings.iter().filter(|x| x.kategorie == kategorie) {
+            b.add(x.konto, x.cents);
+        }
+        (b.bar_cents, b.bank_cents)
+    }
+}
+
 /// A category with its cents (a line of the Kassenbericht).
 pub type Posten = (Kategorie, i64);
 
-/// Where a booking goes in the book: (day, 0 = league / 1 = hand, the league's kind and order,
-/// the hand booking's id).
-type Place = (NaiveDate, u8, (u8, usize), i64);
-
-/// A derived booking before numbering: (day, kind order, its order within the kind).
-struct Derived {
-    day: NaiveDate,
-    order: (u8, usize),
-    cents: i64,
-    konto: Konto,
-    kategorie: Kategorie,
-    text: String,
+/// A derived booking before numbering: its source key (docs/kassenbuch.md "Belegnummern"), its
+/// day, its place (kind order, its order within the kind).
+pub(super) struct Derived {
+    pub(super) key: String,
+    pub(super) day: NaiveDate,
+    pub(super) order: (u8, usize),
+    pub(super) cents: i64,
+    pub(super) konto: Konto,
+    pub(super) kategorie: Kategorie,
+    pub(super) text: String,
 }
 
 /// The league's money movements of `season` (docs/kassenbuch.md "Was die Liga bucht"): each
@@ -269,7 +282,7 @@ struct Derived {
 /// of a payment, bar when netted with a share); per player and day the payments beyond the items
 /// they paid as Guthaben (bank; negative when Guthaben paid items), Guthaben paid back (bar);
 /// with `payout = Some((day, p))` each payee's share of `p` paid out on `day` (bar).
-fn derived(season: &Season, payout: Option<(NaiveDate, &Payouts)>) -> Vec<Derived> {
+pub(super) fn derived(season: &Season, payout: Option<(NaiveDate, &Payouts)>) -> Vec<Derived> {
     let mut out = Vec::new();
     // (player, day) → payments − items paid from them.
     let mut guthaben: BTreeMap<(NaiveDate, String), i64> = BTreeMap::new();
@@ -282,6 +295,7 @@ fn derived(season: &Season, payout: Option<(NaiveDate, &Payouts)>) -> Vec<Derive
             Konto::Bar
         };
         out.push(Derived {
+            key: format!("beitrag:{}", p.name),
             day,
             order: (0, i),
             cents: p.fee_cents,
@@ -294,10 +308,15 @@ fn derived(season: &Season, payout: Option<(NaiveDate, &Payouts)>) -> Vec<Derive
         .nights
         .iter()
         .flat_map(|n| n.fines.iter().map(move |f| (n.date, f)));
+    // (night, player, kind) → how many such fines came before: the fine's key.
+    let mut seen: BTreeMap<(NaiveDate, &str, &str), usize> = BTreeMap::new();
     for (i, (night, f)) in fines.enumerate() {
+        let n = seen.entry((night, &f.player, &f.kind)).or_default();
+        *n += 1;
         if !f.paid {
             continue;
         }
+        let key = format!("strafe:{night}:{}:{}:{n}", f.player, f.kind);
         let day = f.paid_on.unwrap_or(night);
         let (konto, how) = if f.netted {
             (Konto::Bar, " (mit dem Anteil verrechnet)")
@@ -308,6 +327,7 @@ fn derived(season: &Season, payout: Option<(NaiveDate, &Payouts)>) -> Vec<Derive
             (Konto::Bar, "")
         };
         out.push(Derived {
+            key,
             day,
             order: (1, i),
             cents: f.amount_cents,
@@ -331,18 +351,31 @@ fn derived(season: &Season, payout: Option<(NaiveDate, &Payouts)>) -> Vec<Derive
             } else {
                 format!("Guthaben {player} verrechnet")
             };
-            out.push(guthaben_booking(day, (2, i), cents, Konto::Bank, text));
+            let key = format!("guthaben:{day}:{player}");
+            out.push(guthaben_booking(key, day, (2, i), cents, Konto::Bank, text));
         }
     }
+    let mut back: BTreeMap<(NaiveDate, &str), usize> = BTreeMap::new();
     for (i, c) in season.credit.iter().enumerate() {
         if c.kind == crate::league::model::file::CreditKind::PaidBack {
+            let n = back.entry((c.date, &c.player)).or_default();
+            *n += 1;
+            let key = format!("ausgezahlt:{}:{}:{n}", c.date, c.player);
             let text = format!("Guthaben {} ausgezahlt", c.player);
-            out.push(guthaben_booking(c.date, (3, i), -c.cents, Konto::Bar, text));
+            out.push(guthaben_booking(
+                key,
+                c.date,
+                (3, i),
+                -c.cents,
+                Konto::Bar,
+                text,
+            ));
         }
     }
     if let Some((day, p)) = payout {
         for (i, (player, cents)) in shares(p).into_iter().enumerate() {
             out.push(Derived {
+                key: format!("anteil:{player}"),
                 day,
                 order: (4, i),
                 cents: -cents,
@@ -356,6 +389,7 @@ fn derived(season: &Season, payout: Option<(NaiveDate, &Payouts)>) -> Vec<Derive
 }
 
 fn guthaben_booking(
+    key: String,
     day: NaiveDate,
     order: (u8, usize),
     cents: i64,
@@ -363,6 +397,7 @@ fn guthaben_booking(
     text: String,
 ) -> Derived {
     Derived {
+        key,
         day,
         order,
         cents,
@@ -391,11 +426,12 @@ pub fn shares(p: &Payouts) -> Vec<(String, i64)> {
     out
 }
 
-/// The Kassenbuch of `season` (issue 35.1): the league's bookings ([`derived`]; the payouts of
-/// `payout = Some((day, payouts))` on that day) and the hand bookings `hand`, numbered 1, 2, 3 …
-/// by day, then the league's before the hand bookings (by kind, then in the season's order), the
-/// hand bookings by id; each Storno linked both ways; the balances from `carry_in`; each
-/// Kassensturz of `stuerze` against the cash after its day.
+/// The Kassenbuch of `season` (issue 35.1) as its first reconciliation books it (nothing stored
+/// yet): the league's bookings ([`derived`]; the payouts of `payout = Some((day, payouts))` on
+/// that day) and the hand bookings `hand`, numbered 1, 2, 3 … by day, then the league's before
+/// the hand bookings (by kind, then in the season's order), the hand bookings by id; each Storno
+/// linked both ways; the balances from `carry_in`; each Kassensturz of `stuerze` against the
+/// cash after its day. With a stored journal: [`super::journal`].
 pub fn kassenbuch(
     season: &Season,
     payout: Option<(NaiveDate, &Payouts)>,
@@ -403,96 +439,20 @@ pub fn kassenbuch(
     hand: &[HandBooking],
     stuerze: &[Kassensturz],
 ) -> Kassenbuch {
-    let derived = derived(season, payout);
-    // (day, 0 = league / 1 = hand, order) → booking without its number.
-    let mut rows: Vec<(Place, Booking)> = derived
-        .into_iter()
-        .map(|d| {
-            let key = (d.day, 0u8, d.order, 0i64);
-            (
-                key,
-                unnumbered(d.day, d.cents, d.konto, d.kategorie, d.text),
-            )
-        })
-        .collect();
-    for h in hand {
-        let mut b = unnumbered(h.day, h.cents, h.konto, h.kategorie, h.text.clone());
-        b.hand = Some(h.id);
-        b.reason = h.reason.clone();
-        b.by = h.created_by.clone();
-        rows.push(((h.day, 1, (0, 0), h.id), b));
-    }
-    rows.sort_by_key(|r| r.0);
-    let mut bookings: Vec<Booking> = rows.into_iter().map(|(_, b)| b).collect();
-    let mut beleg_of: BTreeMap<i64, u32> = BTreeMap::new();
-    for (i, b) in bookings.iter_mut().enumerate() {
-        b.beleg = i as u32 + 1;
-        if let Some(id) = b.hand {
-            beleg_of.insert(id, b.beleg);
-        }
-    }
-    for h in hand {
-        let (Some(orig), Some(&me)) = (h.storno_of, beleg_of.get(&h.id)) else {
-            continue;
-        };
-        let Some(&orig_beleg) = beleg_of.get(&orig) else {
-            continue;
-        };
-        bookings[me as usize - 1].storno_of = Some(orig_beleg);
-        bookings[orig_beleg as usize - 1].storniert_by = Some(me);
-    }
-    let mut end = carry_in;
-    for b in &bookings {
-        end.add(b.konto, b.cents);
-    }
-    let mut counts: Vec<&Kassensturz> = stuerze.iter().collect();
-    counts.sort_by_key(|k| k.day);
-    let stuerze = counts
-        .into_iter()
-        .map(|k| {
-            let book_cents = carry_in.bar_cents
-                + bookings
-                    .iter()
-                    .filter(|b| b.konto == Konto::Bar && b.day <= k.day)
-                    .map(|b| b.cents)
-                    .sum::<i64>();
-            Sturz {
-                count: k.clone(),
-                book_cents,
-                diff_cents: k.counted_cents - book_cents,
-            }
-        })
-        .collect();
-    Kassenbuch {
-        year: season.year,
+    use super::journal::{entries, from_journal, reconcile};
+    let entries = entries(season, payout, hand);
+    let belege = reconcile(
+        &entries,
+        &[],
+        NaiveDate::from_ymd_opt(season.year, 1, 1).unwrap_or_default(),
+        |_| String::new(),
+    );
+    let parts = super::journal::Parts {
         carry_in,
-        bookings,
-        end,
         stuerze,
         payouts_booked: payout.is_some(),
-    }
-}
-
-fn unnumbered(
-    day: NaiveDate,
-    cents: i64,
-    konto: Konto,
-    kategorie: Kategorie,
-    text: String,
-) -> Booking {
-    Booking {
-        beleg: 0,
-        day,
-        cents,
-        konto,
-        kategorie,
-        text,
-        hand: None,
-        storno_of: None,
-        storniert_by: None,
-        reason: String::new(),
-        by: "Liga".to_string(),
-    }
+    };
+    from_journal(season.year, &belege, &entries, parts)
 }
 
 /// The day the payouts of `season` are booked in its Kassenbuch (docs/kassenbuch.md): the day of
@@ -523,6 +483,8 @@ pub fn check_hand(year: i32, day: NaiveDate, cents: i64, text: &str) -> Result<(
     if text.chars().count() > 200 {
         return Err("Text: höchstens 200 Zeichen.".to_string());
     }
+    crate::league::model::names::check_name_chars(text.trim())
+        .map_err(|why| format!("Text: er {why}."))?;
     if day.year() != year && day.year() != year + 1 {
         return Err(format!(
             "Tag: {} liegt nicht in der Saison {year} (oder im Januar danach).",

@@ -41,12 +41,7 @@ pub async fn view(
     };
     Ok(CheckedView {
         shown: true,
-        lines: league
-            .pruefungen(year)
-            .await?
-            .iter()
-            .map(pruefung_line)
-            .collect(),
+        lines: league.pruefung_lines(year).await?,
         can_check: user.audits_money(),
         note: note.to_string(),
         max: MAX_NOTE_CHARS,

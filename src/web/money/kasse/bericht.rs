@@ -29,6 +29,10 @@ pub struct Bericht {
     pub end: (i64, i64),
     /// Anfangsbestand + Σ income − Σ expenses, cents.
     pub computed_end: i64,
+    /// Income by category split (cash, bank), cents; each pair sums to its `income` line.
+    pub income_split: Vec<(Kategorie, i64, i64)>,
+    /// Expenses by category split (cash, bank) as positive cents.
+    pub expenses_split: Vec<(Kategorie, i64, i64)>,
 }
 
 /// The Kassenbericht of `books`.
@@ -36,7 +40,17 @@ pub fn bericht(books: &Books) -> Bericht {
     let book = &books.book;
     let (income, expenses) = book.by_category();
     let sum = |v: &[(Kategorie, i64)]| v.iter().map(|x| x.1).sum::<i64>();
+    let split = |v: &[(Kategorie, i64)], sign: i64| -> Vec<(Kategorie, i64, i64)> {
+        v.iter()
+            .map(|&(k, _)| {
+                let (bar, bank) = book.category_konto(k);
+                (k, sign * bar, sign * bank)
+            })
+            .collect()
+    };
     Bericht {
+        income_split: split(&income, 1),
+        expenses_split: split(&expenses, -1),
         carry_in: (book.carry_in.bar_cents, book.carry_in.bank_cents),
         computed_end: book.carry_in.total() + sum(&income) - sum(&expenses),
         income,
@@ -102,9 +116,9 @@ pub struct BerichtPage {
     year: i32,
     today: String,
     carry_in: (String, String, String),
-    income: Vec<(&'static str, String)>,
+    income: Vec<(&'static str, String, String, String)>,
     income_sum: String,
-    expenses: Vec<(&'static str, String)>,
+    expenses: Vec<(&'static str, String, String, String)>,
     expenses_sum: String,
     end: (String, String, String),
     book_ok: bool,
@@ -132,28 +146,26 @@ pub async fn get(
 ) -> Result<BerichtPage, AppError> {
     let books = league.books(at.year()).await?;
     let b = bericht(&books);
-    let rows = |v: &[(Kategorie, i64)]| -> Vec<(&'static str, String)> {
+    let rows = |v: &[(Kategorie, i64, i64)]| -> Vec<(&'static str, String, String, String)> {
         v.iter()
-            .map(|(k, c)| (k.label(), format_cents(*c)))
+            .map(|&(k, bar, bank)| {
+                let f = format_cents;
+                (k.label(), f(bar), f(bank), f(bar + bank))
+            })
             .collect()
     };
     let sum = |v: &[(Kategorie, i64)]| format_cents(v.iter().map(|x| x.1).sum());
     let (book_ok, book_line) = book_line(&b, &books);
     let (league_ok, league_line) = league_line(&books);
-    let geprueft = league
-        .pruefungen(at.year())
-        .await?
-        .iter()
-        .map(crate::service::pruefung::pruefung_line)
-        .collect();
+    let geprueft = league.pruefung_lines(at.year()).await?;
     Ok(BerichtPage {
         today: date_de(layout.today),
         layout,
         year: at.year(),
         carry_in: three(b.carry_in),
-        income: rows(&b.income),
+        income: rows(&b.income_split),
         income_sum: sum(&b.income),
-        expenses: rows(&b.expenses),
+        expenses: rows(&b.expenses_split),
         expenses_sum: sum(&b.expenses),
         end: three(b.end),
         book_ok,
@@ -179,6 +191,7 @@ pub async fn csv(
     let books = league.books(year).await?;
     let b = bericht(&books);
     let mut rows = vec![cells(["Kassenbericht", &year.to_string(), "", "", ""])];
+    rows.push(cells(["Stand", &date_de(layout.today), "", "", ""]));
     rows.push(cells(["Posten", "Kategorie", "Bar", "Bank", "Betrag"]));
     let (cb, ck) = b.carry_in;
     rows.push(cells([
@@ -188,11 +201,13 @@ pub async fn csv(
         &csv_cents(ck),
         &csv_cents(cb + ck),
     ]));
-    for (k, c) in &b.income {
-        rows.push(cells(["Einnahmen", k.label(), "", "", &csv_cents(*c)]));
+    for &(k, bar, bank) in &b.income_split {
+        let c = [csv_cents(bar), csv_cents(bank), csv_cents(bar + bank)];
+        rows.push(cells(["Einnahmen", k.label(), &c[0], &c[1], &c[2]]));
     }
-    for (k, c) in &b.expenses {
-        rows.push(cells(["Ausgaben", k.label(), "", "", &csv_cents(-*c)]));
+    for &(k, bar, bank) in &b.expenses_split {
+        let c = [csv_cents(-bar), csv_cents(-bank), csv_cents(-bar - bank)];
+        rows.push(cells(["Ausgaben", k.label(), &c[0], &c[1], &c[2]]));
     }
     let (eb, ek) = b.end;
     rows.push(cells([

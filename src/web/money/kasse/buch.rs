@@ -76,6 +76,22 @@ pub struct Typed {
     /// Kassensturz: the counted cash in euros.
     #[serde(default)]
     pub gezaehlt: String,
+    /// Which form was sent (`buchen`, `storno`, `sturz`; set by its handler): only that form
+    /// shows the day typed.
+    #[serde(skip)]
+    pub form: &'static str,
+}
+
+impl Typed {
+    /// The day to show in form `form`: the one typed when that form was sent and refused, else
+    /// `today`.
+    pub fn day_in(&self, form: &str, today: &str) -> String {
+        if self.form == form && !self.tag.trim().is_empty() {
+            self.tag.clone()
+        } else {
+            today.to_string()
+        }
+    }
 }
 
 /// The Kassenbuch page.
@@ -174,7 +190,12 @@ async fn render(
         rows,
         cancellable,
         stuerze,
-        kategorien: KATEGORIEN.iter().map(|k| k.label()).collect(),
+        // Only what is booked by hand: the league's categories are refused there.
+        kategorien: KATEGORIEN
+            .iter()
+            .filter(|k| !k.is_league())
+            .map(|k| k.label())
+            .collect(),
         payouts_booked: book.payouts_booked,
     })
 }
@@ -256,8 +277,9 @@ pub async fn book(
     reply: Reply,
     RequireMoney(user): RequireMoney,
     at: AtSeason,
-    Form(typed): Form<Typed>,
+    Form(mut typed): Form<Typed>,
 ) -> Result<Response, AppError> {
+    typed.form = "buchen";
     let year = at.year();
     let done = match new_booking(&typed, reply.layout.today) {
         Ok(b) => reply.league.book_hand(year, b, &user.username).await,
@@ -272,8 +294,9 @@ pub async fn storno(
     reply: Reply,
     RequireMoney(user): RequireMoney,
     at: AtSeason,
-    Form(typed): Form<Typed>,
+    Form(mut typed): Form<Typed>,
 ) -> Result<Response, AppError> {
+    typed.form = "storno";
     let year = at.year();
     let done = match (
         typed.buchung.trim().parse::<i64>(),
@@ -296,8 +319,9 @@ pub async fn sturz(
     reply: Reply,
     RequireMoney(user): RequireMoney,
     at: AtSeason,
-    Form(typed): Form<Typed>,
+    Form(mut typed): Form<Typed>,
 ) -> Result<Response, AppError> {
+    typed.form = "sturz";
     let year = at.year();
     let parsed = day_of("Tag", &typed.tag, reply.layout.today)
         .and_then(|d| Ok((d, cents_of("Gezählt", &typed.gezaehlt)?)));

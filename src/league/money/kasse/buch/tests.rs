@@ -176,11 +176,13 @@ fn a_kassensturz_shows_the_difference_to_the_cash_of_its_day() {
             day: day("2026-03-01"),
             counted_cents: 0,
             by: "k".into(),
+            book_cents: None,
         },
         Kassensturz {
             day: day("2026-01-01"),
             counted_cents: 100,
             by: "k".into(),
+            book_cents: None,
         },
     ];
     let b = kassenbuch(
