@@ -28,6 +28,8 @@ PAGES = [
     (f"/saison/{YEAR}/spieler/1", None, []),
     ("/spieler/1", "table.standings", ["Saison", "Pl.", "D.Wert"]),
     ("/ewige-tabelle", "table.standings", ["Pl.", "Name", "D.Wert"]),
+    (f"/saison/{YEAR}/szenario", None, []),
+    (f"/spieler/1/rueckblick/{YEAR}", None, []),
 ]
 
 # Everything the checks need, measured in the page: the page's width, each named column's cells
