@@ -249,3 +249,28 @@ async fn every_page_links_the_rules_and_the_referee_in_its_footer() {
         );
     }
 }
+
+/// Every guide in `docs/` (the season file, the Kassenbuch, the Abzeichen, the rule sets, the
+/// spreadsheet import, the way back after an upgrade) ships in the Debian package beside the
+/// README, so a club that installed the package reads what the pages link to.
+#[test]
+fn every_guide_in_docs_ships_in_the_package() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let manifest = std::fs::read_to_string(format!("{root}/Cargo.toml")).unwrap();
+    let mut guides: Vec<String> = std::fs::read_dir(format!("{root}/docs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".md"))
+        .collect();
+    guides.sort();
+    assert!(guides.len() >= 6, "{guides:?}");
+    let missing: Vec<&String> = guides
+        .iter()
+        .filter(|n| {
+            !manifest.contains(&format!(
+                r#"["docs/{n}", "usr/share/doc/schockerliga/{n}", "644"]"#
+            ))
+        })
+        .collect();
+    assert!(missing.is_empty(), "not in the package: {missing:?}");
+}
