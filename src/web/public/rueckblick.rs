@@ -37,7 +37,7 @@ struct RueckblickPage {
 }
 
 /// `/spieler/{id}/rueckblick/{year}`: 404 for an unknown season, a player not in it, or one
-/// without a round.
+/// without a round; 308 to the kept player's Rückblick for a merged-away player.
 async fn page(
     State(league): State<League>,
     layout: Layout,
@@ -45,7 +45,17 @@ async fn page(
 ) -> Result<Response, AppError> {
     let snapshot = league.snapshot();
     let view = snapshot.season(year).map_err(|_| AppError::NotFound)?;
-    let name = view.player_name(id).ok_or(AppError::NotFound)?.to_string();
+    let Some(name) = view.player_name(id).map(str::to_string) else {
+        // A merged-away player's Rückblick moved to the kept one's (issue 36.2).
+        return match league.merged_away(id).await? {
+            Some(m) => Ok(axum::response::Redirect::permanent(&format!(
+                "/spieler/{}/rueckblick/{year}",
+                m.kept_id
+            ))
+            .into_response()),
+            None => Err(AppError::NotFound),
+        };
+    };
     let history = view.player_history(&name).ok_or(AppError::NotFound)?;
     let table = view.standings_on(None, layout.today);
     let r = rueckblick(&view.season, &table, &history).ok_or(AppError::NotFound)?;
