@@ -301,7 +301,9 @@ async fn the_old_name_redirects_and_his_card_stops_with_a_notice() {
         Some(format!("/saison/2025/spieler/{kept}").as_str())
     );
     // A shared Rückblick link moves along too (new-user trial: it answered 404).
-    let r = t.get(&format!("/spieler/{gone}/rueckblick/2025"), None).await;
+    let r = t
+        .get(&format!("/spieler/{gone}/rueckblick/2025"), None)
+        .await;
     assert_eq!(r.status, StatusCode::PERMANENT_REDIRECT);
     assert_eq!(
         r.location(),

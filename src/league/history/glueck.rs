@@ -9,6 +9,8 @@
 
 use std::collections::BTreeMap;
 
+use chrono::NaiveDate;
+
 use crate::league::model::season::Season;
 use crate::rules::odds::Fraction;
 
@@ -56,10 +58,17 @@ impl Glueck {
 /// Every player's Glücksfaktor figures in `season`, from its rounds with Schockbesteck throws, by
 /// player name (canonical). Players without such a round are absent.
 pub fn of_season(season: &Season) -> BTreeMap<String, Glueck> {
+    of_season_until(season, None)
+}
+
+/// [`of_season`] from the nights on or before `as_of` only (`None`: every night), so that a page
+/// read as of the club's today leaves out nights entered ahead of their day.
+pub fn of_season_until(season: &Season, as_of: Option<NaiveDate>) -> BTreeMap<String, Glueck> {
     let mut out: BTreeMap<String, Glueck> = BTreeMap::new();
     let rounds = season
         .nights
         .iter()
+        .filter(|n| as_of.is_none_or(|d| n.date <= d))
         .flat_map(|n| n.tables.iter())
         .flat_map(|t| t.rounds.iter());
     let replays = rounds.filter_map(|r| r.schockbesteck.as_ref().and_then(|b| b.replay().ok()));

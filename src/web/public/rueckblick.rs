@@ -59,7 +59,13 @@ async fn page(
     let history = view.player_history(&name).ok_or(AppError::NotFound)?;
     let table = view.standings_on(None, layout.today);
     let r = rueckblick(&view.season, &table, &history).ok_or(AppError::NotFound)?;
-    let glueck = view.glueck().get(&name).map(|g| GlueckLine::of(Some(g)));
+    // As of the table's day: a Schockbesteck night entered ahead of today does not count yet.
+    let glueck = match table.as_of {
+        None => view.glueck().get(&name).map(|g| GlueckLine::of(Some(g))),
+        Some(d) => crate::league::history::glueck::of_season_until(&view.season, Some(d))
+            .get(&name)
+            .map(|g| GlueckLine::of(Some(g))),
+    };
     let abzeichen = abzeichen(&view.season, &history, table.as_of);
     Ok(RueckblickPage {
         player_href: format!("/saison/{year}/spieler/{id}"),

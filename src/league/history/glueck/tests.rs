@@ -304,3 +304,15 @@ fn a_stored_record_that_no_longer_checks_is_dropped_not_the_season() {
         .remove("schockbesteck");
     assert!(Season::from_stored_file(&file(plain)).is_err());
 }
+
+/// New-user trial: a Rückblick as of the club's today took its Glücksfaktor from Schockbesteck
+/// nights after today (entered ahead of their day). Up to a day, only the nights on or before it.
+#[test]
+fn up_to_a_day_only_the_nights_on_or_before_it_count() {
+    let s = season(with_round(record(), rows()));
+    let day = |d: &str| Some(chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").unwrap());
+    assert!(of_season_until(&s, day("2026-01-08")).is_empty());
+    assert_eq!(of_season_until(&s, day("2026-01-09")), of_season(&s));
+    assert_eq!(of_season_until(&s, None), of_season(&s));
+    assert_eq!(of_season(&s).len(), 2);
+}
