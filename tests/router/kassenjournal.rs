@@ -503,3 +503,71 @@ async fn the_kasse_links_the_books_and_the_csv_says_its_day() {
     assert_eq!(cells[2], cells[4], "{beitrag}");
     assert_eq!(cells[3], "0,00", "{beitrag}");
 }
+
+/// New-user trial: with nights entered ahead of their day, the Kassenbuch's Bar on top held a
+/// fine paid on a later night (338,50 €) while a Kassensturz of today counted against the book
+/// of today (a difference of −8,00 € where the page made one expect −8,50 €). The page says the
+/// stand of today beside the Endbestand, and a count of exactly that is 0,00 € off.
+#[tokio::test]
+async fn the_kassenbuch_says_todays_cash_when_belege_lie_after_today() {
+    let mut file = season_file("small-2026", None);
+    for n in &mut file.nights {
+        n.closed = true;
+    }
+    let clock = schockerliga::service::clock::FixedClock::parse("2026-05-20T12:00:00Z").unwrap();
+    let t = TestApp::builder()
+        .staff()
+        .account("kasse", "kassenwart")
+        .clock(clock)
+        .season(file)
+        .start()
+        .await;
+    let kasse = t.login("kasse").await;
+    let page = t
+        .get("/verwaltung/saison/2026/kassenbuch", Some(&kasse))
+        .await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    let later = belege(&t, 2026, &kasse)
+        .await
+        .iter()
+        .filter(|b| {
+            let (d, m, y) = (&b.1[0..2], &b.1[3..5], &b.1[6..10]);
+            format!("{y}-{m}-{d}").as_str() > "2026-05-20"
+        })
+        .count();
+    assert!(later > 0, "the small season has Belege after 20.05.");
+    let heute = page
+        .body
+        .split("id=\"heute\"")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no stand of today: {}", page.body));
+    assert!(heute.contains("20.05.2026"), "{heute}");
+    assert!(
+        heute.contains(&format!("{later} Belege nach heute"))
+            || heute.contains("1 Beleg nach heute"),
+        "{later}: {heute}"
+    );
+    let bar = heute
+        .split("Bar ")
+        .nth(1)
+        .and_then(|s| s.split(" €").next())
+        .unwrap()
+        .to_string();
+    let r = t
+        .post_follow(
+            "/verwaltung/saison/2026/kassenbuch/kassensturz",
+            &format!(
+                "tag=2026-05-20&gezaehlt={}",
+                bar.replace(',', "%2C").replace('.', "")
+            ),
+            &kasse,
+        )
+        .await;
+    assert!(r.body.contains("Kassensturz am 20.05.2026"), "{}", r.body);
+    let table = r.body.split("id=\"stuerze\"").nth(1).unwrap();
+    let row = table.split("<tbody>").nth(1).unwrap();
+    assert!(
+        row.contains(&format!(">{bar} €<")) && row.contains(">0,00 €<"),
+        "counted the page's Bar of today {bar} €: {row}"
+    );
+}

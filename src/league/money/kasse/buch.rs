@@ -227,6 +227,22 @@ pub struct Kassenbuch {
 }
 
 impl Kassenbuch {
+    /// The Bestand after every booking up to and including `day` (the Anfangsbestand plus
+    /// those bookings), cash and bank apart: what a Kassensturz on `day` counts against.
+    pub fn bestand_on(&self, day: NaiveDate) -> Bestand {
+        let mut on = self.carry_in;
+        for b in self.bookings.iter().filter(|b| b.day <= day) {
+            on.add(b.konto, b.cents);
+        }
+        on
+    }
+
+    /// How many bookings lie after `day` (booked ahead of their day, e.g. a fine paid on a
+    /// night entered before it took place).
+    pub fn after(&self, day: NaiveDate) -> usize {
+        self.bookings.iter().filter(|b| b.day > day).count()
+    }
+
     /// Σ of the derived (league) bookings of `kategorie`, cents.
     pub fn league_cents(&self, kategorie: Kategorie) -> i64 {
         self.bookings

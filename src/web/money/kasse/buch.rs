@@ -115,6 +115,9 @@ pub struct KassenbuchPage {
     stuerze: Vec<(String, String, String, String, String)>,
     kategorien: Vec<&'static str>,
     payouts_booked: bool,
+    /// When bookings lie after today: (today as `TT.MM.JJJJ`, cash, bank and total of today,
+    /// how many bookings come after), the stand a Kassensturz of today counts against.
+    heute: Option<(String, String, String, String, usize)>,
     /// The viewer handles money (the forms are shown; a reader sees the book only).
     can_book: bool,
 }
@@ -172,6 +175,7 @@ async fn render(
             )
         })
         .collect();
+    let layout_today = layout.today;
     Ok(KassenbuchPage {
         can_book: layout
             .user
@@ -197,6 +201,26 @@ async fn render(
             .map(|k| k.label())
             .collect(),
         payouts_booked: book.payouts_booked,
+        heute: heute(book, layout_today),
+    })
+}
+
+/// The stand of `today` for the page when `book` has bookings after it (new-user trial: the
+/// Bar on top held a fine of a night entered ahead of its day, a Kassensturz of today did not).
+fn heute(
+    book: &crate::league::money::kasse::buch::Kassenbuch,
+    today: NaiveDate,
+) -> Option<(String, String, String, String, usize)> {
+    let later = book.after(today);
+    (later > 0).then(|| {
+        let on = book.bestand_on(today);
+        (
+            date_de(today),
+            format_cents(on.bar_cents),
+            format_cents(on.bank_cents),
+            format_cents(on.total()),
+            later,
+        )
     })
 }
 
