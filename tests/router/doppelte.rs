@@ -308,3 +308,59 @@ async fn the_page_is_for_the_secretary_and_lists_nothing_for_one_name() {
     assert!(r.body.contains("Keine Paare gefunden."), "{}", r.body);
     assert!(!r.body.contains("<li class=\"paar\""));
 }
+
+/// New-user trial: the suggestion's link opened the merge form with "– Spieler wählen –", the
+/// suggested partner to be found among all players. It opens with him chosen.
+#[tokio::test]
+async fn the_suggestions_link_opens_the_merge_form_with_the_partner_chosen() {
+    let t = TestApp::builder()
+        .staff()
+        .season(season(
+            2020,
+            &["Anna", "Jürgen", "Juergen"],
+            &[
+                ("2020-01-03", &["Anna", "Jürgen"]),
+                ("2020-02-07", &["Anna", "Juergen"]),
+            ],
+        ))
+        .start()
+        .await;
+    let admin = t.login("admin").await;
+    let r = t.get("/verwaltung/spieler/doppelte", Some(&admin)).await;
+    let link = r
+        .body
+        .split("<a href=\"/verwaltung/spieler/")
+        .find_map(|s| {
+            s.split_once("\">")
+                .filter(|(_, rest)| rest.contains("zusammenführen …"))
+        })
+        .map(|(href, _)| format!("/verwaltung/spieler/{}", href.replace("&amp;", "&")))
+        .unwrap_or_else(|| panic!("no merge link: {}", r.body));
+    let form = t.get(&link, Some(&admin)).await;
+    assert_eq!(form.status, StatusCode::OK, "{link}: {}", form.body);
+    let chosen = form
+        .body
+        .split("<option ")
+        .find(|o| o.contains(" selected"))
+        .unwrap_or_else(|| panic!("{link}: nothing chosen: {}", form.body));
+    let (first, second) = (
+        r.body
+            .split("data-erster=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap(),
+        r.body
+            .split("data-zweiter=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap(),
+    );
+    assert!(
+        chosen.contains(&format!(">{first} (")),
+        "{link} should choose {first} for {second}: {chosen}"
+    );
+}

@@ -6,7 +6,7 @@
 
 use askama::Template;
 use askama_web::WebTemplate;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::response::{IntoResponse, Response};
 use axum::Form;
 use serde::Deserialize;
@@ -127,16 +127,28 @@ async fn page(
     })
 }
 
-/// `GET /verwaltung/spieler/{id}`: the player's Verwaltung page.
+/// The page's query: `in` = a player to offer chosen in "Zusammenführen mit" (the link of a
+/// suggested double); anything else than a number is ignored.
+#[derive(Deserialize)]
+pub struct Chosen {
+    /// The suggested partner's `players.id`.
+    #[serde(rename = "in", default)]
+    pub into: String,
+}
+
+/// `GET /verwaltung/spieler/{id}[?in=ID]`: the player's Verwaltung page, with `in` chosen.
 async fn get(
     State(league): State<League>,
     layout: Layout,
     _admin: RequireAdmin,
     Path(id): Path<i64>,
+    Query(chosen): Query<Chosen>,
 ) -> Result<Response, AppError> {
-    Ok(page(&league, layout, id, Typed::default())
-        .await?
-        .into_response())
+    let typed = Typed {
+        into: chosen.into.trim().parse().unwrap_or_default(),
+        ..Typed::default()
+    };
+    Ok(page(&league, layout, id, typed).await?.into_response())
 }
 
 /// The merge form: `in` = the kept player's id, `grund` the reason.
