@@ -146,9 +146,32 @@ pub async fn file_of(
     .bind(year)
     .fetch_all(&mut *conn)
     .await?;
-    if bookings.is_empty() && counts.is_empty() {
+    let checks = super::money::pruefungen_of(&mut *conn, year).await?;
+    if bookings.is_empty() && counts.is_empty() && checks.is_empty() {
         return Ok(None);
     }
+    let (last,): (Option<i64>,) =
+        sqlx::query_as("select max(nr) from kassenbelege where season = ?")
+            .bind(year)
+            .fetch_one(&mut *conn)
+            .await?;
+    let pruefungen: Vec<crate::league::model::file::PruefungEntry> = checks
+        .into_iter()
+        .map(|p| crate::league::model::file::PruefungEntry {
+            date: p.day,
+            by: p.username,
+            note: p.note,
+            end_cents: p.end_cents,
+            belege_after: p.last_beleg.map_or(0, |seen| {
+                u32::try_from(last.unwrap_or(0) - seen).unwrap_or(0)
+            }),
+        })
+        .collect();
+    let version = if pruefungen.is_empty() {
+        crate::league::model::file::KASSENBUCH_VERSION_PLAIN
+    } else {
+        crate::league::model::file::KASSENBUCH_VERSION
+    };
     let nr_of = |id: i64| {
         bookings
             .iter()
@@ -156,7 +179,8 @@ pub async fn file_of(
             .map(|i| i as u32 + 1)
     };
     Ok(Some(KassenbuchFile {
-        version: crate::league::model::file::KASSENBUCH_VERSION,
+        version,
+        pruefungen,
         bookings: bookings
             .iter()
             .enumerate()
@@ -229,6 +253,46 @@ pub async fn replace_from_file(
         };
         insert_sturz(&mut *conn, year, &sturz).await?;
     }
+    // The Prüfungen of a file that carries some replace the stored ones; their last Beleg is
+    // set once the journal has booked the season ([`settle_imported_pruefungen`]).
+    if !file.pruefungen.is_empty() {
+        sqlx::query("delete from kassenpruefungen where season = ?")
+            .bind(year)
+            .execute(&mut *conn)
+            .await?;
+        for p in &file.pruefungen {
+            sqlx::query(
+                "insert into kassenpruefungen (season, username, day, note, created_at, \
+                 last_beleg, end_cents, belege_after_import) values (?, ?, ?, ?, ?, null, ?, ?)",
+            )
+            .bind(year)
+            .bind(&p.by)
+            .bind(p.date)
+            .bind(&p.note)
+            .bind(format!("{}T00:00:00Z", p.date))
+            .bind(p.end_cents)
+            .bind(i64::from(p.belege_after))
+            .execute(&mut *conn)
+            .await?;
+        }
+    }
+    Ok(())
+}
+
+/// After the journal booked season `year`: each Prüfung imported from a file gets its last Beleg,
+/// the journal's last number minus the Belege that came after it in the file (at least 0).
+pub async fn settle_imported_pruefungen(
+    conn: &mut SqliteConnection,
+    year: i32,
+) -> Result<(), DbError> {
+    sqlx::query(
+        "update kassenpruefungen set last_beleg = max(0, coalesce((select max(nr) \
+         from kassenbelege where season = ?1), 0) - belege_after_import), \
+         belege_after_import = null where season = ?1 and belege_after_import is not null",
+    )
+    .bind(year)
+    .execute(&mut *conn)
+    .await?;
     Ok(())
 }
 

@@ -381,6 +381,20 @@ pub async fn add_pruefung(
     Ok(done.last_insert_rowid())
 }
 
+/// [`pruefungen_of_season`] on a connection (inside a transaction).
+pub async fn pruefungen_of(
+    conn: &mut SqliteConnection,
+    year: i32,
+) -> Result<Vec<Pruefung>, DbError> {
+    Ok(sqlx::query_as(
+        "select id, season, username, day, note, created_at, last_beleg, end_cents
+         from kassenpruefungen where season = ? order by id",
+    )
+    .bind(year)
+    .fetch_all(conn)
+    .await?)
+}
+
 /// The *Geprüft*s of season `year`, oldest first.
 pub async fn pruefungen_of_season(pool: &SqlitePool, year: i32) -> Result<Vec<Pruefung>, DbError> {
     Ok(sqlx::query_as(

@@ -159,6 +159,7 @@ impl League {
             for b in &p.new {
                 db::kassenbuch::append(&mut tx, *y, b).await?;
             }
+            db::kassenbuch::settle_imported_pruefungen(&mut tx, *y).await?;
         }
         tx.commit().await?;
         *self

@@ -571,3 +571,97 @@ async fn the_kassenbuch_says_todays_cash_when_belege_lie_after_today() {
         "counted the page's Bar of today {bar} €: {row}"
     );
 }
+
+/// New-user trial: `export --all` and an import into a fresh database lost the Kassenprüfung.
+/// The season file carries each Geprüft (who, day, note, the Endbestand he saw and how many
+/// Belege came after it); imported elsewhere it reads as it did, and a Beleg booked there after
+/// the import is one more change after the Prüfung.
+#[tokio::test]
+async fn the_season_file_carries_the_kassenpruefung_and_how_stale_it_was() {
+    let (t, kasse) = league().await;
+    let pruefer = t.login("pruefer").await;
+    let body = "einmal=0123456789abcdef0123456789abcdef&notiz=Belege+vollst%C3%A4ndig.";
+    let r = t
+        .post("/verwaltung/saison/2026/geprueft", body, Some(&pruefer))
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let r = t
+        .post_follow(
+            "/verwaltung/saison/2026/kassenbuch",
+            &book_body(
+                "2026-06-01",
+                "ausgabe",
+                "2,00",
+                "bar",
+                "Anschaffung",
+                "Würfel",
+            ),
+            &kasse,
+        )
+        .await;
+    assert!(r.body.contains(" gebucht: "), "{}", r.body);
+    let line = |page: &str| {
+        page.split("Geprüft von pruefer am ")
+            .nth(1)
+            .and_then(|s| s.split('<').next())
+            .map(str::to_string)
+            .unwrap_or_else(|| panic!("no Geprüft: {page}"))
+    };
+    let here = t
+        .get("/verwaltung/saison/2026/kassenbericht", Some(&kasse))
+        .await
+        .body;
+    let said = line(&here);
+    assert!(
+        said.ends_with("nach der Prüfung geändert: 1 Beleg"),
+        "{said}"
+    );
+
+    let file = schockerliga::service::export(&t.db, 2026).await.unwrap();
+    let json = serde_json::to_value(&file).unwrap();
+    let k = &json["kassenbuch"];
+    assert_eq!(k["version"], 2, "{k}");
+    assert_eq!(k["pruefungen"][0]["by"], "pruefer", "{k}");
+    assert_eq!(k["pruefungen"][0]["note"], "Belege vollständig.", "{k}");
+    assert_eq!(k["pruefungen"][0]["belege_after"], 1, "{k}");
+
+    let other = TestApp::builder()
+        .staff()
+        .account("kasse", "kassenwart")
+        .season(file.clone())
+        .start()
+        .await;
+    let k2 = other.login("kasse").await;
+    let there = other
+        .get("/verwaltung/saison/2026/kassenbericht", Some(&k2))
+        .await
+        .body;
+    assert_eq!(line(&there), said, "the Geprüft reads as it did");
+    let again = schockerliga::service::export(&other.db, 2026)
+        .await
+        .unwrap();
+    assert_eq!(again.kassenbuch, file.kassenbuch, "and exports the same");
+    let r = other
+        .post_follow(
+            "/verwaltung/saison/2026/kassenbuch",
+            &book_body(
+                "2026-06-02",
+                "ausgabe",
+                "2,00",
+                "bar",
+                "Anschaffung",
+                "Deckel",
+            ),
+            &k2,
+        )
+        .await;
+    assert!(r.body.contains(" gebucht: "), "{}", r.body);
+    let there = other
+        .get("/verwaltung/saison/2026/kassenbericht", Some(&k2))
+        .await
+        .body;
+    assert!(
+        line(&there).ends_with("nach der Prüfung geändert: 2 Belege"),
+        "{there}"
+    );
+}

@@ -182,8 +182,12 @@ pub struct MergedFine {
     pub n: usize,
 }
 
-/// The version of the season file's `kassenbuch` addition this program writes and reads.
-pub const KASSENBUCH_VERSION: u32 = 1;
+/// The version of the season file's `kassenbuch` addition this program writes: 2 with
+/// `pruefungen`, 1 without (what programs before the Prüfungen read); it reads both.
+pub const KASSENBUCH_VERSION: u32 = 2;
+
+/// The version of a `kassenbuch` addition without `pruefungen`.
+pub const KASSENBUCH_VERSION_PLAIN: u32 = 1;
 
 /// The accounts a booking may name (`konto`).
 pub const KONTEN: [&str; 2] = ["bar", "bank"];
@@ -213,6 +217,28 @@ pub struct KassenbuchFile {
     /// The cash counts.
     #[serde(default)]
     pub kassenstuerze: Vec<KassensturzEntry>,
+    /// The Kassenprüfer's *Geprüft*s, oldest first (version 2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pruefungen: Vec<PruefungEntry>,
+}
+
+/// One *Geprüft* of a Kassenprüfer (issue 35.3) in the season file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PruefungEntry {
+    /// The club's day he checked the books.
+    pub date: NaiveDate,
+    /// His login name.
+    pub by: String,
+    /// His note (at most 500 characters, one line).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub note: String,
+    /// The Endbestand he saw, cents (absent for a Geprüft stored before it was kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_cents: Option<i64>,
+    /// How many Belege came after it when the file was written ("nach der Prüfung geändert").
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub belege_after: u32,
 }
 
 /// One booking by hand (issue 35.1).
@@ -267,9 +293,16 @@ impl KassenbuchFile {
     /// `Err` is the German reason with the booking's number.
     pub fn check(&self, year: i32) -> Result<(), String> {
         use chrono::Datelike;
-        if self.version != KASSENBUCH_VERSION {
+        if !(KASSENBUCH_VERSION_PLAIN..=KASSENBUCH_VERSION).contains(&self.version) {
             return Err(format!(
-                "Version {} unbekannt (dieses Programm liest Version {KASSENBUCH_VERSION})",
+                "Version {} unbekannt (dieses Programm liest Version {KASSENBUCH_VERSION_PLAIN} \
+                 und {KASSENBUCH_VERSION})",
+                self.version
+            ));
+        }
+        if self.version == KASSENBUCH_VERSION_PLAIN && !self.pruefungen.is_empty() {
+            return Err(format!(
+                "pruefungen erst ab Version {KASSENBUCH_VERSION}, die Datei sagt Version {}",
                 self.version
             ));
         }
@@ -309,6 +342,25 @@ impl KassenbuchFile {
                     "Kassensturz vom {}: Betrag oder Tag",
                     k.date.format("%d.%m.%Y")
                 ));
+            }
+        }
+        for (i, p) in self.pruefungen.iter().enumerate() {
+            let at = format!("Prüfung {} vom {}", i + 1, p.date.format("%d.%m.%Y"));
+            let clean = |t: &str| crate::league::model::names::check_name_chars(t).is_ok();
+            if !(year..=year + 1).contains(&p.date.year()) {
+                return Err(format!("{at}: Tag außerhalb von {year} und {}", year + 1));
+            }
+            if p.by.trim().is_empty() || p.by.chars().count() > 64 || !clean(&p.by) {
+                return Err(format!("{at}: Prüfer „{}“", p.by.escape_default()));
+            }
+            if p.note.chars().count() > 500 || !clean(&p.note) {
+                return Err(format!(
+                    "{at}: Bemerkung über 500 Zeichen oder mit Steuerzeichen"
+                ));
+            }
+            if p.end_cents.is_some_and(|c| c.abs() > 100_000_000_000) || p.belege_after > 1_000_000
+            {
+                return Err(format!("{at}: Endbestand oder Belege danach"));
             }
         }
         Ok(())

@@ -261,6 +261,7 @@ fn the_season_files_kassenbuch_is_checked_booking_by_booking() {
         version: 1,
         bookings,
         kassenstuerze: Vec::new(),
+        pruefungen: Vec::new(),
     };
     // (bookings, the refusal's start or None)
     let cases: Vec<(Vec<HandBookingEntry>, Option<&str>)> = vec![
@@ -291,7 +292,75 @@ fn the_season_files_kassenbuch_is_checked_booking_by_booking() {
             ),
         }
     }
-    let mut v2 = file(Vec::new());
-    v2.version = 2;
-    assert!(v2.check(2026).is_err());
+    // Version 2 carries the Prüfungen; a version this program does not know is refused.
+    let mut v3 = file(Vec::new());
+    v3.version = 3;
+    assert!(v3.check(2026).is_err());
+}
+
+#[test]
+fn the_season_files_pruefungen_are_checked_and_need_version_2() {
+    use crate::league::model::file::{KassenbuchFile, PruefungEntry};
+    let check = |date: &str, by: &str, note: &str| PruefungEntry {
+        date: day(date),
+        by: by.into(),
+        note: note.into(),
+        end_cents: Some(1234),
+        belege_after: 0,
+    };
+    let file = |version: u32, p: PruefungEntry| KassenbuchFile {
+        version,
+        bookings: Vec::new(),
+        kassenstuerze: Vec::new(),
+        pruefungen: vec![p],
+    };
+    let cases = [
+        (2, check("2027-01-05", "petra", "Belege vollständig."), None),
+        (2, check("2026-12-31", "petra", ""), None),
+        (
+            1,
+            check("2027-01-05", "petra", ""),
+            Some("pruefungen erst ab Version 2"),
+        ),
+        (
+            2,
+            check("2025-12-31", "petra", ""),
+            Some("Prüfung 1 vom 31.12.2025: Tag"),
+        ),
+        (
+            2,
+            check("2028-01-01", "petra", ""),
+            Some("Prüfung 1 vom 01.01.2028: Tag"),
+        ),
+        (
+            2,
+            check("2027-01-05", " ", ""),
+            Some("Prüfung 1 vom 05.01.2027: Prüfer"),
+        ),
+        (
+            2,
+            check("2027-01-05", "petra\u{202E}", ""),
+            Some("Prüfung 1 vom 05.01.2027: Prüfer"),
+        ),
+        (
+            2,
+            check("2027-01-05", "petra", &"ä".repeat(501)),
+            Some("Prüfung 1 vom 05.01.2027: Bemerkung"),
+        ),
+        (
+            2,
+            check("2027-01-05", "petra", "a\nb"),
+            Some("Prüfung 1 vom 05.01.2027: Bemerkung"),
+        ),
+    ];
+    for (i, (version, p, want)) in cases.into_iter().enumerate() {
+        let got = file(version, p).check(2026);
+        match want {
+            None => assert_eq!(got, Ok(()), "case {i}"),
+            Some(w) => assert!(
+                got.as_ref().is_err_and(|e| e.starts_with(w)),
+                "case {i}: {got:?}"
+            ),
+        }
+    }
 }
