@@ -388,13 +388,30 @@ pub fn parse_euros(input: &str) -> Result<i64, String> {
         return Err("Betrag darf nicht negativ sein".to_string());
     }
     // With a comma, dots are thousands separators; without one, a single dot is the decimal mark.
+    // Thousands separators group exactly: 1–3 digits, then groups of 3 ("1.234.567"); anything
+    // else with a dot ("1..5", "1.2.3") is no amount.
+    let grouped = |x: &str| -> Result<String, String> {
+        if !x.contains('.') {
+            return Ok(x.to_string());
+        }
+        let mut groups = x.split('.');
+        let first = groups.next().unwrap_or_default();
+        let ok = (1..=3).contains(&first.len())
+            && groups.all(|g| g.len() == 3)
+            && x.chars().all(|c| c.is_ascii_digit() || c == '.');
+        if ok {
+            Ok(x.replace('.', ""))
+        } else {
+            Err(bad())
+        }
+    };
     let (whole, frac) = match (s.rfind(','), s.matches('.').count()) {
-        (Some(i), _) => (s[..i].replace('.', ""), &s[i + 1..]),
+        (Some(i), _) => (grouped(&s[..i])?, &s[i + 1..]),
         (None, 1) if s.split('.').nth(1).is_some_and(|f| f.len() != 3) => {
             let i = s.find('.').ok_or_else(bad)?;
             (s[..i].to_string(), &s[i + 1..])
         }
-        (None, _) => (s.replace('.', ""), ""),
+        (None, _) => (grouped(s)?, ""),
     };
     let digits = |x: &str| !x.is_empty() && x.chars().all(|c| c.is_ascii_digit());
     if !digits(&whole) || !(frac.is_empty() || digits(frac)) {

@@ -228,6 +228,16 @@ fn euros_typed_in_german_or_english() {
         ("-1", Err(())),
         ("1,5x", Err(())),
         (",5", Err(())),
+        // Hostile trial: dots that are no thousands grouping were dropped ("1..5" was 15,00 €).
+        ("1..5", Err(())),
+        ("1.2.3", Err(())),
+        ("10.00.0", Err(())),
+        ("1.23,50", Err(())),
+        ("1234.567,00", Err(())),
+        (".5", Err(())),
+        ("1.000.000", Ok(100_000_000)),
+        ("12.345,67", Ok(1_234_567)),
+        ("1.5", Ok(150)),
     ];
     for (input, expected) in cases {
         assert_eq!(parse_euros(input).map_err(|_| ()), expected, "{input:?}");
