@@ -281,7 +281,6 @@ impl League {
                 date_de(orig.day)
             )));
         }
-        drop(tx);
         let hand = HandBooking {
             id: 0,
             day,
@@ -293,9 +292,11 @@ impl League {
             reason: reason.to_string(),
             created_by: author.to_string(),
         };
-        let new = self
-            .store_hand(year, &hand, author, "Kassenbuch: storniert")
-            .await?;
+        // Checked and booked in one write transaction: a second Storno sent at the same time
+        // waits and finds this one (hostile trial: eleven 500s from the unique Storno).
+        let new = insert_hand(&mut tx, year, &hand, author, "Kassenbuch: storniert").await?;
+        tx.commit().await?;
+        self.stored_books().await?;
         let (was, now) = (
             self.beleg_of(year, id).await?,
             self.beleg_of(year, new).await?,
@@ -363,11 +364,7 @@ impl League {
         action: &str,
     ) -> Result<i64, ServiceError> {
         let mut tx = self.db().begin_write_as(author).await?;
-        let id = db::kassenbuch::insert(&mut tx, year, hand).await?;
-        let after = json!({ "id": id, "season": year, "day": hand.day, "cents": hand.cents,
-            "konto": hand.konto.key(), "kategorie": hand.kategorie.label(), "text": hand.text,
-            "storno_of": hand.storno_of, "reason": hand.reason });
-        db::audit::record(&mut tx, author, action, None, Some(&after)).await?;
+        let id = insert_hand(&mut tx, year, hand, author, action).await?;
         tx.commit().await?;
         self.stored_books().await?;
         Ok(id)
@@ -492,6 +489,23 @@ async fn plan(
         out.insert(y, plan);
     }
     Ok(out)
+}
+
+/// Stores hand booking `hand` of season `year` with its Protokoll line `action` by `author` in
+/// `tx` (the caller commits); its id. Errors: storage.
+async fn insert_hand(
+    tx: &mut sqlx::SqliteConnection,
+    year: i32,
+    hand: &HandBooking,
+    author: &str,
+    action: &str,
+) -> Result<i64, ServiceError> {
+    let id = db::kassenbuch::insert(&mut *tx, year, hand).await?;
+    let after = json!({ "id": id, "season": year, "day": hand.day, "cents": hand.cents,
+        "konto": hand.konto.key(), "kategorie": hand.kategorie.label(), "text": hand.text,
+        "storno_of": hand.storno_of, "reason": hand.reason });
+    db::audit::record(&mut *tx, author, action, None, Some(&after)).await?;
+    Ok(id)
 }
 
 #[cfg(test)]

@@ -665,3 +665,55 @@ async fn the_season_file_carries_the_kassenpruefung_and_how_stale_it_was() {
         "{there}"
     );
 }
+
+/// Hostile trial: twelve Stornos of one Beleg sent at once gave one 303 and eleven 500s (the
+/// check and the booking were two transactions; the database's unique Storno refused the rest).
+/// One is booked; every other answers the form with "schon storniert".
+#[tokio::test]
+async fn stornos_of_one_beleg_sent_at_once_book_one_and_refuse_the_rest() {
+    let (t, kasse) = league().await;
+    let r = t
+        .post_follow(
+            "/verwaltung/saison/2026/kassenbuch",
+            &book_body(
+                "2026-06-01",
+                "ausgabe",
+                "2,00",
+                "bar",
+                "Anschaffung",
+                "Würfel",
+            ),
+            &kasse,
+        )
+        .await;
+    assert!(r.body.contains(" gebucht: "), "{}", r.body);
+    let (id,): (i64,) = sqlx::query_as("select id from kassenbuch where text = 'Würfel'")
+        .fetch_one(&t.db.read)
+        .await
+        .unwrap();
+    let body = format!("buchung={id}&tag=2026-06-02&grund=doppelt");
+    let sends = (0..12).map(|_| {
+        t.post(
+            "/verwaltung/saison/2026/kassenbuch/storno",
+            &body,
+            Some(&kasse),
+        )
+    });
+    let replies = futures_util::future::join_all(sends).await;
+    let statuses: Vec<u16> = replies.iter().map(|r| r.status.as_u16()).collect();
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 303).count(),
+        1,
+        "{statuses:?}"
+    );
+    for r in replies.iter().filter(|r| r.status != StatusCode::SEE_OTHER) {
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+        assert!(r.body.contains("schon storniert"), "{}", r.body);
+    }
+    let (n,): (i64,) = sqlx::query_as("select count(*) from kassenbuch where storno_of = ?")
+        .bind(id)
+        .fetch_one(&t.db.read)
+        .await
+        .unwrap();
+    assert_eq!(n, 1);
+}
