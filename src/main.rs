@@ -69,7 +69,7 @@ fn main() -> ExitCode {
 /// Reads the global options ([`Context::of`]) and runs the command in its group's file.
 async fn run(cli: Cli) -> anyhow::Result<()> {
     let (ctx, command) = Context::of(cli)?;
-    match command {
+    let done = match command {
         Command::Serve(args) => serve::serve(&ctx, args).await,
         Command::Status { json } => upgrades::status(&ctx, json).await,
         Command::Verify { file, backup_dir } => {
@@ -126,5 +126,8 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Demo(args) => demo::demo(&ctx, args).await,
         Command::Night { command } => nights::night(&ctx, command).await,
         Command::Player { command } => nights::player(&ctx, command).await,
-    }
+    };
+    // The log of what the command wrote folded into the database file.
+    ctx.finish().await;
+    done
 }

@@ -52,6 +52,8 @@ pub struct Context {
     pub secure_cookies: bool,
     /// `--public-url`: the address the printed links start with.
     pub public_url: Option<PublicUrl>,
+    /// The leagues opened for writing by the command, closed by [`Context::finish`].
+    opened: std::sync::Mutex<Vec<schockerliga::service::League>>,
 }
 
 impl Context {
@@ -110,6 +112,7 @@ impl Context {
             listen: cli.listen,
             secure_cookies: cli.secure_cookies,
             public_url,
+            opened: std::sync::Mutex::new(Vec::new()),
         };
         Ok((context, command))
     }
@@ -130,7 +133,23 @@ impl Context {
         if writing.created {
             eprintln!("{}", upgrade::created_message(&self.path));
         }
+        self.opened
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(writing.league.clone());
         Ok(writing)
+    }
+
+    /// At the end of a command: every league it opened for writing closed, its log folded into
+    /// the database file (hostile trial: after `import` the data sat in the `-wal` beside a
+    /// 4 KiB file, and a plain copy of the file had no season). One closed already (serve, a
+    /// refused import) is left as it is.
+    pub async fn finish(&self) {
+        let opened: Vec<_> =
+            std::mem::take(&mut *self.opened.lock().unwrap_or_else(|e| e.into_inner()));
+        for league in opened {
+            let _ = league.close().await;
+        }
     }
 
     /// Opens the league for a command that reads ([`upgrade::open_for_reading`]: read-only,

@@ -1011,3 +1011,28 @@ fn kassenbericht_json_gives_the_figures_by_category() {
     let none = run(&db, &["kassenbericht", "1999"]);
     assert_eq!(none.status.code(), Some(1));
 }
+
+/// Hostile trial: right after `import` (or `player merge`) the database file held 4 KiB and all
+/// of the data sat in its `-wal` beside it; a plain `cp liga.db` had no season. A writing command
+/// folds its log into the file before it exits: the file alone is the league.
+#[test]
+fn a_writing_command_leaves_the_whole_league_in_the_file_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let good = fixture("small-2026.season.json");
+    let out = run(&db, &["import", good.to_str().unwrap()]);
+    assert!(out.status.success(), "{out:?}");
+    let wal = dir.path().join("liga.db-wal");
+    assert!(
+        std::fs::metadata(&wal).map_or(0, |m| m.len()) == 0,
+        "the log is folded in: {:?}",
+        std::fs::metadata(&wal).map(|m| m.len())
+    );
+    // Only the file, as `cp liga.db` takes it.
+    let copy = dir.path().join("kopie.db");
+    std::fs::copy(&db, &copy).unwrap();
+    let want = json_of(&run(&db, &["standings", "2026", "--json"]));
+    let got = run(&copy, &["standings", "2026", "--json"]);
+    assert!(got.status.success(), "{got:?}");
+    assert_eq!(json_of(&got), want);
+}
