@@ -247,3 +247,58 @@ async fn a_status_in_the_season_file_is_checked_and_a_file_without_keeps_the_sto
     let shown = t.league.export_file(2026).await.unwrap().status;
     assert_eq!(shown, none.status, "replaced");
 }
+
+/// Hostile trial: a season file's `merged` entries took what `player merge` refuses: a reason
+/// with a NUL or of 3 MB, an `at` of "gestern", the same merge twice, a night listed a million
+/// times, a kept player ("Ghost") the season does not have, who was then created. Each is
+/// refused naming the entry and the field, and nothing is stored.
+#[tokio::test]
+async fn a_merged_entry_is_checked_as_the_merge_itself_is() {
+    let (t, admin) = app().await;
+    let (gone, kept) = (id_of(&t, "Bernd M.").await, id_of(&t, "Bernd").await);
+    let r = merge(&t, &admin, gone, kept, "derselbe Bernd").await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let old = t.league.export_file(2025).await.unwrap();
+    let n = TestApp::builder().staff().start().await;
+    let empty = rows(&n).await;
+    type Edit = fn(&mut schockerliga::league::model::file::MergedEntry);
+    let cases: [(Edit, &str); 6] = [
+        (|e| e.reason = "a\u{0}b".into(), "Grund"),
+        (|e| e.reason = "x".repeat(3_000_000), "Grund"),
+        (
+            |e| e.at = "gestern".into(),
+            "at: „gestern“ ist kein Zeitpunkt",
+        ),
+        (
+            |e| e.into = "Ghost".into(),
+            "„Ghost“ ist kein Spieler der Saison",
+        ),
+        (
+            |e| {
+                let first = e.nights[0];
+                e.nights.extend(std::iter::repeat_n(first, 1000));
+            },
+            "zweimal",
+        ),
+        (|e| e.by = "x\u{202E}".into(), "by"),
+    ];
+    for (edit, why) in cases {
+        let mut bad = old.clone();
+        edit(&mut bad.merged.as_mut().unwrap().merges[0]);
+        let refused = n.league.import(&bad, false, "cli").await.unwrap_err();
+        let said = refused.to_string();
+        assert!(
+            said.contains("Saison 2025, merged „Bernd M.“") && said.contains(why),
+            "{why}: {}",
+            said.chars().take(300).collect::<String>()
+        );
+        same_rows(&empty, &rows(&n).await);
+    }
+    let mut twice = old.clone();
+    let m = twice.merged.as_mut().unwrap();
+    m.merges.push(m.merges[0].clone());
+    let refused = n.league.import(&twice, false, "cli").await.unwrap_err();
+    assert!(refused.to_string().contains("zweimal"), "{refused}");
+    same_rows(&empty, &rows(&n).await);
+    n.league.import(&old, false, "cli").await.unwrap();
+}

@@ -182,6 +182,62 @@ pub struct MergedFine {
     pub n: usize,
 }
 
+impl MergedEntry {
+    /// Checks entry `self` as a merge itself is checked (issue 36, hostile trial): `reason` a
+    /// line of 1–200 characters without control characters, `by` at most 64 such, `at` an
+    /// RFC 3339 instant, `into` one of `players` (the season's names, any case), each night,
+    /// round, fine, payment and booking listed once. `Err` the German reason naming the field.
+    pub fn check(&self, players: &[PlayerEntry]) -> Result<(), String> {
+        use crate::league::model::names::check_name_chars;
+        let reason = self.reason.trim();
+        if reason.is_empty() || reason.chars().count() > 200 {
+            return Err(format!(
+                "Grund: 1 bis 200 Zeichen (es sind {})",
+                reason.chars().count()
+            ));
+        }
+        check_name_chars(reason).map_err(|why| format!("Grund: er {why}"))?;
+        if self.by.chars().count() > 64 {
+            return Err("by: höchstens 64 Zeichen".to_string());
+        }
+        check_name_chars(&self.by).map_err(|why| format!("by: er {why}"))?;
+        if chrono::DateTime::parse_from_rfc3339(&self.at).is_err() {
+            let shown: String = self.at.chars().take(40).collect();
+            return Err(format!("at: „{shown}“ ist kein Zeitpunkt (RFC 3339)"));
+        }
+        let key = crate::league::name_key(&self.into);
+        if !players
+            .iter()
+            .any(|p| crate::league::name_key(&p.name) == key)
+        {
+            return Err(format!("„{}“ ist kein Spieler der Saison", self.into));
+        }
+        fn once<T: Ord + Clone>(all: &[T], what: &str) -> Result<(), String> {
+            let mut sorted = all.to_vec();
+            sorted.sort_unstable();
+            if sorted.windows(2).any(|w| w[0] == w[1]) {
+                return Err(format!("{what}: ein Eintrag steht zweimal da"));
+            }
+            Ok(())
+        }
+        once(&self.nights, "nights")?;
+        once(&self.totals, "totals")?;
+        let rounds = |r: &[MergedRound]| -> Vec<(NaiveDate, u32, u32)> {
+            r.iter().map(|r| (r.date, r.table, r.round)).collect()
+        };
+        once(&rounds(&self.rounds), "rounds")?;
+        once(&rounds(&self.schockbesteck), "schockbesteck")?;
+        let fines: Vec<(NaiveDate, usize)> = self.fines.iter().map(|f| (f.date, f.n)).collect();
+        once(&fines, "fines")?;
+        once(&self.payments, "payments")?;
+        once(&self.credit, "credit")?;
+        if let Some(kept) = &self.kept_payments {
+            once(kept, "kept_payments")?;
+        }
+        Ok(())
+    }
+}
+
 /// The version of the season file's `kassenbuch` addition this program writes: 2 with
 /// `pruefungen`, 1 without (what programs before the Prüfungen read); it reads both.
 pub const KASSENBUCH_VERSION: u32 = 2;

@@ -228,6 +228,22 @@ async fn player_named(conn: &mut SqliteConnection, name: &str) -> Result<i64, Se
     }
 }
 
+/// [`player_named`] with the league's players `ids` (by name key) read already; a player made
+/// here is added to them.
+async fn player_in(
+    conn: &mut SqliteConnection,
+    ids: &mut std::collections::HashMap<String, i64>,
+    name: &str,
+) -> Result<i64, ServiceError> {
+    let key = name_key(name);
+    if let Some(id) = ids.get(&key) {
+        return Ok(*id);
+    }
+    let id = crate::db::season::player_id(conn, &normalize_name(name)).await?;
+    ids.insert(key, id);
+    Ok(id)
+}
+
 /// After season `file.season` was stored by an import: its `status` (when there) replaces the
 /// season's statuses, its `merged` writes the merges again ([`forget_season`] before). Refused
 /// (German, naming the season, the player and the field; nothing stored): a status of someone not
@@ -277,7 +293,24 @@ pub async fn take(conn: &mut SqliteConnection, file: &SeasonFile) -> Result<(), 
             merged.version
         )));
     }
+    // Each entry checked before anything is stored, and no merge twice (hostile trial).
+    let mut seen = std::collections::HashSet::new();
+    for e in &merged.merges {
+        let who = format!("merged „{}“ in „{}“", e.player, e.into);
+        e.check(&file.players)
+            .map_err(|why| at(format!("{who}: {why}")))?;
+        if !seen.insert(name_key(&e.player)) {
+            return Err(at(format!("{who}: steht zweimal da")));
+        }
+    }
     let keys = c::season_keys(conn, year).await?;
+    // The league's players by name key, read once (each entry looked up, not the table read
+    // again per entry: a file of thousands of merges stays linear).
+    let mut ids: std::collections::HashMap<String, i64> = crate::db::player::all(conn)
+        .await?
+        .into_iter()
+        .map(|(id, n)| (name_key(&n), id))
+        .collect();
     let mut rooms: Vec<i64> = merged
         .merges
         .iter()
@@ -290,8 +323,8 @@ pub async fn take(conn: &mut SqliteConnection, file: &SeasonFile) -> Result<(), 
     for e in &merged.merges {
         let who = format!("merged „{}“ in „{}“", e.player, e.into);
         let moved = moved_of(e, year, &keys).map_err(|why| at(format!("{who}: {why}")))?;
-        let gone = player_named(conn, &e.player).await?;
-        let kept = player_named(conn, &e.into).await?;
+        let gone = player_in(conn, &mut ids, &e.player).await?;
+        let kept = player_in(conn, &mut ids, &e.into).await?;
         if gone == kept {
             return Err(at(format!("{who}: zweimal derselbe Spieler")));
         }
