@@ -52,9 +52,22 @@ pub async fn import(
     if interchange::format_of(open()?).as_deref() == Some(interchange::CLUB_FORMAT) {
         return import_club(ctx, file, open, &options).await;
     }
-    let mut text = String::new();
-    std::io::Read::read_to_string(&mut open()?, &mut text)
+    // One season as the club file bounds one (hostile trial: a 3 MB gzip unpacking to 3 GiB was
+    // read whole, at 3.7 GB): read up to the limit and one byte more, refused past it.
+    let limit = interchange::MAX_PART_BYTES;
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::Read::take(open()?, limit + 1), &mut bytes)
         .with_context(|| format!("{} nicht lesbar", file.display()))?;
+    if bytes.len() as u64 > limit {
+        anyhow::bail!(
+            "{}: die Saisondatei ist (ausgepackt) größer als {} MiB, der Grenze einer Saison \
+             (docs/saisondatei.md „Grenzen“). Nichts gespeichert.",
+            file.display(),
+            limit / 1024 / 1024
+        );
+    }
+    let text = String::from_utf8(bytes)
+        .with_context(|| format!("{} ist kein UTF-8-Text", file.display()))?;
     let parsed: SeasonFile = serde_json::from_str(&text)
         .with_context(|| format!("{} ist keine gültige Saisondatei", file.display()))?;
     drop(text);

@@ -27,7 +27,7 @@ mod club;
 pub mod statement;
 pub use club::{
     check_club_file, export_club_from, format_of, json_reader, read_club, season_line, write_club,
-    ClubPart, ClubWriter, ImportedSeason,
+    ClubPart, ClubWriter, ImportedSeason, MAX_PART_BYTES,
 };
 
 /// Uploads kept between a preview and its confirm, at most this many (the oldest goes first).

@@ -1036,3 +1036,31 @@ fn a_writing_command_leaves_the_whole_league_in_the_file_itself() {
     assert!(got.status.success(), "{got:?}");
     assert_eq!(json_of(&got), want);
 }
+
+/// Hostile trial: a 3 MB `.json.gz` season file that unpacks to 3 GiB was read whole (3.7 GB of
+/// memory) and imported. A season file is read up to the club file's limit for one season
+/// (32 MiB unpacked) and refused past it, nothing stored.
+#[test]
+fn a_season_file_past_the_limit_is_refused_before_it_is_read_whole() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let bomb = dir.path().join("bombe.json.gz");
+    let mut gz = flate2::write::GzEncoder::new(
+        std::fs::File::create(&bomb).unwrap(),
+        flate2::Compression::best(),
+    );
+    gz.write_all(br#"{"format": "schockerliga-season/1", "season": 2026,"#)
+        .unwrap();
+    let spaces = vec![b' '; 1024 * 1024];
+    for _ in 0..40 {
+        gz.write_all(&spaces).unwrap();
+    }
+    gz.write_all(br#""players": [], "nights": []}"#).unwrap();
+    gz.finish().unwrap();
+    let out = run(&db, &["import", bomb.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("größer als 32 MiB"), "{err}");
+    assert!(!db.exists(), "no database made for a refused file");
+}
