@@ -97,3 +97,41 @@ async fn a_payment_after_the_merge_in_a_season_both_played_refuses_the_split() {
     assert!(r.body.contains("Nichts getrennt."), "{}", r.body);
     same_rows(&before, &rows(&t).await);
 }
+
+/// Hostile trial: after the merge, a season file with one more night of the kept player in the
+/// season only the merged-away one had played was read in (`import --replace`); "Trennen" then
+/// answered "Saison 2025: Abend 30.12.2025, Spieler Bernd, Feld Spieler: unbekannter Spieler"
+/// without saying why or what to do. It says that the split is refused, which night stands in
+/// the way and what to do; nothing is stored.
+#[tokio::test]
+async fn a_split_that_would_break_a_season_says_why_and_what_to_do() {
+    let (t, admin) = app().await;
+    let (gone, kept) = (id_of(&t, "Bernd M.").await, id_of(&t, "Bernd").await);
+    let r = merge(&t, &admin, gone, kept, "derselbe Bernd").await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let mut file = t.league.export_file(2025).await.unwrap();
+    let mut night = file
+        .nights
+        .iter()
+        .rev()
+        .find(|n| {
+            n.tables.iter().any(|t| {
+                t.rounds
+                    .iter()
+                    .any(|r| r.results.iter().any(|x| x.player == "Bernd"))
+            })
+        })
+        .unwrap()
+        .clone();
+    night.date = "2025-12-30".parse().unwrap();
+    night.fines.clear();
+    file.nights.push(night);
+    t.league.import(&file, true, "cli").await.unwrap();
+    let before = rows(&t).await;
+    let r = split(&t, &admin, kept).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+    assert!(r.body.contains("Trennen geht nicht"), "{}", r.body);
+    assert!(r.body.contains("30.12.2025"), "{}", r.body);
+    assert!(r.body.contains("Nichts getrennt."), "{}", r.body);
+    same_rows(&before, &rows(&t).await);
+}
