@@ -246,7 +246,50 @@ pub struct History {
     all_time_by_name: HashMap<String, usize>,
 }
 
+/// [`Snapshot::history_on`]: the kept history, or one computed as of the club's today.
+pub enum HistoryOn<'a> {
+    /// No season has results after today: the snapshot's.
+    Kept(&'a History),
+    /// As of today.
+    Today(Box<History>),
+}
+
+impl std::ops::Deref for HistoryOn<'_> {
+    type Target = History;
+    fn deref(&self) -> &History {
+        match self {
+            HistoryOn::Kept(h) => h,
+            HistoryOn::Today(h) => h,
+        }
+    }
+}
+
 impl History {
+    /// The history of `careers` (sorted by name key), with the all-time table of those with at
+    /// least [`league::history::career::ALL_TIME_MIN_ROUNDS`] rounds, `ehrentafel` and `records`.
+    fn of(careers: Vec<Career>, ehrentafel: Vec<HonourYear>, records: Records) -> History {
+        let all_time = league::history::career::all_time_of(
+            &careers,
+            league::history::career::ALL_TIME_MIN_ROUNDS,
+        );
+        History {
+            by_key: careers
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (league::name_key(&c.player), i))
+                .collect(),
+            all_time_by_name: all_time
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (r.player.clone(), i))
+                .collect(),
+            all_time,
+            careers,
+            ehrentafel,
+            records,
+        }
+    }
+
     /// The career of `name` (any case: matched by `league::name_key`), `None` without a round.
     pub fn career(&self, name: &str) -> Option<&Career> {
         self.by_key
@@ -511,30 +554,44 @@ impl Snapshot {
                 .collect();
             let careers =
                 league::history::career::fold_careers(derived.iter().map(|d| d.lines.as_slice()));
-            let all_time = league::history::career::all_time_of(
-                &careers,
-                league::history::career::ALL_TIME_MIN_ROUNDS,
-            );
-            History {
-                by_key: careers
-                    .iter()
-                    .enumerate()
-                    .map(|(i, c)| (league::name_key(&c.player), i))
-                    .collect(),
-                all_time_by_name: all_time
-                    .iter()
-                    .enumerate()
-                    .map(|(i, r)| (r.player.clone(), i))
-                    .collect(),
-                all_time,
+            History::of(
                 careers,
-                ehrentafel: derived.iter().filter_map(|d| d.honour.clone()).collect(),
+                derived.iter().filter_map(|d| d.honour.clone()).collect(),
                 // The seasons' own records (each computed once per view) merged.
-                records: league::history::records::merge_records(
-                    self.seasons.values().map(|v| v.records()),
-                ),
-            }
+                league::history::records::merge_records(self.seasons.values().map(|v| v.records())),
+            )
         })
+    }
+
+    /// [`Snapshot::history`] as the club's `today` sees it (issue 22.3; new-user trial: the table
+    /// said 1st, the career 2nd): careers and the all-time table from each season's table and
+    /// payouts as of [`Season::capped_as_of`] today, the Ehrentafel of
+    /// [`Snapshot::ehrentafel_on`]; the kept one unless a season has results after today (then
+    /// computed for the call). The all-time records are those of every entered night.
+    pub fn history_on(&self, today: NaiveDate) -> HistoryOn<'_> {
+        if !self.results_after(today) {
+            return HistoryOn::Kept(self.history());
+        }
+        let chain = self.chain_of(Some(today));
+        let lines: Vec<Vec<league::history::career::CareerLine>> = self
+            .seasons
+            .iter()
+            .map(|(y, v)| {
+                let table = v.standings_as_of(v.season.capped_as_of(None, today));
+                let payouts = self
+                    .chainable(*y)
+                    .ok()
+                    .and(chain.get(y))
+                    .map(|c| &c.payouts);
+                league::history::career::season_lines(&v.season, &table, payouts)
+            })
+            .collect();
+        let careers = league::history::career::fold_careers(lines.iter().map(Vec::as_slice));
+        HistoryOn::Today(Box::new(History::of(
+            careers,
+            self.ehrentafel_on(today).into_owned(),
+            self.history().records.clone(),
+        )))
     }
 
     /// True when [`Snapshot::history`] is computed already (a page can have it without waiting).

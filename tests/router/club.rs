@@ -878,3 +878,103 @@ async fn a_backup_directory_belongs_to_one_database() {
     assert!(e.contains(&a.path.display().to_string()), "{e}");
     assert!(e.contains("eigenes Verzeichnis"), "{e}");
 }
+
+/// New-user trial: with nights entered ahead of the club's today the table said Frank was 1st,
+/// his career page and `/api/v1/players/Frank` said 2nd, and the ewige Tabelle counted 370 of
+/// his rounds where the table counted 340. Careers, the all-time table and the career page
+/// stand as of today too, exactly as a season file cut after the last night up to today.
+#[tokio::test]
+async fn careers_and_the_all_time_table_stand_as_of_the_clubs_today() {
+    let june = || FixedClock::parse("2026-06-01T10:00:00Z").unwrap();
+    let seasons = |cut: bool| {
+        let mut now = season_file("small-2026", None);
+        if cut {
+            now.nights
+                .retain(|n| n.date <= chrono::NaiveDate::from_ymd_opt(2026, 5, 15).unwrap());
+        }
+        [season_file("small-2026", Some(2025)), now]
+    };
+    let t = TestApp::builder()
+        .seasons(seasons(false))
+        .clock(june())
+        .start()
+        .await;
+    let want = TestApp::builder()
+        .seasons(seasons(true))
+        .clock(june())
+        .start()
+        .await;
+    let mut uris = vec!["/api/v1/alltime".to_string()];
+    let players = want
+        .get("/api/v1/seasons/2026/standings", None)
+        .await
+        .json();
+    for row in players["rows"].as_array().unwrap() {
+        uris.push(format!(
+            "/api/v1/players/{}",
+            row["player"].as_str().unwrap()
+        ));
+    }
+    assert!(uris.len() > 4, "{uris:?}");
+    // The euros of a place come from today's pot, which holds the money booked on the nights
+    // ahead (as the payouts API says); the rest is the cut league's.
+    let payouts = t.get("/api/v1/seasons/2026/payouts", None).await.json();
+    let paid = |player: &str| -> i64 {
+        let mut cents = 0;
+        for p in payouts["places"].as_array().unwrap() {
+            for (i, n) in p["players"].as_array().unwrap().iter().enumerate() {
+                if n == player {
+                    cents += p["cents"][i].as_i64().unwrap();
+                }
+            }
+        }
+        let ll = &payouts["lucky_looser"];
+        for (i, n) in ll["players"].as_array().unwrap().iter().enumerate() {
+            if n == player {
+                cents += ll["cents"][i].as_i64().unwrap();
+            }
+        }
+        cents
+    };
+    for uri in &uris {
+        let got = t.get(uri, None).await;
+        assert_eq!(got.status, StatusCode::OK, "{uri}: {}", got.body);
+        let (mut got, mut cut) = (got.json(), want.get(uri, None).await.json());
+        if let Some(player) = got["player"].as_str().map(str::to_string) {
+            for s in got["seasons"].as_array_mut().unwrap() {
+                if s["season"] == 2026 {
+                    assert_eq!(s["payout_cents"], paid(&player), "{uri}");
+                    s["payout_cents"] = 0.into();
+                }
+            }
+            for s in cut["seasons"].as_array_mut().unwrap() {
+                if s["season"] == 2026 {
+                    s["payout_cents"] = 0.into();
+                }
+            }
+        }
+        assert_eq!(got, cut, "{uri}");
+    }
+    let full = TestApp::builder().seasons(seasons(false)).start().await;
+    assert_ne!(
+        full.get(&uris[0], None).await.json(),
+        want.get(&uris[0], None).await.json(),
+        "the case tells"
+    );
+    // The career page and the ewige Tabelle say the same as the cut league's (but the euros,
+    // from today's pot as above).
+    for uri in ["/ewige-tabelle", "/spieler/1"] {
+        let strip = |b: &str| {
+            let main = b.split("<main").nth(1).unwrap_or(b);
+            main.split(" €")
+                .map(|part| {
+                    part.trim_end_matches(|c: char| c.is_ascii_digit() || c == ',' || c == '.')
+                })
+                .collect::<Vec<_>>()
+                .join(" €")
+        };
+        let got = strip(&t.get(uri, None).await.body);
+        let cut = strip(&want.get(uri, None).await.body);
+        assert_eq!(got, cut, "{uri}");
+    }
+}

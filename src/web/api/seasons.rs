@@ -248,13 +248,15 @@ pub struct CareerSeasonJson {
 /// A player's career; `name` in any case (404 when he has no round in any season).
 async fn career(
     State(league): State<League>,
+    Today(today): Today,
     user: Option<CurrentUser>,
     name: Result<Path<String>, PathRejection>,
 ) -> Result<Response, ApiError> {
     let Path(name) = name.map_err(bad_request)?;
     let snapshot = league.snapshot();
     let money = snapshot.money_visible(user.is_some());
-    if snapshot.history().career(&name).is_none() {
+    let history = snapshot.history_on(today);
+    if history.career(&name).is_none() {
         // A merged-away name answers with the kept one's address (issue 36.2).
         if let Some(m) = league
             .merged_away_named(&name)
@@ -265,7 +267,7 @@ async fn career(
             return Ok(axum::response::Redirect::permanent(&to).into_response());
         }
     }
-    let c = snapshot.history().career(&name).ok_or_else(|| {
+    let c = history.career(&name).ok_or_else(|| {
         ApiError(
             StatusCode::NOT_FOUND,
             format!("Spieler {name} hat in keiner Saison eine Runde"),
@@ -299,9 +301,9 @@ async fn career(
 }
 
 /// The all-time table: players with at least 100 rounds over all seasons, ranked like a season.
-async fn alltime(State(league): State<League>) -> Response {
+async fn alltime(State(league): State<League>, Today(today): Today) -> Response {
     let snapshot = league.snapshot();
-    Json(json!({ "rows": snapshot.history().all_time })).into_response()
+    Json(json!({ "rows": snapshot.history_on(today).all_time })).into_response()
 }
 
 /// `s` as one path segment: every byte but the unreserved ones (RFC 3986) percent-encoded.

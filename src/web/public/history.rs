@@ -69,7 +69,7 @@ async fn career(
             None => Err(AppError::NotFound),
         };
     };
-    let history = snapshot.history();
+    let history = snapshot.history_on(layout.today);
     let career = history.career(name).ok_or(AppError::NotFound)?;
     let season_hrefs = career
         .seasons
@@ -125,8 +125,8 @@ struct AllTimePage<'a> {
 
 async fn all_time(State(league): State<League>, layout: Layout) -> Response {
     let snapshot = league.snapshot();
-    let rows = snapshot
-        .history()
+    let history = snapshot.history_on(layout.today);
+    let rows = history
         .all_time
         .iter()
         .map(|r| (r, career_href(&snapshot, &r.player)))
