@@ -664,6 +664,11 @@ impl Backups {
         }
     }
 
+    /// Why the copies off the machine asked for are off (German), if they are.
+    pub fn remote_off_reason(&self) -> Option<&str> {
+        self.remote_off.as_deref()
+    }
+
     /// These backups with each good copy also sent off the machine by `remote`
     /// ([`remote::Remote::run`], started with the backups' schedule); its last failure kept
     /// beside the copies (`<stem>.ausser-haus`, [`remote::Remote::kept_in`]).

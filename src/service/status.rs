@@ -45,10 +45,20 @@ impl Status {
 
 impl League {
     /// The league's [`Status`] now (the club's clock), with the copies off the machine when a
-    /// server sends them ([`super::backup::remote::Remote::status`]).
+    /// server sends them ([`super::backup::remote::Remote::status`]), or `ok: false` when they
+    /// were asked for and refused at the start ([`super::backup::Backups::remote_off`]).
     pub fn status(&self) -> Status {
+        let remote = self.backups().and_then(|b| {
+            b.remote().map(|r| r.status()).or_else(|| {
+                b.remote_off_reason()
+                    .map(|_| super::backup::remote::RemoteStatus {
+                        ok: false,
+                        last: None,
+                    })
+            })
+        });
         Status {
-            remote: self.backups().and_then(|b| b.remote().map(|r| r.status())),
+            remote,
             ..Status::at(&self.clock())
         }
     }

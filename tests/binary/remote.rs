@@ -476,3 +476,16 @@ fn a_remote_that_changes_the_copy_is_reported_and_the_changed_file_removed() {
     // What is there is no copy: removed, so it never counts as one.
     assert!(copies(&outside).is_empty(), "{:?}", copies(&outside));
 }
+
+/// Hostile trial: a remote refused when the server starts (here one whose path would be an
+/// rclone option) left `GET /api/v1/status` without any `remote`, so a monitor watching
+/// `remote.ok` saw nothing. It says `"ok": false` while the Verwaltung warns.
+#[test]
+fn a_remote_refused_at_the_start_is_not_ok_in_the_status() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = league(dir.path());
+    let server = serve(&db, dir.path(), "3", "loc:--config=/etc/passwd", &[]);
+    let s = status(server.addr);
+    assert_eq!(s["remote"]["ok"], false, "{s}\nlog:\n{}", server.log());
+    assert!(s["remote"]["last"].is_null(), "{s}");
+}

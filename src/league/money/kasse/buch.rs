@@ -503,7 +503,7 @@ pub fn check_hand(year: i32, day: NaiveDate, cents: i64, text: &str) -> Result<(
         .map_err(|why| format!("Text: er {why}."))?;
     if day.year() != year && day.year() != year + 1 {
         return Err(format!(
-            "Tag: {} liegt nicht in der Saison {year} (oder im Januar danach).",
+            "Tag: {} liegt nicht in der Saison {year} (oder im Jahr danach).",
             crate::league::model::format::date_de(day)
         ));
     }

@@ -230,6 +230,13 @@ fn a_hand_booking_is_checked_field_by_field() {
             ),
         }
     }
+    // The refusal says what is allowed, as docs/kassenbuch.md does (hostile trial: it said
+    // "im Januar danach" while a day in July of the next year was booked).
+    assert!(check_hand(2026, day("2027-07-01"), 500, "Spende").is_ok());
+    assert_eq!(
+        check_hand(2026, day("2028-01-01"), 500, "Spende"),
+        Err("Tag: 01.01.2028 liegt nicht in der Saison 2026 (oder im Jahr danach).".to_string())
+    );
     assert_eq!(Kategorie::parse("Spende"), Some(Kategorie::Spende));
     assert_eq!(Kategorie::parse("Bier"), None);
     assert_eq!(Konto::parse("bank"), Some(Konto::Bank));
