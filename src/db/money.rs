@@ -397,11 +397,6 @@ pub async fn pruefungen_of(
 
 /// The *Geprüft*s of season `year`, oldest first.
 pub async fn pruefungen_of_season(pool: &SqlitePool, year: i32) -> Result<Vec<Pruefung>, DbError> {
-    Ok(sqlx::query_as(
-        "select id, season, username, day, note, created_at, last_beleg, end_cents
-         from kassenpruefungen where season = ? order by id",
-    )
-    .bind(year)
-    .fetch_all(pool)
-    .await?)
+    let mut conn = pool.acquire().await?;
+    pruefungen_of(&mut conn, year).await
 }

@@ -129,33 +129,26 @@ pub(crate) async fn refuse_merged_away(
 
 /// Reads back and checks every season in `years` inside `tx` (the one check of league.md);
 /// refused (German, naming the season) when one does not check.
-/// [`checked`], a season that fails its checks answered with `refuse` of its reason ("Saison
-/// 2025 nicht mehr (Abend 30.12.2025, …)"); storage errors as they are.
+async fn checked(tx: &mut WriteTx, years: &[i32]) -> Result<Vec<Arc<SeasonView>>, ServiceError> {
+    checked_seasons(tx, years, |y, e| {
+        ServiceError::refused(format!("Saison {y}: {e}. Nichts gespeichert."))
+    })
+    .await
+}
+
+/// [`checked`], a season `y` that fails its checks answered with `refuse(y, reason)`; storage
+/// errors as they are.
 async fn checked_seasons(
     tx: &mut WriteTx,
     years: &[i32],
-    refuse: impl Fn(String) -> ServiceError,
+    refuse: impl Fn(i32, String) -> ServiceError,
 ) -> Result<Vec<Arc<SeasonView>>, ServiceError> {
     let mut views = Vec::new();
     for y in years {
         let stored = db::season::load(tx, *y)
             .await?
             .ok_or(ServiceError::NoSeason(*y))?;
-        let view = SeasonView::of_stored(stored)
-            .map_err(|e| refuse(format!("Saison {y} nicht mehr ({e})")))?;
-        views.push(Arc::new(view));
-    }
-    Ok(views)
-}
-
-async fn checked(tx: &mut WriteTx, years: &[i32]) -> Result<Vec<Arc<SeasonView>>, ServiceError> {
-    let mut views = Vec::new();
-    for y in years {
-        let stored = db::season::load(tx, *y)
-            .await?
-            .ok_or(ServiceError::NoSeason(*y))?;
-        let view = SeasonView::of_stored(stored)
-            .map_err(|e| ServiceError::refused(format!("Saison {y}: {e}. Nichts gespeichert.")))?;
+        let view = SeasonView::of_stored(stored).map_err(|e| refuse(*y, e.to_string()))?;
         views.push(Arc::new(view));
     }
     Ok(views)
@@ -298,9 +291,9 @@ impl League {
         // A season that would not hold after the split (a night of the kept player entered later in
         // a season he belongs to only by the merge, e.g. a season file read in again): say so.
         let gone_name = row.gone.clone();
-        let views = checked_seasons(&mut tx, &years, |why| {
+        let views = checked_seasons(&mut tx, &years, |y, why| {
             ServiceError::refused(format!(
-                "Trennen geht nicht: danach stimmte die {why}. Meist hat „{kept_name}“ nach der \
+                "Trennen geht nicht: danach stimmte die Saison {y} nicht mehr ({why}). Meist hat „{kept_name}“ nach der \
                  Zusammenführung an einem Abend einer Saison gespielt, in der er nur durch sie \
                  Spieler ist; diese Runden erst „{gone_name}“ geben oder löschen, dann trennen. \
                  Nichts getrennt."

@@ -152,16 +152,17 @@ async fn the_rueckblick_is_linked_cached_and_404_for_strangers() {
 /// "Abende 0" beside "Runden 200". Without nights, the Abende are left out; the rounds stay.
 #[tokio::test]
 async fn a_season_kept_as_its_endstand_shows_no_abende_of_zero() {
-    let file: schockerliga::league::model::file::SeasonFile = serde_json::from_value(serde_json::json!({
-        "format": "schockerliga-season/1", "season": 2005,
-        "players": [ { "name": "Anna" }, { "name": "Bernd" } ],
-        "nights": [],
-        "endstand": [
-            { "player": "Anna", "liga": "1. Liga", "rounds": 200, "counted_outs": 180 },
-            { "player": "Bernd", "liga": "1. Liga", "rounds": 150, "counted_outs": 120 }
-        ]
-    }))
-    .unwrap();
+    let file: schockerliga::league::model::file::SeasonFile =
+        serde_json::from_value(serde_json::json!({
+            "format": "schockerliga-season/1", "season": 2005,
+            "players": [ { "name": "Anna" }, { "name": "Bernd" } ],
+            "nights": [],
+            "endstand": [
+                { "player": "Anna", "liga": "1. Liga", "rounds": 200, "counted_outs": 180 },
+                { "player": "Bernd", "liga": "1. Liga", "rounds": 150, "counted_outs": 120 }
+            ]
+        }))
+        .unwrap();
     let t = TestApp::builder().season(file).start().await;
     let id = t.league.snapshot().player_id("Anna").unwrap();
     let r = t.get(&format!("/spieler/{id}/rueckblick/2005"), None).await;
