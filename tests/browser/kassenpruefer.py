@@ -24,6 +24,8 @@ PAGES = [
     (f"/verwaltung/saison/{YEAR}/strafen", True),
     (f"/verwaltung/saison/{YEAR}/karten", True),
     (f"/verwaltung/saison/{YEAR}/kontoauszug", True),
+    (f"/verwaltung/saison/{YEAR}/kassenbuch", True),
+    (f"/verwaltung/saison/{YEAR}/kassenbericht", True),
     (f"/saison/{YEAR}/kasse", False),
     (f"/saison/{YEAR}/abschluss", False),
 ]
