@@ -339,6 +339,9 @@ pub async fn standings(
 ) -> anyhow::Result<()> {
     let reading = ctx.open_for_reading().await?;
     let table = reading.league.standings(season, as_of).map_err(refused)?;
+    if as_of.is_none() {
+        ahead_note(&reading.league, season, "--as-of HEUTE");
+    }
     if json {
         stdout(&(serde_json::to_string_pretty(&table)? + "\n"))?;
     } else {
@@ -352,12 +355,42 @@ pub async fn standings(
 pub async fn payouts(ctx: &Context, season: i32, json: bool) -> anyhow::Result<()> {
     let reading = ctx.open_for_reading().await?;
     let p = reading.league.payouts(season).map_err(refused)?;
+    ahead_note(&reading.league, season, "die Seite /saison/JAHR/abschluss");
     if json {
         stdout(&(serde_json::to_string_pretty(&p)? + "\n"))?;
     } else {
         stdout(&payouts_text(&p))?;
     }
     Ok(())
+}
+
+/// Says on stderr when season `year` has nights with results after the club's today (entered
+/// ahead of their day): the command's answer (interchange.md: as of the last night) holds them,
+/// the pages and the API stand as of today; `how` names the way to today's figures.
+fn ahead_note(league: &schockerliga::service::League, year: i32, how: &str) {
+    let today = league.today();
+    let snapshot = league.snapshot();
+    let Ok(view) = snapshot.season(year) else {
+        return;
+    };
+    let ahead = view
+        .season
+        .nights
+        .iter()
+        .filter(|n| n.date > today && n.has_results())
+        .count();
+    if ahead > 0 {
+        let how = how
+            .replace("HEUTE", &today.to_string())
+            .replace("JAHR", &year.to_string());
+        eprintln!(
+            "Eingerechnet: {ahead} {} nach heute ({}) mit Ergebnissen {} schon dabei; die Seiten \
+             und die API zeigen den Stand von heute (hier: {how}).",
+            if ahead == 1 { "Abend" } else { "Abende" },
+            today.format("%d.%m.%Y"),
+            if ahead == 1 { "ist" } else { "sind" },
+        );
+    }
 }
 
 /// The table as German text: one block per Liga with rank, name, Teilnahmen, gewertete Outs, D.Wert.

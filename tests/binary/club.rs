@@ -268,3 +268,43 @@ fn two_restores_in_one_second_keep_both_replaced_databases() {
         ]
     );
 }
+
+/// New-user trial (second round): on 4 December `standings 2026` printed the table after the
+/// nights of 7, 15 and 23 December (entered ahead of their day; interchange.md: as of the last
+/// night) while the pages and the API showed 29 November's, with another winner, and nothing
+/// said so. The command keeps its answer (the spec's default) and says on stderr that nights
+/// after today are in it and how to get today's; `--as-of` and `--json` stdout stay as they are.
+#[test]
+fn the_command_line_says_when_its_table_holds_nights_after_today() {
+    if !have_faketime() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let season = crate::common::fixture("small-2026.season.json");
+    ok(&run_faked(
+        "2026-06-01 12:00:00",
+        &db,
+        &["import", season.to_str().unwrap()],
+    ));
+    for args in [&["standings", "2026"][..], &["payouts", "2026"][..]] {
+        let out = run_faked("2026-06-01 12:00:00", &db, args);
+        ok(&out);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("nach heute (01.06.2026)") && err.contains("Abende"),
+            "{args:?}: {err}"
+        );
+    }
+    let out = run_faked(
+        "2026-06-01 12:00:00",
+        &db,
+        &["standings", "2026", "--as-of", "2026-06-01"],
+    );
+    ok(&out);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("nach heute"));
+    // After the season's last night there is nothing to say.
+    let out = run_faked("2026-12-26 12:00:00", &db, &["standings", "2026"]);
+    ok(&out);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("nach heute"));
+}

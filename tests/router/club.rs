@@ -978,3 +978,49 @@ async fn careers_and_the_all_time_table_stand_as_of_the_clubs_today() {
         assert_eq!(got, cut, "{uri}");
     }
 }
+
+/// New-user trial (second round): a player's season page said "1. Platz … Stand 29.11." on top
+/// and "zuletzt Platz 2" in its curves, which ran on through the nights entered ahead of today.
+/// Curves, nights and open Julen of the page stand as of today too, as a season file cut after
+/// the last night up to today.
+#[tokio::test]
+async fn a_players_season_page_stands_as_of_the_clubs_today() {
+    let june = || FixedClock::parse("2026-06-01T10:00:00Z").unwrap();
+    let mut cut = season_file("small-2026", None);
+    cut.nights
+        .retain(|n| n.date <= chrono::NaiveDate::from_ymd_opt(2026, 5, 15).unwrap());
+    let t = TestApp::builder()
+        .season(season_file("small-2026", None))
+        .clock(june())
+        .start()
+        .await;
+    let want = TestApp::builder().season(cut).clock(june()).start().await;
+    let players = want
+        .get("/api/v1/seasons/2026/standings", None)
+        .await
+        .json();
+    for row in players["rows"].as_array().unwrap() {
+        let name = row["player"].as_str().unwrap();
+        let id = t.league.snapshot().player_id(name).unwrap();
+        let uri = format!("/saison/2026/spieler/{id}");
+        let got = t.get(&uri, None).await.body;
+        for later in ["17.07.2026", "14.08.2026", "25.12.2026"] {
+            assert!(!got.contains(later), "{uri} shows the night of {later}");
+        }
+        let part = |b: &str, from: &str, to: &str| -> String {
+            b.split(from)
+                .nth(1)
+                .and_then(|s| s.split(to).next())
+                .unwrap_or("")
+                .to_string()
+        };
+        let cut_body = want.get(&uri, None).await.body;
+        for (from, to) in [("<svg", "</svg>"), ("offene Julen: ", "<")] {
+            assert_eq!(
+                part(&got, from, to),
+                part(&cut_body, from, to),
+                "{uri}: {from}"
+            );
+        }
+    }
+}

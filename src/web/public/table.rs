@@ -497,12 +497,27 @@ async fn player(
     );
     let (stand, missing) = where_he_stands(view, &name, money, true, layout.today).unzip();
     let missing = missing.unwrap_or_default();
+    // As of the club's today, as the header's stand (nights entered ahead of their day wait).
+    let as_of = view.season.capped_as_of(None, layout.today);
+    let upto = |d: chrono::NaiveDate| as_of.is_none_or(|a| d <= a);
     let points = view
         .curves()
         .players
         .iter()
         .find(|c| c.player == name)
         .map_or(&[][..], |c| &c.points[..]);
+    let points = &points[..points.iter().take_while(|p| upto(p.date)).count()];
+    let nights: Vec<_> = history.nights.iter().filter(|n| upto(n.date)).collect();
+    let open_julen = match as_of {
+        None => history.open_julen,
+        Some(_) => nights.last().map_or(0, |n| n.open_julen),
+    };
+    let glueck = match as_of {
+        None => view.glueck().get(&name).copied(),
+        Some(d) => league::history::glueck::of_season_until(&view.season, Some(d))
+            .get(&name)
+            .copied(),
+    };
     let charts = if points.is_empty() {
         Vec::new()
     } else {
@@ -537,12 +552,12 @@ async fn player(
         year: at.year(),
         fee_paid_on: p.fee_paid_on,
         fee_cents: p.fee_cents,
-        open_julen: history.open_julen,
+        open_julen,
         stand,
         missing,
         charts,
         points,
-        nights: history.nights.iter().rev().collect(),
+        nights: nights.into_iter().rev().collect(),
         career_href: format!("/spieler/{id}"),
         id,
         is_me: me.0 == Some(id),
@@ -552,7 +567,7 @@ async fn player(
             &history,
             view.season.capped_as_of(None, layout_today),
         ),
-        glueck: (!view.glueck().is_empty()).then(|| GlueckLine::of(view.glueck().get(&name))),
+        glueck: (!view.glueck().is_empty()).then(|| GlueckLine::of(glueck.as_ref())),
         name,
     }
     .into_response();
