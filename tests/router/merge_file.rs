@@ -226,6 +226,8 @@ async fn a_status_in_the_season_file_is_checked_and_a_file_without_keeps_the_sto
             None,
             "status von „Carla“: Status: „weg“ gibt es nicht",
         ),
+        // Hostile trial (second round): the same player twice was taken.
+        ("Gast", "aktiv", None, "status von „Gast“: steht zweimal da"),
     ] {
         let mut bad = with.clone();
         bad.status
@@ -292,6 +294,15 @@ async fn a_merged_entry_is_checked_as_the_merge_itself_is() {
             "{why}: {}",
             said.chars().take(300).collect::<String>()
         );
+        same_rows(&empty, &rows(&n).await);
+    }
+    // Hostile trial (second round): the merged-away name was not checked ("", a NUL, 10,000
+    // characters) and a player of that name was made.
+    for name in ["", "Zo\u{0}e", &"x".repeat(10_000)] {
+        let mut bad = old.clone();
+        bad.merged.as_mut().unwrap().merges[0].player = name.to_string();
+        let refused = n.league.import(&bad, false, "cli").await.unwrap_err();
+        assert!(refused.to_string().contains(": player: "), "{refused}");
         same_rows(&empty, &rows(&n).await);
     }
     let mut twice = old.clone();

@@ -205,6 +205,11 @@ impl MergedEntry {
             let shown: String = self.at.chars().take(40).collect();
             return Err(format!("at: „{shown}“ ist kein Zeitpunkt (RFC 3339)"));
         }
+        let player = self.player.trim();
+        if player.is_empty() || player.chars().count() > 60 {
+            return Err("player: 1 bis 60 Zeichen".to_string());
+        }
+        check_name_chars(player).map_err(|why| format!("player: er {why}"))?;
         let key = crate::league::name_key(&self.into);
         if !players
             .iter()
@@ -241,6 +246,13 @@ impl MergedEntry {
 /// The version of the season file's `kassenbuch` addition this program writes: 2 with
 /// `pruefungen`, 1 without (what programs before the Prüfungen read); it reads both.
 pub const KASSENBUCH_VERSION: u32 = 2;
+
+/// At most this many hand bookings in a season's `kassenbuch`.
+pub const MAX_HAND_BOOKINGS: usize = 20_000;
+/// At most this many Kassenstürze in a season's `kassenbuch`.
+pub const MAX_KASSENSTUERZE: usize = 1_000;
+/// At most this many Prüfungen in a season's `kassenbuch`.
+pub const MAX_PRUEFUNGEN: usize = 100;
 
 /// The version of a `kassenbuch` addition without `pruefungen`.
 pub const KASSENBUCH_VERSION_PLAIN: u32 = 1;
@@ -363,9 +375,36 @@ impl KassenbuchFile {
             ));
         }
         let days = year - 1..=year + 1;
+        // As many as a club books in a year and far more (hostile trial: 100,000 Prüfungen made
+        // the one-page Kassenbericht 27.8 MB).
+        for (what, n, max) in [
+            ("bookings", self.bookings.len(), MAX_HAND_BOOKINGS),
+            ("kassenstuerze", self.kassenstuerze.len(), MAX_KASSENSTUERZE),
+            ("pruefungen", self.pruefungen.len(), MAX_PRUEFUNGEN),
+        ] {
+            if n > max {
+                return Err(format!("{what}: {n} Einträge, höchstens {max} je Saison"));
+            }
+        }
+        // Texts as the forms take them: one line, no control characters, at most 200 (64 for
+        // a login name) characters.
+        let line = |field: &str, text: &str, max: usize, empty_ok: bool| -> Result<(), String> {
+            let n = text.chars().count();
+            if (!empty_ok && text.trim().is_empty()) || n > max {
+                return Err(format!("{field}: 1 bis {max} Zeichen (es sind {n})"));
+            }
+            if !text.is_empty() {
+                crate::league::model::names::check_name_chars(text)
+                    .map_err(|why| format!("{field}: er {why}"))?;
+            }
+            Ok(())
+        };
         let mut cancelled = std::collections::HashSet::new();
         for (i, b) in self.bookings.iter().enumerate() {
             let at = format!("Buchung {}", i + 1);
+            line("text", &b.text, 200, false).map_err(|e| format!("{at}: {e}"))?;
+            line("by", &b.by, 64, true).map_err(|e| format!("{at}: {e}"))?;
+            line("reason", &b.reason, 200, true).map_err(|e| format!("{at}: {e}"))?;
             if b.nr as usize != i + 1 {
                 return Err(format!("{at}: nr {} statt {}", b.nr, i + 1));
             }
@@ -393,12 +432,22 @@ impl KassenbuchFile {
             }
         }
         for k in &self.kassenstuerze {
-            if k.counted_cents < 0 || !days.contains(&k.date.year()) {
+            // Counted at most 1.000.000,00 € as the form takes it; the book's cash within a
+            // thousand times that (hostile trial: i64::MIN overflowed the difference).
+            let book_ok = k
+                .book_cents
+                .is_none_or(|c| c.unsigned_abs() <= 100_000_000_000);
+            if !(0..=100_000_000).contains(&k.counted_cents)
+                || !book_ok
+                || !days.contains(&k.date.year())
+            {
                 return Err(format!(
                     "Kassensturz vom {}: Betrag oder Tag",
                     k.date.format("%d.%m.%Y")
                 ));
             }
+            line("by", &k.by, 64, true)
+                .map_err(|e| format!("Kassensturz vom {}: {e}", k.date.format("%d.%m.%Y")))?;
         }
         for (i, p) in self.pruefungen.iter().enumerate() {
             let at = format!("Prüfung {} vom {}", i + 1, p.date.format("%d.%m.%Y"));
@@ -414,7 +463,9 @@ impl KassenbuchFile {
                     "{at}: Bemerkung über 500 Zeichen oder mit Steuerzeichen"
                 ));
             }
-            if p.end_cents.is_some_and(|c| c.abs() > 100_000_000_000) || p.belege_after > 1_000_000
+            if p.end_cents
+                .is_some_and(|c| c.unsigned_abs() > 100_000_000_000)
+                || p.belege_after > 1_000_000
             {
                 return Err(format!("{at}: Endbestand oder Belege danach"));
             }

@@ -255,7 +255,11 @@ pub async fn take(conn: &mut SqliteConnection, file: &SeasonFile) -> Result<(), 
     let at = |what: String| ServiceError::refused(format!("Saison {year}, {what}"));
     if !file.status.is_empty() {
         let mut all = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for s in &file.status {
+            if !seen.insert(name_key(&s.player)) {
+                return Err(at(format!("status von „{}“: steht zweimal da", s.player)));
+            }
             let Some(p) = file
                 .players
                 .iter()

@@ -369,7 +369,7 @@ pub fn from_journal(year: i32, belege: &[Beleg], entries: &[Entry], parts: Parts
             Sturz {
                 count: k.clone(),
                 book_cents,
-                diff_cents: k.counted_cents - book_cents,
+                diff_cents: k.counted_cents.saturating_sub(book_cents),
             }
         })
         .collect();

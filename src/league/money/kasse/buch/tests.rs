@@ -371,3 +371,91 @@ fn the_season_files_pruefungen_are_checked_and_need_version_2() {
         }
     }
 }
+
+/// Hostile trial (second round): a season file's Kassenbuch took what the forms refuse (ESC,
+/// U+202E or 100,000 characters in a text, a 1000-character `by`, a count over 1.000.000,00 €, a
+/// book figure of i64::MIN that later overflowed the Kassensturz's difference, 100,000
+/// Prüfungen). Each is refused naming where.
+#[test]
+fn the_season_files_kassenbuch_is_checked_as_the_forms_are() {
+    use crate::league::model::file::{
+        HandBookingEntry, KassenbuchFile, KassensturzEntry, PruefungEntry, MAX_PRUEFUNGEN,
+    };
+    let booking = |text: &str, by: &str| HandBookingEntry {
+        nr: 1,
+        date: day("2026-03-01"),
+        cents: -500,
+        konto: "bar".into(),
+        kategorie: "Feier".into(),
+        text: text.into(),
+        storno_of: None,
+        reason: String::new(),
+        by: by.into(),
+    };
+    let sturz = |counted_cents: i64, book_cents: Option<i64>| KassensturzEntry {
+        date: day("2026-03-31"),
+        counted_cents,
+        by: "kasse".into(),
+        book_cents,
+    };
+    let file = |bookings, kassenstuerze, pruefungen| KassenbuchFile {
+        version: 2,
+        bookings,
+        kassenstuerze,
+        pruefungen,
+    };
+    let pruefung = |end_cents| PruefungEntry {
+        date: day("2027-01-05"),
+        by: "petra".into(),
+        note: String::new(),
+        end_cents,
+        belege_after: 0,
+    };
+    let long = "x".repeat(100_000);
+    let cases: Vec<(KassenbuchFile, Option<&str>)> = vec![
+        (file(vec![booking("Würfel", "kasse")], vec![], vec![]), None),
+        (
+            file(vec![booking("Wür\u{1b}fel", "kasse")], vec![], vec![]),
+            Some("Buchung 1: text"),
+        ),
+        (
+            file(vec![booking("Würfel\u{202E}", "kasse")], vec![], vec![]),
+            Some("Buchung 1: text"),
+        ),
+        (
+            file(vec![booking(&long, "kasse")], vec![], vec![]),
+            Some("Buchung 1: text"),
+        ),
+        (
+            file(vec![booking("Würfel", &"k".repeat(1000))], vec![], vec![]),
+            Some("Buchung 1: by"),
+        ),
+        (file(vec![], vec![sturz(100_000_000, None)], vec![]), None),
+        (
+            file(vec![], vec![sturz(100_000_001, None)], vec![]),
+            Some("Kassensturz vom 31.03.2026"),
+        ),
+        (
+            file(vec![], vec![sturz(5, Some(i64::MIN))], vec![]),
+            Some("Kassensturz vom 31.03.2026"),
+        ),
+        (
+            file(vec![], vec![], vec![pruefung(Some(i64::MIN))]),
+            Some("Prüfung 1"),
+        ),
+        (
+            file(vec![], vec![], vec![pruefung(None); MAX_PRUEFUNGEN + 1]),
+            Some("pruefungen: 101 Einträge"),
+        ),
+    ];
+    for (i, (f, want)) in cases.into_iter().enumerate() {
+        let got = f.check(2026);
+        match want {
+            None => assert_eq!(got, Ok(()), "case {i}"),
+            Some(w) => assert!(
+                got.as_ref().is_err_and(|e| e.starts_with(w)),
+                "case {i}: {got:?}"
+            ),
+        }
+    }
+}
