@@ -103,6 +103,27 @@ pub struct ServeArgs {
     pub trusted_proxy: Vec<std::net::IpAddr>,
 }
 
+impl ServeArgs {
+    /// These options, each one not given taken from `before` (the same options given before
+    /// the `serve` command).
+    pub fn or(self, before: ServeArgs) -> ServeArgs {
+        ServeArgs {
+            backup_dir: self.backup_dir.or(before.backup_dir),
+            backup_keep: if self.backup_keep == service::backup::DEFAULT_KEEP {
+                before.backup_keep
+            } else {
+                self.backup_keep
+            },
+            backup_remote: self.backup_remote.or(before.backup_remote),
+            trusted_proxy: if self.trusted_proxy.is_empty() {
+                before.trusted_proxy
+            } else {
+                self.trusted_proxy
+            },
+        }
+    }
+}
+
 /// The commands (without one: `serve`), each with its German help.
 #[derive(Subcommand)]
 pub enum Command {

@@ -78,9 +78,13 @@ impl Context {
             clock: Arc::new(clock::SystemClock),
             timezone,
         };
-        let command = cli
-            .command
-            .unwrap_or_else(|| Command::Serve(cli.serve_args.clone()));
+        // The server's options count before `serve` too (hostile trial: `--backup-dir D serve`
+        // started without backups and said nothing); given after it as well, those win.
+        let command = match cli.command {
+            None => Command::Serve(cli.serve_args.clone()),
+            Some(Command::Serve(after)) => Command::Serve(after.or(cli.serve_args.clone())),
+            Some(other) => other,
+        };
         // Only serving, importing, adding a user and the demo start a league; reading commands on a
         // database that does not exist would create an empty one and answer as if it were the league
         // (a backup of it would look fine and hold nothing).

@@ -128,3 +128,59 @@ fn the_payouts_text_says_when_nobody_is_schocker_des_jahres() {
     };
     assert!(super::data::payouts_text(&named).contains("Schocker des Jahres: Anna, Bernd\n"));
 }
+
+/// Hostile trial (second round): `--backup-dir D --backup-remote R serve` (the options before the
+/// command, as the top-level help lists them) started a server without any backup and said
+/// nothing. The options count wherever they stand; given after `serve` too, those win.
+#[test]
+fn backup_options_before_serve_count() {
+    use clap::Parser;
+    let parse = |args: &[&str]| {
+        let cli = super::args::Cli::try_parse_from(args).unwrap();
+        let (_, command) = super::Context::of(cli).unwrap();
+        match command {
+            super::args::Command::Serve(a) => a,
+            _ => panic!("{args:?} is no serve"),
+        }
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("liga.db");
+    let db = db.to_str().unwrap();
+    let before = parse(&[
+        "schockerliga",
+        "--database",
+        db,
+        "--backup-dir",
+        "/tmp/s",
+        "--backup-keep",
+        "5",
+        "--backup-remote",
+        "nc:liga",
+        "--trusted-proxy",
+        "127.0.0.1",
+        "serve",
+    ]);
+    assert_eq!(
+        before.backup_dir.as_deref(),
+        Some(std::path::Path::new("/tmp/s"))
+    );
+    assert_eq!(before.backup_keep, 5);
+    assert_eq!(before.backup_remote.as_deref(), Some("nc:liga"));
+    assert_eq!(before.trusted_proxy.len(), 1);
+    let both = parse(&[
+        "schockerliga",
+        "--database",
+        db,
+        "--backup-dir",
+        "/tmp/a",
+        "serve",
+        "--backup-dir",
+        "/tmp/b",
+    ]);
+    assert_eq!(
+        both.backup_dir.as_deref(),
+        Some(std::path::Path::new("/tmp/b"))
+    );
+    let none = parse(&["schockerliga", "--database", db]);
+    assert!(none.backup_dir.is_none());
+}
