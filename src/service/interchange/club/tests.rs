@@ -287,3 +287,25 @@ fn a_long_name_in_the_clubs_list_of_players_is_refused_before_anything_is_made()
     assert!(check_club_player("Anna").is_ok());
     assert!(check_club_player("An\u{7}na").is_err());
 }
+
+/// Hostile trial (second round): a 1 MB gzip of 1 GiB whitespace before its `format` took 45 s
+/// of CPU to be told apart. The probe reads at most one part's limit and a little more.
+#[test]
+fn the_format_probe_reads_no_further_than_a_parts_limit() {
+    struct Spaces(std::rc::Rc<std::cell::Cell<u64>>);
+    impl std::io::Read for Spaces {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            buf.fill(b' ');
+            self.0.set(self.0.get() + buf.len() as u64);
+            Ok(buf.len())
+        }
+    }
+    let read = std::rc::Rc::new(std::cell::Cell::new(0));
+    let mut head = std::io::Read::chain(&b"{ "[..], Spaces(read.clone()));
+    assert_eq!(format_of(&mut head), None);
+    assert!(
+        read.get() <= MAX_PART_BYTES + 1024 * 1024,
+        "read {} bytes",
+        read.get()
+    );
+}
