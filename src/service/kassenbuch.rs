@@ -234,14 +234,26 @@ impl League {
             .store_hand(year, &hand, author, "Kassenbuch: gebucht")
             .await?;
         let beleg = self.beleg_of(year, id).await?;
-        Ok(format!(
+        let mut said = format!(
             "Beleg {beleg} gebucht: {} {} ({}, {}) am {}.",
             format_cents(hand.cents),
             hand.text,
             hand.kategorie.label(),
             hand.konto.label(),
             date_de(hand.day)
-        ))
+        );
+        // A cash box holds no less than nothing (new-user trial: −4.434,75 € without a word).
+        if hand.konto == Konto::Bar {
+            let bar = self.books(year).await?.book.end.bar_cents;
+            if bar < 0 {
+                said.push_str(&format!(
+                    " Achtung: Bar steht jetzt bei {} – weniger als nichts in der Kasse; war es \
+                     die Bank? Dann stornieren und neu buchen.",
+                    format_cents(bar)
+                ));
+            }
+        }
+        Ok(said)
     }
 
     /// Cancels the hand booking `id` of season `year` by a Storno on `day` with `reason`, by

@@ -717,3 +717,65 @@ async fn stornos_of_one_beleg_sent_at_once_book_one_and_refuse_the_rest() {
         .unwrap();
     assert_eq!(n, 1);
 }
+
+/// New-user trial (second round): a cash expense took the Bar to −4.434,75 € without a word (a
+/// cash box holds no less than nothing: most likely the bank was meant). It is booked (the book
+/// holds what was entered) and the answer says so.
+#[tokio::test]
+async fn a_cash_expense_below_nothing_is_booked_with_a_warning() {
+    let (t, kasse) = league().await;
+    let r = t
+        .post_follow(
+            "/verwaltung/saison/2026/kassenbuch",
+            &book_body(
+                "2026-06-01",
+                "ausgabe",
+                "5.000,00",
+                "bar",
+                "Anschaffung",
+                "Pokal",
+            ),
+            &kasse,
+        )
+        .await;
+    assert!(r.body.contains(" gebucht: "), "{}", r.body);
+    assert!(
+        r.body.contains("Achtung: Bar steht jetzt bei -"),
+        "{}",
+        r.body
+    );
+    let r = t
+        .post_follow(
+            "/verwaltung/saison/2026/kassenbuch",
+            &book_body(
+                "2026-06-02",
+                "einnahme",
+                "1,00",
+                "bar",
+                "Spende",
+                "Trinkgeld",
+            ),
+            &kasse,
+        )
+        .await;
+    assert!(r.body.contains(" gebucht: "), "{}", r.body);
+    let r = t
+        .post_follow(
+            "/verwaltung/saison/2026/kassenbuch",
+            &book_body(
+                "2026-06-03",
+                "ausgabe",
+                "1,00",
+                "bank",
+                "Sonstiges",
+                "Gebühr",
+            ),
+            &kasse,
+        )
+        .await;
+    assert!(
+        !r.body.contains("Achtung: Bar"),
+        "only for a cash booking: {}",
+        r.body
+    );
+}
