@@ -181,6 +181,36 @@ pub fn check_against_today(files: &[SeasonFile], today: NaiveDate) -> Result<(),
         league::model::rules::year_in_reach(file.season, today)
             .map_err(|why| ServiceError::refused(format!("Saison {} {why}", file.season)))?;
         league::change::closed_in_time(file, today).map_err(|e| in_season(file.season, e))?;
+        // What the forms refuse after today a file does not bring either (hostile trial).
+        if let Some(k) = &file.kassenbuch {
+            let dated = k
+                .bookings
+                .iter()
+                .enumerate()
+                .map(|(i, b)| (format!("Buchung {}", i + 1), b.date))
+                .chain(
+                    k.kassenstuerze
+                        .iter()
+                        .map(|s| ("Kassensturz".to_string(), s.date)),
+                )
+                .chain(
+                    k.pruefungen
+                        .iter()
+                        .enumerate()
+                        .map(|(i, p)| (format!("Prüfung {}", i + 1), p.date)),
+                );
+            for (what, day) in dated {
+                if day > today {
+                    return Err(ServiceError::refused(format!(
+                        "Saison {}, kassenbuch: {what} vom {} liegt nach heute ({}). Nichts \
+                         gespeichert.",
+                        file.season,
+                        day.format("%d.%m.%Y"),
+                        today.format("%d.%m.%Y")
+                    )));
+                }
+            }
+        }
     }
     Ok(())
 }

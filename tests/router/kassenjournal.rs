@@ -779,3 +779,43 @@ async fn a_cash_expense_below_nothing_is_booked_with_a_warning() {
         r.body
     );
 }
+
+/// Hostile trial (second round): the forms refuse a booking, a Kassensturz or a Geprüft after the
+/// club's today, an imported season file did not. It refuses them too, naming which, and stores
+/// nothing.
+#[tokio::test]
+async fn a_season_file_with_belege_after_today_is_refused() {
+    let (t, kasse) = league().await;
+    let r = t
+        .post_follow(
+            "/verwaltung/saison/2026/kassenbuch",
+            &book_body(
+                "2026-06-01",
+                "ausgabe",
+                "2,00",
+                "bar",
+                "Anschaffung",
+                "Würfel",
+            ),
+            &kasse,
+        )
+        .await;
+    assert!(r.body.contains(" gebucht: "), "{}", r.body);
+    let file = schockerliga::service::export(&t.db, 2026).await.unwrap();
+    let other = TestApp::builder().staff().start().await;
+    let later: chrono::NaiveDate = "2027-06-01".parse().unwrap();
+    let mut bad = file.clone();
+    bad.kassenbuch.as_mut().unwrap().bookings[0].date = later;
+    let refused = other.league.import(&bad, false, "cli").await.unwrap_err();
+    assert!(
+        refused
+            .to_string()
+            .contains("Buchung 1 vom 01.06.2027 liegt nach heute"),
+        "{refused}"
+    );
+    assert!(
+        other.league.snapshot().season(2026).is_err(),
+        "nothing stored"
+    );
+    other.league.import(&file, false, "cli").await.unwrap();
+}
